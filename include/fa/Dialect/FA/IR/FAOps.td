@@ -1,0 +1,102 @@
+//===- FAOps.td - Operations of the fa dialect --------------*- tablegen -*-===//
+//
+// fa.attention: the whole attention computation as one op. Its verifier checks
+// every shape and type relation so that later passes can rely on them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FA_DIALECT_FA_IR_FAOPS_TD
+#define FA_DIALECT_FA_IR_FAOPS_TD
+
+include "fa/Dialect/FA/IR/FADialect.td"
+include "fa/Dialect/FA/IR/FAAttrs.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def FA_AttentionOp : FA_Op<"attention", [Pure]> {
+  let summary = "Scaled dot-product attention: softmax(scale * Q * K^T + mask) * V";
+  let description = [{
+    Computes, for every batch `b`, query head `h`, query row `i` and value
+    column `e`:
+
+    ```
+    S[b,h,i,j]  = scale * sum_d Q[b,h,i,d] * K[b,g(h),j,d]  (+ bias[b,h,i,j])
+    O[b,h,i,e]  = sum_j softmax_j(S[b,h,i,:])[j] * V[b,g(h),j,e]
+    lse[b,h,i]  = log sum_j exp(S[b,h,i,j])
+    ```
+
+    where `g(h) = h / (Hq / Hkv)` maps a query head to the key/value head it
+    reads (GQA when `1 < Hkv < Hq`, MQA when `Hkv == 1`). K and V are never
+    copied per query head.
+
+    Operands and results:
+
+    | name | shape | element type |
+    |---|---|---|
+    | `query` | `[B, Hq, Nq, D]` | f16, bf16 or f32 |
+    | `key` | `[B, Hkv, Nk, D]` | same as query |
+    | `value` | `[B, Hkv, Nk, Dv]` | same as query |
+    | `mask` (optional) | broadcastable to `[B, Hq, Nq, Nk]` | i1, f16, bf16 or f32 |
+    | `output` | `[B, Hq, Nq, Dv]` | value's |
+    | `logsumexp` (optional) | `[B, Hq, Nq]` | f32 |
+
+    `B`, `Hq`, `Hkv`, `Nq` and `Nk` may be dynamic; `D` and `Dv` must be
+    static. When `Hq` or `Hkv` is dynamic, `Hq` must be a multiple of `Hkv`
+    at run time. A mask dimension broadcasts only if it is a static `1`.
+
+    Semantics of the optional parts:
+
+    * `scale` is carried exactly as an f64 (every f16, bf16 and f32 value is
+      representable) and applied in f32.
+    * Accumulation is always f32: both contractions and the softmax run in f32
+      whatever the input type; the output is rounded to the value type once.
+    * An `i1` mask is a keep-mask: `true` means the key is visible. A float
+      mask is an additive bias on the scaled scores (`-inf` hides a key).
+    * `causal = top_left | bottom_right` hides keys `j > i + delta`, with
+      `delta = 0` (top-left) or `Nk - Nq` (bottom-right, FlashAttention-2's
+      alignment). They agree when `Nq == Nk`.
+    * `window = #fa.window<left = l, right = r, align = a>` keeps only keys
+      with `i + delta - l <= j <= i + delta + r`. Combined with `causal`, the
+      window must use the same alignment and `right = 0`.
+    * **Fully-masked rows** (every key hidden by the masks, causal or window,
+      or `Nk == 0`) produce an output row of `0` and a logsumexp of `-inf`,
+      never NaN.
+
+    Example:
+
+    ```mlir
+    %o, %lse = fa.attention %q, %k, %v mask(%bias : tensor<1x1x128x128xf32>)
+        scale = 0.125 causal = bottom_right
+        : tensor<2x8x128x64xf16>, tensor<2x2x128x64xf16>, tensor<2x2x128x64xf16>
+        -> tensor<2x8x128x64xf16>, tensor<2x8x128xf32>
+    ```
+  }];
+
+  let arguments = (ins AnyRankedTensor:$query,
+                       AnyRankedTensor:$key,
+                       AnyRankedTensor:$value,
+                       Optional<AnyRankedTensor>:$mask,
+                       F64Attr:$scale,
+                       OptionalAttr<FA_DiagonalAlignment>:$causal,
+                       OptionalAttr<FA_WindowAttr>:$window);
+  let results = (outs AnyRankedTensor:$output,
+                      Optional<AnyRankedTensor>:$logsumexp);
+
+  let assemblyFormat = [{
+    $query `,` $key `,` $value (`mask` `(` $mask^ `:` type($mask) `)`)?
+    `scale` `=` $scale (`causal` `=` $causal^)? (`window` `=` $window^)?
+    attr-dict `:` type($query) `,` type($key) `,` type($value)
+    `->` type($output) (`,` type($logsumexp)^)?
+  }];
+
+  let hasVerifier = 1;
+
+  let extraClassDeclaration = [{
+    /// Number of query heads that share one key/value head (Hq / Hkv), or
+    /// ShapedType::kDynamic when either head count is dynamic.
+    int64_t getGroupSize();
+    /// True when the mask is a boolean keep-mask, false for an additive bias.
+    bool hasBooleanMask();
+  }];
+}
+
+#endif // FA_DIALECT_FA_IR_FAOPS_TD

@@ -1,0 +1,38 @@
+//===- Pipelines.h - End-to-end pass pipelines of fa-opt --------*- C++ -*-===//
+//
+// Pipelines that take a whole module (frontend dialects plus fa) to a form
+// that a runner or a GPU toolchain consumes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FA_PIPELINES_PIPELINES_H
+#define FA_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir {
+class OpPassManager;
+
+namespace fa {
+
+/// Options of `fa-cpu-pipeline`.
+struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {};
+
+/// Lowers a module of func, TOSA, linalg, tensor, arith, math and fa ops to
+/// the LLVM dialect, ready for `mlir-runner` with libmlir_runner_utils and
+/// libmlir_c_runner_utils. fa.attention goes through the reference
+/// decomposition; tensors are bufferized across function boundaries with
+/// identity layouts so that callers can pass plain memrefs.
+///
+/// Example:
+///   PassManager pm(ctx);
+///   fa::buildCPUPipeline(pm, fa::CPUPipelineOptions());
+void buildCPUPipeline(OpPassManager &pm, const CPUPipelineOptions &options);
+
+/// Registers `fa-cpu-pipeline` with the global pass pipeline registry.
+void registerPipelines();
+
+} // namespace fa
+} // namespace mlir
+
+#endif // FA_PIPELINES_PIPELINES_H

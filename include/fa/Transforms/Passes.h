@@ -1,0 +1,34 @@
+//===- Passes.h - Passes of fa-opt ------------------------------*- C++ -*-===//
+//
+// Declares the passes that transform fa.attention and their registration.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FA_TRANSFORMS_PASSES_H
+#define FA_TRANSFORMS_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+class RewritePatternSet;
+
+namespace fa {
+
+#define GEN_PASS_DECL
+#include "fa/Transforms/Passes.h.inc"
+
+/// Adds the patterns that rewrite fa.attention into the unfused linalg
+/// reference computation (what `fa-decompose-attention` applies).
+void populateDecomposeAttentionPatterns(RewritePatternSet &patterns);
+
+#define GEN_PASS_REGISTRATION
+#include "fa/Transforms/Passes.h.inc"
+
+} // namespace fa
+} // namespace mlir
+
+#endif // FA_TRANSFORMS_PASSES_H

@@ -1,0 +1,58 @@
+//===- CPUPipeline.cpp - fa-cpu-pipeline ----------------------------------===//
+//
+// Stage: CPU execution. Lowers a whole frontend module (TOSA, linalg, tensor,
+// arith, math, func and fa) to the LLVM dialect so that mlir-runner executes
+// it. This is how the numerics of every stage are checked on a machine
+// without a GPU.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fa/Pipelines/Pipelines.h"
+#include "fa/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void mlir::fa::buildCPUPipeline(OpPassManager &pm,
+                                const CPUPipelineOptions & /*options*/) {
+  // Frontend dialects to linalg on tensors; fa.attention to its reference.
+  pm.addPass(createFADecomposeAttention());
+  tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions());
+  pm.addPass(createCanonicalizerPass());
+
+  // Tensors to buffers, across calls, with plain (identity-layout) memrefs
+  // at function boundaries so that the runtime's print helpers accept them.
+  bufferization::OneShotBufferizePassOptions bufferization;
+  bufferization.bufferizeFunctionBoundaries = true;
+  bufferization.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferization));
+  bufferization::buildBufferDeallocationPipeline(pm);
+
+  // Loops, then LLVM.
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void mlir::fa::registerPipelines() {
+  PassPipelineRegistration<CPUPipelineOptions>(
+      "fa-cpu-pipeline",
+      "Lower a module of TOSA, linalg and fa ops to the LLVM dialect for "
+      "mlir-runner, with fa.attention decomposed to its reference",
+      buildCPUPipeline);
+}

@@ -1,0 +1,348 @@
+//===- DecomposeAttention.cpp - fa.attention to unfused linalg ------------===//
+//
+// Stage: reference lowering. Rewrites fa.attention into the textbook,
+// unfused computation on tensors (one linalg.generic per step, all in f32).
+// This is the executable definition of the op: every faster lowering is
+// tested against it, so it favours obvious correctness over speed and
+// materializes the full [B, Hq, Nq, Nk] scores.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fa/Dialect/FA/IR/FAOps.h"
+#include "fa/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
+
+namespace mlir::fa {
+#define GEN_PASS_DEF_FADECOMPOSEATTENTION
+#include "fa/Transforms/Passes.h.inc"
+} // namespace mlir::fa
+
+using namespace mlir;
+using namespace mlir::fa;
+
+namespace {
+
+using utils::IteratorType;
+
+Value castToF32(OpBuilder &b, Location loc, Value scalar) {
+  if (scalar.getType().isF32())
+    return scalar;
+  return arith::ExtFOp::create(b, loc, b.getF32Type(), scalar);
+}
+
+Value createFilled(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
+                   Type elementType, TypedAttr fillValue) {
+  Value empty = tensor::EmptyOp::create(b, loc, sizes, elementType);
+  Value fill = arith::ConstantOp::create(b, loc, fillValue);
+  return linalg::FillOp::create(b, loc, ValueRange{fill}, ValueRange{empty})
+      .getResult(0);
+}
+
+Value createEmpty(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
+                  Type elementType) {
+  return tensor::EmptyOp::create(b, loc, sizes, elementType);
+}
+
+/// Emits a linalg.generic with one output and returns its result.
+Value createGeneric(OpBuilder &b, Location loc, ValueRange inputs, Value init,
+                    ArrayRef<AffineMap> maps,
+                    ArrayRef<IteratorType> iteratorTypes,
+                    function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{init.getType()}, inputs, ValueRange{init}, maps,
+      iteratorTypes, [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        linalg::YieldOp::create(nb, nloc, body(nb, nloc, args));
+      });
+  return generic.getResult(0);
+}
+
+/// Gathers `kv` ([B, Hkv, N, E]) into [B, Hq, N, E], row h holding kv head
+/// h / (Hq / Hkv). Only used when the group size is not known statically, so
+/// that it cannot be written as an affine index map.
+Value gatherPerQueryHead(OpBuilder &b, Location loc, Value kv,
+                         OpFoldResult queryHeads) {
+  auto type = cast<RankedTensorType>(kv.getType());
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, kv);
+  Value kvHeads = getValueOrCreateConstantIndexOp(b, loc, sizes[1]);
+  Value groupSize = arith::DivUIOp::create(
+      b, loc, getValueOrCreateConstantIndexOp(b, loc, queryHeads), kvHeads);
+  sizes[1] = queryHeads;
+  Value init = createEmpty(b, loc, sizes, type.getElementType());
+  AffineMap identity = b.getMultiDimIdentityMap(4);
+  SmallVector<IteratorType> parallel(4, IteratorType::parallel);
+  return createGeneric(
+      b, loc, ValueRange{}, init, {identity}, parallel,
+      [&](OpBuilder &nb, Location nloc, ValueRange) -> Value {
+        SmallVector<Value> indices;
+        for (int64_t dim = 0; dim < 4; ++dim)
+          indices.push_back(linalg::IndexOp::create(nb, nloc, dim));
+        indices[1] = arith::DivUIOp::create(nb, nloc, indices[1], groupSize);
+        return tensor::ExtractOp::create(nb, nloc, kv, indices);
+      });
+}
+
+/// Index map of a mask operand over the score loops (b, h, i, j): a static
+/// size-1 mask dimension broadcasts, every other one is read as is.
+AffineMap getMaskMap(MLIRContext *ctx, RankedTensorType maskType,
+                     ArrayRef<int64_t> scoreShape) {
+  SmallVector<AffineExpr> results;
+  for (int64_t dim = 0; dim < 4; ++dim) {
+    bool broadcasts = maskType.getDimSize(dim) == 1 && scoreShape[dim] != 1;
+    results.push_back(broadcasts ? getAffineConstantExpr(0, ctx)
+                                 : getAffineDimExpr(dim, ctx));
+  }
+  return AffineMap::get(4, 0, results, ctx);
+}
+
+/// The offset `delta` of the diagonal: key column of query row 0.
+Value getDiagonalOffset(OpBuilder &b, Location loc, DiagonalAlignment align,
+                        Value queryLen, Value keyLen) {
+  if (align == DiagonalAlignment::top_left)
+    return arith::ConstantIndexOp::create(b, loc, 0);
+  return arith::SubIOp::create(b, loc, keyLen, queryLen);
+}
+
+struct DecomposeAttention : OpRewritePattern<AttentionOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(AttentionOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    OpBuilder &b = rewriter;
+    Type f32 = b.getF32Type();
+    Value query = op.getQuery(), key = op.getKey(), value = op.getValue();
+    auto queryType = cast<RankedTensorType>(query.getType());
+    auto keyType = cast<RankedTensorType>(key.getType());
+    auto valueType = cast<RankedTensorType>(value.getType());
+
+    SmallVector<OpFoldResult> querySizes = tensor::getMixedSizes(b, loc, query);
+    SmallVector<OpFoldResult> keySizes = tensor::getMixedSizes(b, loc, key);
+    OpFoldResult keyLen = keySizes[2];
+    OpFoldResult valueDim = b.getIndexAttr(valueType.getDimSize(3));
+    SmallVector<OpFoldResult> rowSizes(querySizes.begin(),
+                                       querySizes.begin() + 3);
+    SmallVector<OpFoldResult> scoreSizes = {querySizes[0], querySizes[1],
+                                            querySizes[2], keyLen};
+    SmallVector<OpFoldResult> outputSizes = {querySizes[0], querySizes[1],
+                                             querySizes[2], valueDim};
+    SmallVector<int64_t> scoreShape = {
+        queryType.getDimSize(0), queryType.getDimSize(1),
+        queryType.getDimSize(2), keyType.getDimSize(2)};
+
+    // Key/value head of query head h: h floordiv G when G is static,
+    // otherwise K and V are gathered per query head first.
+    AffineExpr bIdx, h, i, j, d;
+    bindDims(ctx, bIdx, h, i, j, d);
+    AffineExpr kvHead = h;
+    int64_t groupSize = op.getGroupSize();
+    if (ShapedType::isDynamic(groupSize)) {
+      key = gatherPerQueryHead(b, loc, key, querySizes[1]);
+      value = gatherPerQueryHead(b, loc, value, querySizes[1]);
+    } else if (groupSize != 1) {
+      kvHead = h.floorDiv(groupSize);
+    }
+
+    auto negInf =
+        b.getFloatAttr(f32, APFloat::getInf(APFloat::IEEEsingle(), true));
+    auto zero = b.getFloatAttr(f32, 0.0);
+    auto par = IteratorType::parallel, red = IteratorType::reduction;
+    auto map = [&](unsigned numDims, ArrayRef<AffineExpr> results) {
+      return AffineMap::get(numDims, 0, results, ctx);
+    };
+
+    // raw[b,h,i,j] = sum_d Q[b,h,i,d] * K[b,g(h),j,d], in f32.
+    Value raw = createGeneric(
+        b, loc, ValueRange{query, key},
+        createFilled(b, loc, scoreSizes, f32, zero),
+        {map(5, {bIdx, h, i, d}), map(5, {bIdx, kvHead, j, d}),
+         map(5, {bIdx, h, i, j})},
+        {par, par, par, par, red},
+        [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+          Value product =
+              arith::MulFOp::create(nb, nloc, castToF32(nb, nloc, args[0]),
+                                    castToF32(nb, nloc, args[1]));
+          return arith::AddFOp::create(nb, nloc, args[2], product);
+        });
+
+    // scores = scale * raw + bias, with hidden keys set to -inf.
+    Value queryLen = getValueOrCreateConstantIndexOp(b, loc, querySizes[2]);
+    Value keyLenValue = getValueOrCreateConstantIndexOp(b, loc, keyLen);
+    std::optional<DiagonalAlignment> causal = op.getCausal();
+    WindowAttr window = op.getWindowAttr();
+    Value causalOffset, windowOffset;
+    if (causal)
+      causalOffset =
+          getDiagonalOffset(b, loc, *causal, queryLen, keyLenValue);
+    if (window)
+      windowOffset =
+          getDiagonalOffset(b, loc, window.getAlign(), queryLen, keyLenValue);
+    // The scale is applied in f32, the precision of the computation.
+    Value scale = arith::ConstantOp::create(
+        b, loc, b.getF32FloatAttr(op.getScale().convertToDouble()));
+    Value negInfValue = arith::ConstantOp::create(b, loc, negInf);
+
+    SmallVector<Value> scoreInputs = {raw};
+    AffineMap identity4 = b.getMultiDimIdentityMap(4);
+    SmallVector<AffineMap> scoreMaps = {identity4};
+    Value mask = op.getMask();
+    bool booleanMask = op.hasBooleanMask();
+    if (mask) {
+      scoreInputs.push_back(mask);
+      scoreMaps.push_back(getMaskMap(
+          ctx, cast<RankedTensorType>(mask.getType()), scoreShape));
+    }
+    scoreMaps.push_back(identity4);
+    Value scores = createGeneric(
+        b, loc, scoreInputs, createEmpty(b, loc, scoreSizes, f32), scoreMaps,
+        {par, par, par, par},
+        [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+          Value score = arith::MulFOp::create(nb, nloc, args[0], scale);
+          Value visible;
+          auto require = [&](Value condition) {
+            visible = visible ? arith::AndIOp::create(nb, nloc, visible,
+                                                      condition)
+                              : condition;
+          };
+          if (mask && booleanMask)
+            require(args[1]);
+          else if (mask)
+            score = arith::AddFOp::create(nb, nloc, score,
+                                          castToF32(nb, nloc, args[1]));
+          if (causal || window) {
+            Value row = linalg::IndexOp::create(nb, nloc, 2);
+            Value col = linalg::IndexOp::create(nb, nloc, 3);
+            auto diagonalPlus = [&](Value offset, int64_t extra) -> Value {
+              Value diagonal = arith::AddIOp::create(nb, nloc, row, offset);
+              if (extra == 0)
+                return diagonal;
+              Value extraValue = arith::ConstantIndexOp::create(nb, nloc, extra);
+              return arith::AddIOp::create(nb, nloc, diagonal, extraValue);
+            };
+            auto cmp = [&](arith::CmpIPredicate pred, Value lhs, Value rhs) {
+              return arith::CmpIOp::create(nb, nloc, pred, lhs, rhs);
+            };
+            if (causal)
+              require(cmp(arith::CmpIPredicate::sle, col,
+                          diagonalPlus(causalOffset, 0)));
+            if (window) {
+              require(cmp(arith::CmpIPredicate::sge, col,
+                          diagonalPlus(windowOffset, -window.getLeft())));
+              require(cmp(arith::CmpIPredicate::sle, col,
+                          diagonalPlus(windowOffset, window.getRight())));
+            }
+          }
+          if (!visible)
+            return score;
+          return arith::SelectOp::create(nb, nloc, visible, score, negInfValue);
+        });
+
+    // Row max, with a safe version (0 for rows with no visible key) so that
+    // exp(-inf - max) never becomes exp(NaN).
+    AffineMap rowMap = map(4, {bIdx, h, i});
+    Value rowMax = createGeneric(
+        b, loc, ValueRange{scores}, createFilled(b, loc, rowSizes, f32, negInf),
+        {identity4, rowMap}, {par, par, par, red},
+        [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+          return arith::MaximumFOp::create(nb, nloc, args[0], args[1]);
+        });
+    auto safeMax = [&](OpBuilder &nb, Location nloc, Value max) -> Value {
+      Value isEmpty = arith::CmpFOp::create(nb, nloc, arith::CmpFPredicate::OEQ,
+                                            max, negInfValue);
+      Value zeroValue = arith::ConstantOp::create(nb, nloc, zero);
+      return arith::SelectOp::create(nb, nloc, isEmpty, zeroValue, max);
+    };
+
+    // P = exp(scores - max): unnormalised probabilities.
+    Value probs = createGeneric(
+        b, loc, ValueRange{scores, rowMax}, createEmpty(b, loc, scoreSizes, f32),
+        {identity4, rowMap, identity4}, {par, par, par, par},
+        [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+          Value shifted = arith::SubFOp::create(nb, nloc, args[0],
+                                                safeMax(nb, nloc, args[1]));
+          return math::ExpOp::create(nb, nloc, shifted);
+        });
+
+    Value rowSum = createGeneric(
+        b, loc, ValueRange{probs}, createFilled(b, loc, rowSizes, f32, zero),
+        {identity4, rowMap}, {par, par, par, red},
+        [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+          return arith::AddFOp::create(nb, nloc, args[0], args[1]);
+        });
+
+    // unnormalised[b,h,i,e] = sum_j P[b,h,i,j] * V[b,g(h),j,e]; loops are
+    // (b, h, i, e, j) so that j is the reduction.
+    AffineExpr e = j, jRed = d;
+    Value unnormalised = createGeneric(
+        b, loc, ValueRange{probs, value},
+        createFilled(b, loc, outputSizes, f32, zero),
+        {map(5, {bIdx, h, i, jRed}), map(5, {bIdx, kvHead, jRed, e}),
+         map(5, {bIdx, h, i, e})},
+        {par, par, par, par, red},
+        [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+          Value product = arith::MulFOp::create(nb, nloc, args[0],
+                                                castToF32(nb, nloc, args[1]));
+          return arith::AddFOp::create(nb, nloc, args[2], product);
+        });
+
+    // O = unnormalised / rowSum, 0 for fully-masked rows, rounded once to
+    // the value type.
+    Type outputElementType = valueType.getElementType();
+    Value output = createGeneric(
+        b, loc, ValueRange{unnormalised, rowSum},
+        createEmpty(b, loc, outputSizes, outputElementType),
+        {identity4, rowMap, identity4}, {par, par, par, par},
+        [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+          Value zeroValue = arith::ConstantOp::create(nb, nloc, zero);
+          Value isEmpty = arith::CmpFOp::create(
+              nb, nloc, arith::CmpFPredicate::OEQ, args[1], zeroValue);
+          Value quotient = arith::DivFOp::create(nb, nloc, args[0], args[1]);
+          Value result =
+              arith::SelectOp::create(nb, nloc, isEmpty, zeroValue, quotient);
+          if (outputElementType == f32)
+            return result;
+          return arith::TruncFOp::create(nb, nloc, outputElementType, result);
+        });
+
+    SmallVector<Value> results = {output};
+    if (Value logsumexp = op.getLogsumexp()) {
+      AffineMap identity3 = b.getMultiDimIdentityMap(3);
+      // logsumexp = max + log(sum): -inf for fully-masked rows (log 0).
+      results.push_back(createGeneric(
+          b, loc, ValueRange{rowMax, rowSum}, createEmpty(b, loc, rowSizes, f32),
+          {identity3, identity3, identity3}, {par, par, par},
+          [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+            Value logSum = math::LogOp::create(nb, nloc, args[1]);
+            return arith::AddFOp::create(nb, nloc, safeMax(nb, nloc, args[0]),
+                                         logSum);
+          }));
+    }
+
+    // The op may declare more static sizes than its operands do.
+    for (auto [index, original] : llvm::enumerate(op.getResults())) {
+      if (results[index].getType() != original.getType())
+        results[index] =
+            tensor::CastOp::create(b, loc, original.getType(), results[index]);
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+struct FADecomposeAttentionPass
+    : fa::impl::FADecomposeAttentionBase<FADecomposeAttentionPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    populateDecomposeAttentionPatterns(patterns);
+    walkAndApplyPatterns(getOperation(), std::move(patterns));
+  }
+};
+
+} // namespace
+
+void mlir::fa::populateDecomposeAttentionPatterns(RewritePatternSet &patterns) {
+  patterns.add<DecomposeAttention>(patterns.getContext());
+}

@@ -1,0 +1,29 @@
+# lit configuration of the fa-opt tests.
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "FA"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir"]
+config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.fa_obj_root, "test")
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+# Runtime libraries that mlir-runner loads for printMemref* and friends.
+runner_libs = ",".join(
+    os.path.join(config.llvm_lib_dir, lib)
+    for lib in ["libmlir_runner_utils.so", "libmlir_c_runner_utils.so"]
+)
+config.substitutions.append(
+    ("%mlir-run",
+     "mlir-runner -e main -entry-point-result=void -shared-libs=" + runner_libs)
+)
+
+tool_dirs = [config.fa_tools_dir, config.llvm_tools_dir]
+tools = ["fa-opt", "mlir-opt", "mlir-runner"]
+llvm_config.add_tool_substitutions(tools, tool_dirs)

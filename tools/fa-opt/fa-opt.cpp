@@ -1,0 +1,32 @@
+//===- fa-opt.cpp - The fa-opt driver -------------------------------------===//
+//
+// mlir-opt with the fa dialect, its passes and pipelines registered next to
+// every upstream dialect and pass, so that one tool runs a frontend module
+// from TOSA/linalg through fa to LLVM.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fa/Dialect/FA/IR/FADialect.h"
+#include "fa/Pipelines/Pipelines.h"
+#include "fa/Transforms/Passes.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+int main(int argc, char **argv) {
+  mlir::registerAllPasses();
+  mlir::fa::registerFATransformsPasses();
+  mlir::fa::registerPipelines();
+
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  registry.insert<mlir::fa::FADialect>();
+
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "fa-opt: FlashAttention compiler\n",
+                        registry));
+}
