@@ -27,7 +27,11 @@ void mlir::fa::buildCPUPipeline(OpPassManager &pm,
                                 const CPUPipelineOptions & /*options*/) {
   // Frontend dialects to linalg on tensors; fa.attention to its reference.
   pm.addPass(createFADecomposeAttention());
+  // Upstream's TOSA pipeline leaves constants and reshapes to these two.
+  pm.addNestedPass<func::FuncOp>(createTosaToTensorPass());
+  pm.addNestedPass<func::FuncOp>(createTosaToArithPass());
   tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions());
+  pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addPass(createCanonicalizerPass());
 
   // Tensors to buffers, across calls, with plain (identity-layout) memrefs

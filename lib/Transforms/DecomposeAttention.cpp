@@ -169,17 +169,19 @@ struct DecomposeAttention : OpRewritePattern<AttentionOp> {
         });
 
     // scores = scale * raw + bias, with hidden keys set to -inf.
-    Value queryLen = getValueOrCreateConstantIndexOp(b, loc, querySizes[2]);
-    Value keyLenValue = getValueOrCreateConstantIndexOp(b, loc, keyLen);
     std::optional<DiagonalAlignment> causal = op.getCausal();
     WindowAttr window = op.getWindowAttr();
     Value causalOffset, windowOffset;
-    if (causal)
-      causalOffset =
-          getDiagonalOffset(b, loc, *causal, queryLen, keyLenValue);
-    if (window)
-      windowOffset =
-          getDiagonalOffset(b, loc, window.getAlign(), queryLen, keyLenValue);
+    if (causal || window) {
+      Value queryLen = getValueOrCreateConstantIndexOp(b, loc, querySizes[2]);
+      Value keyLenValue = getValueOrCreateConstantIndexOp(b, loc, keyLen);
+      if (causal)
+        causalOffset =
+            getDiagonalOffset(b, loc, *causal, queryLen, keyLenValue);
+      if (window)
+        windowOffset = getDiagonalOffset(b, loc, window.getAlign(), queryLen,
+                                         keyLenValue);
+    }
     // The scale is applied in f32, the precision of the computation.
     Value scale = arith::ConstantOp::create(
         b, loc, b.getF32FloatAttr(op.getScale().convertToDouble()));

@@ -1,0 +1,258 @@
+// Every rejection of the fa.attention verifier, one per split.
+// RUN: fa-opt %s -split-input-file -verify-diagnostics
+
+// Q must be [B, Hq, Nq, D].
+func.func @query_rank(%q: tensor<8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>) {
+  // expected-error @+1 {{'fa.attention' op query must be a rank-4 tensor [B, Hq, Nq, D], got 'tensor<8x16xf32>'}}
+  %o = fa.attention %q, %k, %v scale = 0.5 : tensor<8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32> -> tensor<1x2x8x16xf32>
+  return
+}
+
+// -----
+
+func.func @key_rank(%q: tensor<1x2x8x16xf32>, %k: tensor<2x8x16xf32>, %v: tensor<1x2x8x16xf32>) {
+  // expected-error @+1 {{key must be a rank-4 tensor [B, Hkv, Nk, D], got 'tensor<2x8x16xf32>'}}
+  %o = fa.attention %q, %k, %v scale = 0.5 : tensor<1x2x8x16xf32>, tensor<2x8x16xf32>, tensor<1x2x8x16xf32> -> tensor<1x2x8x16xf32>
+  return
+}
+
+// -----
+
+func.func @value_rank(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x1x2x8x16xf32>) {
+  // expected-error @+1 {{value must be a rank-4 tensor [B, Hkv, Nk, Dv], got 'tensor<1x1x2x8x16xf32>'}}
+  %o = fa.attention %q, %k, %v scale = 0.5 : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x1x2x8x16xf32> -> tensor<1x2x8x16xf32>
+  return
+}
+
+// -----
+
+// Only f16, bf16 and f32 inputs.
+func.func @query_element_type(%q: tensor<1x2x8x16xf64>, %k: tensor<1x2x8x16xf64>, %v: tensor<1x2x8x16xf64>) {
+  // expected-error @+1 {{query element type must be f16, bf16 or f32, got 'f64'}}
+  %o = fa.attention %q, %k, %v scale = 0.5 : tensor<1x2x8x16xf64>, tensor<1x2x8x16xf64>, tensor<1x2x8x16xf64> -> tensor<1x2x8x16xf64>
+  return
+}
+
+// -----
+
+func.func @key_element_type(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf16>, %v: tensor<1x2x8x16xf32>) {
+  // expected-error @+1 {{key element type must be 'f32' as in query, got 'f16'}}
+  %o = fa.attention %q, %k, %v scale = 0.5 : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf16>, tensor<1x2x8x16xf32> -> tensor<1x2x8x16xf32>
+  return
+}
+
+// -----
+
+func.func @value_element_type(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xbf16>) {
+  // expected-error @+1 {{value element type must be 'f32' as in query, got 'bf16'}}
+  %o = fa.attention %q, %k, %v scale = 0.5 : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xbf16> -> tensor<1x2x8x16xbf16>
+  return
+}
+
+// -----
+
+func.func @key_batch(%q: tensor<1x2x8x16xf32>, %k: tensor<2x2x8x16xf32>, %v: tensor<1x2x8x16xf32>) {
+  // expected-error @+1 {{key dim 0 (B) must be 1 as in query, got 2}}
+  %o = fa.attention %q, %k, %v scale = 0.5 : tensor<1x2x8x16xf32>, tensor<2x2x8x16xf32>, tensor<1x2x8x16xf32> -> tensor<1x2x8x16xf32>
+  return
+}
+
+// -----
+
+func.func @value_batch(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<3x2x8x16xf32>) {
+  // expected-error @+1 {{value dim 0 (B) must be 1 as in query, got 3}}
+  %o = fa.attention %q, %k, %v scale = 0.5 : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<3x2x8x16xf32> -> tensor<1x2x8x16xf32>
+  return
+}
+
+// -----
+
+func.func @value_heads(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x1x8x16xf32>) {
+  // expected-error @+1 {{value dim 1 (Hkv) must be 2 as in key, got 1}}
+  %o = fa.attention %q, %k, %v scale = 0.5 : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x1x8x16xf32> -> tensor<1x2x8x16xf32>
+  return
+}
+
+// -----
+
+func.func @value_keys(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x9x16xf32>) {
+  // expected-error @+1 {{value dim 2 (Nk) must be 8 as in key, got 9}}
+  %o = fa.attention %q, %k, %v scale = 0.5 : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x9x16xf32> -> tensor<1x2x8x16xf32>
+  return
+}
+
+// -----
+
+// Head dims size tiles and MMA shapes: static.
+func.func @dynamic_query_head_dim(%q: tensor<1x2x8x?xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>) {
+  // expected-error @+1 {{query dim 3 (D) must be static, got 'tensor<1x2x8x?xf32>'}}
+  %o = fa.attention %q, %k, %v scale = 0.5 : tensor<1x2x8x?xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32> -> tensor<1x2x8x16xf32>
+  return
+}
+
+// -----
+
+func.func @dynamic_key_head_dim(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x?xf32>, %v: tensor<1x2x8x16xf32>) {
+  // expected-error @+1 {{key dim 3 (D) must be static, got 'tensor<1x2x8x?xf32>'}}
+  %o = fa.attention %q, %k, %v scale = 0.5 : tensor<1x2x8x16xf32>, tensor<1x2x8x?xf32>, tensor<1x2x8x16xf32> -> tensor<1x2x8x16xf32>
+  return
+}
+
+// -----
+
+func.func @dynamic_value_head_dim(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x?xf32>) {
+  // expected-error @+1 {{value dim 3 (Dv) must be static, got 'tensor<1x2x8x?xf32>'}}
+  %o = fa.attention %q, %k, %v scale = 0.5 : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x?xf32> -> tensor<1x2x8x?xf32>
+  return
+}
+
+// -----
+
+func.func @key_head_dim(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x32xf32>, %v: tensor<1x2x8x16xf32>) {
+  // expected-error @+1 {{key dim 3 (D) must be 16 as in query, got 32}}
+  %o = fa.attention %q, %k, %v scale = 0.5 : tensor<1x2x8x16xf32>, tensor<1x2x8x32xf32>, tensor<1x2x8x16xf32> -> tensor<1x2x8x16xf32>
+  return
+}
+
+// -----
+
+func.func @zero_kv_heads(%q: tensor<1x2x8x16xf32>, %k: tensor<1x0x8x16xf32>, %v: tensor<1x0x8x16xf32>) {
+  // expected-error @+1 {{key dim 1 (Hkv) must be at least 1, got 0}}
+  %o = fa.attention %q, %k, %v scale = 0.5 : tensor<1x2x8x16xf32>, tensor<1x0x8x16xf32>, tensor<1x0x8x16xf32> -> tensor<1x2x8x16xf32>
+  return
+}
+
+// -----
+
+// GQA needs Hq to be a multiple of Hkv.
+func.func @heads_not_grouped(%q: tensor<1x6x8x16xf32>, %k: tensor<1x4x8x16xf32>, %v: tensor<1x4x8x16xf32>) {
+  // expected-error @+1 {{query heads (Hq = 6) must be a multiple of key/value heads (Hkv = 4)}}
+  %o = fa.attention %q, %k, %v scale = 0.5 : tensor<1x6x8x16xf32>, tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32> -> tensor<1x6x8x16xf32>
+  return
+}
+
+// -----
+
+func.func @output_shape(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>) {
+  // expected-error @+1 {{output must be 'tensor<1x2x8x16xf32>' ([B, Hq, Nq, Dv] with value's element type), got 'tensor<1x2x8x32xf32>'}}
+  %o = fa.attention %q, %k, %v scale = 0.5 : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32> -> tensor<1x2x8x32xf32>
+  return
+}
+
+// -----
+
+// The output has value's element type, not the f32 accumulator's.
+func.func @output_element_type(%q: tensor<1x2x8x16xf16>, %k: tensor<1x2x8x16xf16>, %v: tensor<1x2x8x16xf16>) {
+  // expected-error @+1 {{output must be 'tensor<1x2x8x16xf16>' ([B, Hq, Nq, Dv] with value's element type), got 'tensor<1x2x8x16xf32>'}}
+  %o = fa.attention %q, %k, %v scale = 0.5 : tensor<1x2x8x16xf16>, tensor<1x2x8x16xf16>, tensor<1x2x8x16xf16> -> tensor<1x2x8x16xf32>
+  return
+}
+
+// -----
+
+func.func @logsumexp_shape(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>) {
+  // expected-error @+1 {{logsumexp must be 'tensor<1x2x8xf32>' ([B, Hq, Nq] in f32), got 'tensor<1x2x16xf32>'}}
+  %o, %l = fa.attention %q, %k, %v scale = 0.5 : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32> -> tensor<1x2x8x16xf32>, tensor<1x2x16xf32>
+  return
+}
+
+// -----
+
+func.func @logsumexp_element_type(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>) {
+  // expected-error @+1 {{logsumexp must be 'tensor<1x2x8xf32>' ([B, Hq, Nq] in f32), got 'tensor<1x2x8xf16>'}}
+  %o, %l = fa.attention %q, %k, %v scale = 0.5 : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32> -> tensor<1x2x8x16xf32>, tensor<1x2x8xf16>
+  return
+}
+
+// -----
+
+// Masks are rank 4; size-1 dims broadcast.
+func.func @mask_rank(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>, %m: tensor<8x8xi1>) {
+  // expected-error @+1 {{mask must be a rank-4 tensor broadcastable to [B, Hq, Nq, Nk], got 'tensor<8x8xi1>'}}
+  %o = fa.attention %q, %k, %v mask(%m : tensor<8x8xi1>) scale = 0.5 : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32> -> tensor<1x2x8x16xf32>
+  return
+}
+
+// -----
+
+// An integer mask other than i1 is ambiguous: refuse it.
+func.func @mask_element_type(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>, %m: tensor<1x1x8x8xi8>) {
+  // expected-error @+1 {{mask element type must be i1 (keep-mask) or f16, bf16 or f32 (additive bias), got 'i8'}}
+  %o = fa.attention %q, %k, %v mask(%m : tensor<1x1x8x8xi8>) scale = 0.5 : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32> -> tensor<1x2x8x16xf32>
+  return
+}
+
+// -----
+
+func.func @mask_not_broadcastable(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>, %m: tensor<1x2x4x8xi1>) {
+  // expected-error @+1 {{mask dim 2 (Nq) must be 1 or 8 to broadcast to [B, Hq, Nq, Nk], got 4}}
+  %o = fa.attention %q, %k, %v mask(%m : tensor<1x2x4x8xi1>) scale = 0.5 : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32> -> tensor<1x2x8x16xf32>
+  return
+}
+
+// -----
+
+// The mask is per query head; a Hkv-sized head dim does not broadcast.
+func.func @mask_kv_heads(%q: tensor<1x4x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>, %m: tensor<1x2x8x8xf32>) {
+  // expected-error @+1 {{mask dim 1 (Hq) must be 1 or 4 to broadcast to [B, Hq, Nq, Nk], got 2}}
+  %o = fa.attention %q, %k, %v mask(%m : tensor<1x2x8x8xf32>) scale = 0.5 : tensor<1x4x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32> -> tensor<1x4x8x16xf32>
+  return
+}
+
+// -----
+
+func.func @infinite_scale(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>) {
+  // expected-error @+1 {{scale must be finite, got 0x7FF0000000000000}}
+  %o = fa.attention %q, %k, %v scale = 0x7FF0000000000000 : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32> -> tensor<1x2x8x16xf32>
+  return
+}
+
+// -----
+
+func.func @nan_scale(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>) {
+  // expected-error @+1 {{scale must be finite, got 0x7FF8000000000000}}
+  %o = fa.attention %q, %k, %v scale = 0x7FF8000000000000 : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32> -> tensor<1x2x8x16xf32>
+  return
+}
+
+// -----
+
+func.func @window_contradicts_causal_alignment(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>) {
+  // expected-error @+1 {{window alignment (bottom_right) contradicts causal alignment (top_left)}}
+  %o = fa.attention %q, %k, %v scale = 0.5 causal = top_left window = <left = 4, right = 0, align = bottom_right> : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32> -> tensor<1x2x8x16xf32>
+  return
+}
+
+// -----
+
+func.func @window_contradicts_causal_right(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>) {
+  // expected-error @+1 {{window right = 2 contradicts causal, which hides every key right of the diagonal; expected right = 0}}
+  %o = fa.attention %q, %k, %v scale = 0.5 causal = bottom_right window = <left = 4, right = 2, align = bottom_right> : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32> -> tensor<1x2x8x16xf32>
+  return
+}
+
+// -----
+
+func.func @window_negative(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>) {
+  // expected-error @+1 {{window bounds must be non-negative, got left = -1, right = 0}}
+  %o = fa.attention %q, %k, %v scale = 0.5 window = <left = -1, right = 0, align = top_left> : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32> -> tensor<1x2x8x16xf32>
+  return
+}
+
+// -----
+
+// Unranked tensors carry no shape to check.
+func.func @unranked_query(%q: tensor<*xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>) {
+  // expected-error @+1 {{'fa.attention' op operand #0 must be ranked tensor of any type values, but got 'tensor<*xf32>'}}
+  %o = "fa.attention"(%q, %k, %v) {scale = 1.0 : f64} : (tensor<*xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32>
+  return
+}
+
+// -----
+
+// The scale is required: there is no implicit 1/sqrt(D).
+func.func @missing_scale(%q: tensor<1x2x8x16xf32>) {
+  // expected-error @+1 {{'fa.attention' op requires attribute 'scale'}}
+  %o = "fa.attention"(%q, %q, %q) : (tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32>
+  return
+}

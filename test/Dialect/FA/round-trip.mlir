@@ -1,0 +1,71 @@
+// RUN: fa-opt %s -split-input-file | fa-opt | FileCheck %s
+// RUN: fa-opt %s -split-input-file -mlir-print-op-generic | fa-opt | FileCheck %s
+
+// CHECK-LABEL: func.func @plain
+// CHECK: fa.attention %{{.*}}, %{{.*}}, %{{.*}} scale = 1.250000e-01 : tensor<2x8x128x64xf16>, tensor<2x8x128x64xf16>, tensor<2x8x128x64xf16> -> tensor<2x8x128x64xf16>
+func.func @plain(%q: tensor<2x8x128x64xf16>, %k: tensor<2x8x128x64xf16>,
+                 %v: tensor<2x8x128x64xf16>) -> tensor<2x8x128x64xf16> {
+  %o = fa.attention %q, %k, %v scale = 0.125
+      : tensor<2x8x128x64xf16>, tensor<2x8x128x64xf16>, tensor<2x8x128x64xf16>
+      -> tensor<2x8x128x64xf16>
+  return %o : tensor<2x8x128x64xf16>
+}
+
+// -----
+
+// The scale is carried exactly, not rounded to f32 or replaced by 1/sqrt(D).
+// CHECK-LABEL: func.func @exact_scale
+// CHECK: scale = 0.088388347648318433 :
+func.func @exact_scale(%q: tensor<1x1x16x128xf32>, %k: tensor<1x1x16x128xf32>,
+                       %v: tensor<1x1x16x128xf32>) -> tensor<1x1x16x128xf32> {
+  %o = fa.attention %q, %k, %v scale = 0.088388347648318433
+      : tensor<1x1x16x128xf32>, tensor<1x1x16x128xf32>, tensor<1x1x16x128xf32>
+      -> tensor<1x1x16x128xf32>
+  return %o : tensor<1x1x16x128xf32>
+}
+
+// -----
+
+// Everything at once: GQA (8 query heads over 2 key/value heads), Dv != D, a
+// broadcast additive bias, causal with a matching window, and the logsumexp.
+// CHECK-LABEL: func.func @everything
+// CHECK: %[[O:.*]], %[[LSE:.*]] = fa.attention %{{.*}}, %{{.*}}, %{{.*}} mask(%{{.*}} : tensor<1x1x100x128xf32>) scale = 1.250000e-01 causal = bottom_right window = <left = 64, right = 0, align = bottom_right> : tensor<2x8x100x64xbf16>, tensor<2x2x128x64xbf16>, tensor<2x2x128x32xbf16> -> tensor<2x8x100x32xbf16>, tensor<2x8x100xf32>
+func.func @everything(%q: tensor<2x8x100x64xbf16>, %k: tensor<2x2x128x64xbf16>,
+                      %v: tensor<2x2x128x32xbf16>, %bias: tensor<1x1x100x128xf32>)
+    -> (tensor<2x8x100x32xbf16>, tensor<2x8x100xf32>) {
+  %o, %lse = fa.attention %q, %k, %v mask(%bias : tensor<1x1x100x128xf32>)
+      scale = 0.125 causal = bottom_right
+      window = <left = 64, right = 0, align = bottom_right>
+      : tensor<2x8x100x64xbf16>, tensor<2x2x128x64xbf16>, tensor<2x2x128x32xbf16>
+      -> tensor<2x8x100x32xbf16>, tensor<2x8x100xf32>
+  return %o, %lse : tensor<2x8x100x32xbf16>, tensor<2x8x100xf32>
+}
+
+// -----
+
+// Boolean keep-mask broadcast over heads; top-left causal.
+// CHECK-LABEL: func.func @boolean_mask
+// CHECK: mask(%{{.*}} : tensor<4x1x16x16xi1>) scale = 1.000000e+00 causal = top_left :
+func.func @boolean_mask(%q: tensor<4x2x16x16xf32>, %k: tensor<4x2x16x16xf32>,
+                        %v: tensor<4x2x16x16xf32>, %keep: tensor<4x1x16x16xi1>)
+    -> tensor<4x2x16x16xf32> {
+  %o = fa.attention %q, %k, %v mask(%keep : tensor<4x1x16x16xi1>) scale = 1.0
+      causal = top_left
+      : tensor<4x2x16x16xf32>, tensor<4x2x16x16xf32>, tensor<4x2x16x16xf32>
+      -> tensor<4x2x16x16xf32>
+  return %o : tensor<4x2x16x16xf32>
+}
+
+// -----
+
+// Dynamic batch, heads and sequence lengths; a window without causal.
+// CHECK-LABEL: func.func @dynamic
+// CHECK: scale = 5.000000e-01 window = <left = 3, right = 2, align = top_left> : tensor<?x?x?x64xf16>, tensor<?x?x?x64xf16>, tensor<?x?x?x64xf16> -> tensor<?x?x?x64xf16>
+func.func @dynamic(%q: tensor<?x?x?x64xf16>, %k: tensor<?x?x?x64xf16>,
+                   %v: tensor<?x?x?x64xf16>) -> tensor<?x?x?x64xf16> {
+  %o = fa.attention %q, %k, %v scale = 0.5
+      window = <left = 3, right = 2, align = top_left>
+      : tensor<?x?x?x64xf16>, tensor<?x?x?x64xf16>, tensor<?x?x?x64xf16>
+      -> tensor<?x?x?x64xf16>
+  return %o : tensor<?x?x?x64xf16>
+}
