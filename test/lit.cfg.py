@@ -6,7 +6,7 @@ from lit.llvm import llvm_config
 
 config.name = "FA"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir"]
+config.suffixes = [".mlir", ".test"]
 config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.fa_obj_root, "test")
@@ -23,6 +23,9 @@ config.substitutions.append(
     ("%mlir-run",
      "mlir-runner -e main -entry-point-result=void -shared-libs=" + runner_libs)
 )
+
+config.substitutions.append(("%fa_src_root", config.fa_src_root))
+config.substitutions.append(("%fa_obj_root", config.fa_obj_root))
 
 tool_dirs = [config.fa_tools_dir, config.llvm_tools_dir]
 tools = ["fa-opt", "mlir-opt", "mlir-runner"]
