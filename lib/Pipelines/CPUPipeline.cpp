@@ -24,7 +24,11 @@
 using namespace mlir;
 
 void mlir::fa::buildCPUPipeline(OpPassManager &pm,
-                                const CPUPipelineOptions & /*options*/) {
+                                const CPUPipelineOptions &options) {
+  // Attention in frontend IR becomes fa.attention; the same input with
+  // raise=false runs the frontend's own ops, which is how tests compare them.
+  if (options.raise)
+    pm.addPass(createFARaiseAttention());
   // Frontend dialects to linalg on tensors; fa.attention to its reference.
   pm.addPass(createFADecomposeAttention());
   // Upstream's TOSA pipeline leaves constants and reshapes to these two.

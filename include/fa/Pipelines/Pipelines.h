@@ -16,10 +16,16 @@ class OpPassManager;
 namespace fa {
 
 /// Options of `fa-cpu-pipeline`.
-struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {};
+struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
+  PassOptions::Option<bool> raise{
+      *this, "raise",
+      llvm::cl::desc("Run fa-raise-attention first, so that attention "
+                     "spelled in linalg or TOSA becomes fa.attention"),
+      llvm::cl::init(true)};
+};
 
 /// Lowers a module of func, TOSA, linalg, tensor, arith, math and fa ops to
-/// the LLVM dialect, ready for `mlir-runner` with libmlir_runner_utils and
+/// the LLVM dialect (raising attention first unless `raise=false`), ready for `mlir-runner` with libmlir_runner_utils and
 /// libmlir_c_runner_utils. fa.attention goes through the reference
 /// decomposition; tensors are bufferized across function boundaries with
 /// identity layouts so that callers can pass plain memrefs.

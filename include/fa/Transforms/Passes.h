@@ -7,6 +7,7 @@
 #ifndef FA_TRANSFORMS_PASSES_H
 #define FA_TRANSFORMS_PASSES_H
 
+#include "fa/Dialect/FA/IR/FADialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"

@@ -33,4 +33,57 @@ def FADecomposeAttention : Pass<"fa-decompose-attention"> {
   ];
 }
 
+def FARaiseAttention : Pass<"fa-raise-attention"> {
+  let summary = "Recognize attention in linalg and TOSA and rewrite it to fa.attention";
+  let description = [{
+    Finds `softmax(scale * Q * K^T + mask) * V` spelled with linalg (named
+    ops, generics, `linalg.softmax`) or TOSA ops, and rewrites each instance
+    into one `fa.attention` with the exact scale and mask. The match is
+    rooted at the `P * V` contraction and checks every axis back to `Q * K^T`
+    before anything is rewritten; a candidate that fails any check is left
+    exactly as it was. See docs/Recognition.md for every accepted spelling
+    and every refusal.
+
+    Where the frontend's result on rows with no visible key differs from the
+    op's (0), the rewrite keeps the frontend's: NaN for `-inf` masks (and for
+    a dynamic or empty key length), the mean of V for masks filled with the
+    lowest finite value. It does so with an elementwise fix-up on the op's
+    logsumexp, so the raised program computes exactly what the input did.
+  }];
+  let options = [
+    Option<"explain", "explain", "bool", /*default=*/"false",
+           "Emit a remark at each candidate softmax that is not raised, "
+           "naming the check that failed">,
+  ];
+  let statistics = [
+    Statistic<"numCandidates", "candidates",
+              "Contractions fed by a softmax (candidate P * V)">,
+    Statistic<"numRaised", "raised", "Candidates rewritten to fa.attention">,
+    Statistic<"numRejectedStructure", "rejected-structure",
+              "Rejected: an op in the chain is not the expected one">,
+    Statistic<"numRejectedSoftmaxAxis", "rejected-softmax-axis",
+              "Rejected: softmax, max or sum over a dim other than the key dim">,
+    Statistic<"numRejectedContraction", "rejected-contraction",
+              "Rejected: a contraction over the wrong dims or into a non-zero init">,
+    Statistic<"numRejectedLayout", "rejected-layout",
+              "Rejected: Q, K, V, mask or output not in [batch..., N, D] order">,
+    Statistic<"numRejectedExternalUse", "rejected-external-use",
+              "Rejected: scores or probabilities used outside the pattern">,
+    Statistic<"numRejectedScale", "rejected-scale",
+              "Rejected: scale not a positive compile-time scalar">,
+    Statistic<"numRejectedMask", "rejected-mask",
+              "Rejected: a mask the op cannot state exactly">,
+    Statistic<"numRejectedType", "rejected-type",
+              "Rejected: element types fa.attention does not take">,
+    Statistic<"numRejectedShape", "rejected-shape",
+              "Rejected: ranks or dynamic head dims fa.attention does not take">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::fa::FADialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
 #endif // FA_TRANSFORMS_PASSES_TD

@@ -1,0 +1,392 @@
+//===- RaiseAttention.cpp - fa-raise-attention ----------------------------===//
+//
+// Stage: recognition. Tries every contraction fed by a softmax as the root
+// (P·V) of an attention, and rewrites each match into one fa.attention:
+// Q, K, V and the mask are brought to the op's rank-4 [B, H, N, D] form with
+// reshapes that only insert unit dims, the op's result is reshaped back, and
+// the ops of the old pattern are erased once dead. Rows with no visible key
+// keep the frontend's value (see FullyMaskedRows). The matcher
+// (Recognition/AttentionMatcher) decides; this file only emits.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Recognition/AttentionMatcher.h"
+
+#include "fa/Dialect/FA/IR/FAOps.h"
+#include "fa/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <limits>
+
+namespace mlir::fa {
+#define GEN_PASS_DEF_FARAISEATTENTION
+#include "fa/Transforms/Passes.h.inc"
+} // namespace mlir::fa
+
+using namespace mlir;
+using namespace mlir::fa;
+using namespace mlir::fa::recognition;
+
+namespace {
+
+/// [batch..., N, D] (rank 2 to 4) to [B, H, N, D], adding leading unit dims:
+/// one batch dim becomes H, none gives B = H = 1.
+Value expandToRank4(OpBuilder &b, Location loc, Value tensor) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  int64_t missing = 4 - type.getRank();
+  if (missing == 0)
+    return tensor;
+  SmallVector<ReassociationIndices> reassociation;
+  ReassociationIndices first;
+  for (int64_t dim = 0; dim <= missing; ++dim)
+    first.push_back(dim);
+  reassociation.push_back(first);
+  for (int64_t dim = missing + 1; dim < 4; ++dim)
+    reassociation.push_back({dim});
+  SmallVector<int64_t> shape(missing, 1);
+  llvm::append_range(shape, type.getShape());
+  SmallVector<OpFoldResult> sizes(missing, b.getIndexAttr(1));
+  llvm::append_range(sizes, tensor::getMixedSizes(b, loc, tensor));
+  return tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get(shape, type.getElementType()), tensor,
+      reassociation, sizes);
+}
+
+/// The inverse of expandToRank4 for the op's output.
+Value collapseFromRank4(OpBuilder &b, Location loc, Value tensor,
+                        int64_t rank) {
+  int64_t missing = 4 - rank;
+  if (missing == 0)
+    return tensor;
+  auto type = cast<RankedTensorType>(tensor.getType());
+  SmallVector<ReassociationIndices> reassociation;
+  ReassociationIndices first;
+  for (int64_t dim = 0; dim <= missing; ++dim)
+    first.push_back(dim);
+  reassociation.push_back(first);
+  for (int64_t dim = missing + 1; dim < 4; ++dim)
+    reassociation.push_back({dim});
+  auto resultType = RankedTensorType::get(type.getShape().drop_front(missing),
+                                          type.getElementType());
+  return tensor::CollapseShapeOp::create(b, loc, resultType, tensor,
+                                         reassociation);
+}
+
+/// Brings a mask read as `labels` (a subsequence of [batch..., Nq, Nk] plus
+/// static unit dims) to the op's rank-4 [B, H, Nq, Nk] form: unit dims are
+/// collapsed away, then unit dims are inserted where the mask broadcasts.
+Value arrangeMask(OpBuilder &b, Location loc, Value mask, ArrayRef<Axis> labels,
+                  unsigned numBatchDims) {
+  auto type = cast<RankedTensorType>(mask.getType());
+  // Target position of each axis in [B, H, Nq, Nk].
+  auto targetPosition = [&](Axis axis) -> int64_t {
+    switch (axis.kind) {
+    case AxisKind::Batch:
+      return axis.batchIndex + (2 - numBatchDims);
+    case AxisKind::Query:
+      return 2;
+    case AxisKind::Key:
+      return 3;
+    default:
+      llvm_unreachable("not a score axis");
+    }
+  };
+  SmallVector<int64_t> kept, positions;
+  for (auto [dim, axis] : llvm::enumerate(labels)) {
+    if (axis.kind == AxisKind::Unit)
+      continue;
+    kept.push_back(dim);
+    positions.push_back(targetPosition(axis));
+  }
+
+  // Drop the unit dims: each kept dim absorbs the unit dims before it, the
+  // last one those after it too.
+  Value compact = mask;
+  if (kept.size() != labels.size()) {
+    SmallVector<ReassociationIndices> reassociation;
+    int64_t next = 0;
+    for (auto [index, dim] : llvm::enumerate(kept)) {
+      ReassociationIndices group;
+      int64_t end = index + 1 == kept.size() ? type.getRank() - 1 : dim;
+      for (int64_t d = next; d <= end; ++d)
+        group.push_back(d);
+      next = end + 1;
+      reassociation.push_back(group);
+    }
+    SmallVector<int64_t> shape;
+    for (int64_t dim : kept)
+      shape.push_back(type.getDimSize(dim));
+    compact = tensor::CollapseShapeOp::create(
+        b, loc, RankedTensorType::get(shape, type.getElementType()), mask,
+        reassociation);
+  }
+
+  // Insert unit dims at the positions the mask broadcasts over.
+  SmallVector<ReassociationIndices> reassociation;
+  SmallVector<int64_t> shape(4, 1);
+  SmallVector<OpFoldResult> sizes(4, b.getIndexAttr(1));
+  SmallVector<OpFoldResult> compactSizes =
+      tensor::getMixedSizes(b, loc, compact);
+  int64_t next = 0;
+  for (auto [index, position] : llvm::enumerate(positions)) {
+    ReassociationIndices group;
+    int64_t end = index + 1 == positions.size() ? 3 : position;
+    for (int64_t p = next; p <= end; ++p)
+      group.push_back(p);
+    next = end + 1;
+    reassociation.push_back(group);
+    shape[position] = cast<RankedTensorType>(compact.getType())
+                          .getDimSize(index);
+    sizes[position] = compactSizes[index];
+  }
+  if (positions.size() == 4)
+    return compact;
+  return tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get(shape, type.getElementType()), compact,
+      reassociation, sizes);
+}
+
+/// Where the op's logsumexp is -inf (no visible key), replaces the output
+/// row by what the frontend computes there: NaN, or the mean of V over all
+/// keys.
+Value restoreFullyMaskedRows(OpBuilder &b, Location loc, Value output,
+                             Value logsumexp, Value value,
+                             FullyMaskedRows rows) {
+  MLIRContext *ctx = b.getContext();
+  auto outputType = cast<RankedTensorType>(output.getType());
+  Type elementType = outputType.getElementType();
+  Type f32 = b.getF32Type();
+  AffineMap identity = b.getMultiDimIdentityMap(4);
+  AffineExpr bIdx, h, i, e;
+  bindDims(ctx, bIdx, h, i, e);
+  AffineMap rowMap = AffineMap::get(4, 0, {bIdx, h, i}, ctx);
+  auto par = utils::IteratorType::parallel;
+  auto red = utils::IteratorType::reduction;
+
+  SmallVector<Value> inputs = {output, logsumexp};
+  SmallVector<AffineMap> maps = {identity, rowMap};
+  if (rows == FullyMaskedRows::MeanOfValues) {
+    // mean[b, h, e] = sum_j V[b, h, j, e] / Nk, in f32.
+    SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, value);
+    Value keyLen = arith::IndexCastOp::create(
+        b, loc, b.getI64Type(),
+        getValueOrCreateConstantIndexOp(b, loc, sizes[2]));
+    Value keyLenF = arith::UIToFPOp::create(b, loc, f32, keyLen);
+    Value empty = tensor::EmptyOp::create(
+        b, loc, SmallVector<OpFoldResult>{sizes[0], sizes[1], sizes[3]}, f32);
+    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+    Value init =
+        linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{empty})
+            .getResult(0);
+    AffineExpr j = e; // loops (b, h, e, j)
+    AffineExpr col = i;
+    Value sum =
+        linalg::GenericOp::create(
+            b, loc, TypeRange{init.getType()}, ValueRange{value},
+            ValueRange{init},
+            ArrayRef<AffineMap>{AffineMap::get(4, 0, {bIdx, h, j, col}, ctx),
+                                AffineMap::get(4, 0, {bIdx, h, col}, ctx)},
+            ArrayRef<utils::IteratorType>{par, par, par, red},
+            [&](OpBuilder &nb, Location nloc, ValueRange args) {
+              Value element = args[0];
+              if (!element.getType().isF32())
+                element = arith::ExtFOp::create(nb, nloc, f32, element);
+              linalg::YieldOp::create(
+                  nb, nloc,
+                  ValueRange{arith::AddFOp::create(nb, nloc, element, args[1])});
+            })
+            .getResult(0);
+    inputs.push_back(sum);
+    maps.push_back(AffineMap::get(4, 0, {bIdx, h, e}, ctx));
+    inputs.push_back(keyLenF);
+    maps.push_back(AffineMap::get(4, 0, {}, ctx));
+  }
+  maps.push_back(identity);
+  Value init = tensor::EmptyOp::create(
+      b, loc, tensor::getMixedSizes(b, loc, output), elementType);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{outputType}, inputs, ValueRange{init}, maps,
+             ArrayRef<utils::IteratorType>{par, par, par, par},
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               Value negInf = arith::ConstantOp::create(
+                   nb, nloc,
+                   nb.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
+               Value empty = arith::CmpFOp::create(
+                   nb, nloc, arith::CmpFPredicate::OEQ, args[1], negInf);
+               Value replacement;
+               if (rows == FullyMaskedRows::MeanOfValues) {
+                 replacement = arith::DivFOp::create(nb, nloc, args[2], args[3]);
+                 if (!elementType.isF32())
+                   replacement = arith::TruncFOp::create(nb, nloc, elementType,
+                                                         replacement);
+               } else {
+                 replacement = arith::ConstantOp::create(
+                     nb, nloc,
+                     nb.getFloatAttr(elementType,
+                                     std::numeric_limits<double>::quiet_NaN()));
+               }
+               Value result = arith::SelectOp::create(nb, nloc, empty,
+                                                      replacement, args[0]);
+               linalg::YieldOp::create(nb, nloc, ValueRange{result});
+             })
+      .getResult(0);
+}
+
+/// Emits fa.attention for `match` before its root, replaces the root and
+/// erases the ops that became dead; adds them to `erased`.
+void rewrite(const AttentionMatch &match, llvm::DenseSet<Operation *> &erased) {
+  Operation *root = match.root;
+  OpBuilder b(root);
+  Location loc = root->getLoc();
+  Value query = expandToRank4(b, loc, match.query);
+  Value key = expandToRank4(b, loc, match.key);
+  Value value = expandToRank4(b, loc, match.value);
+  Value mask;
+  if (match.mask) {
+    mask = arrangeMask(b, loc, match.mask, match.maskLabels,
+                       match.numBatchDims);
+    if (match.invertMask) {
+      Value ones = arith::ConstantOp::create(
+          b, loc,
+          DenseElementsAttr::get(
+              RankedTensorType::get({}, b.getI1Type()).clone(
+                  cast<RankedTensorType>(mask.getType()).getShape()),
+              true));
+      if (!cast<RankedTensorType>(mask.getType()).hasStaticShape()) {
+        // A dynamic keep-mask is inverted elementwise with a broadcast true.
+        Value trueValue = arith::ConstantIntOp::create(b, loc, 1, 1);
+        Value empty = tensor::EmptyOp::create(
+            b, loc, tensor::getMixedSizes(b, loc, mask), b.getI1Type());
+        ones = linalg::FillOp::create(b, loc, ValueRange{trueValue},
+                                      ValueRange{empty})
+                   .getResult(0);
+      }
+      mask = arith::XOrIOp::create(b, loc, mask, ones);
+    }
+  }
+
+  auto queryType = cast<RankedTensorType>(query.getType());
+  auto valueType = cast<RankedTensorType>(value.getType());
+  auto outputType = RankedTensorType::get(
+      {queryType.getDimSize(0), queryType.getDimSize(1),
+       queryType.getDimSize(2), valueType.getDimSize(3)},
+      valueType.getElementType());
+  bool needsLogsumexp = match.fullyMaskedRows != FullyMaskedRows::NotPossible;
+  SmallVector<Type> resultTypes = {outputType};
+  if (needsLogsumexp)
+    resultTypes.push_back(RankedTensorType::get(
+        outputType.getShape().drop_back(), b.getF32Type()));
+  auto attention = AttentionOp::create(
+      b, loc, resultTypes, query, key, value, mask,
+      b.getF64FloatAttr(match.scale), /*causal=*/nullptr, /*window=*/nullptr);
+
+  Value output = attention.getOutput();
+  if (needsLogsumexp)
+    output = restoreFullyMaskedRows(b, loc, output, attention.getLogsumexp(),
+                                    value, match.fullyMaskedRows);
+
+  auto rootType = cast<RankedTensorType>(root->getResult(0).getType());
+  output = collapseFromRank4(b, loc, output, rootType.getRank());
+  auto currentType = cast<RankedTensorType>(output.getType());
+  if (currentType.getElementType() != rootType.getElementType()) {
+    auto widened = currentType.clone(rootType.getElementType());
+    if (currentType.getElementType().getIntOrFloatBitWidth() <
+        rootType.getElementType().getIntOrFloatBitWidth())
+      output = arith::ExtFOp::create(b, loc, widened, output);
+    else
+      output = arith::TruncFOp::create(b, loc, widened, output);
+  }
+  if (output.getType() != rootType)
+    output = tensor::CastOp::create(b, loc, rootType, output);
+  root->getResult(0).replaceAllUsesWith(output);
+
+  // Erase what became dead: the pattern, then whatever only it used.
+  SmallVector<Operation *> worklist(match.patternOps.begin(),
+                                    match.patternOps.end());
+  worklist.push_back(root);
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    if (erased.contains(op) || !op->use_empty() || !isPure(op))
+      continue;
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        worklist.push_back(def);
+    erased.insert(op);
+    op->erase();
+  }
+}
+
+struct FARaiseAttentionPass
+    : fa::impl::FARaiseAttentionBase<FARaiseAttentionPass> {
+  using FARaiseAttentionBase::FARaiseAttentionBase;
+
+  void runOnOperation() override {
+    SmallVector<Operation *> candidates;
+    getOperation()->walk([&](Operation *op) {
+      if (op->getNumResults() == 1 && feedsOnSoftmax(op))
+        candidates.push_back(op);
+    });
+    llvm::DenseSet<Operation *> erased;
+    for (Operation *root : candidates) {
+      // An earlier rewrite may have erased this candidate.
+      if (erased.contains(root))
+        continue;
+      Rejection rejection;
+      std::optional<AttentionMatch> match = matchAttention(root, rejection);
+      if (!match) {
+        if (rejection.category == RejectCategory::NotCandidate)
+          continue;
+        ++numCandidates;
+        countRejection(rejection.category);
+        if (explain)
+          rejection.location->emitRemark()
+              << "attention not raised: " << rejection.message;
+        continue;
+      }
+      ++numCandidates;
+      ++numRaised;
+      rewrite(*match, erased);
+    }
+  }
+
+  void countRejection(RejectCategory category) {
+    switch (category) {
+    case RejectCategory::NotCandidate:
+      return;
+    case RejectCategory::Structure:
+      ++numRejectedStructure;
+      return;
+    case RejectCategory::SoftmaxAxis:
+      ++numRejectedSoftmaxAxis;
+      return;
+    case RejectCategory::Contraction:
+      ++numRejectedContraction;
+      return;
+    case RejectCategory::Layout:
+      ++numRejectedLayout;
+      return;
+    case RejectCategory::ExternalUse:
+      ++numRejectedExternalUse;
+      return;
+    case RejectCategory::Scale:
+      ++numRejectedScale;
+      return;
+    case RejectCategory::Mask:
+      ++numRejectedMask;
+      return;
+    case RejectCategory::Type:
+      ++numRejectedType;
+      return;
+    case RejectCategory::Shape:
+      ++numRejectedShape;
+      return;
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,998 @@
+//===- AttentionMatcher.cpp - Finding attention in tensor programs --------===//
+//
+// Stage: recognition (what is found). The matcher walks back from a P·V
+// contraction through the softmax to Q·Kᵀ. Every tensor on the way carries
+// labels, one per dimension, saying which axis of attention it is (batch,
+// query, key, head dim, value dim, or a broadcast unit). Labels come only
+// from indexing maps, never from sizes, and every op must agree with them:
+// a max or sum over anything but the key axis, a K permutation that is not
+// the exact transpose, or a mask read along the wrong axis shows up as a
+// label that disagrees, and the candidate is rejected with that reason.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AttentionMatcher.h"
+#include "StructuredView.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+#include <deque>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::fa::recognition;
+
+std::string mlir::fa::recognition::formatLabels(ArrayRef<Axis> labels) {
+  std::string text = "[";
+  for (auto [index, axis] : llvm::enumerate(labels)) {
+    if (index)
+      text += ", ";
+    switch (axis.kind) {
+    case AxisKind::Batch:
+      text += "batch" + std::to_string(axis.batchIndex);
+      break;
+    case AxisKind::Query:
+      text += "Nq";
+      break;
+    case AxisKind::Key:
+      text += "Nk";
+      break;
+    case AxisKind::HeadDim:
+      text += "D";
+      break;
+    case AxisKind::ValueDim:
+      text += "Dv";
+      break;
+    case AxisKind::Unit:
+      text += "1";
+      break;
+    }
+  }
+  return text + "]";
+}
+
+StringRef mlir::fa::recognition::stringifyRejectCategory(RejectCategory c) {
+  switch (c) {
+  case RejectCategory::NotCandidate:
+    return "not-candidate";
+  case RejectCategory::Structure:
+    return "structure";
+  case RejectCategory::SoftmaxAxis:
+    return "softmax-axis";
+  case RejectCategory::Contraction:
+    return "contraction";
+  case RejectCategory::Layout:
+    return "layout";
+  case RejectCategory::ExternalUse:
+    return "external-use";
+  case RejectCategory::Scale:
+    return "scale";
+  case RejectCategory::Mask:
+    return "mask";
+  case RejectCategory::Type:
+    return "type";
+  case RejectCategory::Shape:
+    return "shape";
+  }
+  llvm_unreachable("unknown category");
+}
+
+namespace {
+
+using LoopLabels = SmallVector<std::optional<Axis>>;
+
+/// Labels of the loops of an op, given the labels of its result dims. Loops
+/// that do not appear in the result (reductions) stay unset.
+std::optional<LoopLabels> labelLoops(const StructuredView &view,
+                                     ArrayRef<Axis> resultLabels) {
+  if (view.resultMap.getNumResults() != resultLabels.size())
+    return std::nullopt;
+  LoopLabels loops(view.numLoops);
+  for (auto [expr, label] :
+       llvm::zip(view.resultMap.getResults(), resultLabels)) {
+    if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+      std::optional<Axis> &slot = loops[dim.getPosition()];
+      if (slot && *slot != label)
+        return std::nullopt;
+      slot = label;
+      continue;
+    }
+    // A result dim written at index 0 has size 1, whatever it is called.
+    auto constant = dyn_cast<AffineConstantExpr>(expr);
+    if (!constant || constant.getValue() != 0)
+      return std::nullopt;
+  }
+  return loops;
+}
+
+/// Labels of an operand read through `map` from labelled loops.
+std::optional<Labels> labelOperand(AffineMap map, ArrayRef<std::optional<Axis>> loops) {
+  Labels labels;
+  for (AffineExpr expr : map.getResults()) {
+    if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+      if (!loops[dim.getPosition()])
+        return std::nullopt;
+      labels.push_back(*loops[dim.getPosition()]);
+      continue;
+    }
+    auto constant = dyn_cast<AffineConstantExpr>(expr);
+    if (!constant || constant.getValue() != 0)
+      return std::nullopt;
+    labels.push_back(Axis{AxisKind::Unit});
+  }
+  return labels;
+}
+
+Labels canonicalLabels(unsigned numBatchDims, AxisKind rows, AxisKind cols) {
+  Labels labels;
+  for (unsigned index = 0; index < numBatchDims; ++index)
+    labels.push_back(Axis{AxisKind::Batch, index});
+  labels.push_back(Axis{rows});
+  labels.push_back(Axis{cols});
+  return labels;
+}
+
+bool isLowestFinite(double value) {
+  return value == -static_cast<double>(std::numeric_limits<float>::max()) ||
+         value == -65504.0 ||                   // f16
+         value == -3.3895313892515355e38;       // bf16
+}
+
+std::string formatConstant(double value) {
+  return llvm::formatv("{0}", value).str();
+}
+
+/// One node of the expression the matcher walks: a tensor (leaf), or a
+/// scalar operation that some op's body computes on its operands.
+struct Term {
+  ScalarKind kind = ScalarKind::Input;
+  double constant = 0;
+  SmallVector<Term *, 3> operands;
+  /// The tensor this term is, when it exists as one (leaves, op results).
+  Value value;
+  /// The attention axis of each dim of `value` (or of the op's loops).
+  Labels labels;
+  bool expansionTried = false;
+  Term *expansion = nullptr;
+};
+
+/// A contraction `init + a * b` (casts allowed on a and b) with zero init.
+struct Contraction {
+  unsigned reductionLoop;
+};
+
+std::optional<Contraction> getContraction(const StructuredView &view) {
+  if (view.inputs.size() != 2)
+    return std::nullopt;
+  unsigned reductions = llvm::count(view.reductionLoops, true);
+  if (reductions != 1)
+    return std::nullopt;
+  const ScalarNode &root = view.rootNode();
+  if (root.kind != ScalarKind::Add)
+    return std::nullopt;
+  auto skipCasts = [&](unsigned index) {
+    while (view.node(index).kind == ScalarKind::ExtF)
+      index = view.node(index).operands[0];
+    return index;
+  };
+  unsigned lhs = skipCasts(root.operands[0]);
+  unsigned rhs = skipCasts(root.operands[1]);
+  if (view.node(lhs).kind == ScalarKind::Init)
+    std::swap(lhs, rhs);
+  if (view.node(rhs).kind != ScalarKind::Init ||
+      view.node(lhs).kind != ScalarKind::Mul)
+    return std::nullopt;
+  const ScalarNode &product = view.node(lhs);
+  unsigned a = skipCasts(product.operands[0]);
+  unsigned b = skipCasts(product.operands[1]);
+  if (view.node(a).kind != ScalarKind::Input ||
+      view.node(b).kind != ScalarKind::Input ||
+      view.node(a).input == view.node(b).input)
+    return std::nullopt;
+  for (AffineMap map : view.inputMaps)
+    if (!map.isProjectedPermutation())
+      return std::nullopt;
+  if (!view.resultMap.isProjectedPermutation())
+    return std::nullopt;
+  return Contraction{static_cast<unsigned>(
+      llvm::find(view.reductionLoops, true) - view.reductionLoops.begin())};
+}
+
+/// Finds an exp or a softmax among the producers of `value`, a few ops up.
+Operation *findSoftmax(Value value, unsigned depth = 8) {
+  if (depth == 0)
+    return nullptr;
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return nullptr;
+  if (isa<linalg::SoftmaxOp>(def))
+    return def;
+  // Only through elementwise ops: an exp behind a reduction or a
+  // contraction belongs to another computation (log_softmax, a previous
+  // layer).
+  std::optional<StructuredView> view = getStructuredView(value);
+  if (!view || view->hasReduction())
+    return nullptr;
+  for (const ScalarNode &node : view->nodes)
+    if (node.kind == ScalarKind::Exp)
+      return def;
+  for (Value input : view->inputs)
+    if (Operation *found = findSoftmax(input, depth - 1))
+      return found;
+  return nullptr;
+}
+
+class Matcher {
+public:
+  Matcher(Operation *root, Rejection &rejection)
+      : root(root), rejection(rejection) {
+    rejection.location = root;
+  }
+
+  std::optional<AttentionMatch> run();
+
+private:
+  Term *leaf(Value value, Labels labels) {
+    Term &term = terms.emplace_back();
+    term.value = value;
+    term.labels = std::move(labels);
+    return &term;
+  }
+
+  /// Looks through elementwise producers (and copies such as transposes and
+  /// broadcasts) so that fused and unfused spellings give the same term.
+  Term *resolve(Term *term);
+  Term *expand(Term *term);
+  Term *peelCasts(Term *term) {
+    term = resolve(term);
+    while (term->kind == ScalarKind::ExtF || term->kind == ScalarKind::TruncF)
+      term = resolve(term->operands[0]);
+    return term;
+  }
+  /// True when `term` is computed from a contraction (the scores side).
+  bool dependsOnContraction(Term *term, unsigned depth = 16);
+
+  std::nullopt_t reject(RejectCategory category, const Twine &message) {
+    rejection.category = category;
+    rejection.message = message.str();
+    return std::nullopt;
+  }
+
+  bool matchProbabilities(Term *probs, Term *&scores);
+  bool matchRowReduction(Term *stat, Term *expectedInput, bool isMax,
+                         StringRef what);
+  bool matchScores(Term *scores, Term *&contraction);
+  bool matchQueryKey(Term *contraction);
+  Value peelOperand(Term *operand, Labels &labels, bool allowScale);
+  bool checkLayout(StringRef name, ArrayRef<Axis> actual,
+                   ArrayRef<Axis> expected);
+  bool checkMask(Value mask, ArrayRef<Axis> labels);
+  bool checkExternalUses();
+
+  Operation *root;
+  Rejection &rejection;
+  AttentionMatch match;
+  std::deque<Term> terms;
+  /// While set, ops looked through are part of the pattern.
+  bool collecting = false;
+  llvm::SetVector<Operation *> patternOps;
+  unsigned numBatchDims = 0;
+  double fill = 0;
+};
+
+Term *Matcher::resolve(Term *term) {
+  while (term->kind == ScalarKind::Input && term->value) {
+    if (!term->expansionTried) {
+      term->expansionTried = true;
+      term->expansion = expand(term);
+    }
+    if (!term->expansion)
+      return term;
+    if (collecting)
+      patternOps.insert(term->value.getDefiningOp());
+    term = term->expansion;
+  }
+  return term;
+}
+
+Term *Matcher::expand(Term *term) {
+  std::optional<StructuredView> view = getStructuredView(term->value);
+  if (!view || view->hasReduction())
+    return nullptr;
+  std::optional<LoopLabels> loops = labelLoops(*view, term->labels);
+  if (!loops || llvm::any_of(*loops, [](auto &label) { return !label; }))
+    return nullptr;
+  SmallVector<Term *> nodeTerms;
+  for (const ScalarNode &node : view->nodes) {
+    if (node.kind == ScalarKind::Input) {
+      std::optional<Labels> labels =
+          labelOperand(view->inputMaps[node.input], *loops);
+      if (!labels)
+        return nullptr;
+      nodeTerms.push_back(leaf(view->inputs[node.input], *labels));
+      continue;
+    }
+    Term &scalar = terms.emplace_back();
+    scalar.kind = node.kind;
+    scalar.constant = node.constant;
+    scalar.labels = term->labels;
+    for (unsigned operand : node.operands)
+      scalar.operands.push_back(nodeTerms[operand]);
+    nodeTerms.push_back(&scalar);
+  }
+  Term *rootTerm = nodeTerms[view->root];
+  // A copy (transpose, broadcast) is its input, read through new labels.
+  if (rootTerm->kind != ScalarKind::Input)
+    rootTerm->value = term->value;
+  return rootTerm;
+}
+
+bool Matcher::dependsOnContraction(Term *term, unsigned depth) {
+  if (depth == 0)
+    return false;
+  bool wasCollecting = collecting;
+  collecting = false;
+  term = resolve(term);
+  collecting = wasCollecting;
+  if (term->kind == ScalarKind::Input) {
+    std::optional<StructuredView> view = getStructuredView(term->value);
+    return view && getContraction(*view).has_value();
+  }
+  return llvm::any_of(term->operands, [&](Term *operand) {
+    return dependsOnContraction(operand, depth - 1);
+  });
+}
+
+bool Matcher::checkLayout(StringRef name, ArrayRef<Axis> actual,
+                          ArrayRef<Axis> expected) {
+  if (actual == expected)
+    return true;
+  reject(RejectCategory::Layout,
+         name + " is read as " + formatLabels(actual) + ", expected " +
+             formatLabels(expected));
+  return false;
+}
+
+std::optional<AttentionMatch> Matcher::run() {
+  std::optional<StructuredView> view = getStructuredView(root->getResult(0));
+  std::optional<Contraction> contraction =
+      view ? getContraction(*view) : std::nullopt;
+  if (!contraction)
+    return reject(RejectCategory::NotCandidate, "not a contraction");
+
+  // P is the operand computed from a softmax.
+  unsigned probsIndex = 0;
+  Operation *softmax = findSoftmax(view->inputs[0]);
+  if (!softmax) {
+    probsIndex = 1;
+    softmax = findSoftmax(view->inputs[1]);
+  }
+  if (!softmax)
+    return reject(RejectCategory::NotCandidate, "no softmax feeds it");
+  rejection.location = softmax;
+  AffineMap probsMap = view->inputMaps[probsIndex];
+  AffineMap valueMap = view->inputMaps[1 - probsIndex];
+
+  if (!view->implicitInit && view->initConstant != 0.0)
+    return reject(RejectCategory::Contraction,
+                  "P·V accumulates into a tensor that is not zero");
+
+  // Roles of the P·V loops: batch (everywhere), query (P and result),
+  // value dim (V and result), key (the reduction, P and V).
+  LoopLabels loops(view->numLoops);
+  SmallVector<unsigned> batchLoops;
+  for (unsigned loop = 0; loop < view->numLoops; ++loop) {
+    bool inResult = view->resultMap.isFunctionOfDim(loop);
+    bool inProbs = probsMap.isFunctionOfDim(loop);
+    bool inValue = valueMap.isFunctionOfDim(loop);
+    if (view->reductionLoops[loop]) {
+      if (!inProbs || !inValue || inResult)
+        return reject(RejectCategory::Contraction,
+                      "P·V does not contract P's and V's key dim");
+      loops[loop] = Axis{AxisKind::Key};
+    } else if (inResult && inProbs && inValue) {
+      batchLoops.push_back(loop);
+    } else if (inResult && inProbs && !inValue) {
+      if (loops[loop] || llvm::any_of(loops, [](auto &l) {
+            return l && l->kind == AxisKind::Query;
+          }))
+        return reject(RejectCategory::Contraction,
+                      "P·V has more than one query dim");
+      loops[loop] = Axis{AxisKind::Query};
+    } else if (inResult && inValue && !inProbs) {
+      if (llvm::any_of(loops, [](auto &l) {
+            return l && l->kind == AxisKind::ValueDim;
+          }))
+        return reject(RejectCategory::Contraction,
+                      "P·V has more than one value dim");
+      loops[loop] = Axis{AxisKind::ValueDim};
+    } else {
+      return reject(RejectCategory::Contraction,
+                    "P·V has a loop that is neither batch, query, key nor "
+                    "value dim");
+    }
+  }
+  numBatchDims = batchLoops.size();
+  if (numBatchDims > 2)
+    return reject(RejectCategory::Shape,
+                  Twine(numBatchDims) +
+                      " batch dims; fa.attention has two ([B, H])");
+  // Batch dims are numbered in the order the result lists them.
+  unsigned nextBatch = 0;
+  for (AffineExpr expr : view->resultMap.getResults()) {
+    unsigned loop = cast<AffineDimExpr>(expr).getPosition();
+    if (llvm::is_contained(batchLoops, loop))
+      loops[loop] = Axis{AxisKind::Batch, nextBatch++};
+  }
+  if (!llvm::all_of(loops, [](auto &label) { return label.has_value(); }))
+    return reject(RejectCategory::Contraction,
+                  "P·V lacks a query or a value dim");
+
+  Labels outputLabels = *labelOperand(view->resultMap, loops);
+  if (!checkLayout("the P·V result", outputLabels,
+                   canonicalLabels(numBatchDims, AxisKind::Query,
+                                   AxisKind::ValueDim)))
+    return std::nullopt;
+  Labels probsLabels = *labelOperand(probsMap, loops);
+  if (!checkLayout("P", probsLabels,
+                   canonicalLabels(numBatchDims, AxisKind::Query,
+                                   AxisKind::Key)))
+    return std::nullopt;
+  Labels valueLabels = *labelOperand(valueMap, loops);
+  match.value = peelOperand(leaf(view->inputs[1 - probsIndex], valueLabels),
+                            valueLabels, /*allowScale=*/false);
+  if (!match.value)
+    return reject(RejectCategory::Structure,
+                  "V is computed inside the P·V op, not passed as a tensor");
+  if (!checkLayout("V", valueLabels,
+                   canonicalLabels(numBatchDims, AxisKind::Key,
+                                   AxisKind::ValueDim)))
+    return std::nullopt;
+
+  collecting = true;
+  Term *scores = nullptr;
+  if (!matchProbabilities(leaf(view->inputs[probsIndex], probsLabels), scores))
+    return std::nullopt;
+  Term *scoresContraction = nullptr;
+  if (!matchScores(scores, scoresContraction))
+    return std::nullopt;
+  collecting = false;
+  if (!matchQueryKey(scoresContraction))
+    return std::nullopt;
+  if (!checkExternalUses())
+    return std::nullopt;
+
+  // The op's own limits, checked before anything is rewritten.
+  auto queryType = cast<RankedTensorType>(match.query.getType());
+  auto keyType = cast<RankedTensorType>(match.key.getType());
+  auto valueType = cast<RankedTensorType>(match.value.getType());
+  Type elementType = queryType.getElementType();
+  if (!elementType.isF16() && !elementType.isBF16() && !elementType.isF32())
+    return reject(RejectCategory::Type,
+                  "Q has element type " + llvm::formatv("{0}", elementType).str() +
+                      "; fa.attention takes f16, bf16 or f32");
+  if (keyType.getElementType() != elementType ||
+      valueType.getElementType() != elementType)
+    return reject(RejectCategory::Type,
+                  "Q, K and V have different element types");
+  if (queryType.isDynamicDim(queryType.getRank() - 1) ||
+      valueType.isDynamicDim(valueType.getRank() - 1))
+    return reject(RejectCategory::Shape,
+                  "the head dim is dynamic; fa.attention needs static D and Dv");
+  if (match.mask && !checkMask(match.mask, match.maskLabels))
+    return std::nullopt;
+
+  // What the frontend computes where no key is visible.
+  int64_t keyLen = keyType.getDimSize(keyType.getRank() - 2);
+  if (match.mask && isLowestFinite(fill))
+    match.fullyMaskedRows = FullyMaskedRows::MeanOfValues;
+  else if (match.mask || ShapedType::isDynamic(keyLen) || keyLen == 0)
+    match.fullyMaskedRows = FullyMaskedRows::NaN;
+
+  match.root = root;
+  match.numBatchDims = numBatchDims;
+  match.patternOps.assign(patternOps.begin(), patternOps.end());
+  return match;
+}
+
+/// P = exp(x - max(x)) / sum(exp(x - max(x))), in any of its spellings, or
+/// linalg.softmax. Returns the scores x.
+bool Matcher::matchProbabilities(Term *probs, Term *&scores) {
+  Term *term = peelCasts(probs);
+  if (term->kind == ScalarKind::Input) {
+    if (auto softmax = term->value.getDefiningOp<linalg::SoftmaxOp>()) {
+      patternOps.insert(softmax);
+      int64_t dim = softmax.getDimension();
+      if (term->labels[dim].kind != AxisKind::Key) {
+        auto keyDim = llvm::find(term->labels, Axis{AxisKind::Key}) -
+                      term->labels.begin();
+        reject(RejectCategory::SoftmaxAxis,
+               llvm::formatv("softmax normalizes dim {0} but the key dim of "
+                             "P·V is {1}",
+                             dim, keyDim)
+                   .str());
+        return false;
+      }
+      fill = 0;
+      scores = leaf(softmax.getInput(), term->labels);
+      return true;
+    }
+    reject(RejectCategory::Structure,
+           "P is not computed by a softmax that the matcher understands");
+    return false;
+  }
+
+  // Split into exp(x - max) and the row sum it is divided by.
+  Term *numerator = nullptr, *rowSum = nullptr;
+  auto reciprocalOf = [&](Term *candidate) -> Term * {
+    candidate = resolve(candidate);
+    if (candidate->kind == ScalarKind::Div &&
+        resolve(candidate->operands[0])->kind == ScalarKind::Constant &&
+        resolve(candidate->operands[0])->constant == 1.0)
+      return candidate->operands[1];
+    return nullptr;
+  };
+  if (term->kind == ScalarKind::Div) {
+    numerator = term->operands[0];
+    rowSum = term->operands[1];
+  } else if (term->kind == ScalarKind::Mul) {
+    if (Term *sum = reciprocalOf(term->operands[1])) {
+      numerator = term->operands[0];
+      rowSum = sum;
+    } else if (Term *sum = reciprocalOf(term->operands[0])) {
+      numerator = term->operands[1];
+      rowSum = sum;
+    }
+  }
+  if (!numerator) {
+    if (term->kind == ScalarKind::Exp)
+      reject(RejectCategory::Structure,
+             "P·V reads exp(...) that is not normalized by its row sum");
+    else
+      reject(RejectCategory::Structure,
+             "P·V reads " + stringifyScalarKind(term->kind) +
+                 "(...), not exp(x - max) / sum");
+    return false;
+  }
+
+  Term *exp = peelCasts(numerator);
+  if (exp->kind != ScalarKind::Exp) {
+    reject(RejectCategory::Structure,
+           "the softmax numerator is " + stringifyScalarKind(exp->kind) +
+               "(...), not exp(x - max)");
+    return false;
+  }
+  Term *shifted = peelCasts(exp->operands[0]);
+  if (shifted->kind != ScalarKind::Sub) {
+    reject(RejectCategory::Structure,
+           "exp is applied to " + stringifyScalarKind(shifted->kind) +
+               "(...), not to x - max(x)");
+    return false;
+  }
+  if (!matchRowReduction(resolve(rowSum), exp, /*isMax=*/false, "row sum"))
+    return false;
+  Term *x = shifted->operands[0];
+  if (!matchRowReduction(resolve(shifted->operands[1]), x, /*isMax=*/true,
+                         "row max"))
+    return false;
+  scores = x;
+  return true;
+}
+
+/// `stat` must be a reduction over the key axis of `expectedInput` (a sum,
+/// or a max starting at -inf, the lowest finite value or NaN with maxnumf).
+bool Matcher::matchRowReduction(Term *stat, Term *expectedInput, bool isMax,
+                                StringRef what) {
+  auto notReduction = [&]() {
+    reject(RejectCategory::Structure,
+           "the " + what + " is not a " + (isMax ? "max" : "sum") +
+               " over one dim of the " +
+               (isMax ? "scores" : "softmax numerator"));
+    return false;
+  };
+  if (stat->kind != ScalarKind::Input)
+    return notReduction();
+  std::optional<StructuredView> view = getStructuredView(stat->value);
+  if (!view || view->inputs.size() != 1 ||
+      llvm::count(view->reductionLoops, true) != 1)
+    return notReduction();
+  const ScalarNode &combine = view->rootNode();
+  bool isSum = combine.kind == ScalarKind::Add;
+  bool isMaxKind = combine.kind == ScalarKind::Max ||
+                   combine.kind == ScalarKind::MaxNum;
+  if ((isMax && !isMaxKind) || (!isMax && !isSum) ||
+      combine.operands.size() != 2)
+    return notReduction();
+  ScalarKind a = view->node(combine.operands[0]).kind;
+  ScalarKind b = view->node(combine.operands[1]).kind;
+  if (!((a == ScalarKind::Input && b == ScalarKind::Init) ||
+        (a == ScalarKind::Init && b == ScalarKind::Input)))
+    return notReduction();
+
+  std::optional<LoopLabels> loops = labelLoops(*view, stat->labels);
+  if (!loops)
+    return notReduction();
+  unsigned reduced = llvm::find(view->reductionLoops, true) -
+                     view->reductionLoops.begin();
+  (*loops)[reduced] = Axis{AxisKind::Key};
+  std::optional<Labels> inputLabels = labelOperand(view->inputMaps[0], *loops);
+  if (!inputLabels)
+    return notReduction();
+  patternOps.insert(view->op);
+
+  // The reduced tensor must be the one the softmax uses, read the same way.
+  Term *input = peelCasts(leaf(view->inputs[0], *inputLabels));
+  Term *expected = peelCasts(expectedInput);
+  if (!expected->value || input->value != expected->value) {
+    reject(RejectCategory::Structure,
+           "the " + what + " reduces a different tensor than the softmax uses");
+    return false;
+  }
+  if (input->labels != expected->labels) {
+    auto keyDim = llvm::find(expected->labels, Axis{AxisKind::Key}) -
+                  expected->labels.begin();
+    unsigned reducedDim = 0;
+    for (auto [index, expr] :
+         llvm::enumerate(view->inputMaps[0].getResults()))
+      if (expr == getAffineDimExpr(reduced, expr.getContext()))
+        reducedDim = index;
+    reject(RejectCategory::SoftmaxAxis,
+           llvm::formatv("the {0} reduces dim {1} but the key dim of P·V is "
+                         "{2}",
+                         what, reducedDim, keyDim)
+               .str());
+    return false;
+  }
+
+  // The reduction's starting value.
+  if (view->implicitInit)
+    return true;
+  if (!view->initConstant) {
+    reject(RejectCategory::Structure,
+           "the " + what + " starts from a tensor that is not a constant");
+    return false;
+  }
+  double init = *view->initConstant;
+  bool ok = isSum ? init == 0.0
+                  : (init == -std::numeric_limits<double>::infinity() ||
+                     isLowestFinite(init) ||
+                     (std::isnan(init) && combine.kind == ScalarKind::MaxNum));
+  if (!ok) {
+    reject(RejectCategory::Structure,
+           "the " + what + " starts at " + formatConstant(init) +
+               (isSum ? ", not 0"
+                      : ", not -inf, the lowest finite value or NaN with "
+                        "maxnumf"));
+    return false;
+  }
+  return true;
+}
+
+/// x = mask(scale * S) or scale * mask(S), with casts anywhere, down to the
+/// contraction S = Q·Kᵀ.
+bool Matcher::matchScores(Term *scores, Term *&contraction) {
+  Term *term = scores;
+  while (true) {
+    term = resolve(term);
+    switch (term->kind) {
+    case ScalarKind::Input: {
+      std::optional<StructuredView> view = getStructuredView(term->value);
+      if (!view || !getContraction(*view)) {
+        Operation *def = term->value.getDefiningOp();
+        reject(RejectCategory::Structure,
+               "the scores come from " +
+                   (def ? def->getName().getStringRef().str()
+                        : std::string("a block argument")) +
+                   ", not from a Q·Kᵀ contraction");
+        return false;
+      }
+      contraction = term;
+      return true;
+    }
+    case ScalarKind::ExtF:
+    case ScalarKind::TruncF:
+      term = term->operands[0];
+      continue;
+    case ScalarKind::Mul:
+    case ScalarKind::Div: {
+      Term *lhs = resolve(term->operands[0]);
+      Term *rhs = resolve(term->operands[1]);
+      bool isDiv = term->kind == ScalarKind::Div;
+      if (isDiv && lhs->kind == ScalarKind::Constant) {
+        reject(RejectCategory::Scale, "a constant is divided by the scores");
+        return false;
+      }
+      if (!isDiv && lhs->kind == ScalarKind::Constant)
+        std::swap(lhs, rhs);
+      if (rhs->kind != ScalarKind::Constant) {
+        bool rhsIsMask =
+            rhs->kind == ScalarKind::BoolToFloat ||
+            (rhs->value &&
+             getElementTypeOrSelf(rhs->value.getType()).isInteger(1));
+        reject(rhsIsMask ? RejectCategory::Mask : RejectCategory::Scale,
+               rhsIsMask
+                   ? Twine("a mask multiplies the scores; fa.attention masks "
+                           "by -inf or an additive bias")
+                   : Twine("the scores are ") +
+                         (isDiv ? "divided" : "multiplied") +
+                         " by a tensor, not a compile-time scalar (a "
+                         "per-head or dynamic scale)");
+        return false;
+      }
+      if (rhs->constant == 0 || !std::isfinite(rhs->constant)) {
+        reject(RejectCategory::Scale,
+               "the scale " + formatConstant(rhs->constant) + " is not finite");
+        return false;
+      }
+      match.scale *= isDiv ? 1.0 / rhs->constant : rhs->constant;
+      term = lhs;
+      continue;
+    }
+    case ScalarKind::Add: {
+      Term *lhs = term->operands[0], *rhs = term->operands[1];
+      if (!dependsOnContraction(lhs))
+        std::swap(lhs, rhs);
+      if (dependsOnContraction(rhs) || !dependsOnContraction(lhs)) {
+        reject(RejectCategory::Structure,
+               "an add on the scores whose other side is not a mask");
+        return false;
+      }
+      Term *bias = rhs;
+      bool wasCollecting = collecting;
+      collecting = false;
+      Term *biasResolved = resolve(bias);
+      collecting = wasCollecting;
+      if (biasResolved->kind == ScalarKind::BoolToFloat) {
+        reject(RejectCategory::Mask,
+               "a boolean tensor is added to the scores as 0/1; a keep-mask "
+               "needs select(mask, s, -inf)");
+        return false;
+      }
+      if (biasResolved->kind == ScalarKind::Constant) {
+        reject(RejectCategory::Mask, "a constant is added to the scores");
+        return false;
+      }
+      if (bias->kind != ScalarKind::Input || !bias->value) {
+        reject(RejectCategory::Mask,
+               "the bias is computed inside the op that adds it, not passed "
+               "as a tensor");
+        return false;
+      }
+      if (match.mask) {
+        reject(RejectCategory::Mask, "more than one mask on the scores");
+        return false;
+      }
+      if (match.scale != 1.0) {
+        reject(RejectCategory::Mask,
+               "the bias is added before the scale; fa.attention adds it "
+               "after");
+        return false;
+      }
+      match.mask = bias->value;
+      match.maskLabels = bias->labels;
+      fill = -std::numeric_limits<double>::infinity();
+      term = lhs;
+      continue;
+    }
+    case ScalarKind::Select: {
+      Term *condition = term->operands[0];
+      Term *onTrue = term->operands[1], *onFalse = term->operands[2];
+      bool invert = !dependsOnContraction(onTrue);
+      Term *kept = invert ? onFalse : onTrue;
+      Term *filled = resolve(invert ? onTrue : onFalse);
+      if (!dependsOnContraction(kept) || dependsOnContraction(condition)) {
+        reject(RejectCategory::Structure,
+               "a select on the scores that is not a mask");
+        return false;
+      }
+      if (filled->kind != ScalarKind::Constant ||
+          !(filled->constant == -std::numeric_limits<double>::infinity() ||
+            isLowestFinite(filled->constant))) {
+        reject(RejectCategory::Mask,
+               filled->kind == ScalarKind::Constant
+                   ? "the select fills masked scores with " +
+                         formatConstant(filled->constant) +
+                         ", not -inf or the lowest finite value"
+                   : std::string("the select fills masked scores with a "
+                                 "tensor, not a constant"));
+        return false;
+      }
+      if (condition->kind != ScalarKind::Input || !condition->value) {
+        reject(RejectCategory::Mask,
+               "the mask is computed inside the select, not passed as a "
+               "tensor");
+        return false;
+      }
+      if (match.mask) {
+        reject(RejectCategory::Mask, "more than one mask on the scores");
+        return false;
+      }
+      match.mask = condition->value;
+      match.maskLabels = condition->labels;
+      match.invertMask = invert;
+      // Scales seen so far multiply the filled value too: -inf and the
+      // lowest finite value keep their meaning only under a positive scale.
+      if (match.scale <= 0) {
+        reject(RejectCategory::Scale,
+               "the mask is applied before a scale that is not positive");
+        return false;
+      }
+      fill = filled->constant;
+      term = kept;
+      continue;
+    }
+    default:
+      reject(RejectCategory::Structure,
+             "unexpected " + stringifyScalarKind(term->kind) +
+                 " on the scores between Q·Kᵀ and the softmax");
+      return false;
+    }
+  }
+}
+
+/// Returns the tensor behind a Q, K or V operand, looking through widening
+/// casts, copies (transposes) and, for Q and K, a scale by a constant.
+/// Returns null when the operand is computed inside another op's body.
+Value Matcher::peelOperand(Term *term, Labels &labels, bool allowScale) {
+  while (true) {
+    Term *resolved = resolve(term);
+    if (resolved->kind == ScalarKind::ExtF) {
+      term = resolved->operands[0];
+      continue;
+    }
+    if (allowScale && resolved->kind == ScalarKind::Mul) {
+      Term *lhs = resolve(resolved->operands[0]);
+      Term *rhs = resolve(resolved->operands[1]);
+      if (lhs->kind == ScalarKind::Constant)
+        std::swap(lhs, rhs);
+      if (rhs->kind == ScalarKind::Constant && std::isfinite(rhs->constant) &&
+          rhs->constant != 0) {
+        match.scale *= rhs->constant;
+        term = lhs;
+        continue;
+      }
+    }
+    if (resolved->kind == ScalarKind::Input)
+      term = resolved;
+    labels = term->labels;
+    return term->value;
+  }
+}
+
+bool Matcher::matchQueryKey(Term *contractionTerm) {
+  std::optional<StructuredView> view =
+      getStructuredView(contractionTerm->value);
+  std::optional<Contraction> contraction = getContraction(*view);
+  patternOps.insert(view->op);
+  if (!view->implicitInit && view->initConstant != 0.0) {
+    reject(RejectCategory::Contraction,
+           "Q·Kᵀ accumulates into a tensor that is not zero");
+    return false;
+  }
+  std::optional<LoopLabels> loops = labelLoops(*view, contractionTerm->labels);
+  if (!loops) {
+    reject(RejectCategory::Layout, "the scores are not read as they are written");
+    return false;
+  }
+  (*loops)[contraction->reductionLoop] = Axis{AxisKind::HeadDim};
+  for (auto [loop, label] : llvm::enumerate(*loops)) {
+    if (!label) {
+      reject(RejectCategory::Contraction,
+             "Q·Kᵀ has a loop that is not an axis of the scores");
+      return false;
+    }
+  }
+  std::optional<Labels> lhs = labelOperand(view->inputMaps[0], *loops);
+  std::optional<Labels> rhs = labelOperand(view->inputMaps[1], *loops);
+  if (!lhs || !rhs) {
+    reject(RejectCategory::Contraction, "Q·Kᵀ reads an operand at a fixed index");
+    return false;
+  }
+  unsigned queryIndex = llvm::is_contained(*lhs, Axis{AxisKind::Query}) ? 0 : 1;
+  Labels queryLabels = queryIndex == 0 ? *lhs : *rhs;
+  Labels keyLabels = queryIndex == 0 ? *rhs : *lhs;
+  if (!llvm::is_contained(queryLabels, Axis{AxisKind::Query}) ||
+      !llvm::is_contained(keyLabels, Axis{AxisKind::Key}) ||
+      llvm::is_contained(queryLabels, Axis{AxisKind::Key})) {
+    reject(RejectCategory::Contraction,
+           "Q·Kᵀ does not contract the head dim of Q with the head dim of K");
+    return false;
+  }
+  match.query = peelOperand(leaf(view->inputs[queryIndex], queryLabels),
+                            queryLabels, /*allowScale=*/true);
+  match.key = peelOperand(leaf(view->inputs[1 - queryIndex], keyLabels),
+                          keyLabels, /*allowScale=*/true);
+  if (!match.query || !match.key) {
+    reject(RejectCategory::Structure,
+           "Q or K is computed inside the Q·Kᵀ op, not passed as a tensor");
+    return false;
+  }
+  if (!checkLayout("Q", queryLabels,
+                   canonicalLabels(numBatchDims, AxisKind::Query,
+                                   AxisKind::HeadDim)))
+    return false;
+  if (keyLabels == canonicalLabels(numBatchDims, AxisKind::HeadDim,
+                                   AxisKind::Key)) {
+    reject(RejectCategory::Layout,
+           "K is stored transposed as " + formatLabels(keyLabels) +
+               "; expected [batch..., Nk, D] (only the exact transpose of "
+               "K's last two dims is Kᵀ)");
+    return false;
+  }
+  if (!checkLayout("K", keyLabels,
+                   canonicalLabels(numBatchDims, AxisKind::Key,
+                                   AxisKind::HeadDim))) {
+    rejection.message += " (only the exact transpose of K's last two dims "
+                         "is Kᵀ)";
+    return false;
+  }
+  return true;
+}
+
+bool Matcher::checkMask(Value mask, ArrayRef<Axis> labels) {
+  auto type = cast<RankedTensorType>(mask.getType());
+  Type elementType = type.getElementType();
+  bool boolean = elementType.isInteger(1);
+  if (!boolean && !elementType.isF16() && !elementType.isBF16() &&
+      !elementType.isF32()) {
+    reject(RejectCategory::Mask, "the mask has element type " +
+                                     llvm::formatv("{0}", elementType).str());
+    return false;
+  }
+  // Mask dims must follow [batch..., Nq, Nk]; broadcast dims are size 1.
+  Labels order = canonicalLabels(numBatchDims, AxisKind::Query, AxisKind::Key);
+  int64_t last = -1;
+  for (auto [dim, label] : llvm::enumerate(labels)) {
+    if (label.kind == AxisKind::Unit) {
+      if (type.getDimSize(dim) != 1) {
+        reject(RejectCategory::Mask,
+               llvm::formatv("mask dim {0} is read at index 0 but its size is "
+                             "not a static 1",
+                             dim)
+                   .str());
+        return false;
+      }
+      continue;
+    }
+    int64_t position = llvm::find(order, label) - order.begin();
+    if (position == static_cast<int64_t>(order.size()) || position <= last) {
+      reject(RejectCategory::Layout,
+             "the mask is read as " + formatLabels(labels) +
+                 ", not in the order " + formatLabels(order));
+      return false;
+    }
+    last = position;
+  }
+  return true;
+}
+
+bool Matcher::checkExternalUses() {
+  for (Operation *op : patternOps) {
+    for (Operation *user : op->getUsers()) {
+      if (user == root || patternOps.contains(user))
+        continue;
+      reject(RejectCategory::ExternalUse,
+             "the result of " + op->getName().getStringRef() +
+                 " (scores or probabilities) is also used by " +
+                 user->getName().getStringRef() + " outside the pattern");
+      return false;
+    }
+  }
+  return true;
+}
+
+} // namespace
+
+bool mlir::fa::recognition::feedsOnSoftmax(Operation *op) {
+  return llvm::any_of(op->getOperands(),
+                      [](Value operand) { return findSoftmax(operand); });
+}
+
+std::optional<AttentionMatch>
+mlir::fa::recognition::matchAttention(Operation *root, Rejection &rejection) {
+  return Matcher(root, rejection).run();
+}

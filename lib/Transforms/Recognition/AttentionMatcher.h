@@ -1,0 +1,96 @@
+//===- AttentionMatcher.h - Finding attention in tensor programs -*- C++ -*-===//
+//
+// Stage: recognition (what is found). Starting at a contraction that could be
+// P·V, checks every axis and every step back to Q·Kᵀ on the dialect-neutral
+// StructuredView, and returns either an AttentionMatch (everything
+// fa.attention needs, with the exact scale and mask) or a Rejection that says
+// which check failed. It never changes IR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FA_TRANSFORMS_RECOGNITION_ATTENTIONMATCHER_H
+#define FA_TRANSFORMS_RECOGNITION_ATTENTIONMATCHER_H
+
+#include "mlir/IR/Operation.h"
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::fa::recognition {
+
+/// The role of one tensor dimension in attention.
+enum class AxisKind { Batch, Query, Key, HeadDim, ValueDim, Unit };
+
+struct Axis {
+  AxisKind kind;
+  unsigned batchIndex = 0; // Batch only: 0 or 1, outermost first
+  bool operator==(const Axis &other) const {
+    return kind == other.kind &&
+           (kind != AxisKind::Batch || batchIndex == other.batchIndex);
+  }
+  bool operator!=(const Axis &other) const { return !(*this == other); }
+};
+using Labels = SmallVector<Axis, 4>;
+
+/// Formats labels as "[batch0, Nq, Nk]" for remarks.
+std::string formatLabels(ArrayRef<Axis> labels);
+
+/// Why a candidate was not raised. Each category is a pass statistic.
+enum class RejectCategory {
+  NotCandidate,    // no softmax feeds this contraction: not reported
+  Structure,       // an op in the chain is not the expected one
+  SoftmaxAxis,     // max/sum/softmax over a dim other than the key dim
+  Contraction,     // Q·Kᵀ or P·V contracts the wrong dims or accumulates
+  Layout,          // Q, K, V, mask or output not in [batch..., N, D] order
+  ExternalUse,     // scores or probabilities used outside the pattern
+  Scale,           // scale not a compile-time scalar, or not positive
+  Mask,            // mask form the op cannot state exactly
+  Type,            // element types
+  Shape,           // ranks, dynamic head dims, limits of the op
+};
+constexpr unsigned kNumRejectCategories = 10;
+StringRef stringifyRejectCategory(RejectCategory category);
+
+struct Rejection {
+  RejectCategory category = RejectCategory::NotCandidate;
+  std::string message;
+  /// Where a remark belongs: the softmax when one was found, else the root.
+  Operation *location = nullptr;
+};
+
+/// What the frontend computes for a row in which every key is hidden. The
+/// op produces 0 there; the rewrite keeps the frontend's value exactly.
+enum class FullyMaskedRows {
+  NotPossible, // no key can be hidden and Nk > 0 statically
+  NaN,         // -inf scores: exp(-inf - -inf) makes the row NaN
+  MeanOfValues // lowest-finite fill: a uniform softmax, the mean of V
+};
+
+/// Everything fa.attention needs, in the frontend's terms.
+struct AttentionMatch {
+  Operation *root = nullptr; // the P·V contraction
+  Value query, key, value;   // each [batch..., N, D]
+  unsigned numBatchDims = 0; // 0, 1 or 2
+  double scale = 1.0;
+  Value mask;                // i1 keep-mask or float bias, or null
+  Labels maskLabels;         // the mask's dims, in score order
+  bool invertMask = false;   // select(m, fill, s): the keep-mask is !m
+  FullyMaskedRows fullyMaskedRows = FullyMaskedRows::NotPossible;
+  /// Ops computing the scores, softmax and probabilities: erased after the
+  /// rewrite once dead.
+  SmallVector<Operation *> patternOps;
+};
+
+/// True when one operand of `op` is computed from an exp or a softmax: the
+/// contractions worth explaining when they are not raised.
+bool feedsOnSoftmax(Operation *op);
+
+/// Matches attention rooted at the contraction `root` (P·V).
+std::optional<AttentionMatch> matchAttention(Operation *root,
+                                             Rejection &rejection);
+
+} // namespace mlir::fa::recognition
+
+#endif // FA_TRANSFORMS_RECOGNITION_ATTENTIONMATCHER_H

@@ -1,0 +1,89 @@
+//===- StructuredView.h - Ops seen as linalg-style generics -----*- C++ -*-===//
+//
+// Stage: recognition (how it is found). Presents linalg and TOSA ops in one
+// dialect-neutral form, the form of linalg.generic: an iteration space, one
+// indexing map per operand and for the result, and a small tree saying what
+// the scalar body computes. The attention matcher works only on this form,
+// so that it checks axes the same way whatever dialect spelled them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FA_TRANSFORMS_RECOGNITION_STRUCTUREDVIEW_H
+#define FA_TRANSFORMS_RECOGNITION_STRUCTUREDVIEW_H
+
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+
+namespace mlir::fa::recognition {
+
+/// What one node of a scalar body computes.
+enum class ScalarKind {
+  Input,      // the element of input `input`
+  Init,       // the accumulator (reductions and contractions)
+  Constant,   // a compile-time scalar (`constant`)
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Max,        // maximumf / TOSA maximum: NaN propagates
+  MaxNum,     // maxnumf: NaN is ignored
+  Exp,
+  Log,
+  Neg,
+  Select,     // (condition, on true, on false)
+  ExtF,       // float widening
+  TruncF,     // float narrowing
+  BoolToFloat,// i1 to float (uitofp, tosa.cast from i1)
+  Other,      // anything else: never matched
+};
+
+/// One node of a scalar body. Operands index ScalarBody::nodes.
+struct ScalarNode {
+  ScalarKind kind = ScalarKind::Other;
+  unsigned input = 0;
+  double constant = 0;
+  SmallVector<unsigned, 3> operands;
+};
+
+/// An op that produces one ranked tensor, seen as a linalg.generic.
+struct StructuredView {
+  Operation *op = nullptr;
+  Value result;
+  unsigned numLoops = 0;
+  /// Loops that are reduced (not in the result).
+  SmallVector<bool> reductionLoops;
+  /// Tensor inputs and the map from loops to each input's dims. A splat
+  /// constant input is folded into the body as a Constant node instead.
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> inputMaps;
+  AffineMap resultMap;
+  /// The accumulator's initial value when the body reads Init: a splat
+  /// constant, or nullopt when unknown (not a constant fill). TOSA
+  /// reductions have no explicit init: `implicitInit` is set instead.
+  std::optional<double> initConstant;
+  bool implicitInit = false;
+  SmallVector<ScalarNode> nodes;
+  unsigned root = 0;
+
+  bool hasReduction() const;
+  const ScalarNode &rootNode() const { return nodes[root]; }
+  const ScalarNode &node(unsigned index) const { return nodes[index]; }
+};
+
+/// Returns the view of the op producing `value`, or nullopt when the op is
+/// not one the recognizer understands (or `value` is a block argument).
+std::optional<StructuredView> getStructuredView(Value value);
+
+/// The value of a splat float constant tensor or scalar (arith.constant,
+/// tosa.const, linalg.fill of a constant), if `value` is one.
+std::optional<double> getSplatConstant(Value value);
+
+/// Human-readable name of a scalar kind, for remarks.
+StringRef stringifyScalarKind(ScalarKind kind);
+
+} // namespace mlir::fa::recognition
+
+#endif // FA_TRANSFORMS_RECOGNITION_STRUCTUREDVIEW_H
