@@ -1,5 +1,6 @@
 # lit configuration of the fa-opt tests.
 import os
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -24,6 +25,11 @@ config.substitutions.append(
      "mlir-runner -e main -entry-point-result=void -shared-libs=" + runner_libs)
 )
 
+config.substitutions.append(("%python", sys.executable))
+config.substitutions.append(
+    ("%compare", sys.executable + " " +
+     os.path.join(config.test_source_root, "Integration", "Inputs",
+                  "compare_outputs.py")))
 config.substitutions.append(("%fa_src_root", config.fa_src_root))
 config.substitutions.append(("%fa_obj_root", config.fa_obj_root))
 

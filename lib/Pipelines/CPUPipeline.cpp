@@ -31,6 +31,7 @@ void mlir::fa::buildCPUPipeline(OpPassManager &pm,
     pm.addPass(createFARaiseAttention());
   // Frontend dialects to linalg on tensors; fa.attention to its reference.
   pm.addPass(createFADecomposeAttention());
+  pm.addPass(createFADecomposeAggregatedOps());
   // Upstream's TOSA pipeline leaves constants and reshapes to these two.
   pm.addNestedPass<func::FuncOp>(createTosaToTensorPass());
   pm.addNestedPass<func::FuncOp>(createTosaToArithPass());
@@ -46,6 +47,7 @@ void mlir::fa::buildCPUPipeline(OpPassManager &pm,
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferization));
   bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addPass(createConvertBufferizationToMemRefPass());
 
   // Loops, then LLVM.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());

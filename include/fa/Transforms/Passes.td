@@ -33,6 +33,23 @@ def FADecomposeAttention : Pass<"fa-decompose-attention"> {
   ];
 }
 
+def FADecomposeAggregatedOps : Pass<"fa-decompose-aggregated-ops"> {
+  let summary = "Decompose linalg.softmax and other aggregated linalg ops";
+  let description = [{
+    Frontend IR may state softmax as `linalg.softmax`, which
+    `convert-linalg-to-loops` does not lower. This pass applies upstream's
+    `AggregatedOpInterface::decomposeOperation` to every such op left after
+    raising, so that the CPU pipeline runs programs that keep one (for
+    example because it is not part of an attention, or raising is off).
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
 def FARaiseAttention : Pass<"fa-raise-attention"> {
   let summary = "Recognize attention in linalg and TOSA and rewrite it to fa.attention";
   let description = [{

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
@@ -143,7 +144,10 @@ bool isLowestFinite(double value) {
 }
 
 std::string formatConstant(double value) {
-  return llvm::formatv("{0}", value).str();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::format("%.9g", value);
+  return text;
 }
 
 /// One node of the expression the matcher walks: a tensor (leaf), or a

@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Compares the numbers two mlir-runner runs printed (printMemref* output).
+
+Used by the raising tests: the same program runs once with fa-raise-attention
+and once without, on the same inputs, and every printed value must agree:
+|a - b| <= atol + rtol * |b|, NaN only where the other run has NaN, infinities
+only where the other has the same infinity.
+
+Usage: compare_outputs.py RAISED FRONTEND [--rtol R] [--atol A]
+"""
+import argparse
+import math
+import re
+import sys
+
+NUMBER = re.compile(r"-?(?:nan|inf|\d+(?:\.\d*)?(?:e[-+]?\d+)?)", re.IGNORECASE)
+
+
+def values(path):
+    result = []
+    with open(path) as stream:
+        for line in stream:
+            if line.startswith("Unranked Memref"):
+                result.append(None)  # separates printed tensors
+                continue
+            result.extend(float(token) for token in NUMBER.findall(line))
+    return result
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("raised")
+    parser.add_argument("frontend")
+    parser.add_argument("--rtol", type=float, default=1e-5)
+    parser.add_argument("--atol", type=float, default=1e-6)
+    args = parser.parse_args()
+    raised, frontend = values(args.raised), values(args.frontend)
+    if len(raised) != len(frontend):
+        print(f"different number of values: {len(raised)} vs {len(frontend)}")
+        return 1
+    worst = 0.0
+    for index, (a, b) in enumerate(zip(raised, frontend)):
+        if a is None or b is None:
+            if a is not b:
+                print(f"value {index}: tensors are laid out differently")
+                return 1
+            continue
+        if math.isnan(a) or math.isnan(b) or math.isinf(a) or math.isinf(b):
+            same = (math.isnan(a) and math.isnan(b)) or a == b
+            if not same:
+                print(f"value {index}: {a} vs {b}")
+                return 1
+            continue
+        error = abs(a - b)
+        if error > args.atol + args.rtol * abs(b):
+            print(f"value {index}: {a} vs {b} (error {error:.3g})")
+            return 1
+        worst = max(worst, error / (args.atol + args.rtol * abs(b)))
+    count = sum(v is not None for v in raised)
+    print(f"MATCH {count} values, worst error {worst:.3f} of the tolerance")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,740 @@
+// Near misses: each function is one change away from attention, and the
+// change alters the meaning. None may be raised; with explain=true each
+// candidate gets a remark naming the failed check.
+// RUN: fa-opt %s -split-input-file --fa-raise-attention=explain=true -verify-diagnostics | FileCheck %s
+
+// -----
+
+// The row max reduces the query dim (FIELD-NOTES §5.2).
+// CHECK-LABEL: func.func @max_over_query_dim
+// CHECK-NOT: fa.attention
+// CHECK: return
+func.func @max_over_query_dim(%q: tensor<4x4xf32>, %k: tensor<4x4xf32>, %v: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %neginf = arith.constant 0xFF800000 : f32
+  %half = arith.constant 0.5 : f32
+  %e = tensor.empty() : tensor<4x4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %r = tensor.empty() : tensor<4xf32>
+  %rz = linalg.fill ins(%zero : f32) outs(%r : tensor<4xf32>) -> tensor<4xf32>
+  %rm = linalg.fill ins(%neginf : f32) outs(%r : tensor<4xf32>) -> tensor<4xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(i, j, d) -> (i, d)>, affine_map<(i, j, d) -> (j, d)>, affine_map<(i, j, d) -> (i, j)>]
+      ins(%q, %k : tensor<4x4xf32>, tensor<4x4xf32>) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %m = arith.mulf %a0, %half : f32
+    linalg.yield %m : f32
+  } -> tensor<4x4xf32>
+  %max = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>], iterator_types = ["reduction", "parallel"]}
+      ins(%x : tensor<4x4xf32>) outs(%rm : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %red = arith.maximumf %a, %acc : f32
+    linalg.yield %red : f32
+  } -> tensor<4xf32>
+  // expected-remark @+1 {{attention not raised: the row max reduces dim 0 but the key dim of P·V is 1}}
+  %ex = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max : tensor<4x4xf32>, tensor<4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %d = arith.subf %a0, %a1 : f32
+    %x2 = math.exp %d : f32
+    linalg.yield %x2 : f32
+  } -> tensor<4x4xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%ex : tensor<4x4xf32>) outs(%rz : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %red = arith.addf %a, %acc : f32
+    linalg.yield %red : f32
+  } -> tensor<4xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%ex, %sum : tensor<4x4xf32>, tensor<4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %d = arith.divf %a0, %a1 : f32
+    linalg.yield %d : f32
+  } -> tensor<4x4xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<4x4xf32>, tensor<4x4xf32>) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %o : tensor<4x4xf32>
+}
+
+// -----
+
+// The normalizing sum runs over the query dim.
+// CHECK-LABEL: func.func @sum_over_query_dim
+// CHECK-NOT: fa.attention
+// CHECK: return
+func.func @sum_over_query_dim(%q: tensor<4x4xf32>, %k: tensor<4x4xf32>, %v: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %neginf = arith.constant 0xFF800000 : f32
+  %half = arith.constant 0.5 : f32
+  %e = tensor.empty() : tensor<4x4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %r = tensor.empty() : tensor<4xf32>
+  %rz = linalg.fill ins(%zero : f32) outs(%r : tensor<4xf32>) -> tensor<4xf32>
+  %rm = linalg.fill ins(%neginf : f32) outs(%r : tensor<4xf32>) -> tensor<4xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(i, j, d) -> (i, d)>, affine_map<(i, j, d) -> (j, d)>, affine_map<(i, j, d) -> (i, j)>]
+      ins(%q, %k : tensor<4x4xf32>, tensor<4x4xf32>) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %m = arith.mulf %a0, %half : f32
+    linalg.yield %m : f32
+  } -> tensor<4x4xf32>
+  %max = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x4xf32>) outs(%rm : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %red = arith.maximumf %a, %acc : f32
+    linalg.yield %red : f32
+  } -> tensor<4xf32>
+  // expected-remark @+1 {{attention not raised: the row sum reduces dim 0 but the key dim of P·V is 1}}
+  %ex = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max : tensor<4x4xf32>, tensor<4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %d = arith.subf %a0, %a1 : f32
+    %x2 = math.exp %d : f32
+    linalg.yield %x2 : f32
+  } -> tensor<4x4xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>], iterator_types = ["reduction", "parallel"]}
+      ins(%ex : tensor<4x4xf32>) outs(%rz : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %red = arith.addf %a, %acc : f32
+    linalg.yield %red : f32
+  } -> tensor<4xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%ex, %sum : tensor<4x4xf32>, tensor<4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %d = arith.divf %a0, %a1 : f32
+    linalg.yield %d : f32
+  } -> tensor<4x4xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<4x4xf32>, tensor<4x4xf32>) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %o : tensor<4x4xf32>
+}
+
+// -----
+
+// Q·K contracts Q's head dim with K's sequence dim: K is used untransposed (FIELD-NOTES §5.1).
+// CHECK-LABEL: func.func @key_not_transposed
+// CHECK-NOT: fa.attention
+// CHECK: return
+func.func @key_not_transposed(%q: tensor<4x4xf32>, %k: tensor<4x4xf32>, %v: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %neginf = arith.constant 0xFF800000 : f32
+  %half = arith.constant 0.5 : f32
+  %e = tensor.empty() : tensor<4x4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %r = tensor.empty() : tensor<4xf32>
+  %rz = linalg.fill ins(%zero : f32) outs(%r : tensor<4xf32>) -> tensor<4xf32>
+  %rm = linalg.fill ins(%neginf : f32) outs(%r : tensor<4xf32>) -> tensor<4xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(i, j, d) -> (i, d)>, affine_map<(i, j, d) -> (d, j)>, affine_map<(i, j, d) -> (i, j)>]
+      ins(%q, %k : tensor<4x4xf32>, tensor<4x4xf32>) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %m = arith.mulf %a0, %half : f32
+    linalg.yield %m : f32
+  } -> tensor<4x4xf32>
+  %max = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x4xf32>) outs(%rm : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %red = arith.maximumf %a, %acc : f32
+    linalg.yield %red : f32
+  } -> tensor<4xf32>
+  // expected-remark @+1 {{attention not raised: K is stored transposed as [D, Nk]; expected [batch..., Nk, D] (only the exact transpose of K's last two dims is Kᵀ)}}
+  %ex = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max : tensor<4x4xf32>, tensor<4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %d = arith.subf %a0, %a1 : f32
+    %x2 = math.exp %d : f32
+    linalg.yield %x2 : f32
+  } -> tensor<4x4xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%ex : tensor<4x4xf32>) outs(%rz : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %red = arith.addf %a, %acc : f32
+    linalg.yield %red : f32
+  } -> tensor<4xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%ex, %sum : tensor<4x4xf32>, tensor<4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %d = arith.divf %a0, %a1 : f32
+    linalg.yield %d : f32
+  } -> tensor<4x4xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<4x4xf32>, tensor<4x4xf32>) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %o : tensor<4x4xf32>
+}
+
+// -----
+
+// exp(x - max) reaches P·V without its division by the row sum.
+// CHECK-LABEL: func.func @exp_without_normalization
+// CHECK-NOT: fa.attention
+// CHECK: return
+func.func @exp_without_normalization(%q: tensor<4x4xf32>, %k: tensor<4x4xf32>, %v: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %neginf = arith.constant 0xFF800000 : f32
+  %half = arith.constant 0.5 : f32
+  %e = tensor.empty() : tensor<4x4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %r = tensor.empty() : tensor<4xf32>
+  %rz = linalg.fill ins(%zero : f32) outs(%r : tensor<4xf32>) -> tensor<4xf32>
+  %rm = linalg.fill ins(%neginf : f32) outs(%r : tensor<4xf32>) -> tensor<4xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(i, j, d) -> (i, d)>, affine_map<(i, j, d) -> (j, d)>, affine_map<(i, j, d) -> (i, j)>]
+      ins(%q, %k : tensor<4x4xf32>, tensor<4x4xf32>) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %m = arith.mulf %a0, %half : f32
+    linalg.yield %m : f32
+  } -> tensor<4x4xf32>
+  %max = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x4xf32>) outs(%rm : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %red = arith.maximumf %a, %acc : f32
+    linalg.yield %red : f32
+  } -> tensor<4xf32>
+  // expected-remark @+1 {{attention not raised: P·V reads exp(...) that is not normalized by its row sum}}
+  %ex = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max : tensor<4x4xf32>, tensor<4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %d = arith.subf %a0, %a1 : f32
+    %x2 = math.exp %d : f32
+    linalg.yield %x2 : f32
+  } -> tensor<4x4xf32>
+  %p = linalg.copy ins(%ex : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<4x4xf32>, tensor<4x4xf32>) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %o : tensor<4x4xf32>
+}
+
+// -----
+
+// The scores are also returned: fusing would drop that use (FIELD-NOTES §5.9).
+// CHECK-LABEL: func.func @scores_used_elsewhere
+// CHECK-NOT: fa.attention
+// CHECK: return
+func.func @scores_used_elsewhere(%q: tensor<4x4xf32>, %k: tensor<4x4xf32>, %v: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %neginf = arith.constant 0xFF800000 : f32
+  %half = arith.constant 0.5 : f32
+  %e = tensor.empty() : tensor<4x4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %r = tensor.empty() : tensor<4xf32>
+  %rz = linalg.fill ins(%zero : f32) outs(%r : tensor<4xf32>) -> tensor<4xf32>
+  %rm = linalg.fill ins(%neginf : f32) outs(%r : tensor<4xf32>) -> tensor<4xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(i, j, d) -> (i, d)>, affine_map<(i, j, d) -> (j, d)>, affine_map<(i, j, d) -> (i, j)>]
+      ins(%q, %k : tensor<4x4xf32>, tensor<4x4xf32>) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %m = arith.mulf %a0, %half : f32
+    linalg.yield %m : f32
+  } -> tensor<4x4xf32>
+  %max = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x4xf32>) outs(%rm : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %red = arith.maximumf %a, %acc : f32
+    linalg.yield %red : f32
+  } -> tensor<4xf32>
+  // expected-remark @+1 {{attention not raised: the result of linalg.generic (scores or probabilities) is also used by func.return outside the pattern}}
+  %ex = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max : tensor<4x4xf32>, tensor<4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %d = arith.subf %a0, %a1 : f32
+    %x2 = math.exp %d : f32
+    linalg.yield %x2 : f32
+  } -> tensor<4x4xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%ex : tensor<4x4xf32>) outs(%rz : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %red = arith.addf %a, %acc : f32
+    linalg.yield %red : f32
+  } -> tensor<4xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%ex, %sum : tensor<4x4xf32>, tensor<4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %d = arith.divf %a0, %a1 : f32
+    linalg.yield %d : f32
+  } -> tensor<4x4xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<4x4xf32>, tensor<4x4xf32>) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %o, %x : tensor<4x4xf32>, tensor<4x4xf32>
+}
+
+// -----
+
+// The probabilities are also returned.
+// CHECK-LABEL: func.func @probabilities_used_elsewhere
+// CHECK-NOT: fa.attention
+// CHECK: return
+func.func @probabilities_used_elsewhere(%q: tensor<4x4xf32>, %k: tensor<4x4xf32>, %v: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %neginf = arith.constant 0xFF800000 : f32
+  %half = arith.constant 0.5 : f32
+  %e = tensor.empty() : tensor<4x4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %r = tensor.empty() : tensor<4xf32>
+  %rz = linalg.fill ins(%zero : f32) outs(%r : tensor<4xf32>) -> tensor<4xf32>
+  %rm = linalg.fill ins(%neginf : f32) outs(%r : tensor<4xf32>) -> tensor<4xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(i, j, d) -> (i, d)>, affine_map<(i, j, d) -> (j, d)>, affine_map<(i, j, d) -> (i, j)>]
+      ins(%q, %k : tensor<4x4xf32>, tensor<4x4xf32>) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %m = arith.mulf %a0, %half : f32
+    linalg.yield %m : f32
+  } -> tensor<4x4xf32>
+  %max = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x4xf32>) outs(%rm : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %red = arith.maximumf %a, %acc : f32
+    linalg.yield %red : f32
+  } -> tensor<4xf32>
+  // expected-remark @+1 {{attention not raised: the result of linalg.generic (scores or probabilities) is also used by func.return outside the pattern}}
+  %ex = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max : tensor<4x4xf32>, tensor<4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %d = arith.subf %a0, %a1 : f32
+    %x2 = math.exp %d : f32
+    linalg.yield %x2 : f32
+  } -> tensor<4x4xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%ex : tensor<4x4xf32>) outs(%rz : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %red = arith.addf %a, %acc : f32
+    linalg.yield %red : f32
+  } -> tensor<4xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%ex, %sum : tensor<4x4xf32>, tensor<4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %d = arith.divf %a0, %a1 : f32
+    linalg.yield %d : f32
+  } -> tensor<4x4xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<4x4xf32>, tensor<4x4xf32>) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %o, %p : tensor<4x4xf32>, tensor<4x4xf32>
+}
+
+// -----
+
+// A per-element scale tensor is not a scalar (FIELD-NOTES §5.4).
+// CHECK-LABEL: func.func @tensor_scale
+// CHECK-NOT: fa.attention
+// CHECK: return
+func.func @tensor_scale(%q: tensor<4x4xf32>, %k: tensor<4x4xf32>, %v: tensor<4x4xf32>, %scale: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %neginf = arith.constant 0xFF800000 : f32
+  %half = arith.constant 0.5 : f32
+  %e = tensor.empty() : tensor<4x4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %r = tensor.empty() : tensor<4xf32>
+  %rz = linalg.fill ins(%zero : f32) outs(%r : tensor<4xf32>) -> tensor<4xf32>
+  %rm = linalg.fill ins(%neginf : f32) outs(%r : tensor<4xf32>) -> tensor<4xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(i, j, d) -> (i, d)>, affine_map<(i, j, d) -> (j, d)>, affine_map<(i, j, d) -> (i, j)>]
+      ins(%q, %k : tensor<4x4xf32>, tensor<4x4xf32>) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s, %scale : tensor<4x4xf32>, tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %y = arith.mulf %a0, %a1 : f32
+    linalg.yield %y : f32
+  } -> tensor<4x4xf32>
+  %max = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x4xf32>) outs(%rm : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %red = arith.maximumf %a, %acc : f32
+    linalg.yield %red : f32
+  } -> tensor<4xf32>
+  // expected-remark @+1 {{attention not raised: the scores are multiplied by a tensor, not a compile-time scalar (a per-head or dynamic scale)}}
+  %ex = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max : tensor<4x4xf32>, tensor<4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %d = arith.subf %a0, %a1 : f32
+    %x2 = math.exp %d : f32
+    linalg.yield %x2 : f32
+  } -> tensor<4x4xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%ex : tensor<4x4xf32>) outs(%rz : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %red = arith.addf %a, %acc : f32
+    linalg.yield %red : f32
+  } -> tensor<4xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%ex, %sum : tensor<4x4xf32>, tensor<4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %d = arith.divf %a0, %a1 : f32
+    linalg.yield %d : f32
+  } -> tensor<4x4xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<4x4xf32>, tensor<4x4xf32>) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %o : tensor<4x4xf32>
+}
+
+// -----
+
+// A scale known only at run time.
+// CHECK-LABEL: func.func @dynamic_scale
+// CHECK-NOT: fa.attention
+// CHECK: return
+func.func @dynamic_scale(%q: tensor<4x4xf32>, %k: tensor<4x4xf32>, %v: tensor<4x4xf32>, %scale: f32) -> tensor<4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %neginf = arith.constant 0xFF800000 : f32
+  %half = arith.constant 0.5 : f32
+  %e = tensor.empty() : tensor<4x4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %r = tensor.empty() : tensor<4xf32>
+  %rz = linalg.fill ins(%zero : f32) outs(%r : tensor<4xf32>) -> tensor<4xf32>
+  %rm = linalg.fill ins(%neginf : f32) outs(%r : tensor<4xf32>) -> tensor<4xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(i, j, d) -> (i, d)>, affine_map<(i, j, d) -> (j, d)>, affine_map<(i, j, d) -> (i, j)>]
+      ins(%q, %k : tensor<4x4xf32>, tensor<4x4xf32>) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> ()>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s, %scale : tensor<4x4xf32>, f32) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %y = arith.mulf %a0, %a1 : f32
+    linalg.yield %y : f32
+  } -> tensor<4x4xf32>
+  %max = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x4xf32>) outs(%rm : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %red = arith.maximumf %a, %acc : f32
+    linalg.yield %red : f32
+  } -> tensor<4xf32>
+  // expected-remark @+1 {{attention not raised: the scores are multiplied by a tensor, not a compile-time scalar (a per-head or dynamic scale)}}
+  %ex = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max : tensor<4x4xf32>, tensor<4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %d = arith.subf %a0, %a1 : f32
+    %x2 = math.exp %d : f32
+    linalg.yield %x2 : f32
+  } -> tensor<4x4xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%ex : tensor<4x4xf32>) outs(%rz : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %red = arith.addf %a, %acc : f32
+    linalg.yield %red : f32
+  } -> tensor<4xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%ex, %sum : tensor<4x4xf32>, tensor<4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %d = arith.divf %a0, %a1 : f32
+    linalg.yield %d : f32
+  } -> tensor<4x4xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<4x4xf32>, tensor<4x4xf32>) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %o : tensor<4x4xf32>
+}
+
+// -----
+
+// A boolean mask added to the scores as 0/1 (FIELD-NOTES §5.5).
+// CHECK-LABEL: func.func @boolean_added
+// CHECK-NOT: fa.attention
+// CHECK: return
+func.func @boolean_added(%q: tensor<4x4xf32>, %k: tensor<4x4xf32>, %v: tensor<4x4xf32>, %m: tensor<4x4xi1>) -> tensor<4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %neginf = arith.constant 0xFF800000 : f32
+  %half = arith.constant 0.5 : f32
+  %e = tensor.empty() : tensor<4x4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %r = tensor.empty() : tensor<4xf32>
+  %rz = linalg.fill ins(%zero : f32) outs(%r : tensor<4xf32>) -> tensor<4xf32>
+  %rm = linalg.fill ins(%neginf : f32) outs(%r : tensor<4xf32>) -> tensor<4xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(i, j, d) -> (i, d)>, affine_map<(i, j, d) -> (j, d)>, affine_map<(i, j, d) -> (i, j)>]
+      ins(%q, %k : tensor<4x4xf32>, tensor<4x4xf32>) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s, %m : tensor<4x4xf32>, tensor<4x4xi1>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %a1: i1, %out: f32):
+    %f = arith.uitofp %a1 : i1 to f32
+    %y = arith.addf %a0, %f : f32
+    linalg.yield %y : f32
+  } -> tensor<4x4xf32>
+  %max = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x4xf32>) outs(%rm : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %red = arith.maximumf %a, %acc : f32
+    linalg.yield %red : f32
+  } -> tensor<4xf32>
+  // expected-remark @+1 {{attention not raised: a boolean tensor is added to the scores as 0/1; a keep-mask needs select(mask, s, -inf)}}
+  %ex = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max : tensor<4x4xf32>, tensor<4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %d = arith.subf %a0, %a1 : f32
+    %x2 = math.exp %d : f32
+    linalg.yield %x2 : f32
+  } -> tensor<4x4xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%ex : tensor<4x4xf32>) outs(%rz : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %red = arith.addf %a, %acc : f32
+    linalg.yield %red : f32
+  } -> tensor<4xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%ex, %sum : tensor<4x4xf32>, tensor<4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %d = arith.divf %a0, %a1 : f32
+    linalg.yield %d : f32
+  } -> tensor<4x4xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<4x4xf32>, tensor<4x4xf32>) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %o : tensor<4x4xf32>
+}
+
+// -----
+
+// A mask that multiplies the scores instead of hiding keys (FIELD-NOTES §5.6).
+// CHECK-LABEL: func.func @mask_multiplies
+// CHECK-NOT: fa.attention
+// CHECK: return
+func.func @mask_multiplies(%q: tensor<4x4xf32>, %k: tensor<4x4xf32>, %v: tensor<4x4xf32>, %m: tensor<4x4xi1>) -> tensor<4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %neginf = arith.constant 0xFF800000 : f32
+  %half = arith.constant 0.5 : f32
+  %e = tensor.empty() : tensor<4x4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %r = tensor.empty() : tensor<4xf32>
+  %rz = linalg.fill ins(%zero : f32) outs(%r : tensor<4xf32>) -> tensor<4xf32>
+  %rm = linalg.fill ins(%neginf : f32) outs(%r : tensor<4xf32>) -> tensor<4xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(i, j, d) -> (i, d)>, affine_map<(i, j, d) -> (j, d)>, affine_map<(i, j, d) -> (i, j)>]
+      ins(%q, %k : tensor<4x4xf32>, tensor<4x4xf32>) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s, %m : tensor<4x4xf32>, tensor<4x4xi1>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %a1: i1, %out: f32):
+    %f = arith.uitofp %a1 : i1 to f32
+    %y = arith.mulf %a0, %f : f32
+    linalg.yield %y : f32
+  } -> tensor<4x4xf32>
+  %max = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x4xf32>) outs(%rm : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %red = arith.maximumf %a, %acc : f32
+    linalg.yield %red : f32
+  } -> tensor<4xf32>
+  // expected-remark @+1 {{attention not raised: a mask multiplies the scores; fa.attention masks by -inf or an additive bias}}
+  %ex = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max : tensor<4x4xf32>, tensor<4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %d = arith.subf %a0, %a1 : f32
+    %x2 = math.exp %d : f32
+    linalg.yield %x2 : f32
+  } -> tensor<4x4xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%ex : tensor<4x4xf32>) outs(%rz : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %red = arith.addf %a, %acc : f32
+    linalg.yield %red : f32
+  } -> tensor<4xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%ex, %sum : tensor<4x4xf32>, tensor<4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %d = arith.divf %a0, %a1 : f32
+    linalg.yield %d : f32
+  } -> tensor<4x4xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<4x4xf32>, tensor<4x4xf32>) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %o : tensor<4x4xf32>
+}
+
+// -----
+
+// select fills masked keys with -10000: partially masked rows then depend on the scores (FIELD-NOTES §5.7).
+// CHECK-LABEL: func.func @finite_fill
+// CHECK-NOT: fa.attention
+// CHECK: return
+func.func @finite_fill(%q: tensor<4x4xf32>, %k: tensor<4x4xf32>, %v: tensor<4x4xf32>, %m: tensor<4x4xi1>) -> tensor<4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %neginf = arith.constant 0xFF800000 : f32
+  %half = arith.constant 0.5 : f32
+  %e = tensor.empty() : tensor<4x4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %r = tensor.empty() : tensor<4xf32>
+  %rz = linalg.fill ins(%zero : f32) outs(%r : tensor<4xf32>) -> tensor<4xf32>
+  %rm = linalg.fill ins(%neginf : f32) outs(%r : tensor<4xf32>) -> tensor<4xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(i, j, d) -> (i, d)>, affine_map<(i, j, d) -> (j, d)>, affine_map<(i, j, d) -> (i, j)>]
+      ins(%q, %k : tensor<4x4xf32>, tensor<4x4xf32>) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%m, %s : tensor<4x4xi1>, tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: i1, %a1: f32, %out: f32):
+    %fill = arith.constant -10000.0 : f32
+    %y = arith.select %a0, %a1, %fill : f32
+    linalg.yield %y : f32
+  } -> tensor<4x4xf32>
+  %max = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x4xf32>) outs(%rm : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %red = arith.maximumf %a, %acc : f32
+    linalg.yield %red : f32
+  } -> tensor<4xf32>
+  // expected-remark @+1 {{attention not raised: the select fills masked scores with -10000, not -inf or the lowest finite value}}
+  %ex = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max : tensor<4x4xf32>, tensor<4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %d = arith.subf %a0, %a1 : f32
+    %x2 = math.exp %d : f32
+    linalg.yield %x2 : f32
+  } -> tensor<4x4xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%ex : tensor<4x4xf32>) outs(%rz : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %red = arith.addf %a, %acc : f32
+    linalg.yield %red : f32
+  } -> tensor<4xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%ex, %sum : tensor<4x4xf32>, tensor<4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %d = arith.divf %a0, %a1 : f32
+    linalg.yield %d : f32
+  } -> tensor<4x4xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<4x4xf32>, tensor<4x4xf32>) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %o : tensor<4x4xf32>
+}
+
+// -----
+
+// (s + bias) * c scales the bias too; fa.attention adds the bias after the scale.
+// CHECK-LABEL: func.func @bias_before_scale
+// CHECK-NOT: fa.attention
+// CHECK: return
+func.func @bias_before_scale(%q: tensor<4x4xf32>, %k: tensor<4x4xf32>, %v: tensor<4x4xf32>, %bias: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %neginf = arith.constant 0xFF800000 : f32
+  %half = arith.constant 0.5 : f32
+  %e = tensor.empty() : tensor<4x4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %r = tensor.empty() : tensor<4xf32>
+  %rz = linalg.fill ins(%zero : f32) outs(%r : tensor<4xf32>) -> tensor<4xf32>
+  %rm = linalg.fill ins(%neginf : f32) outs(%r : tensor<4xf32>) -> tensor<4xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(i, j, d) -> (i, d)>, affine_map<(i, j, d) -> (j, d)>, affine_map<(i, j, d) -> (i, j)>]
+      ins(%q, %k : tensor<4x4xf32>, tensor<4x4xf32>) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s, %bias : tensor<4x4xf32>, tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %y0 = arith.addf %a0, %a1 : f32
+    %y = arith.mulf %y0, %half : f32
+    linalg.yield %y : f32
+  } -> tensor<4x4xf32>
+  %max = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x4xf32>) outs(%rm : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %red = arith.maximumf %a, %acc : f32
+    linalg.yield %red : f32
+  } -> tensor<4xf32>
+  // expected-remark @+1 {{attention not raised: the bias is added before the scale; fa.attention adds it after}}
+  %ex = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max : tensor<4x4xf32>, tensor<4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %d = arith.subf %a0, %a1 : f32
+    %x2 = math.exp %d : f32
+    linalg.yield %x2 : f32
+  } -> tensor<4x4xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%ex : tensor<4x4xf32>) outs(%rz : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %red = arith.addf %a, %acc : f32
+    linalg.yield %red : f32
+  } -> tensor<4xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%ex, %sum : tensor<4x4xf32>, tensor<4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %d = arith.divf %a0, %a1 : f32
+    linalg.yield %d : f32
+  } -> tensor<4x4xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<4x4xf32>, tensor<4x4xf32>) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %o : tensor<4x4xf32>
+}
+
+// -----
+
+// A row max that starts at 0 is not the max of negative scores.
+// CHECK-LABEL: func.func @max_starts_at_zero
+// CHECK-NOT: fa.attention
+// CHECK: return
+func.func @max_starts_at_zero(%q: tensor<4x4xf32>, %k: tensor<4x4xf32>, %v: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %neginf = arith.constant 0xFF800000 : f32
+  %half = arith.constant 0.5 : f32
+  %e = tensor.empty() : tensor<4x4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %r = tensor.empty() : tensor<4xf32>
+  %rz = linalg.fill ins(%zero : f32) outs(%r : tensor<4xf32>) -> tensor<4xf32>
+  %rm = linalg.fill ins(%neginf : f32) outs(%r : tensor<4xf32>) -> tensor<4xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(i, j, d) -> (i, d)>, affine_map<(i, j, d) -> (j, d)>, affine_map<(i, j, d) -> (i, j)>]
+      ins(%q, %k : tensor<4x4xf32>, tensor<4x4xf32>) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %m = arith.mulf %a0, %half : f32
+    linalg.yield %m : f32
+  } -> tensor<4x4xf32>
+  %max = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x4xf32>) outs(%rz : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %red = arith.maximumf %a, %acc : f32
+    linalg.yield %red : f32
+  } -> tensor<4xf32>
+  // expected-remark @+1 {{attention not raised: the row max starts at 0, not -inf, the lowest finite value or NaN with maxnumf}}
+  %ex = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max : tensor<4x4xf32>, tensor<4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %d = arith.subf %a0, %a1 : f32
+    %x2 = math.exp %d : f32
+    linalg.yield %x2 : f32
+  } -> tensor<4x4xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%ex : tensor<4x4xf32>) outs(%rz : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %red = arith.addf %a, %acc : f32
+    linalg.yield %red : f32
+  } -> tensor<4xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%ex, %sum : tensor<4x4xf32>, tensor<4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %d = arith.divf %a0, %a1 : f32
+    linalg.yield %d : f32
+  } -> tensor<4x4xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<4x4xf32>, tensor<4x4xf32>) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %o : tensor<4x4xf32>
+}
+
+// -----
+
+// P·V accumulates into the caller's tensor: O = C + P·V.
+// CHECK-LABEL: func.func @accumulating_output
+// CHECK-NOT: fa.attention
+// CHECK: return
+func.func @accumulating_output(%q: tensor<4x4xf32>, %k: tensor<4x4xf32>, %v: tensor<4x4xf32>, %init: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %neginf = arith.constant 0xFF800000 : f32
+  %half = arith.constant 0.5 : f32
+  %e = tensor.empty() : tensor<4x4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %r = tensor.empty() : tensor<4xf32>
+  %rz = linalg.fill ins(%zero : f32) outs(%r : tensor<4xf32>) -> tensor<4xf32>
+  %rm = linalg.fill ins(%neginf : f32) outs(%r : tensor<4xf32>) -> tensor<4xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(i, j, d) -> (i, d)>, affine_map<(i, j, d) -> (j, d)>, affine_map<(i, j, d) -> (i, j)>]
+      ins(%q, %k : tensor<4x4xf32>, tensor<4x4xf32>) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %m = arith.mulf %a0, %half : f32
+    linalg.yield %m : f32
+  } -> tensor<4x4xf32>
+  %max = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x4xf32>) outs(%rm : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %red = arith.maximumf %a, %acc : f32
+    linalg.yield %red : f32
+  } -> tensor<4xf32>
+  // expected-remark @+1 {{attention not raised: P·V accumulates into a tensor that is not zero}}
+  %ex = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max : tensor<4x4xf32>, tensor<4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %d = arith.subf %a0, %a1 : f32
+    %x2 = math.exp %d : f32
+    linalg.yield %x2 : f32
+  } -> tensor<4x4xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%ex : tensor<4x4xf32>) outs(%rz : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %red = arith.addf %a, %acc : f32
+    linalg.yield %red : f32
+  } -> tensor<4xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%ex, %sum : tensor<4x4xf32>, tensor<4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %d = arith.divf %a0, %a1 : f32
+    linalg.yield %d : f32
+  } -> tensor<4x4xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<4x4xf32>, tensor<4x4xf32>) outs(%init : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %o : tensor<4x4xf32>
+}
+
