@@ -35,6 +35,9 @@ def main():
     parser.add_argument("--atol", type=float, default=1e-6)
     args = parser.parse_args()
     raised, frontend = values(args.raised), values(args.frontend)
+    if not raised:
+        print("no values printed")
+        return 1
     if len(raised) != len(frontend):
         print(f"different number of values: {len(raised)} vs {len(frontend)}")
         return 1
