@@ -32,10 +32,13 @@ void mlir::fa::buildCPUPipeline(OpPassManager &pm,
   // Frontend dialects to linalg on tensors; fa.attention to its reference.
   pm.addPass(createFADecomposeAttention());
   pm.addPass(createFADecomposeAggregatedOps());
-  // Upstream's TOSA pipeline leaves constants and reshapes to these two.
+  // Upstream's TOSA pipeline leaves constants and reshapes to these two,
+  // and creates reshapes itself (tosa.tile), hence both before and after.
   pm.addNestedPass<func::FuncOp>(createTosaToTensorPass());
   pm.addNestedPass<func::FuncOp>(createTosaToArithPass());
   tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions());
+  pm.addNestedPass<func::FuncOp>(createTosaToTensorPass());
+  pm.addNestedPass<func::FuncOp>(createTosaToArithPass());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addPass(createCanonicalizerPass());
 

@@ -243,9 +243,15 @@ void rewrite(const AttentionMatch &match, llvm::DenseSet<Operation *> &erased) {
   Operation *root = match.root;
   OpBuilder b(root);
   Location loc = root->getLoc();
+  auto merge = [&](Value tensor,
+                   ArrayRef<ReassociationIndices> collapse) -> Value {
+    if (collapse.empty())
+      return tensor;
+    return tensor::CollapseShapeOp::create(b, loc, tensor, collapse);
+  };
   Value query = expandToRank4(b, loc, match.query);
-  Value key = expandToRank4(b, loc, match.key);
-  Value value = expandToRank4(b, loc, match.value);
+  Value key = expandToRank4(b, loc, merge(match.key, match.keyCollapse));
+  Value value = expandToRank4(b, loc, merge(match.value, match.valueCollapse));
   Value mask;
   if (match.mask) {
     mask = arrangeMask(b, loc, match.mask, match.maskLabels,
@@ -283,7 +289,10 @@ void rewrite(const AttentionMatch &match, llvm::DenseSet<Operation *> &erased) {
         outputType.getShape().drop_back(), b.getF32Type()));
   auto attention = AttentionOp::create(
       b, loc, resultTypes, query, key, value, mask,
-      b.getF64FloatAttr(match.scale), /*causal=*/nullptr, /*window=*/nullptr);
+      b.getF64FloatAttr(match.scale),
+      match.causal ? DiagonalAlignmentAttr::get(b.getContext(), *match.causal)
+                   : nullptr,
+      /*window=*/nullptr);
 
   Value output = attention.getOutput();
   if (needsLogsumexp)

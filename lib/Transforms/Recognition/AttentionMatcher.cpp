@@ -12,6 +12,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "AttentionMatcher.h"
+#include "CausalMask.h"
+#include "HeadRepeat.h"
 #include "StructuredView.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -25,6 +27,7 @@
 #include <limits>
 
 using namespace mlir;
+using namespace mlir::fa;
 using namespace mlir::fa::recognition;
 
 std::string mlir::fa::recognition::formatLabels(ArrayRef<Axis> labels) {
@@ -490,12 +493,49 @@ std::optional<AttentionMatch> Matcher::run() {
   if (match.mask && !checkMask(match.mask, match.maskLabels))
     return std::nullopt;
 
-  // What the frontend computes where no key is visible.
+  // GQA/MQA: K and V repeated per query head the same way are read from
+  // their unrepeated heads instead.
+  if (numBatchDims > 0) {
+    int64_t headDim = numBatchDims - 1;
+    std::optional<HeadRepeat> keyRepeat = findHeadRepeat(match.key, headDim);
+    std::optional<HeadRepeat> valueRepeat =
+        findHeadRepeat(match.value, headDim);
+    if (keyRepeat && valueRepeat &&
+        keyRepeat->groupSize == valueRepeat->groupSize &&
+        getElementTypeOrSelf(keyRepeat->source.getType()) == elementType &&
+        getElementTypeOrSelf(valueRepeat->source.getType()) == elementType) {
+      match.key = keyRepeat->source;
+      match.value = valueRepeat->source;
+      match.keyCollapse = keyRepeat->collapse;
+      match.valueCollapse = valueRepeat->collapse;
+      match.groupSize = keyRepeat->groupSize;
+    }
+  }
+
+  // What the frontend computes where no key is visible: a mask may hide
+  // every key of a row, and a max over no key at all is -inf too.
+  int64_t queryLen = queryType.getDimSize(queryType.getRank() - 2);
   int64_t keyLen = keyType.getDimSize(keyType.getRank() - 2);
-  if (match.mask && isLowestFinite(fill))
-    match.fullyMaskedRows = FullyMaskedRows::MeanOfValues;
-  else if (match.mask || ShapedType::isDynamic(keyLen) || keyLen == 0)
-    match.fullyMaskedRows = FullyMaskedRows::NaN;
+  bool rowsCanBeEmpty = match.mask != nullptr;
+  if (match.mask) {
+    MaskMeaning meaning =
+        getElementTypeOrSelf(match.mask.getType()).isInteger(1)
+            ? (match.invertMask ? MaskMeaning::Hide : MaskMeaning::Keep)
+            : MaskMeaning::Bias;
+    if (std::optional<DiagonalAlignment> causal = classifyCausalMask(
+            match.mask, match.maskLabels, meaning, queryLen, keyLen)) {
+      match.causal = causal;
+      match.mask = nullptr;
+      // Top-left causal always shows key 0; bottom-right hides every key
+      // of the first Nq - Nk rows.
+      rowsCanBeEmpty =
+          *causal == DiagonalAlignment::bottom_right && queryLen > keyLen;
+    }
+  }
+  rowsCanBeEmpty |= ShapedType::isDynamic(keyLen) || keyLen == 0;
+  if (rowsCanBeEmpty)
+    match.fullyMaskedRows = isLowestFinite(fill) ? FullyMaskedRows::MeanOfValues
+                                                 : FullyMaskedRows::NaN;
 
   match.root = root;
   match.numBatchDims = numBatchDims;

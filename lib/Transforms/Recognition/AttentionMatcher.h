@@ -11,6 +11,8 @@
 #ifndef FA_TRANSFORMS_RECOGNITION_ATTENTIONMATCHER_H
 #define FA_TRANSFORMS_RECOGNITION_ATTENTIONMATCHER_H
 
+#include "fa/Dialect/FA/IR/FADialect.h"
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/SmallVector.h"
@@ -73,6 +75,12 @@ struct AttentionMatch {
   Operation *root = nullptr; // the P·V contraction
   Value query, key, value;   // each [batch..., N, D]
   unsigned numBatchDims = 0; // 0, 1 or 2
+  /// GQA/MQA: K and V are the unrepeated heads (query head h reads head
+  /// h / groupSize), merged with these reassociations when not empty.
+  int64_t groupSize = 1;
+  SmallVector<ReassociationIndices> keyCollapse, valueCollapse;
+  /// A mask that was exactly causal becomes this attribute instead.
+  std::optional<DiagonalAlignment> causal;
   double scale = 1.0;
   Value mask;                // i1 keep-mask or float bias, or null
   Labels maskLabels;         // the mask's dims, in score order
