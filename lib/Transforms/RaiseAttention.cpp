@@ -351,6 +351,8 @@ struct FARaiseAttentionPass
         if (rejection.category == RejectCategory::NotCandidate)
           continue;
         ++numCandidates;
+        ++counts.candidates;
+        ++counts.rejected[static_cast<unsigned>(rejection.category)];
         countRejection(rejection.category);
         if (explain)
           rejection.location->emitRemark()
@@ -359,9 +361,30 @@ struct FARaiseAttentionPass
       }
       ++numCandidates;
       ++numRaised;
+      ++counts.candidates;
+      ++counts.raised;
       rewrite(*match, erased);
     }
+    if (printCounts) {
+      InFlightDiagnostic remark = getOperation()->emitRemark();
+      remark << "fa-raise-attention: " << counts.candidates << " candidates, "
+             << counts.raised << " raised";
+      for (unsigned category = 1; category < kNumRejectCategories; ++category)
+        if (counts.rejected[category])
+          remark << ", " << counts.rejected[category] << " rejected ("
+                 << stringifyRejectCategory(
+                        static_cast<RejectCategory>(category))
+                 << ")";
+    }
   }
+
+  /// The statistics, counted here too because release builds of LLVM
+  /// compile Pass::Statistic to nothing.
+  struct {
+    unsigned candidates = 0;
+    unsigned raised = 0;
+    unsigned rejected[kNumRejectCategories] = {};
+  } counts;
 
   void countRejection(RejectCategory category) {
     switch (category) {

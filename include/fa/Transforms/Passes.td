@@ -71,6 +71,10 @@ def FARaiseAttention : Pass<"fa-raise-attention"> {
     Option<"explain", "explain", "bool", /*default=*/"false",
            "Emit a remark at each candidate softmax that is not raised, "
            "naming the check that failed">,
+    Option<"printCounts", "print-counts", "bool", /*default=*/"false",
+           "Emit one remark with the counts of candidates, raised and "
+           "rejections by reason: the pass statistics, which a release "
+           "build of LLVM (Debian's) compiles out of -mlir-pass-statistics">,
   ];
   let statistics = [
     Statistic<"numCandidates", "candidates",
