@@ -15,8 +15,11 @@ stage() { printf '\n==== %s ====\n' "$1"; }
 stage "input: $(realpath --relative-to="$PWD" "$input")"
 cat "$input"
 
+stage "fa-raise-attention: attention found and rewritten to fa.attention"
+"$fa_opt" "$input" --fa-raise-attention=explain=true
+
 stage "fa-decompose-attention: the unfused reference on tensors"
-"$fa_opt" "$input" --fa-decompose-attention --canonicalize
+"$fa_opt" "$input" --fa-raise-attention --fa-decompose-attention --canonicalize
 
 stage "fa-cpu-pipeline: LLVM dialect for mlir-runner"
 lowered=$(mktemp --suffix=.mlir)
