@@ -740,3 +740,57 @@ func.func @accumulating_output(%q: tensor<4x4xf32>, %k: tensor<4x4xf32>, %v: ten
   return %o : tensor<4x4xf32>
 }
 
+// -----
+
+// log_softmax (x - max - log(sum)) feeding P·V: there is no exp on P's elementwise path, so it is not a candidate at all (no remark).
+// CHECK-LABEL: func.func @log_softmax
+// CHECK-NOT: fa.attention
+// CHECK: return
+func.func @log_softmax(%q: tensor<4x4xf32>, %k: tensor<4x4xf32>, %v: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %neginf = arith.constant 0xFF800000 : f32
+  %half = arith.constant 0.5 : f32
+  %e = tensor.empty() : tensor<4x4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %r = tensor.empty() : tensor<4xf32>
+  %rz = linalg.fill ins(%zero : f32) outs(%r : tensor<4xf32>) -> tensor<4xf32>
+  %rm = linalg.fill ins(%neginf : f32) outs(%r : tensor<4xf32>) -> tensor<4xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(i, j, d) -> (i, d)>, affine_map<(i, j, d) -> (j, d)>, affine_map<(i, j, d) -> (i, j)>]
+      ins(%q, %k : tensor<4x4xf32>, tensor<4x4xf32>) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %m = arith.mulf %a0, %half : f32
+    linalg.yield %m : f32
+  } -> tensor<4x4xf32>
+  %max = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x4xf32>) outs(%rm : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %red = arith.maximumf %a, %acc : f32
+    linalg.yield %red : f32
+  } -> tensor<4xf32>
+  %ex = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max : tensor<4x4xf32>, tensor<4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %d = arith.subf %a0, %a1 : f32
+    %x2 = math.exp %d : f32
+    linalg.yield %x2 : f32
+  } -> tensor<4x4xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%ex : tensor<4x4xf32>) outs(%rz : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %red = arith.addf %a, %acc : f32
+    linalg.yield %red : f32
+  } -> tensor<4xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max, %sum : tensor<4x4xf32>, tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %a2: f32, %out: f32):
+    %d = arith.subf %a0, %a1 : f32
+    %l = math.log %a2 : f32
+    %y = arith.subf %d, %l : f32
+    linalg.yield %y : f32
+  } -> tensor<4x4xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<4x4xf32>, tensor<4x4xf32>) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %o : tensor<4x4xf32>
+}
+
