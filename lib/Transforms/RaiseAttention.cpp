@@ -57,13 +57,27 @@ Value expandToRank4(OpBuilder &b, Location loc, Value tensor) {
       reassociation, sizes);
 }
 
+/// [B*H, N, D] to [B, H, N, D] with the static split `sizes`.
+Value splitBatch(OpBuilder &b, Location loc, Value tensor,
+                 ArrayRef<int64_t> sizes) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  SmallVector<int64_t> shape(sizes);
+  llvm::append_range(shape, type.getShape().drop_front());
+  SmallVector<OpFoldResult> outputSizes = {b.getIndexAttr(sizes[0]),
+                                           b.getIndexAttr(sizes[1])};
+  llvm::append_range(outputSizes,
+                     ArrayRef(tensor::getMixedSizes(b, loc, tensor)).drop_front());
+  return tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get(shape, type.getElementType()), tensor,
+      SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}}, outputSizes);
+}
+
 /// The inverse of expandToRank4 for the op's output.
 Value collapseFromRank4(OpBuilder &b, Location loc, Value tensor,
                         int64_t rank) {
   int64_t missing = 4 - rank;
   if (missing == 0)
     return tensor;
-  auto type = cast<RankedTensorType>(tensor.getType());
   SmallVector<ReassociationIndices> reassociation;
   ReassociationIndices first;
   for (int64_t dim = 0; dim <= missing; ++dim)
@@ -71,10 +85,7 @@ Value collapseFromRank4(OpBuilder &b, Location loc, Value tensor,
   reassociation.push_back(first);
   for (int64_t dim = missing + 1; dim < 4; ++dim)
     reassociation.push_back({dim});
-  auto resultType = RankedTensorType::get(type.getShape().drop_front(missing),
-                                          type.getElementType());
-  return tensor::CollapseShapeOp::create(b, loc, resultType, tensor,
-                                         reassociation);
+  return tensor::CollapseShapeOp::create(b, loc, tensor, reassociation);
 }
 
 /// Brings a mask read as `labels` (a subsequence of [batch..., Nq, Nk] plus
@@ -87,6 +98,9 @@ Value arrangeMask(OpBuilder &b, Location loc, Value mask, ArrayRef<Axis> labels,
   auto targetPosition = [&](Axis axis) -> int64_t {
     switch (axis.kind) {
     case AxisKind::Batch:
+      // Parts of a split batch dim are B and H themselves.
+      if (axis.part)
+        return axis.part - 1;
       return axis.batchIndex + (2 - numBatchDims);
     case AxisKind::Query:
       return 2;
@@ -249,13 +263,28 @@ void rewrite(const AttentionMatch &match, llvm::DenseSet<Operation *> &erased) {
       return tensor;
     return tensor::CollapseShapeOp::create(b, loc, tensor, collapse);
   };
-  Value query = expandToRank4(b, loc, match.query);
-  Value key = expandToRank4(b, loc, merge(match.key, match.keyCollapse));
-  Value value = expandToRank4(b, loc, merge(match.value, match.valueCollapse));
+  Value query, key, value;
+  if (match.batchSplit.empty()) {
+    query = expandToRank4(b, loc, match.query);
+    key = expandToRank4(b, loc, merge(match.key, match.keyCollapse));
+    value = expandToRank4(b, loc, merge(match.value, match.valueCollapse));
+  } else {
+    // The softmax ran on [B, H, N, N]: give the op the same split.
+    query = splitBatch(b, loc, match.query, match.batchSplit);
+    auto kvOperand = [&](Value tensor,
+                         ArrayRef<ReassociationIndices> collapse) -> Value {
+      if (match.groupSize == 1)
+        return splitBatch(b, loc, tensor, match.batchSplit);
+      // Unrepeated heads: [B, Hkv, N, D] already, or [Hkv, N, D] (B = 1).
+      return collapse.empty() ? expandToRank4(b, loc, tensor) : tensor;
+    };
+    key = kvOperand(match.key, match.keyCollapse);
+    value = kvOperand(match.value, match.valueCollapse);
+  }
   Value mask;
   if (match.mask) {
     mask = arrangeMask(b, loc, match.mask, match.maskLabels,
-                       match.numBatchDims);
+                       match.batchSplit.empty() ? match.numBatchDims : 2);
     if (match.invertMask) {
       Value ones = arith::ConstantOp::create(
           b, loc,

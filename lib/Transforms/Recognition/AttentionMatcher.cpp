@@ -17,6 +17,8 @@
 #include "StructuredView.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Format.h"
@@ -38,6 +40,8 @@ std::string mlir::fa::recognition::formatLabels(ArrayRef<Axis> labels) {
     switch (axis.kind) {
     case AxisKind::Batch:
       text += "batch" + std::to_string(axis.batchIndex);
+      if (axis.part)
+        text += "." + std::to_string(axis.part);
       break;
     case AxisKind::Query:
       text += "Nq";
@@ -218,6 +222,10 @@ Operation *findSoftmax(Value value, unsigned depth = 8) {
     return nullptr;
   if (isa<linalg::SoftmaxOp>(def))
     return def;
+  // Reshapes of the batch dim are part of some spellings.
+  if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp, tosa::ReshapeOp>(
+          def))
+    return findSoftmax(def->getOperand(0), depth - 1);
   // Only through elementwise ops: an exp behind a reduction or a
   // contraction belongs to another computation (log_softmax, a previous
   // layer).
@@ -254,6 +262,7 @@ private:
   /// broadcasts) so that fused and unfused spellings give the same term.
   Term *resolve(Term *term);
   Term *expand(Term *term);
+  Term *lookThroughBatchReshape(Term *term);
   Term *peelCasts(Term *term) {
     term = resolve(term);
     while (term->kind == ScalarKind::ExtF || term->kind == ScalarKind::TruncF)
@@ -286,8 +295,14 @@ private:
   std::deque<Term> terms;
   /// While set, ops looked through are part of the pattern.
   bool collecting = false;
+  /// While set (from P back to Q·Kᵀ), reshapes of the batch dim are looked
+  /// through; Q, K, V and masks are taken as they are.
+  bool inChain = false;
   llvm::SetVector<Operation *> patternOps;
   unsigned numBatchDims = 0;
+  /// Sizes of [B, H] where the chain splits its batch dim (see
+  /// lookThroughBatchReshape); empty otherwise.
+  SmallVector<int64_t, 2> batchSplit;
   double fill = 0;
 };
 
@@ -296,6 +311,8 @@ Term *Matcher::resolve(Term *term) {
     if (!term->expansionTried) {
       term->expansionTried = true;
       term->expansion = expand(term);
+      if (!term->expansion && inChain)
+        term->expansion = lookThroughBatchReshape(term);
     }
     if (!term->expansion)
       return term;
@@ -336,6 +353,88 @@ Term *Matcher::expand(Term *term) {
   if (rootTerm->kind != ScalarKind::Input)
     rootTerm->value = term->value;
   return rootTerm;
+}
+
+/// A reshape inside the chain that only splits the batch dim into [B, H] or
+/// merges it back (frontends compute Q·Kᵀ on [B*H, N, D] and the softmax on
+/// [B, H, N, N], or the reverse). The parts are labelled batch0.1 and
+/// batch0.2, and their static sizes become the op's B and H.
+Term *Matcher::lookThroughBatchReshape(Term *term) {
+  Operation *def = term->value.getDefiningOp();
+  Value source;
+  SmallVector<ReassociationIndices> reassociation;
+  bool isExpand = false;
+  if (auto expandOp = dyn_cast_or_null<tensor::ExpandShapeOp>(def)) {
+    source = expandOp.getSrc();
+    reassociation = expandOp.getReassociationIndices();
+    isExpand = true;
+  } else if (auto collapseOp = dyn_cast_or_null<tensor::CollapseShapeOp>(def)) {
+    source = collapseOp.getSrc();
+    reassociation = collapseOp.getReassociationIndices();
+  } else if (auto reshape = dyn_cast_or_null<tosa::ReshapeOp>(def)) {
+    auto sourceType = cast<RankedTensorType>(reshape.getInput1().getType());
+    auto resultType = cast<RankedTensorType>(reshape.getType());
+    if (!sourceType.hasStaticShape() || !resultType.hasStaticShape() ||
+        sourceType.getRank() == resultType.getRank())
+      return nullptr;
+    isExpand = resultType.getRank() > sourceType.getRank();
+    std::optional<SmallVector<ReassociationIndices>> indices =
+        isExpand ? getReassociationIndicesForCollapse(resultType.getShape(),
+                                                      sourceType.getShape())
+                 : getReassociationIndicesForCollapse(sourceType.getShape(),
+                                                      resultType.getShape());
+    if (!indices)
+      return nullptr;
+    source = reshape.getInput1();
+    reassociation = *indices;
+  } else {
+    return nullptr;
+  }
+  // Only the one batch dim of a [B*H, N, ...] computation is split.
+  if (numBatchDims != 1)
+    return nullptr;
+  // The split side's shape gives the part sizes.
+  auto splitType =
+      cast<RankedTensorType>(isExpand ? term->value.getType() : source.getType());
+  Labels sourceLabels;
+  for (auto [index, group] : llvm::enumerate(reassociation)) {
+    if (group.size() == 1) {
+      if (isExpand)
+        sourceLabels.push_back(term->labels[group[0]]);
+      else
+        sourceLabels.push_back(term->labels[index]);
+      continue;
+    }
+    if (group.size() != 2)
+      return nullptr;
+    SmallVector<int64_t, 2> sizes = {splitType.getDimSize(group[0]),
+                                     splitType.getDimSize(group[1])};
+    if (ShapedType::isDynamic(sizes[0]) || ShapedType::isDynamic(sizes[1]))
+      return nullptr;
+    if (!batchSplit.empty() && batchSplit != sizes)
+      return nullptr;
+    if (isExpand) {
+      // [B*H] -> [B, H]: the result labels must be the two parts.
+      Axis outer = term->labels[group[0]], inner = term->labels[group[1]];
+      if (outer.kind != AxisKind::Batch || inner.kind != AxisKind::Batch ||
+          outer.batchIndex != 0 || outer.part != 1 || inner.batchIndex != 0 ||
+          inner.part != 2)
+        return nullptr;
+      sourceLabels.push_back(Axis{AxisKind::Batch, 0});
+    } else {
+      // [B, H] -> [B*H]: the merged dim must be the whole batch dim.
+      Axis merged = term->labels[index];
+      if (merged.kind != AxisKind::Batch || merged.batchIndex != 0 ||
+          merged.part != 0)
+        return nullptr;
+      sourceLabels.push_back(Axis{AxisKind::Batch, 0, 1});
+      sourceLabels.push_back(Axis{AxisKind::Batch, 0, 2});
+    }
+    batchSplit = sizes;
+  }
+  if (collecting)
+    patternOps.insert(def);
+  return leaf(source, sourceLabels);
 }
 
 bool Matcher::dependsOnContraction(Term *term, unsigned depth) {
@@ -461,6 +560,7 @@ std::optional<AttentionMatch> Matcher::run() {
     return std::nullopt;
 
   collecting = true;
+  inChain = true;
   Term *scores = nullptr;
   if (!matchProbabilities(leaf(view->inputs[probsIndex], probsLabels), scores))
     return std::nullopt;
@@ -468,6 +568,7 @@ std::optional<AttentionMatch> Matcher::run() {
   if (!matchScores(scores, scoresContraction))
     return std::nullopt;
   collecting = false;
+  inChain = false;
   if (!matchQueryKey(scoresContraction))
     return std::nullopt;
   if (!checkExternalUses())
@@ -537,6 +638,17 @@ std::optional<AttentionMatch> Matcher::run() {
     match.fullyMaskedRows = isLowestFinite(fill) ? FullyMaskedRows::MeanOfValues
                                                  : FullyMaskedRows::NaN;
 
+  match.batchSplit = batchSplit;
+  if (!batchSplit.empty() && match.groupSize > 1) {
+    // The unrepeated heads must carry the same B as the split.
+    auto keySource = cast<RankedTensorType>(match.key.getType());
+    int64_t sourceBatch =
+        match.keyCollapse.empty() ? 1 : keySource.getDimSize(0);
+    if (sourceBatch != batchSplit[0])
+      return reject(RejectCategory::Shape,
+                    "the repeated K/V heads and the softmax split the batch "
+                    "dim differently");
+  }
   match.root = root;
   match.numBatchDims = numBatchDims;
   match.patternOps.assign(patternOps.begin(), patternOps.end());
@@ -988,7 +1100,18 @@ bool Matcher::checkMask(Value mask, ArrayRef<Axis> labels) {
     return false;
   }
   // Mask dims must follow [batch..., Nq, Nk]; broadcast dims are size 1.
+  // Where the softmax splits the batch dim, the mask follows the split.
   Labels order = canonicalLabels(numBatchDims, AxisKind::Query, AxisKind::Key);
+  if (!batchSplit.empty()) {
+    order = {Axis{AxisKind::Batch, 0, 1}, Axis{AxisKind::Batch, 0, 2},
+             Axis{AxisKind::Query}, Axis{AxisKind::Key}};
+    if (llvm::is_contained(labels, Axis{AxisKind::Batch, 0})) {
+      reject(RejectCategory::Mask,
+             "the mask is indexed by the merged batch dim while the softmax "
+             "splits it into [B, H]");
+      return false;
+    }
+  }
   int64_t last = -1;
   for (auto [dim, label] : llvm::enumerate(labels)) {
     if (label.kind == AxisKind::Unit) {

@@ -28,9 +28,13 @@ enum class AxisKind { Batch, Query, Key, HeadDim, ValueDim, Unit };
 struct Axis {
   AxisKind kind;
   unsigned batchIndex = 0; // Batch only: 0 or 1, outermost first
+  /// Batch only: 0 for the whole batch dim; 1, 2 for its outer and inner
+  /// part where the chain reshapes [B*H, ...] into [B, H, ...].
+  unsigned part = 0;
   bool operator==(const Axis &other) const {
     return kind == other.kind &&
-           (kind != AxisKind::Batch || batchIndex == other.batchIndex);
+           (kind != AxisKind::Batch ||
+            (batchIndex == other.batchIndex && part == other.part));
   }
   bool operator!=(const Axis &other) const { return !(*this == other); }
 };
@@ -75,6 +79,10 @@ struct AttentionMatch {
   Operation *root = nullptr; // the P·V contraction
   Value query, key, value;   // each [batch..., N, D]
   unsigned numBatchDims = 0; // 0, 1 or 2
+  /// When the chain splits its one batch dim into [B, H] (sizes here, both
+  /// static), the op takes that split: Q, K and V are expanded to it and a
+  /// mask may broadcast over either part.
+  SmallVector<int64_t, 2> batchSplit;
   /// GQA/MQA: K and V are the unrepeated heads (query head h reads head
   /// h / groupSize), merged with these reassociations when not empty.
   int64_t groupSize = 1;
