@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs the whole test suite (lit: FileCheck, -verify-diagnostics and
-# mlir-runner numerics) on an existing build and ends with the line
+# Runs the whole test suite (lit: FileCheck, -verify-diagnostics,
+# mlir-runner numerics, and the GoogleTest unit tests) on an existing build and ends with the line
 # `N passed, M failed` that CI reads.
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -9,7 +9,7 @@ lit=/usr/lib/llvm-22/bin/lit
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-"$lit" -sv "$build/test" 2>&1 | tee "$log"
+"$lit" -sv "$build/test" "$build/unittests" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 
 # lit prints "Passed: N" / "Failed: N" (and other outcomes) in its summary.

@@ -1,0 +1,127 @@
+//===- TileSelection.h - Tile sizes from a target's SRAM --------*- C++ -*-===//
+//
+// Stage: tile selection. A pure function of (shape, element type, target)
+// to a tiling plus the reasons for it, with no IR: fa-select-tiles calls it,
+// unit tests call it directly, and a compiler may call it to ask what the
+// kernel would use.
+//
+//   FA1 (Dao et al. 2022, Alg. 1): B_c = ceil(M / 4d), B_r = min(B_c, d),
+//       M the per-block shared memory in elements.
+//   FA2 (Dao 2023): a small search over {16..256}^2 x {4, 8} warps x
+//       {1, 2, 3} stages, bounded by shared memory and registers, ranked by
+//       the cost model documented in docs/Targets.md.
+//
+// Example:
+//   AttentionShape shape{/*batch=*/1, /*heads=*/16, /*kvHeads=*/16,
+//                        /*queryLen=*/4096, /*keyLen=*/4096, /*headDim=*/128,
+//                        /*valueDim=*/128, /*elementBytes=*/2};
+//   TileSelection result = selectTiles(shape, *lookupTargetPreset("sm_90"),
+//                                      TilePolicy::FA2);
+//   if (result.decision) use(result.decision->tiling);
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FA_TRANSFORMS_TILESELECTION_H
+#define FA_TRANSFORMS_TILESELECTION_H
+
+#include "fa/Target/TargetDescription.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace mlir::fa {
+
+/// A size not known at compile time.
+constexpr int64_t kUnknownSize = -1;
+
+/// The problem, as far as tile selection cares. Sizes may be kUnknownSize
+/// except the head dims and the element size.
+struct AttentionShape {
+  int64_t batch = 1, heads = 1, kvHeads = 1;
+  int64_t queryLen = 1, keyLen = 1;
+  int64_t headDim = 64, valueDim = 64;
+  int64_t elementBytes = 2;
+  /// Diagonal offset delta (0 top-left, Nk - Nq bottom-right) when causal.
+  std::optional<int64_t> causalOffset;
+  /// Window (left, right, delta) when there is one.
+  struct Window {
+    int64_t left, right, offset;
+  };
+  std::optional<Window> window;
+};
+
+/// How a tiling was chosen; User: written on the op and only checked.
+enum class TilePolicy { FA1, FA2, Auto, User };
+std::optional<TilePolicy> parseTilePolicy(llvm::StringRef text);
+llvm::StringRef stringifyTilePolicy(TilePolicy policy);
+
+struct Tiling {
+  int64_t blockQ = 0, blockKV = 0, warps = 0, stages = 0;
+  bool operator==(const Tiling &other) const {
+    return blockQ == other.blockQ && blockKV == other.blockKV &&
+           warps == other.warps && stages == other.stages;
+  }
+};
+
+/// What a tiling costs on a target.
+struct TileCosts {
+  int64_t sharedMemoryBytes = 0;
+  int64_t registersPerThread = 0;
+  int64_t occupancyBlocksPerSM = 0; // 0: does not fit
+  int64_t blocks = 0;               // B * Hq * ceil(Nq / block_q)
+  int64_t waves = 0;
+  int64_t visitedKVTiles = 0;       // over all query blocks of one head
+  int64_t hbmBytesTiled = 0;
+  int64_t hbmBytesUnfused = 0;
+  double cost = 0;                  // the ranking score; lower is better
+};
+
+struct TileDecision {
+  Tiling tiling;
+  TileCosts costs;
+  TilePolicy policy = TilePolicy::FA2;
+  /// FlashAttention-1's formula before any rounding.
+  int64_t fa1BlockKV = 0, fa1BlockQ = 0;
+  /// One sentence: which policy chose the tile, and why.
+  std::string why;
+};
+
+struct TileSelection {
+  std::optional<TileDecision> decision;
+  /// Set when no tiling fits, or a given one does not.
+  std::string error;
+};
+
+/// FA1's formula: ceil(M / 4d) with M in elements.
+int64_t fa1BlockKV(int64_t sharedMemoryElements, int64_t headDim);
+/// FA1's formula: min(ceil(M / 4d), d).
+int64_t fa1BlockQ(int64_t sharedMemoryElements, int64_t headDim);
+
+/// Bytes of shared memory a tiling needs: the Q tile, `stages` K and V
+/// tiles, row padding against bank conflicts on GPUs (16 bytes per row),
+/// the f32 row statistics (max and sum), and on targets without registers
+/// to spare (the host) the f32 accumulator and score tile as well.
+int64_t sharedMemoryBytes(const Tiling &tiling, const AttentionShape &shape,
+                          const TargetDescription &target);
+
+/// Registers per thread: the f32 O accumulator and S/P fragments spread over
+/// the block's threads, plus a fixed 24 for addresses and loop state.
+int64_t registersPerThread(const Tiling &tiling, const AttentionShape &shape,
+                           const TargetDescription &target);
+
+/// Every cost of `tiling`; occupancy 0 when it does not fit.
+TileCosts evaluateTiling(const Tiling &tiling, const AttentionShape &shape,
+                         const TargetDescription &target);
+
+/// Chooses a tiling by `policy` (Auto is FA2, FA1 reported beside it).
+TileSelection selectTiles(const AttentionShape &shape,
+                          const TargetDescription &target, TilePolicy policy);
+
+/// Checks a tiling the user wrote; the error names bytes needed and limits.
+TileSelection checkTiling(const Tiling &tiling, const AttentionShape &shape,
+                          const TargetDescription &target);
+
+} // namespace mlir::fa
+
+#endif // FA_TRANSFORMS_TILESELECTION_H

@@ -1,0 +1,476 @@
+//===- TileSelection.cpp - Tile sizes from a target's SRAM ----------------===//
+//
+// Stage: tile selection. The FA1 formula, the FA2 search and the cost model
+// that ranks its candidates (docs/Targets.md states the model). Pure C++:
+// no IR, so every number here is unit-tested directly.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fa/Transforms/TileSelection.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <limits>
+#include <tuple>
+
+using namespace mlir::fa;
+
+namespace {
+
+/// Sizes unknown at compile time are assumed to be these when ranking.
+constexpr int64_t kAssumedSequenceLength = 4096;
+constexpr int64_t kAssumedCount = 8; // batch or heads
+/// Candidate tile edges of the FA2 search: FA2's own {64, 128} first, the
+/// rest only when none of those fits.
+constexpr int64_t kPreferredBlockSizes[] = {64, 128};
+constexpr int64_t kBlockSizes[] = {16, 32, 64, 128, 256};
+/// Rows of an mma.sync tile: each warp owns at least this many query rows.
+constexpr int64_t kRowsPerWarp = 16;
+/// Warps (times pipeline stages in flight) an SM needs to hide memory
+/// latency.
+constexpr int64_t kLatencyHidingWarps = 8;
+/// FA2's kernel traits report 8 warps 18-28% slower than 4.
+constexpr double kEightWarpPenalty = 1.2;
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
+int64_t known(int64_t size, int64_t assumed) {
+  return size == kUnknownSize ? assumed : size;
+}
+
+/// Tiles of the KV sequence are multiples of this.
+int64_t tileGranule(const TargetDescription &target) {
+  return target.isGPU() ? std::max(kRowsPerWarp, target.mmaGranule()) : 1;
+}
+
+std::string formatBytes(int64_t bytes) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (bytes >= (int64_t(1) << 30))
+    os << llvm::format("%.2f GiB", bytes / double(int64_t(1) << 30));
+  else if (bytes >= (int64_t(1) << 20))
+    os << llvm::format("%.2f MiB", bytes / double(int64_t(1) << 20));
+  else
+    os << llvm::format("%.1f KiB", bytes / 1024.0);
+  return text;
+}
+
+/// Key tiles visited by all query blocks of one head: causal and window
+/// masks skip tiles that are entirely hidden.
+int64_t countVisitedKVTiles(const Tiling &tiling, const AttentionShape &shape) {
+  int64_t nq = known(shape.queryLen, kAssumedSequenceLength);
+  int64_t nk = known(shape.keyLen, kAssumedSequenceLength);
+  int64_t queryBlocks = ceilDiv(nq, tiling.blockQ);
+  if (!shape.causalOffset && !shape.window)
+    return queryBlocks * ceilDiv(nk, tiling.blockKV);
+  int64_t visited = 0;
+  for (int64_t block = 0; block < queryBlocks; ++block) {
+    int64_t firstRow = block * tiling.blockQ;
+    int64_t lastRow = std::min(nq, firstRow + tiling.blockQ) - 1;
+    int64_t lo = 0, hi = nk - 1;
+    if (shape.causalOffset)
+      hi = std::min(hi, lastRow + *shape.causalOffset);
+    if (shape.window) {
+      hi = std::min(hi, lastRow + shape.window->offset + shape.window->right);
+      lo = std::max(lo, firstRow + shape.window->offset - shape.window->left);
+    }
+    if (hi < lo || hi < 0)
+      continue;
+    visited += hi / tiling.blockKV - lo / tiling.blockKV + 1;
+  }
+  return visited;
+}
+
+/// The smallest tile a target could run: the floor of every search.
+Tiling smallestTiling(const AttentionShape &shape,
+                      const TargetDescription &target) {
+  int64_t granule = tileGranule(target);
+  Tiling tiling;
+  tiling.blockQ = granule;
+  tiling.blockKV = granule;
+  if (shape.queryLen != kUnknownSize)
+    tiling.blockQ = std::min(tiling.blockQ, roundUp(shape.queryLen, granule));
+  if (shape.keyLen != kUnknownSize)
+    tiling.blockKV =
+        std::min(tiling.blockKV, roundUp(std::max<int64_t>(shape.keyLen, 1), granule));
+  tiling.warps = 1;
+  tiling.stages = 1;
+  return tiling;
+}
+
+std::string describe(const Tiling &tiling) {
+  return std::to_string(tiling.blockQ) + " x " +
+         std::to_string(tiling.blockKV) + ", " + std::to_string(tiling.warps) +
+         (tiling.warps == 1 ? " warp, " : " warps, ") +
+         std::to_string(tiling.stages) +
+         (tiling.stages == 1 ? " stage" : " stages");
+}
+
+/// Why a tiling does not fit, or "" when it does.
+std::string misfit(const Tiling &tiling, const TileCosts &costs,
+                   const TargetDescription &target) {
+  int64_t threads = target.isGPU() ? tiling.warps * target.warpSize : 1;
+  if (costs.sharedMemoryBytes > target.sharedMemoryPerBlock)
+    return "needs " + std::to_string(costs.sharedMemoryBytes) +
+           " bytes of shared memory; " + target.name + " has " +
+           std::to_string(target.sharedMemoryPerBlock) + " per block";
+  if (threads > target.maxThreadsPerBlock)
+    return "needs " + std::to_string(threads) + " threads; " + target.name +
+           " allows " + std::to_string(target.maxThreadsPerBlock) +
+           " per block";
+  if (costs.registersPerThread > target.registersPerThread ||
+      costs.registersPerThread * threads > target.registersPerSM)
+    return "needs about " + std::to_string(costs.registersPerThread) +
+           " registers per thread; " + target.name + " allows " +
+           std::to_string(std::min(target.registersPerThread,
+                                   target.registersPerSM / threads));
+  return "";
+}
+
+} // namespace
+
+std::optional<TilePolicy> mlir::fa::parseTilePolicy(llvm::StringRef text) {
+  return llvm::StringSwitch<std::optional<TilePolicy>>(text)
+      .Case("fa1", TilePolicy::FA1)
+      .Case("fa2", TilePolicy::FA2)
+      .Case("auto", TilePolicy::Auto)
+      .Default(std::nullopt);
+}
+
+llvm::StringRef mlir::fa::stringifyTilePolicy(TilePolicy policy) {
+  switch (policy) {
+  case TilePolicy::FA1:
+    return "fa1";
+  case TilePolicy::FA2:
+    return "fa2";
+  case TilePolicy::Auto:
+    return "auto";
+  case TilePolicy::User:
+    return "user";
+  }
+  return "";
+}
+
+int64_t mlir::fa::fa1BlockKV(int64_t sharedMemoryElements, int64_t headDim) {
+  return ceilDiv(sharedMemoryElements, 4 * headDim);
+}
+
+int64_t mlir::fa::fa1BlockQ(int64_t sharedMemoryElements, int64_t headDim) {
+  return std::min(fa1BlockKV(sharedMemoryElements, headDim), headDim);
+}
+
+int64_t mlir::fa::sharedMemoryBytes(const Tiling &tiling,
+                                    const AttentionShape &shape,
+                                    const TargetDescription &target) {
+  int64_t e = shape.elementBytes;
+  int64_t pad = target.isGPU() ? 16 : 0;
+  int64_t query = tiling.blockQ * (shape.headDim * e + pad);
+  int64_t keyValue = tiling.stages * tiling.blockKV *
+                     ((shape.headDim + shape.valueDim) * e + 2 * pad);
+  int64_t statistics = 2 * tiling.blockQ * 4;
+  int64_t scratch =
+      target.isGPU() ? 0
+                     : tiling.blockQ * (shape.valueDim + tiling.blockKV) * 4;
+  return query + keyValue + statistics + scratch;
+}
+
+int64_t mlir::fa::registersPerThread(const Tiling &tiling,
+                                     const AttentionShape &shape,
+                                     const TargetDescription &target) {
+  if (!target.isGPU())
+    return 0;
+  int64_t threads = tiling.warps * target.warpSize;
+  int64_t accumulator = tiling.blockQ * shape.valueDim;
+  int64_t scores = tiling.blockQ * tiling.blockKV;
+  return ceilDiv(accumulator + scores, threads) + 24;
+}
+
+TileCosts mlir::fa::evaluateTiling(const Tiling &tiling,
+                                   const AttentionShape &shape,
+                                   const TargetDescription &target) {
+  TileCosts costs;
+  costs.sharedMemoryBytes = sharedMemoryBytes(tiling, shape, target);
+  costs.registersPerThread = registersPerThread(tiling, shape, target);
+  int64_t threads = target.isGPU() ? tiling.warps * target.warpSize : 1;
+
+  int64_t batch = known(shape.batch, kAssumedCount);
+  int64_t heads = known(shape.heads, kAssumedCount);
+  int64_t nq = known(shape.queryLen, kAssumedSequenceLength);
+  int64_t nk = known(shape.keyLen, kAssumedSequenceLength);
+  int64_t e = shape.elementBytes;
+  costs.blocks = batch * heads * ceilDiv(nq, tiling.blockQ);
+  costs.visitedKVTiles = countVisitedKVTiles(tiling, shape);
+  costs.hbmBytesTiled =
+      batch * heads *
+      (nq * (shape.headDim + shape.valueDim) * e + nq * 4 +
+       costs.visitedKVTiles * tiling.blockKV *
+           (shape.headDim + shape.valueDim) * e);
+  costs.hbmBytesUnfused =
+      batch * heads *
+      ((nq * shape.headDim + nk * shape.headDim + nk * shape.valueDim +
+        nq * shape.valueDim) *
+           e +
+       2 * nq * nk * 4 + 2 * nq * nk * e);
+
+  if (!misfit(tiling, costs, target).empty())
+    return costs;
+  int64_t occupancy = target.sharedMemoryPerSM / costs.sharedMemoryBytes;
+  occupancy = std::min(occupancy, target.maxThreadsPerSM / threads);
+  if (target.isGPU())
+    occupancy = std::min(occupancy, target.registersPerSM /
+                                        (costs.registersPerThread * threads));
+  costs.occupancyBlocksPerSM = std::max<int64_t>(occupancy, 0);
+  if (costs.occupancyBlocksPerSM == 0)
+    return costs;
+
+  int64_t concurrent = target.smCount * costs.occupancyBlocksPerSM;
+  costs.waves = ceilDiv(costs.blocks, concurrent);
+  // The last wave leaves SMs idle; few resident warps with few loads in
+  // flight leave memory latency exposed.
+  double wavePenalty =
+      double(costs.waves * concurrent) / double(std::max<int64_t>(costs.blocks, 1));
+  double latencyPenalty = 1.0;
+  if (target.isGPU())
+    latencyPenalty =
+        double(kLatencyHidingWarps) /
+        double(std::min(kLatencyHidingWarps, costs.occupancyBlocksPerSM *
+                                                 tiling.warps * tiling.stages));
+  double warpPenalty = tiling.warps > 4 ? kEightWarpPenalty : 1.0;
+  costs.cost =
+      double(costs.hbmBytesTiled) * wavePenalty * latencyPenalty * warpPenalty;
+  return costs;
+}
+
+namespace {
+
+TileSelection selectFA2(const AttentionShape &shape,
+                        const TargetDescription &target) {
+  int64_t granule = tileGranule(target);
+  auto clampTo = [&](int64_t size, int64_t length) {
+    if (length == kUnknownSize)
+      return size;
+    return std::min(size, roundUp(std::max<int64_t>(length, 1), granule));
+  };
+  llvm::SmallVector<int64_t> warpCounts =
+      target.isGPU() ? llvm::SmallVector<int64_t>{1, 2, 4, 8}
+                     : llvm::SmallVector<int64_t>{1};
+  llvm::SmallVector<int64_t> stageCounts =
+      target.isGPU() ? llvm::SmallVector<int64_t>{1, 2, 3}
+                     : llvm::SmallVector<int64_t>{1};
+
+  std::optional<TileDecision> best;
+  int64_t considered = 0, fitting = 0;
+  auto search = [&](llvm::ArrayRef<int64_t> sizes) {
+    llvm::SmallVector<int64_t> queryBlocks, keyBlocks;
+    for (int64_t size : sizes) {
+      int64_t q = clampTo(size, shape.queryLen);
+      int64_t k = clampTo(size, shape.keyLen);
+      if (!llvm::is_contained(queryBlocks, q))
+        queryBlocks.push_back(q);
+      if (!llvm::is_contained(keyBlocks, k))
+        keyBlocks.push_back(k);
+    }
+    for (int64_t blockQ : queryBlocks)
+      for (int64_t blockKV : keyBlocks)
+        for (int64_t warps : warpCounts)
+          for (int64_t stages : stageCounts) {
+            // 4 or 8 warps, fewer only where the block has too few rows for
+            // them: every warp owns at least one MMA tile of query rows.
+            if (target.isGPU() &&
+                (blockQ < warps * kRowsPerWarp ||
+                 (warps < 4 && blockQ >= 4 * kRowsPerWarp)))
+              continue;
+            ++considered;
+            Tiling tiling{blockQ, blockKV, warps, stages};
+            TileCosts costs = evaluateTiling(tiling, shape, target);
+            if (costs.occupancyBlocksPerSM == 0)
+              continue;
+            ++fitting;
+            auto key = [](const TileDecision &d) {
+              return std::make_tuple(d.costs.cost, d.tiling.stages,
+                                     d.tiling.warps, -d.tiling.blockQ,
+                                     -d.tiling.blockKV);
+            };
+            TileDecision candidate;
+            candidate.tiling = tiling;
+            candidate.costs = costs;
+            if (!best || key(candidate) < key(*best))
+              best = candidate;
+          }
+  };
+  search(kPreferredBlockSizes);
+  bool widened = !best;
+  if (widened)
+    search(kBlockSizes);
+  TileSelection result;
+  if (!best)
+    return result;
+  best->policy = TilePolicy::FA2;
+  std::string why;
+  llvm::raw_string_ostream os(why);
+  os << "fa2 searched " << considered << " candidates"
+     << (widened ? " (16 to 256, as no 64/128 tile fits)"
+                 : " ({64, 128} x {64, 128})")
+     << ", " << fitting << " fit in " << target.sharedMemoryPerBlock
+     << " bytes of shared memory per block";
+  if (target.isGPU())
+    os << " and " << target.registersPerThread << " registers per thread";
+  os << "; " << describe(best->tiling) << " has the lowest cost: "
+     << formatBytes(best->costs.hbmBytesTiled) << " of HBM traffic, "
+     << best->costs.occupancyBlocksPerSM << " blocks per SM, "
+     << best->costs.waves << (best->costs.waves == 1 ? " wave" : " waves")
+     << " over " << target.smCount << " SMs";
+  if (shape.causalOffset || shape.window)
+    os << ", " << best->costs.visitedKVTiles << " of "
+       << ceilDiv(known(shape.queryLen, kAssumedSequenceLength),
+                  best->tiling.blockQ) *
+              ceilDiv(known(shape.keyLen, kAssumedSequenceLength),
+                      best->tiling.blockKV)
+       << " key tiles visited (masked tiles skipped)";
+  result.decision = best;
+  result.decision->why = why;
+  return result;
+}
+
+TileSelection selectFA1(const AttentionShape &shape,
+                        const TargetDescription &target) {
+  int64_t granule = tileGranule(target);
+  int64_t m = target.sharedMemoryPerBlock / shape.elementBytes;
+  int64_t d = shape.headDim;
+  int64_t formulaKV = fa1BlockKV(m, d), formulaQ = fa1BlockQ(m, d);
+  std::string why;
+  llvm::raw_string_ostream os(why);
+  os << "fa1: M = " << m << " elements; B_c = ceil(M/4d) = " << formulaKV
+     << ", B_r = min(B_c, d) = " << formulaQ;
+
+  // Round down to the MMA granule, then keep the four B x d tiles of
+  // Algorithm 1 (Q_i, K_j, V_j, O_i) within M.
+  int64_t blockKV = std::max(granule, formulaKV / granule * granule);
+  int64_t blockQ = std::max(granule, formulaQ / granule * granule);
+  os << "; rounded down to multiples of " << granule << ": " << blockQ
+     << " x " << blockKV;
+  int64_t before = blockKV;
+  while ((2 * blockQ + 2 * blockKV) * d > m && blockKV > granule)
+    blockKV -= granule;
+  if (blockKV != before)
+    os << "; block_kv " << blockKV << " keeps the four tiles within M";
+  if (shape.keyLen != kUnknownSize &&
+      blockKV > roundUp(std::max<int64_t>(shape.keyLen, 1), granule)) {
+    blockKV = roundUp(std::max<int64_t>(shape.keyLen, 1), granule);
+    os << "; clamped to Nk: block_kv " << blockKV;
+  }
+  if (shape.queryLen != kUnknownSize &&
+      blockQ > roundUp(std::max<int64_t>(shape.queryLen, 1), granule)) {
+    blockQ = roundUp(std::max<int64_t>(shape.queryLen, 1), granule);
+    os << "; clamped to Nq: block_q " << blockQ;
+  }
+  Tiling tiling{blockQ, blockKV, 1, 1};
+  auto fitWarps = [&]() {
+    if (target.isGPU())
+      tiling.warps = std::clamp<int64_t>(tiling.blockQ / kRowsPerWarp, 1, 4);
+  };
+  fitWarps();
+  // The formula ignores registers and our padding and statistics: shrink
+  // block_kv, then block_q, until the kernel can hold the tile.
+  Tiling formulaTiling = tiling;
+  TileCosts costs = evaluateTiling(tiling, shape, target);
+  while (costs.occupancyBlocksPerSM == 0 &&
+         (tiling.blockKV > granule || tiling.blockQ > granule)) {
+    if (tiling.blockKV > granule)
+      tiling.blockKV -= granule;
+    else
+      tiling.blockQ -= granule;
+    fitWarps();
+    costs = evaluateTiling(tiling, shape, target);
+  }
+  if (!(tiling == formulaTiling))
+    os << "; shrunk to " << tiling.blockQ << " x " << tiling.blockKV
+       << " to fit the registers and shared memory the kernel needs";
+  TileSelection result;
+  if (costs.occupancyBlocksPerSM == 0)
+    return result;
+  TileDecision decision;
+  decision.tiling = tiling;
+  decision.costs = costs;
+  decision.policy = TilePolicy::FA1;
+  decision.fa1BlockKV = formulaKV;
+  decision.fa1BlockQ = formulaQ;
+  decision.why = why;
+  result.decision = decision;
+  return result;
+}
+
+std::string noTileFits(const AttentionShape &shape,
+                       const TargetDescription &target) {
+  Tiling smallest = smallestTiling(shape, target);
+  TileCosts costs = evaluateTiling(smallest, shape, target);
+  return "no tiling fits on " + target.name + ": the smallest (" +
+         describe(smallest) + ") " + misfit(smallest, costs, target);
+}
+
+} // namespace
+
+TileSelection mlir::fa::selectTiles(const AttentionShape &shape,
+                                    const TargetDescription &target,
+                                    TilePolicy policy) {
+  int64_t m = target.sharedMemoryPerBlock / shape.elementBytes;
+  TileSelection fa1 = selectFA1(shape, target);
+  if (policy == TilePolicy::FA1) {
+    if (!fa1.decision)
+      fa1.error = noTileFits(shape, target);
+    return fa1;
+  }
+  TileSelection fa2 = selectFA2(shape, target);
+  if (!fa2.decision) {
+    fa2.error = noTileFits(shape, target);
+    return fa2;
+  }
+  fa2.decision->fa1BlockKV = fa1BlockKV(m, shape.headDim);
+  fa2.decision->fa1BlockQ = fa1BlockQ(m, shape.headDim);
+  if (policy == TilePolicy::Auto) {
+    fa2.decision->policy = TilePolicy::Auto;
+    std::string why = "auto uses " + fa2.decision->why;
+    if (fa1.decision)
+      why += "; fa1 would use " + describe(fa1.decision->tiling) + " (" +
+             fa1.decision->why + ")";
+    fa2.decision->why = why;
+  }
+  return fa2;
+}
+
+TileSelection mlir::fa::checkTiling(const Tiling &tiling,
+                                    const AttentionShape &shape,
+                                    const TargetDescription &target) {
+  TileSelection result;
+  if (tiling.blockQ <= 0 || tiling.blockKV <= 0 || tiling.warps <= 0 ||
+      tiling.stages <= 0) {
+    result.error = "the tiling written on the op must have positive sizes";
+    return result;
+  }
+  TileCosts costs = evaluateTiling(tiling, shape, target);
+  if (costs.occupancyBlocksPerSM == 0) {
+    std::string reason = misfit(tiling, costs, target);
+    result.error = "the tiling written on the op (" + describe(tiling) + ") " +
+                   (reason.empty() ? "does not fit on " + target.name
+                                   : reason);
+    return result;
+  }
+  int64_t m = target.sharedMemoryPerBlock / shape.elementBytes;
+  TileDecision decision;
+  decision.tiling = tiling;
+  decision.costs = costs;
+  decision.policy = TilePolicy::User;
+  decision.fa1BlockKV = fa1BlockKV(m, shape.headDim);
+  decision.fa1BlockQ = fa1BlockQ(m, shape.headDim);
+  decision.why = "the tiling written on the op (" + describe(tiling) +
+                 ") wins; it fits " + target.name + " with " +
+                 std::to_string(costs.sharedMemoryBytes) + " of " +
+                 std::to_string(target.sharedMemoryPerBlock) +
+                 " bytes of shared memory";
+  result.decision = decision;
+  return result;
+}

@@ -1,0 +1,249 @@
+//===- TileSelectionTest.cpp - Unit tests of the tile selection -----------===//
+//
+// The FA1 formula, its rounding, the shared-memory accounting, the register
+// estimate, tile skipping for causal masks, and the FA2 ranking, checked as
+// plain C++ against numbers worked out by hand.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fa/Target/TargetDescription.h"
+#include "fa/Transforms/TileSelection.h"
+
+#include "gtest/gtest.h"
+
+using namespace mlir::fa;
+
+namespace {
+
+AttentionShape makeShape(int64_t n, int64_t d, int64_t elementBytes) {
+  AttentionShape shape;
+  shape.batch = 1;
+  shape.heads = 16;
+  shape.kvHeads = 16;
+  shape.queryLen = n;
+  shape.keyLen = n;
+  shape.headDim = d;
+  shape.valueDim = d;
+  shape.elementBytes = elementBytes;
+  return shape;
+}
+
+TargetDescription preset(const char *name) {
+  std::optional<TargetDescription> target = lookupTargetPreset(name);
+  EXPECT_TRUE(target.has_value()) << name;
+  return *target;
+}
+
+TEST(FA1Formula, MatchesAlgorithmOne) {
+  // M = 227 KiB of f16 = 116224 elements, d = 64: ceil(116224 / 256) = 454.
+  EXPECT_EQ(fa1BlockKV(116224, 64), 454);
+  EXPECT_EQ(fa1BlockQ(116224, 64), 64);
+  // M = 64 KiB of f32 = 16384 elements, d = 128: ceil(16384 / 512) = 32.
+  EXPECT_EQ(fa1BlockKV(16384, 128), 32);
+  EXPECT_EQ(fa1BlockQ(16384, 128), 32);
+  // The ceiling: 1000 / 400 = 2.5 -> 3.
+  EXPECT_EQ(fa1BlockKV(1000, 100), 3);
+}
+
+TEST(FA1Policy, RoundsToTheGranuleAndStaysWithinM) {
+  TargetDescription sm90 = preset("sm_90");
+  AttentionShape shape = makeShape(4096, 64, 2);
+  TileSelection result = selectTiles(shape, sm90, TilePolicy::FA1);
+  ASSERT_TRUE(result.decision) << result.error;
+  const TileDecision &decision = *result.decision;
+  EXPECT_EQ(decision.fa1BlockKV, 454);
+  EXPECT_EQ(decision.fa1BlockQ, 64);
+  // Multiples of mma.sync's 16 rows, within the formula's values.
+  EXPECT_EQ(decision.tiling.blockKV % 16, 0);
+  EXPECT_EQ(decision.tiling.blockQ % 16, 0);
+  EXPECT_LE(decision.tiling.blockKV, 448);
+  EXPECT_EQ(decision.tiling.blockQ, 64);
+  // Four B x d tiles within M.
+  EXPECT_LE((2 * decision.tiling.blockQ + 2 * decision.tiling.blockKV) * 64,
+            116224);
+  // And the kernel's own limits.
+  EXPECT_LE(decision.costs.sharedMemoryBytes, sm90.sharedMemoryPerBlock);
+  EXPECT_LE(decision.costs.registersPerThread, 255);
+  EXPECT_NE(decision.why.find("ceil(M/4d) = 454"), std::string::npos)
+      << decision.why;
+}
+
+TEST(FA1Policy, ClampsToTheSequenceLength) {
+  TileSelection result =
+      selectTiles(makeShape(100, 64, 2), preset("sm_90"), TilePolicy::FA1);
+  ASSERT_TRUE(result.decision);
+  // 100 keys round up to 112, the next multiple of 16.
+  EXPECT_EQ(result.decision->tiling.blockKV, 112);
+  EXPECT_NE(result.decision->why.find("clamped to Nk"), std::string::npos);
+}
+
+TEST(SharedMemory, CountsTilesPaddingAndStatistics) {
+  TargetDescription sm80 = preset("sm_80");
+  AttentionShape shape = makeShape(4096, 64, 2);
+  Tiling tiling{128, 64, 4, 2};
+  // Q: 128 x (64 * 2 + 16) = 18432; K and V, two stages:
+  // 2 * 64 * (128 * 2 + 32) = 36864; statistics: 2 * 128 * 4 = 1024.
+  EXPECT_EQ(sharedMemoryBytes(tiling, shape, sm80), 18432 + 36864 + 1024);
+}
+
+TEST(SharedMemory, HostKeepsAccumulatorAndScoresInCache) {
+  TargetDescription host = getHostTarget();
+  AttentionShape shape = makeShape(4096, 64, 4);
+  Tiling tiling{32, 32, 1, 1};
+  // No padding; Q 32 * 256, K and V 32 * 512, statistics 256, and the f32
+  // accumulator and scores 32 * (64 + 32) * 4.
+  EXPECT_EQ(sharedMemoryBytes(tiling, shape, host),
+            32 * 256 + 32 * 512 + 256 + 32 * 96 * 4);
+}
+
+TEST(Registers, AccumulatorAndScoresOverTheThreads) {
+  TargetDescription sm80 = preset("sm_80");
+  AttentionShape shape = makeShape(4096, 128, 2);
+  // (128 * 128 + 128 * 64) / 128 threads + 24 = 216.
+  EXPECT_EQ(registersPerThread(Tiling{128, 64, 4, 2}, shape, sm80), 216);
+  // 128 x 128 with d = 128 needs 280: more than 255, so FA2 skips it.
+  EXPECT_EQ(registersPerThread(Tiling{128, 128, 4, 2}, shape, sm80), 280);
+  EXPECT_EQ(evaluateTiling(Tiling{128, 128, 4, 2}, shape, sm80)
+                .occupancyBlocksPerSM,
+            0);
+}
+
+TEST(Costs, CausalSkipsTilesAboveTheDiagonal) {
+  TargetDescription sm90 = preset("sm_90");
+  AttentionShape full = makeShape(1024, 64, 2);
+  AttentionShape causal = full;
+  causal.causalOffset = 0;
+  Tiling tiling{128, 128, 4, 1};
+  // 8 x 8 tiles; causal visits the lower triangle with its diagonal: 36.
+  EXPECT_EQ(evaluateTiling(tiling, full, sm90).visitedKVTiles, 64);
+  EXPECT_EQ(evaluateTiling(tiling, causal, sm90).visitedKVTiles, 36);
+  EXPECT_LT(evaluateTiling(tiling, causal, sm90).hbmBytesTiled,
+            evaluateTiling(tiling, full, sm90).hbmBytesTiled);
+}
+
+TEST(Costs, WindowVisitsOnlyNearbyTiles) {
+  AttentionShape shape = makeShape(1024, 64, 2);
+  shape.window = AttentionShape::Window{128, 0, 0};
+  // Each 128-row block sees its own tile and the one before: 1 + 7 * 2.
+  EXPECT_EQ(evaluateTiling(Tiling{128, 128, 4, 1}, shape, preset("sm_90"))
+                .visitedKVTiles,
+            15);
+}
+
+TEST(Costs, TiledTrafficIsFarBelowUnfused) {
+  TileCosts costs = evaluateTiling(Tiling{128, 64, 4, 2},
+                                   makeShape(4096, 128, 2), preset("sm_90"));
+  // K and V are re-read once per query block (32 of them here), and the
+  // unfused program writes and reads S and P: about a third.
+  EXPECT_LT(costs.hbmBytesTiled * 2, costs.hbmBytesUnfused);
+  // 16 heads x 32 query blocks over 132 SMs at 2 blocks per SM: 2 waves.
+  EXPECT_EQ(costs.blocks, 16 * 32);
+  EXPECT_EQ(costs.occupancyBlocksPerSM, 2);
+  EXPECT_EQ(costs.waves, 2);
+}
+
+TEST(FA2Policy, PicksFlashAttention2sTilesOnAmpereAndHopper) {
+  // FA2's released kernels: d = 64 -> 128 x 128, d = 128 -> 128 x 64, both
+  // with 4 warps (FIELD-NOTES §1).
+  for (const char *name : {"sm_80", "sm_90"}) {
+    TileSelection d64 =
+        selectTiles(makeShape(4096, 64, 2), preset(name), TilePolicy::FA2);
+    ASSERT_TRUE(d64.decision) << d64.error;
+    EXPECT_EQ(d64.decision->tiling.blockQ, 128) << name;
+    EXPECT_EQ(d64.decision->tiling.blockKV, 128) << name;
+    EXPECT_EQ(d64.decision->tiling.warps, 4) << name;
+    TileSelection d128 =
+        selectTiles(makeShape(4096, 128, 2), preset(name), TilePolicy::FA2);
+    ASSERT_TRUE(d128.decision) << d128.error;
+    EXPECT_EQ(d128.decision->tiling.blockQ, 128) << name;
+    EXPECT_EQ(d128.decision->tiling.blockKV, 64) << name;
+    EXPECT_EQ(d128.decision->tiling.warps, 4) << name;
+  }
+}
+
+TEST(FA2Policy, EveryChoiceFitsItsTarget) {
+  for (const TargetDescription &target : getTargetPresets())
+    for (int64_t d : {64, 128, 256})
+      for (int64_t bytes : {2, 4}) {
+        TileSelection result =
+            selectTiles(makeShape(2048, d, bytes), target, TilePolicy::FA2);
+        ASSERT_TRUE(result.decision) << target.name << " d=" << d;
+        const TileDecision &decision = *result.decision;
+        EXPECT_LE(decision.costs.sharedMemoryBytes,
+                  target.sharedMemoryPerBlock);
+        EXPECT_LE(decision.costs.registersPerThread,
+                  target.registersPerThread);
+        EXPECT_GE(decision.costs.occupancyBlocksPerSM, 1);
+        EXPECT_EQ(decision.tiling.blockQ % 16, 0);
+        EXPECT_GE(decision.tiling.blockQ, 16 * decision.tiling.warps);
+      }
+}
+
+TEST(FA2Policy, DecodeUsesOneMMATileOfRows) {
+  TileSelection result =
+      selectTiles(makeShape(1, 128, 2), preset("sm_90"), TilePolicy::FA2);
+  ASSERT_TRUE(result.decision);
+  EXPECT_EQ(result.decision->tiling.blockQ, 16);
+  EXPECT_EQ(result.decision->tiling.warps, 1);
+}
+
+TEST(AutoPolicy, IsFA2WithFA1Beside) {
+  TileSelection fa2 =
+      selectTiles(makeShape(4096, 128, 2), preset("sm_80"), TilePolicy::FA2);
+  TileSelection automatic =
+      selectTiles(makeShape(4096, 128, 2), preset("sm_80"), TilePolicy::Auto);
+  ASSERT_TRUE(fa2.decision && automatic.decision);
+  EXPECT_EQ(automatic.decision->tiling, fa2.decision->tiling);
+  EXPECT_EQ(automatic.decision->policy, TilePolicy::Auto);
+  EXPECT_EQ(automatic.decision->fa1BlockKV, fa1BlockKV(163 * 1024 / 2, 128));
+  EXPECT_NE(automatic.decision->why.find("fa1 would use"), std::string::npos);
+}
+
+TEST(Errors, NoTileFitsNamesTheBytes) {
+  // d = 512 in f32 on a 64 KiB target: even 16 x 16 needs
+  // 16 * (2048 + 16) + 16 * (4096 + 32) + 128 = 99200 bytes.
+  TileSelection result =
+      selectTiles(makeShape(1024, 512, 4), preset("sm_75"), TilePolicy::Auto);
+  EXPECT_FALSE(result.decision);
+  EXPECT_NE(result.error.find("needs 99200 bytes"), std::string::npos)
+      << result.error;
+  EXPECT_NE(result.error.find("65536"), std::string::npos);
+}
+
+TEST(Errors, UserTilingThatDoesNotFit) {
+  TileSelection result = checkTiling(Tiling{256, 256, 8, 3},
+                                     makeShape(4096, 128, 2), preset("sm_75"));
+  EXPECT_FALSE(result.decision);
+  EXPECT_NE(result.error.find("bytes of shared memory"), std::string::npos);
+  TileSelection fits = checkTiling(Tiling{64, 64, 4, 1},
+                                   makeShape(4096, 64, 2), preset("sm_75"));
+  ASSERT_TRUE(fits.decision) << fits.error;
+  EXPECT_EQ(fits.decision->policy, TilePolicy::User);
+}
+
+TEST(Presets, SourcesAndLimits) {
+  TargetDescription sm90 = preset("sm_90");
+  EXPECT_EQ(sm90.sharedMemoryPerBlock, 227 * 1024);
+  EXPECT_EQ(sm90.sharedMemoryPerSM, 228 * 1024);
+  EXPECT_EQ(sm90.smCount, 132);
+  EXPECT_EQ(sm90.mmaGranule(), 16);
+  EXPECT_EQ(preset("sm_75").sharedMemoryPerBlock, 64 * 1024);
+  EXPECT_EQ(preset("gfx950").sharedMemoryPerBlock, 160 * 1024);
+  EXPECT_EQ(preset("gfx942").warpSize, 64);
+  EXPECT_FALSE(lookupTargetPreset("sm_99").has_value());
+  EXPECT_NE(listTargetPresets().find("sm_90a"), std::string::npos);
+  for (const TargetDescription &target : getTargetPresets())
+    EXPECT_FALSE(target.source.empty()) << target.name;
+  TargetDescription host = getHostTarget();
+  EXPECT_GT(host.sharedMemoryPerBlock, 0);
+  EXPECT_EQ(host.mmaGranule(), 1);
+}
+
+TEST(Policies, ParseAndPrint) {
+  EXPECT_EQ(parseTilePolicy("fa1"), TilePolicy::FA1);
+  EXPECT_EQ(parseTilePolicy("auto"), TilePolicy::Auto);
+  EXPECT_FALSE(parseTilePolicy("fa3").has_value());
+  EXPECT_EQ(stringifyTilePolicy(TilePolicy::FA2), "fa2");
+}
+
+} // namespace
