@@ -33,6 +33,9 @@ config.substitutions.append(
 config.substitutions.append(("%fa_src_root", config.fa_src_root))
 config.substitutions.append(("%fa_obj_root", config.fa_obj_root))
 
+# FileCheck, not and friends live beside Debian's LLVM tools.
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
 tool_dirs = [config.fa_tools_dir, config.llvm_tools_dir]
 tools = ["fa-opt", "mlir-opt", "mlir-runner"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

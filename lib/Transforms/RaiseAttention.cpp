@@ -321,7 +321,7 @@ void rewrite(const AttentionMatch &match, llvm::DenseSet<Operation *> &erased) {
       b.getF64FloatAttr(match.scale),
       match.causal ? DiagonalAlignmentAttr::get(b.getContext(), *match.causal)
                    : nullptr,
-      /*window=*/nullptr);
+      /*window=*/nullptr, /*tiling=*/nullptr);
 
   Value output = attention.getOutput();
   if (needsLogsumexp)

@@ -107,4 +107,39 @@ def FARaiseAttention : Pass<"fa-raise-attention"> {
   ];
 }
 
+def FASelectTiles : Pass<"fa-select-tiles", "::mlir::ModuleOp"> {
+  let summary = "Choose the fused kernel's tile sizes from the target's on-chip memory";
+  let description = [{
+    Annotates every `fa.attention` with `tiling = #fa.tiling<block_q,
+    block_kv, warps, stages, smem_bytes>`, chosen for the target:
+
+    * `policy=fa1`: FlashAttention's formula, B_c = ceil(M / 4d) and
+      B_r = min(B_c, d) with M the per-block shared memory in elements,
+      rounded down to the MMA granule, kept within M and clamped to the
+      sequence length;
+    * `policy=fa2`: a search over {64, 128}^2 (16 to 256 when none fits),
+      1 to 8 warps and 1 to 3 stages, keeping the candidates whose shared
+      memory and registers fit and ranking them by the cost model of
+      docs/Targets.md;
+    * `policy=auto` (default): fa2, with fa1's values reported beside it.
+
+    A tiling already on the op wins but is checked against the target. The
+    target comes from the `target` option (a preset name), else the
+    module's DLTI (`#dlti.target_system_spec<"GPU" = ...>`, keys in
+    docs/Targets.md), else a gpu.module's `#nvvm.target` chip, else sm_80.
+    `report=<file>` or `report=-` writes one JSON object per op and line.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "Target preset (sm_75, sm_80, sm_86, sm_89, sm_90, sm_90a, sm_100, "
+           "sm_120, gfx90a, gfx942, gfx950, host); overrides DLTI and "
+           "#nvvm.target">,
+    Option<"policy", "policy", "std::string", /*default=*/"\"auto\"",
+           "How to choose tiles: fa1, fa2 or auto (fa2 with fa1 reported)">,
+    Option<"report", "report", "std::string", /*default=*/"\"\"",
+           "Write one JSON line per fa.attention to this file (- for stdout)">,
+  ];
+  let dependentDialects = ["::mlir::fa::FADialect"];
+}
+
 #endif // FA_TRANSFORMS_PASSES_TD

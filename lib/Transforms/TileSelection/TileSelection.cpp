@@ -321,7 +321,9 @@ TileSelection selectFA2(const AttentionShape &shape,
     os << " and " << target.registersPerThread << " registers per thread";
   os << "; " << describe(best->tiling) << " has the lowest cost: "
      << formatBytes(best->costs.hbmBytesTiled) << " of HBM traffic, "
-     << best->costs.occupancyBlocksPerSM << " blocks per SM, "
+     << best->costs.occupancyBlocksPerSM
+     << (best->costs.occupancyBlocksPerSM == 1 ? " block" : " blocks")
+     << " per SM, "
      << best->costs.waves << (best->costs.waves == 1 ? " wave" : " waves")
      << " over " << target.smCount << " SMs";
   if (shape.causalOffset || shape.window)
@@ -433,7 +435,7 @@ TileSelection mlir::fa::selectTiles(const AttentionShape &shape,
   fa2.decision->fa1BlockQ = fa1BlockQ(m, shape.headDim);
   if (policy == TilePolicy::Auto) {
     fa2.decision->policy = TilePolicy::Auto;
-    std::string why = "auto uses " + fa2.decision->why;
+    std::string why = "auto is fa2: " + fa2.decision->why;
     if (fa1.decision)
       why += "; fa1 would use " + describe(fa1.decision->tiling) + " (" +
              fa1.decision->why + ")";

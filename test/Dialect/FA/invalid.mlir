@@ -256,3 +256,26 @@ func.func @missing_scale(%q: tensor<1x2x8x16xf32>) {
   %o = "fa.attention"(%q, %q, %q) : (tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32>
   return
 }
+
+// -----
+
+func.func @tiling_not_positive(%q: tensor<1x2x8x16xf32>) {
+  // expected-error @+1 {{tiling sizes must be positive, got block_q = 0, block_kv = 64, warps = 4, stages = 1}}
+  %o = fa.attention %q, %q, %q scale = 0.5 tiling = <block_q = 0, block_kv = 64, warps = 4, stages = 1> : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32> -> tensor<1x2x8x16xf32>
+  return
+}
+
+// -----
+
+// A target whose block may use more shared memory than its SM has.
+// expected-error @+1 {{target smem_per_block (2048) exceeds smem_per_sm (1024)}}
+func.func @target_inconsistent() attributes {t = #fa.target<name = "x", smem_per_block = 2048, smem_per_sm = 1024, regs_per_sm = 65536, regs_per_thread = 255, max_threads_per_block = 1024, max_threads_per_sm = 2048, warp_size = 32, sm_count = 1, mma = []>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{target warp_size must be positive, got 0}}
+func.func @target_zero_warp() attributes {t = #fa.target<name = "x", smem_per_block = 1024, smem_per_sm = 1024, regs_per_sm = 65536, regs_per_thread = 255, max_threads_per_block = 1024, max_threads_per_sm = 2048, warp_size = 0, sm_count = 1, mma = []>} {
+  return
+}

@@ -69,3 +69,17 @@ func.func @dynamic(%q: tensor<?x?x?x64xf16>, %k: tensor<?x?x?x64xf16>,
       -> tensor<?x?x?x64xf16>
   return %o : tensor<?x?x?x64xf16>
 }
+
+// -----
+
+// A tiling (as fa-select-tiles writes it) and a target description.
+// CHECK-LABEL: func.func @tiled
+// CHECK-SAME: t = #fa.target<name = "sm_90", smem_per_block = 232448, smem_per_sm = 233472, regs_per_sm = 65536, regs_per_thread = 255, max_threads_per_block = 1024, max_threads_per_sm = 2048, warp_size = 32, sm_count = 132, mma = ["m16n8k16", "m16n8k8"]>
+// CHECK: tiling = <block_q = 128, block_kv = 64, warps = 4, stages = 2, smem_bytes = 56320> :
+func.func @tiled(%q: tensor<1x8x128x64xf16>) -> tensor<1x8x128x64xf16> attributes {t = #fa.target<name = "sm_90", smem_per_block = 232448, smem_per_sm = 233472, regs_per_sm = 65536, regs_per_thread = 255, max_threads_per_block = 1024, max_threads_per_sm = 2048, warp_size = 32, sm_count = 132, mma = ["m16n8k16", "m16n8k8"]>} {
+  %o = fa.attention %q, %q, %q scale = 0.125
+      tiling = <block_q = 128, block_kv = 64, warps = 4, stages = 2, smem_bytes = 56320>
+      : tensor<1x8x128x64xf16>, tensor<1x8x128x64xf16>, tensor<1x8x128x64xf16>
+      -> tensor<1x8x128x64xf16>
+  return %o : tensor<1x8x128x64xf16>
+}

@@ -40,4 +40,57 @@ def FA_WindowAttr : AttrDef<FA_Dialect, "Window"> {
   let genVerifyDecl = 1;
 }
 
+def FA_TilingAttr : AttrDef<FA_Dialect, "Tiling"> {
+  let mnemonic = "tiling";
+  let summary = "Tile sizes of the fused kernel for one fa.attention";
+  let description = [{
+    Written by `fa-select-tiles` (or by hand, in which case the pass checks
+    it against the target instead of choosing): the query rows per block
+    (`block_q`, B_r), the keys per inner step (`block_kv`, B_c), the warps
+    per block, the K/V pipeline stages, and the shared memory the tiling
+    needs (filled in by the pass when absent).
+
+    Example: `#fa.tiling<block_q = 128, block_kv = 64, warps = 4, stages = 2,
+    smem_bytes = 56320>`.
+  }];
+  let parameters = (ins "int64_t":$block_q, "int64_t":$block_kv,
+                        "int64_t":$warps, "int64_t":$stages,
+                        OptionalParameter<"std::optional<int64_t>">:$smem_bytes);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+def FA_TargetAttr : AttrDef<FA_Dialect, "Target"> {
+  let mnemonic = "target";
+  let summary = "On-chip resources of a target, for tile selection";
+  let description = [{
+    What a FlashAttention kernel may use on one target: shared memory per
+    block (the opt-in maximum) and per SM, 32-bit registers per SM and per
+    thread, threads per block and per SM, the warp size, the SM count, and
+    the tensor-core MMA shapes. Built-in presets (docs/Targets.md) give these
+    for NVIDIA sm_75 to sm_120, AMD gfx90a/gfx942/gfx950 and the host CPU;
+    a module may state its own in DLTI (`"fa.target" = #fa.target<...>`).
+
+    Example:
+    `#fa.target<name = "sm_90", smem_per_block = 232448, smem_per_sm = 233472,
+    regs_per_sm = 65536, regs_per_thread = 255, max_threads_per_block = 1024,
+    max_threads_per_sm = 2048, warp_size = 32, sm_count = 132,
+    mma = ["m16n8k16", "m16n8k8"]>`
+  }];
+  let parameters = (ins StringRefParameter<"preset or device name">:$name,
+                        "int64_t":$smem_per_block, "int64_t":$smem_per_sm,
+                        "int64_t":$regs_per_sm, "int64_t":$regs_per_thread,
+                        "int64_t":$max_threads_per_block,
+                        "int64_t":$max_threads_per_sm, "int64_t":$warp_size,
+                        "int64_t":$sm_count, "ArrayAttr":$mma);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The same numbers as a plain TargetDescription.
+    ::mlir::fa::TargetDescription getDescription() const;
+    static TargetAttr get(::mlir::MLIRContext *context,
+                          const ::mlir::fa::TargetDescription &target);
+  }];
+}
+
 #endif // FA_DIALECT_FA_IR_FAATTRS_TD

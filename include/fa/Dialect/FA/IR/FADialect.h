@@ -9,7 +9,10 @@
 
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/Dialect.h"
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectImplementation.h"
+
+#include "fa/Target/TargetDescription.h"
 
 #include "fa/Dialect/FA/IR/FAOpsDialect.h.inc"
 

@@ -57,6 +57,9 @@ def FA_AttentionOp : FA_Op<"attention", [Pure]> {
     * `window = #fa.window<left = l, right = r, align = a>` keeps only keys
       with `i + delta - l <= j <= i + delta + r`. Combined with `causal`, the
       window must use the same alignment and `right = 0`.
+    * `tiling = #fa.tiling<...>` (optional) fixes the tile sizes of the fused
+      kernel; `fa-select-tiles` writes it, or checks one written by hand. It
+      does not change the result.
     * **Fully-masked rows** (every key hidden by the masks, causal or window,
       or `Nk == 0`) produce an output row of `0` and a logsumexp of `-inf`,
       never NaN.
@@ -77,14 +80,15 @@ def FA_AttentionOp : FA_Op<"attention", [Pure]> {
                        Optional<AnyRankedTensor>:$mask,
                        F64Attr:$scale,
                        OptionalAttr<FA_DiagonalAlignment>:$causal,
-                       OptionalAttr<FA_WindowAttr>:$window);
+                       OptionalAttr<FA_WindowAttr>:$window,
+                       OptionalAttr<FA_TilingAttr>:$tiling);
   let results = (outs AnyRankedTensor:$output,
                       Optional<AnyRankedTensor>:$logsumexp);
 
   let assemblyFormat = [{
     $query `,` $key `,` $value (`mask` `(` $mask^ `:` type($mask) `)`)?
     `scale` `=` $scale (`causal` `=` $causal^)? (`window` `=` $window^)?
-    attr-dict `:` type($query) `,` type($key) `,` type($value)
+    (`tiling` `=` $tiling^)? attr-dict `:` type($query) `,` type($key) `,` type($value)
     `->` type($output) (`,` type($logsumexp)^)?
   }];
 

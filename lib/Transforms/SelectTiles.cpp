@@ -1,0 +1,292 @@
+//===- SelectTiles.cpp - fa-select-tiles ----------------------------------===//
+//
+// Stage: tile selection. Finds the target (option, DLTI, #nvvm.target,
+// default), describes each fa.attention's shape to the pure C++ selection
+// (TileSelection.h), writes the chosen tiling on the op and, on request, a
+// JSON line per op saying what was chosen and why.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fa/Dialect/FA/IR/FAOps.h"
+#include "fa/Transforms/Passes.h"
+#include "fa/Transforms/TileSelection.h"
+
+#include "mlir/Dialect/DLTI/DLTI.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+namespace mlir::fa {
+#define GEN_PASS_DEF_FASELECTTILES
+#include "fa/Transforms/Passes.h.inc"
+} // namespace mlir::fa
+
+using namespace mlir;
+using namespace mlir::fa;
+
+namespace {
+
+/// A target and where it came from, for the report.
+struct ResolvedTarget {
+  TargetDescription description;
+  std::string origin;
+};
+
+/// DLTI keys under the "GPU" device that override a preset's fields.
+struct DltiField {
+  StringLiteral key;
+  int64_t TargetDescription::*field;
+};
+constexpr DltiField kDltiFields[] = {
+    {"max_shared_memory_bytes", &TargetDescription::sharedMemoryPerBlock},
+    {"shared_memory_per_sm_bytes", &TargetDescription::sharedMemoryPerSM},
+    {"registers_per_sm", &TargetDescription::registersPerSM},
+    {"registers_per_thread", &TargetDescription::registersPerThread},
+    {"max_threads_per_block", &TargetDescription::maxThreadsPerBlock},
+    {"max_threads_per_sm", &TargetDescription::maxThreadsPerSM},
+    {"warp_size", &TargetDescription::warpSize},
+    {"sm_count", &TargetDescription::smCount},
+};
+
+FailureOr<TargetDescription> lookupPreset(Operation *at, StringRef name,
+                                          StringRef what) {
+  if (std::optional<TargetDescription> preset = lookupTargetPreset(name))
+    return *preset;
+  return at->emitError() << "unknown target '" << name << "' (" << what
+                         << "); known targets: " << listTargetPresets();
+}
+
+/// The module's DLTI description of the "GPU" device, if it has one.
+FailureOr<std::optional<ResolvedTarget>> fromDlti(Operation *op) {
+  auto queryKey = [&](StringRef key) -> Attribute {
+    FailureOr<Attribute> value = dlti::query(op, {"GPU", key});
+    return succeeded(value) ? *value : Attribute();
+  };
+  std::optional<ResolvedTarget> resolved;
+  Attribute full = queryKey("fa.target");
+  if (auto target = dyn_cast_or_null<TargetAttr>(full)) {
+    resolved = ResolvedTarget{target.getDescription(), "DLTI fa.target"};
+  } else if (Attribute preset = queryKey("preset")) {
+    auto name = dyn_cast<StringAttr>(preset);
+    if (!name)
+      return op->emitError()
+             << "DLTI key \"preset\" must be a string naming a target, got "
+             << preset;
+    FailureOr<TargetDescription> description =
+        lookupPreset(op, name.getValue(), "DLTI key \"preset\"");
+    if (failed(description))
+      return failure();
+    resolved = ResolvedTarget{*description, "DLTI preset"};
+  }
+  for (const DltiField &entry : kDltiFields) {
+    Attribute value = queryKey(entry.key);
+    if (!value)
+      continue;
+    auto integer = dyn_cast<IntegerAttr>(value);
+    if (!integer || integer.getInt() <= 0)
+      return op->emitError() << "DLTI key \"" << entry.key
+                             << "\" must be a positive integer, got " << value;
+    if (!resolved) {
+      // Keys without a preset refine the default target.
+      resolved = ResolvedTarget{*lookupTargetPreset(kDefaultTargetName),
+                                ("DLTI over " + kDefaultTargetName).str()};
+    }
+    resolved->description.*entry.field = integer.getInt();
+    resolved->description.name += "+dlti";
+  }
+  return resolved;
+}
+
+/// The chip of the first #nvvm.target of a gpu.module in `module`.
+std::optional<std::string> fromNvvmTarget(ModuleOp module) {
+  std::optional<std::string> chip;
+  module.walk([&](gpu::GPUModuleOp gpuModule) {
+    ArrayAttr targets = gpuModule.getTargetsAttr();
+    if (!targets)
+      return WalkResult::advance();
+    for (Attribute target : targets)
+      if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(target)) {
+        chip = nvvm.getChip().str();
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  return chip;
+}
+
+int64_t elementBytes(Type type) {
+  return type.isF32() ? 4 : 2; // the verifier allows f16, bf16 and f32
+}
+
+std::string dtypeName(Type type) {
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  os << type;
+  return name;
+}
+
+AttentionShape describe(AttentionOp op) {
+  auto query = cast<RankedTensorType>(op.getQuery().getType());
+  auto key = cast<RankedTensorType>(op.getKey().getType());
+  auto value = cast<RankedTensorType>(op.getValue().getType());
+  auto size = [](int64_t dim) {
+    return ShapedType::isDynamic(dim) ? kUnknownSize : dim;
+  };
+  AttentionShape shape;
+  shape.batch = size(query.getDimSize(0));
+  shape.heads = size(query.getDimSize(1));
+  shape.kvHeads = size(key.getDimSize(1));
+  shape.queryLen = size(query.getDimSize(2));
+  shape.keyLen = size(key.getDimSize(2));
+  shape.headDim = query.getDimSize(3);
+  shape.valueDim = value.getDimSize(3);
+  shape.elementBytes = elementBytes(query.getElementType());
+  // The diagonal offset; unknown lengths count as equal (offset 0).
+  auto offset = [&](DiagonalAlignment align) -> int64_t {
+    if (align == DiagonalAlignment::top_left ||
+        shape.queryLen == kUnknownSize || shape.keyLen == kUnknownSize)
+      return 0;
+    return shape.keyLen - shape.queryLen;
+  };
+  if (std::optional<DiagonalAlignment> causal = op.getCausal())
+    shape.causalOffset = offset(*causal);
+  if (WindowAttr window = op.getWindowAttr())
+    shape.window = AttentionShape::Window{window.getLeft(), window.getRight(),
+                                          offset(window.getAlign())};
+  return shape;
+}
+
+void writeReport(llvm::raw_ostream &os, AttentionOp op,
+                 const AttentionShape &shape, const ResolvedTarget &target,
+                 const TileDecision &decision) {
+  std::string loc;
+  llvm::raw_string_ostream locStream(loc);
+  op.getLoc().print(locStream);
+  auto size = [](int64_t value) -> llvm::json::Value {
+    if (value == kUnknownSize)
+      return nullptr;
+    return value;
+  };
+  llvm::json::OStream json(os);
+  json.object([&] {
+    json.attribute("loc", loc);
+    json.attributeObject("shape", [&] {
+      json.attribute("batch", size(shape.batch));
+      json.attribute("heads", size(shape.heads));
+      json.attribute("kv_heads", size(shape.kvHeads));
+      json.attribute("nq", size(shape.queryLen));
+      json.attribute("nk", size(shape.keyLen));
+      json.attribute("d", shape.headDim);
+      json.attribute("dv", shape.valueDim);
+    });
+    json.attribute("dtype", dtypeName(op.getQuery().getType().getElementType()));
+    json.attribute("target", target.description.name);
+    json.attribute("policy", stringifyTilePolicy(decision.policy));
+    json.attribute("block_q", decision.tiling.blockQ);
+    json.attribute("block_kv", decision.tiling.blockKV);
+    json.attribute("warps", decision.tiling.warps);
+    json.attribute("stages", decision.tiling.stages);
+    json.attribute("smem_bytes", decision.costs.sharedMemoryBytes);
+    json.attribute("smem_limit", target.description.sharedMemoryPerBlock);
+    json.attribute("regs_per_thread_est", decision.costs.registersPerThread);
+    json.attribute("occupancy_blocks_per_sm",
+                   decision.costs.occupancyBlocksPerSM);
+    json.attribute("hbm_bytes_tiled_est", decision.costs.hbmBytesTiled);
+    json.attribute("hbm_bytes_unfused_est", decision.costs.hbmBytesUnfused);
+    json.attribute("fa1_bc", decision.fa1BlockKV);
+    json.attribute("fa1_br", decision.fa1BlockQ);
+    json.attribute("why", "target " + target.description.name + " from " +
+                              target.origin + "; " + decision.why);
+  });
+  os << "\n";
+}
+
+struct FASelectTilesPass : fa::impl::FASelectTilesBase<FASelectTilesPass> {
+  using FASelectTilesBase::FASelectTilesBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    std::optional<TilePolicy> tilePolicy = parseTilePolicy(policy);
+    if (!tilePolicy) {
+      module.emitError() << "unknown tile policy '" << policy
+                         << "'; known policies: fa1, fa2, auto";
+      return signalPassFailure();
+    }
+
+    std::unique_ptr<llvm::ToolOutputFile> reportFile;
+    llvm::raw_ostream *reportStream = nullptr;
+    if (report == "-") {
+      reportStream = &llvm::outs();
+    } else if (!report.empty()) {
+      std::string error;
+      reportFile = openOutputFile(report, &error);
+      if (!reportFile) {
+        module.emitError() << "cannot open the tile report '" << report
+                           << "': " << error;
+        return signalPassFailure();
+      }
+      reportStream = &reportFile->os();
+    }
+
+    std::optional<std::string> nvvmChip = fromNvvmTarget(module);
+    WalkResult result = module.walk([&](AttentionOp op) -> WalkResult {
+      // First to last: the option, DLTI (which may differ per op), the
+      // #nvvm.target chip, the default. Errors point at the op they stop.
+      std::optional<ResolvedTarget> resolved;
+      if (!target.empty()) {
+        FailureOr<TargetDescription> preset =
+            lookupPreset(op, target, "pass option target");
+        if (failed(preset))
+          return WalkResult::interrupt();
+        resolved = ResolvedTarget{*preset, "the pass option"};
+      }
+      if (!resolved) {
+        FailureOr<std::optional<ResolvedTarget>> dlti = fromDlti(op);
+        if (failed(dlti))
+          return WalkResult::interrupt();
+        resolved = *dlti;
+      }
+      if (!resolved && nvvmChip) {
+        FailureOr<TargetDescription> preset =
+            lookupPreset(op, *nvvmChip, "#nvvm.target chip");
+        if (failed(preset))
+          return WalkResult::interrupt();
+        resolved = ResolvedTarget{*preset, "#nvvm.target"};
+      }
+      if (!resolved)
+        resolved = ResolvedTarget{*lookupTargetPreset(kDefaultTargetName),
+                                  "the default"};
+
+      AttentionShape shape = describe(op);
+      TileSelection selection;
+      if (TilingAttr given = op.getTilingAttr()) {
+        selection = checkTiling(Tiling{given.getBlockQ(), given.getBlockKv(),
+                                       given.getWarps(), given.getStages()},
+                                shape, resolved->description);
+      } else {
+        selection = selectTiles(shape, resolved->description, *tilePolicy);
+      }
+      if (!selection.decision) {
+        op.emitOpError() << selection.error;
+        return WalkResult::interrupt();
+      }
+      const TileDecision &decision = *selection.decision;
+      op.setTilingAttr(TilingAttr::get(
+          op.getContext(), decision.tiling.blockQ, decision.tiling.blockKV,
+          decision.tiling.warps, decision.tiling.stages,
+          decision.costs.sharedMemoryBytes));
+      if (reportStream)
+        writeReport(*reportStream, op, shape, *resolved, decision);
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      return signalPassFailure();
+    if (reportFile)
+      reportFile->keep();
+  }
+};
+
+} // namespace
