@@ -382,7 +382,7 @@ struct FARaiseAttentionPass
         ++numCandidates;
         ++counts.candidates;
         ++counts.rejected[static_cast<unsigned>(rejection.category)];
-        countRejection(rejection.category);
+        ++rejectionStatistic(rejection.category);
         if (explain)
           rejection.location->emitRemark()
               << "attention not raised: " << rejection.message;
@@ -415,38 +415,16 @@ struct FARaiseAttentionPass
     unsigned rejected[kNumRejectCategories] = {};
   } counts;
 
-  void countRejection(RejectCategory category) {
-    switch (category) {
-    case RejectCategory::NotCandidate:
-      return;
-    case RejectCategory::Structure:
-      ++numRejectedStructure;
-      return;
-    case RejectCategory::SoftmaxAxis:
-      ++numRejectedSoftmaxAxis;
-      return;
-    case RejectCategory::Contraction:
-      ++numRejectedContraction;
-      return;
-    case RejectCategory::Layout:
-      ++numRejectedLayout;
-      return;
-    case RejectCategory::ExternalUse:
-      ++numRejectedExternalUse;
-      return;
-    case RejectCategory::Scale:
-      ++numRejectedScale;
-      return;
-    case RejectCategory::Mask:
-      ++numRejectedMask;
-      return;
-    case RejectCategory::Type:
-      ++numRejectedType;
-      return;
-    case RejectCategory::Shape:
-      ++numRejectedShape;
-      return;
-    }
+  /// The pass statistic counting rejections of `category`.
+  Statistic &rejectionStatistic(RejectCategory category) {
+    Statistic *statistics[kNumRejectCategories] = {
+        &numCandidates, // NotCandidate is never counted
+        &numRejectedStructure,   &numRejectedSoftmaxAxis,
+        &numRejectedContraction, &numRejectedLayout,
+        &numRejectedExternalUse, &numRejectedScale,
+        &numRejectedMask,        &numRejectedType,
+        &numRejectedShape};
+    return *statistics[static_cast<unsigned>(category)];
   }
 };
 

@@ -277,6 +277,11 @@ private:
     rejection.message = message.str();
     return std::nullopt;
   }
+  /// reject() for the checks that return bool.
+  bool fail(RejectCategory category, const Twine &message) {
+    reject(category, message);
+    return false;
+  }
 
   bool matchProbabilities(Term *probs, Term *&scores);
   bool matchRowReduction(Term *stat, Term *expectedInput, bool isMax,
@@ -457,10 +462,9 @@ bool Matcher::checkLayout(StringRef name, ArrayRef<Axis> actual,
                           ArrayRef<Axis> expected) {
   if (actual == expected)
     return true;
-  reject(RejectCategory::Layout,
+  return fail(RejectCategory::Layout,
          name + " is read as " + formatLabels(actual) + ", expected " +
              formatLabels(expected));
-  return false;
 }
 
 std::optional<AttentionMatch> Matcher::run() {
@@ -666,20 +670,18 @@ bool Matcher::matchProbabilities(Term *probs, Term *&scores) {
       if (term->labels[dim].kind != AxisKind::Key) {
         auto keyDim = llvm::find(term->labels, Axis{AxisKind::Key}) -
                       term->labels.begin();
-        reject(RejectCategory::SoftmaxAxis,
+        return fail(RejectCategory::SoftmaxAxis,
                llvm::formatv("softmax normalizes dim {0} but the key dim of "
                              "P·V is {1}",
                              dim, keyDim)
                    .str());
-        return false;
       }
       fill = 0;
       scores = leaf(softmax.getInput(), term->labels);
       return true;
     }
-    reject(RejectCategory::Structure,
+    return fail(RejectCategory::Structure,
            "P is not computed by a softmax that the matcher understands");
-    return false;
   }
 
   // Split into exp(x - max) and the row sum it is divided by.
@@ -706,28 +708,24 @@ bool Matcher::matchProbabilities(Term *probs, Term *&scores) {
   }
   if (!numerator) {
     if (term->kind == ScalarKind::Exp)
-      reject(RejectCategory::Structure,
-             "P·V reads exp(...) that is not normalized by its row sum");
-    else
-      reject(RejectCategory::Structure,
-             "P·V reads " + stringifyScalarKind(term->kind) +
-                 "(...), not exp(x - max) / sum");
-    return false;
+      return fail(RejectCategory::Structure,
+                  "P·V reads exp(...) that is not normalized by its row sum");
+    return fail(RejectCategory::Structure,
+                "P·V reads " + stringifyScalarKind(term->kind) +
+                    "(...), not exp(x - max) / sum");
   }
 
   Term *exp = peelCasts(numerator);
   if (exp->kind != ScalarKind::Exp) {
-    reject(RejectCategory::Structure,
+    return fail(RejectCategory::Structure,
            "the softmax numerator is " + stringifyScalarKind(exp->kind) +
                "(...), not exp(x - max)");
-    return false;
   }
   Term *shifted = peelCasts(exp->operands[0]);
   if (shifted->kind != ScalarKind::Sub) {
-    reject(RejectCategory::Structure,
+    return fail(RejectCategory::Structure,
            "exp is applied to " + stringifyScalarKind(shifted->kind) +
                "(...), not to x - max(x)");
-    return false;
   }
   if (!matchRowReduction(resolve(rowSum), exp, /*isMax=*/false, "row sum"))
     return false;
@@ -744,11 +742,10 @@ bool Matcher::matchProbabilities(Term *probs, Term *&scores) {
 bool Matcher::matchRowReduction(Term *stat, Term *expectedInput, bool isMax,
                                 StringRef what) {
   auto notReduction = [&]() {
-    reject(RejectCategory::Structure,
+    return fail(RejectCategory::Structure,
            "the " + what + " is not a " + (isMax ? "max" : "sum") +
                " over one dim of the " +
                (isMax ? "scores" : "softmax numerator"));
-    return false;
   };
   if (stat->kind != ScalarKind::Input)
     return notReduction();
@@ -784,9 +781,8 @@ bool Matcher::matchRowReduction(Term *stat, Term *expectedInput, bool isMax,
   Term *input = peelCasts(leaf(view->inputs[0], *inputLabels));
   Term *expected = peelCasts(expectedInput);
   if (!expected->value || input->value != expected->value) {
-    reject(RejectCategory::Structure,
+    return fail(RejectCategory::Structure,
            "the " + what + " reduces a different tensor than the softmax uses");
-    return false;
   }
   if (input->labels != expected->labels) {
     auto keyDim = llvm::find(expected->labels, Axis{AxisKind::Key}) -
@@ -796,21 +792,19 @@ bool Matcher::matchRowReduction(Term *stat, Term *expectedInput, bool isMax,
          llvm::enumerate(view->inputMaps[0].getResults()))
       if (expr == getAffineDimExpr(reduced, expr.getContext()))
         reducedDim = index;
-    reject(RejectCategory::SoftmaxAxis,
+    return fail(RejectCategory::SoftmaxAxis,
            llvm::formatv("the {0} reduces dim {1} but the key dim of P·V is "
                          "{2}",
                          what, reducedDim, keyDim)
                .str());
-    return false;
   }
 
   // The reduction's starting value.
   if (view->implicitInit)
     return true;
   if (!view->initConstant) {
-    reject(RejectCategory::Structure,
+    return fail(RejectCategory::Structure,
            "the " + what + " starts from a tensor that is not a constant");
-    return false;
   }
   double init = *view->initConstant;
   bool ok = isSum ? init == 0.0
@@ -818,12 +812,11 @@ bool Matcher::matchRowReduction(Term *stat, Term *expectedInput, bool isMax,
                      isLowestFinite(init) ||
                      (std::isnan(init) && combine.kind == ScalarKind::MaxNum));
   if (!ok) {
-    reject(RejectCategory::Structure,
+    return fail(RejectCategory::Structure,
            "the " + what + " starts at " + formatConstant(init) +
                (isSum ? ", not 0"
                       : ", not -inf, the lowest finite value or NaN with "
                         "maxnumf"));
-    return false;
   }
   return true;
 }
@@ -839,12 +832,11 @@ bool Matcher::matchScores(Term *scores, Term *&contraction) {
       std::optional<StructuredView> view = getStructuredView(term->value);
       if (!view || !getContraction(*view)) {
         Operation *def = term->value.getDefiningOp();
-        reject(RejectCategory::Structure,
+        return fail(RejectCategory::Structure,
                "the scores come from " +
                    (def ? def->getName().getStringRef().str()
                         : std::string("a block argument")) +
                    ", not from a Q·Kᵀ contraction");
-        return false;
       }
       contraction = term;
       return true;
@@ -859,8 +851,7 @@ bool Matcher::matchScores(Term *scores, Term *&contraction) {
       Term *rhs = resolve(term->operands[1]);
       bool isDiv = term->kind == ScalarKind::Div;
       if (isDiv && lhs->kind == ScalarKind::Constant) {
-        reject(RejectCategory::Scale, "a constant is divided by the scores");
-        return false;
+        return fail(RejectCategory::Scale, "a constant is divided by the scores");
       }
       if (!isDiv && lhs->kind == ScalarKind::Constant)
         std::swap(lhs, rhs);
@@ -880,9 +871,8 @@ bool Matcher::matchScores(Term *scores, Term *&contraction) {
         return false;
       }
       if (rhs->constant == 0 || !std::isfinite(rhs->constant)) {
-        reject(RejectCategory::Scale,
+        return fail(RejectCategory::Scale,
                "the scale " + formatConstant(rhs->constant) + " is not finite");
-        return false;
       }
       match.scale *= isDiv ? 1.0 / rhs->constant : rhs->constant;
       term = lhs;
@@ -893,9 +883,8 @@ bool Matcher::matchScores(Term *scores, Term *&contraction) {
       if (!dependsOnContraction(lhs))
         std::swap(lhs, rhs);
       if (dependsOnContraction(rhs) || !dependsOnContraction(lhs)) {
-        reject(RejectCategory::Structure,
+        return fail(RejectCategory::Structure,
                "an add on the scores whose other side is not a mask");
-        return false;
       }
       Term *bias = rhs;
       bool wasCollecting = collecting;
@@ -909,18 +898,15 @@ bool Matcher::matchScores(Term *scores, Term *&contraction) {
         return false;
       }
       if (biasResolved->kind == ScalarKind::Constant) {
-        reject(RejectCategory::Mask, "a constant is added to the scores");
-        return false;
+        return fail(RejectCategory::Mask, "a constant is added to the scores");
       }
       if (bias->kind != ScalarKind::Input || !bias->value) {
-        reject(RejectCategory::Mask,
+        return fail(RejectCategory::Mask,
                "the bias is computed inside the op that adds it, not passed "
                "as a tensor");
-        return false;
       }
       if (match.mask) {
-        reject(RejectCategory::Mask, "more than one mask on the scores");
-        return false;
+        return fail(RejectCategory::Mask, "more than one mask on the scores");
       }
       if (match.scale != 1.0) {
         reject(RejectCategory::Mask,
@@ -941,31 +927,27 @@ bool Matcher::matchScores(Term *scores, Term *&contraction) {
       Term *kept = invert ? onFalse : onTrue;
       Term *filled = resolve(invert ? onTrue : onFalse);
       if (!dependsOnContraction(kept) || dependsOnContraction(condition)) {
-        reject(RejectCategory::Structure,
+        return fail(RejectCategory::Structure,
                "a select on the scores that is not a mask");
-        return false;
       }
       if (filled->kind != ScalarKind::Constant ||
           !(filled->constant == -std::numeric_limits<double>::infinity() ||
             isLowestFinite(filled->constant))) {
-        reject(RejectCategory::Mask,
+        return fail(RejectCategory::Mask,
                filled->kind == ScalarKind::Constant
                    ? "the select fills masked scores with " +
                          formatConstant(filled->constant) +
                          ", not -inf or the lowest finite value"
                    : std::string("the select fills masked scores with a "
                                  "tensor, not a constant"));
-        return false;
       }
       if (condition->kind != ScalarKind::Input || !condition->value) {
-        reject(RejectCategory::Mask,
+        return fail(RejectCategory::Mask,
                "the mask is computed inside the select, not passed as a "
                "tensor");
-        return false;
       }
       if (match.mask) {
-        reject(RejectCategory::Mask, "more than one mask on the scores");
-        return false;
+        return fail(RejectCategory::Mask, "more than one mask on the scores");
       }
       match.mask = condition->value;
       match.maskLabels = condition->labels;
@@ -973,19 +955,17 @@ bool Matcher::matchScores(Term *scores, Term *&contraction) {
       // Scales seen so far multiply the filled value too: -inf and the
       // lowest finite value keep their meaning only under a positive scale.
       if (match.scale <= 0) {
-        reject(RejectCategory::Scale,
+        return fail(RejectCategory::Scale,
                "the mask is applied before a scale that is not positive");
-        return false;
       }
       fill = filled->constant;
       term = kept;
       continue;
     }
     default:
-      reject(RejectCategory::Structure,
+      return fail(RejectCategory::Structure,
              "unexpected " + stringifyScalarKind(term->kind) +
                  " on the scores between Q·Kᵀ and the softmax");
-      return false;
     }
   }
 }
@@ -1025,28 +1005,24 @@ bool Matcher::matchQueryKey(Term *contractionTerm) {
   std::optional<Contraction> contraction = getContraction(*view);
   patternOps.insert(view->op);
   if (!view->implicitInit && view->initConstant != 0.0) {
-    reject(RejectCategory::Contraction,
+    return fail(RejectCategory::Contraction,
            "Q·Kᵀ accumulates into a tensor that is not zero");
-    return false;
   }
   std::optional<LoopLabels> loops = labelLoops(*view, contractionTerm->labels);
   if (!loops) {
-    reject(RejectCategory::Layout, "the scores are not read as they are written");
-    return false;
+    return fail(RejectCategory::Layout, "the scores are not read as they are written");
   }
   (*loops)[contraction->reductionLoop] = Axis{AxisKind::HeadDim};
   for (auto [loop, label] : llvm::enumerate(*loops)) {
     if (!label) {
-      reject(RejectCategory::Contraction,
+      return fail(RejectCategory::Contraction,
              "Q·Kᵀ has a loop that is not an axis of the scores");
-      return false;
     }
   }
   std::optional<Labels> lhs = labelOperand(view->inputMaps[0], *loops);
   std::optional<Labels> rhs = labelOperand(view->inputMaps[1], *loops);
   if (!lhs || !rhs) {
-    reject(RejectCategory::Contraction, "Q·Kᵀ reads an operand at a fixed index");
-    return false;
+    return fail(RejectCategory::Contraction, "Q·Kᵀ reads an operand at a fixed index");
   }
   unsigned queryIndex = llvm::is_contained(*lhs, Axis{AxisKind::Query}) ? 0 : 1;
   Labels queryLabels = queryIndex == 0 ? *lhs : *rhs;
@@ -1054,18 +1030,16 @@ bool Matcher::matchQueryKey(Term *contractionTerm) {
   if (!llvm::is_contained(queryLabels, Axis{AxisKind::Query}) ||
       !llvm::is_contained(keyLabels, Axis{AxisKind::Key}) ||
       llvm::is_contained(queryLabels, Axis{AxisKind::Key})) {
-    reject(RejectCategory::Contraction,
+    return fail(RejectCategory::Contraction,
            "Q·Kᵀ does not contract the head dim of Q with the head dim of K");
-    return false;
   }
   match.query = peelOperand(leaf(view->inputs[queryIndex], queryLabels),
                             queryLabels, /*allowScale=*/true);
   match.key = peelOperand(leaf(view->inputs[1 - queryIndex], keyLabels),
                           keyLabels, /*allowScale=*/true);
   if (!match.query || !match.key) {
-    reject(RejectCategory::Structure,
+    return fail(RejectCategory::Structure,
            "Q or K is computed inside the Q·Kᵀ op, not passed as a tensor");
-    return false;
   }
   if (!checkLayout("Q", queryLabels,
                    canonicalLabels(numBatchDims, AxisKind::Query,
@@ -1095,9 +1069,8 @@ bool Matcher::checkMask(Value mask, ArrayRef<Axis> labels) {
   bool boolean = elementType.isInteger(1);
   if (!boolean && !elementType.isF16() && !elementType.isBF16() &&
       !elementType.isF32()) {
-    reject(RejectCategory::Mask, "the mask has element type " +
+    return fail(RejectCategory::Mask, "the mask has element type " +
                                      llvm::formatv("{0}", elementType).str());
-    return false;
   }
   // Mask dims must follow [batch..., Nq, Nk]; broadcast dims are size 1.
   // Where the softmax splits the batch dim, the mask follows the split.
@@ -1106,31 +1079,28 @@ bool Matcher::checkMask(Value mask, ArrayRef<Axis> labels) {
     order = {Axis{AxisKind::Batch, 0, 1}, Axis{AxisKind::Batch, 0, 2},
              Axis{AxisKind::Query}, Axis{AxisKind::Key}};
     if (llvm::is_contained(labels, Axis{AxisKind::Batch, 0})) {
-      reject(RejectCategory::Mask,
+      return fail(RejectCategory::Mask,
              "the mask is indexed by the merged batch dim while the softmax "
              "splits it into [B, H]");
-      return false;
     }
   }
   int64_t last = -1;
   for (auto [dim, label] : llvm::enumerate(labels)) {
     if (label.kind == AxisKind::Unit) {
       if (type.getDimSize(dim) != 1) {
-        reject(RejectCategory::Mask,
+        return fail(RejectCategory::Mask,
                llvm::formatv("mask dim {0} is read at index 0 but its size is "
                              "not a static 1",
                              dim)
                    .str());
-        return false;
       }
       continue;
     }
     int64_t position = llvm::find(order, label) - order.begin();
     if (position == static_cast<int64_t>(order.size()) || position <= last) {
-      reject(RejectCategory::Layout,
+      return fail(RejectCategory::Layout,
              "the mask is read as " + formatLabels(labels) +
                  ", not in the order " + formatLabels(order));
-      return false;
     }
     last = position;
   }
@@ -1142,11 +1112,10 @@ bool Matcher::checkExternalUses() {
     for (Operation *user : op->getUsers()) {
       if (user == root || patternOps.contains(user))
         continue;
-      reject(RejectCategory::ExternalUse,
+      return fail(RejectCategory::ExternalUse,
              "the result of " + op->getName().getStringRef() +
                  " (scores or probabilities) is also used by " +
                  user->getName().getStringRef() + " outside the pattern");
-      return false;
     }
   }
   return true;
