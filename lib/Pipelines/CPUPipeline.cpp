@@ -29,6 +29,12 @@ void mlir::fa::buildCPUPipeline(OpPassManager &pm,
   // raise=false runs the frontend's own ops, which is how tests compare them.
   if (options.raise)
     pm.addPass(createFARaiseAttention());
+  // Tiles for the host: its L2 plays the role of shared memory. The
+  // reference below ignores them; they are checked here so that every op the
+  // CPU runs has a tiling that fits.
+  FASelectTilesOptions tiles;
+  tiles.target = "host";
+  pm.addPass(createFASelectTiles(tiles));
   // Frontend dialects to linalg on tensors; fa.attention to its reference.
   pm.addPass(createFADecomposeAttention());
   pm.addPass(createFADecomposeAggregatedOps());
