@@ -8,6 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TensorBuilders.h"
+
 #include "fa/Dialect/FA/IR/FAOps.h"
 #include "fa/Transforms/Passes.h"
 
@@ -26,38 +28,6 @@ using namespace mlir::fa;
 namespace {
 
 using utils::IteratorType;
-
-Value castToF32(OpBuilder &b, Location loc, Value scalar) {
-  if (scalar.getType().isF32())
-    return scalar;
-  return arith::ExtFOp::create(b, loc, b.getF32Type(), scalar);
-}
-
-Value createFilled(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
-                   Type elementType, TypedAttr fillValue) {
-  Value empty = tensor::EmptyOp::create(b, loc, sizes, elementType);
-  Value fill = arith::ConstantOp::create(b, loc, fillValue);
-  return linalg::FillOp::create(b, loc, ValueRange{fill}, ValueRange{empty})
-      .getResult(0);
-}
-
-Value createEmpty(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
-                  Type elementType) {
-  return tensor::EmptyOp::create(b, loc, sizes, elementType);
-}
-
-/// Emits a linalg.generic with one output and returns its result.
-Value createGeneric(OpBuilder &b, Location loc, ValueRange inputs, Value init,
-                    ArrayRef<AffineMap> maps,
-                    ArrayRef<IteratorType> iteratorTypes,
-                    function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
-  auto generic = linalg::GenericOp::create(
-      b, loc, TypeRange{init.getType()}, inputs, ValueRange{init}, maps,
-      iteratorTypes, [&](OpBuilder &nb, Location nloc, ValueRange args) {
-        linalg::YieldOp::create(nb, nloc, body(nb, nloc, args));
-      });
-  return generic.getResult(0);
-}
 
 /// Gathers `kv` ([B, Hkv, N, E]) into [B, Hq, N, E], row h holding kv head
 /// h / (Hq / Hkv). Only used when the group size is not known statically, so

@@ -50,6 +50,31 @@ def FADecomposeAggregatedOps : Pass<"fa-decompose-aggregated-ops"> {
   ];
 }
 
+def FATileAttention : Pass<"fa-tile-attention"> {
+  let summary = "Lower fa.attention to a tiled, fused online-softmax loop nest";
+  let description = [{
+    Rewrites every `fa.attention` that carries a `tiling` (from
+    `fa-select-tiles`) into FlashAttention-2's loop nest on tensors: an
+    `scf.forall` over (batch, head, query block), mapped to `#gpu.block<z, y,
+    x>`, around an `scf.for` over the key blocks the block can see, carrying
+    the running row max, row sum and f32 accumulator. Tiles have static
+    shapes `[block_q, D]`, `[block_kv, D]`, `[block_q, block_kv]` (tails are
+    padded and masked), so no tensor larger than a tile is ever created.
+    Causal and window masks bound the key loop per query block; only blocks
+    that a boundary crosses (and the tail) evaluate the element mask.
+    Rows with no visible key give 0 and a logsumexp of `-inf`. For f16/bf16,
+    P is rounded to the input type before `P * V`, as FlashAttention-2 does.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
 def FARaiseAttention : Pass<"fa-raise-attention"> {
   let summary = "Recognize attention in linalg and TOSA and rewrite it to fa.attention";
   let description = [{

@@ -1,0 +1,55 @@
+//===- TensorBuilders.h - Small builders shared by the lowerings -*- C++ -*-===//
+//
+// The reference decomposition and the tiled lowering both emit f32
+// linalg.generic ops on tensors; these are the few builders they share.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FA_LIB_TRANSFORMS_TENSORBUILDERS_H
+#define FA_LIB_TRANSFORMS_TENSORBUILDERS_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+namespace mlir::fa {
+
+/// Widens an f16/bf16 scalar to f32 (identity for f32).
+inline Value castToF32(OpBuilder &b, Location loc, Value scalar) {
+  if (scalar.getType().isF32())
+    return scalar;
+  return arith::ExtFOp::create(b, loc, b.getF32Type(), scalar);
+}
+
+inline Value createEmpty(OpBuilder &b, Location loc,
+                         ArrayRef<OpFoldResult> sizes, Type elementType) {
+  return tensor::EmptyOp::create(b, loc, sizes, elementType);
+}
+
+/// A tensor of `sizes` filled with `fillValue`.
+inline Value createFilled(OpBuilder &b, Location loc,
+                          ArrayRef<OpFoldResult> sizes, Type elementType,
+                          TypedAttr fillValue) {
+  Value empty = createEmpty(b, loc, sizes, elementType);
+  Value fill = arith::ConstantOp::create(b, loc, fillValue);
+  return linalg::FillOp::create(b, loc, ValueRange{fill}, ValueRange{empty})
+      .getResult(0);
+}
+
+/// Emits a linalg.generic with one output whose body yields `body(args)`.
+inline Value
+createGeneric(OpBuilder &b, Location loc, ValueRange inputs, Value init,
+              ArrayRef<AffineMap> maps,
+              ArrayRef<utils::IteratorType> iteratorTypes,
+              function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{init.getType()}, inputs, ValueRange{init}, maps,
+      iteratorTypes, [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        linalg::YieldOp::create(nb, nloc, body(nb, nloc, args));
+      });
+  return generic.getResult(0);
+}
+
+} // namespace mlir::fa
+
+#endif // FA_LIB_TRANSFORMS_TENSORBUILDERS_H

@@ -1,0 +1,564 @@
+//===- TileAttention.cpp - fa.attention to a tiled online softmax ---------===//
+//
+// Stage: tiling. Lowers an fa.attention annotated by fa-select-tiles into
+// FlashAttention-2's loop nest on tensors:
+//
+//   scf.forall (b, h, query block)            -- #gpu.block mapping
+//     Q tile [Br, D]; m = -inf, l = 0, acc = 0 (f32, per row)
+//     scf.for key block in [first visible, last visible]
+//       S   = scale * Q K^T (+ bias) [Br, Bc]; masked where needed -> -inf
+//       m'  = max(m, rowmax S)
+//       P   = exp(S - m'); alpha = exp(m - m')
+//       l'  = alpha * l + rowsum P
+//       acc = alpha * acc + P V     (P rounded to the input type first)
+//     O = acc / l (0 where l = 0), logsumexp = m + log l
+//
+// Every buffer is tile-sized: the scratch of a query block is
+// O(Br * (D + Dv + Bc)); no Nq x Nk tensor exists. Tiles have static shapes
+// (tails are padded, and the padding is masked), so that the GPU lowering
+// can place them in shared memory and registers. Key blocks that causal or
+// window masks hide entirely are never visited, and only blocks on a mask
+// boundary (or the tail) evaluate the element mask.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TensorBuilders.h"
+
+#include "fa/Dialect/FA/IR/FAOps.h"
+#include "fa/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/Utils/Utils.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <limits>
+
+namespace mlir::fa {
+#define GEN_PASS_DEF_FATILEATTENTION
+#include "fa/Transforms/Passes.h.inc"
+} // namespace mlir::fa
+
+using namespace mlir;
+using namespace mlir::fa;
+
+namespace {
+
+using utils::IteratorType;
+
+/// Index arithmetic with folding of constants.
+struct IndexMath {
+  OpBuilder &b;
+  Location loc;
+
+  Value constant(int64_t value) {
+    return arith::ConstantIndexOp::create(b, loc, value);
+  }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value min(Value x, Value y) { return arith::MinSIOp::create(b, loc, x, y); }
+  Value max(Value x, Value y) { return arith::MaxSIOp::create(b, loc, x, y); }
+  Value floorDiv(Value x, Value y) {
+    return arith::FloorDivSIOp::create(b, loc, x, y);
+  }
+  Value ceilDiv(Value x, Value y) {
+    return arith::CeilDivUIOp::create(b, loc, x, y);
+  }
+  Value divU(Value x, Value y) { return arith::DivUIOp::create(b, loc, x, y); }
+  Value lt(Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, y);
+  }
+  Value gt(Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, x, y);
+  }
+  Value orI(Value x, Value y) { return arith::OrIOp::create(b, loc, x, y); }
+  Value dim(Value tensor, int64_t index) {
+    return getValueOrCreateConstantIndexOp(
+        b, loc, tensor::getMixedSize(b, loc, tensor, index));
+  }
+};
+
+/// Where the diagonal of query row 0 sits: 0 top-left, Nk - Nq bottom-right.
+Value diagonalOffset(IndexMath &math, DiagonalAlignment align, Value queryLen,
+                     Value keyLen) {
+  if (align == DiagonalAlignment::top_left)
+    return math.constant(0);
+  return math.sub(keyLen, queryLen);
+}
+
+/// A [rows, cols] slice of a rank-4 tensor at (b, h, row0, col0), padded
+/// with zeros to [tileRows, tileCols]. Dims listed in `broadcast` are read at
+/// index 0 with size 1 (and stay size 1).
+Value loadTile(OpBuilder &b, Location loc, Value source, Value batch,
+               Value head, Value row0, Value rows, int64_t tileRows, Value col0,
+               Value cols, int64_t tileCols,
+               ArrayRef<bool> broadcast = {false, false, false, false}) {
+  auto type = cast<RankedTensorType>(source.getType());
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  // Constants become static offsets and sizes, so full tiles stay static.
+  SmallVector<OpFoldResult> offsets =
+      getAsOpFoldResult(ValueRange{batch, head, row0, col0});
+  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1), b.getIndexAttr(1),
+                                     getAsOpFoldResult(rows),
+                                     getAsOpFoldResult(cols)};
+  SmallVector<int64_t> tileShape = {tileRows, tileCols};
+  for (int64_t dim = 0; dim < 4; ++dim) {
+    if (!broadcast[dim])
+      continue;
+    offsets[dim] = zero;
+    sizes[dim] = b.getIndexAttr(1);
+    if (dim >= 2)
+      tileShape[dim - 2] = 1;
+  }
+  SmallVector<OpFoldResult> strides(4, b.getIndexAttr(1));
+  SmallVector<int64_t> sliceShape;
+  for (int64_t dim = 2; dim < 4; ++dim) {
+    std::optional<int64_t> size = getConstantIntValue(sizes[dim]);
+    sliceShape.push_back(size ? *size : ShapedType::kDynamic);
+  }
+  auto sliceType = RankedTensorType::get(sliceShape, type.getElementType());
+  Value slice = tensor::ExtractSliceOp::create(b, loc, sliceType, source,
+                                               offsets, sizes, strides);
+  auto tileType = RankedTensorType::get(tileShape, type.getElementType());
+  if (sliceType == tileType)
+    return slice;
+  Value padValue = arith::ConstantOp::create(
+      b, loc, b.getZeroAttr(type.getElementType()));
+  return tensor::createPadHighOp(tileType, slice, padValue, /*nofold=*/false,
+                                 loc, b);
+}
+
+struct TileAttentionLowering {
+  AttentionOp op;
+  OpBuilder &b;
+  Location loc;
+  int64_t blockQ, blockKV, headDim, valueDim;
+  Type elementType, valueElementType;
+  Type f32;
+  TypedAttr negInf, zero;
+
+  TileAttentionLowering(AttentionOp op, OpBuilder &b, TilingAttr tiling)
+      : op(op), b(b), loc(op.getLoc()), blockQ(tiling.getBlockQ()),
+        blockKV(tiling.getBlockKv()) {
+    auto queryType = cast<RankedTensorType>(op.getQuery().getType());
+    auto valueType = cast<RankedTensorType>(op.getValue().getType());
+    headDim = queryType.getDimSize(3);
+    valueDim = valueType.getDimSize(3);
+    elementType = queryType.getElementType();
+    valueElementType = valueType.getElementType();
+    f32 = b.getF32Type();
+    negInf =
+        b.getFloatAttr(f32, -std::numeric_limits<double>::infinity());
+    zero = b.getFloatAttr(f32, 0.0);
+  }
+
+  /// max - (max == -inf ? max : 0): the shift that keeps exp(-inf - shift)
+  /// from becoming exp(NaN) on rows that have seen no key yet.
+  Value safeMax(OpBuilder &nb, Location nloc, Value max) {
+    Value negInfValue = arith::ConstantOp::create(nb, nloc, negInf);
+    Value isEmpty = arith::CmpFOp::create(nb, nloc, arith::CmpFPredicate::OEQ,
+                                          max, negInfValue);
+    Value zeroValue = arith::ConstantOp::create(nb, nloc, zero);
+    return arith::SelectOp::create(nb, nloc, isEmpty, zeroValue, max);
+  }
+
+  SmallVector<Value> lower();
+  void buildQueryBlock(scf::ForallOp forall, Value batchSize, Value queryHeads,
+                       Value queryLen, Value keyLen, Value groupSize,
+                       Value causalOffset, Value windowOffset, Value scale,
+                       ArrayRef<bool> maskBroadcast, bool wantsLogsumexp);
+};
+
+SmallVector<Value> TileAttentionLowering::lower() {
+  MLIRContext *ctx = b.getContext();
+  IndexMath math{b, loc};
+  Value query = op.getQuery(), key = op.getKey();
+  Value mask = op.getMask();
+
+  Value batchSize = math.dim(query, 0), queryHeads = math.dim(query, 1);
+  Value queryLen = math.dim(query, 2), keyHeads = math.dim(key, 1);
+  Value keyLen = math.dim(key, 2);
+  Value groupSize = math.divU(queryHeads, keyHeads);
+  Value queryBlocks = math.ceilDiv(queryLen, math.constant(blockQ));
+
+  std::optional<DiagonalAlignment> causal = op.getCausal();
+  WindowAttr window = op.getWindowAttr();
+  Value causalOffset, windowOffset;
+  if (causal)
+    causalOffset = diagonalOffset(math, *causal, queryLen, keyLen);
+  if (window)
+    windowOffset = diagonalOffset(math, window.getAlign(), queryLen, keyLen);
+  Value scale = arith::ConstantOp::create(
+      b, loc, b.getF32FloatAttr(op.getScale().convertToDouble()));
+
+  // A mask dim broadcasts when it is a static 1 (see the op's verifier).
+  SmallVector<bool> maskBroadcast(4, false);
+  if (mask) {
+    auto maskType = cast<RankedTensorType>(mask.getType());
+    auto queryType = cast<RankedTensorType>(query.getType());
+    auto keyType = cast<RankedTensorType>(key.getType());
+    int64_t scoreShape[] = {queryType.getDimSize(0), queryType.getDimSize(1),
+                            queryType.getDimSize(2), keyType.getDimSize(2)};
+    for (int64_t dim = 0; dim < 4; ++dim)
+      maskBroadcast[dim] =
+          maskType.getDimSize(dim) == 1 && scoreShape[dim] != 1;
+  }
+
+  // Results, written one query block at a time.
+  SmallVector<OpFoldResult> outputSizes =
+      getAsOpFoldResult(ValueRange{batchSize, queryHeads, queryLen});
+  outputSizes.push_back(b.getIndexAttr(valueDim));
+  SmallVector<Value> outputs = {
+      createEmpty(b, loc, outputSizes, valueElementType)};
+  bool wantsLogsumexp = op.getLogsumexp() != nullptr;
+  if (wantsLogsumexp)
+    outputs.push_back(createEmpty(
+        b, loc, ArrayRef<OpFoldResult>(outputSizes).drop_back(), f32));
+
+  // Grid: (batch, head, query block), mapped to GPU blocks (z, y, x).
+  SmallVector<Attribute> mapping = {
+      gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimZ),
+      gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimY),
+      gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimX)};
+  auto forall = scf::ForallOp::create(
+      b, loc, getAsOpFoldResult(ValueRange{batchSize, queryHeads, queryBlocks}),
+      outputs, b.getArrayAttr(mapping));
+
+  buildQueryBlock(forall, batchSize, queryHeads, queryLen, keyLen, groupSize,
+                  causalOffset, windowOffset, scale, maskBroadcast,
+                  wantsLogsumexp);
+
+  SmallVector<Value> results(forall.getResults());
+  for (auto [index, original] : llvm::enumerate(op.getResults())) {
+    if (results[index].getType() != original.getType())
+      results[index] = tensor::CastOp::create(b, loc, original.getType(),
+                                              results[index]);
+  }
+  return results;
+}
+
+/// The body of the grid: one query block of one head, all key blocks.
+void TileAttentionLowering::buildQueryBlock(
+    scf::ForallOp forall, Value batchSize, Value queryHeads, Value queryLen,
+    Value keyLen, Value groupSize, Value causalOffset, Value windowOffset,
+    Value scale, ArrayRef<bool> maskBroadcast, bool wantsLogsumexp) {
+  MLIRContext *ctx = b.getContext();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(forall.getBody());
+  IndexMath math{b, loc};
+  Value query = op.getQuery(), key = op.getKey(), value = op.getValue();
+  Value mask = op.getMask();
+  bool booleanMask = op.hasBooleanMask();
+  std::optional<DiagonalAlignment> causal = op.getCausal();
+  WindowAttr window = op.getWindowAttr();
+  Value blockQValue = math.constant(blockQ), blockKVValue = math.constant(blockKV);
+  Value batch = forall.getInductionVar(0), head = forall.getInductionVar(1);
+  Value queryBlock = forall.getInductionVar(2);
+  Value row0 = math.mul(queryBlock, blockQValue);
+  Value rows = math.min(blockQValue, math.sub(queryLen, row0));
+  Value kvHead = math.divU(head, groupSize);
+  Value zeroIndex = math.constant(0);
+
+  Value queryTile = loadTile(b, loc, query, batch, head, row0, rows, blockQ,
+                             zeroIndex, math.constant(headDim), headDim);
+
+  // The keys any row of this block can see: causal and window bounds.
+  Value lastRow = math.sub(math.add(row0, rows), math.constant(1));
+  Value keyBegin = zeroIndex, keyEnd = keyLen;
+  if (causal)
+    keyEnd = math.min(keyEnd,
+                      math.add(math.add(lastRow, causalOffset), math.constant(1)));
+  if (window) {
+    keyEnd = math.min(keyEnd, math.add(math.add(lastRow, windowOffset),
+                                       math.constant(window.getRight() + 1)));
+    keyBegin = math.max(keyBegin, math.sub(math.add(row0, windowOffset),
+                                           math.constant(window.getLeft())));
+  }
+  Value firstBlockStart =
+      math.mul(math.floorDiv(keyBegin, blockKVValue), blockKVValue);
+
+  SmallVector<OpFoldResult> rowSizes = {b.getIndexAttr(blockQ)};
+  SmallVector<OpFoldResult> accSizes = {b.getIndexAttr(blockQ),
+                                        b.getIndexAttr(valueDim)};
+  SmallVector<OpFoldResult> scoreSizes = {b.getIndexAttr(blockQ),
+                                          b.getIndexAttr(blockKV)};
+  Value initMax = createFilled(b, loc, rowSizes, f32, negInf);
+  Value initSum = createFilled(b, loc, rowSizes, f32, zero);
+  Value initAcc = createFilled(b, loc, accSizes, f32, zero);
+
+  AffineExpr i, j, d;
+  bindDims(ctx, i, j, d);
+  auto map = [&](unsigned numDims, ArrayRef<AffineExpr> results) {
+    return AffineMap::get(numDims, 0, results, ctx);
+  };
+  auto par = IteratorType::parallel, red = IteratorType::reduction;
+  AffineMap id2 = b.getMultiDimIdentityMap(2), row2 = map(2, {i});
+
+  auto loop = scf::ForOp::create(
+      b, loc, firstBlockStart, keyEnd, blockKVValue,
+      ValueRange{initMax, initSum, initAcc},
+      [&](OpBuilder &lb, Location lloc, Value col0, ValueRange state) {
+        IndexMath lm{lb, lloc};
+        Value cols = lm.min(blockKVValue, lm.sub(keyLen, col0));
+        Value keyTile = loadTile(lb, lloc, key, batch, kvHead, col0, cols,
+                                 blockKV, zeroIndex, lm.constant(headDim),
+                                 headDim);
+        Value valueTile = loadTile(lb, lloc, value, batch, kvHead, col0, cols,
+                                   blockKV, zeroIndex, lm.constant(valueDim),
+                                   valueDim);
+        Value maskTile;
+        if (mask)
+          maskTile = loadTile(lb, lloc, mask, batch, head, row0, rows, blockQ,
+                              col0, cols, blockKV, maskBroadcast);
+
+        // raw = Q K^T in f32.
+        Value raw = createGeneric(
+            lb, lloc, ValueRange{queryTile, keyTile},
+            createFilled(lb, lloc, scoreSizes, f32, zero),
+            {map(3, {i, d}), map(3, {j, d}), map(3, {i, j})}, {par, par, red},
+            [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+              Value product =
+                  arith::MulFOp::create(nb, nloc, castToF32(nb, nloc, args[0]),
+                                        castToF32(nb, nloc, args[1]));
+              return arith::AddFOp::create(nb, nloc, args[2], product);
+            });
+
+        // Does this block need the element mask? The tail block, and blocks
+        // that a causal or window boundary crosses.
+        Value lastCol = lm.sub(lm.add(col0, cols), lm.constant(1));
+        Value needsMask = lm.lt(cols, blockKVValue);
+        if (causal)
+          needsMask =
+              lm.orI(needsMask, lm.gt(lastCol, lm.add(row0, causalOffset)));
+        if (window) {
+          Value lowest = lm.sub(lm.add(lastRow, windowOffset),
+                                lm.constant(window.getLeft()));
+          Value highest = lm.add(lm.add(row0, windowOffset),
+                                 lm.constant(window.getRight()));
+          needsMask = lm.orI(needsMask, lm.orI(lm.lt(col0, lowest),
+                                                 lm.gt(lastCol, highest)));
+        }
+
+        // scores = scale * raw (+ bias, keep-mask); hidden keys are -inf.
+        auto buildScores = [&](OpBuilder &sb, Location sloc,
+                               bool elementMask) -> Value {
+          SmallVector<Value> inputs = {raw};
+          SmallVector<AffineMap> maps = {id2};
+          if (maskTile) {
+            inputs.push_back(maskTile);
+            maps.push_back(map(2, {maskBroadcast[2]
+                                       ? getAffineConstantExpr(0, ctx)
+                                       : i,
+                                   maskBroadcast[3]
+                                       ? getAffineConstantExpr(0, ctx)
+                                       : j}));
+          }
+          maps.push_back(id2);
+          return createGeneric(
+              sb, sloc, inputs, createEmpty(sb, sloc, scoreSizes, f32), maps,
+              {par, par},
+              [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+                Value score = arith::MulFOp::create(nb, nloc, args[0], scale);
+                Value visible;
+                auto require = [&](Value condition) {
+                  visible = visible ? arith::AndIOp::create(nb, nloc, visible,
+                                                            condition)
+                                    : condition;
+                };
+                if (maskTile && booleanMask)
+                  require(args[1]);
+                else if (maskTile)
+                  score = arith::AddFOp::create(nb, nloc, score,
+                                                castToF32(nb, nloc, args[1]));
+                if (elementMask) {
+                  IndexMath em{nb, nloc};
+                  Value localCol = linalg::IndexOp::create(nb, nloc, 1);
+                  Value row = em.add(row0, linalg::IndexOp::create(nb, nloc, 0));
+                  Value col = em.add(col0, localCol);
+                  require(em.lt(localCol, cols)); // the padded tail
+                  auto notAfter = [&](Value lhs, Value rhs) {
+                    return arith::CmpIOp::create(
+                        nb, nloc, arith::CmpIPredicate::sle, lhs, rhs);
+                  };
+                  if (causal)
+                    require(notAfter(col, em.add(row, causalOffset)));
+                  if (window) {
+                    Value diagonal = em.add(row, windowOffset);
+                    require(notAfter(
+                        em.sub(diagonal, em.constant(window.getLeft())), col));
+                    require(notAfter(
+                        col, em.add(diagonal, em.constant(window.getRight()))));
+                  }
+                }
+                if (!visible)
+                  return score;
+                Value negInfValue = arith::ConstantOp::create(nb, nloc, negInf);
+                return arith::SelectOp::create(nb, nloc, visible, score,
+                                               negInfValue);
+              });
+        };
+        auto masked = scf::IfOp::create(
+            lb, lloc, needsMask,
+            [&](OpBuilder &tb, Location tloc) {
+              scf::YieldOp::create(tb, tloc, buildScores(tb, tloc, true));
+            },
+            [&](OpBuilder &eb, Location eloc) {
+              scf::YieldOp::create(eb, eloc, buildScores(eb, eloc, false));
+            });
+        Value scores = masked.getResult(0);
+
+        Value oldMax = state[0], oldSum = state[1], oldAcc = state[2];
+        // m' = max(m, rowmax S): the reduction starts from m.
+        Value newMax = createGeneric(
+            lb, lloc, ValueRange{scores}, oldMax, {id2, row2}, {par, red},
+            [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+              return arith::MaximumFOp::create(nb, nloc, args[0], args[1]);
+            });
+        // P = exp(S - m').
+        Value probs = createGeneric(
+            lb, lloc, ValueRange{scores, newMax},
+            createEmpty(lb, lloc, scoreSizes, f32), {id2, row2, id2},
+            {par, par},
+            [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+              Value shifted = arith::SubFOp::create(
+                  nb, nloc, args[0], safeMax(nb, nloc, args[1]));
+              return math::ExpOp::create(nb, nloc, shifted);
+            });
+        // alpha = exp(m - m'): rescales what was summed under the old max.
+        AffineMap id1 = lb.getMultiDimIdentityMap(1);
+        Value alpha = createGeneric(
+            lb, lloc, ValueRange{oldMax, newMax},
+            createEmpty(lb, lloc, rowSizes, f32), {id1, id1, id1}, {par},
+            [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+              Value shifted = arith::SubFOp::create(
+                  nb, nloc, args[0], safeMax(nb, nloc, args[1]));
+              return math::ExpOp::create(nb, nloc, shifted);
+            });
+        // l' = alpha * l + rowsum P.
+        // The running state is updated in place (destination-passing), so
+        // the loop carries the same buffers from iteration to iteration.
+        Value scaledSum = createGeneric(
+            lb, lloc, ValueRange{alpha}, oldSum, {id1, id1}, {par},
+            [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+              return arith::MulFOp::create(nb, nloc, args[0], args[1]);
+            });
+        Value newSum = createGeneric(
+            lb, lloc, ValueRange{probs}, scaledSum, {id2, row2}, {par, red},
+            [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+              return arith::AddFOp::create(nb, nloc, args[0], args[1]);
+            });
+        // acc' = alpha * acc + P V, with P rounded to the input type first
+        // (FlashAttention-2 feeds P to the second MMA in that type).
+        Value scaledAcc = createGeneric(
+            lb, lloc, ValueRange{alpha}, oldAcc, {row2, id2}, {par, par},
+            [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+              return arith::MulFOp::create(nb, nloc, args[0], args[1]);
+            });
+        AffineExpr e = j, jj = d; // loops (i, e, j)
+        Value newAcc = createGeneric(
+            lb, lloc, ValueRange{probs, valueTile}, scaledAcc,
+            {map(3, {i, jj}), map(3, {jj, e}), map(3, {i, e})},
+            {par, par, red},
+            [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+              Value p = args[0];
+              if (!elementType.isF32())
+                p = castToF32(nb, nloc,
+                              arith::TruncFOp::create(nb, nloc, elementType, p));
+              Value product = arith::MulFOp::create(
+                  nb, nloc, p, castToF32(nb, nloc, args[1]));
+              return arith::AddFOp::create(nb, nloc, args[2], product);
+            });
+        scf::YieldOp::create(lb, lloc, ValueRange{newMax, newSum, newAcc});
+      });
+
+  Value finalMax = loop.getResult(0), finalSum = loop.getResult(1);
+  Value finalAcc = loop.getResult(2);
+  // O = acc / l, 0 where no key was visible; rounded once.
+  Value outputTile = createGeneric(
+      b, loc, ValueRange{finalAcc, finalSum},
+      createEmpty(b, loc, accSizes, valueElementType), {id2, row2, id2},
+      {par, par}, [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        Value zeroValue = arith::ConstantOp::create(nb, nloc, zero);
+        Value isEmpty = arith::CmpFOp::create(
+            nb, nloc, arith::CmpFPredicate::OEQ, args[1], zeroValue);
+        Value quotient = arith::DivFOp::create(nb, nloc, args[0], args[1]);
+        Value result =
+            arith::SelectOp::create(nb, nloc, isEmpty, zeroValue, quotient);
+        if (valueElementType.isF32())
+          return result;
+        return arith::TruncFOp::create(nb, nloc, valueElementType, result);
+      });
+
+  // Store the block's valid rows.
+  auto insert = [&](Value tile, Value into, int64_t cols) {
+    auto tileType = cast<RankedTensorType>(tile.getType());
+    SmallVector<OpFoldResult> sliceSizes = {getAsOpFoldResult(rows)};
+    SmallVector<OpFoldResult> sliceOffsets = {zeroIndex};
+    SmallVector<int64_t> sliceShape = {ShapedType::kDynamic};
+    if (cols) {
+      sliceSizes.push_back(b.getIndexAttr(cols));
+      sliceOffsets.push_back(zeroIndex);
+      sliceShape.push_back(cols);
+    }
+    SmallVector<OpFoldResult> unitStrides(sliceSizes.size(),
+                                          b.getIndexAttr(1));
+    Value valid = tensor::ExtractSliceOp::create(
+        b, loc,
+        RankedTensorType::get(sliceShape, tileType.getElementType()), tile,
+        sliceOffsets, sliceSizes, unitStrides);
+    OpBuilder::InsertionGuard terminatorGuard(b);
+    b.setInsertionPointToStart(forall.getTerminator().getBody());
+    SmallVector<OpFoldResult> offsets =
+        getAsOpFoldResult(ValueRange{batch, head, row0});
+    SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1), b.getIndexAttr(1),
+                                       getAsOpFoldResult(rows)};
+    if (cols) {
+      offsets.push_back(zeroIndex);
+      sizes.push_back(b.getIndexAttr(cols));
+    }
+    SmallVector<OpFoldResult> strides(offsets.size(), b.getIndexAttr(1));
+    tensor::ParallelInsertSliceOp::create(b, loc, valid, into, offsets, sizes,
+                                          strides);
+  };
+  insert(outputTile, forall.getRegionIterArgs()[0], valueDim);
+  if (wantsLogsumexp) {
+    // logsumexp = m + log l: -inf where no key was visible (log 0).
+    AffineMap id1 = b.getMultiDimIdentityMap(1);
+    Value lseTile = createGeneric(
+        b, loc, ValueRange{finalMax, finalSum},
+        createEmpty(b, loc, rowSizes, f32), {id1, id1, id1}, {par},
+        [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+          Value logSum = math::LogOp::create(nb, nloc, args[1]);
+          return arith::AddFOp::create(nb, nloc, safeMax(nb, nloc, args[0]),
+                                       logSum);
+        });
+    insert(lseTile, forall.getRegionIterArgs()[1], 0);
+  }
+}
+
+struct FATileAttentionPass
+    : fa::impl::FATileAttentionBase<FATileAttentionPass> {
+  void runOnOperation() override {
+    SmallVector<AttentionOp> ops;
+    getOperation()->walk([&](AttentionOp op) { ops.push_back(op); });
+    for (AttentionOp op : ops) {
+      TilingAttr tiling = op.getTilingAttr();
+      if (!tiling) {
+        op.emitOpError() << "has no tiling; run fa-select-tiles first (or "
+                            "write tiling = #fa.tiling<...> on the op)";
+        return signalPassFailure();
+      }
+      OpBuilder builder(op);
+      TileAttentionLowering lowering(op, builder, tiling);
+      SmallVector<Value> results = lowering.lower();
+      // The results are built after the forall; move them before the op.
+      op.replaceAllUsesWith(results);
+      op.erase();
+    }
+  }
+};
+
+} // namespace
