@@ -58,9 +58,6 @@ void mlir::fa::buildCPUPipeline(OpPassManager &pm,
   bufferization.bufferizeFunctionBoundaries = true;
   bufferization.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
-  // The tiled loop's running max is both updated and read after the update
-  // within an iteration; a copy per iteration is fine on the CPU.
-  bufferization.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferization));
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createConvertBufferizationToMemRefPass());

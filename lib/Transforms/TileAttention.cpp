@@ -411,9 +411,14 @@ void TileAttentionLowering::buildQueryBlock(
         Value scores = masked.getResult(0);
 
         Value oldMax = state[0], oldSum = state[1], oldAcc = state[2];
-        // m' = max(m, rowmax S): the reduction starts from m.
+        // m' = max(m, rowmax S): the reduction starts from a copy of m, which
+        // alpha still needs; m' goes back into m's buffer at the end.
+        Value maxCopy =
+            linalg::CopyOp::create(lb, lloc, oldMax,
+                                   createEmpty(lb, lloc, rowSizes, f32))
+                .getResult(0);
         Value newMax = createGeneric(
-            lb, lloc, ValueRange{scores}, oldMax, {id2, row2}, {par, red},
+            lb, lloc, ValueRange{scores}, maxCopy, {id2, row2}, {par, red},
             [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
               return arith::MaximumFOp::create(nb, nloc, args[0], args[1]);
             });
@@ -471,7 +476,9 @@ void TileAttentionLowering::buildQueryBlock(
                   nb, nloc, p, castToF32(nb, nloc, args[1]));
               return arith::AddFOp::create(nb, nloc, args[2], product);
             });
-        scf::YieldOp::create(lb, lloc, ValueRange{newMax, newSum, newAcc});
+        Value maxState =
+            linalg::CopyOp::create(lb, lloc, newMax, oldMax).getResult(0);
+        scf::YieldOp::create(lb, lloc, ValueRange{maxState, newSum, newAcc});
       });
 
   Value finalMax = loop.getResult(0), finalSum = loop.getResult(1);
@@ -510,7 +517,7 @@ void TileAttentionLowering::buildQueryBlock(
         RankedTensorType::get(sliceShape, tileType.getElementType()), tile,
         sliceOffsets, sliceSizes, unitStrides);
     OpBuilder::InsertionGuard terminatorGuard(b);
-    b.setInsertionPointToStart(forall.getTerminator().getBody());
+    b.setInsertionPointToEnd(forall.getTerminator().getBody());
     SmallVector<OpFoldResult> offsets =
         getAsOpFoldResult(ValueRange{batch, head, row0});
     SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1), b.getIndexAttr(1),

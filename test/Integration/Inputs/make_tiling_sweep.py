@@ -1,0 +1,305 @@
+#!/usr/bin/env python3
+"""Writes test/Integration/Tiling/sweep-*.mlir: one attention per file, run
+through fa-cpu-pipeline twice (the tiled online softmax with the tiling
+written on the op, and reference=true, the unfused definition) on the same
+inputs, with every printed value compared at the dtype's tolerance.
+
+Run from the repository root after changing a case:
+  python3 test/Integration/Inputs/make_tiling_sweep.py
+"""
+import os
+
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tiling")
+
+# Tolerances of tiled vs reference (docs/Tiling.md): f32 differs only by the
+# order of rounding; f16/bf16 also by P rounded to the input type before P·V.
+TOLERANCE = {"f32": ("1e-5", "1e-6"), "f16": ("2e-3", "1e-3"),
+             "bf16": ("1.6e-2", "8e-3")}
+
+# name, B, Hq, Hkv, Nq, Nk, D, Dv, dtype, mask, causal, window, lse,
+# dynamic, (block_q, block_kv), what it covers
+CASES = [
+    ("decode", 1, 2, 2, 1, 64, 16, 16, "f32", None, None, None, True, False, (16, 16),
+     "Nq = 1 (decode) against 64 keys in 4 key blocks"),
+    ("n7-tail", 1, 1, 1, 7, 7, 16, 16, "f32", None, None, None, True, False, (4, 4),
+     "N = 7 with 4 x 4 tiles: a partial query block and a partial key block"),
+    ("n64-divides", 2, 2, 2, 64, 64, 64, 64, "f32", None, None, None, False, False, (16, 32),
+     "N = 64, D = 64 with tiles that divide N"),
+    ("n127-nq-ne-nk", 1, 2, 2, 127, 100, 16, 32, "f32", None, None, None, True, False, (32, 16),
+     "Nq = 127 != Nk = 100, Dv != D, tiles that do not divide either"),
+    ("n1000-d128", 1, 1, 1, 1000, 1000, 128, 128, "f32", None, None, None, False, False, (64, 128),
+     "N = 1000, D = 128"),
+    ("f16-d64", 1, 2, 2, 127, 127, 64, 64, "f16", None, None, None, True, False, (32, 32),
+     "f16 inputs, f32 accumulation, P rounded to f16"),
+    ("bf16-d128", 1, 2, 2, 64, 96, 128, 128, "bf16", None, None, None, True, False, (32, 32),
+     "bf16 inputs, D = 128, Nq != Nk"),
+    ("additive-bias", 2, 2, 2, 33, 40, 16, 16, "f32", ("bias", (2, 1, 33, 40)), None, None, True, False, (16, 16),
+     "an additive bias broadcast over heads, with -inf entries and a row of -inf"),
+    ("keep-mask-rows", 1, 2, 2, 40, 33, 16, 16, "f32", ("bool", (1, 1, 1, 33)), None, None, True, False, (16, 16),
+     "a boolean keep-mask broadcast over batch, heads and query rows"),
+    ("keep-mask-full", 1, 2, 2, 20, 24, 16, 16, "f16", ("bool", (1, 2, 20, 24)), None, None, True, False, (8, 8),
+     "a full boolean keep-mask with a fully-masked row (0 and -inf), f16"),
+    ("causal-top-left", 1, 2, 2, 100, 130, 16, 16, "f32", None, "top_left", None, True, False, (16, 32),
+     "causal top-left with Nq < Nk: key blocks past the diagonal are skipped"),
+    ("causal-bottom-right", 1, 2, 2, 130, 100, 16, 16, "f32", None, "bottom_right", None, True, False, (32, 16),
+     "causal bottom-right with Nq > Nk: the first 30 rows see no key"),
+    ("causal-bf16", 1, 2, 2, 64, 64, 64, 64, "bf16", None, "bottom_right", None, False, False, (16, 16),
+     "causal bf16 with Nq = Nk"),
+    ("window", 1, 2, 2, 100, 100, 16, 16, "f32", None, None, (5, 3, "top_left"), True, False, (16, 16),
+     "a sliding window (5 left, 3 right): most key blocks are skipped"),
+    ("window-causal", 1, 2, 2, 90, 120, 16, 16, "f32", None, "bottom_right", (10, 0, "bottom_right"), True, False, (16, 16),
+     "window + causal, bottom-right, Nq != Nk"),
+    ("window-empty-rows", 1, 1, 1, 48, 16, 16, 16, "f32", None, None, (0, 0, "top_left"), True, False, (16, 16),
+     "a window that leaves rows 16..47 without keys (0 and -inf, no NaN)"),
+    ("gqa", 2, 8, 2, 50, 70, 64, 32, "f32", None, "bottom_right", None, True, False, (16, 32),
+     "GQA: 8 query heads over 2 key/value heads, Dv != D"),
+    ("mqa-f16", 1, 4, 1, 31, 45, 64, 64, "f16", ("bias", (1, 1, 31, 45)), None, None, False, False, (16, 16),
+     "MQA (one key/value head) with an f16 bias"),
+    ("dynamic", 2, 4, 2, 77, 61, 16, 16, "f32", ("bool", (2, 1, 77, 61)), "top_left", None, True, True, (16, 16),
+     "every size but D dynamic (group size known only at run time)"),
+]
+
+
+def tensor(dims, dtype, dynamic=False, keep=()):
+    shape = "x".join("?" if dynamic and i not in keep else str(d)
+                     for i, d in enumerate(dims))
+    return f"tensor<{shape}x{dtype}>"
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    for case in CASES:
+        (name, b, hq, hkv, nq, nk, d, dv, dtype, mask, causal, window, lse,
+         dynamic, (bq, bkv), what) = case
+        rtol, atol = TOLERANCE[dtype]
+        qd, kd, vd, od = [b, hq, nq, d], [b, hkv, nk, d], [b, hkv, nk, dv], [b, hq, nq, dv]
+        keep4 = (3,)
+        qt = tensor(qd, dtype, dynamic, keep4)
+        kt = tensor(kd, dtype, dynamic, keep4)
+        vt = tensor(vd, dtype, dynamic, keep4)
+        ot = tensor(od, dtype, dynamic, keep4)
+        lt = tensor(od[:3], "f32", dynamic)
+        mt = None
+        if mask:
+            kind, shape = mask
+            mdtype = "i1" if kind == "bool" else dtype
+            keep_static = tuple(i for i, s in enumerate(shape) if s == 1)
+            mt = tensor(shape, mdtype, dynamic, keep_static)
+        attrs = ""
+        if causal:
+            attrs += f" causal = {causal}"
+        if window:
+            attrs += f" window = <left = {window[0]}, right = {window[1]}, align = {window[2]}>"
+        attrs += f" tiling = <block_q = {bq}, block_kv = {bkv}, warps = 1, stages = 1>"
+        results = f"{ot}, {lt}" if lse else ot
+        lines = []
+        lines.append(f"// Tiled vs reference: {what}.\n")
+        lines.append(f"// B = {b}, Hq = {hq}, Hkv = {hkv}, Nq = {nq}, Nk = {nk}, D = {d}, "
+                     f"Dv = {dv}, {dtype}, tiles {bq} x {bkv}.\n")
+        lines.append("// Generated by test/Integration/Inputs/make_tiling_sweep.py.\n")
+        lines.append("// RUN: fa-opt %s --fa-cpu-pipeline | %mlir-run > %t.tiled\n")
+        lines.append("// RUN: fa-opt %s --fa-cpu-pipeline=reference=true | %mlir-run > %t.reference\n")
+        lines.append(f"// RUN: %compare %t.tiled %t.reference --rtol {rtol} --atol {atol}\n")
+        lines.append("// RUN: fa-opt %s --fa-select-tiles=target=host --fa-tile-attention | FileCheck %s\n")
+        lines.append("// CHECK: scf.forall\n// CHECK: scf.for\n// CHECK-NOT: fa.attention\n\n")
+        lines.append("func.func private @printMemrefF32(tensor<*xf32>)\n\n")
+        margs = f", %m: {mt}" if mt else ""
+        mop = f" mask(%m : {mt})" if mt else ""
+        rets = f"({results})" if lse else results
+        lines.append(f"func.func @attention(%q: {qt}, %k: {kt}, %v: {vt}{margs}) -> {rets} {{\n")
+        lhs = "%o, %l" if lse else "%o"
+        lines.append(f"  {lhs} = fa.attention %q, %k, %v{mop} scale = 0.25{attrs}\n")
+        lines.append(f"      : {qt}, {kt}, {vt} -> {results}\n")
+        lines.append(f"  return {lhs} : {results}\n}}\n\n")
+        # Inputs: sin of the linear index; masks from index patterns.
+        lines.append('''#id4 = affine_map<(a, b, c, d) -> (a, b, c, d)>
+
+func.func @fill(%t: tensor<?x?x?x?xf32>, %seed: f32) -> tensor<?x?x?x?xf32> {
+  %r = linalg.generic {indexing_maps = [#id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      outs(%t : tensor<?x?x?x?xf32>) {
+  ^bb0(%o: f32):
+    %i0 = linalg.index 0 : index
+    %i1 = linalg.index 1 : index
+    %i2 = linalg.index 2 : index
+    %i3 = linalg.index 3 : index
+    %c7 = arith.constant 7919 : index
+    %c5 = arith.constant 131 : index
+    %c3 = arith.constant 17 : index
+    %a = arith.muli %i0, %c7 : index
+    %b = arith.muli %i1, %c5 : index
+    %c = arith.muli %i2, %c3 : index
+    %s0 = arith.addi %a, %b : index
+    %s1 = arith.addi %s0, %c : index
+    %s2 = arith.addi %s1, %i3 : index
+    %n = arith.index_cast %s2 : index to i64
+    %f = arith.sitofp %n : i64 to f32
+    %k = arith.constant 0.37 : f32
+    %x = arith.mulf %f, %k : f32
+    %y = arith.addf %x, %seed : f32
+    %z = math.sin %y : f32
+    linalg.yield %z : f32
+  } -> tensor<?x?x?x?xf32>
+  return %r : tensor<?x?x?x?xf32>
+}
+
+// Q and K with a ramp on feature 0: K[j, 0] += 0.05 j and Q[i, 0] += +-1
+// by the parity of i, so that half of the rows find their max in late key
+// blocks (the running max moves and the online rescaling is exercised) and
+// half in early ones.
+func.func @ramp(%t: tensor<?x?x?x?xf32>, %seed: f32, %isKey: i1) -> tensor<?x?x?x?xf32> {
+  %f = call @fill(%t, %seed) : (tensor<?x?x?x?xf32>, f32) -> tensor<?x?x?x?xf32>
+  %r = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%f : tensor<?x?x?x?xf32>) outs(%t : tensor<?x?x?x?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %row = linalg.index 2 : index
+    %feature = linalg.index 3 : index
+    %c0 = arith.constant 0 : index
+    %c2 = arith.constant 2 : index
+    %first = arith.cmpi eq, %feature, %c0 : index
+    %n = arith.index_cast %row : index to i64
+    %nf = arith.sitofp %n : i64 to f32
+    %step = arith.constant 0.05 : f32
+    %keyRamp = arith.mulf %nf, %step : f32
+    %parity = arith.remui %row, %c2 : index
+    %odd = arith.cmpi ne, %parity, %c0 : index
+    %plus = arith.constant 1.0 : f32
+    %minus = arith.constant -1.0 : f32
+    %sign = arith.select %odd, %plus, %minus : f32
+    %shift = arith.select %isKey, %keyRamp, %sign : f32
+    %zero = arith.constant 0.0 : f32
+    %add = arith.select %first, %shift, %zero : f32
+    %y = arith.addf %x, %add : f32
+    linalg.yield %y : f32
+  } -> tensor<?x?x?x?xf32>
+  return %r : tensor<?x?x?x?xf32>
+}
+
+// keep(i, j) unless (3 i + 7 j) % 5 == 0, and never on row 2.
+func.func @keep(%t: tensor<?x?x?x?xi1>) -> tensor<?x?x?x?xi1> {
+  %r = linalg.generic {indexing_maps = [#id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      outs(%t : tensor<?x?x?x?xi1>) {
+  ^bb0(%o: i1):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %c3 = arith.constant 3 : index
+    %c7 = arith.constant 7 : index
+    %c5 = arith.constant 5 : index
+    %c2 = arith.constant 2 : index
+    %c0 = arith.constant 0 : index
+    %a = arith.muli %i, %c3 : index
+    %b = arith.muli %j, %c7 : index
+    %s = arith.addi %a, %b : index
+    %m = arith.remui %s, %c5 : index
+    %hit = arith.cmpi ne, %m, %c0 : index
+    %row = arith.cmpi ne, %i, %c2 : index
+    %k = arith.andi %hit, %row : i1
+    linalg.yield %k : i1
+  } -> tensor<?x?x?x?xi1>
+  return %r : tensor<?x?x?x?xi1>
+}
+
+// bias(i, j) = sin(...), -inf where (i + 2 j) % 7 == 0 and on all of row 1.
+func.func @bias(%t: tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32> {
+  %s = arith.constant 5.0 : f32
+  %f = call @fill(%t, %s) : (tensor<?x?x?x?xf32>, f32) -> tensor<?x?x?x?xf32>
+  %r = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%f : tensor<?x?x?x?xf32>) outs(%t : tensor<?x?x?x?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %c2 = arith.constant 2 : index
+    %c7 = arith.constant 7 : index
+    %c1 = arith.constant 1 : index
+    %c0 = arith.constant 0 : index
+    %b = arith.muli %j, %c2 : index
+    %s1 = arith.addi %i, %b : index
+    %m = arith.remui %s1, %c7 : index
+    %hit = arith.cmpi eq, %m, %c0 : index
+    %row = arith.cmpi eq, %i, %c1 : index
+    %hide = arith.ori %hit, %row : i1
+    %ninf = arith.constant 0xFF800000 : f32
+    %y = arith.select %hide, %ninf, %x : f32
+    linalg.yield %y : f32
+  } -> tensor<?x?x?x?xf32>
+  return %r : tensor<?x?x?x?xf32>
+}
+
+''')
+        def make(dims, seed, dt, ramp=None):
+            shape = ", ".join(f"%c{x}" for x in dims)
+            static = tensor(dims, "f32")
+            if ramp is None:
+                call = f"call @fill(%e{seed}, %s{seed}) : (tensor<?x?x?x?xf32>, f32) -> tensor<?x?x?x?xf32>"
+            else:
+                call = (f"call @ramp(%e{seed}, %s{seed}, %{ramp}) : "
+                        "(tensor<?x?x?x?xf32>, f32, i1) -> tensor<?x?x?x?xf32>")
+            text = (f"  %e{seed} = tensor.empty({shape}) : tensor<?x?x?x?xf32>\n"
+                    f"  %s{seed} = arith.constant {seed}.0 : f32\n"
+                    f"  %f{seed} = {call}\n"
+                    f"  %g{seed} = tensor.cast %f{seed} : tensor<?x?x?x?xf32> to {static}\n")
+            out = f"%g{seed}"
+            if dt != "f32":
+                text += f"  %t{seed} = arith.truncf %g{seed} : {static} to {tensor(dims, dt)}\n"
+                out = f"%t{seed}"
+            return text, out
+        consts = sorted({b, hq, hkv, nq, nk, d, dv, 1} | (set(mask[1]) if mask else set()))
+        lines.append("func.func @main() {\n")
+        for c in consts:
+            lines.append(f"  %c{c} = arith.constant {c} : index\n")
+        lines.append("  %isQuery = arith.constant false\n  %isKey = arith.constant true\n")
+        tq, vq = make(qd, 1, dtype, "isQuery")
+        tk, vk = make(kd, 2, dtype, "isKey")
+        tv, vv = make(vd, 3, dtype)
+        lines += [tq, tk, tv]
+        args = [vq, vk, vv]
+        types = [tensor(qd, dtype), tensor(kd, dtype), tensor(vd, dtype)]
+        if mask:
+            kind, shape = mask
+            mshape = ", ".join(f"%c{x}" for x in shape)
+            if kind == "bool":
+                lines.append(f"  %me = tensor.empty({mshape}) : tensor<?x?x?x?xi1>\n")
+                lines.append("  %mk = call @keep(%me) : (tensor<?x?x?x?xi1>) -> tensor<?x?x?x?xi1>\n")
+                lines.append(f"  %mm = tensor.cast %mk : tensor<?x?x?x?xi1> to {tensor(shape, 'i1')}\n")
+                args.append("%mm")
+                types.append(tensor(shape, "i1"))
+            else:
+                lines.append(f"  %me = tensor.empty({mshape}) : tensor<?x?x?x?xf32>\n")
+                lines.append("  %mb = call @bias(%me) : (tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32>\n")
+                lines.append(f"  %mm = tensor.cast %mb : tensor<?x?x?x?xf32> to {tensor(shape, 'f32')}\n")
+                mval = "%mm"
+                if dtype != "f32":
+                    lines.append(f"  %mt = arith.truncf %mm : {tensor(shape, 'f32')} to {tensor(shape, dtype)}\n")
+                    mval = "%mt"
+                args.append(mval)
+                types.append(tensor(shape, dtype))
+        # Cast to the function's (possibly dynamic) types.
+        ftypes = [qt, kt, vt] + ([mt] if mt else [])
+        call_args = []
+        for n, (a, t, ft) in enumerate(zip(args, types, ftypes)):
+            if t != ft:
+                lines.append(f"  %a{n} = tensor.cast {a} : {t} to {ft}\n")
+                call_args.append(f"%a{n}")
+            else:
+                call_args.append(a)
+        res_lhs = "%o, %l" if lse else "%o"
+        lines.append(f"  {res_lhs} = call @attention({', '.join(call_args)}) : ({', '.join(ftypes)}) -> {rets}\n")
+        ostatic = tensor(od, dtype)
+        oval = "%o"
+        if ot != ostatic:
+            lines.append(f"  %os = tensor.cast %o : {ot} to {ostatic}\n")
+            oval = "%os"
+        if dtype != "f32":
+            lines.append(f"  %ow = arith.extf {oval} : {ostatic} to {tensor(od, 'f32')}\n")
+            oval = "%ow"
+        lines.append(f"  %op = tensor.cast {oval} : {tensor(od, 'f32')} to tensor<*xf32>\n")
+        lines.append("  call @printMemrefF32(%op) : (tensor<*xf32>) -> ()\n")
+        if lse:
+            lines.append(f"  %lp = tensor.cast %l : {lt} to tensor<*xf32>\n")
+            lines.append("  call @printMemrefF32(%lp) : (tensor<*xf32>) -> ()\n")
+        lines.append("  return\n}\n")
+        with open(os.path.join(OUT, f"sweep-{name}.mlir"), "w") as f:
+            f.write("".join(lines))
+
+
+if __name__ == "__main__":
+    main()

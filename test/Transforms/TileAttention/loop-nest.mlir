@@ -1,0 +1,44 @@
+// The tiled loop nest: a grid over (batch, head, query block) mapped to GPU
+// blocks, a key loop whose bounds come from the causal mask, static tiles,
+// and the element mask only in blocks that need it.
+// RUN: fa-opt %s --fa-select-tiles=target=sm_90 --fa-tile-attention --canonicalize | FileCheck %s
+
+// CHECK-LABEL: func.func @causal
+// CHECK-DAG: %[[C128:[a-z0-9_]+]] = arith.constant 128 : index
+// CHECK-DAG: %[[N:[a-z0-9_]+]] = arith.constant 4096 : index
+// CHECK: scf.forall (%[[B:[a-z0-9_]+]], %[[H:[a-z0-9_]+]], %[[QB:[a-z0-9_]+]]) in (2, 32, 32) shared_outs(%[[O:[a-z0-9_]+]] = %{{.*}}, %[[L:[a-z0-9_]+]] = %{{.*}})
+// GQA: key/value head = h / 4, read in place; the query tile is padded to
+// a static [128, 64].
+// CHECK: %[[ROW0:[0-9]+]] = arith.muli %[[QB]], %[[C128]]
+// CHECK: %[[KVH:[0-9]+]] = arith.divui %[[H]], %{{.*}} : index
+// CHECK: tensor.pad
+// CHECK: } : tensor<?x64xf16> to tensor<128x64xf16>
+// Bottom-right causal with Nq = Nk: the last visible key is the block's last row.
+// CHECK: %[[END:[0-9]+]] = arith.minsi %{{.*}}, %[[N]] : index
+// CHECK: scf.for %[[COL0:[a-z0-9_]+]] = %{{.*}} to %[[END]] step %[[C128]] iter_args({{.*}}) -> (tensor<128xf32>, tensor<128xf32>, tensor<128x64xf32>)
+// CHECK: tensor.extract_slice %{{.*}}[%[[B]], %[[KVH]], %[[COL0]], 0]
+// CHECK: linalg.generic
+// CHECK: } -> tensor<128x128xf32>
+// CHECK: scf.if %{{.*}} -> (tensor<128x128xf32>) {
+// CHECK: linalg.index
+// CHECK: arith.cmpi sle
+// CHECK: } else {
+// CHECK-NOT: linalg.index
+// CHECK: }
+// CHECK: math.exp
+// CHECK: arith.truncf {{.*}} : f32 to f16
+// CHECK: scf.yield
+// CHECK: scf.forall.in_parallel {
+// CHECK: tensor.parallel_insert_slice {{.*}} into %[[O]][%[[B]], %[[H]], %[[ROW0]], 0]
+// CHECK: tensor.parallel_insert_slice {{.*}} into %[[L]][%[[B]], %[[H]], %[[ROW0]]]
+// CHECK: } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+// CHECK-NOT: fa.attention
+func.func @causal(%q: tensor<2x32x4096x64xf16>, %k: tensor<2x8x4096x64xf16>,
+                  %v: tensor<2x8x4096x64xf16>)
+    -> (tensor<2x32x4096x64xf16>, tensor<2x32x4096xf32>) {
+  %o, %l = fa.attention %q, %k, %v scale = 0.125 causal = bottom_right
+      tiling = <block_q = 128, block_kv = 128, warps = 4, stages = 1>
+      : tensor<2x32x4096x64xf16>, tensor<2x8x4096x64xf16>, tensor<2x8x4096x64xf16>
+      -> tensor<2x32x4096x64xf16>, tensor<2x32x4096xf32>
+  return %o, %l : tensor<2x32x4096x64xf16>, tensor<2x32x4096xf32>
+}

@@ -1,0 +1,26 @@
+// Nq = Nk = 16384 with a full [16384, 16384] bias: after tiling and
+// bufferization, every buffer the lowering allocates is tile-sized
+// ([128, 128] scores, [128, 64] tiles, [128] statistics) besides the
+// outputs; nothing of Nq x Nk is allocated, and the bias is read tile by
+// tile in place.
+// RUN: fa-opt %s --fa-select-tiles=target=sm_90 --fa-tile-attention --canonicalize \
+// RUN:   --one-shot-bufferize="bufferize-function-boundaries" | FileCheck %s
+
+// CHECK-LABEL: func.func @long
+// CHECK-NOT: memref.alloc(){{.*}}16384x16384
+// CHECK: memref.alloc() {{.*}} : memref<1x2x16384x64xf16>
+// CHECK-NOT: memref.alloc(){{.*}}16384x16384
+// CHECK: memref.subview %{{.*}} : memref<1x1x16384x16384xf16{{.*}}> to memref<?x?xf16
+// CHECK-NOT: memref.alloc(){{.*}}16384x16384
+// CHECK: memref.alloc() {{.*}} : memref<128x128xf32>
+// CHECK-NOT: memref.alloc(){{.*}}16384x16384
+// CHECK: return
+func.func @long(%q: tensor<1x2x16384x64xf16>, %k: tensor<1x2x16384x64xf16>,
+                %v: tensor<1x2x16384x64xf16>, %bias: tensor<1x1x16384x16384xf16>)
+    -> (tensor<1x2x16384x64xf16>, tensor<1x2x16384xf32>) {
+  %o, %l = fa.attention %q, %k, %v mask(%bias : tensor<1x1x16384x16384xf16>)
+      scale = 0.125 causal = bottom_right
+      : tensor<1x2x16384x64xf16>, tensor<1x2x16384x64xf16>, tensor<1x2x16384x64xf16>
+      -> tensor<1x2x16384x64xf16>, tensor<1x2x16384xf32>
+  return %o, %l : tensor<1x2x16384x64xf16>, tensor<1x2x16384xf32>
+}
