@@ -18,8 +18,12 @@ cat "$input"
 stage "fa-raise-attention: attention found and rewritten to fa.attention"
 "$fa_opt" "$input" --fa-raise-attention=explain=true
 
-stage "fa-decompose-attention: the unfused reference on tensors"
-"$fa_opt" "$input" --fa-raise-attention --fa-decompose-attention --canonicalize
+stage "fa-select-tiles (host): tile sizes from this machine's cache, with the report"
+"$fa_opt" "$input" --fa-raise-attention --fa-select-tiles="target=host report=-"
+
+stage "fa-tile-attention: the fused loop nest with online softmax"
+"$fa_opt" "$input" --fa-raise-attention --fa-select-tiles=target=host \
+  --fa-tile-attention --canonicalize
 
 stage "fa-cpu-pipeline: LLVM dialect for mlir-runner"
 lowered=$(mktemp --suffix=.mlir)
