@@ -42,3 +42,24 @@ func.func @causal(%q: tensor<2x32x4096x64xf16>, %k: tensor<2x8x4096x64xf16>,
       -> tensor<2x32x4096x64xf16>, tensor<2x32x4096xf32>
   return %o, %l : tensor<2x32x4096x64xf16>, tensor<2x32x4096xf32>
 }
+
+// A window (64 left, 0 right, top-left): the key loop of a query block starts
+// at the block holding key row0 - 64 and ends at the block's last row + 1.
+// CHECK-LABEL: func.func @window
+// CHECK-DAG: %[[C64:[a-z0-9_]+]] = arith.constant 64 : index
+// CHECK: scf.forall (%{{.*}}, %{{.*}}, %[[QB:[a-z0-9_]+]]) in (1, 2, 64)
+// CHECK: %[[ROW0:[0-9]+]] = arith.muli %[[QB]], %[[C64]]
+// CHECK: %[[END:[0-9]+]] = arith.minsi %{{.*}}, %{{.*}} : index
+// CHECK: %[[LOW:[0-9]+]] = arith.addi %[[ROW0]], %c-64 : index
+// CHECK: %[[LOWC:[0-9]+]] = arith.maxsi %[[LOW]], %c0 : index
+// CHECK: %[[BLK:[0-9]+]] = arith.floordivsi %[[LOWC]], %[[C64]] : index
+// CHECK: %[[START:[0-9]+]] = arith.muli %[[BLK]], %[[C64]] : index
+// CHECK: scf.for %{{.*}} = %[[START]] to %[[END]] step %[[C64]]
+func.func @window(%q: tensor<1x2x4096x64xf16>) -> tensor<1x2x4096x64xf16> {
+  %o = fa.attention %q, %q, %q scale = 0.125
+      window = <left = 64, right = 0, align = top_left>
+      tiling = <block_q = 64, block_kv = 64, warps = 4, stages = 1>
+      : tensor<1x2x4096x64xf16>, tensor<1x2x4096x64xf16>, tensor<1x2x4096x64xf16>
+      -> tensor<1x2x4096x64xf16>
+  return %o : tensor<1x2x4096x64xf16>
+}
