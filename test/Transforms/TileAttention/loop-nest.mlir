@@ -49,7 +49,7 @@ func.func @causal(%q: tensor<2x32x4096x64xf16>, %k: tensor<2x8x4096x64xf16>,
 // CHECK-DAG: %[[C64:[a-z0-9_]+]] = arith.constant 64 : index
 // CHECK: scf.forall (%{{.*}}, %{{.*}}, %[[QB:[a-z0-9_]+]]) in (1, 2, 64)
 // CHECK: %[[ROW0:[0-9]+]] = arith.muli %[[QB]], %[[C64]]
-// CHECK: %[[END:[0-9]+]] = arith.minsi %{{.*}}, %{{.*}} : index
+// CHECK: %[[END:[0-9]+]] = arith.minsi %{{[0-9]+}}, %c4096 : index
 // CHECK: %[[LOW:[0-9]+]] = arith.addi %[[ROW0]], %c-64 : index
 // CHECK: %[[LOWC:[0-9]+]] = arith.maxsi %[[LOW]], %c0 : index
 // CHECK: %[[BLK:[0-9]+]] = arith.floordivsi %[[LOWC]], %[[C64]] : index
