@@ -135,14 +135,14 @@ struct TileAttentionLowering {
   AttentionOp op;
   OpBuilder &b;
   Location loc;
-  int64_t blockQ, blockKV, headDim, valueDim;
+  int64_t blockQ, blockKV, warps, headDim, valueDim;
   Type elementType, valueElementType;
   Type f32;
   TypedAttr negInf, zero;
 
   TileAttentionLowering(AttentionOp op, OpBuilder &b, TilingAttr tiling)
       : op(op), b(b), loc(op.getLoc()), blockQ(tiling.getBlockQ()),
-        blockKV(tiling.getBlockKv()) {
+        blockKV(tiling.getBlockKv()), warps(tiling.getWarps()) {
     auto queryType = cast<RankedTensorType>(op.getQuery().getType());
     auto valueType = cast<RankedTensorType>(op.getValue().getType());
     headDim = queryType.getDimSize(3);
@@ -166,10 +166,14 @@ struct TileAttentionLowering {
   }
 
   SmallVector<Value> lower();
-  void buildQueryBlock(scf::ForallOp forall, Value batchSize, Value queryHeads,
-                       Value queryLen, Value keyLen, Value groupSize,
-                       Value causalOffset, Value windowOffset, Value scale,
-                       ArrayRef<bool> maskBroadcast, bool wantsLogsumexp);
+  void buildQueryBlock(scf::ForallOp forall, Value queryLen, Value keyLen,
+                       Value groupSize, Value causalOffset, Value windowOffset,
+                       Value scale, ArrayRef<bool> maskBroadcast);
+  std::pair<Value, Value> computeRows(Value batch, Value head, Value kvHead,
+                                      Value row0, Value rows, int64_t tileRows,
+                                      Value keyLen, Value causalOffset,
+                                      Value windowOffset, Value scale,
+                                      ArrayRef<bool> maskBroadcast);
 };
 
 SmallVector<Value> TileAttentionLowering::lower() {
@@ -227,9 +231,8 @@ SmallVector<Value> TileAttentionLowering::lower() {
       b, loc, getAsOpFoldResult(ValueRange{batchSize, queryHeads, queryBlocks}),
       outputs, b.getArrayAttr(mapping));
 
-  buildQueryBlock(forall, batchSize, queryHeads, queryLen, keyLen, groupSize,
-                  causalOffset, windowOffset, scale, maskBroadcast,
-                  wantsLogsumexp);
+  buildQueryBlock(forall, queryLen, keyLen, groupSize, causalOffset,
+                  windowOffset, scale, maskBroadcast);
 
   SmallVector<Value> results(forall.getResults());
   for (auto [index, original] : llvm::enumerate(op.getResults())) {
@@ -241,28 +244,24 @@ SmallVector<Value> TileAttentionLowering::lower() {
 }
 
 /// The body of the grid: one query block of one head, all key blocks.
-void TileAttentionLowering::buildQueryBlock(
-    scf::ForallOp forall, Value batchSize, Value queryHeads, Value queryLen,
-    Value keyLen, Value groupSize, Value causalOffset, Value windowOffset,
-    Value scale, ArrayRef<bool> maskBroadcast, bool wantsLogsumexp) {
+/// The online softmax for `tileRows` query rows starting at `row0` (`rows`
+/// of them valid) over every key block they can see: the [tileRows, Dv]
+/// output tile and the [tileRows] logsumexp tile (null when not requested).
+std::pair<Value, Value> TileAttentionLowering::computeRows(
+    Value batch, Value head, Value kvHead, Value row0, Value rows,
+    int64_t tileRows, Value keyLen, Value causalOffset, Value windowOffset,
+    Value scale, ArrayRef<bool> maskBroadcast) {
   MLIRContext *ctx = b.getContext();
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(forall.getBody());
   IndexMath math{b, loc};
   Value query = op.getQuery(), key = op.getKey(), value = op.getValue();
   Value mask = op.getMask();
   bool booleanMask = op.hasBooleanMask();
   std::optional<DiagonalAlignment> causal = op.getCausal();
   WindowAttr window = op.getWindowAttr();
-  Value blockQValue = math.constant(blockQ), blockKVValue = math.constant(blockKV);
-  Value batch = forall.getInductionVar(0), head = forall.getInductionVar(1);
-  Value queryBlock = forall.getInductionVar(2);
-  Value row0 = math.mul(queryBlock, blockQValue);
-  Value rows = math.min(blockQValue, math.sub(queryLen, row0));
-  Value kvHead = math.divU(head, groupSize);
+  Value blockKVValue = math.constant(blockKV);
   Value zeroIndex = math.constant(0);
 
-  Value queryTile = loadTile(b, loc, query, batch, head, row0, rows, blockQ,
+  Value queryTile = loadTile(b, loc, query, batch, head, row0, rows, tileRows,
                              zeroIndex, math.constant(headDim), headDim);
 
   // The keys any row of this block can see: causal and window bounds.
@@ -280,10 +279,10 @@ void TileAttentionLowering::buildQueryBlock(
   Value firstBlockStart =
       math.mul(math.floorDiv(keyBegin, blockKVValue), blockKVValue);
 
-  SmallVector<OpFoldResult> rowSizes = {b.getIndexAttr(blockQ)};
-  SmallVector<OpFoldResult> accSizes = {b.getIndexAttr(blockQ),
+  SmallVector<OpFoldResult> rowSizes = {b.getIndexAttr(tileRows)};
+  SmallVector<OpFoldResult> accSizes = {b.getIndexAttr(tileRows),
                                         b.getIndexAttr(valueDim)};
-  SmallVector<OpFoldResult> scoreSizes = {b.getIndexAttr(blockQ),
+  SmallVector<OpFoldResult> scoreSizes = {b.getIndexAttr(tileRows),
                                           b.getIndexAttr(blockKV)};
   Value initMax = createFilled(b, loc, rowSizes, f32, negInf);
   Value initSum = createFilled(b, loc, rowSizes, f32, zero);
@@ -311,7 +310,7 @@ void TileAttentionLowering::buildQueryBlock(
                                    valueDim);
         Value maskTile;
         if (mask)
-          maskTile = loadTile(lb, lloc, mask, batch, head, row0, rows, blockQ,
+          maskTile = loadTile(lb, lloc, mask, batch, head, row0, rows, tileRows,
                               col0, cols, blockKV, maskBroadcast);
 
         // raw = Q K^T in f32.
@@ -499,6 +498,90 @@ void TileAttentionLowering::buildQueryBlock(
         return arith::TruncFOp::create(nb, nloc, valueElementType, result);
       });
 
+  Value lseTile;
+  if (op.getLogsumexp()) {
+    // logsumexp = m + log l: -inf where no key was visible (log 0).
+    AffineMap id1 = b.getMultiDimIdentityMap(1);
+    lseTile = createGeneric(
+        b, loc, ValueRange{finalMax, finalSum},
+        createEmpty(b, loc, rowSizes, f32), {id1, id1, id1}, {par},
+        [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+          Value logSum = math::LogOp::create(nb, nloc, args[1]);
+          return arith::AddFOp::create(nb, nloc, safeMax(nb, nloc, args[0]),
+                                       logSum);
+        });
+  }
+  return {outputTile, lseTile};
+}
+
+/// The body of the grid: one query block of one head. With more than one
+/// warp, the block's rows are split between warps (FlashAttention-2's
+/// split-Q): each warp runs its own online softmax over every key block, so
+/// warps never exchange partial results.
+void TileAttentionLowering::buildQueryBlock(
+    scf::ForallOp forall, Value queryLen, Value keyLen, Value groupSize,
+    Value causalOffset, Value windowOffset, Value scale,
+    ArrayRef<bool> maskBroadcast) {
+  MLIRContext *ctx = b.getContext();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(forall.getBody());
+  IndexMath math{b, loc};
+  Value blockQValue = math.constant(blockQ);
+  Value batch = forall.getInductionVar(0), head = forall.getInductionVar(1);
+  Value queryBlock = forall.getInductionVar(2);
+  Value row0 = math.mul(queryBlock, blockQValue);
+  Value rows = math.min(blockQValue, math.sub(queryLen, row0));
+  Value kvHead = math.divU(head, groupSize);
+  Value zeroIndex = math.constant(0);
+  bool wantsLogsumexp = op.getLogsumexp() != nullptr;
+
+  Value outputTile, lseTile;
+  if (warps == 1) {
+    std::tie(outputTile, lseTile) =
+        computeRows(batch, head, kvHead, row0, rows, blockQ, keyLen,
+                    causalOffset, windowOffset, scale, maskBroadcast);
+  } else {
+    int64_t warpRows = blockQ / warps;
+    SmallVector<Value> blockOutputs = {createEmpty(
+        b, loc, {b.getIndexAttr(blockQ), b.getIndexAttr(valueDim)},
+        valueElementType)};
+    if (wantsLogsumexp)
+      blockOutputs.push_back(
+          createEmpty(b, loc, {b.getIndexAttr(blockQ)}, f32));
+    auto warpLoop = scf::ForallOp::create(
+        b, loc, SmallVector<OpFoldResult>{b.getIndexAttr(warps)}, blockOutputs,
+        b.getArrayAttr({gpu::GPUWarpMappingAttr::get(ctx, gpu::MappingId::DimX)}));
+    {
+      OpBuilder::InsertionGuard warpGuard(b);
+      b.setInsertionPointToStart(warpLoop.getBody());
+      Value warp = warpLoop.getInductionVar(0);
+      Value warpOffset = math.mul(warp, math.constant(warpRows));
+      // Rows past the end of Nq (in the last block) are padding.
+      Value warpValid = math.max(
+          zeroIndex, math.min(math.constant(warpRows), math.sub(rows, warpOffset)));
+      auto [warpOutput, warpLse] = computeRows(
+          batch, head, kvHead, math.add(row0, warpOffset), warpValid, warpRows,
+          keyLen, causalOffset, windowOffset, scale, maskBroadcast);
+      b.setInsertionPointToEnd(warpLoop.getTerminator().getBody());
+      auto one = b.getIndexAttr(1);
+      tensor::ParallelInsertSliceOp::create(
+          b, loc, warpOutput, warpLoop.getRegionIterArgs()[0],
+          SmallVector<OpFoldResult>{warpOffset, b.getIndexAttr(0)},
+          SmallVector<OpFoldResult>{b.getIndexAttr(warpRows),
+                                    b.getIndexAttr(valueDim)},
+          SmallVector<OpFoldResult>{one, one});
+      if (wantsLogsumexp)
+        tensor::ParallelInsertSliceOp::create(
+            b, loc, warpLse, warpLoop.getRegionIterArgs()[1],
+            SmallVector<OpFoldResult>{warpOffset},
+            SmallVector<OpFoldResult>{b.getIndexAttr(warpRows)},
+            SmallVector<OpFoldResult>{one});
+    }
+    outputTile = warpLoop.getResult(0);
+    if (wantsLogsumexp)
+      lseTile = warpLoop.getResult(1);
+  }
+
   // Store the block's valid rows.
   auto insert = [&](Value tile, Value into, int64_t cols) {
     auto tileType = cast<RankedTensorType>(tile.getType());
@@ -531,20 +614,10 @@ void TileAttentionLowering::buildQueryBlock(
                                           strides);
   };
   insert(outputTile, forall.getRegionIterArgs()[0], valueDim);
-  if (wantsLogsumexp) {
-    // logsumexp = m + log l: -inf where no key was visible (log 0).
-    AffineMap id1 = b.getMultiDimIdentityMap(1);
-    Value lseTile = createGeneric(
-        b, loc, ValueRange{finalMax, finalSum},
-        createEmpty(b, loc, rowSizes, f32), {id1, id1, id1}, {par},
-        [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
-          Value logSum = math::LogOp::create(nb, nloc, args[1]);
-          return arith::AddFOp::create(nb, nloc, safeMax(nb, nloc, args[0]),
-                                       logSum);
-        });
+  if (wantsLogsumexp)
     insert(lseTile, forall.getRegionIterArgs()[1], 0);
-  }
 }
+
 
 struct FATileAttentionPass
     : fa::impl::FATileAttentionBase<FATileAttentionPass> {
@@ -556,6 +629,12 @@ struct FATileAttentionPass
       if (!tiling) {
         op.emitOpError() << "has no tiling; run fa-select-tiles first (or "
                             "write tiling = #fa.tiling<...> on the op)";
+        return signalPassFailure();
+      }
+      if (tiling.getBlockQ() % tiling.getWarps() != 0) {
+        op.emitOpError() << "tiling warps (" << tiling.getWarps()
+                         << ") must divide block_q (" << tiling.getBlockQ()
+                         << "): each warp owns block_q / warps query rows";
         return signalPassFailure();
       }
       OpBuilder builder(op);

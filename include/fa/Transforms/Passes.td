@@ -60,8 +60,11 @@ def FATileAttention : Pass<"fa-tile-attention"> {
     the running row max, row sum and f32 accumulator. Tiles have static
     shapes `[block_q, D]`, `[block_kv, D]`, `[block_q, block_kv]` (tails are
     padded and masked), so no tensor larger than a tile is ever created.
-    Causal and window masks bound the key loop per query block; only blocks
-    that a boundary crosses (and the tail) evaluate the element mask.
+    With `warps > 1`, an inner `scf.forall` mapped to `#gpu.warp<x>` splits
+    the block's query rows between warps (split-Q), each with its own key
+    loop and running state. Causal and window masks bound the key loop per
+    query block (or warp); only blocks that a boundary crosses (and the tail)
+    evaluate the element mask.
     Rows with no visible key give 0 and a logsumexp of `-inf`. For f16/bf16,
     P is rounded to the input type before `P * V`, as FlashAttention-2 does.
   }];

@@ -1,7 +1,7 @@
 // The tiled loop nest: a grid over (batch, head, query block) mapped to GPU
 // blocks, a key loop whose bounds come from the causal mask, static tiles,
 // and the element mask only in blocks that need it.
-// RUN: fa-opt %s --fa-select-tiles=target=sm_90 --fa-tile-attention --canonicalize | FileCheck %s
+// RUN: fa-opt %s --fa-tile-attention --canonicalize | FileCheck %s
 
 // CHECK-LABEL: func.func @causal
 // CHECK-DAG: %[[C128:[a-z0-9_]+]] = arith.constant 128 : index
@@ -37,7 +37,7 @@ func.func @causal(%q: tensor<2x32x4096x64xf16>, %k: tensor<2x8x4096x64xf16>,
                   %v: tensor<2x8x4096x64xf16>)
     -> (tensor<2x32x4096x64xf16>, tensor<2x32x4096xf32>) {
   %o, %l = fa.attention %q, %k, %v scale = 0.125 causal = bottom_right
-      tiling = <block_q = 128, block_kv = 128, warps = 4, stages = 1>
+      tiling = <block_q = 128, block_kv = 128, warps = 1, stages = 1>
       : tensor<2x32x4096x64xf16>, tensor<2x8x4096x64xf16>, tensor<2x8x4096x64xf16>
       -> tensor<2x32x4096x64xf16>, tensor<2x32x4096xf32>
   return %o, %l : tensor<2x32x4096x64xf16>, tensor<2x32x4096xf32>
@@ -58,8 +58,27 @@ func.func @causal(%q: tensor<2x32x4096x64xf16>, %k: tensor<2x8x4096x64xf16>,
 func.func @window(%q: tensor<1x2x4096x64xf16>) -> tensor<1x2x4096x64xf16> {
   %o = fa.attention %q, %q, %q scale = 0.125
       window = <left = 64, right = 0, align = top_left>
-      tiling = <block_q = 64, block_kv = 64, warps = 4, stages = 1>
+      tiling = <block_q = 64, block_kv = 64, warps = 1, stages = 1>
       : tensor<1x2x4096x64xf16>, tensor<1x2x4096x64xf16>, tensor<1x2x4096x64xf16>
       -> tensor<1x2x4096x64xf16>
   return %o : tensor<1x2x4096x64xf16>
+}
+
+// Split-Q: 4 warps share a 128-row block, 32 rows each, every warp with its
+// own key loop and running state; the block assembles their rows.
+// CHECK-LABEL: func.func @split_q
+// CHECK: scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (1, 2, 8)
+// CHECK: scf.forall (%[[W:[a-z0-9_]+]]) in (4) shared_outs(%[[T:[a-z0-9_]+]] = %{{.*}}) -> (tensor<128x64xf16>)
+// CHECK: arith.muli %[[W]], %c32
+// CHECK: } : tensor<?x64xf16> to tensor<32x64xf16>
+// CHECK: scf.for {{.*}} -> (tensor<32xf32>, tensor<32xf32>, tensor<32x64xf32>)
+// CHECK: tensor.parallel_insert_slice %{{.*}} into %[[T]][%{{.*}}, 0] [32, 64] [1, 1] : tensor<32x64xf16> into tensor<128x64xf16>
+// CHECK: } {mapping = [#gpu.warp<x>]}
+// CHECK: } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+func.func @split_q(%q: tensor<1x2x1024x64xf16>) -> tensor<1x2x1024x64xf16> {
+  %o = fa.attention %q, %q, %q scale = 0.125
+      tiling = <block_q = 128, block_kv = 64, warps = 4, stages = 2>
+      : tensor<1x2x1024x64xf16>, tensor<1x2x1024x64xf16>, tensor<1x2x1024x64xf16>
+      -> tensor<1x2x1024x64xf16>
+  return %o : tensor<1x2x1024x64xf16>
 }
