@@ -30,6 +30,8 @@ config.substitutions.append(
     ("%compare", sys.executable + " " +
      os.path.join(config.test_source_root, "Integration", "Inputs",
                   "compare_outputs.py")))
+config.substitutions.append(
+    ("%fa_plugin", os.path.join(config.fa_obj_root, "lib", "libFAPlugin.so")))
 config.substitutions.append(("%fa_src_root", config.fa_src_root))
 config.substitutions.append(("%fa_obj_root", config.fa_obj_root))
 

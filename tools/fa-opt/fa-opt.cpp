@@ -6,9 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fa/Dialect/FA/IR/FADialect.h"
-#include "fa/Pipelines/Pipelines.h"
-#include "fa/Transforms/Passes.h"
+#include "fa/InitFA.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -18,13 +16,12 @@
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
-  mlir::fa::registerFATransformsPasses();
-  mlir::fa::registerPipelines();
+  mlir::fa::registerFAPassesAndPipelines();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
-  registry.insert<mlir::fa::FADialect>();
+  mlir::fa::registerFADialects(registry);
 
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "fa-opt: FlashAttention compiler\n",
