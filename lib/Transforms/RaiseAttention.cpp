@@ -253,9 +253,12 @@ Value restoreFullyMaskedRows(OpBuilder &b, Location loc, Value output,
 
 /// Emits fa.attention for `match` before its root, replaces the root and
 /// erases the ops that became dead; adds them to `erased`.
-void rewrite(const AttentionMatch &match, llvm::DenseSet<Operation *> &erased) {
+void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
+             llvm::DenseSet<Operation *> &erased) {
   Operation *root = match.root;
-  OpBuilder b(root);
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(root);
+  OpBuilder &b = rewriter;
   Location loc = root->getLoc();
   auto merge = [&](Value tensor,
                    ArrayRef<ReassociationIndices> collapse) -> Value {
@@ -341,7 +344,7 @@ void rewrite(const AttentionMatch &match, llvm::DenseSet<Operation *> &erased) {
   }
   if (output.getType() != rootType)
     output = tensor::CastOp::create(b, loc, rootType, output);
-  root->getResult(0).replaceAllUsesWith(output);
+  rewriter.replaceAllUsesWith(root->getResult(0), output);
 
   // Erase what became dead: the pattern, then whatever only it used.
   SmallVector<Operation *> worklist(match.patternOps.begin(),
@@ -355,9 +358,30 @@ void rewrite(const AttentionMatch &match, llvm::DenseSet<Operation *> &erased) {
       if (Operation *def = operand.getDefiningOp())
         worklist.push_back(def);
     erased.insert(op);
-    op->erase();
+    rewriter.eraseOp(op);
   }
 }
+
+/// The recognizer as a pattern, for compilers that run it in their own
+/// driver: it fires on a contraction that is the P·V of an attention and
+/// reports every refusal as a match failure with its reason.
+struct RaiseAttentionPattern : RewritePattern {
+  explicit RaiseAttentionPattern(MLIRContext *context)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    if (op->getNumResults() != 1 || !feedsOnSoftmax(op))
+      return failure();
+    Rejection rejection;
+    std::optional<AttentionMatch> match = matchAttention(op, rejection);
+    if (!match)
+      return rewriter.notifyMatchFailure(op, rejection.message);
+    llvm::DenseSet<Operation *> erased;
+    rewrite(*match, rewriter, erased);
+    return success();
+  }
+};
 
 struct FARaiseAttentionPass
     : fa::impl::FARaiseAttentionBase<FARaiseAttentionPass> {
@@ -370,6 +394,7 @@ struct FARaiseAttentionPass
         candidates.push_back(op);
     });
     llvm::DenseSet<Operation *> erased;
+    IRRewriter rewriter(&getContext());
     for (Operation *root : candidates) {
       // An earlier rewrite may have erased this candidate.
       if (erased.contains(root))
@@ -392,7 +417,7 @@ struct FARaiseAttentionPass
       ++numRaised;
       ++counts.candidates;
       ++counts.raised;
-      rewrite(*match, erased);
+      rewrite(*match, rewriter, erased);
     }
     if (printCounts) {
       InFlightDiagnostic remark = getOperation()->emitRemark();
@@ -429,3 +454,7 @@ struct FARaiseAttentionPass
 };
 
 } // namespace
+
+void mlir::fa::populateRaiseAttentionPatterns(RewritePatternSet &patterns) {
+  patterns.add<RaiseAttentionPattern>(patterns.getContext());
+}

@@ -28,6 +28,15 @@ namespace fa {
 /// reference computation (what `fa-decompose-attention` applies).
 void populateDecomposeAttentionPatterns(RewritePatternSet &patterns);
 
+/// Adds the recognizer of `fa-raise-attention` as a pattern, for a compiler
+/// that runs it in its own driver; refusals are match failures carrying the
+/// reason (the pass adds remarks and counts on top). For example:
+///
+///   RewritePatternSet patterns(context);
+///   fa::populateRaiseAttentionPatterns(patterns);
+///   (void)applyPatternsGreedily(module, std::move(patterns));
+void populateRaiseAttentionPatterns(RewritePatternSet &patterns);
+
 #define GEN_PASS_REGISTRATION
 #include "fa/Transforms/Passes.h.inc"
 

@@ -1,0 +1,126 @@
+//===- APITest.cpp - The C++ API a compiler uses --------------------------===//
+//
+// What a downstream compiler does with fa from C++: register it, run the
+// recognizer as patterns in its own driver, build the CPU pipeline into its
+// own pass manager, and ask the tile selection directly.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fa/Dialect/FA/IR/FAOps.h"
+#include "fa/InitFA.h"
+#include "fa/Pipelines/Pipelines.h"
+#include "fa/Transforms/Passes.h"
+#include "fa/Transforms/TileSelection.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include "gtest/gtest.h"
+
+using namespace mlir;
+
+namespace {
+
+// The worked example of FIELD-NOTES §1 as a frontend writes it in TOSA.
+constexpr const char *kTosaAttention = R"mlir(
+func.func @attention(%q: tensor<1x4x2xf32>, %k: tensor<1x4x2xf32>,
+                     %v: tensor<1x4x2xf32>) -> tensor<1x4x2xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %scale = "tosa.const"() <{values = dense<0.5> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %kt = tosa.transpose %k {perms = array<i32: 0, 2, 1>} : (tensor<1x4x2xf32>) -> tensor<1x2x4xf32>
+  %s = tosa.matmul %q, %kt, %zp, %zp : (tensor<1x4x2xf32>, tensor<1x2x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4xf32>
+  %x = tosa.mul %s, %scale, %shift : (tensor<1x4x4xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<1x4x4xf32>
+  %max = tosa.reduce_max %x {axis = 2 : i32} : (tensor<1x4x4xf32>) -> tensor<1x4x1xf32>
+  %d = tosa.sub %x, %max : (tensor<1x4x4xf32>, tensor<1x4x1xf32>) -> tensor<1x4x4xf32>
+  %e = tosa.exp %d : (tensor<1x4x4xf32>) -> tensor<1x4x4xf32>
+  %sum = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<1x4x4xf32>) -> tensor<1x4x1xf32>
+  %inv = tosa.reciprocal %sum : (tensor<1x4x1xf32>) -> tensor<1x4x1xf32>
+  %p = tosa.mul %e, %inv, %shift : (tensor<1x4x4xf32>, tensor<1x4x1xf32>, tensor<1xi8>) -> tensor<1x4x4xf32>
+  %o = tosa.matmul %p, %v, %zp, %zp : (tensor<1x4x4xf32>, tensor<1x4x2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x2xf32>
+  return %o : tensor<1x4x2xf32>
+}
+)mlir";
+
+class APITest : public ::testing::Test {
+protected:
+  APITest() {
+    DialectRegistry registry;
+    registerAllDialects(registry);
+    registerAllExtensions(registry);
+    fa::registerFADialects(registry);
+    context.appendDialectRegistry(registry);
+    context.loadAllAvailableDialects();
+  }
+  MLIRContext context;
+};
+
+TEST_F(APITest, RecognizerRunsAsPatternsInAForeignDriver) {
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(kTosaAttention, &context);
+  ASSERT_TRUE(module);
+  RewritePatternSet patterns(&context);
+  fa::populateRaiseAttentionPatterns(patterns);
+  ASSERT_TRUE(succeeded(applyPatternsGreedily(*module, std::move(patterns))));
+  int attentions = 0;
+  double scale = 0;
+  module->walk([&](fa::AttentionOp op) {
+    ++attentions;
+    scale = op.getScale().convertToDouble();
+  });
+  EXPECT_EQ(attentions, 1);
+  EXPECT_EQ(scale, 0.5);
+  int softmaxOps = 0;
+  module->walk([&](Operation *op) {
+    softmaxOps += op->getName().getStringRef() == "tosa.reduce_max";
+  });
+  EXPECT_EQ(softmaxOps, 0);
+}
+
+TEST_F(APITest, CPUPipelineBuildsIntoAForeignPassManager) {
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(kTosaAttention, &context);
+  ASSERT_TRUE(module);
+  PassManager pm(&context);
+  fa::CPUPipelineOptions options;
+  fa::buildCPUPipeline(pm, options);
+  ASSERT_TRUE(succeeded(pm.run(*module)));
+  // Everything is in the LLVM dialect now.
+  bool onlyLLVM = true;
+  module->walk([&](Operation *op) {
+    StringRef dialect = op->getName().getDialectNamespace();
+    if (dialect != "llvm" && dialect != "builtin")
+      onlyLLVM = false;
+  });
+  EXPECT_TRUE(onlyLLVM);
+}
+
+TEST_F(APITest, PassesAreRegisteredForTextualPipelines) {
+  fa::registerFAPassesAndPipelines();
+  PassManager pm(&context);
+  EXPECT_TRUE(succeeded(parsePassPipeline(
+      "builtin.module(fa-raise-attention,fa-select-tiles{target=sm_90},"
+      "fa-tile-attention)",
+      pm)));
+}
+
+TEST(TileSelectionAPI, PlainFunctionOfShapeAndTarget) {
+  fa::AttentionShape shape;
+  shape.heads = 16;
+  shape.kvHeads = 16;
+  shape.queryLen = 4096;
+  shape.keyLen = 4096;
+  shape.headDim = 128;
+  shape.valueDim = 128;
+  fa::TileSelection result = fa::selectTiles(
+      shape, *fa::lookupTargetPreset("sm_90"), fa::TilePolicy::Auto);
+  ASSERT_TRUE(result.decision);
+  EXPECT_FALSE(result.decision->why.empty());
+}
+
+} // namespace
