@@ -2,12 +2,12 @@
 # The main job on a bundled example: prints the IR after each stage of the
 # compiler that exists today, then runs the result on the CPU and prints the
 # numbers.
-#   scripts/run-example.sh [input.mlir]   (default: examples/worked-example.mlir)
+#   scripts/run-example.sh [input.mlir]   (default: examples/llama-causal-gqa-tosa.mlir)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${FA_BUILD_DIR:-$root/build}
 llvm=/usr/lib/llvm-22
-input=${1:-$root/examples/worked-example.mlir}
+input=${1:-$root/examples/llama-causal-gqa-tosa.mlir}
 fa_opt=$build/bin/fa-opt
 
 stage() { printf '\n==== %s ====\n' "$1"; }
