@@ -151,6 +151,34 @@ TargetDescription mlir::fa::getHostTarget() {
   return target;
 }
 
+std::string
+mlir::fa::validateTargetDescription(const TargetDescription &target) {
+  std::pair<const char *, int64_t> fields[] = {
+      {"shared memory per block", target.sharedMemoryPerBlock},
+      {"shared memory per SM", target.sharedMemoryPerSM},
+      {"registers per SM", target.registersPerSM},
+      {"registers per thread", target.registersPerThread},
+      {"threads per block", target.maxThreadsPerBlock},
+      {"threads per SM", target.maxThreadsPerSM},
+      {"warp size", target.warpSize},
+      {"SM count", target.smCount}};
+  for (auto [name, value] : fields)
+    if (value <= 0)
+      return "target " + target.name + " has " + name + " " +
+             std::to_string(value) + "; it must be positive";
+  if (target.sharedMemoryPerBlock > target.sharedMemoryPerSM)
+    return "target " + target.name + " lets a block use " +
+           std::to_string(target.sharedMemoryPerBlock) +
+           " bytes of shared memory but its SM has " +
+           std::to_string(target.sharedMemoryPerSM);
+  if (target.maxThreadsPerBlock > target.maxThreadsPerSM)
+    return "target " + target.name + " allows " +
+           std::to_string(target.maxThreadsPerBlock) +
+           " threads per block but " + std::to_string(target.maxThreadsPerSM) +
+           " per SM";
+  return "";
+}
+
 llvm::ArrayRef<TargetDescription> mlir::fa::getTargetPresets() {
   static const llvm::SmallVector<TargetDescription> presets = buildPresets();
   return presets;

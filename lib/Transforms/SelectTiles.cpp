@@ -16,6 +16,9 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/FileUtilities.h"
+
+#include <limits>
+#include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/ToolOutputFile.h"
 
@@ -260,6 +263,40 @@ struct FASelectTilesPass : fa::impl::FASelectTilesBase<FASelectTilesPass> {
         resolved = ResolvedTarget{*lookupTargetPreset(kDefaultTargetName),
                                   "the default"};
 
+      if (std::string invalid =
+              validateTargetDescription(resolved->description);
+          !invalid.empty()) {
+        op.emitOpError() << invalid << " (from " << resolved->origin << ")";
+        return WalkResult::interrupt();
+      }
+      // GPU kernels index with 32 bits: refuse tensors they cannot address.
+      if (resolved->description.isGPU()) {
+        for (auto [name, operand] :
+             {std::pair<StringRef, Value>{"query", op.getQuery()},
+              {"key", op.getKey()},
+              {"value", op.getValue()},
+              {"mask", op.getMask()},
+              {"output", op.getOutput()}}) {
+          if (!operand)
+            continue;
+          auto type = cast<RankedTensorType>(operand.getType());
+          if (!type.hasStaticShape())
+            continue;
+          double elements = 1;
+          for (int64_t size : type.getShape())
+            elements *= double(size);
+          if (elements > double(std::numeric_limits<int32_t>::max())) {
+            std::string count;
+            llvm::raw_string_ostream(count) << llvm::format("%.0f", elements);
+            op.emitOpError()
+                << name << " " << type << " has " << count
+                << " elements; kernels for " << resolved->description.name
+                << " index with 32 bits (at most 2147483647 elements per "
+                   "tensor)";
+            return WalkResult::interrupt();
+          }
+        }
+      }
       AttentionShape shape = describe(op);
       TileSelection selection;
       if (TilingAttr given = op.getTilingAttr()) {

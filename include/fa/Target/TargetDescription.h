@@ -46,6 +46,10 @@ struct TargetDescription {
   bool isGPU() const { return warpSize > 1; }
 };
 
+/// Why `target` cannot describe a machine (a non-positive size, or a block
+/// that may use more than its SM has), or "" when it can.
+std::string validateTargetDescription(const TargetDescription &target);
+
 /// The built-in presets: sm_75, sm_80, sm_86, sm_89, sm_90, sm_90a, sm_100,
 /// sm_120, gfx90a, gfx942, gfx950 and host.
 llvm::ArrayRef<TargetDescription> getTargetPresets();

@@ -14,6 +14,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <tuple>
 
@@ -36,7 +37,16 @@ constexpr int64_t kLatencyHidingWarps = 8;
 /// FA2's kernel traits report 8 warps 18-28% slower than 4.
 constexpr double kEightWarpPenalty = 1.2;
 
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t ceilDiv(int64_t a, int64_t b) { return a / b + (a % b != 0); }
+
+/// Byte and register counts are computed in double and clamped, so that
+/// absurd shapes or tiles give huge numbers (which never fit) instead of
+/// overflowing; doubles are exact below 2^53, far beyond any real size.
+int64_t clampToInt64(double value) {
+  constexpr double limit = 9.2e18;
+  return value >= limit ? std::numeric_limits<int64_t>::max()
+                        : static_cast<int64_t>(value);
+}
 int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
 int64_t known(int64_t size, int64_t assumed) {
   return size == kUnknownSize ? assumed : size;
@@ -66,9 +76,13 @@ int64_t countVisitedKVTiles(const Tiling &tiling, const AttentionShape &shape) {
   int64_t nk = known(shape.keyLen, kAssumedSequenceLength);
   int64_t queryBlocks = ceilDiv(nq, tiling.blockQ);
   if (!shape.causalOffset && !shape.window)
-    return queryBlocks * ceilDiv(nk, tiling.blockKV);
-  int64_t visited = 0;
-  for (int64_t block = 0; block < queryBlocks; ++block) {
+    return clampToInt64(double(queryBlocks) * double(ceilDiv(nk, tiling.blockKV)));
+  // Count block by block, or on a uniform sample of 65536 blocks when there
+  // are more (the result is an estimate either way).
+  constexpr int64_t kMaxCounted = 65536;
+  int64_t stride = std::max<int64_t>(1, queryBlocks / kMaxCounted);
+  double visited = 0;
+  for (int64_t block = 0; block < queryBlocks; block += stride) {
     int64_t firstRow = block * tiling.blockQ;
     int64_t lastRow = std::min(nq, firstRow + tiling.blockQ) - 1;
     int64_t lo = 0, hi = nk - 1;
@@ -80,9 +94,9 @@ int64_t countVisitedKVTiles(const Tiling &tiling, const AttentionShape &shape) {
     }
     if (hi < lo || hi < 0)
       continue;
-    visited += hi / tiling.blockKV - lo / tiling.blockKV + 1;
+    visited += double(stride) * double(hi / tiling.blockKV - lo / tiling.blockKV + 1);
   }
-  return visited;
+  return clampToInt64(visited);
 }
 
 /// The smallest tile a target could run: the floor of every search.
@@ -123,7 +137,7 @@ std::string misfit(const Tiling &tiling, const TileCosts &costs,
            " allows " + std::to_string(target.maxThreadsPerBlock) +
            " per block";
   if (costs.registersPerThread > target.registersPerThread ||
-      costs.registersPerThread * threads > target.registersPerSM)
+      costs.registersPerThread > target.registersPerSM / threads)
     return "needs about " + std::to_string(costs.registersPerThread) +
            " registers per thread; " + target.name + " allows " +
            std::to_string(std::min(target.registersPerThread,
@@ -166,16 +180,19 @@ int64_t mlir::fa::fa1BlockQ(int64_t sharedMemoryElements, int64_t headDim) {
 int64_t mlir::fa::sharedMemoryBytes(const Tiling &tiling,
                                     const AttentionShape &shape,
                                     const TargetDescription &target) {
-  int64_t e = shape.elementBytes;
-  int64_t pad = target.isGPU() ? 16 : 0;
-  int64_t query = tiling.blockQ * (shape.headDim * e + pad);
-  int64_t keyValue = tiling.stages * tiling.blockKV *
-                     ((shape.headDim + shape.valueDim) * e + 2 * pad);
-  int64_t statistics = 2 * tiling.blockQ * 4;
-  int64_t scratch =
-      target.isGPU() ? 0
-                     : tiling.blockQ * (shape.valueDim + tiling.blockKV) * 4;
-  return query + keyValue + statistics + scratch;
+  double e = shape.elementBytes;
+  double pad = target.isGPU() ? 16 : 0;
+  double query = double(tiling.blockQ) * (double(shape.headDim) * e + pad);
+  double keyValue = double(tiling.stages) * double(tiling.blockKV) *
+                    ((double(shape.headDim) + double(shape.valueDim)) * e +
+                     2 * pad);
+  double statistics = 2.0 * double(tiling.blockQ) * 4;
+  double scratch = target.isGPU() ? 0
+                                  : double(tiling.blockQ) *
+                                        (double(shape.valueDim) +
+                                         double(tiling.blockKV)) *
+                                        4;
+  return clampToInt64(query + keyValue + statistics + scratch);
 }
 
 int64_t mlir::fa::registersPerThread(const Tiling &tiling,
@@ -183,10 +200,10 @@ int64_t mlir::fa::registersPerThread(const Tiling &tiling,
                                      const TargetDescription &target) {
   if (!target.isGPU())
     return 0;
-  int64_t threads = tiling.warps * target.warpSize;
-  int64_t accumulator = tiling.blockQ * shape.valueDim;
-  int64_t scores = tiling.blockQ * tiling.blockKV;
-  return ceilDiv(accumulator + scores, threads) + 24;
+  double threads = double(tiling.warps) * double(target.warpSize);
+  double values = double(tiling.blockQ) *
+                  (double(shape.valueDim) + double(tiling.blockKV));
+  return clampToInt64(std::ceil(values / threads) + 24);
 }
 
 TileCosts mlir::fa::evaluateTiling(const Tiling &tiling,
@@ -202,19 +219,18 @@ TileCosts mlir::fa::evaluateTiling(const Tiling &tiling,
   int64_t nq = known(shape.queryLen, kAssumedSequenceLength);
   int64_t nk = known(shape.keyLen, kAssumedSequenceLength);
   int64_t e = shape.elementBytes;
-  costs.blocks = batch * heads * ceilDiv(nq, tiling.blockQ);
+  double batchHeads = double(batch) * double(heads);
+  double features = double(shape.headDim) + double(shape.valueDim);
+  costs.blocks = clampToInt64(batchHeads * double(ceilDiv(nq, tiling.blockQ)));
   costs.visitedKVTiles = countVisitedKVTiles(tiling, shape);
-  costs.hbmBytesTiled =
-      batch * heads *
-      (nq * (shape.headDim + shape.valueDim) * e + nq * 4 +
-       costs.visitedKVTiles * tiling.blockKV *
-           (shape.headDim + shape.valueDim) * e);
-  costs.hbmBytesUnfused =
-      batch * heads *
-      ((nq * shape.headDim + nk * shape.headDim + nk * shape.valueDim +
-        nq * shape.valueDim) *
-           e +
-       2 * nq * nk * 4 + 2 * nq * nk * e);
+  costs.hbmBytesTiled = clampToInt64(
+      batchHeads * (double(nq) * features * e + double(nq) * 4 +
+                    double(costs.visitedKVTiles) * double(tiling.blockKV) *
+                        features * e));
+  double scores = double(nq) * double(nk);
+  costs.hbmBytesUnfused = clampToInt64(
+      batchHeads * ((double(nq) + double(nk)) * features * e +
+                    2 * scores * 4 + 2 * scores * e));
 
   if (!misfit(tiling, costs, target).empty())
     return costs;

@@ -1,0 +1,211 @@
+// Nothing lost: functions without attention (and near misses of it) are
+// byte-for-byte identical after every fa pass. fa-decompose-aggregated-ops is
+// not run here: lowering linalg.softmax is what it is for.
+// RUN: fa-opt %s > %t.before
+// RUN: fa-opt %s --fa-raise-attention > %t.raise
+// RUN: diff %t.before %t.raise
+// RUN: fa-opt %s --fa-raise-attention=explain=true 2>/dev/null > %t.explain
+// RUN: diff %t.before %t.explain
+// RUN: fa-opt %s --fa-select-tiles=target=sm_90 > %t.tiles
+// RUN: diff %t.before %t.tiles
+// RUN: fa-opt %s --fa-tile-attention > %t.tiled
+// RUN: diff %t.before %t.tiled
+// RUN: fa-opt %s --fa-decompose-attention > %t.decomposed
+// RUN: diff %t.before %t.decomposed
+
+#mlp_x = affine_map<(i, j, k) -> (i, k)>
+#mlp_w = affine_map<(i, j, k) -> (k, j)>
+#mlp_y = affine_map<(i, j, k) -> (i, j)>
+
+// A projection with GELU-ish elementwise work: contractions and exp, no
+// softmax feeding a contraction.
+func.func @mlp(%x: tensor<8x16xf32>, %w: tensor<16x32xf32>, %w2: tensor<32x32xf32>) -> tensor<8x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x32xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<8x32xf32>) -> tensor<8x32xf32>
+  %y = linalg.matmul ins(%x, %w : tensor<8x16xf32>, tensor<16x32xf32>) outs(%z : tensor<8x32xf32>) -> tensor<8x32xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%y : tensor<8x32xf32>) outs(%e : tensor<8x32xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %n = arith.negf %a : f32
+    %x2 = math.exp %n : f32
+    %one = arith.constant 1.0 : f32
+    %d = arith.addf %one, %x2 : f32
+    %r = arith.divf %a, %d : f32
+    linalg.yield %r : f32
+  } -> tensor<8x32xf32>
+  %z2 = linalg.fill ins(%zero : f32) outs(%e : tensor<8x32xf32>) -> tensor<8x32xf32>
+  %h = linalg.generic {indexing_maps = [#mlp_x, #mlp_w, #mlp_y], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%g, %w2 : tensor<8x32xf32>, tensor<32x32xf32>) outs(%z2 : tensor<8x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<8x32xf32>
+  return %h : tensor<8x32xf32>
+}
+
+// A softmax that no contraction consumes (a classifier head), in TOSA.
+func.func @classifier(%logits: tensor<1x4x10xf32>) -> tensor<1x4x10xf32> {
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %max = tosa.reduce_max %logits {axis = 2 : i32} : (tensor<1x4x10xf32>) -> tensor<1x4x1xf32>
+  %d = tosa.sub %logits, %max : (tensor<1x4x10xf32>, tensor<1x4x1xf32>) -> tensor<1x4x10xf32>
+  %e = tosa.exp %d : (tensor<1x4x10xf32>) -> tensor<1x4x10xf32>
+  %sum = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<1x4x10xf32>) -> tensor<1x4x1xf32>
+  %inv = tosa.reciprocal %sum : (tensor<1x4x1xf32>) -> tensor<1x4x1xf32>
+  %p = tosa.mul %e, %inv, %shift : (tensor<1x4x10xf32>, tensor<1x4x1xf32>, tensor<1xi8>) -> tensor<1x4x10xf32>
+  return %p : tensor<1x4x10xf32>
+}
+
+// Control flow and an unused op that was dead before any pass ran.
+func.func @loop(%n: index, %x: f32) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %dead = arith.constant 42.0 : f32
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> f32 {
+    %y = arith.mulf %acc, %acc : f32
+    scf.yield %y : f32
+  }
+  return %r : f32
+}
+
+// Near misses of attention (test/Transforms/RaiseAttention/near-misses.mlir).
+func.func @max_over_query_dim(%q: tensor<4x4xf32>, %k: tensor<4x4xf32>, %v: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %neginf = arith.constant 0xFF800000 : f32
+  %half = arith.constant 0.5 : f32
+  %e = tensor.empty() : tensor<4x4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %r = tensor.empty() : tensor<4xf32>
+  %rz = linalg.fill ins(%zero : f32) outs(%r : tensor<4xf32>) -> tensor<4xf32>
+  %rm = linalg.fill ins(%neginf : f32) outs(%r : tensor<4xf32>) -> tensor<4xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(i, j, d) -> (i, d)>, affine_map<(i, j, d) -> (j, d)>, affine_map<(i, j, d) -> (i, j)>]
+      ins(%q, %k : tensor<4x4xf32>, tensor<4x4xf32>) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %m = arith.mulf %a0, %half : f32
+    linalg.yield %m : f32
+  } -> tensor<4x4xf32>
+  %max = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>], iterator_types = ["reduction", "parallel"]}
+      ins(%x : tensor<4x4xf32>) outs(%rm : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %red = arith.maximumf %a, %acc : f32
+    linalg.yield %red : f32
+  } -> tensor<4xf32>
+  %ex = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max : tensor<4x4xf32>, tensor<4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %d = arith.subf %a0, %a1 : f32
+    %x2 = math.exp %d : f32
+    linalg.yield %x2 : f32
+  } -> tensor<4x4xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%ex : tensor<4x4xf32>) outs(%rz : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %red = arith.addf %a, %acc : f32
+    linalg.yield %red : f32
+  } -> tensor<4xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%ex, %sum : tensor<4x4xf32>, tensor<4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %d = arith.divf %a0, %a1 : f32
+    linalg.yield %d : f32
+  } -> tensor<4x4xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<4x4xf32>, tensor<4x4xf32>) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %o : tensor<4x4xf32>
+}
+
+func.func @scores_used_elsewhere(%q: tensor<4x4xf32>, %k: tensor<4x4xf32>, %v: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %neginf = arith.constant 0xFF800000 : f32
+  %half = arith.constant 0.5 : f32
+  %e = tensor.empty() : tensor<4x4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %r = tensor.empty() : tensor<4xf32>
+  %rz = linalg.fill ins(%zero : f32) outs(%r : tensor<4xf32>) -> tensor<4xf32>
+  %rm = linalg.fill ins(%neginf : f32) outs(%r : tensor<4xf32>) -> tensor<4xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(i, j, d) -> (i, d)>, affine_map<(i, j, d) -> (j, d)>, affine_map<(i, j, d) -> (i, j)>]
+      ins(%q, %k : tensor<4x4xf32>, tensor<4x4xf32>) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %m = arith.mulf %a0, %half : f32
+    linalg.yield %m : f32
+  } -> tensor<4x4xf32>
+  %max = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x4xf32>) outs(%rm : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %red = arith.maximumf %a, %acc : f32
+    linalg.yield %red : f32
+  } -> tensor<4xf32>
+  %ex = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max : tensor<4x4xf32>, tensor<4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %d = arith.subf %a0, %a1 : f32
+    %x2 = math.exp %d : f32
+    linalg.yield %x2 : f32
+  } -> tensor<4x4xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%ex : tensor<4x4xf32>) outs(%rz : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %red = arith.addf %a, %acc : f32
+    linalg.yield %red : f32
+  } -> tensor<4xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%ex, %sum : tensor<4x4xf32>, tensor<4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %d = arith.divf %a0, %a1 : f32
+    linalg.yield %d : f32
+  } -> tensor<4x4xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<4x4xf32>, tensor<4x4xf32>) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %o, %x : tensor<4x4xf32>, tensor<4x4xf32>
+}
+
+func.func @log_softmax(%q: tensor<4x4xf32>, %k: tensor<4x4xf32>, %v: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %neginf = arith.constant 0xFF800000 : f32
+  %half = arith.constant 0.5 : f32
+  %e = tensor.empty() : tensor<4x4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %r = tensor.empty() : tensor<4xf32>
+  %rz = linalg.fill ins(%zero : f32) outs(%r : tensor<4xf32>) -> tensor<4xf32>
+  %rm = linalg.fill ins(%neginf : f32) outs(%r : tensor<4xf32>) -> tensor<4xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(i, j, d) -> (i, d)>, affine_map<(i, j, d) -> (j, d)>, affine_map<(i, j, d) -> (i, j)>]
+      ins(%q, %k : tensor<4x4xf32>, tensor<4x4xf32>) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %m = arith.mulf %a0, %half : f32
+    linalg.yield %m : f32
+  } -> tensor<4x4xf32>
+  %max = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x4xf32>) outs(%rm : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %red = arith.maximumf %a, %acc : f32
+    linalg.yield %red : f32
+  } -> tensor<4xf32>
+  %ex = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max : tensor<4x4xf32>, tensor<4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %d = arith.subf %a0, %a1 : f32
+    %x2 = math.exp %d : f32
+    linalg.yield %x2 : f32
+  } -> tensor<4x4xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%ex : tensor<4x4xf32>) outs(%rz : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %red = arith.addf %a, %acc : f32
+    linalg.yield %red : f32
+  } -> tensor<4xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max, %sum : tensor<4x4xf32>, tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %a2: f32, %out: f32):
+    %d = arith.subf %a0, %a1 : f32
+    %l = math.log %a2 : f32
+    %y = arith.subf %d, %l : f32
+    linalg.yield %y : f32
+  } -> tensor<4x4xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<4x4xf32>, tensor<4x4xf32>) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %o : tensor<4x4xf32>
+}
