@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Runs the randomized differential test over many seeds (20 programs each):
+#   scripts/differential.sh 1:1001     (20000 programs)
+# Prints one line per failing seed and a summary; see docs/Robustness.md.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${FA_BUILD_DIR:-$root/build}
+exec python3 "$root/test/Differential/Inputs/random_attention.py" run \
+  --seeds "${1:-1:101}" --count 20 --fa-opt "$build/bin/fa-opt"

@@ -1,0 +1,569 @@
+#!/usr/bin/env python3
+"""Randomized differential test of fa-raise-attention and the tiled lowering.
+
+Generates, from a seed, a module of attention programs spelled the ways
+frontends spell them (linalg or TOSA; scale after Q·Kᵀ, on Q, or none;
+additive, keep-mask, masked_fill and causal masks; f32 or f16; GQA repeats;
+random sizes that rarely divide a tile) together with near misses, each a
+single-point mutation of a real pattern (softmax over the wrong axis, an
+extra user of the probabilities, a tensor scale, a multiplying mask, an
+unnormalized exp, a max that starts at 0). Every function is annotated with
+what must happen to it:
+
+  // EXPECT @p3 raised     -- exactly one fa.attention after raising
+  // EXPECT @p4 untouched  -- no fa.attention after raising
+
+  random_attention.py generate --seed S --count N > module.mlir
+  random_attention.py check-raised module.mlir raised.mlir
+  random_attention.py run --seeds A:B --count N --fa-opt build/bin/fa-opt
+
+`check-raised` compares the expectations with fa-opt's output; numerics are
+compared by running the module through fa-cpu-pipeline with and without
+raising (tests/Differential/*.test, or `run` for thousands of seeds).
+"""
+import argparse
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+
+NEG_INF = "0xFF800000"
+
+
+def ttype(shape, dtype):
+    return "tensor<" + "x".join(str(s) for s in shape) + f"x{dtype}>"
+
+
+class Program:
+    """One function @p<i> and the call that feeds it in @main."""
+
+    def __init__(self, index, rng):
+        self.index = index
+        self.rng = rng
+        self.name = f"p{index}"
+        self.lines = []
+        self.tmp = 0
+
+    def fresh(self, prefix="t"):
+        self.tmp += 1
+        return f"%{prefix}{self.tmp}"
+
+    def emit(self, line):
+        self.lines.append("  " + line)
+
+
+def linalg_elementwise(p, out, inputs, body, maps, shape):
+    """A linalg.generic over `shape` with one output."""
+    rank = len(shape)
+    iters = ", ".join(['"parallel"'] * rank)
+    empty = p.fresh("e")
+    p.emit(f"{empty} = tensor.empty() : {ttype(shape, 'f32')}")
+    ins = ", ".join(v for v, _ in inputs)
+    tys = ", ".join(t for _, t in inputs)
+    args = ", ".join(f"%a{i}: {t.split('x')[-1][:-1]}" for i, (_, t) in enumerate(inputs))
+    p.emit(f"{out} = linalg.generic {{indexing_maps = [{', '.join(maps)}], iterator_types = [{iters}]}}"
+           f" ins({ins} : {tys}) outs({empty} : {ttype(shape, 'f32')}) {{")
+    p.emit(f"^bb0({args}, %o: f32):")
+    for line in body:
+        p.emit("  " + line)
+    p.emit(f"}} -> {ttype(shape, 'f32')}")
+
+
+def generate_program(index, rng):
+    p = Program(index, rng)
+    dialect = rng.choice(["linalg", "tosa"])
+    dtype = rng.choice(["f32", "f32", "f32", "f16"])
+    heads = rng.choice([1, 2, 4])
+    group = rng.choice([1, 1, 2]) if dialect == "tosa" and heads % 2 == 0 else 1
+    kv_heads = heads // group
+    nq = rng.randint(1, 40)
+    nk = rng.randint(1, 40)
+    d = rng.choice([2, 4, 8, 16])
+    dv = rng.choice([d, 4])
+    scale_form = rng.choice(["mul", "div", "query", "none"])
+    scale = rng.choice([0.5, 0.25, 0.125, 0.3])
+    mask = rng.choice(["none", "none", "bias", "keep", "fill", "causal"])
+    mutation = rng.choice([None] * 6 + ["axis", "extra-user", "tensor-scale",
+                                        "multiply-mask", "unnormalized", "max-zero"])
+    if mutation == "axis":
+        nk = nq  # a softmax over the query axis still type-checks
+    if mask == "causal":
+        nk = nq
+    # The mutations need the part they mutate.
+    if mutation == "multiply-mask":
+        mask = "keep"
+    if mutation == "tensor-scale":
+        scale_form = "mul"
+    f = "f32"
+    q_t = ttype([heads, nq, d], dtype)
+    k_t = ttype([kv_heads, nk, d], dtype)
+    v_t = ttype([kv_heads, nk, dv], dtype)
+    s_t = ttype([heads, nq, nk], f)
+    r_t = ttype([heads, nq, 1], f)
+    o_t = ttype([heads, nq, dv], dtype)
+    args = [f"%q: {q_t}", f"%k: {k_t}", f"%v: {v_t}"]
+    mask_shape = None
+    if mask in ("bias",):
+        mask_shape = rng.choice([[1, nq, nk], [heads, 1, nk], [1, 1, nk]])
+        args.append(f"%m: {ttype(mask_shape, f)}")
+    elif mask in ("keep", "fill"):
+        mask_shape = rng.choice([[1, nq, nk], [heads, nq, nk]])
+        args.append(f"%m: {ttype(mask_shape, 'i1')}")
+    if mutation == "tensor-scale":
+        args.append(f"%scale_t: {ttype([heads, 1, 1], f)}")
+    results = [o_t] + ([s_t] if mutation == "extra-user" else [])
+    p.meta = dict(dialect=dialect, dtype=dtype, heads=heads, kv_heads=kv_heads, nq=nq,
+                  nk=nk, d=d, dv=dv, mask=mask, mask_shape=mask_shape, mutation=mutation,
+                  scale_form=scale_form)
+    p.header = f"func.func @{p.name}({', '.join(args)}) -> ({', '.join(results)}) {{"
+
+    # Shared constants.
+    p.emit('%zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>')
+    p.emit(f'%zph = "tosa.const"() <{{values = dense<0.0> : tensor<1x{dtype}>}}> : () -> tensor<1x{dtype}>')
+    p.emit('%shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>')
+
+    # K (and V) with the GQA repeat in TOSA.
+    k, v = "%k", "%v"
+    if group > 1:
+        for name, width in (("k", d), ("v", dv)):
+            s5 = p.fresh("s")
+            p.emit(f"{s5} = tosa.const_shape {{values = dense<[{kv_heads}, 1, {nk}, {width}]> : tensor<4xindex>}} : () -> !tosa.shape<4>")
+            r4 = p.fresh("r")
+            p.emit(f"{r4} = tosa.reshape %{name}, {s5} : ({ttype([kv_heads, nk, width], dtype)}, !tosa.shape<4>) -> {ttype([kv_heads, 1, nk, width], dtype)}")
+            reps = p.fresh("s")
+            p.emit(f"{reps} = tosa.const_shape {{values = dense<[1, {group}, 1, 1]> : tensor<4xindex>}} : () -> !tosa.shape<4>")
+            tl = p.fresh("r")
+            p.emit(f"{tl} = tosa.tile {r4}, {reps} : ({ttype([kv_heads, 1, nk, width], dtype)}, !tosa.shape<4>) -> {ttype([kv_heads, group, nk, width], dtype)}")
+            s3 = p.fresh("s")
+            p.emit(f"{s3} = tosa.const_shape {{values = dense<[{heads}, {nk}, {width}]> : tensor<3xindex>}} : () -> !tosa.shape<3>")
+            out = p.fresh("r")
+            p.emit(f"{out} = tosa.reshape {tl}, {s3} : ({ttype([kv_heads, group, nk, width], dtype)}, !tosa.shape<3>) -> {ttype([heads, nk, width], dtype)}")
+            if name == "k":
+                k = out
+            else:
+                v = out
+
+    q = "%q"
+    if scale_form == "query":
+        if dialect == "tosa":
+            c = p.fresh("c")
+            p.emit(f'{c} = "tosa.const"() <{{values = dense<{scale}> : tensor<1x1x1x{dtype}>}}> : () -> tensor<1x1x1x{dtype}>')
+            q2 = p.fresh("q")
+            p.emit(f"{q2} = tosa.mul %q, {c}, %shift : ({q_t}, tensor<1x1x1x{dtype}>, tensor<1xi8>) -> {q_t}")
+            q = q2
+        else:
+            q2 = p.fresh("q")
+            e = p.fresh("e")
+            p.emit(f"{e} = tensor.empty() : {q_t}")
+            p.emit(f"{q2} = linalg.generic {{indexing_maps = [affine_map<(a, b, c) -> (a, b, c)>, affine_map<(a, b, c) -> (a, b, c)>], iterator_types = [\"parallel\", \"parallel\", \"parallel\"]}} ins(%q : {q_t}) outs({e} : {q_t}) {{")
+            p.emit(f"^bb0(%x: {dtype}, %o: {dtype}):")
+            p.emit(f"  %c = arith.constant {scale} : {dtype}")
+            p.emit(f"  %y = arith.mulf %x, %c : {dtype}")
+            p.emit(f"  linalg.yield %y : {dtype}")
+            p.emit(f"}} -> {q_t}")
+            q = q2
+
+    # S = Q·Kᵀ in f32.
+    s = p.fresh("s")
+    if dialect == "tosa":
+        kt = p.fresh("kt")
+        p.emit(f"{kt} = tosa.transpose {k} {{perms = array<i32: 0, 2, 1>}} : ({ttype([heads, nk, d], dtype)}) -> {ttype([heads, d, nk], dtype)}")
+        acc_t = ttype([heads, nq, nk], dtype)
+        if dtype != f:
+            p.emit(f"{s}x = tosa.matmul {q}, {kt}, %zph, %zph : ({q_t}, {ttype([heads, d, nk], dtype)}, tensor<1x{dtype}>, tensor<1x{dtype}>) -> {acc_t}")
+            p.emit(f"{s} = tosa.cast {s}x : ({acc_t}) -> {s_t}")
+        else:
+            p.emit(f"{s} = tosa.matmul {q}, {kt}, %zph, %zph : ({q_t}, {ttype([heads, d, nk], dtype)}, tensor<1x{dtype}>, tensor<1x{dtype}>) -> {acc_t}")
+    else:
+        z = p.fresh("z")
+        e = p.fresh("e")
+        zero = p.fresh("c")
+        p.emit(f"{zero} = arith.constant 0.0 : f32")
+        p.emit(f"{e} = tensor.empty() : {s_t}")
+        p.emit(f"{z} = linalg.fill ins({zero} : f32) outs({e} : {s_t}) -> {s_t}")
+        p.emit(f"{s} = linalg.batch_matmul indexing_maps = [affine_map<(b, i, j, d) -> (b, i, d)>, affine_map<(b, i, j, d) -> (b, j, d)>, affine_map<(b, i, j, d) -> (b, i, j)>] ins({q}, {k} : {q_t}, {ttype([heads, nk, d], dtype)}) outs({z} : {s_t}) -> {s_t}")
+
+    # Scale and masks on the scores.
+    x = s
+    if scale_form in ("mul", "div"):
+        x2 = p.fresh("x")
+        if mutation == "tensor-scale":
+            if dialect == "tosa":
+                p.emit(f"{x2} = tosa.mul {x}, %scale_t, %shift : ({s_t}, {ttype([heads, 1, 1], f)}, tensor<1xi8>) -> {s_t}")
+            else:
+                linalg_elementwise(p, x2, [(x, s_t), ("%scale_t", ttype([heads, 1, 1], f))],
+                                   ["%y = arith.mulf %a0, %a1 : f32", "linalg.yield %y : f32"],
+                                   ["affine_map<(a, b, c) -> (a, b, c)>", "affine_map<(a, b, c) -> (a, 0, 0)>",
+                                    "affine_map<(a, b, c) -> (a, b, c)>"], [heads, nq, nk])
+        elif dialect == "tosa":
+            value = scale if scale_form == "mul" else 1.0 / scale
+            c = p.fresh("c")
+            if scale_form == "mul":
+                p.emit(f'{c} = "tosa.const"() <{{values = dense<{value}> : tensor<1x1x1xf32>}}> : () -> tensor<1x1x1xf32>')
+                p.emit(f"{x2} = tosa.mul {x}, {c}, %shift : ({s_t}, tensor<1x1x1xf32>, tensor<1xi8>) -> {s_t}")
+            else:
+                p.emit(f'{c} = "tosa.const"() <{{values = dense<{scale}> : tensor<1x1x1xf32>}}> : () -> tensor<1x1x1xf32>')
+                p.emit(f"{x2} = tosa.mul {c}, {x}, %shift : (tensor<1x1x1xf32>, {s_t}, tensor<1xi8>) -> {s_t}")
+        else:
+            op = "arith.mulf" if scale_form == "mul" else "arith.divf"
+            value = scale if scale_form == "mul" else 1.0 / scale
+            linalg_elementwise(p, x2, [(x, s_t)],
+                               [f"%c = arith.constant {value} : f32", f"%y = {op} %a0, %c : f32", "linalg.yield %y : f32"],
+                               ["affine_map<(a, b, c) -> (a, b, c)>"] * 2, [heads, nq, nk])
+        x = x2
+
+    if mask != "none":
+        x2 = p.fresh("x")
+        if mask == "causal":
+            rows = []
+            for i in range(nq):
+                rows.append("[" + ", ".join("0.0" if j <= i else NEG_INF for j in range(nk)) + "]")
+            c = p.fresh("c")
+            p.emit(f'{c} = "tosa.const"() <{{values = dense<[[{", ".join(rows)}]]> : {ttype([1, nq, nk], f)}}}> : () -> {ttype([1, nq, nk], f)}')
+            if dialect == "tosa":
+                p.emit(f"{x2} = tosa.add {x}, {c} : ({s_t}, {ttype([1, nq, nk], f)}) -> {s_t}")
+            else:
+                linalg_elementwise(p, x2, [(c, ttype([1, nq, nk], f)), (x, s_t)],
+                                   ["%y = arith.addf %a0, %a1 : f32", "linalg.yield %y : f32"],
+                                   ["affine_map<(a, b, c) -> (0, b, c)>", "affine_map<(a, b, c) -> (a, b, c)>",
+                                    "affine_map<(a, b, c) -> (a, b, c)>"], [heads, nq, nk])
+        elif mask == "bias":
+            mt = ttype(mask_shape, f)
+            if dialect == "tosa":
+                p.emit(f"{x2} = tosa.add %m, {x} : ({mt}, {s_t}) -> {s_t}")
+            else:
+                m = ["a" if mask_shape[0] != 1 else "0", "b" if mask_shape[1] != 1 else "0", "c"]
+                linalg_elementwise(p, x2, [(x, s_t), ("%m", mt)],
+                                   ["%y = arith.addf %a0, %a1 : f32", "linalg.yield %y : f32"],
+                                   ["affine_map<(a, b, c) -> (a, b, c)>", f"affine_map<(a, b, c) -> ({', '.join(m)})>",
+                                    "affine_map<(a, b, c) -> (a, b, c)>"], [heads, nq, nk])
+        else:  # keep / fill
+            mt = ttype(mask_shape, "i1")
+            invert = mask == "fill"
+            if mutation == "multiply-mask":
+                if dialect == "tosa":
+                    # TOSA has no i1 -> f32 cast: the mask becomes 1/0 by select.
+                    one, zero, mf = p.fresh("c"), p.fresh("c"), p.fresh("mf")
+                    p.emit(f'{one} = "tosa.const"() <{{values = dense<1.0> : tensor<1x1x1xf32>}}> : () -> tensor<1x1x1xf32>')
+                    p.emit(f'{zero} = "tosa.const"() <{{values = dense<0.0> : tensor<1x1x1xf32>}}> : () -> tensor<1x1x1xf32>')
+                    p.emit(f"{mf} = tosa.select %m, {one}, {zero} : ({mt}, tensor<1x1x1xf32>, tensor<1x1x1xf32>) -> {ttype(mask_shape, f)}")
+                    p.emit(f"{x2} = tosa.mul {x}, {mf}, %shift : ({s_t}, {ttype(mask_shape, f)}, tensor<1xi8>) -> {s_t}")
+                else:
+                    m = ["a" if mask_shape[0] != 1 else "0", "b", "c"]
+                    linalg_elementwise(p, x2, [(x, s_t), ("%m", mt)],
+                                       ["%mf = arith.uitofp %a1 : i1 to f32", "%y = arith.mulf %a0, %mf : f32", "linalg.yield %y : f32"],
+                                       ["affine_map<(a, b, c) -> (a, b, c)>", f"affine_map<(a, b, c) -> ({', '.join(m)})>",
+                                        "affine_map<(a, b, c) -> (a, b, c)>"], [heads, nq, nk])
+            elif dialect == "tosa":
+                c = p.fresh("c")
+                p.emit(f'{c} = "tosa.const"() <{{values = dense<{NEG_INF}> : tensor<1x1x1xf32>}}> : () -> tensor<1x1x1xf32>')
+                if invert:
+                    p.emit(f"{x2} = tosa.select %m, {c}, {x} : ({mt}, tensor<1x1x1xf32>, {s_t}) -> {s_t}")
+                else:
+                    p.emit(f"{x2} = tosa.select %m, {x}, {c} : ({mt}, {s_t}, tensor<1x1x1xf32>) -> {s_t}")
+            else:
+                m = ["a" if mask_shape[0] != 1 else "0", "b", "c"]
+                sel = (f"%y = arith.select %a1, %ninf, %a0 : f32" if invert
+                       else f"%y = arith.select %a1, %a0, %ninf : f32")
+                linalg_elementwise(p, x2, [(x, s_t), ("%m", mt)],
+                                   [f"%ninf = arith.constant {NEG_INF} : f32", sel, "linalg.yield %y : f32"],
+                                   ["affine_map<(a, b, c) -> (a, b, c)>", f"affine_map<(a, b, c) -> ({', '.join(m)})>",
+                                    "affine_map<(a, b, c) -> (a, b, c)>"], [heads, nq, nk])
+        x = x2
+
+    # Softmax over the key axis (or, as a near miss, the query axis).
+    axis = 1 if mutation == "axis" else 2
+    red_shape = [heads, 1, nk] if axis == 1 else [heads, nq, 1]
+    red_t = ttype(red_shape, f)
+    if dialect == "tosa":
+        mx, sub, ex, sm, inv, pr = (p.fresh(n) for n in ("max", "d", "ex", "sum", "inv", "p"))
+        if mutation == "max-zero":
+            # max(x, 0) per row stands in for a max that starts at 0.
+            zero = p.fresh("c")
+            p.emit(f'{zero} = "tosa.const"() <{{values = dense<0.0> : tensor<1x1x1xf32>}}> : () -> tensor<1x1x1xf32>')
+            mx0 = p.fresh("max")
+            p.emit(f"{mx0} = tosa.reduce_max {x} {{axis = {axis} : i32}} : ({s_t}) -> {red_t}")
+            p.emit(f"{mx} = tosa.maximum {mx0}, {zero} : ({red_t}, tensor<1x1x1xf32>) -> {red_t}")
+        else:
+            p.emit(f"{mx} = tosa.reduce_max {x} {{axis = {axis} : i32}} : ({s_t}) -> {red_t}")
+        p.emit(f"{sub} = tosa.sub {x}, {mx} : ({s_t}, {red_t}) -> {s_t}")
+        p.emit(f"{ex} = tosa.exp {sub} : ({s_t}) -> {s_t}")
+        p.emit(f"{sm} = tosa.reduce_sum {ex} {{axis = {axis} : i32}} : ({s_t}) -> {red_t}")
+        p.emit(f"{inv} = tosa.reciprocal {sm} : ({red_t}) -> {red_t}")
+        if mutation == "unnormalized":
+            pr = ex
+        else:
+            p.emit(f"{pr} = tosa.mul {ex}, {inv}, %shift : ({s_t}, {red_t}, tensor<1xi8>) -> {s_t}")
+        pc = pr
+        if dtype != f:
+            pc = p.fresh("pc")
+            p.emit(f"{pc} = tosa.cast {pr} : ({s_t}) -> {ttype([heads, nq, nk], dtype)}")
+        o = p.fresh("o")
+        p.emit(f"{o} = tosa.matmul {pc}, {v}, %zph, %zph : ({ttype([heads, nq, nk], dtype)}, {ttype([heads, nk, dv], dtype)}, tensor<1x{dtype}>, tensor<1x{dtype}>) -> {o_t}")
+    else:
+        rmap = "affine_map<(a, b, c) -> (a, c)>" if axis == 1 else "affine_map<(a, b, c) -> (a, b)>"
+        row_shape = [heads, nk] if axis == 1 else [heads, nq]
+        row_t = ttype(row_shape, f)
+        ident = "affine_map<(a, b, c) -> (a, b, c)>"
+        iters = '"parallel", "reduction", "parallel"' if axis == 1 else '"parallel", "parallel", "reduction"'
+        init = "0.0" if mutation == "max-zero" else NEG_INF
+        for name, value in (("mi", init), ("si", "0.0")):
+            e = p.fresh("e")
+            c = p.fresh("c")
+            p.emit(f"{c} = arith.constant {value} : f32")
+            p.emit(f"{e} = tensor.empty() : {row_t}")
+            p.emit(f"%{name}{p.index} = linalg.fill ins({c} : f32) outs({e} : {row_t}) -> {row_t}")
+        mx = p.fresh("max")
+        p.emit(f"{mx} = linalg.generic {{indexing_maps = [{ident}, {rmap}], iterator_types = [{iters}]}} ins({x} : {s_t}) outs(%mi{p.index} : {row_t}) {{")
+        p.emit("^bb0(%a: f32, %acc: f32):")
+        p.emit("  %r = arith.maximumf %a, %acc : f32")
+        p.emit("  linalg.yield %r : f32")
+        p.emit(f"}} -> {row_t}")
+        ex = p.fresh("ex")
+        linalg_elementwise(p, ex, [(x, s_t), (mx, row_t)],
+                           ["%d = arith.subf %a0, %a1 : f32", "%y = math.exp %d : f32", "linalg.yield %y : f32"],
+                           [ident, rmap, ident], [heads, nq, nk])
+        sm = p.fresh("sum")
+        p.emit(f"{sm} = linalg.generic {{indexing_maps = [{ident}, {rmap}], iterator_types = [{iters}]}} ins({ex} : {s_t}) outs(%si{p.index} : {row_t}) {{")
+        p.emit("^bb0(%a: f32, %acc: f32):")
+        p.emit("  %r = arith.addf %a, %acc : f32")
+        p.emit("  linalg.yield %r : f32")
+        p.emit(f"}} -> {row_t}")
+        if mutation == "unnormalized":
+            pr = ex
+        else:
+            pr = p.fresh("p")
+            linalg_elementwise(p, pr, [(ex, s_t), (sm, row_t)],
+                               ["%y = arith.divf %a0, %a1 : f32", "linalg.yield %y : f32"],
+                               [ident, rmap, ident], [heads, nq, nk])
+        pc, pc_t = pr, s_t
+        if dtype != f:
+            pc = p.fresh("pc")
+            pc_t = ttype([heads, nq, nk], dtype)
+            e = p.fresh("e")
+            p.emit(f"{e} = tensor.empty() : {pc_t}")
+            p.emit(f"{pc} = linalg.generic {{indexing_maps = [{ident}, {ident}], iterator_types = [\"parallel\", \"parallel\", \"parallel\"]}} ins({pr} : {s_t}) outs({e} : {pc_t}) {{")
+            p.emit(f"^bb0(%a: f32, %o: {dtype}):")
+            p.emit(f"  %t = arith.truncf %a : f32 to {dtype}")
+            p.emit(f"  linalg.yield %t : {dtype}")
+            p.emit(f"}} -> {pc_t}")
+        zo = p.fresh("z")
+        e = p.fresh("e")
+        c = p.fresh("c")
+        p.emit(f"{c} = arith.constant 0.0 : {dtype}")
+        p.emit(f"{e} = tensor.empty() : {o_t}")
+        p.emit(f"{zo} = linalg.fill ins({c} : {dtype}) outs({e} : {o_t}) -> {o_t}")
+        o = p.fresh("o")
+        p.emit(f"{o} = linalg.batch_matmul ins({pc}, {v} : {pc_t}, {ttype([heads, nk, dv], dtype)}) outs({zo} : {o_t}) -> {o_t}")
+    rets = [o] + ([pr] if mutation == "extra-user" else [])
+    p.emit(f"return {', '.join(rets)} : {', '.join(results)}")
+    p.results = results
+    p.args = args
+    p.expect = "untouched" if mutation else "raised"
+    return p
+
+
+def generate(seed, count):
+    rng = random.Random(seed)
+    programs = [generate_program(i, rng) for i in range(count)]
+    out = [f"// Generated by random_attention.py generate --seed {seed} --count {count}\n"]
+    for p in programs:
+        meta = ", ".join(f"{k}={v}" for k, v in p.meta.items())
+        out.append(f"// EXPECT @{p.name} {p.expect}  ({meta})\n")
+    out.append("\nfunc.func private @printMemrefF32(tensor<*xf32>)\n\n")
+    for p in programs:
+        out.append(p.header + "\n" + "\n".join(p.lines) + "\n}\n\n")
+    # Inputs: sin of the linear index, masks from index patterns.
+    out.append('''func.func @fill(%t: tensor<?x?x?xf32>, %seed: f32) -> tensor<?x?x?xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(a, b, c) -> (a, b, c)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      outs(%t : tensor<?x?x?xf32>) {
+  ^bb0(%o: f32):
+    %i0 = linalg.index 0 : index
+    %i1 = linalg.index 1 : index
+    %i2 = linalg.index 2 : index
+    %c1 = arith.constant 131 : index
+    %c2 = arith.constant 17 : index
+    %a = arith.muli %i0, %c1 : index
+    %b = arith.muli %i1, %c2 : index
+    %s0 = arith.addi %a, %b : index
+    %s1 = arith.addi %s0, %i2 : index
+    %n = arith.index_cast %s1 : index to i64
+    %f = arith.sitofp %n : i64 to f32
+    %k = arith.constant 0.37 : f32
+    %x = arith.mulf %f, %k : f32
+    %y = arith.addf %x, %seed : f32
+    %z = math.sin %y : f32
+    linalg.yield %z : f32
+  } -> tensor<?x?x?xf32>
+  return %r : tensor<?x?x?xf32>
+}
+
+func.func @keep(%t: tensor<?x?x?xi1>) -> tensor<?x?x?xi1> {
+  %r = linalg.generic {indexing_maps = [affine_map<(a, b, c) -> (a, b, c)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      outs(%t : tensor<?x?x?xi1>) {
+  ^bb0(%o: i1):
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    %c3 = arith.constant 3 : index
+    %c4 = arith.constant 4 : index
+    %c0 = arith.constant 0 : index
+    %a = arith.muli %i, %c3 : index
+    %s = arith.addi %a, %j : index
+    %m = arith.remui %s, %c4 : index
+    %k = arith.cmpi ne, %m, %c0 : index
+    linalg.yield %k : i1
+  } -> tensor<?x?x?xi1>
+  return %r : tensor<?x?x?xi1>
+}
+
+func.func @print(%t: tensor<?x?x?xf32>) {
+  %u = tensor.cast %t : tensor<?x?x?xf32> to tensor<*xf32>
+  call @printMemrefF32(%u) : (tensor<*xf32>) -> ()
+  return
+}
+
+''')
+    out.append("func.func @main() {\n")
+    consts = set()
+    for p in programs:
+        m = p.meta
+        consts |= {m["heads"], m["kv_heads"], m["nq"], m["nk"], m["d"], m["dv"], 1}
+        if m["mask_shape"]:
+            consts |= set(m["mask_shape"])
+    for c in sorted(consts):
+        out.append(f"  %c{c} = arith.constant {c} : index\n")
+    for p in programs:
+        m, i = p.meta, p.index
+        dt = m["dtype"]
+
+        def make(name, shape, seed):
+            dims = ", ".join(f"%c{x}" for x in shape)
+            s = [f"  %{name}e{i} = tensor.empty({dims}) : tensor<?x?x?xf32>\n",
+                 f"  %{name}s{i} = arith.constant {seed}.0 : f32\n",
+                 f"  %{name}f{i} = call @fill(%{name}e{i}, %{name}s{i}) : (tensor<?x?x?xf32>, f32) -> tensor<?x?x?xf32>\n",
+                 f"  %{name}c{i} = tensor.cast %{name}f{i} : tensor<?x?x?xf32> to {ttype(shape, 'f32')}\n"]
+            val = f"%{name}c{i}"
+            if dt != "f32" and name in ("q", "k", "v"):
+                s.append(f"  %{name}t{i} = arith.truncf {val} : {ttype(shape, 'f32')} to {ttype(shape, dt)}\n")
+                val = f"%{name}t{i}"
+            return s, val
+        args = []
+        for name, shape, seed in (("q", [m["heads"], m["nq"], m["d"]], 1),
+                                  ("k", [m["kv_heads"], m["nk"], m["d"]], 2),
+                                  ("v", [m["kv_heads"], m["nk"], m["dv"]], 3)):
+            text, val = make(name, shape, seed + i)
+            out += text
+            args.append(val)
+        if m["mask"] == "bias":
+            text, val = make("m", m["mask_shape"], 7 + i)
+            out += text
+            args.append(val)
+        elif m["mask"] in ("keep", "fill"):
+            dims = ", ".join(f"%c{x}" for x in m["mask_shape"])
+            out.append(f"  %me{i} = tensor.empty({dims}) : tensor<?x?x?xi1>\n")
+            out.append(f"  %mk{i} = call @keep(%me{i}) : (tensor<?x?x?xi1>) -> tensor<?x?x?xi1>\n")
+            out.append(f"  %mc{i} = tensor.cast %mk{i} : tensor<?x?x?xi1> to {ttype(m['mask_shape'], 'i1')}\n")
+            args.append(f"%mc{i}")
+        if m["mutation"] == "tensor-scale":
+            text, val = make("ts", [m["heads"], 1, 1], 9 + i)
+            out += text
+            args.append(val)
+        arg_types = [a.split(": ", 1)[1] for a in p.args]
+        res = ", ".join(f"%r{i}_{n}" for n in range(len(p.results)))
+        out.append(f"  {res} = call @{p.name}({', '.join(args)}) : ({', '.join(arg_types)}) -> ({', '.join(p.results)})\n")
+        for n, rt in enumerate(p.results):
+            val = f"%r{i}_{n}"
+            if "f32" not in rt:
+                out.append(f"  %w{i}_{n} = arith.extf {val} : {rt} to {rt.replace(dt, 'f32')}\n")
+                val = f"%w{i}_{n}"
+                rt = rt.replace(dt, "f32")
+            out.append(f"  %d{i}_{n} = tensor.cast {val} : {rt} to tensor<?x?x?xf32>\n")
+            out.append(f"  call @print(%d{i}_{n}) : (tensor<?x?x?xf32>) -> ()\n")
+    out.append("  return\n}\n")
+    return "".join(out)
+
+
+def check_raised(module_text, raised_text):
+    expect = dict(re.findall(r"// EXPECT @(\w+) (raised|untouched)", module_text))
+    functions = re.split(r"\n\s*func\.func ", raised_text)
+    seen = {}
+    for f in functions:
+        m = re.match(r"(?:private )?@(\w+)\(", f)
+        if m:
+            seen[m.group(1)] = f.count("fa.attention ")
+    wrong = []
+    for name, what in expect.items():
+        n = seen.get(name, 0)
+        if (what == "raised" and n != 1) or (what == "untouched" and n != 0):
+            wrong.append(f"@{name}: expected {what}, found {n} fa.attention")
+    raised = sum(1 for w in expect.values() if w == "raised")
+    print(f"{len(expect)} programs: {raised} to raise, {len(expect) - raised} near misses; "
+          f"{len(wrong)} wrong")
+    for w in wrong:
+        print("  " + w)
+    return 1 if wrong else 0
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers(dest="command", required=True)
+    g = sub.add_parser("generate")
+    g.add_argument("--seed", type=int, required=True)
+    g.add_argument("--count", type=int, default=20)
+    c = sub.add_parser("check-raised")
+    c.add_argument("module")
+    c.add_argument("raised")
+    r = sub.add_parser("run")
+    r.add_argument("--seeds", required=True, help="A:B, the seeds to run")
+    r.add_argument("--count", type=int, default=20)
+    r.add_argument("--fa-opt", required=True)
+    args = parser.parse_args()
+    if args.command == "generate":
+        sys.stdout.write(generate(args.seed, args.count))
+        return 0
+    if args.command == "check-raised":
+        return check_raised(open(args.module).read(), open(args.raised).read())
+    return run_many(args)
+
+
+def run_many(args):
+    """Thousands of programs: generate, raise, run both ways, compare."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    compare = os.path.join(here, "..", "..", "Integration", "Inputs", "compare_outputs.py")
+    llvm = "/usr/lib/llvm-22"
+    runner = [f"{llvm}/bin/mlir-runner", "-e", "main", "-entry-point-result=void",
+              f"-shared-libs={llvm}/lib/libmlir_runner_utils.so,{llvm}/lib/libmlir_c_runner_utils.so"]
+    first, last = (int(x) for x in args.seeds.split(":"))
+    failures = 0
+    programs = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for seed in range(first, last):
+            module = os.path.join(tmp, "m.mlir")
+            text = generate(seed, args.count)
+            open(module, "w").write(text)
+            programs += args.count
+            raised = subprocess.run([args.fa_opt, module, "--fa-raise-attention"],
+                                    capture_output=True, text=True)
+            ok = raised.returncode == 0 and check_raised(text, raised.stdout) == 0
+            outs = []
+            for extra in ([], ["--fa-cpu-pipeline=raise=false"]):
+                lowered = subprocess.run([args.fa_opt, module] + (extra or ["--fa-cpu-pipeline"]),
+                                         capture_output=True, text=True)
+                ran = subprocess.run(runner, input=lowered.stdout, capture_output=True, text=True)
+                path = os.path.join(tmp, f"out{len(outs)}.txt")
+                open(path, "w").write(ran.stdout)
+                outs.append(path)
+                ok = ok and lowered.returncode == 0 and ran.returncode == 0
+            cmp = subprocess.run([sys.executable, compare, outs[0], outs[1],
+                                  "--rtol", "2e-3", "--atol", "1e-3"], capture_output=True, text=True)
+            if not ok or cmp.returncode != 0:
+                failures += 1
+                print(f"seed {seed}: FAILED {cmp.stdout.strip()}")
+    print(f"seeds {first}..{last - 1}: {programs} programs, {failures} failing seeds")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
