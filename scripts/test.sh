@@ -9,12 +9,16 @@ lit=/usr/lib/llvm-22/bin/lit
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-"$lit" -sv "$build/test" "$build/unittests" 2>&1 | tee "$log"
+filter=()
+if [ -n "${FA_LIT_FILTER_OUT:-}" ]; then
+  filter=(--filter-out "$FA_LIT_FILTER_OUT")
+fi
+"$lit" -sv "${filter[@]}" "$build/test" "$build/unittests" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 
 # lit prints "Passed: N" / "Failed: N" (and other outcomes) in its summary.
 count() {
-  sed -nE "s/^ *($1): *([0-9]+).*/\2/p" "$log" | awk '{ n += $1 } END { print n + 0 }'
+  sed -nE "s/^ *($1) *: *([0-9]+).*/\2/p" "$log" | awk '{ n += $1 } END { print n + 0 }'
 }
 passed=$(count "Passed")
 failed=$(count "Failed|Unresolved|Timed Out|Unexpectedly Passed")

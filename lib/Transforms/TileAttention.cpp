@@ -48,10 +48,17 @@ namespace {
 
 using utils::IteratorType;
 
-/// Index arithmetic with folding of constants.
+/// Index arithmetic. Callers build one op per statement (or use
+/// addConstant): C++ leaves the order of argument evaluation open, and the IR
+/// must not depend on the compiler that built fa-opt.
 struct IndexMath {
   OpBuilder &b;
   Location loc;
+
+  Value addConstant(Value x, int64_t value) {
+    Value c = constant(value);
+    return add(x, c);
+  }
 
   Value constant(int64_t value) {
     return arith::ConstantIndexOp::create(b, loc, value);
@@ -265,16 +272,21 @@ std::pair<Value, Value> TileAttentionLowering::computeRows(
                              zeroIndex, math.constant(headDim), headDim);
 
   // The keys any row of this block can see: causal and window bounds.
-  Value lastRow = math.sub(math.add(row0, rows), math.constant(1));
+  Value rowEnd = math.add(row0, rows);
+  Value lastRow = math.addConstant(rowEnd, -1);
   Value keyBegin = zeroIndex, keyEnd = keyLen;
-  if (causal)
-    keyEnd = math.min(keyEnd,
-                      math.add(math.add(lastRow, causalOffset), math.constant(1)));
+  if (causal) {
+    Value diagonal = math.add(lastRow, causalOffset);
+    Value end = math.addConstant(diagonal, 1);
+    keyEnd = math.min(keyEnd, end);
+  }
   if (window) {
-    keyEnd = math.min(keyEnd, math.add(math.add(lastRow, windowOffset),
-                                       math.constant(window.getRight() + 1)));
-    keyBegin = math.max(keyBegin, math.sub(math.add(row0, windowOffset),
-                                           math.constant(window.getLeft())));
+    Value lastDiagonal = math.add(lastRow, windowOffset);
+    Value end = math.addConstant(lastDiagonal, window.getRight() + 1);
+    keyEnd = math.min(keyEnd, end);
+    Value firstDiagonal = math.add(row0, windowOffset);
+    Value begin = math.addConstant(firstDiagonal, -window.getLeft());
+    keyBegin = math.max(keyBegin, begin);
   }
   Value firstBlockStart =
       math.mul(math.floorDiv(keyBegin, blockKVValue), blockKVValue);
@@ -327,18 +339,23 @@ std::pair<Value, Value> TileAttentionLowering::computeRows(
 
         // Does this block need the element mask? The tail block, and blocks
         // that a causal or window boundary crosses.
-        Value lastCol = lm.sub(lm.add(col0, cols), lm.constant(1));
+        Value colEnd = lm.add(col0, cols);
+        Value lastCol = lm.addConstant(colEnd, -1);
         Value needsMask = lm.lt(cols, blockKVValue);
-        if (causal)
-          needsMask =
-              lm.orI(needsMask, lm.gt(lastCol, lm.add(row0, causalOffset)));
+        if (causal) {
+          Value diagonal = lm.add(row0, causalOffset);
+          Value crosses = lm.gt(lastCol, diagonal);
+          needsMask = lm.orI(needsMask, crosses);
+        }
         if (window) {
-          Value lowest = lm.sub(lm.add(lastRow, windowOffset),
-                                lm.constant(window.getLeft()));
-          Value highest = lm.add(lm.add(row0, windowOffset),
-                                 lm.constant(window.getRight()));
-          needsMask = lm.orI(needsMask, lm.orI(lm.lt(col0, lowest),
-                                                 lm.gt(lastCol, highest)));
+          Value lastDiagonal = lm.add(lastRow, windowOffset);
+          Value lowest = lm.addConstant(lastDiagonal, -window.getLeft());
+          Value firstDiagonal = lm.add(row0, windowOffset);
+          Value highest = lm.addConstant(firstDiagonal, window.getRight());
+          Value below = lm.lt(col0, lowest);
+          Value above = lm.gt(lastCol, highest);
+          Value crosses = lm.orI(below, above);
+          needsMask = lm.orI(needsMask, crosses);
         }
 
         // scores = scale * raw (+ bias, keep-mask); hidden keys are -inf.
@@ -386,10 +403,10 @@ std::pair<Value, Value> TileAttentionLowering::computeRows(
                     require(notAfter(col, em.add(row, causalOffset)));
                   if (window) {
                     Value diagonal = em.add(row, windowOffset);
-                    require(notAfter(
-                        em.sub(diagonal, em.constant(window.getLeft())), col));
-                    require(notAfter(
-                        col, em.add(diagonal, em.constant(window.getRight()))));
+                    Value low = em.addConstant(diagonal, -window.getLeft());
+                    require(notAfter(low, col));
+                    Value high = em.addConstant(diagonal, window.getRight());
+                    require(notAfter(col, high));
                   }
                 }
                 if (!visible)
@@ -557,8 +574,9 @@ void TileAttentionLowering::buildQueryBlock(
       Value warp = warpLoop.getInductionVar(0);
       Value warpOffset = math.mul(warp, math.constant(warpRows));
       // Rows past the end of Nq (in the last block) are padding.
-      Value warpValid = math.max(
-          zeroIndex, math.min(math.constant(warpRows), math.sub(rows, warpOffset)));
+      Value remaining = math.sub(rows, warpOffset);
+      Value warpRowsValue = math.constant(warpRows);
+      Value warpValid = math.max(zeroIndex, math.min(warpRowsValue, remaining));
       auto [warpOutput, warpLse] = computeRows(
           batch, head, kvHead, math.add(row0, warpOffset), warpValid, warpRows,
           keyLen, causalOffset, windowOffset, scale, maskBroadcast);
