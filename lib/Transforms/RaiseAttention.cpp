@@ -285,6 +285,14 @@ void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
     value = kvOperand(match.value, match.valueCollapse);
   }
   Value mask;
+  if (match.constantBias) {
+    auto biasType = RankedTensorType::get({1, 1, 1, 1}, b.getF32Type());
+    mask = arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(biasType,
+                               b.getF32FloatAttr(*match.constantBias)
+                                   .getValue()));
+  }
   if (match.mask) {
     mask = arrangeMask(b, loc, match.mask, match.maskLabels,
                        match.batchSplit.empty() ? match.numBatchDims : 2);

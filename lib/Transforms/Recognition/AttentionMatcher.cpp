@@ -637,6 +637,8 @@ std::optional<AttentionMatch> Matcher::run() {
           *causal == DiagonalAlignment::bottom_right && queryLen > keyLen;
     }
   }
+  if (match.constantBias && std::isinf(*match.constantBias))
+    rowsCanBeEmpty = true;
   rowsCanBeEmpty |= ShapedType::isDynamic(keyLen) || keyLen == 0;
   if (rowsCanBeEmpty)
     match.fullyMaskedRows = isLowestFinite(fill) ? FullyMaskedRows::MeanOfValues
@@ -898,7 +900,20 @@ bool Matcher::matchScores(Term *scores, Term *&contraction) {
         return false;
       }
       if (biasResolved->kind == ScalarKind::Constant) {
-        return fail(RejectCategory::Mask, "a constant is added to the scores");
+        // A splat bias (a 1 x 1 causal mask, say): 0 changes nothing, any
+        // other value is a bias that broadcasts over everything.
+        if (match.mask || match.constantBias)
+          return fail(RejectCategory::Mask, "more than one mask on the scores");
+        if (match.scale != 1.0)
+          return fail(RejectCategory::Mask,
+                      "the bias is added before the scale; fa.attention adds "
+                      "it after");
+        if (biasResolved->constant != 0.0) {
+          match.constantBias = biasResolved->constant;
+          fill = -std::numeric_limits<double>::infinity();
+        }
+        term = lhs;
+        continue;
       }
       if (bias->kind != ScalarKind::Input || !bias->value) {
         return fail(RejectCategory::Mask,

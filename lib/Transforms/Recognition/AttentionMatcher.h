@@ -93,6 +93,8 @@ struct AttentionMatch {
   Value mask;                // i1 keep-mask or float bias, or null
   Labels maskLabels;         // the mask's dims, in score order
   bool invertMask = false;   // select(m, fill, s): the keep-mask is !m
+  /// A splat constant added to every score: a [1, 1, 1, 1] bias.
+  std::optional<double> constantBias;
   FullyMaskedRows fullyMaskedRows = FullyMaskedRows::NotPossible;
   /// Ops computing the scores, softmax and probabilities: erased after the
   /// rewrite once dead.

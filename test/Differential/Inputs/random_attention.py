@@ -84,7 +84,7 @@ def generate_program(index, rng):
     dv = rng.choice([d, 4])
     scale_form = rng.choice(["mul", "div", "query", "none"])
     scale = rng.choice([0.5, 0.25, 0.125, 0.3])
-    mask = rng.choice(["none", "none", "bias", "keep", "fill", "causal"])
+    mask = rng.choice(["none", "none", "bias", "keep", "fill", "causal", "splat"])
     mutation = rng.choice([None] * 6 + ["axis", "extra-user", "tensor-scale",
                                         "multiply-mask", "unnormalized", "max-zero"])
     if mutation == "axis":
@@ -216,7 +216,19 @@ def generate_program(index, rng):
 
     if mask != "none":
         x2 = p.fresh("x")
-        if mask == "causal":
+        if mask == "splat":
+            # A bias that is one constant for every score (0 is a no-op, -inf
+            # hides every key: rows of NaN in both runs).
+            value = rng.choice(["0.0", "0.5", NEG_INF])
+            c = p.fresh("c")
+            p.emit(f'{c} = "tosa.const"() <{{values = dense<{value}> : tensor<1x1x1xf32>}}> : () -> tensor<1x1x1xf32>')
+            if dialect == "tosa":
+                p.emit(f"{x2} = tosa.add {x}, {c} : ({s_t}, tensor<1x1x1xf32>) -> {s_t}")
+            else:
+                linalg_elementwise(p, x2, [(x, s_t)],
+                                   [f"%b = arith.constant {value} : f32", "%y = arith.addf %a0, %b : f32", "linalg.yield %y : f32"],
+                                   ["affine_map<(a, b, c) -> (a, b, c)>"] * 2, [heads, nq, nk])
+        elif mask == "causal":
             rows = []
             for i in range(nq):
                 rows.append("[" + ", ".join("0.0" if j <= i else NEG_INF for j in range(nk)) + "]")
