@@ -1,0 +1,72 @@
+//===- fa-fuzz.cpp - libFuzzer harness for fa-opt's passes ----------------===//
+//
+// Feeds mutated MLIR text through what a user runs: parse, verify, then
+// fa-raise-attention, fa-select-tiles (sm_90), fa-tile-attention and
+// fa-decompose-attention, each on its own copy. Diagnostics are expected
+// (most mutants are invalid) and swallowed; a crash, an assertion, a
+// sanitizer report or a timeout is a bug. Built by scripts/fuzz.sh with
+// clang-22 -fsanitize=fuzzer,address.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fa/InitFA.h"
+#include "fa/Transforms/Passes.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+using namespace mlir;
+
+static DialectRegistry &getRegistry() {
+  static DialectRegistry *registry = [] {
+    auto *r = new DialectRegistry();
+    registerAllDialects(*r);
+    registerAllExtensions(*r);
+    fa::registerFADialects(*r);
+    return r;
+  }();
+  return *registry;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  // Keep inputs small: huge constants only make the parser slow.
+  if (size > 16384)
+    return 0;
+  MLIRContext context(getRegistry(), MLIRContext::Threading::DISABLED);
+  context.loadAllAvailableDialects();
+  ScopedDiagnosticHandler ignore(&context, [](Diagnostic &) {
+    return success();
+  });
+  std::string text(reinterpret_cast<const char *>(data), size);
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &context);
+  if (!module || failed(verify(*module)))
+    return 0;
+
+  std::function<void(OpPassManager &)> pipelines[] = {
+      [](OpPassManager &pm) { pm.addPass(fa::createFARaiseAttention()); },
+      [](OpPassManager &pm) {
+        fa::FASelectTilesOptions options;
+        options.target = "sm_90";
+        pm.addPass(fa::createFASelectTiles(options));
+        pm.addPass(fa::createFATileAttention());
+      },
+      [](OpPassManager &pm) { pm.addPass(fa::createFADecomposeAttention()); },
+  };
+  for (auto &build : pipelines) {
+    OwningOpRef<ModuleOp> copy = module->clone();
+    PassManager pm(&context);
+    build(pm);
+    (void)pm.run(*copy);
+  }
+  return 0;
+}
