@@ -161,7 +161,6 @@ struct DecomposeAttention : OpRewritePattern<AttentionOp> {
     AffineMap identity4 = b.getMultiDimIdentityMap(4);
     SmallVector<AffineMap> scoreMaps = {identity4};
     Value mask = op.getMask();
-    bool booleanMask = op.hasBooleanMask();
     if (mask) {
       scoreInputs.push_back(mask);
       scoreMaps.push_back(getMaskMap(
@@ -172,18 +171,9 @@ struct DecomposeAttention : OpRewritePattern<AttentionOp> {
         b, loc, scoreInputs, createEmpty(b, loc, scoreSizes, f32), scoreMaps,
         {par, par, par, par},
         [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
-          Value score = arith::MulFOp::create(nb, nloc, args[0], scale);
-          Value visible;
-          auto require = [&](Value condition) {
-            visible = visible ? arith::AndIOp::create(nb, nloc, visible,
-                                                      condition)
-                              : condition;
-          };
-          if (mask && booleanMask)
-            require(args[1]);
-          else if (mask)
-            score = arith::AddFOp::create(nb, nloc, score,
-                                          castToF32(nb, nloc, args[1]));
+          MaskedScore score(nb, nloc, args[0], scale);
+          if (mask)
+            score.addMask(args[1]);
           if (causal || window) {
             Value row = linalg::IndexOp::create(nb, nloc, 2);
             Value col = linalg::IndexOp::create(nb, nloc, 3);
@@ -198,18 +188,16 @@ struct DecomposeAttention : OpRewritePattern<AttentionOp> {
               return arith::CmpIOp::create(nb, nloc, pred, lhs, rhs);
             };
             if (causal)
-              require(cmp(arith::CmpIPredicate::sle, col,
+              score.require(cmp(arith::CmpIPredicate::sle, col,
                           diagonalPlus(causalOffset, 0)));
             if (window) {
-              require(cmp(arith::CmpIPredicate::sge, col,
+              score.require(cmp(arith::CmpIPredicate::sge, col,
                           diagonalPlus(windowOffset, -window.getLeft())));
-              require(cmp(arith::CmpIPredicate::sle, col,
+              score.require(cmp(arith::CmpIPredicate::sle, col,
                           diagonalPlus(windowOffset, window.getRight())));
             }
           }
-          if (!visible)
-            return score;
-          return arith::SelectOp::create(nb, nloc, visible, score, negInfValue);
+          return score.finish();
         });
 
     // Row max, with a safe version (0 for rows with no visible key) so that

@@ -12,6 +12,8 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
+#include <limits>
+
 namespace mlir::fa {
 
 /// Widens an f16/bf16 scalar to f32 (identity for f32).
@@ -49,6 +51,44 @@ createGeneric(OpBuilder &b, Location loc, ValueRange inputs, Value init,
       });
   return generic.getResult(0);
 }
+
+/// The scaled, masked score of one element, inside a linalg body: `scale *
+/// raw`, plus an additive bias, with every failed visibility condition
+/// (keep-mask, causal, window, padding) turning it into -inf. Shared by the
+/// reference and the tiled lowering so that both mask the same way.
+class MaskedScore {
+public:
+  MaskedScore(OpBuilder &b, Location loc, Value raw, Value scale)
+      : b(b), loc(loc), score(arith::MulFOp::create(b, loc, raw, scale)) {}
+
+  /// A mask element: a keep-flag (i1) or an additive bias (any float).
+  void addMask(Value element) {
+    if (element.getType().isInteger(1))
+      require(element);
+    else
+      score = arith::AddFOp::create(b, loc, score, castToF32(b, loc, element));
+  }
+
+  void require(Value condition) {
+    visible = visible ? arith::AndIOp::create(b, loc, visible, condition)
+                      : condition;
+  }
+
+  Value finish() {
+    if (!visible)
+      return score;
+    Value negInf = arith::ConstantOp::create(
+        b, loc,
+        b.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
+    return arith::SelectOp::create(b, loc, visible, score, negInf);
+  }
+
+private:
+  OpBuilder &b;
+  Location loc;
+  Value score;
+  Value visible;
+};
 
 } // namespace mlir::fa
 

@@ -262,7 +262,6 @@ std::pair<Value, Value> TileAttentionLowering::computeRows(
   IndexMath math{b, loc};
   Value query = op.getQuery(), key = op.getKey(), value = op.getValue();
   Value mask = op.getMask();
-  bool booleanMask = op.hasBooleanMask();
   std::optional<DiagonalAlignment> causal = op.getCausal();
   WindowAttr window = op.getWindowAttr();
   Value blockKVValue = math.constant(blockKV);
@@ -377,43 +376,30 @@ std::pair<Value, Value> TileAttentionLowering::computeRows(
               sb, sloc, inputs, createEmpty(sb, sloc, scoreSizes, f32), maps,
               {par, par},
               [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
-                Value score = arith::MulFOp::create(nb, nloc, args[0], scale);
-                Value visible;
-                auto require = [&](Value condition) {
-                  visible = visible ? arith::AndIOp::create(nb, nloc, visible,
-                                                            condition)
-                                    : condition;
-                };
-                if (maskTile && booleanMask)
-                  require(args[1]);
-                else if (maskTile)
-                  score = arith::AddFOp::create(nb, nloc, score,
-                                                castToF32(nb, nloc, args[1]));
+                MaskedScore score(nb, nloc, args[0], scale);
+                if (maskTile)
+                  score.addMask(args[1]);
                 if (elementMask) {
                   IndexMath em{nb, nloc};
                   Value localCol = linalg::IndexOp::create(nb, nloc, 1);
                   Value row = em.add(row0, linalg::IndexOp::create(nb, nloc, 0));
                   Value col = em.add(col0, localCol);
-                  require(em.lt(localCol, cols)); // the padded tail
+                  score.require(em.lt(localCol, cols)); // the padded tail
                   auto notAfter = [&](Value lhs, Value rhs) {
                     return arith::CmpIOp::create(
                         nb, nloc, arith::CmpIPredicate::sle, lhs, rhs);
                   };
                   if (causal)
-                    require(notAfter(col, em.add(row, causalOffset)));
+                    score.require(notAfter(col, em.add(row, causalOffset)));
                   if (window) {
                     Value diagonal = em.add(row, windowOffset);
                     Value low = em.addConstant(diagonal, -window.getLeft());
-                    require(notAfter(low, col));
+                    score.require(notAfter(low, col));
                     Value high = em.addConstant(diagonal, window.getRight());
-                    require(notAfter(col, high));
+                    score.require(notAfter(col, high));
                   }
                 }
-                if (!visible)
-                  return score;
-                Value negInfValue = arith::ConstantOp::create(nb, nloc, negInf);
-                return arith::SelectOp::create(nb, nloc, visible, score,
-                                               negInfValue);
+                return score.finish();
               });
         };
         auto masked = scf::IfOp::create(

@@ -85,12 +85,12 @@ func.func @gqa_dynamic(%q: tensor<?x?x?x64xf32>, %k: tensor<?x?x?x64xf32>,
 // CHECK-DAG: %[[NQ:.*]] = arith.constant 4 : index
 // CHECK-DAG: %[[NK:.*]] = arith.constant 8 : index
 // CHECK: %[[DELTA:.*]] = arith.subi %[[NK]], %[[NQ]] : index
-// CHECK: %[[NEG_INF:.*]] = arith.constant 0xFF800000 : f32
 // CHECK: linalg.generic
 // CHECK: %[[I:.*]] = linalg.index 2 : index
 // CHECK: %[[J:.*]] = linalg.index 3 : index
 // CHECK: %[[DIAG:.*]] = arith.addi %[[I]], %[[DELTA]] : index
 // CHECK: %[[VISIBLE:.*]] = arith.cmpi sle, %[[J]], %[[DIAG]] : index
+// CHECK: %[[NEG_INF:.*]] = arith.constant 0xFF800000 : f32
 // CHECK: arith.select %[[VISIBLE]], %{{.*}}, %[[NEG_INF]] : f32
 func.func @causal_bottom_right(%q: tensor<1x1x4x16xf32>, %k: tensor<1x1x8x16xf32>,
     %v: tensor<1x1x8x16xf32>) -> tensor<1x1x4x16xf32> {
