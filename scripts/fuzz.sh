@@ -46,7 +46,8 @@ rm -f crash-* timeout-* oom-* fuzz-*.log
 ASAN_OPTIONS=detect_leaks=0:allow_user_poisoning=0 ./bin/fa-fuzz "$corpus" -max_total_time="$seconds" \
   -max_len=16384 -timeout=20 -rss_limit_mb=4096 -jobs=2 -workers=2 \
   -print_final_stats=1 > fuzz.log 2>&1 || true
-executed=$(grep -ho 'stat::number_of_executed_units: *[0-9]*' fuzz-*.log fuzz.log 2>/dev/null |
+# fuzz.log repeats the per-job logs, so only those are counted.
+executed=$(grep -ho 'stat::number_of_executed_units: *[0-9]*' fuzz-*.log 2>/dev/null |
   awk '{ n += $2 } END { print n + 0 }')
 crashes=$(ls crash-* timeout-* oom-* 2>/dev/null | wc -l)
 echo "fuzzed $seconds s on 2 workers: $executed executions, $crashes crashes/timeouts/ooms"

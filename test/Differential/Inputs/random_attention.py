@@ -4,9 +4,10 @@
 Generates, from a seed, a module of attention programs spelled the ways
 frontends spell them (linalg or TOSA; scale after Q·Kᵀ, on Q, or none;
 additive, keep-mask, masked_fill and causal masks; f32 or f16; GQA repeats;
-random sizes that rarely divide a tile) together with near misses, each a
-single-point mutation of a real pattern (softmax over the wrong axis, an
-extra user of the probabilities, a tensor scale, a multiplying mask, an
+random sizes that rarely divide a tile; K transposed by the
+contraction's map or by a transpose op) together with near misses, each a
+single-point mutation of a real pattern (softmax over the wrong axis, Q·K
+in place of Q·Kᵀ, an extra user of the probabilities, a tensor scale, a multiplying mask, an
 unnormalized exp, a max that starts at 0). Every function is annotated with
 what must happen to it:
 
@@ -84,11 +85,19 @@ def generate_program(index, rng, dtype):
     scale_form = rng.choice(["mul", "div", "query", "none"])
     scale = rng.choice([0.5, 0.25, 0.125, 0.3])
     mask = rng.choice(["none", "none", "bias", "keep", "fill", "causal", "splat"])
-    mutation = rng.choice([None] * 6 + ["axis", "extra-user", "tensor-scale",
-                                        "multiply-mask", "unnormalized", "max-zero"])
+    # How K reaches Q·Kᵀ in linalg: through the contraction's own map, or
+    # through a linalg.transpose and a plain batch_matmul.
+    k_form = rng.choice(["map", "transpose"])
+    mutation = rng.choice([None] * 7 + ["axis", "extra-user", "tensor-scale",
+                                        "multiply-mask", "unnormalized", "max-zero",
+                                        "permutation"])
     if mutation == "axis":
         nk = nq  # a softmax over the query axis still type-checks
+    if mutation == "permutation":
+        nk = d  # Q·K instead of Q·Kᵀ still type-checks
     if mask == "causal":
+        if mutation == "permutation":
+            nq = nk
         nk = nq
     # The mutations need the part they mutate.
     if mutation == "multiply-mask":
@@ -168,7 +177,9 @@ def generate_program(index, rng, dtype):
     s = p.fresh("s")
     if dialect == "tosa":
         kt = p.fresh("kt")
-        p.emit(f"{kt} = tosa.transpose {k} {{perms = array<i32: 0, 2, 1>}} : ({ttype([heads, nk, d], dtype)}) -> {ttype([heads, d, nk], dtype)}")
+        # The near miss keeps K as it is: an identity "transpose".
+        perms = "0, 1, 2" if mutation == "permutation" else "0, 2, 1"
+        p.emit(f"{kt} = tosa.transpose {k} {{perms = array<i32: {perms}>}} : ({ttype([heads, nk, d], dtype)}) -> {ttype([heads, d, nk], dtype)}")
         acc_t = ttype([heads, nq, nk], dtype)
         if dtype != f:
             p.emit(f"{s}x = tosa.matmul {q}, {kt}, %zph, %zph : ({q_t}, {ttype([heads, d, nk], dtype)}, tensor<1x{dtype}>, tensor<1x{dtype}>) -> {acc_t}")
@@ -182,7 +193,17 @@ def generate_program(index, rng, dtype):
         p.emit(f"{zero} = arith.constant 0.0 : f32")
         p.emit(f"{e} = tensor.empty() : {s_t}")
         p.emit(f"{z} = linalg.fill ins({zero} : f32) outs({e} : {s_t}) -> {s_t}")
-        p.emit(f"{s} = linalg.batch_matmul indexing_maps = [affine_map<(b, i, j, d) -> (b, i, d)>, affine_map<(b, i, j, d) -> (b, j, d)>, affine_map<(b, i, j, d) -> (b, i, j)>] ins({q}, {k} : {q_t}, {ttype([heads, nk, d], dtype)}) outs({z} : {s_t}) -> {s_t}")
+        kt_t = ttype([heads, d, nk], dtype)
+        if mutation == "permutation":
+            # The near miss reads K as if it were stored transposed.
+            p.emit(f"{s} = linalg.batch_matmul ins({q}, {k} : {q_t}, {kt_t}) outs({z} : {s_t}) -> {s_t}")
+        elif k_form == "transpose":
+            kt, ke = p.fresh("kt"), p.fresh("e")
+            p.emit(f"{ke} = tensor.empty() : {kt_t}")
+            p.emit(f"{kt} = linalg.transpose ins({k} : {ttype([heads, nk, d], dtype)}) outs({ke} : {kt_t}) permutation = [0, 2, 1]")
+            p.emit(f"{s} = linalg.batch_matmul ins({q}, {kt} : {q_t}, {kt_t}) outs({z} : {s_t}) -> {s_t}")
+        else:
+            p.emit(f"{s} = linalg.batch_matmul indexing_maps = [affine_map<(b, i, j, d) -> (b, i, d)>, affine_map<(b, i, j, d) -> (b, j, d)>, affine_map<(b, i, j, d) -> (b, i, j)>] ins({q}, {k} : {q_t}, {ttype([heads, nk, d], dtype)}) outs({z} : {s_t}) -> {s_t}")
 
     # Scale and masks on the scores.
     x = s

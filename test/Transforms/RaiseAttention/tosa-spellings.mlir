@@ -2,7 +2,7 @@
 // and their near misses, which stay as written with an explained remark.
 // RUN: fa-opt %s -split-input-file --fa-raise-attention=explain=true -verify-diagnostics | FileCheck %s
 // RUN: fa-opt %s --fa-raise-attention=print-counts=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=COUNTS
-// COUNTS: remark: fa-raise-attention: 9 candidates, 5 raised, 1 rejected (softmax-axis), 1 rejected (layout), 1 rejected (scale), 1 rejected (mask)
+// COUNTS: remark: fa-raise-attention: 11 candidates, 6 raised, 1 rejected (softmax-axis), 1 rejected (layout), 1 rejected (scale), 2 rejected (mask)
 
 // -----
 
@@ -233,3 +233,55 @@ func.func @boolean_added(%q: tensor<4x8x4xf32>, %k: tensor<4x8x4xf32>, %v: tenso
   return %o : tensor<4x8x4xf32>
 }
 
+
+// -----
+
+// Found by the differential test (a 1x1 causal mask folds to a splat): a
+// splat constant added to the scores is a bias that broadcasts everywhere.
+// CHECK-LABEL: func.func @splat_bias
+// CHECK: %[[BIAS:.*]] = arith.constant dense<5.000000e-01> : tensor<1x1x1x1xf32>
+// CHECK: fa.attention %{{.*}}, %{{.*}}, %{{.*}} mask(%[[BIAS]] : tensor<1x1x1x1xf32>) scale = 5.000000e-01 :
+func.func @splat_bias(%q: tensor<4x8x4xf32>, %k: tensor<4x8x4xf32>, %v: tensor<4x8x4xf32>) -> tensor<4x8x4xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %scale = "tosa.const"() <{values = dense<0.5> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %bias = "tosa.const"() <{values = dense<0.5> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %kt = tosa.transpose %k {perms = array<i32: 0, 2, 1>} : (tensor<4x8x4xf32>) -> tensor<4x4x8xf32>
+  %s = tosa.matmul %q, %kt, %zp, %zp : (tensor<4x8x4xf32>, tensor<4x4x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x8x8xf32>
+  %y = tosa.mul %s, %scale, %shift : (tensor<4x8x8xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x8x8xf32>
+  %x = tosa.add %y, %bias : (tensor<4x8x8xf32>, tensor<1x1x1xf32>) -> tensor<4x8x8xf32>
+  %max = tosa.reduce_max %x {axis = 2 : i32} : (tensor<4x8x8xf32>) -> tensor<4x8x1xf32>
+  %d = tosa.sub %x, %max : (tensor<4x8x8xf32>, tensor<4x8x1xf32>) -> tensor<4x8x8xf32>
+  %e = tosa.exp %d : (tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %sum = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<4x8x8xf32>) -> tensor<4x8x1xf32>
+  %inv = tosa.reciprocal %sum : (tensor<4x8x1xf32>) -> tensor<4x8x1xf32>
+  %p = tosa.mul %e, %inv, %shift : (tensor<4x8x8xf32>, tensor<4x8x1xf32>, tensor<1xi8>) -> tensor<4x8x8xf32>
+  %o = tosa.matmul %p, %v, %zp, %zp : (tensor<4x8x8xf32>, tensor<4x8x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x8x4xf32>
+  return %o : tensor<4x8x4xf32>
+}
+
+// -----
+
+// Near miss: the constant is added before the scale, so each score is
+// scale * (s + c); fa.attention adds its bias after the scale.
+// CHECK-LABEL: func.func @constant_before_scale
+// CHECK-NOT: fa.attention
+func.func @constant_before_scale(%q: tensor<4x8x4xf32>, %k: tensor<4x8x4xf32>, %v: tensor<4x8x4xf32>) -> tensor<4x8x4xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %scale = "tosa.const"() <{values = dense<0.5> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %bias = "tosa.const"() <{values = dense<0.5> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %kt = tosa.transpose %k {perms = array<i32: 0, 2, 1>} : (tensor<4x8x4xf32>) -> tensor<4x4x8xf32>
+  %s = tosa.matmul %q, %kt, %zp, %zp : (tensor<4x8x4xf32>, tensor<4x4x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x8x8xf32>
+  %y = tosa.add %s, %bias : (tensor<4x8x8xf32>, tensor<1x1x1xf32>) -> tensor<4x8x8xf32>
+  %x = tosa.mul %y, %scale, %shift : (tensor<4x8x8xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x8x8xf32>
+  %max = tosa.reduce_max %x {axis = 2 : i32} : (tensor<4x8x8xf32>) -> tensor<4x8x1xf32>
+  %d = tosa.sub %x, %max : (tensor<4x8x8xf32>, tensor<4x8x1xf32>) -> tensor<4x8x8xf32>
+  // expected-remark @+1 {{attention not raised: the bias is added before the scale; fa.attention adds it after}}
+  %e = tosa.exp %d : (tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %sum = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<4x8x8xf32>) -> tensor<4x8x1xf32>
+  %inv = tosa.reciprocal %sum : (tensor<4x8x1xf32>) -> tensor<4x8x1xf32>
+  %p = tosa.mul %e, %inv, %shift : (tensor<4x8x8xf32>, tensor<4x8x1xf32>, tensor<1xi8>) -> tensor<4x8x8xf32>
+  %o = tosa.matmul %p, %v, %zp, %zp : (tensor<4x8x8xf32>, tensor<4x8x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x8x4xf32>
+  return %o : tensor<4x8x4xf32>
+}
