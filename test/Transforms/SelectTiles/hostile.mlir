@@ -1,6 +1,10 @@
 // Hostile targets, tilings and shapes: each is a diagnostic at the op and a
 // failed run, never a crash or a wrapped-around size.
 // RUN: fa-opt %s -split-input-file --fa-select-tiles -verify-diagnostics
+// Without -verify-diagnostics the run fails, with one error for each case:
+// RUN: not fa-opt %s -split-input-file --fa-select-tiles -o /dev/null 2>&1 \
+// RUN:   | grep -v "expected error" | grep -c "error:" | FileCheck %s --check-prefix=FAILED
+// FAILED: 5
 
 // A negative shared-memory size in DLTI.
 module attributes {dlti.target_system_spec = #dlti.target_system_spec<"GPU" =
