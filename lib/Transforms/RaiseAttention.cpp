@@ -34,6 +34,17 @@ using namespace mlir::fa::recognition;
 
 namespace {
 
+/// Groups the `missing` leading unit dims of a rank-4 tensor with the first
+/// real dim: [[0, ..., missing], [missing + 1], ..., [3]].
+SmallVector<ReassociationIndices> leadingUnitReassociation(int64_t missing) {
+  SmallVector<ReassociationIndices> reassociation(1);
+  for (int64_t dim = 0; dim <= missing; ++dim)
+    reassociation.front().push_back(dim);
+  for (int64_t dim = missing + 1; dim < 4; ++dim)
+    reassociation.push_back({dim});
+  return reassociation;
+}
+
 /// [batch..., N, D] (rank 2 to 4) to [B, H, N, D], adding leading unit dims:
 /// one batch dim becomes H, none gives B = H = 1.
 Value expandToRank4(OpBuilder &b, Location loc, Value tensor) {
@@ -41,20 +52,13 @@ Value expandToRank4(OpBuilder &b, Location loc, Value tensor) {
   int64_t missing = 4 - type.getRank();
   if (missing == 0)
     return tensor;
-  SmallVector<ReassociationIndices> reassociation;
-  ReassociationIndices first;
-  for (int64_t dim = 0; dim <= missing; ++dim)
-    first.push_back(dim);
-  reassociation.push_back(first);
-  for (int64_t dim = missing + 1; dim < 4; ++dim)
-    reassociation.push_back({dim});
   SmallVector<int64_t> shape(missing, 1);
   llvm::append_range(shape, type.getShape());
   SmallVector<OpFoldResult> sizes(missing, b.getIndexAttr(1));
   llvm::append_range(sizes, tensor::getMixedSizes(b, loc, tensor));
   return tensor::ExpandShapeOp::create(
       b, loc, RankedTensorType::get(shape, type.getElementType()), tensor,
-      reassociation, sizes);
+      leadingUnitReassociation(missing), sizes);
 }
 
 /// [B*H, N, D] to [B, H, N, D] with the static split `sizes`.
@@ -78,14 +82,8 @@ Value collapseFromRank4(OpBuilder &b, Location loc, Value tensor,
   int64_t missing = 4 - rank;
   if (missing == 0)
     return tensor;
-  SmallVector<ReassociationIndices> reassociation;
-  ReassociationIndices first;
-  for (int64_t dim = 0; dim <= missing; ++dim)
-    first.push_back(dim);
-  reassociation.push_back(first);
-  for (int64_t dim = missing + 1; dim < 4; ++dim)
-    reassociation.push_back({dim});
-  return tensor::CollapseShapeOp::create(b, loc, tensor, reassociation);
+  return tensor::CollapseShapeOp::create(b, loc, tensor,
+                                         leadingUnitReassociation(missing));
 }
 
 /// Brings a mask read as `labels` (a subsequence of [batch..., Nq, Nk] plus
