@@ -3,7 +3,7 @@
 
 Generates, from a seed, a module of attention programs spelled the ways
 frontends spell them (linalg or TOSA; scale after Q·Kᵀ, on Q, or none;
-additive, keep-mask, masked_fill and causal masks; f32 or f16; GQA repeats;
+additive, keep-mask, masked_fill and causal masks; f32, f16 or bf16; GQA repeats;
 random sizes that rarely divide a tile; K transposed by the
 contraction's map or by a transpose op) together with near misses, each a
 single-point mutation of a real pattern (softmax over the wrong axis, Q·K
@@ -397,14 +397,17 @@ def generate_program(index, rng, dtype):
     return p
 
 
-# f32 modules are held to f32 rounding; f16 ones to f16's, which covers the
-# frontends rounding Q·Kᵀ to f16 before their softmax (the op keeps f32).
-TOLERANCE = {"f32": ("1e-5", "1e-6"), "f16": ("1e-2", "5e-3")}
+# f32 modules are held to f32 rounding; f16 and bf16 ones to their own,
+# which covers the frontends rounding Q·Kᵀ before their softmax (the op
+# keeps f32). bf16 has 3 fewer mantissa bits than f16; its worst error over
+# the bf16 seeds 2 to 162 (41 modules) is 0.72 of this bound.
+TOLERANCE = {"f32": ("1e-5", "1e-6"), "f16": ("1e-2", "5e-3"),
+             "bf16": ("3e-2", "1.5e-2")}
 
 
 def module_dtype(seed):
     """One element type per module, so that one tolerance applies."""
-    return "f16" if seed % 4 == 0 else "f32"
+    return {0: "f16", 2: "bf16"}.get(seed % 4, "f32")
 
 
 def generate(seed, count):
