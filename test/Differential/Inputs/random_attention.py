@@ -2,13 +2,14 @@
 """Randomized differential test of fa-raise-attention and the tiled lowering.
 
 Generates, from a seed, a module of attention programs spelled the ways
-frontends spell them (linalg or TOSA; scale after Q·Kᵀ, on Q, or none;
-additive, keep-mask, masked_fill and causal masks; f32, f16 or bf16; GQA repeats;
-random sizes that rarely divide a tile; K transposed by the
-contraction's map or by a transpose op) together with near misses, each a
-single-point mutation of a real pattern (softmax over the wrong axis, Q·K
-in place of Q·Kᵀ, an extra user of the probabilities, a tensor scale, a multiplying mask, an
-unnormalized exp, a max that starts at 0). Every function is annotated with
+frontends spell them (linalg, with linalg.softmax or its chain, or TOSA;
+scale after Q·Kᵀ, on Q, or none; additive, keep-mask, masked_fill and
+causal masks; f32, f16 or bf16; GQA repeats; random sizes that rarely
+divide a tile; K transposed by the contraction's map or by a transpose op)
+together with near misses, each a single-point mutation of a real pattern
+(softmax over the wrong axis, Q·K in place of Q·Kᵀ, an extra user of the
+probabilities, a tensor scale, a multiplying mask, an unnormalized exp, a
+max that starts at 0). Every function is annotated with
 what must happen to it:
 
   // EXPECT @p3 raised     -- exactly one fa.attention after raising
@@ -88,6 +89,8 @@ def generate_program(index, rng, dtype):
     # How K reaches Q·Kᵀ in linalg: through the contraction's own map, or
     # through a linalg.transpose and a plain batch_matmul.
     k_form = rng.choice(["map", "transpose"])
+    # linalg's softmax: the linalg.softmax op, or its max/exp/sum/div chain.
+    softmax_op = dialect == "linalg" and rng.random() < 0.3
     mutation = rng.choice([None] * 7 + ["axis", "extra-user", "tensor-scale",
                                         "multiply-mask", "unnormalized", "max-zero",
                                         "permutation"])
@@ -335,41 +338,47 @@ def generate_program(index, rng, dtype):
         o = p.fresh("o")
         p.emit(f"{o} = tosa.matmul {pc}, {v}, %zph, %zph : ({ttype([heads, nq, nk], dtype)}, {ttype([heads, nk, dv], dtype)}, tensor<1x{dtype}>, tensor<1x{dtype}>) -> {o_t}")
     else:
-        rmap = "affine_map<(a, b, c) -> (a, c)>" if axis == 1 else "affine_map<(a, b, c) -> (a, b)>"
-        row_shape = [heads, nk] if axis == 1 else [heads, nq]
-        row_t = ttype(row_shape, f)
         ident = "affine_map<(a, b, c) -> (a, b, c)>"
-        iters = '"parallel", "reduction", "parallel"' if axis == 1 else '"parallel", "parallel", "reduction"'
-        init = "0.0" if mutation == "max-zero" else NEG_INF
-        for name, value in (("mi", init), ("si", "0.0")):
-            e = p.fresh("e")
-            c = p.fresh("c")
-            p.emit(f"{c} = arith.constant {value} : f32")
-            p.emit(f"{e} = tensor.empty() : {row_t}")
-            p.emit(f"%{name}{p.index} = linalg.fill ins({c} : f32) outs({e} : {row_t}) -> {row_t}")
-        mx = p.fresh("max")
-        p.emit(f"{mx} = linalg.generic {{indexing_maps = [{ident}, {rmap}], iterator_types = [{iters}]}} ins({x} : {s_t}) outs(%mi{p.index} : {row_t}) {{")
-        p.emit("^bb0(%a: f32, %acc: f32):")
-        p.emit("  %r = arith.maximumf %a, %acc : f32")
-        p.emit("  linalg.yield %r : f32")
-        p.emit(f"}} -> {row_t}")
-        ex = p.fresh("ex")
-        linalg_elementwise(p, ex, [(x, s_t), (mx, row_t)],
-                           ["%d = arith.subf %a0, %a1 : f32", "%y = math.exp %d : f32", "linalg.yield %y : f32"],
-                           [ident, rmap, ident], [heads, nq, nk])
-        sm = p.fresh("sum")
-        p.emit(f"{sm} = linalg.generic {{indexing_maps = [{ident}, {rmap}], iterator_types = [{iters}]}} ins({ex} : {s_t}) outs(%si{p.index} : {row_t}) {{")
-        p.emit("^bb0(%a: f32, %acc: f32):")
-        p.emit("  %r = arith.addf %a, %acc : f32")
-        p.emit("  linalg.yield %r : f32")
-        p.emit(f"}} -> {row_t}")
-        if mutation == "unnormalized":
-            pr = ex
+        if softmax_op and mutation not in ("unnormalized", "max-zero"):
+            pr, e = p.fresh("p"), p.fresh("e")
+            p.emit(f"{e} = tensor.empty() : {s_t}")
+            p.emit(f"{pr} = linalg.softmax dimension({axis}) ins({x} : {s_t}) outs({e} : {s_t}) -> {s_t}")
         else:
-            pr = p.fresh("p")
-            linalg_elementwise(p, pr, [(ex, s_t), (sm, row_t)],
-                               ["%y = arith.divf %a0, %a1 : f32", "linalg.yield %y : f32"],
+            rmap = "affine_map<(a, b, c) -> (a, c)>" if axis == 1 else "affine_map<(a, b, c) -> (a, b)>"
+            row_shape = [heads, nk] if axis == 1 else [heads, nq]
+            row_t = ttype(row_shape, f)
+            ident = "affine_map<(a, b, c) -> (a, b, c)>"
+            iters = '"parallel", "reduction", "parallel"' if axis == 1 else '"parallel", "parallel", "reduction"'
+            init = "0.0" if mutation == "max-zero" else NEG_INF
+            for name, value in (("mi", init), ("si", "0.0")):
+                e = p.fresh("e")
+                c = p.fresh("c")
+                p.emit(f"{c} = arith.constant {value} : f32")
+                p.emit(f"{e} = tensor.empty() : {row_t}")
+                p.emit(f"%{name}{p.index} = linalg.fill ins({c} : f32) outs({e} : {row_t}) -> {row_t}")
+            mx = p.fresh("max")
+            p.emit(f"{mx} = linalg.generic {{indexing_maps = [{ident}, {rmap}], iterator_types = [{iters}]}} ins({x} : {s_t}) outs(%mi{p.index} : {row_t}) {{")
+            p.emit("^bb0(%a: f32, %acc: f32):")
+            p.emit("  %r = arith.maximumf %a, %acc : f32")
+            p.emit("  linalg.yield %r : f32")
+            p.emit(f"}} -> {row_t}")
+            ex = p.fresh("ex")
+            linalg_elementwise(p, ex, [(x, s_t), (mx, row_t)],
+                               ["%d = arith.subf %a0, %a1 : f32", "%y = math.exp %d : f32", "linalg.yield %y : f32"],
                                [ident, rmap, ident], [heads, nq, nk])
+            sm = p.fresh("sum")
+            p.emit(f"{sm} = linalg.generic {{indexing_maps = [{ident}, {rmap}], iterator_types = [{iters}]}} ins({ex} : {s_t}) outs(%si{p.index} : {row_t}) {{")
+            p.emit("^bb0(%a: f32, %acc: f32):")
+            p.emit("  %r = arith.addf %a, %acc : f32")
+            p.emit("  linalg.yield %r : f32")
+            p.emit(f"}} -> {row_t}")
+            if mutation == "unnormalized":
+                pr = ex
+            else:
+                pr = p.fresh("p")
+                linalg_elementwise(p, pr, [(ex, s_t), (sm, row_t)],
+                                   ["%y = arith.divf %a0, %a1 : f32", "linalg.yield %y : f32"],
+                                   [ident, rmap, ident], [heads, nq, nk])
         pc, pc_t = pr, s_t
         if dtype != f:
             pc = p.fresh("pc")
