@@ -3,7 +3,7 @@
 
 Generates, from a seed, a module of attention programs spelled the ways
 frontends spell them (linalg, with linalg.softmax or its chain, or TOSA;
-scale after Q·Kᵀ, on Q, or none; additive, keep-mask, masked_fill and
+scale after Q·Kᵀ, on Q, √scale on Q and K, or none; additive, keep-mask, masked_fill and
 causal masks; f32, f16 or bf16; GQA repeats; random sizes that rarely
 divide a tile; K transposed by the contraction's map or by a transpose op)
 together with near misses, each a single-point mutation of a real pattern
@@ -83,7 +83,7 @@ def generate_program(index, rng, dtype):
     nk = rng.randint(1, 40)
     d = rng.choice([2, 4, 8, 16])
     dv = rng.choice([d, 4])
-    scale_form = rng.choice(["mul", "div", "query", "none"])
+    scale_form = rng.choice(["mul", "div", "query", "both", "none"])
     scale = rng.choice([0.5, 0.25, 0.125, 0.3])
     mask = rng.choice(["none", "none", "bias", "keep", "fill", "causal", "splat"])
     # How K reaches Q·Kᵀ in linalg: through the contraction's own map, or
@@ -156,25 +156,32 @@ def generate_program(index, rng, dtype):
             else:
                 v = out
 
-    q = "%q"
-    if scale_form == "query":
+    def scaled(operand, operand_t, factor):
+        """operand * factor, in the operand's own type."""
+        out = p.fresh("q")
         if dialect == "tosa":
             c = p.fresh("c")
-            p.emit(f'{c} = "tosa.const"() <{{values = dense<{scale}> : tensor<1x1x1x{dtype}>}}> : () -> tensor<1x1x1x{dtype}>')
-            q2 = p.fresh("q")
-            p.emit(f"{q2} = tosa.mul %q, {c}, %shift : ({q_t}, tensor<1x1x1x{dtype}>, tensor<1xi8>) -> {q_t}")
-            q = q2
+            p.emit(f'{c} = "tosa.const"() <{{values = dense<{factor}> : tensor<1x1x1x{dtype}>}}> : () -> tensor<1x1x1x{dtype}>')
+            p.emit(f"{out} = tosa.mul {operand}, {c}, %shift : ({operand_t}, tensor<1x1x1x{dtype}>, tensor<1xi8>) -> {operand_t}")
         else:
-            q2 = p.fresh("q")
             e = p.fresh("e")
-            p.emit(f"{e} = tensor.empty() : {q_t}")
-            p.emit(f"{q2} = linalg.generic {{indexing_maps = [affine_map<(a, b, c) -> (a, b, c)>, affine_map<(a, b, c) -> (a, b, c)>], iterator_types = [\"parallel\", \"parallel\", \"parallel\"]}} ins(%q : {q_t}) outs({e} : {q_t}) {{")
+            p.emit(f"{e} = tensor.empty() : {operand_t}")
+            p.emit(f"{out} = linalg.generic {{indexing_maps = [affine_map<(a, b, c) -> (a, b, c)>, affine_map<(a, b, c) -> (a, b, c)>], iterator_types = [\"parallel\", \"parallel\", \"parallel\"]}} ins({operand} : {operand_t}) outs({e} : {operand_t}) {{")
             p.emit(f"^bb0(%x: {dtype}, %o: {dtype}):")
-            p.emit(f"  %c = arith.constant {scale} : {dtype}")
+            p.emit(f"  %c = arith.constant {factor} : {dtype}")
             p.emit(f"  %y = arith.mulf %x, %c : {dtype}")
             p.emit(f"  linalg.yield %y : {dtype}")
-            p.emit(f"}} -> {q_t}")
-            q = q2
+            p.emit(f"}} -> {operand_t}")
+        return out
+
+    q = "%q"
+    if scale_form == "query":
+        q = scaled(q, q_t, scale)
+    elif scale_form == "both":
+        # √s on each of Q and K, as some frontends keep the product small.
+        root = scale ** 0.5
+        q = scaled(q, q_t, root)
+        k = scaled(k, ttype([heads, nk, d], dtype), root)
 
     # S = Q·Kᵀ in f32.
     s = p.fresh("s")
