@@ -3,13 +3,13 @@
 
 Generates, from a seed, a module of attention programs spelled the ways
 frontends spell them (linalg, with linalg.softmax or its chain, or TOSA;
-scale after Q·Kᵀ, on Q, √scale on Q and K, or none; additive, keep-mask, masked_fill and
-causal masks; f32, f16 or bf16; GQA repeats; random sizes that rarely
-divide a tile; K transposed by the contraction's map or by a transpose op)
-together with near misses, each a single-point mutation of a real pattern
-(softmax over the wrong axis, Q·K in place of Q·Kᵀ, an extra user of the
-probabilities, a tensor scale, a multiplying mask, an unnormalized exp, a
-max that starts at 0). Every function is annotated with
+scale after Q·Kᵀ, on Q, √scale on Q and K, or none; additive, keep-mask,
+masked_fill and causal masks; f32, f16 or bf16; GQA repeats; random sizes
+that rarely divide a tile; K transposed by the contraction's map or by a
+transpose op) together with near misses, each a single-point mutation of a
+real pattern (softmax over the wrong axis, Q·K in place of Q·Kᵀ, an extra
+user of the probabilities, a tensor scale, a multiplying mask, an
+unnormalized exp, a max that starts at 0). Every function is annotated with
 what must happen to it:
 
   // EXPECT @p3 raised     -- exactly one fa.attention after raising
