@@ -4,9 +4,9 @@
 Generates, from a seed, a module of attention programs spelled the ways
 frontends spell them (linalg, with linalg.softmax or its chain, or TOSA;
 scale after Q·Kᵀ, on Q, √scale on Q and K, or none; additive, keep-mask,
-masked_fill and causal masks; f32, f16 or bf16; GQA repeats; random sizes
-that rarely divide a tile; K transposed by the contraction's map or by a
-transpose op) together with near misses, each a single-point mutation of a
+masked_fill and causal masks; f32, f16 or bf16; GQA repeats in TOSA and
+linalg; random sizes that rarely divide a tile; K transposed by the
+contraction's map or by a transpose op) together with near misses, each a single-point mutation of a
 real pattern (softmax over the wrong axis, Q·K in place of Q·Kᵀ, an extra
 user of the probabilities, a tensor scale, a multiplying mask, an
 unnormalized exp, a max that starts at 0). Every function is annotated with
@@ -77,7 +77,7 @@ def generate_program(index, rng, dtype):
     p = Program(index, rng)
     dialect = rng.choice(["linalg", "tosa"])
     heads = rng.choice([1, 2, 4])
-    group = rng.choice([1, 1, 2]) if dialect == "tosa" and heads % 2 == 0 else 1
+    group = rng.choice([1, 1, 2]) if heads % 2 == 0 else 1
     kv_heads = heads // group
     nq = rng.randint(1, 40)
     nk = rng.randint(1, 40)
@@ -135,9 +135,21 @@ def generate_program(index, rng, dtype):
     p.emit(f'%zph = "tosa.const"() <{{values = dense<0.0> : tensor<1x{dtype}>}}> : () -> tensor<1x{dtype}>')
     p.emit('%shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>')
 
-    # K (and V) with the GQA repeat in TOSA.
+    # K (and V) with the GQA repeat: reshape/tile/reshape in TOSA,
+    # linalg.broadcast/collapse_shape in linalg.
     k, v = "%k", "%v"
-    if group > 1:
+    if group > 1 and dialect == "linalg":
+        for name, width in (("k", d), ("v", dv)):
+            e, b, out = p.fresh("e"), p.fresh("r"), p.fresh("r")
+            wide_t = ttype([kv_heads, group, nk, width], dtype)
+            p.emit(f"{e} = tensor.empty() : {wide_t}")
+            p.emit(f"{b} = linalg.broadcast ins(%{name} : {ttype([kv_heads, nk, width], dtype)}) outs({e} : {wide_t}) dimensions = [1]")
+            p.emit(f"{out} = tensor.collapse_shape {b} [[0, 1], [2], [3]] : {wide_t} into {ttype([heads, nk, width], dtype)}")
+            if name == "k":
+                k = out
+            else:
+                v = out
+    elif group > 1:
         for name, width in (("k", d), ("v", dv)):
             s5 = p.fresh("s")
             p.emit(f"{s5} = tosa.const_shape {{values = dense<[{kv_heads}, 1, {nk}, {width}]> : tensor<4xindex>}} : () -> !tosa.shape<4>")
