@@ -612,6 +612,7 @@ def run_many(args):
     first, last = (int(x) for x in args.seeds.split(":"))
     failures = 0
     programs = 0
+    worst = {}  # dtype -> worst error as a fraction of its tolerance
     with tempfile.TemporaryDirectory() as tmp:
         for seed in range(first, last):
             module = os.path.join(tmp, "m.mlir")
@@ -633,10 +634,16 @@ def run_many(args):
             rtol, atol = TOLERANCE[module_dtype(seed)]
             cmp = subprocess.run([sys.executable, compare, outs[0], outs[1],
                                   "--rtol", rtol, "--atol", atol], capture_output=True, text=True)
+            found = re.search(r"worst error ([0-9.]+) of the tolerance", cmp.stdout)
+            if found:
+                dtype = module_dtype(seed)
+                worst[dtype] = max(worst.get(dtype, 0.0), float(found.group(1)))
             if not ok or cmp.returncode != 0:
                 failures += 1
                 print(f"seed {seed}: FAILED {cmp.stdout.strip()}")
     print(f"seeds {first}..{last - 1}: {programs} programs, {failures} failing seeds")
+    print("worst error, as a fraction of the tolerance: " +
+          ", ".join(f"{t} {worst[t]:.3f}" for t in sorted(worst)))
     return 1 if failures else 0
 
 
