@@ -4,12 +4,13 @@
 Generates, from a seed, a module of attention programs spelled the ways
 frontends spell them (linalg, with linalg.softmax or its chain, or TOSA;
 scale after Q·Kᵀ, on Q, √scale on Q and K, or none; additive, keep-mask,
-masked_fill and causal masks; f32, f16 or bf16; GQA repeats in TOSA and
-linalg; random sizes that rarely divide a tile; K transposed by the
-contraction's map or by a transpose op) together with near misses, each a single-point mutation of a
-real pattern (softmax over the wrong axis, Q·K in place of Q·Kᵀ, an extra
-user of the probabilities, a tensor scale, a multiplying mask, an
-unnormalized exp, a max that starts at 0). Every function is annotated with
+masked_fill (-inf or lowest) and causal masks; f32, f16 or bf16; GQA
+repeats in TOSA and linalg; random sizes that rarely divide a tile; K
+transposed by the contraction's map or by a transpose op) together with
+near misses, each a single-point mutation of a real pattern (softmax over
+the wrong axis, Q·K in place of Q·Kᵀ, an extra user of the probabilities, a
+tensor scale, a multiplying mask, an unnormalized exp, a max that starts at
+0, a finite fill). Every function is annotated with
 what must happen to it:
 
   // EXPECT @p3 raised     -- exactly one fa.attention after raising
@@ -32,6 +33,7 @@ import sys
 import tempfile
 
 NEG_INF = "0xFF800000"
+LOWEST = "-3.40282347E+38"  # what torch's masked_fill uses for -inf in f32
 
 
 def ttype(shape, dtype):
@@ -91,9 +93,9 @@ def generate_program(index, rng, dtype):
     k_form = rng.choice(["map", "transpose"])
     # linalg's softmax: the linalg.softmax op, or its max/exp/sum/div chain.
     softmax_op = dialect == "linalg" and rng.random() < 0.3
-    mutation = rng.choice([None] * 7 + ["axis", "extra-user", "tensor-scale",
+    mutation = rng.choice([None] * 8 + ["axis", "extra-user", "tensor-scale",
                                         "multiply-mask", "unnormalized", "max-zero",
-                                        "permutation"])
+                                        "permutation", "finite-fill"])
     if mutation == "axis":
         nk = nq  # a softmax over the query axis still type-checks
     if mutation == "permutation":
@@ -105,6 +107,8 @@ def generate_program(index, rng, dtype):
     # The mutations need the part they mutate.
     if mutation == "multiply-mask":
         mask = "keep"
+    if mutation == "finite-fill":
+        mask = rng.choice(["keep", "fill"])
     if mutation == "tensor-scale":
         scale_form = "mul"
     f = "f32"
@@ -296,6 +300,12 @@ def generate_program(index, rng, dtype):
         else:  # keep / fill
             mt = ttype(mask_shape, "i1")
             invert = mask == "fill"
+            # The hidden value: -inf, the lowest finite f32 (a row with no
+            # visible key then averages V), or, as a near miss, a finite
+            # value that does not hide the key.
+            fill = rng.choice([NEG_INF, NEG_INF, LOWEST])
+            if mutation == "finite-fill":
+                fill = "-10.0"
             if mutation == "multiply-mask":
                 if dialect == "tosa":
                     # TOSA has no i1 -> f32 cast: the mask becomes 1/0 by select.
@@ -312,7 +322,7 @@ def generate_program(index, rng, dtype):
                                         "affine_map<(a, b, c) -> (a, b, c)>"], [heads, nq, nk])
             elif dialect == "tosa":
                 c = p.fresh("c")
-                p.emit(f'{c} = "tosa.const"() <{{values = dense<{NEG_INF}> : tensor<1x1x1xf32>}}> : () -> tensor<1x1x1xf32>')
+                p.emit(f'{c} = "tosa.const"() <{{values = dense<{fill}> : tensor<1x1x1xf32>}}> : () -> tensor<1x1x1xf32>')
                 if invert:
                     p.emit(f"{x2} = tosa.select %m, {c}, {x} : ({mt}, tensor<1x1x1xf32>, {s_t}) -> {s_t}")
                 else:
@@ -322,7 +332,7 @@ def generate_program(index, rng, dtype):
                 sel = (f"%y = arith.select %a1, %ninf, %a0 : f32" if invert
                        else f"%y = arith.select %a1, %a0, %ninf : f32")
                 linalg_elementwise(p, x2, [(x, s_t), ("%m", mt)],
-                                   [f"%ninf = arith.constant {NEG_INF} : f32", sel, "linalg.yield %y : f32"],
+                                   [f"%ninf = arith.constant {fill} : f32", sel, "linalg.yield %y : f32"],
                                    ["affine_map<(a, b, c) -> (a, b, c)>", f"affine_map<(a, b, c) -> ({', '.join(m)})>",
                                     "affine_map<(a, b, c) -> (a, b, c)>"], [heads, nq, nk])
         x = x2
