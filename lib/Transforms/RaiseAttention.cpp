@@ -165,10 +165,10 @@ Value arrangeMask(OpBuilder &b, Location loc, Value mask, ArrayRef<Axis> labels,
 
 /// Where the op's logsumexp is -inf (no visible key), replaces the output
 /// row by what the frontend computes there: NaN, or the mean of V over all
-/// keys.
+/// keys (of K/V head h / groupSize, as the op reads them).
 Value restoreFullyMaskedRows(OpBuilder &b, Location loc, Value output,
                              Value logsumexp, Value value,
-                             FullyMaskedRows rows) {
+                             FullyMaskedRows rows, int64_t groupSize) {
   MLIRContext *ctx = b.getContext();
   auto outputType = cast<RankedTensorType>(output.getType());
   Type elementType = outputType.getElementType();
@@ -214,7 +214,7 @@ Value restoreFullyMaskedRows(OpBuilder &b, Location loc, Value output,
             })
             .getResult(0);
     inputs.push_back(sum);
-    maps.push_back(AffineMap::get(4, 0, {bIdx, h, e}, ctx));
+    maps.push_back(AffineMap::get(4, 0, {bIdx, h.floorDiv(groupSize), e}, ctx));
     inputs.push_back(keyLenF);
     maps.push_back(AffineMap::get(4, 0, {}, ctx));
   }
@@ -335,7 +335,8 @@ void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
   Value output = attention.getOutput();
   if (needsLogsumexp)
     output = restoreFullyMaskedRows(b, loc, output, attention.getLogsumexp(),
-                                    value, match.fullyMaskedRows);
+                                    value, match.fullyMaskedRows,
+                                    match.groupSize);
 
   auto rootType = cast<RankedTensorType>(root->getResult(0).getType());
   output = collapseFromRank4(b, loc, output, rootType.getRank());
