@@ -359,7 +359,10 @@ void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
   worklist.push_back(root);
   while (!worklist.empty()) {
     Operation *op = worklist.pop_back_val();
-    if (erased.contains(op) || !op->use_empty() || !isPure(op))
+    // wouldOpBeTriviallyDead also accepts ops that only have effects on
+    // memref operands, such as linalg.softmax on tensors.
+    if (erased.contains(op) || !op->use_empty() ||
+        !(isPure(op) || wouldOpBeTriviallyDead(op)))
       continue;
     for (Value operand : op->getOperands())
       if (Operation *def = operand.getDefiningOp())

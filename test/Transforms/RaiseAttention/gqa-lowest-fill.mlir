@@ -1,9 +1,13 @@
 // Found by the differential test: with GQA and a lowest-value fill, a row
 // with no visible key must average V of the query head's own K/V head
-// (h floordiv 2 here), as the frontend's repeated V does.
+// (h floordiv 2 here), as the frontend's repeated V does. The whole old
+// pattern is erased, linalg.softmax included.
 // RUN: fa-opt %s --fa-raise-attention | FileCheck %s
 // CHECK-DAG: #[[KV_HEAD:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1 floordiv 2, d3)>
 // CHECK-LABEL: func.func @gqa_lowest_fill
+// CHECK-NOT: linalg.broadcast
+// CHECK-NOT: linalg.batch_matmul
+// CHECK-NOT: linalg.softmax
 // CHECK: %[[O:.*]], %[[LSE:.*]] = fa.attention
 // CHECK-SAME: tensor<1x2x4x8xf32>, tensor<1x2x4xf32>
 // CHECK: linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}, #[[KV_HEAD]], #{{.*}}, #{{.*}}]
