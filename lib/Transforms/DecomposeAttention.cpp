@@ -155,7 +155,6 @@ struct DecomposeAttention : OpRewritePattern<AttentionOp> {
     // The scale is applied in f32, the precision of the computation.
     Value scale = arith::ConstantOp::create(
         b, loc, b.getF32FloatAttr(op.getScale().convertToDouble()));
-    Value negInfValue = arith::ConstantOp::create(b, loc, negInf);
 
     SmallVector<Value> scoreInputs = {raw};
     AffineMap identity4 = b.getMultiDimIdentityMap(4);
@@ -209,20 +208,13 @@ struct DecomposeAttention : OpRewritePattern<AttentionOp> {
         [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
           return arith::MaximumFOp::create(nb, nloc, args[0], args[1]);
         });
-    auto safeMax = [&](OpBuilder &nb, Location nloc, Value max) -> Value {
-      Value isEmpty = arith::CmpFOp::create(nb, nloc, arith::CmpFPredicate::OEQ,
-                                            max, negInfValue);
-      Value zeroValue = arith::ConstantOp::create(nb, nloc, zero);
-      return arith::SelectOp::create(nb, nloc, isEmpty, zeroValue, max);
-    };
-
     // P = exp(scores - max): unnormalised probabilities.
     Value probs = createGeneric(
         b, loc, ValueRange{scores, rowMax}, createEmpty(b, loc, scoreSizes, f32),
         {identity4, rowMap, identity4}, {par, par, par, par},
         [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
           Value shifted = arith::SubFOp::create(nb, nloc, args[0],
-                                                safeMax(nb, nloc, args[1]));
+                                                safeRowMax(nb, nloc, args[1]));
           return math::ExpOp::create(nb, nloc, shifted);
         });
 
@@ -256,15 +248,7 @@ struct DecomposeAttention : OpRewritePattern<AttentionOp> {
         createEmpty(b, loc, outputSizes, outputElementType),
         {identity4, rowMap, identity4}, {par, par, par, par},
         [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
-          Value zeroValue = arith::ConstantOp::create(nb, nloc, zero);
-          Value isEmpty = arith::CmpFOp::create(
-              nb, nloc, arith::CmpFPredicate::OEQ, args[1], zeroValue);
-          Value quotient = arith::DivFOp::create(nb, nloc, args[0], args[1]);
-          Value result =
-              arith::SelectOp::create(nb, nloc, isEmpty, zeroValue, quotient);
-          if (outputElementType == f32)
-            return result;
-          return arith::TruncFOp::create(nb, nloc, outputElementType, result);
+          return normalizeRow(nb, nloc, args[0], args[1], outputElementType);
         });
 
     SmallVector<Value> results = {output};
@@ -276,7 +260,7 @@ struct DecomposeAttention : OpRewritePattern<AttentionOp> {
           {identity3, identity3, identity3}, {par, par, par},
           [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
             Value logSum = math::LogOp::create(nb, nloc, args[1]);
-            return arith::AddFOp::create(nb, nloc, safeMax(nb, nloc, args[0]),
+            return arith::AddFOp::create(nb, nloc, safeRowMax(nb, nloc, args[0]),
                                          logSum);
           }));
     }

@@ -52,6 +52,31 @@ createGeneric(OpBuilder &b, Location loc, ValueRange inputs, Value init,
   return generic.getResult(0);
 }
 
+/// `max`, or 0 where it is -inf: the shift that keeps exp(-inf - shift) from
+/// becoming exp(NaN) on rows that have seen no key.
+inline Value safeRowMax(OpBuilder &b, Location loc, Value max) {
+  Value negInf = arith::ConstantOp::create(
+      b, loc, b.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
+  Value isEmpty =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, max, negInf);
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+  return arith::SelectOp::create(b, loc, isEmpty, zero, max);
+}
+
+/// `acc / sum` rounded once to `elementType`, 0 where `sum` is 0 (a row
+/// with no visible key).
+inline Value normalizeRow(OpBuilder &b, Location loc, Value acc, Value sum,
+                          Type elementType) {
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+  Value isEmpty =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, sum, zero);
+  Value quotient = arith::DivFOp::create(b, loc, acc, sum);
+  Value result = arith::SelectOp::create(b, loc, isEmpty, zero, quotient);
+  if (elementType.isF32())
+    return result;
+  return arith::TruncFOp::create(b, loc, elementType, result);
+}
+
 /// The scaled, masked score of one element, inside a linalg body: `scale *
 /// raw`, plus an additive bias, with every failed visibility condition
 /// (keep-mask, causal, window, padding) turning it into -inf. Shared by the

@@ -162,16 +162,6 @@ struct TileAttentionLowering {
     zero = b.getFloatAttr(f32, 0.0);
   }
 
-  /// max - (max == -inf ? max : 0): the shift that keeps exp(-inf - shift)
-  /// from becoming exp(NaN) on rows that have seen no key yet.
-  Value safeMax(OpBuilder &nb, Location nloc, Value max) {
-    Value negInfValue = arith::ConstantOp::create(nb, nloc, negInf);
-    Value isEmpty = arith::CmpFOp::create(nb, nloc, arith::CmpFPredicate::OEQ,
-                                          max, negInfValue);
-    Value zeroValue = arith::ConstantOp::create(nb, nloc, zero);
-    return arith::SelectOp::create(nb, nloc, isEmpty, zeroValue, max);
-  }
-
   SmallVector<Value> lower();
   void buildQueryBlock(scf::ForallOp forall, Value queryLen, Value keyLen,
                        Value groupSize, Value causalOffset, Value windowOffset,
@@ -431,7 +421,7 @@ std::pair<Value, Value> TileAttentionLowering::computeRows(
             {par, par},
             [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
               Value shifted = arith::SubFOp::create(
-                  nb, nloc, args[0], safeMax(nb, nloc, args[1]));
+                  nb, nloc, args[0], safeRowMax(nb, nloc, args[1]));
               return math::ExpOp::create(nb, nloc, shifted);
             });
         // alpha = exp(m - m'): rescales what was summed under the old max.
@@ -441,7 +431,7 @@ std::pair<Value, Value> TileAttentionLowering::computeRows(
             createEmpty(lb, lloc, rowSizes, f32), {id1, id1, id1}, {par},
             [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
               Value shifted = arith::SubFOp::create(
-                  nb, nloc, args[0], safeMax(nb, nloc, args[1]));
+                  nb, nloc, args[0], safeRowMax(nb, nloc, args[1]));
               return math::ExpOp::create(nb, nloc, shifted);
             });
         // l' = alpha * l + rowsum P.
@@ -490,15 +480,7 @@ std::pair<Value, Value> TileAttentionLowering::computeRows(
       b, loc, ValueRange{finalAcc, finalSum},
       createEmpty(b, loc, accSizes, valueElementType), {id2, row2, id2},
       {par, par}, [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
-        Value zeroValue = arith::ConstantOp::create(nb, nloc, zero);
-        Value isEmpty = arith::CmpFOp::create(
-            nb, nloc, arith::CmpFPredicate::OEQ, args[1], zeroValue);
-        Value quotient = arith::DivFOp::create(nb, nloc, args[0], args[1]);
-        Value result =
-            arith::SelectOp::create(nb, nloc, isEmpty, zeroValue, quotient);
-        if (valueElementType.isF32())
-          return result;
-        return arith::TruncFOp::create(nb, nloc, valueElementType, result);
+        return normalizeRow(nb, nloc, args[0], args[1], valueElementType);
       });
 
   Value lseTile;
@@ -510,7 +492,7 @@ std::pair<Value, Value> TileAttentionLowering::computeRows(
         createEmpty(b, loc, rowSizes, f32), {id1, id1, id1}, {par},
         [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
           Value logSum = math::LogOp::create(nb, nloc, args[1]);
-          return arith::AddFOp::create(nb, nloc, safeMax(nb, nloc, args[0]),
+          return arith::AddFOp::create(nb, nloc, safeRowMax(nb, nloc, args[0]),
                                        logSum);
         });
   }
