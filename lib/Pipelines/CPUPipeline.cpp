@@ -7,6 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CommonPasses.h"
+
 #include "fa/Pipelines/Pipelines.h"
 #include "fa/Transforms/Passes.h"
 
@@ -35,48 +37,30 @@ void mlir::fa::buildCPUPipeline(OpPassManager &pm,
   // the unfused definition, which is what tests compare against.
   if (options.reference) {
     pm.addPass(createFADecomposeAttention());
+  } else if (!options.gpuKernel.empty()) {
+    // The GPU kernel itself, before its mapping onto gpu.launch.
+    FASelectTilesOptions tiles;
+    tiles.target = options.gpuKernel;
+    pm.addPass(createFASelectTiles(tiles));
+    pm.addPass(createFADistributeAttention());
+    pm.addPass(createFAEmulateThreadsOnCPU());
   } else {
     FASelectTilesOptions tiles;
     tiles.target = "host";
     pm.addPass(createFASelectTiles(tiles));
     pm.addPass(createFATileAttention());
   }
-  pm.addPass(createFADecomposeAggregatedOps());
-  // Upstream's TOSA pipeline leaves constants and reshapes to these two,
-  // and creates reshapes itself (tosa.tile), hence both before and after.
-  pm.addNestedPass<func::FuncOp>(createTosaToTensorPass());
-  pm.addNestedPass<func::FuncOp>(createTosaToArithPass());
-  tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions());
-  pm.addNestedPass<func::FuncOp>(createTosaToTensorPass());
-  pm.addNestedPass<func::FuncOp>(createTosaToArithPass());
-  pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
-  pm.addPass(createCanonicalizerPass());
-
-  // Tensors to buffers, across calls, with plain (identity-layout) memrefs
-  // at function boundaries so that the runtime's print helpers accept them.
-  bufferization::OneShotBufferizePassOptions bufferization;
-  bufferization.bufferizeFunctionBoundaries = true;
-  bufferization.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferization));
-  bufferization::buildBufferDeallocationPipeline(pm);
-  pm.addPass(createConvertBufferizationToMemRefPass());
+  addFrontendLowering(pm);
+  addBufferization(pm);
 
   // Loops (the tiled form's scf.forall runs sequentially here), then LLVM.
   pm.addPass(createForallToForLoopPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
-}
-
-void mlir::fa::registerPipelines() {
-  PassPipelineRegistration<CPUPipelineOptions>(
-      "fa-cpu-pipeline",
-      "Lower a module of TOSA, linalg and fa ops to the LLVM dialect for "
-      "mlir-runner, with fa.attention decomposed to its reference",
-      buildCPUPipeline);
 }

@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "IndexMath.h"
 #include "TensorBuilders.h"
 
 #include "fa/Dialect/FA/IR/FAOps.h"
@@ -47,54 +48,6 @@ using namespace mlir::fa;
 namespace {
 
 using utils::IteratorType;
-
-/// Index arithmetic. Callers build one op per statement (or use
-/// addConstant): C++ leaves the order of argument evaluation open, and the IR
-/// must not depend on the compiler that built fa-opt.
-struct IndexMath {
-  OpBuilder &b;
-  Location loc;
-
-  Value addConstant(Value x, int64_t value) {
-    Value c = constant(value);
-    return add(x, c);
-  }
-
-  Value constant(int64_t value) {
-    return arith::ConstantIndexOp::create(b, loc, value);
-  }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
-  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
-  Value min(Value x, Value y) { return arith::MinSIOp::create(b, loc, x, y); }
-  Value max(Value x, Value y) { return arith::MaxSIOp::create(b, loc, x, y); }
-  Value floorDiv(Value x, Value y) {
-    return arith::FloorDivSIOp::create(b, loc, x, y);
-  }
-  Value ceilDiv(Value x, Value y) {
-    return arith::CeilDivUIOp::create(b, loc, x, y);
-  }
-  Value divU(Value x, Value y) { return arith::DivUIOp::create(b, loc, x, y); }
-  Value lt(Value x, Value y) {
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, y);
-  }
-  Value gt(Value x, Value y) {
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, x, y);
-  }
-  Value orI(Value x, Value y) { return arith::OrIOp::create(b, loc, x, y); }
-  Value dim(Value tensor, int64_t index) {
-    return getValueOrCreateConstantIndexOp(
-        b, loc, tensor::getMixedSize(b, loc, tensor, index));
-  }
-};
-
-/// Where the diagonal of query row 0 sits: 0 top-left, Nk - Nq bottom-right.
-Value diagonalOffset(IndexMath &math, DiagonalAlignment align, Value queryLen,
-                     Value keyLen) {
-  if (align == DiagonalAlignment::top_left)
-    return math.constant(0);
-  return math.sub(keyLen, queryLen);
-}
 
 /// A [rows, cols] slice of a rank-4 tensor at (b, h, row0, col0), padded
 /// with zeros to [tileRows, tileCols]. Dims listed in `broadcast` are read at
@@ -261,24 +214,14 @@ std::pair<Value, Value> TileAttentionLowering::computeRows(
                              zeroIndex, math.constant(headDim), headDim);
 
   // The keys any row of this block can see: causal and window bounds.
-  Value rowEnd = math.add(row0, rows);
-  Value lastRow = math.addConstant(rowEnd, -1);
-  Value keyBegin = zeroIndex, keyEnd = keyLen;
-  if (causal) {
-    Value diagonal = math.add(lastRow, causalOffset);
-    Value end = math.addConstant(diagonal, 1);
-    keyEnd = math.min(keyEnd, end);
-  }
+  auto [firstBlockStart, keyEnd] =
+      visibleKeys(math, op, row0, rows, keyLen, causalOffset, windowOffset,
+                  blockKV);
+  Value lastRow;
   if (window) {
-    Value lastDiagonal = math.add(lastRow, windowOffset);
-    Value end = math.addConstant(lastDiagonal, window.getRight() + 1);
-    keyEnd = math.min(keyEnd, end);
-    Value firstDiagonal = math.add(row0, windowOffset);
-    Value begin = math.addConstant(firstDiagonal, -window.getLeft());
-    keyBegin = math.max(keyBegin, begin);
+    Value rowEnd = math.add(row0, rows);
+    lastRow = math.addConstant(rowEnd, -1);
   }
-  Value firstBlockStart =
-      math.mul(math.floorDiv(keyBegin, blockKVValue), blockKVValue);
 
   SmallVector<OpFoldResult> rowSizes = {b.getIndexAttr(tileRows)};
   SmallVector<OpFoldResult> accSizes = {b.getIndexAttr(tileRows),

@@ -28,6 +28,14 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
                      "(fa-decompose-attention) instead of the tiled online "
                      "softmax (fa-tile-attention); tests compare the two"),
       llvm::cl::init(false)};
+  PassOptions::Option<std::string> gpuKernel{
+      *this, "gpu-kernel",
+      llvm::cl::desc("Lower fa.attention through the GPU kernel "
+                     "(fa-distribute-attention) with the tiles of this GPU "
+                     "target, its threads emulated on the CPU "
+                     "(fa-emulate-threads-on-cpu); tests compare it with the "
+                     "reference"),
+      llvm::cl::init("")};
 };
 
 /// Lowers a module of func, TOSA, linalg, tensor, arith, math and fa ops to
@@ -42,7 +50,48 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
 ///   fa::buildCPUPipeline(pm, fa::CPUPipelineOptions());
 void buildCPUPipeline(OpPassManager &pm, const CPUPipelineOptions &options);
 
-/// Registers `fa-cpu-pipeline` with the global pass pipeline registry.
+/// Options of `fa-gpu-pipeline`.
+struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("NVIDIA chip (sm_75, sm_80, sm_86, sm_89, sm_90, "
+                     "sm_90a, sm_100, sm_120): the tile preset and the PTX "
+                     "target"),
+      llvm::cl::init("sm_80")};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("What gpu.binary holds: isa (PTX text), bin (cubin, "
+                     "through ptxas) or fatbin"),
+      llvm::cl::init("isa")};
+  PassOptions::Option<bool> raise{
+      *this, "raise",
+      llvm::cl::desc("Run fa-raise-attention first"), llvm::cl::init(true)};
+  PassOptions::Option<bool> barePointers{
+      *this, "bare-pointers",
+      llvm::cl::desc("Pass kernel memrefs as bare pointers (needs static "
+                     "shapes); false passes MLIR's memref descriptors"),
+      llvm::cl::init(true)};
+};
+
+/// The PTX ISA features `fa-gpu-pipeline` asks for on `chip` (the oldest
+/// PTX version that knows the chip, at least 8.0), e.g. "+ptx80".
+std::string ptxFeaturesFor(llvm::StringRef chip);
+
+/// Takes a module of frontend ops (TOSA, linalg or fa) to LLVM with the
+/// attention kernels compiled for an NVIDIA chip: raise, select tiles for the
+/// chip's preset, fa-distribute-attention, bufferize, fa-lower-to-gpu, then
+/// upstream's gpu-lower-to-nvvm pipeline (outlining, NVVM, the host's
+/// gpu.launch_func) ending in a gpu.binary of PTX or cubin. The kernel ABI
+/// is in docs/GPU.md.
+///
+/// Example:
+///   fa::GPUPipelineOptions options;
+///   options.chip = "sm_90";
+///   fa::buildGPUPipeline(pm, options);
+void buildGPUPipeline(OpPassManager &pm, const GPUPipelineOptions &options);
+
+/// Registers `fa-cpu-pipeline` and `fa-gpu-pipeline` with the global pass
+/// pipeline registry.
 void registerPipelines();
 
 } // namespace fa

@@ -170,4 +170,66 @@ def FASelectTiles : Pass<"fa-select-tiles", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::fa::FADialect"];
 }
 
+def FADistributeAttention : Pass<"fa-distribute-attention"> {
+  let summary = "Lower fa.attention to a block- and thread-mapped GPU kernel";
+  let description = [{
+    Rewrites every `fa.attention` that carries a `tiling` into the
+    FlashAttention-2 kernel, written with upstream ops (scf, memref, vector,
+    gpu.barrier) and with its parallelism stated by mapping attributes: an
+    `scf.forall` over (batch, head, query block) mapped to `#gpu.block<z, y,
+    x>`, shared tiles of Q, K and V (`stages` K/V buffers, rows padded by 16
+    bytes) in `#gpu.address_space<workgroup>`, and an `scf.forall` over
+    `32 * warps` threads mapped to `#gpu.thread<x>`. Thread t owns query row
+    t (warp w owns rows 32w to 32w + 31: split-Q); its running max, running
+    sum and f32 accumulator stay in registers. Tiles are copied 16 bytes per
+    thread and step; key blocks hidden by causal or window masks are never
+    visited. The result runs on a CPU after `fa-emulate-threads-on-cpu` and
+    on a GPU after `fa-lower-to-gpu`. See docs/GPU.md.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
+def FAEmulateThreadsOnCPU : Pass<"fa-emulate-threads-on-cpu"> {
+  let summary = "Split thread-mapped loops at their barriers so they run on a CPU";
+  let description = [{
+    Makes a kernel written as thread-mapped `scf.forall` loops with
+    `gpu.barrier` runnable sequentially: each loop is split at its barriers
+    into one loop per phase (barriers inside an `scf.for` directly in the
+    thread loop split that loop's body), values that live across a barrier
+    move through one private slot per thread, and workgroup memory becomes
+    ordinary memory. This is how the GPU kernel's numbers are tested with
+    mlir-runner. Barriers in other places are reported.
+  }];
+  let dependentDialects = [
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
+def FALowerToGPU : Pass<"fa-lower-to-gpu"> {
+  let summary = "Map block- and thread-mapped scf.forall loops onto gpu.launch";
+  let description = [{
+    Turns each `scf.forall` mapped to `#gpu.block` into a `gpu.launch` whose
+    grid is the loop's trip counts (dynamic ones included), inlines the
+    `#gpu.thread<x>` loops inside it over `gpu.thread_id x`, and places the
+    block's workgroup-memory tiles in static shared memory (workgroup
+    attributions) up to 48 KB, or in `gpu.dynamic_shared_memory` with the
+    launch's dynamic size above that. Runs on memrefs.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
 #endif // FA_TRANSFORMS_PASSES_TD

@@ -98,10 +98,12 @@ int64_t fa1BlockKV(int64_t sharedMemoryElements, int64_t headDim);
 /// FA1's formula: min(ceil(M / 4d), d).
 int64_t fa1BlockQ(int64_t sharedMemoryElements, int64_t headDim);
 
-/// Bytes of shared memory a tiling needs: the Q tile, `stages` K and V
-/// tiles, row padding against bank conflicts on GPUs (16 bytes per row),
-/// the f32 row statistics (max and sum), and on targets without registers
-/// to spare (the host) the f32 accumulator and score tile as well.
+/// Bytes of shared memory a tiling needs. On GPUs, exactly what the kernel
+/// of fa-distribute-attention allocates: the Q tile and `stages` K and V
+/// tiles, each row padded by 16 bytes against bank conflicts, each tile
+/// 16-byte aligned (the row max and sum live in registers). On the host,
+/// unpadded tiles plus the f32 row statistics, accumulator and score tile,
+/// which have no registers to live in.
 int64_t sharedMemoryBytes(const Tiling &tiling, const AttentionShape &shape,
                           const TargetDescription &target);
 

@@ -181,17 +181,27 @@ int64_t mlir::fa::sharedMemoryBytes(const Tiling &tiling,
                                     const AttentionShape &shape,
                                     const TargetDescription &target) {
   double e = shape.elementBytes;
-  double pad = target.isGPU() ? 16 : 0;
-  double query = double(tiling.blockQ) * (double(shape.headDim) * e + pad);
-  double keyValue = double(tiling.stages) * double(tiling.blockKV) *
-                    ((double(shape.headDim) + double(shape.valueDim)) * e +
-                     2 * pad);
+  double stagedRows = double(tiling.stages) * double(tiling.blockKV);
+  if (target.isGPU()) {
+    // Exactly what fa-distribute-attention allocates: Q [Br][D + pad],
+    // K [stages][Bc][D + pad] and V [stages][Bc][Dv + pad] with 16-byte
+    // pads, each tile starting 16-byte aligned. The row max and sum live in
+    // registers.
+    constexpr double pad = 16;
+    auto alignUp = [](double bytes) { return std::ceil(bytes / 16) * 16; };
+    double query = double(tiling.blockQ) * (double(shape.headDim) * e + pad);
+    double key = stagedRows * (double(shape.headDim) * e + pad);
+    double value = stagedRows * (double(shape.valueDim) * e + pad);
+    return clampToInt64(alignUp(alignUp(query) + key) + value);
+  }
+  // The host has no registers to spare: the f32 row statistics, the
+  // accumulator and the score tile are scratch too.
+  double query = double(tiling.blockQ) * double(shape.headDim) * e;
+  double keyValue =
+      stagedRows * (double(shape.headDim) + double(shape.valueDim)) * e;
   double statistics = 2.0 * double(tiling.blockQ) * 4;
-  double scratch = target.isGPU() ? 0
-                                  : double(tiling.blockQ) *
-                                        (double(shape.valueDim) +
-                                         double(tiling.blockKV)) *
-                                        4;
+  double scratch = double(tiling.blockQ) *
+                   (double(shape.valueDim) + double(tiling.blockKV)) * 4;
   return clampToInt64(query + keyValue + statistics + scratch);
 }
 

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Writes test/Integration/Tiling/sweep-*.mlir: one attention per file, run
-through fa-cpu-pipeline twice (the tiled online softmax with the tiling
-written on the op, and reference=true, the unfused definition) on the same
-inputs, with every printed value compared at the dtype's tolerance.
+through fa-cpu-pipeline three times (the tiled online softmax with the tiling
+written on the op; the GPU kernel of fa-distribute-attention with the same
+tiling, its threads emulated on the CPU; and reference=true, the unfused
+definition) on the same inputs, with every printed value compared at the
+dtype's tolerance.
 
 Run from the repository root after changing a case:
   python3 test/Integration/Inputs/make_tiling_sweep.py
@@ -95,7 +97,7 @@ def main():
         attrs += f" tiling = <block_q = {bq}, block_kv = {bkv}, warps = {warps}, stages = 1>"
         results = f"{ot}, {lt}" if lse else ot
         lines = []
-        lines.append(f"// Tiled vs reference: {what}.\n")
+        lines.append(f"// Tiled and GPU kernel vs reference: {what}.\n")
         lines.append(f"// B = {b}, Hq = {hq}, Hkv = {hkv}, Nq = {nq}, Nk = {nk}, D = {d}, "
                      f"Dv = {dv}, {dtype}, tiles {bq} x {bkv}, "
                      f"{max(1, min(4, bq // 8))} warp(s) splitting the query rows.\n")
@@ -103,6 +105,8 @@ def main():
         lines.append("// RUN: fa-opt %s --fa-cpu-pipeline | %mlir-run > %t.tiled\n")
         lines.append("// RUN: fa-opt %s --fa-cpu-pipeline=reference=true | %mlir-run > %t.reference\n")
         lines.append(f"// RUN: %compare %t.tiled %t.reference --rtol {rtol} --atol {atol}\n")
+        lines.append("// RUN: fa-opt %s --fa-cpu-pipeline=gpu-kernel=sm_90 | %mlir-run > %t.kernel\n")
+        lines.append(f"// RUN: %compare %t.kernel %t.reference --rtol {rtol} --atol {atol}\n")
         lines.append("// RUN: fa-opt %s --fa-select-tiles=target=host --fa-tile-attention | FileCheck %s\n")
         if max(1, min(4, bq // 8)) > 1:
             lines.append("// CHECK: scf.forall\n// CHECK: scf.forall\n// CHECK: scf.for\n"

@@ -1,0 +1,57 @@
+//===- CommonPasses.h - Pass sequences both pipelines share -----*- C++ -*-===//
+//
+// The CPU and GPU pipelines treat everything that is not attention the same
+// way: frontend dialects become linalg on tensors, which is bufferized across
+// function boundaries.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FA_LIB_PIPELINES_COMMONPASSES_H
+#define FA_LIB_PIPELINES_COMMONPASSES_H
+
+#include "fa/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+
+namespace mlir::fa {
+
+/// TOSA, aggregated linalg ops and elementwise ops to linalg on tensors.
+inline void addFrontendLowering(OpPassManager &pm) {
+  pm.addPass(createFADecomposeAggregatedOps());
+  // Upstream's TOSA pipeline leaves constants and reshapes to these two,
+  // and creates reshapes itself (tosa.tile), hence both before and after.
+  pm.addNestedPass<func::FuncOp>(createTosaToTensorPass());
+  pm.addNestedPass<func::FuncOp>(createTosaToArithPass());
+  tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions());
+  pm.addNestedPass<func::FuncOp>(createTosaToTensorPass());
+  pm.addNestedPass<func::FuncOp>(createTosaToArithPass());
+  pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
+  pm.addPass(createCanonicalizerPass());
+}
+
+/// Tensors to buffers, across calls, with plain (identity-layout) memrefs
+/// at function boundaries so that callers (and the runtime's print helpers)
+/// pass plain memrefs. With `deallocate`, buffers are freed by upstream's
+/// ownership-based deallocation (which rejects ops it cannot analyze, such as
+/// gpu.barrier, hence off for GPU modules).
+inline void addBufferization(OpPassManager &pm, bool deallocate = true) {
+  bufferization::OneShotBufferizePassOptions bufferization;
+  bufferization.bufferizeFunctionBoundaries = true;
+  bufferization.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferization));
+  if (deallocate)
+    bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addPass(createConvertBufferizationToMemRefPass());
+}
+
+} // namespace mlir::fa
+
+#endif // FA_LIB_PIPELINES_COMMONPASSES_H

@@ -1,0 +1,603 @@
+//===- DistributeAttention.cpp - fa.attention as a block/thread kernel ----===//
+//
+// Stage: GPU kernel, before the hardware mapping. Lowers an fa.attention that
+// carries a tiling into the FlashAttention-2 kernel, written with upstream
+// ops only and with its parallelism stated by scf.forall mapping attributes:
+//
+//   scf.forall (b, h, qb) in (B, Hq, ceil(Nq / Br))   [#gpu.block<z, y, x>]
+//     Q_s : [Br][D + pad]            workgroup memory (pad = 16 bytes)
+//     K_s : [stages][Bc][D + pad]    workgroup memory
+//     V_s : [stages][Bc][Dv + pad]   workgroup memory
+//     scf.forall (t) in (32 * warps)                   [#gpu.thread<x>]
+//       copy Q tile -> Q_s (16 bytes per thread and step, coalesced)
+//       gpu.barrier
+//       (m, l, acc) = (-inf, 0, 0)               -- registers of thread t
+//       scf.for k0 over the key blocks the query block can see
+//         copy K, V tiles -> K_s, V_s[stage]; gpu.barrier
+//         if t < Br: online softmax of query row t over the tile, in
+//                    chunks of up to 16 keys (scores in registers)
+//         gpu.barrier                             -- only when stages == 1
+//       if t < Br and row t exists: O = acc / l, logsumexp = m + log l
+//
+// Thread t owns query row t of the block, so warp w owns rows 32w..32w+31:
+// FlashAttention-2's split-Q, where warps never exchange partial results and
+// the row max and row sum never leave the thread's registers. K and V rows
+// are read by all threads of a warp at the same address (a broadcast), and
+// Q_s rows are read 16 bytes at a time at a stride of D * e + 16 bytes,
+// which puts the 8 threads of each quarter-warp on distinct banks.
+// With stages >= 2 the key blocks rotate through the K/V buffers, so one
+// barrier per key block suffices: a thread that fills buffer s again has
+// passed the barrier that every thread reaches only after finishing with it.
+//
+// This form runs on a CPU (fa-emulate-threads-on-cpu), which is how the
+// kernel's numbers are tested; fa-lower-to-gpu maps it onto gpu.launch.
+// f16/bf16 products are accumulated in f32 with FMAs; tensor cores (nvgpu
+// mma.sync) are not used yet (docs/GPU.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "../IndexMath.h"
+#include "../TensorBuilders.h"
+
+#include "fa/Dialect/FA/IR/FAOps.h"
+#include "fa/Transforms/Passes.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include <limits>
+
+namespace mlir::fa {
+#define GEN_PASS_DEF_FADISTRIBUTEATTENTION
+#include "fa/Transforms/Passes.h.inc"
+} // namespace mlir::fa
+
+using namespace mlir;
+using namespace mlir::fa;
+
+namespace {
+
+/// Threads per warp on NVIDIA GPUs, the only targets of this kernel.
+constexpr int64_t kWarpSize = 32;
+/// Bytes a thread moves per load or store when copying tiles, and the row
+/// padding of the shared tiles (see sharedMemoryBytes in TileSelection.h).
+constexpr int64_t kChunkBytes = 16;
+/// Keys whose scores a thread keeps in registers at once.
+constexpr int64_t kMaxKeyChunk = 16;
+
+int64_t elementBytes(Type type) {
+  return llvm::divideCeil(type.getIntOrFloatBitWidth(), 8);
+}
+
+/// Elements per 16-byte chunk when every row of `width` elements splits into
+/// whole chunks; 1 (scalar copies) otherwise.
+int64_t chunkElements(int64_t width, Type type) {
+  int64_t perChunk = kChunkBytes / elementBytes(type);
+  return width % perChunk == 0 ? perChunk : 1;
+}
+
+/// Row length of a shared tile in elements: `width` plus 16 bytes.
+int64_t paddedWidth(int64_t width, Type type) {
+  return width + kChunkBytes / elementBytes(type);
+}
+
+Value f32Constant(OpBuilder &b, Location loc, double value) {
+  return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(value));
+}
+
+/// vector.load with the 16-byte alignment the copies guarantee when a chunk
+/// is 16 bytes (rows of whole chunks in global memory, padded rows in
+/// shared memory); element alignment otherwise.
+Value loadVector(OpBuilder &b, Location loc, VectorType type, Value memref,
+                 ValueRange indices) {
+  auto load = vector::LoadOp::create(b, loc, type, memref, indices);
+  if (type.getNumElements() * elementBytes(type.getElementType()) ==
+      kChunkBytes)
+    load.setAlignment(kChunkBytes);
+  return load;
+}
+
+void storeVector(OpBuilder &b, Location loc, Value vector, Value memref,
+                 ValueRange indices) {
+  auto store = vector::StoreOp::create(b, loc, vector, memref, indices);
+  auto type = cast<VectorType>(vector.getType());
+  if (type.getNumElements() * elementBytes(type.getElementType()) ==
+      kChunkBytes)
+    store.setAlignment(kChunkBytes);
+}
+
+Value extendToF32(OpBuilder &b, Location loc, Value vector) {
+  auto type = cast<VectorType>(vector.getType());
+  if (type.getElementType().isF32())
+    return vector;
+  return arith::ExtFOp::create(b, loc, type.clone(b.getF32Type()), vector);
+}
+
+struct KernelBuilder {
+  AttentionOp op;
+  OpBuilder &b;
+  Location loc;
+  int64_t blockQ, blockKV, stages, threads, headDim, valueDim;
+  int64_t keyChunk;
+  Type queryType, keyType, valueType, outputType, f32;
+  MLIRContext *ctx;
+
+  // Buffers and sizes seen from inside the kernel.
+  Value query, key, value, mask, output, logsumexp;
+  Value queryLen, keyLen, groupSize, causalOffset, windowOffset, scale;
+  SmallVector<bool> maskBroadcast = SmallVector<bool>(4, false);
+
+  KernelBuilder(AttentionOp op, OpBuilder &b, TilingAttr tiling)
+      : op(op), b(b), loc(op.getLoc()), blockQ(tiling.getBlockQ()),
+        blockKV(tiling.getBlockKv()), stages(tiling.getStages()),
+        threads(tiling.getWarps() * kWarpSize), ctx(b.getContext()) {
+    auto qType = cast<RankedTensorType>(op.getQuery().getType());
+    auto vType = cast<RankedTensorType>(op.getValue().getType());
+    headDim = qType.getDimSize(3);
+    valueDim = vType.getDimSize(3);
+    queryType = qType.getElementType();
+    keyType = cast<RankedTensorType>(op.getKey().getType()).getElementType();
+    valueType = vType.getElementType();
+    outputType = cast<RankedTensorType>(op.getOutput().getType())
+                     .getElementType();
+    f32 = b.getF32Type();
+    keyChunk = 1;
+    for (int64_t chunk = kMaxKeyChunk; chunk > 1; chunk /= 2)
+      if (blockKV % chunk == 0) {
+        keyChunk = chunk;
+        break;
+      }
+  }
+
+  SmallVector<Value> build();
+  /// The f32 accumulator of a query row: [Dv / s, s] with s the elements of
+  /// a 16-byte slice of V (1 when rows do not split into slices), so that
+  /// the P V update reads V and updates acc one slice at a time.
+  VectorType accumulatorType() const {
+    int64_t slice = chunkElements(valueDim, valueType);
+    return VectorType::get({valueDim / slice, slice}, f32);
+  }
+  void buildQueryBlock(scf::ForallOp grid);
+  void copyTile(Value source, Value batch, Value head, Value row0,
+                Value validRows, int64_t tileRows, int64_t width,
+                Value sharedTile, Value stage, Value thread);
+  std::tuple<Value, Value, Value>
+  computeKeyBlock(Value thread, Value row, Value batch, Value head,
+                  Value col0, Value stage, Value querySmem, Value keySmem,
+                  Value valueSmem, ValueRange state);
+  Value scoreOf(Value raw, Value batch, Value head, Value row, Value col);
+};
+
+SmallVector<Value> KernelBuilder::build() {
+  IndexMath math{b, loc};
+  auto toBuffer = [&](Value tensor) -> Value {
+    auto type = cast<RankedTensorType>(tensor.getType());
+    auto memrefType = MemRefType::get(type.getShape(), type.getElementType());
+    return bufferization::ToBufferOp::create(b, loc, memrefType, tensor,
+                                             /*read_only=*/true);
+  };
+  query = toBuffer(op.getQuery());
+  key = toBuffer(op.getKey());
+  value = toBuffer(op.getValue());
+  if (op.getMask())
+    mask = toBuffer(op.getMask());
+
+  Value batchSize = math.dim(query, 0), queryHeads = math.dim(query, 1);
+  queryLen = math.dim(query, 2);
+  Value keyHeads = math.dim(key, 1);
+  keyLen = math.dim(key, 2);
+  groupSize = math.divU(queryHeads, keyHeads);
+  Value queryBlocks = math.ceilDiv(queryLen, math.constant(blockQ));
+  if (std::optional<DiagonalAlignment> causal = op.getCausal())
+    causalOffset = diagonalOffset(math, *causal, queryLen, keyLen);
+  if (WindowAttr window = op.getWindowAttr())
+    windowOffset = diagonalOffset(math, window.getAlign(), queryLen, keyLen);
+  scale = f32Constant(b, loc, op.getScale().convertToDouble());
+  if (mask) {
+    auto maskType = cast<MemRefType>(mask.getType());
+    auto qType = cast<MemRefType>(query.getType());
+    auto kType = cast<MemRefType>(key.getType());
+    int64_t scoreShape[] = {qType.getDimSize(0), qType.getDimSize(1),
+                            qType.getDimSize(2), kType.getDimSize(2)};
+    for (int64_t dim = 0; dim < 4; ++dim)
+      maskBroadcast[dim] =
+          maskType.getDimSize(dim) == 1 && scoreShape[dim] != 1;
+  }
+
+  // The results are written in place, one row per thread.
+  auto outputTensorType = cast<RankedTensorType>(op.getOutput().getType());
+  SmallVector<Value> dynamicSizes;
+  for (int64_t dim = 0; dim < 3; ++dim)
+    if (outputTensorType.isDynamicDim(dim))
+      dynamicSizes.push_back(math.dim(query, dim));
+  output = memref::AllocOp::create(
+      b, loc,
+      MemRefType::get(outputTensorType.getShape(), outputType), dynamicSizes);
+  if (op.getLogsumexp()) {
+    auto lseType = cast<RankedTensorType>(op.getLogsumexp().getType());
+    logsumexp = memref::AllocOp::create(
+        b, loc, MemRefType::get(lseType.getShape(), f32), dynamicSizes);
+  }
+
+  SmallVector<Attribute> mapping = {
+      gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimZ),
+      gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimY),
+      gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimX)};
+  auto grid = scf::ForallOp::create(
+      b, loc, getAsOpFoldResult(ValueRange{batchSize, queryHeads, queryBlocks}),
+      ValueRange{}, b.getArrayAttr(mapping));
+  buildQueryBlock(grid);
+
+  SmallVector<Value> results;
+  for (auto [buffer, result] : llvm::zip(
+           SmallVector<Value>{output, logsumexp}, op.getResults())) {
+    results.push_back(bufferization::ToTensorOp::create(
+        b, loc, result.getType(), buffer, /*restrict=*/true,
+        /*writable=*/true));
+  }
+  return results;
+}
+
+/// One query block: shared tiles, then one thread per query row.
+void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(grid.getBody());
+  IndexMath math{b, loc};
+  Value batch = grid.getInductionVar(0), head = grid.getInductionVar(1);
+  Value queryBlock = grid.getInductionVar(2);
+  Value blockQValue = math.constant(blockQ);
+  Value row0 = math.mul(queryBlock, blockQValue);
+  Value rows = math.min(blockQValue, math.sub(queryLen, row0));
+  Value kvHead = math.divU(head, groupSize);
+
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto sharedTile = [&](ArrayRef<int64_t> shape, Type type) -> Value {
+    return memref::AllocOp::create(
+        b, loc, MemRefType::get(shape, type, MemRefLayoutAttrInterface(),
+                                workgroup));
+  };
+  Value querySmem = sharedTile({blockQ, paddedWidth(headDim, queryType)},
+                               queryType);
+  Value keySmem = sharedTile(
+      {stages, blockKV, paddedWidth(headDim, keyType)}, keyType);
+  Value valueSmem = sharedTile(
+      {stages, blockKV, paddedWidth(valueDim, valueType)}, valueType);
+
+  // The key blocks any row of the query block can see; the same for every
+  // thread, so the barriers in the loop are reached by all of them.
+  auto [firstBlockStart, keyEnd] =
+      visibleKeys(math, op, row0, rows, keyLen, causalOffset, windowOffset,
+                  blockKV);
+
+  auto threadLoop = scf::ForallOp::create(
+      b, loc, SmallVector<OpFoldResult>{b.getIndexAttr(threads)}, ValueRange{},
+      b.getArrayAttr(
+          {gpu::GPUThreadMappingAttr::get(ctx, gpu::MappingId::DimX)}));
+  b.setInsertionPointToStart(threadLoop.getBody());
+  Value thread = threadLoop.getInductionVar(0);
+  Value zero = math.constant(0);
+  copyTile(query, batch, head, row0, rows, blockQ, headDim, querySmem,
+           Value(), thread);
+  gpu::BarrierOp::create(b, loc);
+
+  Value row = math.add(row0, thread);
+  Value ownsRow = math.lt(thread, blockQValue);
+  Value blockKVValue = math.constant(blockKV);
+  Value initMax =
+      f32Constant(b, loc, -std::numeric_limits<double>::infinity());
+  Value initSum = f32Constant(b, loc, 0);
+  Value initAcc = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(accumulatorType(), 0.0f));
+  auto keyLoop = scf::ForOp::create(
+      b, loc, firstBlockStart, keyEnd, blockKVValue,
+      ValueRange{initMax, initSum, initAcc},
+      [&](OpBuilder &lb, Location lloc, Value col0, ValueRange state) {
+        OpBuilder::InsertionGuard loopGuard(b);
+        b.setInsertionPoint(lb.getInsertionBlock(), lb.getInsertionPoint());
+        IndexMath lm{b, lloc};
+        Value stage = zero;
+        if (stages > 1) {
+          Value block = lm.divU(lm.sub(col0, firstBlockStart), blockKVValue);
+          stage = lm.remU(block, lm.constant(stages));
+        }
+        Value cols = lm.min(blockKVValue, lm.sub(keyLen, col0));
+        copyTile(key, batch, kvHead, col0, cols, blockKV, headDim, keySmem,
+                 stage, thread);
+        copyTile(value, batch, kvHead, col0, cols, blockKV, valueDim,
+                 valueSmem, stage, thread);
+        gpu::BarrierOp::create(b, lloc);
+        // Threads past the block's rows only help with the copies.
+        auto compute = scf::IfOp::create(
+            b, lloc, ownsRow,
+            [&](OpBuilder &tb, Location tloc) {
+              OpBuilder::InsertionGuard ifGuard(b);
+              b.setInsertionPoint(tb.getInsertionBlock(),
+                                  tb.getInsertionPoint());
+              auto [m, l, acc] =
+                  computeKeyBlock(thread, row, batch, head, col0, stage,
+                                  querySmem, keySmem, valueSmem, state);
+              scf::YieldOp::create(b, tloc, ValueRange{m, l, acc});
+            },
+            [&](OpBuilder &eb, Location eloc) {
+              scf::YieldOp::create(eb, eloc, state);
+            });
+        if (stages == 1)
+          gpu::BarrierOp::create(b, lloc);
+        scf::YieldOp::create(b, lloc, compute.getResults());
+      });
+
+  // O = acc / l (0 where no key was visible), logsumexp = m + log l.
+  Value inRange = math.andI(ownsRow, math.lt(row, queryLen));
+  scf::IfOp::create(b, loc, inRange, [&](OpBuilder &tb, Location tloc) {
+    Value finalMax = keyLoop.getResult(0), finalSum = keyLoop.getResult(1);
+    Value finalAcc = keyLoop.getResult(2);
+    auto accType = cast<VectorType>(finalAcc.getType());
+    Value zeroF = f32Constant(tb, tloc, 0);
+    Value isEmpty = arith::CmpFOp::create(tb, tloc, arith::CmpFPredicate::OEQ,
+                                          finalSum, zeroF);
+    Value sums = vector::BroadcastOp::create(tb, tloc, accType, finalSum);
+    Value quotient = arith::DivFOp::create(tb, tloc, finalAcc, sums);
+    Value zeros = arith::ConstantOp::create(
+        tb, tloc, DenseElementsAttr::get(accType, 0.0f));
+    Value normalized =
+        arith::SelectOp::create(tb, tloc, isEmpty, zeros, quotient);
+    if (!outputType.isF32())
+      normalized = arith::TruncFOp::create(
+          tb, tloc, accType.clone(outputType), normalized);
+    // One 16-byte slice of the row per store.
+    int64_t slice = accType.getDimSize(1);
+    for (int64_t index = 0; index < accType.getDimSize(0); ++index) {
+      Value part = vector::ExtractOp::create(tb, tloc, normalized, index);
+      Value column = arith::ConstantIndexOp::create(tb, tloc, index * slice);
+      vector::StoreOp::create(tb, tloc, part, output,
+                              ValueRange{batch, head, row, column});
+    }
+    if (logsumexp) {
+      Value logSum = math::LogOp::create(tb, tloc, finalSum);
+      Value lse = arith::AddFOp::create(
+          tb, tloc, safeRowMax(tb, tloc, finalMax), logSum);
+      memref::StoreOp::create(tb, tloc, lse, logsumexp,
+                              ValueRange{batch, head, row});
+    }
+    scf::YieldOp::create(tb, tloc);
+  });
+}
+
+/// Copies rows [row0, row0 + validRows) of source[batch, head] into the
+/// shared tile (at `stage` when given), zero-filling rows up to `tileRows`.
+/// Thread t moves chunks t, t + threads, ...: consecutive threads read
+/// consecutive 16-byte chunks of global memory.
+void KernelBuilder::copyTile(Value source, Value batch, Value head,
+                             Value row0, Value validRows, int64_t tileRows,
+                             int64_t width, Value sharedTile, Value stage,
+                             Value thread) {
+  IndexMath math{b, loc};
+  Type type = cast<MemRefType>(source.getType()).getElementType();
+  int64_t chunk = chunkElements(width, type);
+  int64_t chunksPerRow = width / chunk;
+  int64_t totalChunks = tileRows * chunksPerRow;
+  int64_t steps = llvm::divideCeil(totalChunks, threads);
+  auto chunkType = VectorType::get({chunk}, type);
+  Value zeros = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(chunkType, b.getZeroAttr(type)));
+  Value stepsValue = math.constant(steps);
+  scf::ForOp::create(
+      b, loc, math.constant(0), stepsValue, math.constant(1), ValueRange{},
+      [&](OpBuilder &lb, Location lloc, Value step, ValueRange) {
+        OpBuilder::InsertionGuard loopGuard(b);
+        b.setInsertionPoint(lb.getInsertionBlock(), lb.getInsertionPoint());
+        IndexMath lm{b, lloc};
+        Value index = lm.add(lm.mul(step, lm.constant(threads)), thread);
+        auto body = [&]() {
+          Value chunksPerRowValue = lm.constant(chunksPerRow);
+          Value tileRow = lm.divU(index, chunksPerRowValue);
+          Value column = lm.mul(lm.remU(index, chunksPerRowValue),
+                                lm.constant(chunk));
+          Value sourceRow = lm.add(row0, tileRow);
+          auto load = scf::IfOp::create(
+              b, lloc, lm.lt(tileRow, validRows),
+              [&](OpBuilder &tb, Location tloc) {
+                Value loaded =
+                    loadVector(tb, tloc, chunkType, source,
+                               ValueRange{batch, head, sourceRow, column});
+                scf::YieldOp::create(tb, tloc, loaded);
+              },
+              [&](OpBuilder &eb, Location eloc) {
+                scf::YieldOp::create(eb, eloc, zeros);
+              });
+          SmallVector<Value> indices;
+          if (stage)
+            indices.push_back(stage);
+          indices.append({tileRow, column});
+          storeVector(b, lloc, load.getResult(0), sharedTile, indices);
+        };
+        if (totalChunks % threads == 0) {
+          body();
+        } else {
+          auto inTile = scf::IfOp::create(
+              b, lloc, lm.lt(index, lm.constant(totalChunks)),
+              /*withElseRegion=*/false);
+          OpBuilder::InsertionGuard ifGuard(b);
+          b.setInsertionPointToStart(inTile.thenBlock());
+          body();
+        }
+        scf::YieldOp::create(b, lloc);
+      });
+}
+
+/// scale * raw plus the mask element, -inf where the key is hidden
+/// (padding past Nk, causal, window, keep-mask).
+Value KernelBuilder::scoreOf(Value raw, Value batch, Value head, Value row,
+                             Value col) {
+  IndexMath math{b, loc};
+  MaskedScore score(b, loc, raw, scale);
+  if (mask) {
+    // Padded rows and keys read a valid element; their scores are dropped.
+    Value zero = math.constant(0);
+    Value lastRow = math.addConstant(queryLen, -1);
+    Value lastCol = math.addConstant(keyLen, -1);
+    Value clampedRow = math.max(zero, math.min(row, lastRow));
+    Value clampedCol = math.max(zero, math.min(col, lastCol));
+    Value indices[] = {batch, head, clampedRow, clampedCol};
+    for (int64_t dim = 0; dim < 4; ++dim)
+      if (maskBroadcast[dim])
+        indices[dim] = zero;
+    score.addMask(memref::LoadOp::create(b, loc, mask, indices));
+  }
+  score.require(math.lt(col, keyLen));
+  if (causalOffset)
+    score.require(math.le(col, math.add(row, causalOffset)));
+  if (WindowAttr window = op.getWindowAttr()) {
+    Value diagonal = math.add(row, windowOffset);
+    score.require(math.le(math.addConstant(diagonal, -window.getLeft()), col));
+    score.require(math.le(col, math.addConstant(diagonal, window.getRight())));
+  }
+  return score.finish();
+}
+
+/// The online softmax of query row `row` (thread `thread`) over one key
+/// block, `keyChunk` keys at a time: the scores of a chunk stay in
+/// registers, the running max and sum are scalars, the accumulator a vector.
+std::tuple<Value, Value, Value> KernelBuilder::computeKeyBlock(
+    Value thread, Value row, Value batch, Value head, Value col0, Value stage,
+    Value querySmem, Value keySmem, Value valueSmem, ValueRange state) {
+  IndexMath math{b, loc};
+  int64_t qkChunk = std::min(chunkElements(headDim, queryType),
+                             chunkElements(headDim, keyType));
+  auto scoresType = VectorType::get({keyChunk}, f32);
+  auto chunks = scf::ForOp::create(
+      b, loc, math.constant(0), math.constant(blockKV),
+      math.constant(keyChunk), state,
+      [&](OpBuilder &lb, Location lloc, Value c0, ValueRange running) {
+        OpBuilder::InsertionGuard loopGuard(b);
+        b.setInsertionPoint(lb.getInsertionBlock(), lb.getInsertionPoint());
+        IndexMath lm{b, lloc};
+        // raw[j] = Q[row] . K[c0 + j], 16 bytes of the head dim per step.
+        Value zeroScores = arith::ConstantOp::create(
+            b, lloc, DenseElementsAttr::get(scoresType, 0.0f));
+        auto dot = scf::ForOp::create(
+            b, lloc, lm.constant(0), lm.constant(headDim),
+            lm.constant(qkChunk), ValueRange{zeroScores},
+            [&](OpBuilder &db, Location dloc, Value d, ValueRange partial) {
+              OpBuilder::InsertionGuard dotGuard(b);
+              b.setInsertionPoint(db.getInsertionBlock(),
+                                  db.getInsertionPoint());
+              IndexMath dm{b, dloc};
+              Value q = extendToF32(
+                  b, dloc,
+                  loadVector(b, dloc, VectorType::get({qkChunk}, queryType),
+                             querySmem, ValueRange{thread, d}));
+              Value scores = partial[0];
+              for (int64_t j = 0; j < keyChunk; ++j) {
+                Value keyRow = dm.addConstant(c0, j);
+                Value k = extendToF32(
+                    b, dloc,
+                    loadVector(b, dloc, VectorType::get({qkChunk}, keyType),
+                               keySmem, ValueRange{stage, keyRow, d}));
+                Value product = arith::MulFOp::create(b, dloc, q, k);
+                Value old = vector::ExtractOp::create(b, dloc, scores, j);
+                Value sum = vector::ReductionOp::create(
+                    b, dloc, vector::CombiningKind::ADD, product, old);
+                scores = vector::InsertOp::create(b, dloc, sum, scores, j);
+              }
+              scf::YieldOp::create(b, dloc, scores);
+            });
+
+        // Scale and mask each score; m' = max(m, max_j s_j).
+        Value raw = dot.getResult(0);
+        Value scores = zeroScores;
+        Value chunkCol0 = lm.add(col0, c0);
+        for (int64_t j = 0; j < keyChunk; ++j) {
+          Value rawJ = vector::ExtractOp::create(b, lloc, raw, j);
+          Value col = lm.addConstant(chunkCol0, j);
+          Value s = scoreOf(rawJ, batch, head, row, col);
+          scores = vector::InsertOp::create(b, lloc, s, scores, j);
+        }
+        Value oldMax = running[0], oldSum = running[1], oldAcc = running[2];
+        Value newMax = vector::ReductionOp::create(
+            b, lloc, vector::CombiningKind::MAXIMUMF, scores, oldMax);
+        Value shift = safeRowMax(b, lloc, newMax);
+        // alpha = e^(m - m') rescales what was summed under the old max.
+        Value alpha = math::ExpOp::create(
+            b, lloc, arith::SubFOp::create(b, lloc, oldMax, shift));
+        Value shifts = vector::BroadcastOp::create(b, lloc, scoresType, shift);
+        Value probs = math::ExpOp::create(
+            b, lloc, arith::SubFOp::create(b, lloc, scores, shifts));
+        Value newSum = vector::ReductionOp::create(
+            b, lloc, vector::CombiningKind::ADD, probs,
+            arith::MulFOp::create(b, lloc, alpha, oldSum));
+        auto accType = cast<VectorType>(oldAcc.getType());
+        Value acc = arith::MulFOp::create(
+            b, lloc, oldAcc,
+            vector::BroadcastOp::create(b, lloc, accType, alpha));
+        // acc += p_j * V[j], p_j rounded to V's type first (as the tiled
+        // lowering and FlashAttention-2's second MMA do).
+        for (int64_t j = 0; j < keyChunk; ++j) {
+          Value p = vector::ExtractOp::create(b, lloc, probs, j);
+          if (!valueType.isF32())
+            p = castToF32(b, lloc,
+                          arith::TruncFOp::create(b, lloc, valueType, p));
+          Value keyRow = lm.addConstant(c0, j);
+          // 16 bytes of V's row at a time: only a slice of the row is live.
+          int64_t slice = accType.getDimSize(1);
+          auto sliceType = VectorType::get({slice}, f32);
+          Value ps = vector::BroadcastOp::create(b, lloc, sliceType, p);
+          for (int64_t index = 0; index < accType.getDimSize(0); ++index) {
+            Value column = lm.constant(index * slice);
+            Value v = extendToF32(
+                b, lloc,
+                loadVector(b, lloc, VectorType::get({slice}, valueType),
+                           valueSmem, ValueRange{stage, keyRow, column}));
+            Value part = vector::ExtractOp::create(b, lloc, acc, index);
+            part = vector::FMAOp::create(b, lloc, ps, v, part);
+            acc = vector::InsertOp::create(b, lloc, part, acc, index);
+          }
+        }
+        scf::YieldOp::create(b, lloc, ValueRange{newMax, newSum, acc});
+      });
+  return {chunks.getResult(0), chunks.getResult(1), chunks.getResult(2)};
+}
+
+struct FADistributeAttentionPass
+    : fa::impl::FADistributeAttentionBase<FADistributeAttentionPass> {
+  void runOnOperation() override {
+    SmallVector<AttentionOp> ops;
+    getOperation()->walk([&](AttentionOp op) { ops.push_back(op); });
+    for (AttentionOp op : ops) {
+      TilingAttr tiling = op.getTilingAttr();
+      if (!tiling) {
+        op.emitOpError() << "has no tiling; run fa-select-tiles first (or "
+                            "write tiling = #fa.tiling<...> on the op)";
+        return signalPassFailure();
+      }
+      int64_t threads = tiling.getWarps() * kWarpSize;
+      if (tiling.getBlockQ() > threads) {
+        op.emitOpError() << "tiling block_q (" << tiling.getBlockQ()
+                         << ") exceeds the kernel's " << threads
+                         << " threads (" << tiling.getWarps()
+                         << " warps of 32): each thread owns one query row, "
+                            "so block_q must be at most 32 * warps";
+        return signalPassFailure();
+      }
+      auto valueType = cast<RankedTensorType>(op.getValue().getType());
+      auto queryType = cast<RankedTensorType>(op.getQuery().getType());
+      if (valueType.isDynamicDim(3) || queryType.isDynamicDim(3)) {
+        op.emitOpError() << "needs static head dims for the GPU kernel (the "
+                            "accumulator is a register vector of Dv floats)";
+        return signalPassFailure();
+      }
+      OpBuilder builder(op);
+      KernelBuilder kernel(op, builder, tiling);
+      SmallVector<Value> results = kernel.build();
+      op.replaceAllUsesWith(results);
+      op.erase();
+    }
+  }
+};
+
+} // namespace

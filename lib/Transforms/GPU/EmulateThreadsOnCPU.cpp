@@ -1,0 +1,358 @@
+//===- EmulateThreadsOnCPU.cpp - Run a thread-mapped kernel on a CPU -------===//
+//
+// Stage: CPU execution of the GPU kernel form. A thread-mapped scf.forall
+// whose body synchronizes with gpu.barrier cannot run sequentially as it is:
+// thread 0 would read the tiles that later threads have not copied yet. This
+// pass splits such a loop at its barriers (loop fission, as CPU backends of
+// GPU languages do), so that every phase runs for all threads before the
+// next one starts:
+//
+//   scf.forall (t) in (T) {            scf.forall (t) in (T) { A }
+//     A; gpu.barrier                   scf.for k = lb to ub {
+//     scf.for k iter_args(x) {   ==>     scf.forall (t) in (T) { B }
+//       B; gpu.barrier; C                scf.forall (t) in (T) { C }
+//     }                                }
+//   }
+//
+// Values that live across a barrier (and the loop's iter_args) move through
+// one private slot per thread: a memref<T x type> allocated in front of the
+// loop. Barriers may sit in the thread loop's body or in an scf.for directly
+// inside it whose bounds do not depend on the thread; anything else is
+// reported. Workgroup memory becomes ordinary memory.
+//
+// The split kernel computes exactly what the GPU computes under the barrier
+// semantics, so its numbers test the kernel that fa-lower-to-gpu maps.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fa/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+namespace mlir::fa {
+#define GEN_PASS_DEF_FAEMULATETHREADSONCPU
+#include "fa/Transforms/Passes.h.inc"
+} // namespace mlir::fa
+
+using namespace mlir;
+
+namespace {
+
+bool isThreadLoop(scf::ForallOp forall) {
+  std::optional<ArrayAttr> mapping = forall.getMapping();
+  return mapping && llvm::any_of(*mapping, [](Attribute attr) {
+           return isa<gpu::GPUThreadMappingAttr, gpu::GPUWarpMappingAttr,
+                      gpu::GPULaneMappingAttr>(attr);
+         });
+}
+
+bool containsBarrier(Operation *op) {
+  return op->walk([](gpu::BarrierOp) { return WalkResult::interrupt(); })
+      .wasInterrupted();
+}
+
+/// A run of ops between barriers: one phase that all threads finish before
+/// the next starts. `after` is the barrier or loop that precedes it (null:
+/// the start of `block`).
+struct Segment {
+  Block *block;
+  Operation *after;
+  SmallVector<Operation *> ops;
+};
+
+/// The thread loop's body as phases: top-level segments, and loops whose
+/// bodies hold segments of their own.
+struct Phase {
+  Segment segment;
+  scf::ForOp loop; // set for a loop phase
+  SmallVector<Segment> loopSegments;
+};
+
+class ThreadLoopSplitter {
+public:
+  explicit ThreadLoopSplitter(scf::ForallOp threads) : threads(threads) {}
+  LogicalResult split();
+
+private:
+  scf::ForallOp threads;
+  SmallVector<Phase> phases;
+
+  LogicalResult check();
+  scf::ForOp demoteIterArgs(scf::ForOp loop);
+  SmallVector<Segment> segmentsOf(Block *block);
+  void collectPhases();
+  void bufferCrossingValues();
+  Value privateSlots(Type type);
+  Value threadId() { return threads.getInductionVar(0); }
+  scf::ForallOp moveIntoThreadLoop(OpBuilder &b, ArrayRef<Operation *> ops);
+};
+
+LogicalResult ThreadLoopSplitter::check() {
+  if (threads.getRank() != 1 || !threads.getOutputs().empty())
+    return threads.emitOpError()
+           << "with barriers must be a one-dimensional thread loop without "
+              "shared outputs to run on a CPU";
+  if (!isConstantIntValue(threads.getMixedLowerBound()[0], 0) ||
+      !isConstantIntValue(threads.getMixedStep()[0], 1))
+    return threads.emitOpError()
+           << "with barriers must count threads from 0 in steps of 1";
+  WalkResult walk = threads.getBody()->walk([&](gpu::BarrierOp barrier) {
+    Operation *parent = barrier->getParentOp();
+    if (parent == threads.getOperation())
+      return WalkResult::advance();
+    auto loop = dyn_cast<scf::ForOp>(parent);
+    if (loop && loop->getParentOp() == threads.getOperation()) {
+      for (Value bound : {loop.getLowerBound(), loop.getUpperBound(),
+                          loop.getStep()})
+        if (threads->isAncestor(bound.getParentRegion()->getParentOp())) {
+          // A constant is the same in every thread: hoist it.
+          if (Operation *def = bound.getDefiningOp();
+              def && def->hasTrait<OpTrait::ConstantLike>()) {
+            def->moveBefore(threads);
+            continue;
+          }
+          loop.emitOpError()
+              << "bounds a loop with barriers but depends on the thread; "
+                 "every thread must reach the same barriers";
+          return WalkResult::interrupt();
+        }
+      return WalkResult::advance();
+    }
+    barrier.emitOpError()
+        << "inside a conditional or a nested loop cannot run on a CPU: "
+           "barriers must be in the thread loop or in a loop directly inside "
+           "it";
+    return WalkResult::interrupt();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+Value ThreadLoopSplitter::privateSlots(Type type) {
+  OpBuilder b(threads);
+  Location loc = threads.getLoc();
+  OpFoldResult count = threads.getMixedUpperBound()[0];
+  if (std::optional<int64_t> size = getConstantIntValue(count))
+    return memref::AllocaOp::create(b, loc, MemRefType::get({*size}, type));
+  return memref::AllocaOp::create(
+      b, loc, MemRefType::get({ShapedType::kDynamic}, type),
+      ValueRange{cast<Value>(count)});
+}
+
+/// Carries the loop's iter_args through private slots instead, so that the
+/// loop can be rebuilt around several thread loops.
+scf::ForOp ThreadLoopSplitter::demoteIterArgs(scf::ForOp loop) {
+  Location loc = loop.getLoc();
+  OpBuilder b(loop);
+  SmallVector<Value> slots;
+  for (Value init : loop.getInitArgs()) {
+    slots.push_back(privateSlots(init.getType()));
+    memref::StoreOp::create(b, loc, init, slots.back(), threadId());
+  }
+  auto rebuilt = scf::ForOp::create(b, loc, loop.getLowerBound(),
+                                    loop.getUpperBound(), loop.getStep());
+  Block *body = rebuilt.getBody();
+  // The old body's ops move over; its iter_args become loads at the top
+  // and its yield becomes stores at the bottom.
+  b.setInsertionPointToStart(body);
+  SmallVector<Value> loaded;
+  for (Value slot : slots)
+    loaded.push_back(memref::LoadOp::create(b, loc, slot, threadId()));
+  for (Operation &op : llvm::make_early_inc_range(
+           loop.getBody()->without_terminator()))
+    op.moveBefore(body->getTerminator());
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  b.setInsertionPoint(body->getTerminator());
+  for (auto [value, slot] : llvm::zip(yield.getOperands(), slots))
+    memref::StoreOp::create(b, loc, value, slot, threadId());
+  loop.getInductionVar().replaceAllUsesWith(rebuilt.getInductionVar());
+  for (auto [arg, value] : llvm::zip(loop.getRegionIterArgs(), loaded))
+    arg.replaceAllUsesWith(value);
+  b.setInsertionPointAfter(rebuilt);
+  for (auto [result, slot] : llvm::zip(loop.getResults(), slots))
+    result.replaceAllUsesWith(
+        memref::LoadOp::create(b, loc, slot, threadId()));
+  loop.erase();
+  return rebuilt;
+}
+
+SmallVector<Segment> ThreadLoopSplitter::segmentsOf(Block *block) {
+  SmallVector<Segment> segments = {Segment{block, nullptr, {}}};
+  for (Operation &op : block->without_terminator()) {
+    if (isa<gpu::BarrierOp>(op)) {
+      segments.push_back(Segment{block, &op, {}});
+      continue;
+    }
+    segments.back().ops.push_back(&op);
+  }
+  return segments;
+}
+
+void ThreadLoopSplitter::collectPhases() {
+  phases.clear();
+  Block *body = threads.getBody();
+  Phase current{Segment{body, nullptr, {}}, nullptr, {}};
+  for (Operation &op : body->without_terminator()) {
+    auto loop = dyn_cast<scf::ForOp>(op);
+    if (isa<gpu::BarrierOp>(op) || (loop && containsBarrier(loop))) {
+      phases.push_back(current);
+      if (loop)
+        phases.push_back(Phase{Segment{body, &op, {}}, loop,
+                               segmentsOf(loop.getBody())});
+      current = Phase{Segment{body, &op, {}}, nullptr, {}};
+      continue;
+    }
+    current.segment.ops.push_back(&op);
+  }
+  phases.push_back(current);
+}
+
+/// Every value defined in one segment and used in another goes through
+/// private slots: a store after its definition, a load at the start of each
+/// segment that uses it.
+void ThreadLoopSplitter::bufferCrossingValues() {
+  SmallVector<Segment *> ordered;
+  for (Phase &phase : phases) {
+    if (!phase.loop) {
+      ordered.push_back(&phase.segment);
+      continue;
+    }
+    for (Segment &segment : phase.loopSegments)
+      ordered.push_back(&segment);
+  }
+  DenseMap<Operation *, Segment *> segmentOf;
+  for (Segment *segment : ordered)
+    for (Operation *op : segment->ops)
+      segmentOf[op] = segment;
+  auto owningSegment = [&](Operation *user) -> Segment * {
+    for (Operation *op = user; op && op != threads.getOperation();
+         op = op->getParentOp())
+      if (Segment *segment = segmentOf.lookup(op))
+        return segment;
+    return nullptr;
+  };
+
+  // Collected first (the rewrite adds ops and uses), in program order.
+  SmallVector<std::pair<Value, Segment *>> crossings;
+  for (Segment *segment : ordered)
+    for (Operation *op : segment->ops)
+      for (Value result : op->getResults())
+        for (Segment *target : ordered) {
+          if (target == segment)
+            continue;
+          if (llvm::any_of(result.getUsers(), [&](Operation *user) {
+                return owningSegment(user) == target;
+              }))
+            crossings.push_back({result, target});
+        }
+
+  DenseMap<Value, Value> slotOf;
+  for (auto [value, target] : crossings) {
+    Location loc = value.getLoc();
+    Value &slot = slotOf[value];
+    if (!slot) {
+      slot = privateSlots(value.getType());
+      OpBuilder b(value.getDefiningOp()->getBlock(),
+                  ++Block::iterator(value.getDefiningOp()));
+      memref::StoreOp::create(b, loc, value, slot, threadId());
+    }
+    OpBuilder b(target->block, target->after
+                                   ? ++Block::iterator(target->after)
+                                   : target->block->begin());
+    Value loaded = memref::LoadOp::create(b, loc, slot, threadId());
+    value.replaceUsesWithIf(loaded, [&](OpOperand &use) {
+      return owningSegment(use.getOwner()) == target;
+    });
+  }
+}
+
+scf::ForallOp ThreadLoopSplitter::moveIntoThreadLoop(
+    OpBuilder &b, ArrayRef<Operation *> ops) {
+  auto phase = scf::ForallOp::create(
+      b, threads.getLoc(), threads.getMixedLowerBound(),
+      threads.getMixedUpperBound(), threads.getMixedStep(), ValueRange{},
+      threads.getMapping());
+  Operation *terminator = phase.getBody()->getTerminator();
+  for (Operation *op : ops)
+    op->moveBefore(terminator);
+  threadId().replaceUsesWithIf(phase.getInductionVar(0), [&](OpOperand &use) {
+    return phase->isProperAncestor(use.getOwner());
+  });
+  return phase;
+}
+
+LogicalResult ThreadLoopSplitter::split() {
+  if (failed(check()))
+    return failure();
+  SmallVector<scf::ForOp> loops;
+  for (Operation &op : threads.getBody()->without_terminator())
+    if (auto loop = dyn_cast<scf::ForOp>(op); loop && containsBarrier(loop))
+      loops.push_back(loop);
+  for (scf::ForOp loop : loops)
+    demoteIterArgs(loop);
+  collectPhases();
+  bufferCrossingValues();
+  // Segments were extended with loads and stores: collect them again.
+  collectPhases();
+
+  OpBuilder b(threads);
+  for (Phase &phase : phases) {
+    if (!phase.loop) {
+      if (!phase.segment.ops.empty())
+        moveIntoThreadLoop(b, phase.segment.ops);
+      continue;
+    }
+    scf::ForOp loop = phase.loop;
+    loop->moveBefore(threads);
+    OpBuilder inner(loop.getBody(), loop.getBody()->begin());
+    for (Segment &segment : phase.loopSegments)
+      if (!segment.ops.empty())
+        inner.setInsertionPointAfter(moveIntoThreadLoop(inner, segment.ops));
+    b.setInsertionPointAfter(loop);
+  }
+  threads.walk([](gpu::BarrierOp barrier) { barrier.erase(); });
+  for (Phase &phase : phases)
+    if (phase.loop)
+      phase.loop.walk([](gpu::BarrierOp barrier) { barrier.erase(); });
+  threads.erase();
+  return success();
+}
+
+struct FAEmulateThreadsOnCPUPass
+    : fa::impl::FAEmulateThreadsOnCPUBase<FAEmulateThreadsOnCPUPass> {
+  void runOnOperation() override {
+    SmallVector<scf::ForallOp> threadLoops;
+    getOperation()->walk([&](scf::ForallOp forall) {
+      if (isThreadLoop(forall) && containsBarrier(forall))
+        threadLoops.push_back(forall);
+    });
+    for (scf::ForallOp threads : threadLoops)
+      if (failed(ThreadLoopSplitter(threads).split()))
+        return signalPassFailure();
+
+    WalkResult stray = getOperation()->walk([](gpu::BarrierOp barrier) {
+      barrier.emitOpError()
+          << "outside a thread-mapped scf.forall cannot run on a CPU";
+      return WalkResult::interrupt();
+    });
+    if (stray.wasInterrupted())
+      return signalPassFailure();
+
+    // Workgroup memory is ordinary memory on a CPU: the kernel form only
+    // loads and stores to it, so the type changes in place.
+    getOperation()->walk([](Operation *op) {
+      if (!isa<memref::AllocOp, memref::AllocaOp>(op))
+        return;
+      auto type = cast<MemRefType>(op->getResult(0).getType());
+      if (!isa_and_nonnull<gpu::AddressSpaceAttr>(type.getMemorySpace()))
+        return;
+      op->getResult(0).setType(MemRefType::get(
+          type.getShape(), type.getElementType(), type.getLayout()));
+    });
+  }
+};
+
+} // namespace

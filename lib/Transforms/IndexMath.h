@@ -1,0 +1,112 @@
+//===- IndexMath.h - Index arithmetic shared by the lowerings ---*- C++ -*-===//
+//
+// The tiled lowering (tensors) and the distributed GPU kernel (memrefs)
+// compute the same bounds: the diagonal offset of causal and window masks
+// and the key blocks a run of query rows can see. They share these builders
+// so that both skip exactly the same blocks.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FA_LIB_TRANSFORMS_INDEXMATH_H
+#define FA_LIB_TRANSFORMS_INDEXMATH_H
+
+#include "fa/Dialect/FA/IR/FAOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+namespace mlir::fa {
+
+/// Index arithmetic. Callers build one op per statement (or use
+/// addConstant): C++ leaves the order of argument evaluation open, and the IR
+/// must not depend on the compiler that built fa-opt.
+struct IndexMath {
+  OpBuilder &b;
+  Location loc;
+
+  Value addConstant(Value x, int64_t value) {
+    Value c = constant(value);
+    return add(x, c);
+  }
+
+  Value constant(int64_t value) {
+    return arith::ConstantIndexOp::create(b, loc, value);
+  }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value min(Value x, Value y) { return arith::MinSIOp::create(b, loc, x, y); }
+  Value max(Value x, Value y) { return arith::MaxSIOp::create(b, loc, x, y); }
+  Value floorDiv(Value x, Value y) {
+    return arith::FloorDivSIOp::create(b, loc, x, y);
+  }
+  Value ceilDiv(Value x, Value y) {
+    return arith::CeilDivUIOp::create(b, loc, x, y);
+  }
+  Value divU(Value x, Value y) { return arith::DivUIOp::create(b, loc, x, y); }
+  Value remU(Value x, Value y) { return arith::RemUIOp::create(b, loc, x, y); }
+  Value lt(Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, y);
+  }
+  Value le(Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, x, y);
+  }
+  Value gt(Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, x, y);
+  }
+  Value orI(Value x, Value y) { return arith::OrIOp::create(b, loc, x, y); }
+  Value andI(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
+  /// Size `index` of a ranked tensor or memref, as an index value.
+  Value dim(Value shaped, int64_t index) {
+    if (isa<MemRefType>(shaped.getType()))
+      return getValueOrCreateConstantIndexOp(
+          b, loc, memref::getMixedSize(b, loc, shaped, index));
+    return getValueOrCreateConstantIndexOp(
+        b, loc, tensor::getMixedSize(b, loc, shaped, index));
+  }
+};
+
+/// Where the diagonal of query row 0 sits: 0 top-left, Nk - Nq bottom-right.
+inline Value diagonalOffset(IndexMath &math, DiagonalAlignment align,
+                            Value queryLen, Value keyLen) {
+  if (align == DiagonalAlignment::top_left)
+    return math.constant(0);
+  return math.sub(keyLen, queryLen);
+}
+
+/// The key blocks that query rows [row0, row0 + rows) can see: the loop runs
+/// from `firstBlockStart` (a multiple of `blockKV`) to `keyEnd`. Key blocks
+/// that the causal or window mask hides from every one of these rows are
+/// outside the range, so they are never loaded.
+struct VisibleKeys {
+  Value firstBlockStart, keyEnd;
+};
+inline VisibleKeys visibleKeys(IndexMath &math, AttentionOp op, Value row0,
+                               Value rows, Value keyLen, Value causalOffset,
+                               Value windowOffset, int64_t blockKV) {
+  Value rowEnd = math.add(row0, rows);
+  Value lastRow = math.addConstant(rowEnd, -1);
+  Value keyBegin = math.constant(0), keyEnd = keyLen;
+  if (op.getCausal()) {
+    Value diagonal = math.add(lastRow, causalOffset);
+    Value end = math.addConstant(diagonal, 1);
+    keyEnd = math.min(keyEnd, end);
+  }
+  if (WindowAttr window = op.getWindowAttr()) {
+    Value lastDiagonal = math.add(lastRow, windowOffset);
+    Value end = math.addConstant(lastDiagonal, window.getRight() + 1);
+    keyEnd = math.min(keyEnd, end);
+    Value firstDiagonal = math.add(row0, windowOffset);
+    Value begin = math.addConstant(firstDiagonal, -window.getLeft());
+    keyBegin = math.max(keyBegin, begin);
+  }
+  Value blockKVValue = math.constant(blockKV);
+  Value firstBlock = math.floorDiv(keyBegin, blockKVValue);
+  return {math.mul(firstBlock, blockKVValue), keyEnd};
+}
+
+} // namespace mlir::fa
+
+#endif // FA_LIB_TRANSFORMS_INDEXMATH_H

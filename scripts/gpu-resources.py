@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Checks the resources of the generated FlashAttention kernels with ptxas.
+
+For each chip, head dim and element type, compiles one attention with
+`fa-opt --fa-gpu-pipeline=chip=<chip> format=isa`, assembles the PTX with
+`ptxas -v -arch=<chip>` and checks that the kernel
+  * spills nothing (0 bytes of spill stores and loads),
+  * uses at most 255 registers per thread,
+  * uses exactly the shared memory the tile report states (ptxas's static
+    shared memory, or the launch's dynamic size above 48 KB), and at most the
+    chip's per-block limit.
+Prints a Markdown table (for docs/GPU.md) and exits 1 if any check fails.
+
+  scripts/gpu-resources.py [--fa-opt build/bin/fa-opt] [--ptxas PATH]
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# chip, dtype, head dim, causal
+CASES = [(chip, dtype, d, causal)
+         for chip in ("sm_80", "sm_90")
+         for dtype in ("f16", "bf16")
+         for d in (64, 128)
+         for causal in (False, True)]
+CASES += [("sm_80", "f32", 64, False), ("sm_90", "f32", 64, False)]
+
+SEQ, HEADS, BATCH = 4096, 16, 2
+
+
+def attention(dtype, d, causal):
+    t = f"tensor<{BATCH}x{HEADS}x{SEQ}x{d}x{dtype}>"
+    mask = " causal = bottom_right" if causal else ""
+    return (f"func.func @attention(%q: {t}, %k: {t}, %v: {t}) -> {t} {{\n"
+            f"  %o = fa.attention %q, %k, %v scale = {d ** -0.5!r}{mask} : "
+            f"{t}, {t}, {t} -> {t}\n"
+            f"  return %o : {t}\n}}\n")
+
+
+def run(cmd, **kwargs):
+    return subprocess.run(cmd, capture_output=True, text=True, **kwargs)
+
+
+def ptx_of(module_text):
+    """The PTX text of the first gpu.binary object (format=isa)."""
+    match = re.search(r'#gpu\.object<#nvvm\.target<[^>]*>[^"]*"((?:[^"\\]|\\.)*)"',
+                      module_text, re.S)
+    if not match:
+        return None
+    return re.sub(r"\\([0-9A-Fa-f]{2})",
+                  lambda m: chr(int(m.group(1), 16)), match.group(1))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--fa-opt", default=os.path.join(ROOT, "build", "bin", "fa-opt"))
+    parser.add_argument("--ptxas", default="/usr/local/cuda/bin/ptxas")
+    args = parser.parse_args()
+
+    rows, failures = [], 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for chip, dtype, d, causal in CASES:
+            source = os.path.join(tmp, "attention.mlir")
+            with open(source, "w") as f:
+                f.write(attention(dtype, d, causal))
+            report = run([args.fa_opt, source,
+                          f"--fa-select-tiles=target={chip} report=-"])
+            if report.returncode:
+                sys.exit(report.stderr)
+            decision = json.loads(report.stdout.splitlines()[0])
+            compiled = run([args.fa_opt, source,
+                            f"--fa-gpu-pipeline=chip={chip} format=isa",
+                            "--mlir-print-ir-after=fa-lower-to-gpu"])
+            if compiled.returncode:
+                sys.exit(compiled.stderr)
+            dynamic = re.search(r"dynamic_shared_memory_size %c(\d+)_i32",
+                                compiled.stderr)
+            ptx = os.path.join(tmp, "kernel.ptx")
+            with open(ptx, "w") as f:
+                f.write(ptx_of(compiled.stdout))
+            assembled = run([args.ptxas, "-v", f"-arch={chip}", ptx,
+                             "-o", os.path.join(tmp, "kernel.cubin")])
+            if assembled.returncode:
+                sys.exit(assembled.stderr)
+            info = assembled.stderr
+            registers = int(re.search(r"Used (\d+) registers", info).group(1))
+            spills = [int(x) for x in re.findall(r"(\d+) bytes spill", info)]
+            smem = re.search(r"(\d+) bytes smem", info)
+            static = int(smem.group(1)) if smem else 0
+            shared = int(dynamic.group(1)) if dynamic else static
+            expected = decision["smem_bytes"]
+            limit = decision["smem_limit"]
+            ok = (sum(spills) == 0 and registers <= 255 and shared == expected
+                  and shared <= limit)
+            failures += not ok
+            rows.append(
+                f"| {chip} | {dtype} | {d} | {'yes' if causal else 'no'} | "
+                f"{decision['block_q']}×{decision['block_kv']}, {decision['warps']} warps, "
+                f"{decision['stages']} stage{'s' if decision['stages'] > 1 else ''} | "
+                f"{registers} | {sum(spills)} | "
+                f"{shared} ({'dynamic' if dynamic else 'static'}) | {expected} | "
+                f"{limit} | {'ok' if ok else 'FAIL'} |")
+
+    print(f"B = {BATCH}, H = {HEADS}, N = {SEQ}; "
+          "`scripts/gpu-resources.py` (ptxas from CUDA 13.0)\n")
+    print("| chip | type | d | causal | tile | registers | spill bytes | "
+          "shared memory (bytes) | tile report | limit | check |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("\n".join(rows))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
