@@ -41,3 +41,21 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.fa_tools_dir, config.llvm_tools_dir]
 tools = ["fa-opt", "mlir-opt", "mlir-runner"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# GPU code: PTX needs LLVM's NVPTX backend; cubin and the resource checks
+# need CUDA's ptxas (in /usr/local/cuda/bin, or on PATH). Tests that need
+# them say REQUIRES: nvptx or REQUIRES: ptxas.
+import shutil
+import subprocess
+try:
+    targets = subprocess.run([os.path.join(config.llvm_tools_dir, "llc"), "--version"],
+                             capture_output=True, text=True).stdout
+except OSError:
+    targets = ""
+if "nvptx64" in targets:
+    config.available_features.add("nvptx")
+ptxas = shutil.which("ptxas", path="/usr/local/cuda/bin:" + os.environ.get("PATH", ""))
+if ptxas:
+    config.available_features.add("ptxas")
+    llvm_config.with_environment("PATH", os.path.dirname(ptxas), append_path=True)
+    config.substitutions.append(("%ptxas", ptxas))

@@ -77,13 +77,25 @@ TEST(FA1Policy, ClampsToTheSequenceLength) {
   EXPECT_NE(result.decision->why.find("clamped to Nk"), std::string::npos);
 }
 
-TEST(SharedMemory, CountsTilesPaddingAndStatistics) {
+TEST(SharedMemory, CountsPaddedTilesTheKernelAllocates) {
   TargetDescription sm80 = preset("sm_80");
   AttentionShape shape = makeShape(4096, 64, 2);
   Tiling tiling{128, 64, 4, 2};
   // Q: 128 x (64 * 2 + 16) = 18432; K and V, two stages:
-  // 2 * 64 * (128 * 2 + 32) = 36864; statistics: 2 * 128 * 4 = 1024.
-  EXPECT_EQ(sharedMemoryBytes(tiling, shape, sm80), 18432 + 36864 + 1024);
+  // 2 * 64 * (128 * 2 + 32) = 36864; the row max and sum are registers.
+  EXPECT_EQ(sharedMemoryBytes(tiling, shape, sm80), 18432 + 36864);
+}
+
+TEST(SharedMemory, AlignsEachTileTo16Bytes) {
+  TargetDescription sm80 = preset("sm_80");
+  // d = 1 in f16: padded rows of 2 + 16 = 18 bytes.
+  AttentionShape shape = makeShape(64, 1, 2);
+  Tiling tiling{8, 8, 1, 1};
+  // Q = 8 * 18 = 144; K = 8 * 18 = 144 -> 288; V = 144 -> 432.
+  EXPECT_EQ(sharedMemoryBytes(tiling, shape, sm80), 432);
+  Tiling odd{7, 8, 1, 1};
+  // Q = 7 * 18 = 126 -> 128; K = 144 -> 272; V = 144 -> 416.
+  EXPECT_EQ(sharedMemoryBytes(odd, shape, sm80), 416);
 }
 
 TEST(SharedMemory, HostKeepsAccumulatorAndScoresInCache) {
@@ -201,11 +213,11 @@ TEST(AutoPolicy, IsFA2WithFA1Beside) {
 
 TEST(Errors, NoTileFitsNamesTheBytes) {
   // d = 512 in f32 on a 64 KiB target: even 16 x 16 needs
-  // 16 * (2048 + 16) + 16 * (4096 + 32) + 128 = 99200 bytes.
+  // 16 * (2048 + 16) + 16 * (4096 + 32) = 99072 bytes.
   TileSelection result =
       selectTiles(makeShape(1024, 512, 4), preset("sm_75"), TilePolicy::Auto);
   EXPECT_FALSE(result.decision);
-  EXPECT_NE(result.error.find("needs 99200 bytes"), std::string::npos)
+  EXPECT_NE(result.error.find("needs 99072 bytes"), std::string::npos)
       << result.error;
   EXPECT_NE(result.error.find("65536"), std::string::npos);
 }

@@ -182,8 +182,10 @@ LogicalResult mapBlockLoop(scf::ForallOp grid) {
                                           offsetValue, ValueRange{});
       offset += sizeInBytes(tile.getType());
       tile.replaceAllUsesWith(view);
-      tile.erase();
     }
+    // Erased last: the builder inserts in front of the first of them.
+    for (memref::AllocOp tile : tiles)
+      tile.erase();
   } else {
     for (auto [tile, attribution] :
          llvm::zip(tiles, launch.getWorkgroupAttributions())) {

@@ -57,6 +57,10 @@ CASES = [
      "GQA: 8 query heads over 2 key/value heads, Dv != D"),
     ("mqa-f16", 1, 4, 1, 31, 45, 64, 64, "f16", ("bias", (1, 1, 31, 45)), None, None, False, False, (16, 16),
      "MQA (one key/value head) with an f16 bias"),
+    ("kernel-stages2", 1, 2, 2, 150, 200, 64, 64, "f16", None, "top_left", None, True, False, (32, 32, 2),
+     "two K/V stages (the kernel rotates its shared buffers, one barrier per key block), causal f16"),
+    ("kernel-full-block", 1, 2, 2, 300, 257, 32, 32, "f32", ("bias", (1, 2, 300, 257)), None, None, True, False, (128, 64),
+     "block_q = 128 with 4 warps: every kernel thread owns a query row"),
     ("dynamic", 2, 4, 2, 77, 61, 16, 16, "f32", ("bool", (2, 1, 77, 61)), "top_left", None, True, True, (16, 16),
      "every size but D dynamic (group size known only at run time)"),
 ]
@@ -72,7 +76,9 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     for case in CASES:
         (name, b, hq, hkv, nq, nk, d, dv, dtype, mask, causal, window, lse,
-         dynamic, (bq, bkv), what) = case
+         dynamic, tile, what) = case
+        bq, bkv = tile[:2]
+        stages = tile[2] if len(tile) > 2 else 1
         rtol, atol = TOLERANCE[dtype]
         qd, kd, vd, od = [b, hq, nq, d], [b, hkv, nk, d], [b, hkv, nk, dv], [b, hq, nq, dv]
         keep4 = (3,)
@@ -94,7 +100,7 @@ def main():
             attrs += f" window = <left = {window[0]}, right = {window[1]}, align = {window[2]}>"
         # Split-Q: several warps per block where the block has the rows.
         warps = max(1, min(4, bq // 8))
-        attrs += f" tiling = <block_q = {bq}, block_kv = {bkv}, warps = {warps}, stages = 1>"
+        attrs += f" tiling = <block_q = {bq}, block_kv = {bkv}, warps = {warps}, stages = {stages}>"
         results = f"{ot}, {lt}" if lse else ot
         lines = []
         lines.append(f"// Tiled and GPU kernel vs reference: {what}.\n")

@@ -1,0 +1,82 @@
+// Splitting a thread loop at its barriers; values crossing a barrier and
+// the loop's iter_args go through per-thread slots.
+// RUN: fa-opt %s --fa-emulate-threads-on-cpu --split-input-file --verify-diagnostics | FileCheck %s
+
+// CHECK-LABEL: func.func @phases
+// The first phase: everything before the loop, for all threads.
+// CHECK: scf.forall (%[[T0:.*]]) in (4) {
+// CHECK:   memref.store %{{.*}}, %[[SHARED:.*]][%[[T0]]] : memref<4xf32>
+// CHECK: } {mapping = [#gpu.thread<x>]}
+// The loop runs around one thread loop per phase; the iter_arg lives in a
+// per-thread slot.
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:   scf.forall (%[[T1:.*]]) in (4) {
+// CHECK:     memref.load %[[SHARED]]
+// CHECK:     memref.store %{{.*}}, %[[X:.*]][%[[T1]]] : memref<4xf32>
+// CHECK:   } {mapping = [#gpu.thread<x>]}
+// CHECK:   scf.forall (%[[T2:.*]]) in (4) {
+// CHECK:     memref.load %[[X]][%[[T2]]]
+// CHECK:     arith.addf
+// CHECK:     memref.store %{{.*}}, %[[ACC:.*]][%[[T2]]] : memref<4xf32>
+// CHECK:   } {mapping = [#gpu.thread<x>]}
+// CHECK: }
+// CHECK: scf.forall (%[[T3:.*]]) in (4) {
+// CHECK:   %[[SUM:.*]] = memref.load %[[ACC]][%[[T3]]]
+// CHECK:   memref.store %[[SUM]], %{{.*}}[%[[T3]]]
+// CHECK: } {mapping = [#gpu.thread<x>]}
+// CHECK-NOT: gpu.barrier
+// CHECK-NOT: workgroup
+func.func @phases(%n: index, %out: memref<4xf32>) {
+  %shared = memref.alloc() : memref<4xf32, #gpu.address_space<workgroup>>
+  scf.forall (%t) in (4) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %one = arith.constant 1.0 : f32
+    memref.store %one, %shared[%t] : memref<4xf32, #gpu.address_space<workgroup>>
+    %sum = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %one) -> f32 {
+      // Reads another thread's element: only right after the barrier.
+      %other = arith.subi %c3, %t : index
+      %x = memref.load %shared[%other] : memref<4xf32, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %y = arith.addf %acc, %x : f32
+      scf.yield %y : f32
+    }
+    memref.store %sum, %out[%t] : memref<4xf32>
+  } {mapping = [#gpu.thread<x>]}
+  return
+}
+
+// -----
+
+func.func @barrier_in_branch(%c: i1) {
+  scf.forall (%t) in (4) {
+    scf.if %c {
+      // expected-error @+1 {{'gpu.barrier' op inside a conditional or a nested loop cannot run on a CPU}}
+      gpu.barrier
+    }
+  } {mapping = [#gpu.thread<x>]}
+  return
+}
+
+// -----
+
+func.func @thread_dependent_trip_count() {
+  scf.forall (%t) in (4) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{'scf.for' op bounds a loop with barriers but depends on the thread}}
+    scf.for %k = %c0 to %t step %c1 {
+      gpu.barrier
+    }
+  } {mapping = [#gpu.thread<x>]}
+  return
+}
+
+// -----
+
+func.func @stray_barrier() {
+  // expected-error @+1 {{'gpu.barrier' op outside a thread-mapped scf.forall cannot run on a CPU}}
+  gpu.barrier
+  return
+}
