@@ -4,8 +4,8 @@
 // compiled into a FlashAttention kernel for one NVIDIA chip, held as PTX or
 // cubin in a gpu.binary and launched by gpu.launch_func. Everything up to
 // fa-lower-to-gpu is fa-opt's and runs on a CPU in tests; from outlining on
-// it is upstream's gpu-lower-to-nvvm pipeline (NVVM, the LLVM NVPTX backend,
-// and ptxas for cubin).
+// it is upstream's passes (NVVM, the LLVM NVPTX backend, libdevice, and
+// ptxas for cubin), in the order of upstream's gpu-lower-to-nvvm-pipeline.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,11 +13,14 @@
 
 #include "fa/Pipelines/Pipelines.h"
 
-#include "mlir/Dialect/GPU/Pipelines/Passes.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 
 #include "llvm/ADT/StringSwitch.h"
+
+#include <cstdlib>
 
 using namespace mlir;
 
@@ -28,6 +31,63 @@ std::string mlir::fa::ptxFeaturesFor(llvm::StringRef chip) {
       .StartsWith("sm_100", "+ptx86")
       .StartsWith("sm_120", "+ptx87")
       .Default("+ptx80");
+}
+
+std::string mlir::fa::cudaToolkitPath(llvm::StringRef requested) {
+  if (!requested.empty())
+    return requested.str();
+  for (const char *variable : {"CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"})
+    if (const char *value = std::getenv(variable); value && *value)
+      return value;
+  return "/usr/local/cuda";
+}
+
+/// Upstream's gpu-lower-to-nvvm-pipeline, pass for pass, except that the
+/// CUDA toolkit is named: math.exp and math.log become libdevice calls
+/// (__nv_expf, __nv_logf), and gpu-module-to-binary links libdevice only
+/// when it finds the toolkit, which upstream's pipeline leaves to
+/// environment variables.
+static void addNVVMLowering(OpPassManager &pm,
+                            const mlir::fa::GPUPipelineOptions &options) {
+  pm.addPass(createConvertNVGPUToNVVMPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertNVVMToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.features = mlir::fa::ptxFeaturesFor(options.chip);
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  // The kernels.
+  ConvertGpuOpsToNVVMOpsOptions kernels;
+  kernels.useBarePtrCallConv = options.barePointers;
+  pm.addNestedPass<gpu::GPUModuleOp>(createStripDebugInfoPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(kernels));
+  pm.addNestedPass<gpu::GPUModuleOp>(LLVM::createNVVMOptimizeForTargetPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
+
+  // The host, then the binary.
+  GpuToLLVMConversionPassOptions host;
+  host.kernelBarePtrCallConv = options.barePointers;
+  pm.addPass(createGpuToLLVMConversionPass(host));
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = options.format;
+  binary.toolkitPath = mlir::fa::cudaToolkitPath(options.cudaToolkit);
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
 void mlir::fa::buildGPUPipeline(OpPassManager &pm,
@@ -50,12 +110,7 @@ void mlir::fa::buildGPUPipeline(OpPassManager &pm,
   // back in, so that they do not become kernel parameters.
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
 
-  gpu::GPUToNVVMPipelineOptions nvvm;
-  nvvm.cubinChip = options.chip;
-  nvvm.cubinFeatures = ptxFeaturesFor(options.chip);
-  nvvm.cubinFormat = options.format;
-  nvvm.kernelUseBarePtrCallConv = options.barePointers;
-  gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
+  addNVVMLowering(pm, options);
 }
 
 void mlir::fa::registerPipelines() {

@@ -71,7 +71,16 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       llvm::cl::desc("Pass kernel memrefs as bare pointers (needs static "
                      "shapes); false passes MLIR's memref descriptors"),
       llvm::cl::init(true)};
+  PassOptions::Option<std::string> cudaToolkit{
+      *this, "cuda-toolkit",
+      llvm::cl::desc("CUDA toolkit (libdevice and ptxas); default: "
+                     "$CUDA_ROOT, $CUDA_HOME, $CUDA_PATH, else /usr/local/cuda"),
+      llvm::cl::init("")};
 };
+
+/// The CUDA toolkit `fa-gpu-pipeline` uses: `requested` when given, else
+/// $CUDA_ROOT, $CUDA_HOME or $CUDA_PATH, else /usr/local/cuda.
+std::string cudaToolkitPath(llvm::StringRef requested);
 
 /// The PTX ISA features `fa-gpu-pipeline` asks for on `chip` (the oldest
 /// PTX version that knows the chip, at least 8.0), e.g. "+ptx80".
@@ -80,9 +89,9 @@ std::string ptxFeaturesFor(llvm::StringRef chip);
 /// Takes a module of frontend ops (TOSA, linalg or fa) to LLVM with the
 /// attention kernels compiled for an NVIDIA chip: raise, select tiles for the
 /// chip's preset, fa-distribute-attention, bufferize, fa-lower-to-gpu, then
-/// upstream's gpu-lower-to-nvvm pipeline (outlining, NVVM, the host's
-/// gpu.launch_func) ending in a gpu.binary of PTX or cubin. The kernel ABI
-/// is in docs/GPU.md.
+/// upstream's NVVM passes in gpu-lower-to-nvvm-pipeline's order (outlining,
+/// NVVM, the host's gpu.launch_func, libdevice from the CUDA toolkit) ending
+/// in a gpu.binary of PTX or cubin. The kernel ABI is in docs/GPU.md.
 ///
 /// Example:
 ///   fa::GPUPipelineOptions options;

@@ -110,18 +110,6 @@ void storeVector(OpBuilder &b, Location loc, Value vector, Value memref,
     store.setAlignment(kChunkBytes);
 }
 
-/// A scalar math op computed on a vector<1xf32>. Scalar math.exp and
-/// math.log become libdevice calls in convert-gpu-to-nvvm (and ptxas then
-/// needs libdevice linked); vector ones become LLVM intrinsics that the NVPTX
-/// backend expands (ex2.approx, lg2.approx), like the vector exp of P.
-template <typename MathOp>
-Value onOneLane(OpBuilder &b, Location loc, Value scalar) {
-  auto type = VectorType::get({1}, scalar.getType());
-  Value lane = vector::BroadcastOp::create(b, loc, type, scalar);
-  Value result = MathOp::create(b, loc, lane);
-  return vector::ExtractOp::create(b, loc, result, 0);
-}
-
 Value extendToF32(OpBuilder &b, Location loc, Value vector) {
   auto type = cast<VectorType>(vector.getType());
   if (type.getElementType().isF32())
@@ -370,7 +358,7 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
                               ValueRange{batch, head, row, column});
     }
     if (logsumexp) {
-      Value logSum = onOneLane<math::LogOp>(tb, tloc, finalSum);
+      Value logSum = math::LogOp::create(tb, tloc, finalSum);
       Value lse = arith::AddFOp::create(
           tb, tloc, safeRowMax(tb, tloc, finalMax), logSum);
       memref::StoreOp::create(tb, tloc, lse, logsumexp,
@@ -535,7 +523,7 @@ std::tuple<Value, Value, Value> KernelBuilder::computeKeyBlock(
             b, lloc, vector::CombiningKind::MAXIMUMF, scores, oldMax);
         Value shift = safeRowMax(b, lloc, newMax);
         // alpha = e^(m - m') rescales what was summed under the old max.
-        Value alpha = onOneLane<math::ExpOp>(
+        Value alpha = math::ExpOp::create(
             b, lloc, arith::SubFOp::create(b, lloc, oldMax, shift));
         Value shifts = vector::BroadcastOp::create(b, lloc, scoresType, shift);
         Value probs = math::ExpOp::create(

@@ -1,0 +1,27 @@
+// fa-gpu-pipeline to PTX: 16-byte global loads into shared memory, barriers,
+// shared-memory reads, f32 FMAs and ex2.approx for the exponentials.
+// REQUIRES: nvptx
+// RUN: fa-opt %s --fa-gpu-pipeline="chip=sm_80 format=isa" > %t
+// RUN: FileCheck %s < %t
+// RUN: FileCheck %s --check-prefix=GLOBAL < %t
+// RUN: FileCheck %s --check-prefix=SHARED < %t
+// RUN: FileCheck %s --check-prefix=BARRIER < %t
+// RUN: FileCheck %s --check-prefix=FMA < %t
+// RUN: FileCheck %s --check-prefix=EXP < %t
+
+// CHECK: gpu.launch_func @attention_kernel::@attention_kernel
+// CHECK-SAME: dynamic_shared_memory_size
+// CHECK: gpu.binary @attention_kernel
+// CHECK-SAME: #nvvm.target<chip = "sm_80", features = "+ptx80">
+// CHECK-SAME: .target sm_80
+// CHECK-SAME: .entry attention_kernel
+// GLOBAL: ld.global.v4
+// SHARED: st.shared.v4
+// SHARED-SAME: ld.shared.v4
+// BARRIER: bar.sync
+// FMA: fma.rn.f32
+// EXP: ex2.approx
+func.func @attention(%q: tensor<2x8x1024x64xf16>, %k: tensor<2x8x1024x64xf16>, %v: tensor<2x8x1024x64xf16>) -> tensor<2x8x1024x64xf16> {
+  %o = fa.attention %q, %k, %v scale = 0.125 causal = top_left : tensor<2x8x1024x64xf16>, tensor<2x8x1024x64xf16>, tensor<2x8x1024x64xf16> -> tensor<2x8x1024x64xf16>
+  return %o : tensor<2x8x1024x64xf16>
+}
