@@ -102,7 +102,9 @@ void mlir::fa::buildGPUPipeline(OpPassManager &pm,
   // The host code returns the kernels' outputs; temporaries of other host
   // ops are not freed (docs/GPU.md).
   addBufferization(pm, /*deallocate=*/false);
-  pm.addPass(createFALowerToGPU());
+  FALowerToGPUOptions launch;
+  launch.staticBuffers = options.barePointers;
+  pm.addPass(createFALowerToGPU(launch));
   // What is left on the host (other linalg ops, the rest of the scf).
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createCanonicalizerPass());

@@ -214,9 +214,10 @@ std::pair<Value, Value> TileAttentionLowering::computeRows(
                              zeroIndex, math.constant(headDim), headDim);
 
   // The keys any row of this block can see: causal and window bounds.
-  auto [firstBlockStart, keyEnd] =
+  VisibleKeys visible =
       visibleKeys(math, op, row0, rows, keyLen, causalOffset, windowOffset,
                   blockKV);
+  Value firstBlockStart = visible.firstBlockStart, keyEnd = visible.keyEnd;
   Value lastRow;
   if (window) {
     Value rowEnd = math.add(row0, rows);

@@ -222,8 +222,16 @@ def FALowerToGPU : Pass<"fa-lower-to-gpu"> {
     `#gpu.thread<x>` loops inside it over `gpu.thread_id x`, and places the
     block's workgroup-memory tiles in static shared memory (workgroup
     attributions) up to 48 KB, or in `gpu.dynamic_shared_memory` with the
-    launch's dynamic size above that. Runs on memrefs.
+    launch's dynamic size above that. Runs on memrefs. With
+    `static-buffers=true` (what `fa-gpu-pipeline` sets with its default
+    bare-pointer kernel ABI) a buffer of dynamic shape used by a kernel is
+    reported at the loop.
   }];
+  let options = [
+    Option<"staticBuffers", "static-buffers", "bool", /*default=*/"false",
+           "Report kernels that use buffers of dynamic shape (needed for the "
+           "bare-pointer kernel ABI)">,
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::gpu::GPUDialect",

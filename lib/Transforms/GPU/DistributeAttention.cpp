@@ -270,9 +270,10 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
 
   // The key blocks any row of the query block can see; the same for every
   // thread, so the barriers in the loop are reached by all of them.
-  auto [firstBlockStart, keyEnd] =
+  VisibleKeys visible =
       visibleKeys(math, op, row0, rows, keyLen, causalOffset, windowOffset,
                   blockKV);
+  Value firstBlockStart = visible.firstBlockStart, keyEnd = visible.keyEnd;
 
   auto threadLoop = scf::ForallOp::create(
       b, loc, SmallVector<OpFoldResult>{b.getIndexAttr(threads)}, ValueRange{},

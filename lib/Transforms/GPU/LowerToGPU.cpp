@@ -29,6 +29,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 namespace mlir::fa {
 #define GEN_PASS_DEF_FALOWERTOGPU
@@ -80,7 +81,7 @@ int64_t sizeInBytes(MemRefType type) {
          llvm::divideCeil(type.getElementTypeBitWidth(), 8);
 }
 
-LogicalResult mapBlockLoop(scf::ForallOp grid) {
+LogicalResult mapBlockLoop(scf::ForallOp grid, bool staticBuffers) {
   if (!grid.getOutputs().empty())
     return grid.emitOpError() << "mapped to blocks must not have shared "
                                  "outputs (bufferize first)";
@@ -89,6 +90,21 @@ LogicalResult mapBlockLoop(scf::ForallOp grid) {
     if (!isConstantIntValue(lower, 0) || !isConstantIntValue(step, 1))
       return grid.emitOpError()
              << "mapped to blocks must count from 0 in steps of 1";
+
+  // With the bare-pointer kernel ABI a kernel parameter is only a pointer,
+  // so the buffers the kernel reads and writes need static shapes.
+  if (staticBuffers) {
+    llvm::SetVector<Value> captured;
+    getUsedValuesDefinedAbove(grid.getRegion(), captured);
+    for (Value value : captured)
+      if (auto type = dyn_cast<MemRefType>(value.getType());
+          type && !type.hasStaticShape())
+        return grid.emitOpError()
+               << "uses a buffer of dynamic shape " << type
+               << "; the bare-pointer kernel ABI passes only its address, so "
+                  "compile dynamic shapes with static-buffers=false "
+                  "(fa-gpu-pipeline: bare-pointers=false)";
+  }
 
   // Thread loops and shared tiles of this block.
   SmallVector<scf::ForallOp> threadLoops;
@@ -218,6 +234,8 @@ LogicalResult mapBlockLoop(scf::ForallOp grid) {
 }
 
 struct FALowerToGPUPass : fa::impl::FALowerToGPUBase<FALowerToGPUPass> {
+  using FALowerToGPUBase::FALowerToGPUBase;
+
   void runOnOperation() override {
     SmallVector<scf::ForallOp> grids;
     getOperation()->walk([&](scf::ForallOp forall) {
@@ -231,7 +249,7 @@ struct FALowerToGPUPass : fa::impl::FALowerToGPUBase<FALowerToGPUPass> {
                               "another parallel loop";
         return signalPassFailure();
       }
-      if (failed(mapBlockLoop(grid)))
+      if (failed(mapBlockLoop(grid, staticBuffers)))
         return signalPassFailure();
     }
   }

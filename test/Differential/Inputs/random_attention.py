@@ -603,6 +603,9 @@ def main():
     r.add_argument("--seeds", required=True, help="A:B, the seeds to run")
     r.add_argument("--count", type=int, default=20)
     r.add_argument("--fa-opt", required=True)
+    r.add_argument("--gpu-kernel", default="",
+                   help="also run the GPU kernel of this chip with emulated "
+                        "threads (fa-cpu-pipeline=gpu-kernel=CHIP)")
     args = parser.parse_args()
     if args.command == "generate":
         sys.stdout.write(generate(args.seed, args.count))
@@ -633,8 +636,11 @@ def run_many(args):
                                     capture_output=True, text=True)
             ok = raised.returncode == 0 and check_raised(text, raised.stdout) == 0
             outs = []
-            for extra in ([], ["--fa-cpu-pipeline=raise=false"]):
-                lowered = subprocess.run([args.fa_opt, module] + (extra or ["--fa-cpu-pipeline"]),
+            pipelines = ["--fa-cpu-pipeline", "--fa-cpu-pipeline=raise=false"]
+            if args.gpu_kernel:
+                pipelines.append(f"--fa-cpu-pipeline=gpu-kernel={args.gpu_kernel}")
+            for pipeline in pipelines:
+                lowered = subprocess.run([args.fa_opt, module, pipeline],
                                          capture_output=True, text=True)
                 ran = subprocess.run(runner, input=lowered.stdout, capture_output=True, text=True)
                 path = os.path.join(tmp, f"out{len(outs)}.txt")
@@ -642,15 +648,21 @@ def run_many(args):
                 outs.append(path)
                 ok = ok and lowered.returncode == 0 and ran.returncode == 0
             rtol, atol = TOLERANCE[module_dtype(seed)]
-            cmp = subprocess.run([sys.executable, compare, outs[0], outs[1],
-                                  "--rtol", rtol, "--atol", atol], capture_output=True, text=True)
-            found = re.search(r"worst error ([0-9.]+) of the tolerance", cmp.stdout)
-            if found:
-                dtype = module_dtype(seed)
-                worst[dtype] = max(worst.get(dtype, 0.0), float(found.group(1)))
-            if not ok or cmp.returncode != 0:
-                failures += 1
-                print(f"seed {seed}: FAILED {cmp.stdout.strip()}")
+            # Each lowering against the frontend's own ops (raise=false).
+            for index, name in ((0, "raised"), (2, "gpu kernel")):
+                if index >= len(outs):
+                    continue
+                cmp = subprocess.run([sys.executable, compare, outs[index], outs[1],
+                                      "--rtol", rtol, "--atol", atol],
+                                     capture_output=True, text=True)
+                found = re.search(r"worst error ([0-9.]+) of the tolerance", cmp.stdout)
+                if found:
+                    key = module_dtype(seed) + ("" if index == 0 else " (gpu kernel)")
+                    worst[key] = max(worst.get(key, 0.0), float(found.group(1)))
+                if not ok or cmp.returncode != 0:
+                    failures += 1
+                    print(f"seed {seed} ({name}): FAILED {cmp.stdout.strip()}")
+                    break
     print(f"seeds {first}..{last - 1}: {programs} programs, {failures} failing seeds")
     print("worst error, as a fraction of the tolerance: " +
           ", ".join(f"{t} {worst[t]:.3f}" for t in sorted(worst)))

@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Builds the GPU benchmark pack on the build machine (no GPU needed).
+
+For every configuration of the sweep (N from 512 to 16k, d = 64 and 128,
+causal and not, f16; B * N = 16k tokens and H * d = 2048 as in the
+FlashAttention papers), compiles one attention with
+`fa-opt --fa-gpu-pipeline="chip=<chip> format=bin"`, extracts the cubin from
+the gpu.binary, and records the launch (grid, block, dynamic shared memory
+from the tile report) in manifest.json. Compiles the launcher
+(fa_launch.c -> libfa_launch.so) and writes everything, with run.py, into
+<out>/ and <out>.tar.gz. On the GPU machine:
+
+  tar xzf fa-bench.tar.gz && python3 fa-bench/run.py
+
+  bench/gpu/pack.py [--chip sm_90] [--out build/fa-bench] [--fa-opt build/bin/fa-opt]
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+TOKENS, HIDDEN = 16384, 2048
+
+
+def configs():
+    for d in (64, 128):
+        for causal in (False, True):
+            for n in (512, 1024, 2048, 4096, 8192, 16384):
+                yield {"batch": TOKENS // n, "heads": HIDDEN // d, "n": n,
+                       "d": d, "causal": causal, "dtype": "f16"}
+
+
+def source(c):
+    t = f"tensor<{c['batch']}x{c['heads']}x{c['n']}x{c['d']}x{c['dtype']}>"
+    mask = " causal = top_left" if c["causal"] else ""
+    return (f"func.func @attention(%q: {t}, %k: {t}, %v: {t}) -> {t} {{\n"
+            f"  %o = fa.attention %q, %k, %v scale = {c['d'] ** -0.5!r}{mask}"
+            f" : {t}, {t}, {t} -> {t}\n  return %o : {t}\n}}\n")
+
+
+def cubin_of(module_text):
+    match = re.search(r'bin = "((?:[^"\\]|\\.)*)"', module_text, re.S)
+    if not match:
+        sys.exit("no cubin in the pipeline's output")
+    raw, out, i = match.group(1), bytearray(), 0
+    while i < len(raw):
+        if raw[i] == "\\":
+            if raw[i + 1] in '"\\':
+                out.append(ord(raw[i + 1]))
+                i += 2
+            else:
+                out.append(int(raw[i + 1:i + 3], 16))
+                i += 3
+        else:
+            out += raw[i].encode("latin-1")
+            i += 1
+    return bytes(out)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--chip", default="sm_90")
+    parser.add_argument("--out", default=os.path.join(ROOT, "build", "fa-bench"))
+    parser.add_argument("--fa-opt", default=os.path.join(ROOT, "build", "bin", "fa-opt"))
+    parser.add_argument("--cuda", default=os.environ.get("CUDA_HOME", "/usr/local/cuda"))
+    args = parser.parse_args()
+
+    shutil.rmtree(args.out, ignore_errors=True)
+    os.makedirs(args.out)
+    manifest = {"chip": args.chip, "kernels": []}
+    for c in configs():
+        name = f"n{c['n']}_d{c['d']}{'_causal' if c['causal'] else ''}"
+        mlir = os.path.join(args.out, name + ".mlir")
+        with open(mlir, "w") as f:
+            f.write(source(c))
+        report = subprocess.run(
+            [args.fa_opt, mlir, f"--fa-select-tiles=target={args.chip} report=-"],
+            check=True, capture_output=True, text=True).stdout
+        tile = json.loads(report.splitlines()[0])
+        built = subprocess.run(
+            [args.fa_opt, mlir,
+             f"--fa-gpu-pipeline=chip={args.chip} format=bin cuda-toolkit={args.cuda}"],
+            check=True, capture_output=True, text=True).stdout
+        with open(os.path.join(args.out, name + ".cubin"), "wb") as f:
+            f.write(cubin_of(built))
+        manifest["kernels"].append(dict(
+            c, name=name, cubin=name + ".cubin", kernel="attention_kernel",
+            grid=[-(-c["n"] // tile["block_q"]), c["heads"], c["batch"]],
+            block=32 * tile["warps"], shared_bytes=tile["smem_bytes"],
+            tiling=[tile["block_q"], tile["block_kv"], tile["warps"], tile["stages"]]))
+        print(f"{name}: tile {tile['block_q']}x{tile['block_kv']}, "
+              f"{tile['warps']} warps, {tile['smem_bytes']} bytes", flush=True)
+    with open(os.path.join(args.out, "manifest.json"), "w") as f:
+        json.dump(manifest, f, indent=1)
+    subprocess.run(["cc", "-O2", "-shared", "-fPIC", f"-I{args.cuda}/include",
+                    os.path.join(HERE, "fa_launch.c"), "-o",
+                    os.path.join(args.out, "libfa_launch.so"),
+                    f"-L{args.cuda}/lib64/stubs", "-lcuda"], check=True)
+    shutil.copy(os.path.join(HERE, "run.py"), args.out)
+    with tarfile.open(args.out + ".tar.gz", "w:gz") as tar:
+        tar.add(args.out, arcname="fa-bench")
+    print(f"packed {args.out}.tar.gz")
+
+
+if __name__ == "__main__":
+    main()
