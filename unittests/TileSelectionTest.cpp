@@ -211,6 +211,22 @@ TEST(AutoPolicy, IsFA2WithFA1Beside) {
   EXPECT_NE(automatic.decision->why.find("fa1 would use"), std::string::npos);
 }
 
+TEST(GPUKernel, EveryQueryRowHasAThread) {
+  // The kernel gives each thread one query row, whatever the policy picks.
+  for (const char *name : {"sm_75", "sm_80", "sm_86", "sm_90", "sm_120"})
+    for (int64_t n : {1, 7, 48, 100, 1000, 4096})
+      for (int64_t d : {16, 64, 128})
+        for (TilePolicy policy : {TilePolicy::FA1, TilePolicy::FA2}) {
+          TileSelection result =
+              selectTiles(makeShape(n, d, 2), preset(name), policy);
+          ASSERT_TRUE(result.decision) << name << " " << n << " " << d;
+          const Tiling &tiling = result.decision->tiling;
+          EXPECT_LE(tiling.blockQ, tiling.warps * 32)
+              << name << " N = " << n << " d = " << d << ": "
+              << result.decision->why;
+        }
+}
+
 TEST(Errors, NoTileFitsNamesTheBytes) {
   // d = 512 in f32 on a 64 KiB target: even 16 x 16 needs
   // 16 * (2048 + 16) + 16 * (4096 + 32) = 99072 bytes.

@@ -142,6 +142,11 @@ std::string misfit(const Tiling &tiling, const TileCosts &costs,
            " registers per thread; " + target.name + " allows " +
            std::to_string(std::min(target.registersPerThread,
                                    target.registersPerSM / threads));
+  // fa-distribute-attention gives each thread one query row.
+  if (target.isGPU() && tiling.blockQ > threads)
+    return "has " + std::to_string(threads) + " threads for block_q = " +
+           std::to_string(tiling.blockQ) +
+           " rows; the GPU kernel gives each thread one query row";
   return "";
 }
 
@@ -399,7 +404,9 @@ TileSelection selectFA1(const AttentionShape &shape,
   Tiling tiling{blockQ, blockKV, 1, 1};
   auto fitWarps = [&]() {
     if (target.isGPU())
-      tiling.warps = std::clamp<int64_t>(tiling.blockQ / kRowsPerWarp, 1, 4);
+      tiling.warps = std::max(
+          std::clamp<int64_t>(tiling.blockQ / kRowsPerWarp, 1, 4),
+          ceilDiv(tiling.blockQ, target.warpSize));
   };
   fitWarps();
   // The formula ignores registers and our padding and statistics: shrink

@@ -35,6 +35,21 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"GPU" =
 
 // -----
 
+// The GPU kernel gives each thread one query row: 48 rows need 2 warps.
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"GPU" =
+    #dlti.target_device_spec<"preset" = "sm_80">>} {
+  func.func @more_rows_than_threads(%q: tensor<1x8x4096x16xf16>) -> tensor<1x8x4096x16xf16> {
+    // expected-error @+1 {{'fa.attention' op the tiling written on the op (48 x 16, 1 warp, 1 stage) has 32 threads for block_q = 48 rows; the GPU kernel gives each thread one query row}}
+    %o = fa.attention %q, %q, %q scale = 0.125
+        tiling = <block_q = 48, block_kv = 16, warps = 1, stages = 1>
+        : tensor<1x8x4096x16xf16>, tensor<1x8x4096x16xf16>, tensor<1x8x4096x16xf16>
+        -> tensor<1x8x4096x16xf16>
+    return %o : tensor<1x8x4096x16xf16>
+  }
+}
+
+// -----
+
 module attributes {dlti.target_system_spec = #dlti.target_system_spec<"GPU" =
     #dlti.target_device_spec<"preset" = "sm_90">>} {
   func.func @user_tiling_too_many_registers(%q: tensor<1x8x4096x128xf16>) -> tensor<1x8x4096x128xf16> {
