@@ -31,6 +31,9 @@ config.substitutions.append(
      os.path.join(config.test_source_root, "Integration", "Inputs",
                   "compare_outputs.py")))
 config.substitutions.append(
+    ("%fa_mismatched_plugin",
+     os.path.join(config.fa_obj_root, "lib", "libFAMismatchedPlugin.so")))
+config.substitutions.append(
     ("%fa_plugin", os.path.join(config.fa_obj_root, "lib", "libFAPlugin.so")))
 config.substitutions.append(("%fa_src_root", config.fa_src_root))
 config.substitutions.append(("%fa_obj_root", config.fa_obj_root))

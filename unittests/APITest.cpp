@@ -1,8 +1,8 @@
 //===- APITest.cpp - The C++ API a compiler uses --------------------------===//
 //
 // What a downstream compiler does with fa from C++: register it, run the
-// recognizer as patterns in its own driver, build the CPU pipeline into its
-// own pass manager, and ask the tile selection directly.
+// recognizer as patterns in its own driver, build the CPU and GPU pipelines
+// into its own pass manager, and ask the tile selection directly.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +18,7 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #include "gtest/gtest.h"
@@ -53,6 +54,8 @@ protected:
     DialectRegistry registry;
     registerAllDialects(registry);
     registerAllExtensions(registry);
+    // The GPU pipeline serializes gpu.modules through LLVM IR.
+    registerAllToLLVMIRTranslations(registry);
     fa::registerFADialects(registry);
     context.appendDialectRegistry(registry);
     context.loadAllAvailableDialects();
@@ -98,6 +101,49 @@ TEST_F(APITest, CPUPipelineBuildsIntoAForeignPassManager) {
       onlyLLVM = false;
   });
   EXPECT_TRUE(onlyLLVM);
+}
+
+TEST_F(APITest, GPUPipelineBuildsIntoAForeignPassManager) {
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(kTosaAttention, &context);
+  ASSERT_TRUE(module);
+  PassManager pm(&context);
+  fa::GPUPipelineOptions options;
+  options.chip = "sm_90";
+  options.format = "isa";
+  ASSERT_EQ(fa::checkGPUPipelineOptions(options), "");
+  fa::buildGPUPipeline(pm, options);
+  ASSERT_TRUE(succeeded(pm.run(*module)));
+  // One kernel, as PTX for sm_90, launched from the host function.
+  int binaries = 0, launches = 0;
+  std::string assembly;
+  module->walk([&](Operation *op) {
+    if (op->getName().getStringRef() == "gpu.binary") {
+      ++binaries;
+      llvm::raw_string_ostream os(assembly);
+      op->print(os);
+    }
+    launches += op->getName().getStringRef() == "gpu.launch_func";
+  });
+  EXPECT_EQ(binaries, 1);
+  EXPECT_EQ(launches, 1);
+  EXPECT_NE(assembly.find(".target sm_90"), std::string::npos);
+  EXPECT_NE(assembly.find(".entry attention_kernel"), std::string::npos);
+}
+
+TEST(GPUPipelineAPI, OptionsAreCheckedBeforeBuilding) {
+  fa::GPUPipelineOptions options;
+  EXPECT_EQ(fa::checkGPUPipelineOptions(options), "");
+  options.chip = "gfx942";
+  EXPECT_NE(fa::checkGPUPipelineOptions(options).find("unknown chip 'gfx942'"),
+            std::string::npos);
+  options.chip = "sm_80";
+  options.format = "elf";
+  EXPECT_NE(fa::checkGPUPipelineOptions(options).find("unknown format 'elf'"),
+            std::string::npos);
+  EXPECT_EQ(fa::ptxFeaturesFor("sm_90a"), "+ptx80");
+  EXPECT_EQ(fa::ptxFeaturesFor("sm_100"), "+ptx86");
+  EXPECT_EQ(fa::cudaToolkitPath("/opt/cuda"), "/opt/cuda");
 }
 
 TEST_F(APITest, PassesAreRegisteredForTextualPipelines) {

@@ -12,6 +12,7 @@
 #include "CommonPasses.h"
 
 #include "fa/Pipelines/Pipelines.h"
+#include "fa/Target/TargetDescription.h"
 
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
@@ -31,6 +32,18 @@ std::string mlir::fa::ptxFeaturesFor(llvm::StringRef chip) {
       .StartsWith("sm_100", "+ptx86")
       .StartsWith("sm_120", "+ptx87")
       .Default("+ptx80");
+}
+
+/// "sm_75, sm_80, ..." from the presets.
+static std::string nvidiaChips() {
+  std::string chips;
+  for (const mlir::fa::TargetDescription &target :
+       mlir::fa::getTargetPresets()) {
+    if (!StringRef(target.name).starts_with("sm_"))
+      continue;
+    chips += (chips.empty() ? "" : ", ") + target.name;
+  }
+  return chips;
 }
 
 std::string mlir::fa::cudaToolkitPath(llvm::StringRef requested) {
@@ -90,6 +103,18 @@ static void addNVVMLowering(OpPassManager &pm,
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
+std::string
+mlir::fa::checkGPUPipelineOptions(const GPUPipelineOptions &options) {
+  std::optional<TargetDescription> target = lookupTargetPreset(options.chip);
+  if (!target || !StringRef(options.chip).starts_with("sm_"))
+    return "unknown chip '" + options.chip +
+           "'; the kernel targets NVIDIA chips: " + nvidiaChips();
+  if (!llvm::is_contained({"isa", "bin", "fatbin"}, options.format))
+    return "unknown format '" + options.format +
+           "'; formats: isa (PTX), bin (cubin), fatbin";
+  return "";
+}
+
 void mlir::fa::buildGPUPipeline(OpPassManager &pm,
                                 const GPUPipelineOptions &options) {
   if (options.raise)
@@ -123,10 +148,26 @@ void mlir::fa::registerPipelines() {
       "unfused reference (reference=true), or through the GPU kernel with "
       "emulated threads (gpu-kernel=<chip>)",
       buildCPUPipeline);
-  PassPipelineRegistration<GPUPipelineOptions>(
+  // Registered by hand (not PassPipelineRegistration) so that a chip or a
+  // format the pipeline cannot serve is one clear error when the pipeline is
+  // parsed, before anything runs.
+  registerPassPipeline(
       "fa-gpu-pipeline",
       "Compile a module of TOSA, linalg and fa ops for an NVIDIA chip: "
       "every attention becomes a fused FlashAttention kernel in a "
       "gpu.binary (PTX with format=isa, cubin with format=bin)",
-      buildGPUPipeline);
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        GPUPipelineOptions options;
+        if (failed(options.parseFromString(text)))
+          return failure();
+        if (std::string error = checkGPUPipelineOptions(options);
+            !error.empty())
+          return errorHandler("fa-gpu-pipeline: " + error);
+        buildGPUPipeline(pm, options);
+        return success();
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> optionHandler) {
+        optionHandler(GPUPipelineOptions());
+      });
 }

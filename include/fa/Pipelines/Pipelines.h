@@ -78,6 +78,11 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       llvm::cl::init("")};
 };
 
+/// Why `options` cannot be served ("" when they can): a chip that is not one
+/// of the NVIDIA presets, or a format other than isa, bin and fatbin.
+/// `fa-gpu-pipeline` reports it when the pipeline is parsed.
+std::string checkGPUPipelineOptions(const GPUPipelineOptions &options);
+
 /// The CUDA toolkit `fa-gpu-pipeline` uses: `requested` when given, else
 /// $CUDA_ROOT, $CUDA_HOME or $CUDA_PATH, else /usr/local/cuda.
 std::string cudaToolkitPath(llvm::StringRef requested);
