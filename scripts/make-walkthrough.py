@@ -7,6 +7,7 @@ and the numbers.
 Usage: scripts/make-walkthrough.py [build-dir]   (default: build)
 """
 import json
+import re
 import os
 import subprocess
 import sys
@@ -83,7 +84,30 @@ def main():
                      "--fa-tile-attention", "--canonicalize"])
         doc.append("```mlir\n" + function(tiled, func) + "\n```\n")
 
-        doc.append("### 4. On the CPU\n")
+        doc.append("### 4. The GPU kernel (sm_90 tiles), before the hardware mapping\n")
+        doc.append("Blocks and threads are `scf.forall` mapping attributes; this form runs on")
+        doc.append("the CPU with `--fa-cpu-pipeline=gpu-kernel=sm_90` (docs/GPU.md).\n")
+        doc.append(f"```sh\nfa-opt {path} --fa-raise-attention --fa-select-tiles=target=sm_90 "
+                   "--fa-distribute-attention --canonicalize\n```\n")
+        kernel = run([fa_opt, full, "--fa-raise-attention", "--fa-select-tiles=target=sm_90",
+                      "--fa-distribute-attention", "--canonicalize"])
+        doc.append("```mlir\n" + function(kernel, func) + "\n```\n")
+
+        doc.append("### 5. PTX for sm_90\n")
+        doc.append(f"```sh\nfa-opt {path} --fa-gpu-pipeline=\"chip=sm_90 format=isa\"\n```\n")
+        compiled = run([fa_opt, full, "--fa-gpu-pipeline=chip=sm_90 format=isa"])
+        launches = [line.strip() for line in compiled.splitlines()
+                    if "gpu.launch_func" in line]
+        doc.append("The host launches each kernel (the rest of the host code is elided):\n")
+        doc.append("```mlir\n" + "\n".join(launches) + "\n```\n")
+        ptx = re.search(r'assembly = "(.*?)"|#nvvm.target<[^>]*>, "(.*?)">', compiled, re.S)
+        text = ptx.group(1) or ptx.group(2) if ptx else ""
+        text = re.sub(r"\\([0-9A-Fa-f]{2})", lambda m: chr(int(m.group(1), 16)), text)
+        entry = text[text.find(".visible .entry"):]
+        doc.append("The kernel's entry in the PTX:\n")
+        doc.append("```\n" + "\n".join(entry.splitlines()[:12]) + "\n```\n")
+
+        doc.append("### 6. On the CPU\n")
         doc.append(f"```sh\nfa-opt {path} --fa-cpu-pipeline | mlir-runner -e main "
                    "-entry-point-result=void -shared-libs=...\n```\n")
         lowered = run([fa_opt, full, "--fa-cpu-pipeline"])

@@ -4,8 +4,15 @@
 // RUN:   --pass-pipeline="builtin.module(fa-select-tiles{target=sm_90},fa-tile-attention)" | FileCheck %s
 // RUN: mlir-opt %s --load-dialect-plugin=%fa_plugin --load-pass-plugin=%fa_plugin \
 // RUN:   --pass-pipeline="builtin.module(fa-cpu-pipeline)" | %mlir-run | FileCheck %s --check-prefix=NUMBERS
+// RUN: mlir-opt %s --load-dialect-plugin=%fa_plugin --load-pass-plugin=%fa_plugin \
+// RUN:   --pass-pipeline="builtin.module(fa-gpu-pipeline{chip=sm_90 format=isa})" | FileCheck %s --check-prefix=GPU
 // RUN: not mlir-opt %s --load-pass-plugin=%fa_plugin \
 // RUN:   --pass-pipeline="builtin.module(fa-select-tiles{target=sm_99})" 2>&1 | FileCheck %s --check-prefix=DIALECT
+
+// The GPU pipeline, from upstream mlir-opt (its NVPTX backend and the CUDA
+// toolkit's libdevice).
+// GPU: gpu.binary @attention_kernel
+// GPU-SAME: .target sm_90
 
 // Without the dialect plugin, fa IR does not parse.
 // DIALECT: error: Dialect `fa' not found for custom op 'fa.attention'

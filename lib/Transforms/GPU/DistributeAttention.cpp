@@ -154,18 +154,19 @@ struct KernelBuilder {
   }
 
   SmallVector<Value> build();
-  /// The f32 accumulator of a query row: [Dv / s, s] with s the elements of
-  /// a 16-byte slice of V (1 when rows do not split into slices), so that
-  /// the P V update reads V and updates acc one slice at a time.
-  VectorType accumulatorType() const {
-    int64_t slice = chunkElements(valueDim, valueType);
-    return VectorType::get({valueDim / slice, slice}, f32);
-  }
+  /// The f32 accumulator of a query row is Dv / s values of vector<s x f32>,
+  /// s the elements of a 16-byte slice of V (1 when rows do not split into
+  /// slices): the P V update reads V and updates acc one slice at a time,
+  /// and only 1-D vectors reach the NVVM lowering, which converts no n-D
+  /// vector ops.
+  int64_t accumulatorSlice() const { return chunkElements(valueDim, valueType); }
+  int64_t accumulatorSlices() const { return valueDim / accumulatorSlice(); }
   void buildQueryBlock(scf::ForallOp grid);
   void copyTile(Value source, Value batch, Value head, Value row0,
                 Value validRows, int64_t tileRows, int64_t width,
                 Value sharedTile, Value stage, Value thread);
-  std::tuple<Value, Value, Value>
+  /// (m, l, acc slices...) after one key block.
+  SmallVector<Value>
   computeKeyBlock(Value thread, Value row, Value batch, Value head,
                   Value col0, Value stage, Value querySmem, Value keySmem,
                   Value valueSmem, ValueRange state);
@@ -293,10 +294,14 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
       f32Constant(b, loc, -std::numeric_limits<double>::infinity());
   Value initSum = f32Constant(b, loc, 0);
   Value initAcc = arith::ConstantOp::create(
-      b, loc, DenseElementsAttr::get(accumulatorType(), 0.0f));
+      b, loc,
+      DenseElementsAttr::get(VectorType::get({accumulatorSlice()}, f32),
+                             0.0f));
+  SmallVector<Value> initState = {initMax, initSum};
+  initState.append(accumulatorSlices(), initAcc);
   auto keyLoop = scf::ForOp::create(
       b, loc, firstBlockStart, keyEnd, blockKVValue,
-      ValueRange{initMax, initSum, initAcc},
+      initState,
       [&](OpBuilder &lb, Location lloc, Value col0, ValueRange state) {
         OpBuilder::InsertionGuard loopGuard(b);
         b.setInsertionPoint(lb.getInsertionBlock(), lb.getInsertionPoint());
@@ -319,10 +324,10 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
               OpBuilder::InsertionGuard ifGuard(b);
               b.setInsertionPoint(tb.getInsertionBlock(),
                                   tb.getInsertionPoint());
-              auto [m, l, acc] =
+              SmallVector<Value> next =
                   computeKeyBlock(thread, row, batch, head, col0, stage,
                                   querySmem, keySmem, valueSmem, state);
-              scf::YieldOp::create(b, tloc, ValueRange{m, l, acc});
+              scf::YieldOp::create(b, tloc, next);
             },
             [&](OpBuilder &eb, Location eloc) {
               scf::YieldOp::create(eb, eloc, state);
@@ -336,26 +341,24 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
   Value inRange = math.andI(ownsRow, math.lt(row, queryLen));
   scf::IfOp::create(b, loc, inRange, [&](OpBuilder &tb, Location tloc) {
     Value finalMax = keyLoop.getResult(0), finalSum = keyLoop.getResult(1);
-    Value finalAcc = keyLoop.getResult(2);
-    auto accType = cast<VectorType>(finalAcc.getType());
     Value zeroF = f32Constant(tb, tloc, 0);
     Value isEmpty = arith::CmpFOp::create(tb, tloc, arith::CmpFPredicate::OEQ,
                                           finalSum, zeroF);
-    Value sums = vector::BroadcastOp::create(tb, tloc, accType, finalSum);
-    Value quotient = arith::DivFOp::create(tb, tloc, finalAcc, sums);
+    int64_t slice = accumulatorSlice();
+    auto sliceType = VectorType::get({slice}, f32);
+    Value sums = vector::BroadcastOp::create(tb, tloc, sliceType, finalSum);
     Value zeros = arith::ConstantOp::create(
-        tb, tloc, DenseElementsAttr::get(accType, 0.0f));
-    Value normalized =
-        arith::SelectOp::create(tb, tloc, isEmpty, zeros, quotient);
-    if (!outputType.isF32())
-      normalized = arith::TruncFOp::create(
-          tb, tloc, accType.clone(outputType), normalized);
-    // One 16-byte slice of the row per store.
-    int64_t slice = accType.getDimSize(1);
-    for (int64_t index = 0; index < accType.getDimSize(0); ++index) {
-      Value part = vector::ExtractOp::create(tb, tloc, normalized, index);
+        tb, tloc, DenseElementsAttr::get(sliceType, 0.0f));
+    for (int64_t index = 0; index < accumulatorSlices(); ++index) {
+      Value part = keyLoop.getResult(2 + index);
+      Value quotient = arith::DivFOp::create(tb, tloc, part, sums);
+      Value normalized =
+          arith::SelectOp::create(tb, tloc, isEmpty, zeros, quotient);
+      if (!outputType.isF32())
+        normalized = arith::TruncFOp::create(
+            tb, tloc, sliceType.clone(outputType), normalized);
       Value column = arith::ConstantIndexOp::create(tb, tloc, index * slice);
-      vector::StoreOp::create(tb, tloc, part, output,
+      vector::StoreOp::create(tb, tloc, normalized, output,
                               ValueRange{batch, head, row, column});
     }
     if (logsumexp) {
@@ -464,7 +467,7 @@ Value KernelBuilder::scoreOf(Value raw, Value batch, Value head, Value row,
 /// The online softmax of query row `row` (thread `thread`) over one key
 /// block, `keyChunk` keys at a time: the scores of a chunk stay in
 /// registers, the running max and sum are scalars, the accumulator a vector.
-std::tuple<Value, Value, Value> KernelBuilder::computeKeyBlock(
+SmallVector<Value> KernelBuilder::computeKeyBlock(
     Value thread, Value row, Value batch, Value head, Value col0, Value stage,
     Value querySmem, Value keySmem, Value valueSmem, ValueRange state) {
   IndexMath math{b, loc};
@@ -519,7 +522,7 @@ std::tuple<Value, Value, Value> KernelBuilder::computeKeyBlock(
           Value s = scoreOf(rawJ, batch, head, row, col);
           scores = vector::InsertOp::create(b, lloc, s, scores, j);
         }
-        Value oldMax = running[0], oldSum = running[1], oldAcc = running[2];
+        Value oldMax = running[0], oldSum = running[1];
         Value newMax = vector::ReductionOp::create(
             b, lloc, vector::CombiningKind::MAXIMUMF, scores, oldMax);
         Value shift = safeRowMax(b, lloc, newMax);
@@ -532,10 +535,12 @@ std::tuple<Value, Value, Value> KernelBuilder::computeKeyBlock(
         Value newSum = vector::ReductionOp::create(
             b, lloc, vector::CombiningKind::ADD, probs,
             arith::MulFOp::create(b, lloc, alpha, oldSum));
-        auto accType = cast<VectorType>(oldAcc.getType());
-        Value acc = arith::MulFOp::create(
-            b, lloc, oldAcc,
-            vector::BroadcastOp::create(b, lloc, accType, alpha));
+        int64_t slice = accumulatorSlice();
+        auto sliceType = VectorType::get({slice}, f32);
+        Value alphas = vector::BroadcastOp::create(b, lloc, sliceType, alpha);
+        SmallVector<Value> acc;
+        for (Value part : running.drop_front(2))
+          acc.push_back(arith::MulFOp::create(b, lloc, part, alphas));
         // acc += p_j * V[j], p_j rounded to V's type first (as the tiled
         // lowering and FlashAttention-2's second MMA do).
         for (int64_t j = 0; j < keyChunk; ++j) {
@@ -545,23 +550,21 @@ std::tuple<Value, Value, Value> KernelBuilder::computeKeyBlock(
                           arith::TruncFOp::create(b, lloc, valueType, p));
           Value keyRow = lm.addConstant(c0, j);
           // 16 bytes of V's row at a time: only a slice of the row is live.
-          int64_t slice = accType.getDimSize(1);
-          auto sliceType = VectorType::get({slice}, f32);
           Value ps = vector::BroadcastOp::create(b, lloc, sliceType, p);
-          for (int64_t index = 0; index < accType.getDimSize(0); ++index) {
+          for (int64_t index = 0; index < accumulatorSlices(); ++index) {
             Value column = lm.constant(index * slice);
             Value v = extendToF32(
                 b, lloc,
                 loadVector(b, lloc, VectorType::get({slice}, valueType),
                            valueSmem, ValueRange{stage, keyRow, column}));
-            Value part = vector::ExtractOp::create(b, lloc, acc, index);
-            part = vector::FMAOp::create(b, lloc, ps, v, part);
-            acc = vector::InsertOp::create(b, lloc, part, acc, index);
+            acc[index] = vector::FMAOp::create(b, lloc, ps, v, acc[index]);
           }
         }
-        scf::YieldOp::create(b, lloc, ValueRange{newMax, newSum, acc});
+        SmallVector<Value> next = {newMax, newSum};
+        next.append(acc);
+        scf::YieldOp::create(b, lloc, next);
       });
-  return {chunks.getResult(0), chunks.getResult(1), chunks.getResult(2)};
+  return SmallVector<Value>(chunks.getResults());
 }
 
 struct FADistributeAttentionPass

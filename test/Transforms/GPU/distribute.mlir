@@ -12,8 +12,9 @@
 // 16-byte coalesced copies of the Q tile, then a barrier.
 // CHECK: vector.load {{.*}} {alignment = 16 : i64} : memref<2x8x512x64xf16>, vector<8xf16>
 // CHECK: gpu.barrier
-// The key loop carries the row max, the row sum and the f32 accumulator.
-// CHECK: scf.for {{.*}} -> (f32, f32, vector<8x8xf32>)
+// The key loop carries the row max, the row sum and the f32 accumulator as
+// eight 16-byte slices of V's row (Dv = 64 f16 = 8 x 8).
+// CHECK: scf.for {{.*}} -> (f32, f32, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
 // CHECK: gpu.barrier
 // CHECK: math.exp
 // Two stages: one barrier per key block.
