@@ -250,7 +250,9 @@ void ThreadLoopSplitter::bufferCrossingValues() {
         }
 
   DenseMap<Value, Value> slotOf;
-  for (auto [value, target] : crossings) {
+  for (const auto &crossing : crossings) {
+    Value value = crossing.first;
+    Segment *target = crossing.second;
     Location loc = value.getLoc();
     Value &slot = slotOf[value];
     if (!slot) {
