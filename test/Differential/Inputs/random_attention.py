@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
-"""Randomized differential test of fa-raise-attention and the tiled lowering.
+"""Randomized differential test of fa-raise-attention, the tiled lowering and
+the GPU kernel (its threads emulated on the CPU).
 
 Generates, from a seed, a module of attention programs spelled the ways
 frontends spell them (linalg, with linalg.softmax or its chain, or TOSA;
 scale after Q·Kᵀ, on Q, √scale on Q and K, or none; additive, keep-mask,
-masked_fill (-inf or lowest) and causal masks; f32, f16 or bf16; GQA
+masked_fill (-inf or lowest) and causal masks, constant or built in the IR
+from linalg.index comparisons (causal in both alignments, off by one, a
+sliding window); f32, f16 or bf16; GQA
 repeats in TOSA and linalg; random sizes that rarely divide a tile; K
 transposed by the contraction's map or by a transpose op) together with
 near misses, each a single-point mutation of a real pattern (softmax over
@@ -22,7 +25,9 @@ what must happen to it:
 
 `check-raised` compares the expectations with fa-opt's output; numerics are
 compared by running the module through fa-cpu-pipeline with and without
-raising (tests/Differential/*.test, or `run` for thousands of seeds).
+raising, and with --gpu-kernel CHIP also through the GPU kernel
+(fa-cpu-pipeline=gpu-kernel=CHIP), against the unraised run
+(tests/Differential/*.test, or `run` for thousands of seeds).
 """
 import argparse
 import os
@@ -111,6 +116,15 @@ def generate_program(index, rng, dtype):
         mask = rng.choice(["keep", "fill"])
     if mutation == "tensor-scale":
         scale_form = "mul"
+    # A keep-mask built in the IR from linalg.index comparisons, as frontends
+    # build causal masks: exactly causal (top-left, or bottom-right when no
+    # row is left empty) becomes the causal attribute; off by one, or a
+    # sliding window, stays an explicit mask.
+    iota = None
+    if (mask == "keep" and dialect == "linalg" and mutation is None
+            and rng.random() < 0.75):
+        iota = rng.choice(["top-left", "off-by-one"] +
+                          (["bottom-right", "window"] if nq <= nk else []))
     f = "f32"
     q_t = ttype([heads, nq, d], dtype)
     k_t = ttype([kv_heads, nk, d], dtype)
@@ -123,6 +137,8 @@ def generate_program(index, rng, dtype):
     if mask in ("bias",):
         mask_shape = rng.choice([[1, nq, nk], [heads, 1, nk], [1, 1, nk]])
         args.append(f"%m: {ttype(mask_shape, f)}")
+    elif iota:
+        mask_shape = [1, nq, nk]
     elif mask in ("keep", "fill"):
         mask_shape = rng.choice([[1, nq, nk], [heads, nq, nk]])
         args.append(f"%m: {ttype(mask_shape, 'i1')}")
@@ -130,7 +146,7 @@ def generate_program(index, rng, dtype):
         args.append(f"%scale_t: {ttype([heads, 1, 1], f)}")
     results = [o_t] + ([s_t] if mutation == "extra-user" else [])
     p.meta = dict(dialect=dialect, dtype=dtype, heads=heads, kv_heads=kv_heads, nq=nq,
-                  nk=nk, d=d, dv=dv, mask=mask, mask_shape=mask_shape, mutation=mutation,
+                  nk=nk, d=d, dv=dv, mask=mask, mask_shape=mask_shape, mutation=mutation, iota=iota,
                   scale_form=scale_form)
     p.header = f"func.func @{p.name}({', '.join(args)}) -> ({', '.join(results)}) {{"
 
@@ -300,6 +316,35 @@ def generate_program(index, rng, dtype):
         else:  # keep / fill
             mt = ttype(mask_shape, "i1")
             invert = mask == "fill"
+            mname = "%m"
+            if iota:
+                # keep[0, i, j] = j <= i + delta (and j >= i + delta - 3 for
+                # the window).
+                delta = {"top-left": 0, "bottom-right": nk - nq, "off-by-one": 1,
+                         "window": nk - nq}[iota]
+                e, mname = p.fresh("e"), p.fresh("iota")
+                p.emit(f"{e} = tensor.empty() : {mt}")
+                body = ["%i = linalg.index 1 : index", "%j = linalg.index 2 : index"]
+                diag = "%i"
+                if delta:
+                    body += [f"%delta = arith.constant {delta} : index",
+                             "%diag = arith.addi %i, %delta : index"]
+                    diag = "%diag"
+                body += [f"%c = arith.cmpi sle, %j, {diag} : index"]
+                if iota == "window":
+                    body += ["%w = arith.constant 3 : index",
+                             f"%low = arith.subi {diag}, %w : index",
+                             "%c2 = arith.cmpi sge, %j, %low : index",
+                             "%keep = arith.andi %c, %c2 : i1",
+                             "linalg.yield %keep : i1"]
+                else:
+                    body += ["linalg.yield %c : i1"]
+                p.emit(f"{mname} = linalg.generic {{indexing_maps = [affine_map<(a, b, c) -> (a, b, c)>], "
+                       f"iterator_types = [\"parallel\", \"parallel\", \"parallel\"]}} outs({e} : {mt}) {{")
+                p.emit("^bb0(%o: i1):")
+                for line in body:
+                    p.emit("  " + line)
+                p.emit(f"}} -> {mt}")
             # The hidden value: -inf, the lowest finite f32 (a row with no
             # visible key then averages V), or, as a near miss, a finite
             # value that does not hide the key.
@@ -331,7 +376,7 @@ def generate_program(index, rng, dtype):
                 m = ["a" if mask_shape[0] != 1 else "0", "b", "c"]
                 sel = (f"%y = arith.select %a1, %ninf, %a0 : f32" if invert
                        else f"%y = arith.select %a1, %a0, %ninf : f32")
-                linalg_elementwise(p, x2, [(x, s_t), ("%m", mt)],
+                linalg_elementwise(p, x2, [(x, s_t), (mname, mt)],
                                    [f"%ninf = arith.constant {fill} : f32", sel, "linalg.yield %y : f32"],
                                    ["affine_map<(a, b, c) -> (a, b, c)>", f"affine_map<(a, b, c) -> ({', '.join(m)})>",
                                     "affine_map<(a, b, c) -> (a, b, c)>"], [heads, nq, nk])
@@ -544,7 +589,7 @@ func.func @print(%t: tensor<?x?x?xf32>) {
             text, val = make("m", m["mask_shape"], 7 + i)
             out += text
             args.append(val)
-        elif m["mask"] in ("keep", "fill"):
+        elif m["mask"] in ("keep", "fill") and not m["iota"]:
             dims = ", ".join(f"%c{x}" for x in m["mask_shape"])
             out.append(f"  %me{i} = tensor.empty({dims}) : tensor<?x?x?xi1>\n")
             out.append(f"  %mk{i} = call @keep(%me{i}) : (tensor<?x?x?xi1>) -> tensor<?x?x?xi1>\n")
