@@ -4,6 +4,7 @@
 // RUN: fa-opt %s --fa-gpu-pipeline="chip=sm_80 format=isa" > %t
 // RUN: FileCheck %s < %t
 // RUN: FileCheck %s --check-prefix=GLOBAL < %t
+// RUN: FileCheck %s --check-prefix=OUTPUT < %t
 // RUN: FileCheck %s --check-prefix=SHARED < %t
 // RUN: FileCheck %s --check-prefix=BARRIER < %t
 // RUN: FileCheck %s --check-prefix=FMA < %t
@@ -16,6 +17,8 @@
 // CHECK-SAME: .target sm_80
 // CHECK-SAME: .entry attention_kernel
 // GLOBAL: ld.global.v4
+// O is written 16 bytes at a time.
+// OUTPUT: st.global.v4
 // SHARED: st.shared.v4
 // SHARED-SAME: ld.shared.v4
 // BARRIER: bar.sync

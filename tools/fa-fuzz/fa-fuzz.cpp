@@ -1,8 +1,9 @@
 //===- fa-fuzz.cpp - libFuzzer harness for fa-opt's passes ----------------===//
 //
 // Feeds mutated MLIR text through what a user runs: parse, verify, then
-// fa-raise-attention, fa-select-tiles (sm_90), fa-tile-attention and
-// fa-decompose-attention, each on its own copy. Diagnostics are expected
+// fa-raise-attention, fa-select-tiles (sm_90), fa-tile-attention,
+// fa-decompose-attention, and the GPU kernel (fa-distribute-attention, then
+// fa-emulate-threads-on-cpu or fa-lower-to-gpu), each on its own copy. Diagnostics are expected
 // (most mutants are invalid) and swallowed; a crash, an assertion, a
 // sanitizer report or a timeout is a bug. Built by scripts/fuzz.sh with
 // clang-22 -fsanitize=fuzzer,address.
@@ -61,6 +62,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         pm.addPass(fa::createFATileAttention());
       },
       [](OpPassManager &pm) { pm.addPass(fa::createFADecomposeAttention()); },
+      // The GPU kernel, its CPU emulation and its mapping onto gpu.launch.
+      [](OpPassManager &pm) {
+        fa::FASelectTilesOptions options;
+        options.target = "sm_80";
+        pm.addPass(fa::createFASelectTiles(options));
+        pm.addPass(fa::createFADistributeAttention());
+        pm.addPass(fa::createFAEmulateThreadsOnCPU());
+      },
+      [](OpPassManager &pm) {
+        fa::FASelectTilesOptions options;
+        options.target = "sm_90";
+        pm.addPass(fa::createFASelectTiles(options));
+        pm.addPass(fa::createFADistributeAttention());
+        pm.addPass(fa::createFALowerToGPU());
+      },
   };
   for (auto &build : pipelines) {
     OwningOpRef<ModuleOp> copy = module->clone();

@@ -358,8 +358,9 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
         normalized = arith::TruncFOp::create(
             tb, tloc, sliceType.clone(outputType), normalized);
       Value column = arith::ConstantIndexOp::create(tb, tloc, index * slice);
-      vector::StoreOp::create(tb, tloc, normalized, output,
-                              ValueRange{batch, head, row, column});
+      // 16-byte aligned when the slice is 16 bytes: rows of whole slices.
+      storeVector(tb, tloc, normalized, output,
+                  ValueRange{batch, head, row, column});
     }
     if (logsumexp) {
       Value logSum = math::LogOp::create(tb, tloc, finalSum);
