@@ -13,6 +13,7 @@ from the tile report) in manifest.json. Compiles the launcher
   tar xzf fa-bench.tar.gz && python3 fa-bench/run.py
 
   bench/gpu/pack.py [--chip sm_90] [--out build/fa-bench] [--fa-opt build/bin/fa-opt]
+                    [--only n512_d64,n1024_d128_causal]
 """
 import argparse
 import json
@@ -69,13 +70,18 @@ def main():
     parser.add_argument("--out", default=os.path.join(ROOT, "build", "fa-bench"))
     parser.add_argument("--fa-opt", default=os.path.join(ROOT, "build", "bin", "fa-opt"))
     parser.add_argument("--cuda", default=os.environ.get("CUDA_HOME", "/usr/local/cuda"))
+    parser.add_argument("--only", default="",
+                        help="comma-separated kernel names (e.g. n512_d64), for a quick pack")
     args = parser.parse_args()
 
     shutil.rmtree(args.out, ignore_errors=True)
     os.makedirs(args.out)
     manifest = {"chip": args.chip, "kernels": []}
+    only = set(filter(None, args.only.split(",")))
     for c in configs():
         name = f"n{c['n']}_d{c['d']}{'_causal' if c['causal'] else ''}"
+        if only and name not in only:
+            continue
         mlir = os.path.join(args.out, name + ".mlir")
         with open(mlir, "w") as f:
             f.write(source(c))
