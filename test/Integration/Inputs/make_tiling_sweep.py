@@ -61,6 +61,8 @@ CASES = [
      "two K/V stages (the kernel rotates its shared buffers, one barrier per key block), causal f16"),
     ("kernel-full-block", 1, 2, 2, 300, 257, 32, 32, "f32", ("bias", (1, 2, 300, 257)), None, None, True, False, (128, 64),
      "block_q = 128 with 4 warps: every kernel thread owns a query row"),
+    ("kernel-odd-dims", 1, 2, 1, 9, 13, 3, 5, "f16", ("bias", (1, 2, 9, 13)), "bottom_right", None, True, False, (16, 16),
+     "D = 3 and Dv = 5 (rows that do not split into 16-byte chunks: scalar copies), MQA, f16"),
     ("dynamic", 2, 4, 2, 77, 61, 16, 16, "f32", ("bool", (2, 1, 77, 61)), "top_left", None, True, True, (16, 16),
      "every size but D dynamic (group size known only at run time)"),
 ]
