@@ -40,11 +40,11 @@ int fa_load(const char *path, const char *kernel, unsigned shared_bytes,
   if (error)
     return error;
   if (shared_bytes > FA_STATIC_SHARED_LIMIT)
-    error = check(cuFuncSetAttribute(
-                      *function,
-                      CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                      (int)shared_bytes),
-                  "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
+    error =
+        check(cuFuncSetAttribute(
+                  *function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                  (int)shared_bytes),
+              "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
   return error;
 }
 

@@ -14,9 +14,9 @@
 #include "fa/Pipelines/Pipelines.h"
 #include "fa/Target/TargetDescription.h"
 
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
-#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 
 #include "llvm/ADT/StringSwitch.h"

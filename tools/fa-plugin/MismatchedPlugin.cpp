@@ -14,8 +14,7 @@ using namespace mlir;
 
 extern "C" LLVM_ATTRIBUTE_WEAK DialectPluginLibraryInfo
 mlirGetDialectPluginInfo() {
-  return {MLIR_PLUGIN_API_VERSION + 1, "FA", "0.0.0",
-          [](DialectRegistry *) {}};
+  return {MLIR_PLUGIN_API_VERSION + 1, "FA", "0.0.0", [](DialectRegistry *) {}};
 }
 
 extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo mlirGetPassPluginInfo() {

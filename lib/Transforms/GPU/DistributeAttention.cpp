@@ -123,7 +123,8 @@ struct KernelBuilder {
   Location loc;
   int64_t blockQ, blockKV, stages, threads, headDim, valueDim;
   int64_t keyChunk;
-  Type queryType, keyType, valueType, outputType, f32;
+  Type queryElementType, keyElementType, valueElementType, outputElementType,
+      f32;
   MLIRContext *ctx;
 
   // Buffers and sizes seen from inside the kernel.
@@ -139,11 +140,12 @@ struct KernelBuilder {
     auto vType = cast<RankedTensorType>(op.getValue().getType());
     headDim = qType.getDimSize(3);
     valueDim = vType.getDimSize(3);
-    queryType = qType.getElementType();
-    keyType = cast<RankedTensorType>(op.getKey().getType()).getElementType();
-    valueType = vType.getElementType();
-    outputType = cast<RankedTensorType>(op.getOutput().getType())
-                     .getElementType();
+    queryElementType = qType.getElementType();
+    keyElementType =
+        cast<RankedTensorType>(op.getKey().getType()).getElementType();
+    valueElementType = vType.getElementType();
+    outputElementType =
+        cast<RankedTensorType>(op.getOutput().getType()).getElementType();
     f32 = b.getF32Type();
     keyChunk = 1;
     for (int64_t chunk = kMaxKeyChunk; chunk > 1; chunk /= 2)
@@ -159,17 +161,19 @@ struct KernelBuilder {
   /// slices): the P V update reads V and updates acc one slice at a time,
   /// and only 1-D vectors reach the NVVM lowering, which converts no n-D
   /// vector ops.
-  int64_t accumulatorSlice() const { return chunkElements(valueDim, valueType); }
+  int64_t accumulatorSlice() const {
+    return chunkElements(valueDim, valueElementType);
+  }
   int64_t accumulatorSlices() const { return valueDim / accumulatorSlice(); }
   void buildQueryBlock(scf::ForallOp grid);
   void copyTile(Value source, Value batch, Value head, Value row0,
                 Value validRows, int64_t tileRows, int64_t width,
                 Value sharedTile, Value stage, Value thread);
   /// (m, l, acc slices...) after one key block.
-  SmallVector<Value>
-  computeKeyBlock(Value thread, Value row, Value batch, Value head,
-                  Value col0, Value stage, Value querySmem, Value keySmem,
-                  Value valueSmem, ValueRange state);
+  SmallVector<Value> computeKeyBlock(Value thread, Value row, Value batch,
+                                     Value head, Value col0, Value stage,
+                                     Value querySmem, Value keySmem,
+                                     Value valueSmem, ValueRange state);
   Value scoreOf(Value raw, Value batch, Value head, Value row, Value col);
 };
 
@@ -216,8 +220,8 @@ SmallVector<Value> KernelBuilder::build() {
     if (outputTensorType.isDynamicDim(dim))
       dynamicSizes.push_back(math.dim(query, dim));
   output = memref::AllocOp::create(
-      b, loc,
-      MemRefType::get(outputTensorType.getShape(), outputType), dynamicSizes);
+      b, loc, MemRefType::get(outputTensorType.getShape(), outputElementType),
+      dynamicSizes);
   if (op.getLogsumexp()) {
     auto lseType = cast<RankedTensorType>(op.getLogsumexp().getType());
     logsumexp = memref::AllocOp::create(
@@ -234,8 +238,8 @@ SmallVector<Value> KernelBuilder::build() {
   buildQueryBlock(grid);
 
   SmallVector<Value> results;
-  for (auto [buffer, result] : llvm::zip(
-           SmallVector<Value>{output, logsumexp}, op.getResults())) {
+  for (auto [buffer, result] :
+       llvm::zip(SmallVector<Value>{output, logsumexp}, op.getResults())) {
     results.push_back(bufferization::ToTensorOp::create(
         b, loc, result.getType(), buffer, /*restrict=*/true,
         /*writable=*/true));
@@ -259,21 +263,21 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   auto sharedTile = [&](ArrayRef<int64_t> shape, Type type) -> Value {
     return memref::AllocOp::create(
-        b, loc, MemRefType::get(shape, type, MemRefLayoutAttrInterface(),
-                                workgroup));
+        b, loc,
+        MemRefType::get(shape, type, MemRefLayoutAttrInterface(), workgroup));
   };
-  Value querySmem = sharedTile({blockQ, paddedWidth(headDim, queryType)},
-                               queryType);
+  Value querySmem = sharedTile({blockQ, paddedWidth(headDim, queryElementType)},
+                               queryElementType);
   Value keySmem = sharedTile(
-      {stages, blockKV, paddedWidth(headDim, keyType)}, keyType);
-  Value valueSmem = sharedTile(
-      {stages, blockKV, paddedWidth(valueDim, valueType)}, valueType);
+      {stages, blockKV, paddedWidth(headDim, keyElementType)}, keyElementType);
+  Value valueSmem =
+      sharedTile({stages, blockKV, paddedWidth(valueDim, valueElementType)},
+                 valueElementType);
 
   // The key blocks any row of the query block can see; the same for every
   // thread, so the barriers in the loop are reached by all of them.
-  VisibleKeys visible =
-      visibleKeys(math, op, row0, rows, keyLen, causalOffset, windowOffset,
-                  blockKV);
+  VisibleKeys visible = visibleKeys(math, op, row0, rows, keyLen, causalOffset,
+                                    windowOffset, blockKV);
   Value firstBlockStart = visible.firstBlockStart, keyEnd = visible.keyEnd;
 
   auto threadLoop = scf::ForallOp::create(
@@ -283,25 +287,22 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
   b.setInsertionPointToStart(threadLoop.getBody());
   Value thread = threadLoop.getInductionVar(0);
   Value zero = math.constant(0);
-  copyTile(query, batch, head, row0, rows, blockQ, headDim, querySmem,
-           Value(), thread);
+  copyTile(query, batch, head, row0, rows, blockQ, headDim, querySmem, Value(),
+           thread);
   gpu::BarrierOp::create(b, loc);
 
   Value row = math.add(row0, thread);
   Value ownsRow = math.lt(thread, blockQValue);
   Value blockKVValue = math.constant(blockKV);
-  Value initMax =
-      f32Constant(b, loc, -std::numeric_limits<double>::infinity());
+  Value initMax = f32Constant(b, loc, -std::numeric_limits<double>::infinity());
   Value initSum = f32Constant(b, loc, 0);
   Value initAcc = arith::ConstantOp::create(
       b, loc,
-      DenseElementsAttr::get(VectorType::get({accumulatorSlice()}, f32),
-                             0.0f));
+      DenseElementsAttr::get(VectorType::get({accumulatorSlice()}, f32), 0.0f));
   SmallVector<Value> initState = {initMax, initSum};
   initState.append(accumulatorSlices(), initAcc);
   auto keyLoop = scf::ForOp::create(
-      b, loc, firstBlockStart, keyEnd, blockKVValue,
-      initState,
+      b, loc, firstBlockStart, keyEnd, blockKVValue, initState,
       [&](OpBuilder &lb, Location lloc, Value col0, ValueRange state) {
         OpBuilder::InsertionGuard loopGuard(b);
         b.setInsertionPoint(lb.getInsertionBlock(), lb.getInsertionPoint());
@@ -314,8 +315,8 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
         Value cols = lm.min(blockKVValue, lm.sub(keyLen, col0));
         copyTile(key, batch, kvHead, col0, cols, blockKV, headDim, keySmem,
                  stage, thread);
-        copyTile(value, batch, kvHead, col0, cols, blockKV, valueDim,
-                 valueSmem, stage, thread);
+        copyTile(value, batch, kvHead, col0, cols, blockKV, valueDim, valueSmem,
+                 stage, thread);
         gpu::BarrierOp::create(b, lloc);
         // Threads past the block's rows only help with the copies.
         auto compute = scf::IfOp::create(
@@ -354,9 +355,9 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
       Value quotient = arith::DivFOp::create(tb, tloc, part, sums);
       Value normalized =
           arith::SelectOp::create(tb, tloc, isEmpty, zeros, quotient);
-      if (!outputType.isF32())
+      if (!outputElementType.isF32())
         normalized = arith::TruncFOp::create(
-            tb, tloc, sliceType.clone(outputType), normalized);
+            tb, tloc, sliceType.clone(outputElementType), normalized);
       Value column = arith::ConstantIndexOp::create(tb, tloc, index * slice);
       // 16-byte aligned when the slice is 16 bytes: rows of whole slices.
       storeVector(tb, tloc, normalized, output,
@@ -364,8 +365,8 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
     }
     if (logsumexp) {
       Value logSum = math::LogOp::create(tb, tloc, finalSum);
-      Value lse = arith::AddFOp::create(
-          tb, tloc, safeRowMax(tb, tloc, finalMax), logSum);
+      Value lse = arith::AddFOp::create(tb, tloc,
+                                        safeRowMax(tb, tloc, finalMax), logSum);
       memref::StoreOp::create(tb, tloc, lse, logsumexp,
                               ValueRange{batch, head, row});
     }
@@ -377,10 +378,9 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
 /// shared tile (at `stage` when given), zero-filling rows up to `tileRows`.
 /// Thread t moves chunks t, t + threads, ...: consecutive threads read
 /// consecutive 16-byte chunks of global memory.
-void KernelBuilder::copyTile(Value source, Value batch, Value head,
-                             Value row0, Value validRows, int64_t tileRows,
-                             int64_t width, Value sharedTile, Value stage,
-                             Value thread) {
+void KernelBuilder::copyTile(Value source, Value batch, Value head, Value row0,
+                             Value validRows, int64_t tileRows, int64_t width,
+                             Value sharedTile, Value stage, Value thread) {
   IndexMath math{b, loc};
   Type type = cast<MemRefType>(source.getType()).getElementType();
   int64_t chunk = chunkElements(width, type);
@@ -401,8 +401,8 @@ void KernelBuilder::copyTile(Value source, Value batch, Value head,
         auto body = [&]() {
           Value chunksPerRowValue = lm.constant(chunksPerRow);
           Value tileRow = lm.divU(index, chunksPerRowValue);
-          Value column = lm.mul(lm.remU(index, chunksPerRowValue),
-                                lm.constant(chunk));
+          Value column =
+              lm.mul(lm.remU(index, chunksPerRowValue), lm.constant(chunk));
           Value sourceRow = lm.add(row0, tileRow);
           auto load = scf::IfOp::create(
               b, lloc, lm.lt(tileRow, validRows),
@@ -424,9 +424,9 @@ void KernelBuilder::copyTile(Value source, Value batch, Value head,
         if (totalChunks % threads == 0) {
           body();
         } else {
-          auto inTile = scf::IfOp::create(
-              b, lloc, lm.lt(index, lm.constant(totalChunks)),
-              /*withElseRegion=*/false);
+          auto inTile =
+              scf::IfOp::create(b, lloc, lm.lt(index, lm.constant(totalChunks)),
+                                /*withElseRegion=*/false);
           OpBuilder::InsertionGuard ifGuard(b);
           b.setInsertionPointToStart(inTile.thenBlock());
           body();
@@ -472,13 +472,12 @@ SmallVector<Value> KernelBuilder::computeKeyBlock(
     Value thread, Value row, Value batch, Value head, Value col0, Value stage,
     Value querySmem, Value keySmem, Value valueSmem, ValueRange state) {
   IndexMath math{b, loc};
-  int64_t qkChunk = std::min(chunkElements(headDim, queryType),
-                             chunkElements(headDim, keyType));
+  int64_t qkChunk = std::min(chunkElements(headDim, queryElementType),
+                             chunkElements(headDim, keyElementType));
   auto scoresType = VectorType::get({keyChunk}, f32);
   auto chunks = scf::ForOp::create(
-      b, loc, math.constant(0), math.constant(blockKV),
-      math.constant(keyChunk), state,
-      [&](OpBuilder &lb, Location lloc, Value c0, ValueRange running) {
+      b, loc, math.constant(0), math.constant(blockKV), math.constant(keyChunk),
+      state, [&](OpBuilder &lb, Location lloc, Value c0, ValueRange running) {
         OpBuilder::InsertionGuard loopGuard(b);
         b.setInsertionPoint(lb.getInsertionBlock(), lb.getInsertionPoint());
         IndexMath lm{b, lloc};
@@ -486,8 +485,8 @@ SmallVector<Value> KernelBuilder::computeKeyBlock(
         Value zeroScores = arith::ConstantOp::create(
             b, lloc, DenseElementsAttr::get(scoresType, 0.0f));
         auto dot = scf::ForOp::create(
-            b, lloc, lm.constant(0), lm.constant(headDim),
-            lm.constant(qkChunk), ValueRange{zeroScores},
+            b, lloc, lm.constant(0), lm.constant(headDim), lm.constant(qkChunk),
+            ValueRange{zeroScores},
             [&](OpBuilder &db, Location dloc, Value d, ValueRange partial) {
               OpBuilder::InsertionGuard dotGuard(b);
               b.setInsertionPoint(db.getInsertionBlock(),
@@ -495,14 +494,16 @@ SmallVector<Value> KernelBuilder::computeKeyBlock(
               IndexMath dm{b, dloc};
               Value q = extendToF32(
                   b, dloc,
-                  loadVector(b, dloc, VectorType::get({qkChunk}, queryType),
+                  loadVector(b, dloc,
+                             VectorType::get({qkChunk}, queryElementType),
                              querySmem, ValueRange{thread, d}));
               Value scores = partial[0];
               for (int64_t j = 0; j < keyChunk; ++j) {
                 Value keyRow = dm.addConstant(c0, j);
                 Value k = extendToF32(
                     b, dloc,
-                    loadVector(b, dloc, VectorType::get({qkChunk}, keyType),
+                    loadVector(b, dloc,
+                               VectorType::get({qkChunk}, keyElementType),
                                keySmem, ValueRange{stage, keyRow, d}));
                 Value product = arith::MulFOp::create(b, dloc, q, k);
                 Value old = vector::ExtractOp::create(b, dloc, scores, j);
@@ -546,9 +547,9 @@ SmallVector<Value> KernelBuilder::computeKeyBlock(
         // lowering and FlashAttention-2's second MMA do).
         for (int64_t j = 0; j < keyChunk; ++j) {
           Value p = vector::ExtractOp::create(b, lloc, probs, j);
-          if (!valueType.isF32())
-            p = castToF32(b, lloc,
-                          arith::TruncFOp::create(b, lloc, valueType, p));
+          if (!valueElementType.isF32())
+            p = castToF32(
+                b, lloc, arith::TruncFOp::create(b, lloc, valueElementType, p));
           Value keyRow = lm.addConstant(c0, j);
           // 16 bytes of V's row at a time: only a slice of the row is live.
           Value ps = vector::BroadcastOp::create(b, lloc, sliceType, p);
@@ -556,7 +557,7 @@ SmallVector<Value> KernelBuilder::computeKeyBlock(
             Value column = lm.constant(index * slice);
             Value v = extendToF32(
                 b, lloc,
-                loadVector(b, lloc, VectorType::get({slice}, valueType),
+                loadVector(b, lloc, VectorType::get({slice}, valueElementType),
                            valueSmem, ValueRange{stage, keyRow, column}));
             acc[index] = vector::FMAOp::create(b, lloc, ps, v, acc[index]);
           }
@@ -583,15 +584,16 @@ struct FADistributeAttentionPass
       int64_t threads = tiling.getWarps() * kWarpSize;
       if (tiling.getBlockQ() > threads) {
         op.emitOpError() << "tiling block_q (" << tiling.getBlockQ()
-                         << ") exceeds the kernel's " << threads
-                         << " threads (" << tiling.getWarps()
+                         << ") exceeds the kernel's " << threads << " threads ("
+                         << tiling.getWarps()
                          << " warps of 32): each thread owns one query row, "
                             "so block_q must be at most 32 * warps";
         return signalPassFailure();
       }
-      auto valueType = cast<RankedTensorType>(op.getValue().getType());
-      auto queryType = cast<RankedTensorType>(op.getQuery().getType());
-      if (valueType.isDynamicDim(3) || queryType.isDynamicDim(3)) {
+      auto valueElementType = cast<RankedTensorType>(op.getValue().getType());
+      auto queryElementType = cast<RankedTensorType>(op.getQuery().getType());
+      if (valueElementType.isDynamicDim(3) ||
+          queryElementType.isDynamicDim(3)) {
         op.emitOpError() << "needs static head dims for the GPU kernel (the "
                             "accumulator is a register vector of Dv floats)";
         return signalPassFailure();

@@ -1,4 +1,5 @@
-//===- EmulateThreadsOnCPU.cpp - Run a thread-mapped kernel on a CPU -------===//
+//===- EmulateThreadsOnCPU.cpp - Run a thread-mapped kernel on a CPU
+//-------===//
 //
 // Stage: CPU execution of the GPU kernel form. A thread-mapped scf.forall
 // whose body synchronizes with gpu.barrier cannot run sequentially as it is:
@@ -106,8 +107,8 @@ LogicalResult ThreadLoopSplitter::check() {
       return WalkResult::advance();
     auto loop = dyn_cast<scf::ForOp>(parent);
     if (loop && loop->getParentOp() == threads.getOperation()) {
-      for (Value bound : {loop.getLowerBound(), loop.getUpperBound(),
-                          loop.getStep()})
+      for (Value bound :
+           {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
         if (threads->isAncestor(bound.getParentRegion()->getParentOp())) {
           // A constant is the same in every thread: hoist it.
           if (Operation *def = bound.getDefiningOp();
@@ -137,9 +138,9 @@ Value ThreadLoopSplitter::privateSlots(Type type) {
   OpFoldResult count = threads.getMixedUpperBound()[0];
   if (std::optional<int64_t> size = getConstantIntValue(count))
     return memref::AllocaOp::create(b, loc, MemRefType::get({*size}, type));
-  return memref::AllocaOp::create(
-      b, loc, MemRefType::get({ShapedType::kDynamic}, type),
-      ValueRange{cast<Value>(count)});
+  return memref::AllocaOp::create(b, loc,
+                                  MemRefType::get({ShapedType::kDynamic}, type),
+                                  ValueRange{cast<Value>(count)});
 }
 
 /// Carries the loop's iter_args through private slots instead, so that the
@@ -161,8 +162,8 @@ scf::ForOp ThreadLoopSplitter::demoteIterArgs(scf::ForOp loop) {
   SmallVector<Value> loaded;
   for (Value slot : slots)
     loaded.push_back(memref::LoadOp::create(b, loc, slot, threadId()));
-  for (Operation &op : llvm::make_early_inc_range(
-           loop.getBody()->without_terminator()))
+  for (Operation &op :
+       llvm::make_early_inc_range(loop.getBody()->without_terminator()))
     op.moveBefore(body->getTerminator());
   auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
   b.setInsertionPoint(body->getTerminator());
@@ -173,8 +174,7 @@ scf::ForOp ThreadLoopSplitter::demoteIterArgs(scf::ForOp loop) {
     arg.replaceAllUsesWith(value);
   b.setInsertionPointAfter(rebuilt);
   for (auto [result, slot] : llvm::zip(loop.getResults(), slots))
-    result.replaceAllUsesWith(
-        memref::LoadOp::create(b, loc, slot, threadId()));
+    result.replaceAllUsesWith(memref::LoadOp::create(b, loc, slot, threadId()));
   loop.erase();
   return rebuilt;
 }
@@ -200,8 +200,8 @@ void ThreadLoopSplitter::collectPhases() {
     if (isa<gpu::BarrierOp>(op) || (loop && containsBarrier(loop))) {
       phases.push_back(current);
       if (loop)
-        phases.push_back(Phase{Segment{body, &op, {}}, loop,
-                               segmentsOf(loop.getBody())});
+        phases.push_back(
+            Phase{Segment{body, &op, {}}, loop, segmentsOf(loop.getBody())});
       current = Phase{Segment{body, &op, {}}, nullptr, {}};
       continue;
     }
@@ -261,9 +261,8 @@ void ThreadLoopSplitter::bufferCrossingValues() {
                   ++Block::iterator(value.getDefiningOp()));
       memref::StoreOp::create(b, loc, value, slot, threadId());
     }
-    OpBuilder b(target->block, target->after
-                                   ? ++Block::iterator(target->after)
-                                   : target->block->begin());
+    OpBuilder b(target->block, target->after ? ++Block::iterator(target->after)
+                                             : target->block->begin());
     Value loaded = memref::LoadOp::create(b, loc, slot, threadId());
     value.replaceUsesWithIf(loaded, [&](OpOperand &use) {
       return owningSegment(use.getOwner()) == target;
@@ -271,8 +270,9 @@ void ThreadLoopSplitter::bufferCrossingValues() {
   }
 }
 
-scf::ForallOp ThreadLoopSplitter::moveIntoThreadLoop(
-    OpBuilder &b, ArrayRef<Operation *> ops) {
+scf::ForallOp
+ThreadLoopSplitter::moveIntoThreadLoop(OpBuilder &b,
+                                       ArrayRef<Operation *> ops) {
   auto phase = scf::ForallOp::create(
       b, threads.getLoc(), threads.getMixedLowerBound(),
       threads.getMixedUpperBound(), threads.getMixedStep(), ValueRange{},

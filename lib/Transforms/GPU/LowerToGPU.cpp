@@ -71,8 +71,8 @@ bool isWorkgroupAlloc(Operation *op) {
   auto alloc = dyn_cast<memref::AllocOp>(op);
   if (!alloc)
     return false;
-  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(
-      alloc.getType().getMemorySpace());
+  auto space =
+      dyn_cast_or_null<gpu::AddressSpaceAttr>(alloc.getType().getMemorySpace());
   return space && space.getValue() == gpu::AddressSpace::Workgroup;
 }
 
@@ -108,28 +108,30 @@ LogicalResult mapBlockLoop(scf::ForallOp grid, bool staticBuffers) {
 
   // Thread loops and shared tiles of this block.
   SmallVector<scf::ForallOp> threadLoops;
-  WalkResult walk = grid.getBody()->walk<WalkOrder::PreOrder>([&](scf::ForallOp inner) {
-    if (!isThreadLoop(inner)) {
-      inner.emitOpError() << "inside a block-mapped loop must be mapped to "
-                             "#gpu.thread<x>";
-      return WalkResult::interrupt();
-    }
-    if (!getConstantIntValue(inner.getMixedUpperBound()[0]) ||
-        !isConstantIntValue(inner.getMixedLowerBound()[0], 0) ||
-        !isConstantIntValue(inner.getMixedStep()[0], 1)) {
-      inner.emitOpError() << "mapped to threads needs a static thread count, "
-                             "counted from 0 in steps of 1";
-      return WalkResult::interrupt();
-    }
-    threadLoops.push_back(inner);
-    return WalkResult::skip();
-  });
+  WalkResult walk =
+      grid.getBody()->walk<WalkOrder::PreOrder>([&](scf::ForallOp inner) {
+        if (!isThreadLoop(inner)) {
+          inner.emitOpError() << "inside a block-mapped loop must be mapped to "
+                                 "#gpu.thread<x>";
+          return WalkResult::interrupt();
+        }
+        if (!getConstantIntValue(inner.getMixedUpperBound()[0]) ||
+            !isConstantIntValue(inner.getMixedLowerBound()[0], 0) ||
+            !isConstantIntValue(inner.getMixedStep()[0], 1)) {
+          inner.emitOpError()
+              << "mapped to threads needs a static thread count, "
+                 "counted from 0 in steps of 1";
+          return WalkResult::interrupt();
+        }
+        threadLoops.push_back(inner);
+        return WalkResult::skip();
+      });
   if (walk.wasInterrupted())
     return failure();
   int64_t blockSize = 1;
   for (scf::ForallOp loop : threadLoops)
-    blockSize = std::max(
-        blockSize, *getConstantIntValue(loop.getMixedUpperBound()[0]));
+    blockSize =
+        std::max(blockSize, *getConstantIntValue(loop.getMixedUpperBound()[0]));
 
   SmallVector<memref::AllocOp> tiles;
   for (Operation &op : grid.getBody()->without_terminator())
@@ -158,16 +160,16 @@ LogicalResult mapBlockLoop(scf::ForallOp grid, bool staticBuffers) {
   Value blockX = arith::ConstantIndexOp::create(b, loc, blockSize);
   Value dynamicSize;
   if (dynamicShared)
-    dynamicSize = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
-                                               sharedBytes);
+    dynamicSize =
+        arith::ConstantIntOp::create(b, loc, b.getI32Type(), sharedBytes);
   SmallVector<Type> attributions;
   if (!dynamicShared)
     for (memref::AllocOp tile : tiles)
       attributions.push_back(tile.getType());
-  auto launch = gpu::LaunchOp::create(
-      b, loc, gridSize[0], gridSize[1], gridSize[2], blockX, one, one,
-      dynamicSize, /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{},
-      attributions);
+  auto launch = gpu::LaunchOp::create(b, loc, gridSize[0], gridSize[1],
+                                      gridSize[2], blockX, one, one,
+                                      dynamicSize, /*asyncTokenType=*/nullptr,
+                                      /*asyncDependencies=*/{}, attributions);
   Block &body = launch.getBody().front();
   OpBuilder inner(&body, body.end());
   auto terminator = gpu::TerminatorOp::create(inner, loc);
@@ -179,7 +181,8 @@ LogicalResult mapBlockLoop(scf::ForallOp grid, bool staticBuffers) {
   gpu::KernelDim3 blockIds = launch.getBlockIds();
   Value blockId[3] = {blockIds.x, blockIds.y, blockIds.z};
   for (auto [attr, iv] : llvm::zip(mapping, grid.getInductionVars()))
-    iv.replaceAllUsesWith(blockId[static_cast<unsigned>(*blockMappingId(attr))]);
+    iv.replaceAllUsesWith(
+        blockId[static_cast<unsigned>(*blockMappingId(attr))]);
 
   // Shared tiles.
   if (dynamicShared) {
