@@ -49,5 +49,6 @@ ASAN_OPTIONS=detect_leaks=0:allow_user_poisoning=0 ./bin/fa-fuzz "$corpus" -max_
 # fuzz.log repeats the per-job logs, so only those are counted.
 executed=$(grep -ho 'stat::number_of_executed_units: *[0-9]*' fuzz-*.log 2>/dev/null |
   awk '{ n += $2 } END { print n + 0 }')
-crashes=$(ls crash-* timeout-* oom-* 2>/dev/null | wc -l)
+# find, not ls: with no crash at all, ls fails and pipefail would stop here.
+crashes=$(find . -maxdepth 1 \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
 echo "fuzzed $seconds s on 2 workers: $executed executions, $crashes crashes/timeouts/ooms"

@@ -12,6 +12,12 @@
 // RUN: diff %t.before %t.tiled
 // RUN: fa-opt %s --fa-decompose-attention > %t.decomposed
 // RUN: diff %t.before %t.decomposed
+// RUN: fa-opt %s --fa-distribute-attention > %t.distributed
+// RUN: diff %t.before %t.distributed
+// RUN: fa-opt %s --fa-emulate-threads-on-cpu > %t.emulated
+// RUN: diff %t.before %t.emulated
+// RUN: fa-opt %s --fa-lower-to-gpu > %t.launched
+// RUN: diff %t.before %t.launched
 
 #mlp_x = affine_map<(i, j, k) -> (i, k)>
 #mlp_w = affine_map<(i, j, k) -> (k, j)>
@@ -208,4 +214,15 @@ func.func @log_softmax(%q: tensor<4x4xf32>, %k: tensor<4x4xf32>, %v: tensor<4x4x
   } -> tensor<4x4xf32>
   %o = linalg.matmul ins(%p, %v : tensor<4x4xf32>, tensor<4x4xf32>) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
   return %o : tensor<4x4xf32>
+}
+
+// Workgroup memory and a parallel loop that are not a GPU-mapped kernel:
+// the GPU passes leave them alone.
+func.func @shared_scratch(%i: index, %out: memref<4xf32>) {
+  %a = memref.alloca() : memref<4xf32, #gpu.address_space<workgroup>>
+  scf.forall (%t) in (4) {
+    %v = memref.load %a[%i] : memref<4xf32, #gpu.address_space<workgroup>>
+    memref.store %v, %out[%t] : memref<4xf32>
+  }
+  return
 }

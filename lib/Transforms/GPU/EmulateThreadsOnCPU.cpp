@@ -343,10 +343,20 @@ struct FAEmulateThreadsOnCPUPass
     if (stray.wasInterrupted())
       return signalPassFailure();
 
-    // Workgroup memory is ordinary memory on a CPU: the kernel form only
-    // loads and stores to it, so the type changes in place.
+    // Workgroup memory of a GPU-mapped loop is ordinary memory on a CPU:
+    // the kernel form only loads and stores to it, so the type changes in
+    // place. Memory outside such loops is not this pass's to change.
     getOperation()->walk([](Operation *op) {
       if (!isa<memref::AllocOp, memref::AllocaOp>(op))
+        return;
+      auto mapped = [](scf::ForallOp forall) {
+        return forall.getMapping().has_value();
+      };
+      bool inKernel = false;
+      for (auto forall = op->getParentOfType<scf::ForallOp>(); forall;
+           forall = forall->getParentOfType<scf::ForallOp>())
+        inKernel |= mapped(forall);
+      if (!inKernel)
         return;
       auto type = cast<MemRefType>(op->getResult(0).getType());
       if (!isa_and_nonnull<gpu::AddressSpaceAttr>(type.getMemorySpace()))

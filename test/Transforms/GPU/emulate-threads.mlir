@@ -3,9 +3,12 @@
 // RUN: fa-opt %s --fa-emulate-threads-on-cpu --split-input-file --verify-diagnostics | FileCheck %s
 
 // CHECK-LABEL: func.func @phases
+// Workgroup memory of the kernel becomes ordinary memory.
+// CHECK: scf.forall (%[[B:.*]]) in (2) {
+// CHECK: %[[SHARED:.*]] = memref.alloc() : memref<4xf32>
 // The first phase: everything before the loop, for all threads.
 // CHECK: scf.forall (%[[T0:.*]]) in (4) {
-// CHECK:   memref.store %{{.*}}, %[[SHARED:.*]][%[[T0]]] : memref<4xf32>
+// CHECK:   memref.store %{{.*}}, %[[SHARED]][%[[T0]]] : memref<4xf32>
 // CHECK: } {mapping = [#gpu.thread<x>]}
 // The loop runs around one thread loop per phase; the iter_arg lives in a
 // per-thread slot.
@@ -22,28 +25,31 @@
 // CHECK: }
 // CHECK: scf.forall (%[[T3:.*]]) in (4) {
 // CHECK:   %[[SUM:.*]] = memref.load %[[ACC]][%[[T3]]]
-// CHECK:   memref.store %[[SUM]], %{{.*}}[%[[T3]]]
+// CHECK:   memref.store %[[SUM]], %{{.*}}[%[[B]], %[[T3]]]
 // CHECK: } {mapping = [#gpu.thread<x>]}
+// CHECK: } {mapping = [#gpu.block<x>]}
 // CHECK-NOT: gpu.barrier
 // CHECK-NOT: workgroup
-func.func @phases(%n: index, %out: memref<4xf32>) {
-  %shared = memref.alloc() : memref<4xf32, #gpu.address_space<workgroup>>
-  scf.forall (%t) in (4) {
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %c3 = arith.constant 3 : index
-    %one = arith.constant 1.0 : f32
-    memref.store %one, %shared[%t] : memref<4xf32, #gpu.address_space<workgroup>>
-    %sum = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %one) -> f32 {
-      // Reads another thread's element: only right after the barrier.
-      %other = arith.subi %c3, %t : index
-      %x = memref.load %shared[%other] : memref<4xf32, #gpu.address_space<workgroup>>
-      gpu.barrier
-      %y = arith.addf %acc, %x : f32
-      scf.yield %y : f32
-    }
-    memref.store %sum, %out[%t] : memref<4xf32>
-  } {mapping = [#gpu.thread<x>]}
+func.func @phases(%n: index, %out: memref<2x4xf32>) {
+  scf.forall (%b) in (2) {
+    %shared = memref.alloc() : memref<4xf32, #gpu.address_space<workgroup>>
+    scf.forall (%t) in (4) {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c3 = arith.constant 3 : index
+      %one = arith.constant 1.0 : f32
+      memref.store %one, %shared[%t] : memref<4xf32, #gpu.address_space<workgroup>>
+      %sum = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %one) -> f32 {
+        // Reads another thread's element: only right after the barrier.
+        %other = arith.subi %c3, %t : index
+        %x = memref.load %shared[%other] : memref<4xf32, #gpu.address_space<workgroup>>
+        gpu.barrier
+        %y = arith.addf %acc, %x : f32
+        scf.yield %y : f32
+      }
+      memref.store %sum, %out[%b, %t] : memref<2x4xf32>
+    } {mapping = [#gpu.thread<x>]}
+  } {mapping = [#gpu.block<x>]}
   return
 }
 
