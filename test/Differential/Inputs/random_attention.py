@@ -8,7 +8,9 @@ scale after Q·Kᵀ, on Q, √scale on Q and K, or none; additive, keep-mask,
 masked_fill (-inf or lowest) and causal masks, constant or built in the IR
 from linalg.index comparisons (causal in both alignments, off by one, a
 sliding window); f32, f16 or bf16; GQA
-repeats in TOSA and linalg; random sizes that rarely divide a tile; K
+repeats in TOSA and linalg; 3-D heads, 4-D [B, H, N, D] arguments merged
+to [B·H, N, D] and back, or (linalg) scores split into [B, H, Nq, Nk] and
+merged inside the chain; random sizes that rarely divide a tile; K
 transposed by the contraction's map or by a transpose op) together with
 near misses, each a single-point mutation of a real pattern (softmax over
 the wrong axis, Q·K in place of Q·Kᵀ, an extra user of the probabilities, a
@@ -125,6 +127,25 @@ def generate_program(index, rng, dtype):
             and rng.random() < 0.75):
         iota = rng.choice(["top-left", "off-by-one"] +
                           (["bottom-right", "window"] if nq <= nk else []))
+    # How the heads reach the 3-D pattern: as they are; from 4-D [B, H, N, D]
+    # arguments collapsed to [B·H, N, D] (and the output expanded back), as
+    # a frontend merges batch and heads; or with the scores split into
+    # [B, H, Nq, Nk] and merged back inside the chain, as torch-mlir lowers
+    # a 4-D matmul.
+    layouts = ["3-d", "3-d"]
+    if heads % 2 == 0 and kv_heads % 2 == 0:
+        layouts.append("4-d")
+    if heads % 2 == 0 and dialect == "linalg":
+        # (TOSA splits the scores only around a 4-D softmax, which this
+        # generator does not spell.)
+        layouts.append("split")
+    layout = rng.choice(layouts)
+    if layout == "split" and (mask not in ("none", "splat") or group > 1):
+        # Once the scores are split into [B, H], the recognizer refuses masks
+        # on the merged B·H scores and GQA repeats that split B·H
+        # differently (docs/Recognition.md); the split form is generated
+        # without them.
+        layout = "3-d"
     f = "f32"
     q_t = ttype([heads, nq, d], dtype)
     k_t = ttype([kv_heads, nk, d], dtype)
@@ -132,7 +153,15 @@ def generate_program(index, rng, dtype):
     s_t = ttype([heads, nq, nk], f)
     r_t = ttype([heads, nq, 1], f)
     o_t = ttype([heads, nq, dv], dtype)
-    args = [f"%q: {q_t}", f"%k: {k_t}", f"%v: {v_t}"]
+    def four_d(shape):
+        return [2, shape[0] // 2] + shape[1:]
+
+    if layout == "4-d":
+        args = [f"%qin: {ttype(four_d([heads, nq, d]), dtype)}",
+                f"%kin: {ttype(four_d([kv_heads, nk, d]), dtype)}",
+                f"%vin: {ttype(four_d([kv_heads, nk, dv]), dtype)}"]
+    else:
+        args = [f"%q: {q_t}", f"%k: {k_t}", f"%v: {v_t}"]
     mask_shape = None
     if mask in ("bias",):
         mask_shape = rng.choice([[1, nq, nk], [heads, 1, nk], [1, 1, nk]])
@@ -144,9 +173,12 @@ def generate_program(index, rng, dtype):
         args.append(f"%m: {ttype(mask_shape, 'i1')}")
     if mutation == "tensor-scale":
         args.append(f"%scale_t: {ttype([heads, 1, 1], f)}")
-    results = [o_t] + ([s_t] if mutation == "extra-user" else [])
+    o4_t = ttype(four_d([heads, nq, dv]), dtype)
+    results = ([o4_t] if layout == "4-d" else [o_t]) + (
+        [s_t] if mutation == "extra-user" else [])
     p.meta = dict(dialect=dialect, dtype=dtype, heads=heads, kv_heads=kv_heads, nq=nq,
                   nk=nk, d=d, dv=dv, mask=mask, mask_shape=mask_shape, mutation=mutation, iota=iota,
+                  layout=layout,
                   scale_form=scale_form)
     p.header = f"func.func @{p.name}({', '.join(args)}) -> ({', '.join(results)}) {{"
 
@@ -154,6 +186,31 @@ def generate_program(index, rng, dtype):
     p.emit('%zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>')
     p.emit(f'%zph = "tosa.const"() <{{values = dense<0.0> : tensor<1x{dtype}>}}> : () -> tensor<1x{dtype}>')
     p.emit('%shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>')
+
+    def reshape(value, src_shape, dst_shape, dt):
+        """collapse_shape/expand_shape (linalg) or tosa.reshape between a
+        3-D shape and its 4-D split of the first dim."""
+        out = p.fresh("r")
+        src_t, dst_t = ttype(src_shape, dt), ttype(dst_shape, dt)
+        if dialect == "tosa":
+            sh = p.fresh("s")
+            p.emit(f"{sh} = tosa.const_shape {{values = dense<[{', '.join(map(str, dst_shape))}]> : "
+                   f"tensor<{len(dst_shape)}xindex>}} : () -> !tosa.shape<{len(dst_shape)}>")
+            p.emit(f"{out} = tosa.reshape {value}, {sh} : ({src_t}, !tosa.shape<{len(dst_shape)}>) -> {dst_t}")
+        elif len(dst_shape) == 3:
+            p.emit(f"{out} = tensor.collapse_shape {value} [[0, 1], [2], [3]] : {src_t} into {dst_t}")
+        else:
+            p.emit(f"{out} = tensor.expand_shape {value} [[0, 1], [2], [3]] output_shape "
+                   f"[{', '.join(map(str, dst_shape))}] : {src_t} into {dst_t}")
+        return out
+
+    if layout == "4-d":
+        for name, shape in (("q", [heads, nq, d]), ("k", [kv_heads, nk, d]),
+                            ("v", [kv_heads, nk, dv])):
+            merged = reshape(f"%{name}in", four_d(shape), shape, dtype)
+            p.emit(f"%{name} = tensor.cast {merged} : {ttype(shape, dtype)} to {ttype(shape, dtype)}"
+                   if dialect == "linalg" else
+                   f"%{name} = tosa.identity {merged} : ({ttype(shape, dtype)}) -> {ttype(shape, dtype)}")
 
     # K (and V) with the GQA repeat: reshape/tile/reshape in TOSA,
     # linalg.broadcast/collapse_shape in linalg.
@@ -249,6 +306,9 @@ def generate_program(index, rng, dtype):
 
     # Scale and masks on the scores.
     x = s
+    if layout == "split":
+        split = reshape(x, [heads, nq, nk], four_d([heads, nq, nk]), f)
+        x = reshape(split, four_d([heads, nq, nk]), [heads, nq, nk], f)
     if scale_form in ("mul", "div"):
         x2 = p.fresh("x")
         if mutation == "tensor-scale":
@@ -472,6 +532,8 @@ def generate_program(index, rng, dtype):
         p.emit(f"{zo} = linalg.fill ins({c} : {dtype}) outs({e} : {o_t}) -> {o_t}")
         o = p.fresh("o")
         p.emit(f"{o} = linalg.batch_matmul ins({pc}, {v} : {pc_t}, {ttype([heads, nk, dv], dtype)}) outs({zo} : {o_t}) -> {o_t}")
+    if layout == "4-d":
+        o = reshape(o, [heads, nq, dv], four_d([heads, nq, dv]), dtype)
     rets = [o] + ([pr] if mutation == "extra-user" else [])
     p.emit(f"return {', '.join(rets)} : {', '.join(results)}")
     p.results = results
@@ -584,6 +646,11 @@ func.func @print(%t: tensor<?x?x?xf32>) {
                                   ("v", [m["kv_heads"], m["nk"], m["dv"]], 3)):
             text, val = make(name, shape, seed + i)
             out += text
+            if m["layout"] == "4-d":
+                split = [2, shape[0] // 2] + shape[1:]
+                out.append(f"  %{name}4_{i} = tensor.expand_shape {val} [[0, 1], [2], [3]] output_shape "
+                           f"[{', '.join(map(str, split))}] : {ttype(shape, dt)} into {ttype(split, dt)}\n")
+                val = f"%{name}4_{i}"
             args.append(val)
         if m["mask"] == "bias":
             text, val = make("m", m["mask_shape"], 7 + i)
@@ -604,6 +671,11 @@ func.func @print(%t: tensor<?x?x?xf32>) {
         out.append(f"  {res} = call @{p.name}({', '.join(args)}) : ({', '.join(arg_types)}) -> ({', '.join(p.results)})\n")
         for n, rt in enumerate(p.results):
             val = f"%r{i}_{n}"
+            if rt.count("x") == 4:  # a 4-D output: merge B and H to print it
+                dims = [int(x) for x in rt[len("tensor<"):].split("x")[:4]]
+                merged = ttype([dims[0] * dims[1]] + dims[2:], dt)
+                out.append(f"  %m{i}_{n} = tensor.collapse_shape {val} [[0, 1], [2], [3]] : {rt} into {merged}\n")
+                val, rt = f"%m{i}_{n}", merged
             if "f32" not in rt:
                 out.append(f"  %w{i}_{n} = arith.extf {val} : {rt} to {rt.replace(dt, 'f32')}\n")
                 val = f"%w{i}_{n}"
