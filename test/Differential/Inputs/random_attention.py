@@ -10,7 +10,8 @@ from linalg.index comparisons (causal in both alignments, off by one, a
 sliding window); f32, f16 or bf16; GQA
 repeats in TOSA and linalg; 3-D heads, 4-D [B, H, N, D] arguments merged
 to [B·H, N, D] and back, or (linalg) scores split into [B, H, Nq, Nk] and
-merged inside the chain; random sizes that rarely divide a tile; K
+merged inside the chain; sequence lengths static or dynamic (`?`, linalg);
+random sizes that rarely divide a tile; K
 transposed by the contraction's map or by a transpose op) together with
 near misses, each a single-point mutation of a real pattern (softmax over
 the wrong axis, Q·K in place of Q·Kᵀ, an extra user of the probabilities, a
@@ -43,8 +44,25 @@ NEG_INF = "0xFF800000"
 LOWEST = "-3.40282347E+38"  # what torch's masked_fill uses for -inf in f32
 
 
+class Dyn(int):
+    """A sequence length the generator knows but the IR's types leave
+    dynamic (`?`); its value is read with tensor.dim in the program."""
+
+    def __new__(cls, value, name):
+        obj = int.__new__(cls, value)
+        obj.name = name
+        return obj
+
+
 def ttype(shape, dtype):
-    return "tensor<" + "x".join(str(s) for s in shape) + f"x{dtype}>"
+    # A dynamic dim is written `?q` or `?k` while the module is generated, so
+    # that tensor.empty knows whose size to take; `generate` writes `?`.
+    return "tensor<" + "x".join(f"?{s.name}" if isinstance(s, Dyn) else str(s)
+                                for s in shape) + f"x{dtype}>"
+
+
+def plain_types(text):
+    return re.sub(r"\?[qk](?=x)", "?", text)
 
 
 class Program:
@@ -62,6 +80,12 @@ class Program:
         return f"%{prefix}{self.tmp}"
 
     def emit(self, line):
+        # tensor.empty of a type with dynamic dims takes their sizes.
+        match = re.search(r"= tensor\.empty\(\) : (tensor<[^>]*>)", line)
+        names = re.findall(r"\?([qk])(?=x)", match.group(1)) if match else []
+        if names:
+            sizes = ", ".join(f"%dyn_{n}" for n in names)
+            line = line.replace("tensor.empty()", f"tensor.empty({sizes})", 1)
         self.lines.append("  " + line)
 
 
@@ -146,6 +170,13 @@ def generate_program(index, rng, dtype):
         # differently (docs/Recognition.md); the split form is generated
         # without them.
         layout = "3-d"
+    # Sequence lengths dynamic in the types (linalg, 3-D, no constant mask).
+    dynamic = (dialect == "linalg" and layout == "3-d" and mask != "causal"
+               and mutation != "permutation" and rng.random() < 0.3)
+    if dynamic:
+        nq, nk = Dyn(nq, "q"), (Dyn(nk, "k") if nk is not nq else None)
+        if nk is None:  # the axis mutation reuses Nq as Nk
+            nk = nq
     f = "f32"
     q_t = ttype([heads, nq, d], dtype)
     k_t = ttype([kv_heads, nk, d], dtype)
@@ -178,9 +209,15 @@ def generate_program(index, rng, dtype):
         [s_t] if mutation == "extra-user" else [])
     p.meta = dict(dialect=dialect, dtype=dtype, heads=heads, kv_heads=kv_heads, nq=nq,
                   nk=nk, d=d, dv=dv, mask=mask, mask_shape=mask_shape, mutation=mutation, iota=iota,
-                  layout=layout,
+                  layout=layout, dynamic=dynamic,
                   scale_form=scale_form)
     p.header = f"func.func @{p.name}({', '.join(args)}) -> ({', '.join(results)}) {{"
+
+    if dynamic:
+        p.emit("%dyn_one = arith.constant 1 : index")
+        p.emit(f"%dyn_q = tensor.dim %q, %dyn_one : {q_t}")
+        if nk is not nq:
+            p.emit(f"%dyn_k = tensor.dim %k, %dyn_one : {k_t}")
 
     # Shared constants.
     p.emit('%zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>')
@@ -667,6 +704,7 @@ func.func @print(%t: tensor<?x?x?xf32>) {
             out += text
             args.append(val)
         arg_types = [a.split(": ", 1)[1] for a in p.args]
+
         res = ", ".join(f"%r{i}_{n}" for n in range(len(p.results)))
         out.append(f"  {res} = call @{p.name}({', '.join(args)}) : ({', '.join(arg_types)}) -> ({', '.join(p.results)})\n")
         for n, rt in enumerate(p.results):
@@ -683,7 +721,7 @@ func.func @print(%t: tensor<?x?x?xf32>) {
             out.append(f"  %d{i}_{n} = tensor.cast {val} : {rt} to tensor<?x?x?xf32>\n")
             out.append(f"  call @print(%d{i}_{n}) : (tensor<?x?x?xf32>) -> ()\n")
     out.append("  return\n}\n")
-    return "".join(out)
+    return plain_types("".join(out))
 
 
 def check_raised(module_text, raised_text):
