@@ -23,20 +23,26 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-# chip, dtype, head dim, causal
-CASES = [(chip, dtype, d, causal)
+# chip, dtype, head dim, causal, tiling written on the op (None: the
+# chip's selection)
+CASES = [(chip, dtype, d, causal, None)
          for chip in ("sm_80", "sm_90")
          for dtype in ("f16", "bf16")
          for d in (64, 128)
          for causal in (False, True)]
-CASES += [("sm_80", "f32", 64, False), ("sm_90", "f32", 64, False)]
+CASES += [("sm_80", "f32", 64, False, None), ("sm_90", "f32", 64, False, None)]
+# Two stages: K and V prefetched with cp.async.
+CASES += [(chip, "f16", d, False, f"<block_q = 128, block_kv = 64, warps = 4, stages = 2>")
+          for chip in ("sm_80", "sm_90") for d in (64, 128)]
 
 SEQ, HEADS, BATCH = 4096, 16, 2
 
 
-def attention(dtype, d, causal):
+def attention(dtype, d, causal, tiling):
     t = f"tensor<{BATCH}x{HEADS}x{SEQ}x{d}x{dtype}>"
     mask = " causal = bottom_right" if causal else ""
+    if tiling:
+        mask += f" tiling = {tiling}"
     return (f"func.func @attention(%q: {t}, %k: {t}, %v: {t}) -> {t} {{\n"
             f"  %o = fa.attention %q, %k, %v scale = {d ** -0.5!r}{mask} : "
             f"{t}, {t}, {t} -> {t}\n"
@@ -65,10 +71,10 @@ def main():
 
     rows, failures = [], 0
     with tempfile.TemporaryDirectory() as tmp:
-        for chip, dtype, d, causal in CASES:
+        for chip, dtype, d, causal, tiling in CASES:
             source = os.path.join(tmp, "attention.mlir")
             with open(source, "w") as f:
-                f.write(attention(dtype, d, causal))
+                f.write(attention(dtype, d, causal, tiling))
             report = run([args.fa_opt, source,
                           f"--fa-select-tiles=target={chip} report=-"])
             if report.returncode:

@@ -42,7 +42,9 @@ void mlir::fa::buildCPUPipeline(OpPassManager &pm,
     FASelectTilesOptions tiles;
     tiles.target = options.gpuKernel;
     pm.addPass(createFASelectTiles(tiles));
-    pm.addPass(createFADistributeAttention());
+    FADistributeAttentionOptions kernel;
+    kernel.asyncCopies = chipHasAsyncCopy(options.gpuKernel);
+    pm.addPass(createFADistributeAttention(kernel));
     pm.addPass(createFAEmulateThreadsOnCPU());
   } else {
     FASelectTilesOptions tiles;
@@ -61,6 +63,9 @@ void mlir::fa::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  // Vector ops the generic conversion lacks patterns for (the emulated
+  // cp.async copies' masks).
+  pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
 }

@@ -46,6 +46,13 @@ static std::string nvidiaChips() {
   return chips;
 }
 
+bool mlir::fa::chipHasAsyncCopy(llvm::StringRef chip) {
+  unsigned version = 0;
+  return chip.consume_front("sm_") &&
+         !chip.take_while(llvm::isDigit).getAsInteger(10, version) &&
+         version >= 80;
+}
+
 std::string mlir::fa::cudaToolkitPath(llvm::StringRef requested) {
   if (!requested.empty())
     return requested.str();
@@ -122,7 +129,9 @@ void mlir::fa::buildGPUPipeline(OpPassManager &pm,
   FASelectTilesOptions tiles;
   tiles.target = options.chip;
   pm.addPass(createFASelectTiles(tiles));
-  pm.addPass(createFADistributeAttention());
+  FADistributeAttentionOptions kernel;
+  kernel.asyncCopies = chipHasAsyncCopy(options.chip);
+  pm.addPass(createFADistributeAttention(kernel));
   addFrontendLowering(pm);
   // The host code returns the kernels' outputs; temporaries of other host
   // ops are not freed (docs/GPU.md).

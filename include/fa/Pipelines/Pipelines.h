@@ -87,6 +87,10 @@ std::string checkGPUPipelineOptions(const GPUPipelineOptions &options);
 /// $CUDA_ROOT, $CUDA_HOME or $CUDA_PATH, else /usr/local/cuda.
 std::string cudaToolkitPath(llvm::StringRef requested);
 
+/// Whether `chip` (an NVIDIA "sm_XX") has cp.async, i.e. is sm_80 or later;
+/// the pipelines let fa-distribute-attention prefetch tiles with it then.
+bool chipHasAsyncCopy(llvm::StringRef chip);
+
 /// The PTX ISA features `fa-gpu-pipeline` asks for on `chip` (the oldest
 /// PTX version that knows the chip, at least 8.0), e.g. "+ptx80".
 std::string ptxFeaturesFor(llvm::StringRef chip);

@@ -184,14 +184,23 @@ def FADistributeAttention : Pass<"fa-distribute-attention"> {
     sum and f32 accumulator stay in registers. Tiles are copied 16 bytes per
     thread and step; key blocks hidden by causal or window masks are never
     visited. The result runs on a CPU after `fa-emulate-threads-on-cpu` and
-    on a GPU after `fa-lower-to-gpu`. See docs/GPU.md.
+    on a GPU after `fa-lower-to-gpu`. With `stages >= 2` and
+    `async-copies` (sm_80 and later), K and V tiles are prefetched with
+    `nvgpu.device_async_copy` (cp.async) into the next buffer while the
+    current one is computed. See docs/GPU.md.
   }];
+  let options = [
+    Option<"asyncCopies", "async-copies", "bool", /*default=*/"true",
+           "Prefetch K/V tiles with cp.async (nvgpu.device_async_copy) when "
+           "the tiling has two or more stages (needs sm_80 or later)">,
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::bufferization::BufferizationDialect",
     "::mlir::gpu::GPUDialect",
     "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect",
+    "::mlir::nvgpu::NVGPUDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect",
   ];
@@ -205,12 +214,16 @@ def FAEmulateThreadsOnCPU : Pass<"fa-emulate-threads-on-cpu"> {
     into one loop per phase (barriers inside an `scf.for` directly in the
     thread loop split that loop's body), values that live across a barrier
     move through one private slot per thread, and workgroup memory becomes
-    ordinary memory. This is how the GPU kernel's numbers are tested with
+    ordinary memory. cp.async copies (`nvgpu.device_async_copy`) become
+    loads and stores that complete at once (their groups and waits go
+    away). This is how the GPU kernel's numbers are tested with
     mlir-runner. Barriers in other places are reported.
   }];
   let dependentDialects = [
+    "::mlir::arith::ArithDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect",
   ];
 }
 

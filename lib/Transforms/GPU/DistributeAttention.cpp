@@ -46,6 +46,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -123,6 +124,8 @@ struct KernelBuilder {
   Location loc;
   int64_t blockQ, blockKV, stages, threads, headDim, valueDim;
   int64_t keyChunk;
+  /// Whether K and V tiles are prefetched with cp.async (see asyncCopies).
+  bool asyncCopies = false;
   Type queryElementType, keyElementType, valueElementType, outputElementType,
       f32;
   MLIRContext *ctx;
@@ -132,7 +135,8 @@ struct KernelBuilder {
   Value queryLen, keyLen, groupSize, causalOffset, windowOffset, scale;
   SmallVector<bool> maskBroadcast = SmallVector<bool>(4, false);
 
-  KernelBuilder(AttentionOp op, OpBuilder &b, TilingAttr tiling)
+  KernelBuilder(AttentionOp op, OpBuilder &b, TilingAttr tiling,
+                bool allowAsyncCopies)
       : op(op), b(b), loc(op.getLoc()), blockQ(tiling.getBlockQ()),
         blockKV(tiling.getBlockKv()), stages(tiling.getStages()),
         threads(tiling.getWarps() * kWarpSize), ctx(b.getContext()) {
@@ -147,6 +151,17 @@ struct KernelBuilder {
     outputElementType =
         cast<RankedTensorType>(op.getOutput().getType()).getElementType();
     f32 = b.getF32Type();
+    // cp.async moves 16 bytes per thread and needs a second buffer to fill
+    // while the first is read; copies that need a guard (chunks that do not
+    // spread evenly over the threads) stay synchronous.
+    auto evenChunks = [&](int64_t width, Type type) {
+      int64_t chunk = chunkElements(width, type);
+      return chunk * elementBytes(type) == kChunkBytes &&
+             (blockKV * (width / chunk)) % threads == 0;
+    };
+    asyncCopies = allowAsyncCopies && stages > 1 &&
+                  evenChunks(headDim, keyElementType) &&
+                  evenChunks(valueDim, valueElementType);
     keyChunk = 1;
     for (int64_t chunk = kMaxKeyChunk; chunk > 1; chunk /= 2)
       if (blockKV % chunk == 0) {
@@ -169,6 +184,10 @@ struct KernelBuilder {
   void copyTile(Value source, Value batch, Value head, Value row0,
                 Value validRows, int64_t tileRows, int64_t width,
                 Value sharedTile, Value stage, Value thread);
+  SmallVector<Value> copyTileAsync(Value source, Value batch, Value head,
+                                   Value row0, Value validRows, Value lastRow,
+                                   int64_t width, Value sharedTile, Value stage,
+                                   Value thread);
   /// (m, l, acc slices...) after one key block.
   SmallVector<Value> computeKeyBlock(Value thread, Value row, Value batch,
                                      Value head, Value col0, Value stage,
@@ -301,6 +320,26 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
       DenseElementsAttr::get(VectorType::get({accumulatorSlice()}, f32), 0.0f));
   SmallVector<Value> initState = {initMax, initSum};
   initState.append(accumulatorSlices(), initAcc);
+  Value lastKey = math.addConstant(keyLen, -1);
+  // The tile of key block i + 1 is fetched into buffer (i + 1) % stages
+  // while block i is computed: the valid rows of the block at `start`.
+  auto validKeyRows = [&](IndexMath &m, Value start) {
+    Value visible = m.lt(start, keyEnd);
+    Value rowsLeft = m.min(blockKVValue, m.sub(keyLen, start));
+    return arith::SelectOp::create(b, loc, visible, rowsLeft, m.constant(0))
+        .getResult();
+  };
+  if (asyncCopies) {
+    SmallVector<Value> tokens =
+        copyTileAsync(key, batch, kvHead, firstBlockStart,
+                      validKeyRows(math, firstBlockStart), lastKey, headDim,
+                      keySmem, zero, thread);
+    tokens.append(copyTileAsync(value, batch, kvHead, firstBlockStart,
+                                validKeyRows(math, firstBlockStart), lastKey,
+                                valueDim, valueSmem, zero, thread));
+    nvgpu::DeviceAsyncCreateGroupOp::create(
+        b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), tokens);
+  }
   auto keyLoop = scf::ForOp::create(
       b, loc, firstBlockStart, keyEnd, blockKVValue, initState,
       [&](OpBuilder &lb, Location lloc, Value col0, ValueRange state) {
@@ -312,11 +351,30 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
           Value block = lm.divU(lm.sub(col0, firstBlockStart), blockKVValue);
           stage = lm.remU(block, lm.constant(stages));
         }
-        Value cols = lm.min(blockKVValue, lm.sub(keyLen, col0));
-        copyTile(key, batch, kvHead, col0, cols, blockKV, headDim, keySmem,
-                 stage, thread);
-        copyTile(value, batch, kvHead, col0, cols, blockKV, valueDim, valueSmem,
-                 stage, thread);
+        if (asyncCopies) {
+          // Prefetch the next key block (zero rows past the last one),
+          // then wait for all but that group: this block has landed.
+          Value next = lm.add(col0, blockKVValue);
+          Value block = lm.divU(lm.sub(next, firstBlockStart), blockKVValue);
+          Value nextStage = lm.remU(block, lm.constant(stages));
+          Value validNext = validKeyRows(lm, next);
+          SmallVector<Value> tokens =
+              copyTileAsync(key, batch, kvHead, next, validNext, lastKey,
+                            headDim, keySmem, nextStage, thread);
+          tokens.append(copyTileAsync(value, batch, kvHead, next, validNext,
+                                      lastKey, valueDim, valueSmem, nextStage,
+                                      thread));
+          Value group = nvgpu::DeviceAsyncCreateGroupOp::create(
+              b, lloc, nvgpu::DeviceAsyncTokenType::get(ctx), tokens);
+          nvgpu::DeviceAsyncWaitOp::create(b, lloc, group,
+                                           b.getI32IntegerAttr(1));
+        } else {
+          Value cols = lm.min(blockKVValue, lm.sub(keyLen, col0));
+          copyTile(key, batch, kvHead, col0, cols, blockKV, headDim, keySmem,
+                   stage, thread);
+          copyTile(value, batch, kvHead, col0, cols, blockKV, valueDim,
+                   valueSmem, stage, thread);
+        }
         gpu::BarrierOp::create(b, lloc);
         // Threads past the block's rows only help with the copies.
         auto compute = scf::IfOp::create(
@@ -333,7 +391,11 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
             [&](OpBuilder &eb, Location eloc) {
               scf::YieldOp::create(eb, eloc, state);
             });
-        if (stages == 1)
+        // Before a buffer is filled again, every thread is done with it:
+        // with one stage the next copy overwrites this block's tile, with
+        // prefetching the next iteration fills the buffer read one block
+        // ago.
+        if (stages == 1 || asyncCopies)
           gpu::BarrierOp::create(b, lloc);
         scf::YieldOp::create(b, lloc, compute.getResults());
       });
@@ -433,6 +495,41 @@ void KernelBuilder::copyTile(Value source, Value batch, Value head, Value row0,
         }
         scf::YieldOp::create(b, lloc);
       });
+}
+
+/// Starts cp.async copies of rows [row0, row0 + validRows) of
+/// source[batch, head] into the shared tile at `stage`, 16 bytes per thread
+/// and copy, zero-filling the rows past `validRows` (their source bytes are
+/// not read; the row index is clamped to `lastRow` all the same). Returns
+/// the copies' tokens for one commit group.
+SmallVector<Value> KernelBuilder::copyTileAsync(Value source, Value batch,
+                                                Value head, Value row0,
+                                                Value validRows, Value lastRow,
+                                                int64_t width, Value sharedTile,
+                                                Value stage, Value thread) {
+  IndexMath math{b, loc};
+  Type type = cast<MemRefType>(source.getType()).getElementType();
+  int64_t chunk = chunkElements(width, type);
+  int64_t chunksPerRow = width / chunk;
+  int64_t steps = blockKV * chunksPerRow / threads;
+  Value chunksPerRowValue = math.constant(chunksPerRow);
+  Value fullChunk = math.constant(chunk);
+  Value noChunk = math.constant(0);
+  SmallVector<Value> tokens;
+  for (int64_t step = 0; step < steps; ++step) {
+    Value index = math.addConstant(thread, step * threads);
+    Value tileRow = math.divU(index, chunksPerRowValue);
+    Value column = math.mul(math.remU(index, chunksPerRowValue), fullChunk);
+    Value sourceRow = math.min(math.add(row0, tileRow), lastRow);
+    Value sourceElements = arith::SelectOp::create(
+        b, loc, math.lt(tileRow, validRows), fullChunk, noChunk);
+    tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
+        b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), sharedTile,
+        ValueRange{stage, tileRow, column}, source,
+        ValueRange{batch, head, sourceRow, column}, b.getIndexAttr(chunk),
+        sourceElements, b.getUnitAttr()));
+  }
+  return tokens;
 }
 
 /// scale * raw plus the mask element, -inf where the key is hidden
@@ -571,6 +668,8 @@ SmallVector<Value> KernelBuilder::computeKeyBlock(
 
 struct FADistributeAttentionPass
     : fa::impl::FADistributeAttentionBase<FADistributeAttentionPass> {
+  using FADistributeAttentionBase::FADistributeAttentionBase;
+
   void runOnOperation() override {
     SmallVector<AttentionOp> ops;
     getOperation()->walk([&](AttentionOp op) { ops.push_back(op); });
@@ -599,7 +698,7 @@ struct FADistributeAttentionPass
         return signalPassFailure();
       }
       OpBuilder builder(op);
-      KernelBuilder kernel(op, builder, tiling);
+      KernelBuilder kernel(op, builder, tiling, asyncCopies);
       SmallVector<Value> results = kernel.build();
       op.replaceAllUsesWith(results);
       op.erase();

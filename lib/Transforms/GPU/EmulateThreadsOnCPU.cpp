@@ -31,8 +31,10 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 namespace mlir::fa {
 #define GEN_PASS_DEF_FAEMULATETHREADSONCPU
@@ -323,9 +325,57 @@ LogicalResult ThreadLoopSplitter::split() {
   return success();
 }
 
+/// cp.async on a CPU: each nvgpu.device_async_copy becomes a masked load of
+/// its source elements (the rest zero, as cp.async fills them) and a store;
+/// groups and waits go away, since a copy is complete when it returns.
+void lowerAsyncCopies(Operation *root) {
+  SmallVector<nvgpu::DeviceAsyncWaitOp> waits;
+  SmallVector<nvgpu::DeviceAsyncCreateGroupOp> groups;
+  SmallVector<nvgpu::DeviceAsyncCopyOp> copies;
+  root->walk([&](Operation *op) {
+    if (auto wait = dyn_cast<nvgpu::DeviceAsyncWaitOp>(op))
+      waits.push_back(wait);
+    else if (auto group = dyn_cast<nvgpu::DeviceAsyncCreateGroupOp>(op))
+      groups.push_back(group);
+    else if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op))
+      copies.push_back(copy);
+  });
+  for (nvgpu::DeviceAsyncWaitOp wait : waits)
+    wait.erase();
+  for (nvgpu::DeviceAsyncCreateGroupOp group : groups)
+    group.erase();
+  for (nvgpu::DeviceAsyncCopyOp copy : copies) {
+    OpBuilder b(copy);
+    Location loc = copy.getLoc();
+    int64_t count = copy.getDstElements().getSExtValue();
+    auto elementType =
+        cast<MemRefType>(copy.getDst().getType()).getElementType();
+    auto vectorType = VectorType::get({count}, elementType);
+    Value loaded;
+    if (Value sourceElements = copy.getSrcElements()) {
+      auto maskType = VectorType::get({count}, b.getI1Type());
+      Value mask = vector::CreateMaskOp::create(b, loc, maskType,
+                                                ValueRange{sourceElements});
+      Value zeros = arith::ConstantOp::create(
+          b, loc,
+          DenseElementsAttr::get(vectorType, b.getZeroAttr(elementType)));
+      loaded = vector::MaskedLoadOp::create(b, loc, vectorType, copy.getSrc(),
+                                            copy.getSrcIndices(), mask, zeros);
+    } else {
+      loaded = vector::LoadOp::create(b, loc, vectorType, copy.getSrc(),
+                                      copy.getSrcIndices());
+    }
+    vector::StoreOp::create(b, loc, loaded, copy.getDst(),
+                            copy.getDstIndices());
+    copy.erase();
+  }
+}
+
 struct FAEmulateThreadsOnCPUPass
     : fa::impl::FAEmulateThreadsOnCPUBase<FAEmulateThreadsOnCPUPass> {
   void runOnOperation() override {
+    lowerAsyncCopies(getOperation());
+
     SmallVector<scf::ForallOp> threadLoops;
     getOperation()->walk([&](scf::ForallOp forall) {
       if (isThreadLoop(forall) && containsBarrier(forall))

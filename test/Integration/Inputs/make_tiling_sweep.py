@@ -59,6 +59,8 @@ CASES = [
      "MQA (one key/value head) with an f16 bias"),
     ("kernel-stages2", 1, 2, 2, 150, 200, 64, 64, "f16", None, "top_left", None, True, False, (32, 32, 2),
      "two K/V stages (the kernel rotates its shared buffers, one barrier per key block), causal f16"),
+    ("kernel-stages3-gqa", 1, 4, 2, 200, 333, 64, 64, "f16", None, None, (40, 8, "bottom_right"), True, False, (64, 32, 3),
+     "three K/V stages prefetched with cp.async (emulated), GQA, a bottom-right window, tails in both lengths, f16"),
     ("kernel-full-block", 1, 2, 2, 300, 257, 32, 32, "f32", ("bias", (1, 2, 300, 257)), None, None, True, False, (128, 64),
      "block_q = 128 with 4 warps: every kernel thread owns a query row"),
     ("kernel-odd-dims", 1, 2, 1, 9, 13, 3, 5, "f16", ("bias", (1, 2, 9, 13)), "bottom_right", None, True, False, (16, 16),

@@ -1,6 +1,7 @@
 // The kernel form: a block-mapped grid, padded shared tiles, a thread loop
 // with the barriers of the copy/compute phases.
 // RUN: fa-opt %s --fa-distribute-attention | FileCheck %s
+// RUN: fa-opt %s --fa-distribute-attention=async-copies=false | FileCheck %s --check-prefix=SYNC
 
 // CHECK-LABEL: func.func @kernel
 // CHECK: scf.forall ({{.*}}) in (2, 8, %{{.*}})
@@ -12,13 +13,30 @@
 // 16-byte coalesced copies of the Q tile, then a barrier.
 // CHECK: vector.load {{.*}} {alignment = 16 : i64} : memref<2x8x512x64xf16>, vector<8xf16>
 // CHECK: gpu.barrier
+// Two stages: K and V of the first key block are prefetched with cp.async
+// (16 bytes per copy, zero-filled past Nk) before the key loop.
+// CHECK: nvgpu.device_async_copy {{.*}}, 8, %{{.*}} {bypassL1} : memref<2x8x512x64xf16> to memref<2x32x72xf16, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.device_async_create_group
 // The key loop carries the row max, the row sum and the f32 accumulator as
 // eight 16-byte slices of V's row (Dv = 64 f16 = 8 x 8).
 // CHECK: scf.for {{.*}} -> (f32, f32, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// Each key block prefetches the next one into the other buffer, waits for
+// its own, and computes between two barriers.
+// CHECK: nvgpu.device_async_copy
+// CHECK: %[[GROUP:.*]] = nvgpu.device_async_create_group
+// CHECK: nvgpu.device_async_wait %[[GROUP]] {numGroups = 1 : i32}
 // CHECK: gpu.barrier
 // CHECK: math.exp
-// Two stages: one barrier per key block.
+// CHECK: gpu.barrier
 // CHECK-NOT: gpu.barrier
+// Without cp.async the copies are synchronous and two stages need one
+// barrier per key block.
+// SYNC-NOT: nvgpu.device_async_copy
+// SYNC: scf.for
+// SYNC: gpu.barrier
+// SYNC: math.exp
+// SYNC-NOT: gpu.barrier
+// SYNC: {mapping = [#gpu.thread<x>]}
 // CHECK: {mapping = [#gpu.thread<x>]}
 // CHECK: {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
 // CHECK-NOT: fa.attention

@@ -1,0 +1,21 @@
+// With two stages, K and V tiles are prefetched with cp.async on sm_80 and
+// later (16 bytes per copy, bypassing L1), one commit group per key block,
+// waiting for all but the newest; sm_75 has no cp.async and copies
+// synchronously.
+// REQUIRES: nvptx
+// RUN: fa-opt %s --fa-gpu-pipeline="chip=sm_80 format=isa" > %t.sm80
+// RUN: FileCheck %s --check-prefix=ASYNC < %t.sm80
+// RUN: FileCheck %s --check-prefix=COMMIT < %t.sm80
+// RUN: FileCheck %s --check-prefix=WAIT < %t.sm80
+// RUN: fa-opt %s --fa-gpu-pipeline="chip=sm_75 format=isa" | FileCheck %s --check-prefix=SYNC
+// ASYNC: cp.async.cg.shared.global
+// COMMIT: cp.async.commit_group
+// WAIT: cp.async.wait_group {{(\\09)?}}1;
+// SYNC: gpu.binary
+// SYNC-NOT: cp.async
+func.func @attention(%q: tensor<2x8x1024x64xf16>, %k: tensor<2x8x1024x64xf16>, %v: tensor<2x8x1024x64xf16>) -> tensor<2x8x1024x64xf16> {
+  %o = fa.attention %q, %k, %v scale = 0.125 causal = top_left
+      tiling = <block_q = 128, block_kv = 64, warps = 4, stages = 2>
+      : tensor<2x8x1024x64xf16>, tensor<2x8x1024x64xf16>, tensor<2x8x1024x64xf16> -> tensor<2x8x1024x64xf16>
+  return %o : tensor<2x8x1024x64xf16>
+}
