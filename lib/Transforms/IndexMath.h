@@ -76,6 +76,23 @@ inline Value diagonalOffset(IndexMath &math, DiagonalAlignment align,
   return math.sub(keyLen, queryLen);
 }
 
+/// The mask dims that broadcast: a static 1 where the scores' dim
+/// ([B, Hq, Nq, Nk]) is not 1 (see the op's verifier). Such a dim is read at
+/// index 0 and never expanded. All false without a mask.
+inline SmallVector<bool> maskBroadcastDims(AttentionOp op) {
+  SmallVector<bool> broadcast(4, false);
+  if (!op.getMask())
+    return broadcast;
+  auto maskType = cast<ShapedType>(op.getMask().getType());
+  auto queryType = cast<ShapedType>(op.getQuery().getType());
+  auto keyType = cast<ShapedType>(op.getKey().getType());
+  int64_t scoreShape[] = {queryType.getDimSize(0), queryType.getDimSize(1),
+                          queryType.getDimSize(2), keyType.getDimSize(2)};
+  for (int64_t dim = 0; dim < 4; ++dim)
+    broadcast[dim] = maskType.getDimSize(dim) == 1 && scoreShape[dim] != 1;
+  return broadcast;
+}
+
 /// The key blocks that query rows [row0, row0 + rows) can see: the loop runs
 /// from `firstBlockStart` (a multiple of `blockKV`) to `keyEnd`. Key blocks
 /// that the causal or window mask hides from every one of these rows are

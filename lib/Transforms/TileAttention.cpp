@@ -130,7 +130,6 @@ SmallVector<Value> TileAttentionLowering::lower() {
   MLIRContext *ctx = b.getContext();
   IndexMath math{b, loc};
   Value query = op.getQuery(), key = op.getKey();
-  Value mask = op.getMask();
 
   Value batchSize = math.dim(query, 0), queryHeads = math.dim(query, 1);
   Value queryLen = math.dim(query, 2), keyHeads = math.dim(key, 1);
@@ -148,18 +147,7 @@ SmallVector<Value> TileAttentionLowering::lower() {
   Value scale = arith::ConstantOp::create(
       b, loc, b.getF32FloatAttr(op.getScale().convertToDouble()));
 
-  // A mask dim broadcasts when it is a static 1 (see the op's verifier).
-  SmallVector<bool> maskBroadcast(4, false);
-  if (mask) {
-    auto maskType = cast<RankedTensorType>(mask.getType());
-    auto queryType = cast<RankedTensorType>(query.getType());
-    auto keyType = cast<RankedTensorType>(key.getType());
-    int64_t scoreShape[] = {queryType.getDimSize(0), queryType.getDimSize(1),
-                            queryType.getDimSize(2), keyType.getDimSize(2)};
-    for (int64_t dim = 0; dim < 4; ++dim)
-      maskBroadcast[dim] =
-          maskType.getDimSize(dim) == 1 && scoreShape[dim] != 1;
-  }
+  SmallVector<bool> maskBroadcast = maskBroadcastDims(op);
 
   // Results, written one query block at a time.
   SmallVector<OpFoldResult> outputSizes =

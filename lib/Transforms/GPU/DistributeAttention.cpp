@@ -133,7 +133,7 @@ struct KernelBuilder {
   // Buffers and sizes seen from inside the kernel.
   Value query, key, value, mask, output, logsumexp;
   Value queryLen, keyLen, groupSize, causalOffset, windowOffset, scale;
-  SmallVector<bool> maskBroadcast = SmallVector<bool>(4, false);
+  SmallVector<bool> maskBroadcast;
 
   KernelBuilder(AttentionOp op, OpBuilder &b, TilingAttr tiling,
                 bool allowAsyncCopies)
@@ -221,16 +221,7 @@ SmallVector<Value> KernelBuilder::build() {
   if (WindowAttr window = op.getWindowAttr())
     windowOffset = diagonalOffset(math, window.getAlign(), queryLen, keyLen);
   scale = f32Constant(b, loc, op.getScale().convertToDouble());
-  if (mask) {
-    auto maskType = cast<MemRefType>(mask.getType());
-    auto qType = cast<MemRefType>(query.getType());
-    auto kType = cast<MemRefType>(key.getType());
-    int64_t scoreShape[] = {qType.getDimSize(0), qType.getDimSize(1),
-                            qType.getDimSize(2), kType.getDimSize(2)};
-    for (int64_t dim = 0; dim < 4; ++dim)
-      maskBroadcast[dim] =
-          maskType.getDimSize(dim) == 1 && scoreShape[dim] != 1;
-  }
+  maskBroadcast = maskBroadcastDims(op);
 
   // The results are written in place, one row per thread.
   auto outputTensorType = cast<RankedTensorType>(op.getOutput().getType());
@@ -687,14 +678,6 @@ struct FADistributeAttentionPass
                          << tiling.getWarps()
                          << " warps of 32): each thread owns one query row, "
                             "so block_q must be at most 32 * warps";
-        return signalPassFailure();
-      }
-      auto valueElementType = cast<RankedTensorType>(op.getValue().getType());
-      auto queryElementType = cast<RankedTensorType>(op.getQuery().getType());
-      if (valueElementType.isDynamicDim(3) ||
-          queryElementType.isDynamicDim(3)) {
-        op.emitOpError() << "needs static head dims for the GPU kernel (the "
-                            "accumulator is a register vector of Dv floats)";
         return signalPassFailure();
       }
       OpBuilder builder(op);

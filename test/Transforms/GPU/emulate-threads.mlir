@@ -86,3 +86,23 @@ func.func @stray_barrier() {
   gpu.barrier
   return
 }
+
+// -----
+
+func.func @two_dimensional_threads() {
+  // expected-error @+1 {{'scf.forall' op with barriers must be a one-dimensional thread loop without shared outputs to run on a CPU}}
+  scf.forall (%x, %y) in (4, 2) {
+    gpu.barrier
+  } {mapping = [#gpu.thread<y>, #gpu.thread<x>]}
+  return
+}
+
+// -----
+
+func.func @offset_threads() {
+  // expected-error @+1 {{'scf.forall' op with barriers must count threads from 0 in steps of 1}}
+  scf.forall (%t) = (1) to (4) step (1) {
+    gpu.barrier
+  } {mapping = [#gpu.thread<x>]}
+  return
+}

@@ -74,3 +74,55 @@ func.func @unmapped_inner_loop() {
   } {mapping = [#gpu.block<x>]}
   return
 }
+
+// -----
+
+func.func @shared_outputs(%t: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'scf.forall' op mapped to blocks must not have shared outputs (bufferize first)}}
+  %r = scf.forall (%b) in (4) shared_outs(%o = %t) -> (tensor<4xf32>) {
+  } {mapping = [#gpu.block<x>]}
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @offset_grid(%out: memref<8xf32>) {
+  // expected-error @+1 {{'scf.forall' op mapped to blocks must count from 0 in steps of 1}}
+  scf.forall (%b) = (2) to (8) step (1) {
+  } {mapping = [#gpu.block<x>]}
+  return
+}
+
+// -----
+
+func.func @linear_block_id(%out: memref<8xf32>) {
+  // expected-error @+1 {{'scf.forall' op maps to a block dimension beyond z}}
+  scf.forall (%b) in (8) {
+  } {mapping = [#gpu.block<linear_dim_0>]}
+  return
+}
+
+// -----
+
+func.func @dynamic_tile(%n: index) {
+  scf.forall (%b) in (2) {
+    // expected-error @+1 {{'memref.alloc' op in workgroup memory needs a static shape}}
+    %a = memref.alloc(%n) : memref<?xf32, #gpu.address_space<workgroup>>
+    scf.forall (%t) in (32) {
+      %c0 = arith.constant 0 : index
+      %v = memref.load %a[%c0] : memref<?xf32, #gpu.address_space<workgroup>>
+    } {mapping = [#gpu.thread<x>]}
+  } {mapping = [#gpu.block<x>]}
+  return
+}
+
+// -----
+
+func.func @nested_grid() {
+  scf.forall (%i) in (2) {
+    // expected-error @+1 {{'scf.forall' op mapped to blocks must not be nested in another parallel loop}}
+    scf.forall (%b) in (2) {
+    } {mapping = [#gpu.block<x>]}
+  }
+  return
+}
