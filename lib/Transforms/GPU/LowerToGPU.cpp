@@ -132,6 +132,21 @@ LogicalResult mapBlockLoop(scf::ForallOp grid, bool staticBuffers) {
   for (scf::ForallOp loop : threadLoops)
     blockSize =
         std::max(blockSize, *getConstantIntValue(loop.getMixedUpperBound()[0]));
+  // A smaller thread loop runs under `thread_id < count`: a barrier in it
+  // would be reached by only part of the block, which hangs on a GPU.
+  for (scf::ForallOp loop : threadLoops) {
+    int64_t count = *getConstantIntValue(loop.getMixedUpperBound()[0]);
+    if (count == blockSize)
+      continue;
+    WalkResult barrier = loop.walk([](gpu::BarrierOp) {
+      return WalkResult::interrupt();
+    });
+    if (barrier.wasInterrupted())
+      return loop.emitOpError()
+             << "runs " << count << " threads of a " << blockSize
+             << "-thread block but contains a gpu.barrier, which every "
+                "thread of the block must reach";
+  }
 
   SmallVector<memref::AllocOp> tiles;
   for (Operation &op : grid.getBody()->without_terminator())

@@ -126,3 +126,17 @@ func.func @nested_grid() {
   }
   return
 }
+
+// -----
+
+func.func @barrier_in_partial_loop() {
+  scf.forall (%b) in (2) {
+    scf.forall (%t) in (64) {
+    } {mapping = [#gpu.thread<x>]}
+    // expected-error @+1 {{'scf.forall' op runs 32 threads of a 64-thread block but contains a gpu.barrier, which every thread of the block must reach}}
+    scf.forall (%t) in (32) {
+      gpu.barrier
+    } {mapping = [#gpu.thread<x>]}
+  } {mapping = [#gpu.block<x>]}
+  return
+}
