@@ -8,7 +8,9 @@ For each chip, head dim and element type, compiles one attention with
   * uses at most 255 registers per thread,
   * uses exactly the shared memory the tile report states (ptxas's static
     shared memory, or the launch's dynamic size above 48 KB), and at most the
-    chip's per-block limit.
+    chip's per-block limit,
+  * uses tensor cores (mma.sync m16n8k16 in the PTX) exactly when the tile
+    report's `gpu_kernel` says so.
 Prints a Markdown table (for docs/GPU.md) and exits 1 if any check fails.
 
   scripts/gpu-resources.py [--fa-opt build/bin/fa-opt] [--ptxas PATH]
@@ -32,7 +34,7 @@ CASES = [(chip, dtype, d, causal, None)
          for causal in (False, True)]
 CASES += [("sm_80", "f32", 64, False, None), ("sm_90", "f32", 64, False, None)]
 # Two stages: K and V prefetched with cp.async.
-CASES += [(chip, "f16", d, False, f"<block_q = 128, block_kv = 64, warps = 4, stages = 2>")
+CASES += [(chip, "f16", d, False, f"<block_q = 64, block_kv = 64, warps = 4, stages = 2>")
           for chip in ("sm_80", "sm_90") for d in (64, 128)]
 
 SEQ, HEADS, BATCH = 4096, 16, 2
@@ -88,8 +90,13 @@ def main():
             dynamic = re.search(r"dynamic_shared_memory_size %c(\d+)_i32",
                                 compiled.stderr)
             ptx = os.path.join(tmp, "kernel.ptx")
+            ptx_text = ptx_of(compiled.stdout)
             with open(ptx, "w") as f:
-                f.write(ptx_of(compiled.stdout))
+                f.write(ptx_text)
+            # The kernel the report announces is the one in the PTX.
+            kernel = decision["gpu_kernel"]
+            uses_mma = "mma.sync.aligned.m16n8k16" in ptx_text
+            consistent = uses_mma == (kernel == "mma.sync")
             assembled = run([args.ptxas, "-v", f"-arch={chip}", ptx,
                              "-o", os.path.join(tmp, "kernel.cubin")])
             if assembled.returncode:
@@ -103,10 +110,11 @@ def main():
             expected = decision["smem_bytes"]
             limit = decision["smem_limit"]
             ok = (sum(spills) == 0 and registers <= 255 and shared == expected
-                  and shared <= limit)
+                  and shared <= limit and consistent)
             failures += not ok
             rows.append(
                 f"| {chip} | {dtype} | {d} | {'yes' if causal else 'no'} | "
+                f"{kernel}{'' if consistent else ' (PTX disagrees)'} | "
                 f"{decision['block_q']}×{decision['block_kv']}, {decision['warps']} warps, "
                 f"{decision['stages']} stage{'s' if decision['stages'] > 1 else ''} | "
                 f"{registers} | {sum(spills)} | "
@@ -115,9 +123,9 @@ def main():
 
     print(f"B = {BATCH}, H = {HEADS}, N = {SEQ}; "
           "`scripts/gpu-resources.py` (ptxas from CUDA 13.0)\n")
-    print("| chip | type | d | causal | tile | registers | spill bytes | "
+    print("| chip | type | d | causal | kernel | tile | registers | spill bytes | "
           "shared memory (bytes) | tile report | limit | check |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     print("\n".join(rows))
     return 1 if failures else 0
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Prints the tile table of docs/Targets.md: for every preset, head dim
 d in {64, 128, 256} and f16/f32, the tiling fa-select-tiles chooses (policy
-auto) and FlashAttention-1's formula values, for one attention of
+auto), FlashAttention-1's formula values and the kernel
+fa-distribute-attention builds for it (mma.sync or fma), for one attention of
 B = 1, H = 16, N = 4096 (no mask).
 
 Usage: scripts/target-table.py [build-dir]   (default: build)
@@ -33,19 +34,19 @@ def main():
     build = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build")
     fa_opt = os.path.join(build, "bin", "fa-opt")
     print("| target | d | dtype | block_q x block_kv | warps | stages | smem bytes (limit) "
-          "| regs/thread | blocks/SM | fa1 B_c, B_r (formula) |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          "| regs/thread | blocks/SM | fa1 B_c, B_r (formula) | GPU kernel |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for target in PRESETS:
         for d in (64, 128, 256):
             for dtype in ("f16", "f32"):
                 r, error = report(fa_opt, target, d, dtype)
                 if r is None:
-                    print(f"| {target} | {d} | {dtype} | no tile fits | | | | | | |")
+                    print(f"| {target} | {d} | {dtype} | no tile fits | | | | | | | |")
                     continue
                 print(f"| {target} | {d} | {dtype} | {r['block_q']} x {r['block_kv']} "
                       f"| {r['warps']} | {r['stages']} | {r['smem_bytes']} ({r['smem_limit']}) "
                       f"| {r['regs_per_thread_est']} | {r['occupancy_blocks_per_sm']} "
-                      f"| {r['fa1_bc']}, {r['fa1_br']} |")
+                      f"| {r['fa1_bc']}, {r['fa1_br']} | {r.get('gpu_kernel', '-')} |")
 
 
 if __name__ == "__main__":

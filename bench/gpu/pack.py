@@ -99,9 +99,11 @@ def main():
             c, name=name, cubin=name + ".cubin", kernel="attention_kernel",
             grid=[-(-c["n"] // tile["block_q"]), c["heads"], c["batch"]],
             block=32 * tile["warps"], shared_bytes=tile["smem_bytes"],
+            gpu_kernel=tile["gpu_kernel"],
             tiling=[tile["block_q"], tile["block_kv"], tile["warps"], tile["stages"]]))
         print(f"{name}: tile {tile['block_q']}x{tile['block_kv']}, "
-              f"{tile['warps']} warps, {tile['smem_bytes']} bytes", flush=True)
+              f"{tile['warps']} warps, {tile['smem_bytes']} bytes, "
+              f"{tile['gpu_kernel']}", flush=True)
     with open(os.path.join(args.out, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)
     subprocess.run(["cc", "-O2", "-shared", "-fPIC", f"-I{args.cuda}/include",

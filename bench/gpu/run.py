@@ -107,7 +107,7 @@ def main():
         mine = tflops(c, timed(ours, args.warmup, args.iters))
         print(f"| {c['n']} | {c['d']} | {'yes' if c['causal'] else 'no'} | "
               f"{c['batch']} x {c['heads']} | {c['tiling'][0]}x{c['tiling'][1]}, "
-              f"{c['tiling'][2]}w | {mine:.1f} | {error:.1e}{'' if ok else ' FAIL'} | "
+              f"{c['tiling'][2]}w, {c.get('gpu_kernel', '?')} | {mine:.1f} | {error:.1e}{'' if ok else ' FAIL'} | "
               f"{backend(SDPBackend.FLASH_ATTENTION)} | "
               f"{backend(SDPBackend.CUDNN_ATTENTION)} |", flush=True)
     return 1 if failed else 0

@@ -13,6 +13,7 @@
 #include "fa/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -44,6 +45,7 @@ void mlir::fa::buildCPUPipeline(OpPassManager &pm,
     pm.addPass(createFASelectTiles(tiles));
     FADistributeAttentionOptions kernel;
     kernel.asyncCopies = chipHasAsyncCopy(options.gpuKernel);
+    kernel.tensorCores = chipHasTensorCores(options.gpuKernel);
     pm.addPass(createFADistributeAttention(kernel));
     pm.addPass(createFAEmulateThreadsOnCPU());
   } else {
@@ -58,7 +60,11 @@ void mlir::fa::buildCPUPipeline(OpPassManager &pm,
   // Loops (the tiled form's scf.forall runs sequentially here), then LLVM.
   pm.addPass(createForallToForLoopPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
-  pm.addPass(createConvertVectorToSCFPass());
+  // Unrolled: the n-D transfers of the GPU kernel's warp matmuls would
+  // otherwise get stack temporaries in every emulated thread's iteration.
+  VectorTransferToSCFOptions unrolled;
+  unrolled.enableFullUnroll(true);
+  pm.addPass(createConvertVectorToSCFPass(unrolled));
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());

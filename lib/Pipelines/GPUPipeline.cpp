@@ -13,6 +13,7 @@
 
 #include "fa/Pipelines/Pipelines.h"
 #include "fa/Target/TargetDescription.h"
+#include "fa/Transforms/TileSelection.h"
 
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
@@ -51,6 +52,11 @@ bool mlir::fa::chipHasAsyncCopy(llvm::StringRef chip) {
   return chip.consume_front("sm_") &&
          !chip.take_while(llvm::isDigit).getAsInteger(10, version) &&
          version >= 80;
+}
+
+bool mlir::fa::chipHasTensorCores(llvm::StringRef chip) {
+  std::optional<TargetDescription> preset = lookupTargetPreset(chip);
+  return preset && hasMmaSync16816(*preset);
 }
 
 std::string mlir::fa::cudaToolkitPath(llvm::StringRef requested) {
@@ -131,6 +137,7 @@ void mlir::fa::buildGPUPipeline(OpPassManager &pm,
   pm.addPass(createFASelectTiles(tiles));
   FADistributeAttentionOptions kernel;
   kernel.asyncCopies = chipHasAsyncCopy(options.chip);
+  kernel.tensorCores = chipHasTensorCores(options.chip);
   pm.addPass(createFADistributeAttention(kernel));
   addFrontendLowering(pm);
   // The host code returns the kernels' outputs; temporaries of other host
@@ -139,6 +146,7 @@ void mlir::fa::buildGPUPipeline(OpPassManager &pm,
   FALowerToGPUOptions launch;
   launch.staticBuffers = options.barePointers;
   pm.addPass(createFALowerToGPU(launch));
+  pm.addPass(createFAWarpMatmulsToNVGPU());
   // What is left on the host (other linalg ops, the rest of the scf).
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createCanonicalizerPass());

@@ -147,6 +147,9 @@ AttentionShape describe(AttentionOp op) {
   shape.headDim = query.getDimSize(3);
   shape.valueDim = value.getDimSize(3);
   shape.elementBytes = elementBytes(query.getElementType());
+  shape.f16Operands = query.getElementType().isF16() &&
+                      key.getElementType().isF16() &&
+                      value.getElementType().isF16();
   // The diagonal offset; unknown lengths count as equal (offset 0).
   auto offset = [&](DiagonalAlignment align) -> int64_t {
     if (align == DiagonalAlignment::top_left ||
@@ -201,6 +204,14 @@ void writeReport(llvm::raw_ostream &os, AttentionOp op,
     json.attribute("hbm_bytes_unfused_est", decision.costs.hbmBytesUnfused);
     json.attribute("fa1_bc", decision.fa1BlockKV);
     json.attribute("fa1_br", decision.fa1BlockQ);
+    // Which kernel fa-distribute-attention builds for this tiling (the
+    // shared memory above is that kernel's).
+    if (target.description.isGPU())
+      json.attribute("gpu_kernel",
+                     hasMmaSync16816(target.description) &&
+                             tensorCoreKernel(decision.tiling, shape)
+                         ? "mma.sync"
+                         : "fma");
     json.attribute("why", "target " + target.description.name + " from " +
                               target.origin + "; " + decision.why);
   });

@@ -91,6 +91,10 @@ std::string cudaToolkitPath(llvm::StringRef requested);
 /// the pipelines let fa-distribute-attention prefetch tiles with it then.
 bool chipHasAsyncCopy(llvm::StringRef chip);
 
+/// Whether `chip` has the f16 mma.sync m16n8k16 the tensor-core kernel uses
+/// (sm_80 and later).
+bool chipHasTensorCores(llvm::StringRef chip);
+
 /// The PTX ISA features `fa-gpu-pipeline` asks for on `chip` (the oldest
 /// PTX version that knows the chip, at least 8.0), e.g. "+ptx80".
 std::string ptxFeaturesFor(llvm::StringRef chip);

@@ -193,8 +193,13 @@ def FADistributeAttention : Pass<"fa-distribute-attention"> {
     Option<"asyncCopies", "async-copies", "bool", /*default=*/"true",
            "Prefetch K/V tiles with cp.async (nvgpu.device_async_copy) when "
            "the tiling has two or more stages (needs sm_80 or later)">,
+    Option<"tensorCores", "tensor-cores", "bool", /*default=*/"true",
+           "Multiply with warp-level 16x8x16 matmuls (nvgpu mma.sync after "
+           "fa-warp-matmuls-to-nvgpu) when the operands are f16 and the "
+           "tiling allows (needs sm_80 or later)">,
   ];
   let dependentDialects = [
+    "::mlir::affine::AffineDialect",
     "::mlir::arith::ArithDialect",
     "::mlir::bufferization::BufferizationDialect",
     "::mlir::gpu::GPUDialect",
@@ -250,6 +255,30 @@ def FALowerToGPU : Pass<"fa-lower-to-gpu"> {
     "::mlir::gpu::GPUDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect",
+  ];
+}
+
+def FAWarpMatmulsToNVGPU : Pass<"fa-warp-matmuls-to-nvgpu"> {
+  let summary = "Turn the GPU kernel's warp-level matmuls into nvgpu mma.sync";
+  let description = [{
+    Converts each `vector.contract` inside a `gpu.launch` or `gpu.func`
+    (the 16x16 by 8x16 into 16x8 matmuls of the tensor-core kernel, which
+    every lane of a warp computes in full before this pass) into lane-level
+    `nvgpu.ldmatrix` (`.trans` for transposed reads of 16-bit tiles) and
+    `nvgpu.mma.sync` m16n8k16, and their shared-memory reads and writes into
+    per-lane fragment accesses. It applies upstream's vector-to-nvgpu
+    conversion to each contraction's use-def slice rather than to the whole
+    kernel, because the upstream pass gives up on a function that holds
+    scalar arithmetic of the kinds it converts for WMMA (every softmax
+    does). Runs after `fa-lower-to-gpu`; a contraction that cannot be
+    converted is reported.
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::vector::VectorDialect",
   ];
 }
 

@@ -42,6 +42,9 @@ struct AttentionShape {
   int64_t queryLen = 1, keyLen = 1;
   int64_t headDim = 64, valueDim = 64;
   int64_t elementBytes = 2;
+  /// Q, K and V are all f16: the operands upstream's mma.sync conversion
+  /// takes (see tensorCoreKernel).
+  bool f16Operands = false;
   /// Diagonal offset delta (0 top-left, Nk - Nq bottom-right) when causal.
   std::optional<int64_t> causalOffset;
   /// Window (left, right, delta) when there is one.
@@ -98,10 +101,23 @@ int64_t fa1BlockKV(int64_t sharedMemoryElements, int64_t headDim);
 /// FA1's formula: min(ceil(M / 4d), d).
 int64_t fa1BlockQ(int64_t sharedMemoryElements, int64_t headDim);
 
+/// Whether `target` has the m16n8k16 f16 mma.sync of sm_80 and later.
+bool hasMmaSync16816(const TargetDescription &target);
+
+/// Whether fa-distribute-attention's kernel multiplies Q K^T and P V with
+/// tensor cores (warp-level 16x8x16 matmuls that become nvgpu.ldmatrix and
+/// nvgpu.mma.sync) for this tiling, on a target with m16n8k16: f16 Q, K and
+/// V (upstream's conversion has no bf16 fragments), head dims and key blocks
+/// multiples of 16, and a query block of whole 16-row tiles per warp.
+/// Otherwise the kernel computes with f32 FMAs.
+bool tensorCoreKernel(const Tiling &tiling, const AttentionShape &shape);
+
 /// Bytes of shared memory a tiling needs. On GPUs, exactly what the kernel
 /// of fa-distribute-attention allocates: the Q tile and `stages` K and V
 /// tiles, each row padded by 16 bytes against bank conflicts, each tile
-/// 16-byte aligned (the row max and sum live in registers). On the host,
+/// 16-byte aligned (the row max and sum live in registers); the tensor-core
+/// kernel adds an f32 tile of Br x max(Bc, Dv) (scores, then P V) and the
+/// f16 P tile, rows padded by 16 bytes. On the host,
 /// unpadded tiles plus the f32 row statistics, accumulator and score tile,
 /// which have no registers to live in.
 int64_t sharedMemoryBytes(const Tiling &tiling, const AttentionShape &shape,

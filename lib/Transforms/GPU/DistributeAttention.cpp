@@ -41,6 +41,9 @@
 
 #include "fa/Dialect/FA/IR/FAOps.h"
 #include "fa/Transforms/Passes.h"
+#include "fa/Transforms/TileSelection.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -126,6 +129,9 @@ struct KernelBuilder {
   int64_t keyChunk;
   /// Whether K and V tiles are prefetched with cp.async (see asyncCopies).
   bool asyncCopies = false;
+  /// Whether Q K^T and P V are warp-level 16x8x16 matmuls (tensor cores,
+  /// see tensorCoreKernel) rather than per-thread FMAs.
+  bool tensorCores = false;
   Type queryElementType, keyElementType, valueElementType, outputElementType,
       f32;
   MLIRContext *ctx;
@@ -136,7 +142,7 @@ struct KernelBuilder {
   SmallVector<bool> maskBroadcast;
 
   KernelBuilder(AttentionOp op, OpBuilder &b, TilingAttr tiling,
-                bool allowAsyncCopies)
+                bool allowAsyncCopies, bool allowTensorCores)
       : op(op), b(b), loc(op.getLoc()), blockQ(tiling.getBlockQ()),
         blockKV(tiling.getBlockKv()), stages(tiling.getStages()),
         threads(tiling.getWarps() * kWarpSize), ctx(b.getContext()) {
@@ -162,6 +168,15 @@ struct KernelBuilder {
     asyncCopies = allowAsyncCopies && stages > 1 &&
                   evenChunks(headDim, keyElementType) &&
                   evenChunks(valueDim, valueElementType);
+    AttentionShape shape;
+    shape.headDim = headDim;
+    shape.valueDim = valueDim;
+    shape.f16Operands = queryElementType.isF16() && keyElementType.isF16() &&
+                        valueElementType.isF16();
+    tensorCores =
+        allowTensorCores &&
+        tensorCoreKernel(Tiling{blockQ, blockKV, tiling.getWarps(), stages},
+                         shape);
     keyChunk = 1;
     for (int64_t chunk = kMaxKeyChunk; chunk > 1; chunk /= 2)
       if (blockKV % chunk == 0) {
@@ -194,6 +209,28 @@ struct KernelBuilder {
                                      Value querySmem, Value keySmem,
                                      Value valueSmem, ValueRange state);
   Value scoreOf(Value raw, Value batch, Value head, Value row, Value col);
+
+  // The tensor-core kernel (tensorCores): per key block, the warps compute
+  // S = Q K^T into `results`, thread t turns row t into probabilities in
+  // `probs`, the warps compute P V into `results`, thread t folds row t into
+  // its accumulator.
+  /// First query row (of the block) of warp tile `tile` of `thread`'s warp:
+  /// an affine function of the thread id alone, so every lane of a warp
+  /// computes the same and upstream's vector-to-nvgpu conversion can
+  /// distribute the matmul over the lanes.
+  Value warpTileRow(Value thread, int64_t tile);
+  void warpScores(Value thread, Value stage, Value querySmem, Value keySmem,
+                  Value results);
+  void warpProbsTimesValues(Value thread, Value stage, Value probs,
+                            Value valueSmem, Value results);
+  /// (m', l', alpha) of query row `thread` after one key block; writes the
+  /// row's probabilities, rounded to f16, to `probs`.
+  SmallVector<Value> softmaxRow(Value thread, Value row, Value batch,
+                                Value head, Value col0, Value results,
+                                Value probs, Value oldMax, Value oldSum);
+  /// acc * alpha + results[thread] for the accumulator slices `acc`.
+  SmallVector<Value> accumulateRow(Value thread, Value alpha, Value results,
+                                   ValueRange acc);
 };
 
 SmallVector<Value> KernelBuilder::build() {
@@ -283,6 +320,13 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
   Value valueSmem =
       sharedTile({stages, blockKV, paddedWidth(valueDim, valueElementType)},
                  valueElementType);
+  Value results, probs;
+  if (tensorCores) {
+    results = sharedTile(
+        {blockQ, paddedWidth(std::max(blockKV, valueDim), f32)}, f32);
+    probs = sharedTile({blockQ, paddedWidth(blockKV, valueElementType)},
+                       valueElementType);
+  }
 
   // The key blocks any row of the query block can see; the same for every
   // thread, so the barriers in the loop are reached by all of them.
@@ -367,6 +411,52 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
                    valueSmem, stage, thread);
         }
         gpu::BarrierOp::create(b, lloc);
+        if (tensorCores) {
+          // Every phase reads what the previous one wrote in other warps'
+          // rows, hence a barrier after each. The next block's copies come
+          // after the last barrier, when K and V are no longer read.
+          warpScores(thread, stage, querySmem, keySmem, results);
+          gpu::BarrierOp::create(b, lloc);
+          auto softmax = scf::IfOp::create(
+              b, lloc, ownsRow,
+              [&](OpBuilder &tb, Location tloc) {
+                OpBuilder::InsertionGuard ifGuard(b);
+                b.setInsertionPoint(tb.getInsertionBlock(),
+                                    tb.getInsertionPoint());
+                scf::YieldOp::create(
+                    b, tloc,
+                    softmaxRow(thread, row, batch, head, col0, results, probs,
+                               state[0], state[1]));
+              },
+              [&](OpBuilder &eb, Location eloc) {
+                Value one = f32Constant(eb, eloc, 1);
+                scf::YieldOp::create(eb, eloc,
+                                     ValueRange{state[0], state[1], one});
+              });
+          gpu::BarrierOp::create(b, lloc);
+          warpProbsTimesValues(thread, stage, probs, valueSmem, results);
+          gpu::BarrierOp::create(b, lloc);
+          auto accumulate = scf::IfOp::create(
+              b, lloc, ownsRow,
+              [&](OpBuilder &tb, Location tloc) {
+                OpBuilder::InsertionGuard ifGuard(b);
+                b.setInsertionPoint(tb.getInsertionBlock(),
+                                    tb.getInsertionPoint());
+                scf::YieldOp::create(b, tloc,
+                                     accumulateRow(thread, softmax.getResult(2),
+                                                   results,
+                                                   state.drop_front(2)));
+              },
+              [&](OpBuilder &eb, Location eloc) {
+                scf::YieldOp::create(eb, eloc, state.drop_front(2));
+              });
+          SmallVector<Value> next = {softmax.getResult(0),
+                                     softmax.getResult(1)};
+          next.append(accumulate.getResults().begin(),
+                      accumulate.getResults().end());
+          scf::YieldOp::create(b, lloc, next);
+          return;
+        }
         // Threads past the block's rows only help with the copies.
         auto compute = scf::IfOp::create(
             b, lloc, ownsRow,
@@ -425,6 +515,197 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
     }
     scf::YieldOp::create(tb, tloc);
   });
+}
+
+Value KernelBuilder::warpTileRow(Value thread, int64_t tile) {
+  int64_t rowsPerWarp = blockQ / (threads / kWarpSize);
+  AffineExpr t = getAffineDimExpr(0, ctx);
+  return affine::AffineApplyOp::create(
+      b, loc,
+      AffineMap::get(1, 0, t.floorDiv(kWarpSize) * rowsPerWarp + tile * 16),
+      ValueRange{thread});
+}
+
+/// Warp-level matmuls on 16x16 (A), 8x16 (B) and 16x8 (C) tiles: the
+/// contraction upstream's vector-to-nvgpu conversion turns into one
+/// mma.sync m16n8k16, with A and B read by ldmatrix from shared memory.
+static Value warpMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                        Value acc) {
+  MLIRContext *ctx = b.getContext();
+  AffineExpr m, n, k;
+  bindDims(ctx, m, n, k);
+  auto map = [&](AffineExpr x, AffineExpr y) {
+    return AffineMap::get(3, 0, {x, y}, ctx);
+  };
+  return vector::ContractionOp::create(
+      b, loc, lhs, rhs, acc,
+      b.getAffineMapArrayAttr({map(m, k), map(n, k), map(m, n)}),
+      b.getArrayAttr({vector::IteratorTypeAttr::get(
+                          ctx, vector::IteratorType::parallel),
+                      vector::IteratorTypeAttr::get(
+                          ctx, vector::IteratorType::parallel),
+                      vector::IteratorTypeAttr::get(
+                          ctx, vector::IteratorType::reduction)}));
+}
+
+/// results[warp rows][0, Bc) = Q_s[warp rows] K_s[stage]^T. The warp's
+/// Q fragments are read once per 16-row tile; each 8-key column tile is
+/// D / 16 mma.syncs.
+void KernelBuilder::warpScores(Value thread, Value stage, Value querySmem,
+                               Value keySmem, Value results) {
+  IndexMath math{b, loc};
+  int64_t tiles = blockQ / (threads / kWarpSize) / 16;
+  auto aType = VectorType::get({16, 16}, queryElementType);
+  auto bType = VectorType::get({8, 16}, keyElementType);
+  auto cType = VectorType::get({16, 8}, f32);
+  Value zeroA = arith::ConstantOp::create(b, loc, b.getZeroAttr(queryElementType));
+  Value zeroB = arith::ConstantOp::create(b, loc, b.getZeroAttr(keyElementType));
+  Value zeroC = arith::ConstantOp::create(b, loc, b.getZeroAttr(cType));
+  SmallVector<bool> inBounds = {true, true};
+  for (int64_t tile = 0; tile < tiles; ++tile) {
+    Value tileRow = warpTileRow(thread, tile);
+    SmallVector<Value> queryFragments;
+    for (int64_t d = 0; d < headDim; d += 16)
+      queryFragments.push_back(vector::TransferReadOp::create(
+          b, loc, aType, querySmem, ValueRange{tileRow, math.constant(d)},
+          zeroA, inBounds));
+    scf::ForOp::create(
+        b, loc, math.constant(0), math.constant(blockKV), math.constant(8),
+        ValueRange{}, [&](OpBuilder &lb, Location lloc, Value key, ValueRange) {
+          Value acc = zeroC;
+          for (auto [index, fragment] : llvm::enumerate(queryFragments)) {
+            Value d = arith::ConstantIndexOp::create(lb, lloc, index * 16);
+            Value keys = vector::TransferReadOp::create(
+                lb, lloc, bType, keySmem, ValueRange{stage, key, d}, zeroB,
+                inBounds);
+            acc = warpMatmul(lb, lloc, fragment, keys, acc);
+          }
+          vector::TransferWriteOp::create(lb, lloc, acc, results,
+                                          ValueRange{tileRow, key}, inBounds);
+          scf::YieldOp::create(lb, lloc);
+        });
+  }
+}
+
+/// results[warp rows][0, Dv) = probs[warp rows] V_s[stage]. V's tiles are
+/// read transposed (8 value columns x 16 keys), which ldmatrix does with
+/// .trans.
+void KernelBuilder::warpProbsTimesValues(Value thread, Value stage,
+                                         Value probs, Value valueSmem,
+                                         Value results) {
+  IndexMath math{b, loc};
+  int64_t tiles = blockQ / (threads / kWarpSize) / 16;
+  auto aType = VectorType::get({16, 16}, valueElementType);
+  auto bType = VectorType::get({8, 16}, valueElementType);
+  auto cType = VectorType::get({16, 8}, f32);
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(valueElementType));
+  Value zeroC = arith::ConstantOp::create(b, loc, b.getZeroAttr(cType));
+  SmallVector<bool> inBounds = {true, true};
+  // (stage, key, column) -> (column, key).
+  AffineMap transposed = AffineMap::get(
+      3, 0, {getAffineDimExpr(2, ctx), getAffineDimExpr(1, ctx)}, ctx);
+  for (int64_t tile = 0; tile < tiles; ++tile) {
+    Value tileRow = warpTileRow(thread, tile);
+    SmallVector<Value> probFragments;
+    for (int64_t key = 0; key < blockKV; key += 16)
+      probFragments.push_back(vector::TransferReadOp::create(
+          b, loc, aType, probs, ValueRange{tileRow, math.constant(key)}, zero,
+          inBounds));
+    scf::ForOp::create(
+        b, loc, math.constant(0), math.constant(valueDim), math.constant(8),
+        ValueRange{},
+        [&](OpBuilder &lb, Location lloc, Value column, ValueRange) {
+          Value acc = zeroC;
+          for (auto [index, fragment] : llvm::enumerate(probFragments)) {
+            Value key = arith::ConstantIndexOp::create(lb, lloc, index * 16);
+            Value values = vector::TransferReadOp::create(
+                lb, lloc, bType, valueSmem, ValueRange{stage, key, column},
+                zero, transposed, ArrayRef<bool>(inBounds));
+            acc = warpMatmul(lb, lloc, fragment, values, acc);
+          }
+          vector::TransferWriteOp::create(
+              lb, lloc, acc, results, ValueRange{tileRow, column}, inBounds);
+          scf::YieldOp::create(lb, lloc);
+        });
+  }
+}
+
+SmallVector<Value> KernelBuilder::softmaxRow(Value thread, Value row,
+                                             Value batch, Value head,
+                                             Value col0, Value results,
+                                             Value probs, Value oldMax,
+                                             Value oldSum) {
+  IndexMath math{b, loc};
+  // Keys per step: 8 f32 scores (two 16-byte loads), 8 f16 probabilities
+  // (one 16-byte store).
+  constexpr int64_t step = 8;
+  auto scoresType = VectorType::get({step}, f32);
+  // Pass 1: scale and mask the row in place, m' = max(m, max_j s_j).
+  auto maxLoop = scf::ForOp::create(
+      b, loc, math.constant(0), math.constant(blockKV), math.constant(step),
+      ValueRange{oldMax},
+      [&](OpBuilder &lb, Location lloc, Value c0, ValueRange running) {
+        OpBuilder::InsertionGuard loopGuard(b);
+        b.setInsertionPoint(lb.getInsertionBlock(), lb.getInsertionPoint());
+        IndexMath lm{b, lloc};
+        auto load = vector::LoadOp::create(b, lloc, scoresType, results,
+                                           ValueRange{thread, c0});
+        load.setAlignment(kChunkBytes);
+        Value scores = load;
+        Value chunkCol0 = lm.add(col0, c0);
+        for (int64_t j = 0; j < step; ++j) {
+          Value raw = vector::ExtractOp::create(b, lloc, scores, j);
+          Value s = scoreOf(raw, batch, head, row, lm.addConstant(chunkCol0, j));
+          scores = vector::InsertOp::create(b, lloc, s, scores, j);
+        }
+        auto store = vector::StoreOp::create(b, lloc, scores, results,
+                                             ValueRange{thread, c0});
+        store.setAlignment(kChunkBytes);
+        Value newMax = vector::ReductionOp::create(
+            b, lloc, vector::CombiningKind::MAXIMUMF, scores, running[0]);
+        scf::YieldOp::create(b, lloc, newMax);
+      });
+  Value newMax = maxLoop.getResult(0);
+  Value shift = safeRowMax(b, loc, newMax);
+  // alpha = e^(m - m') rescales what was summed under the old max.
+  Value alpha =
+      math::ExpOp::create(b, loc, arith::SubFOp::create(b, loc, oldMax, shift));
+  Value shifts = vector::BroadcastOp::create(b, loc, scoresType, shift);
+  // Pass 2: p_j = e^(s_j - m'), l' = alpha l + sum_j p_j; P gets p_j
+  // rounded to f16, which the second matmul multiplies V with.
+  auto sumLoop = scf::ForOp::create(
+      b, loc, math.constant(0), math.constant(blockKV), math.constant(step),
+      ValueRange{arith::MulFOp::create(b, loc, alpha, oldSum)},
+      [&](OpBuilder &lb, Location lloc, Value c0, ValueRange running) {
+        auto load = vector::LoadOp::create(lb, lloc, scoresType, results,
+                                           ValueRange{thread, c0});
+        load.setAlignment(kChunkBytes);
+        Value p = math::ExpOp::create(
+            lb, lloc, arith::SubFOp::create(lb, lloc, load, shifts));
+        Value sum = vector::ReductionOp::create(
+            lb, lloc, vector::CombiningKind::ADD, p, running[0]);
+        Value rounded = arith::TruncFOp::create(
+            lb, lloc, scoresType.clone(valueElementType), p);
+        storeVector(lb, lloc, rounded, probs, ValueRange{thread, c0});
+        scf::YieldOp::create(lb, lloc, sum);
+      });
+  return {newMax, sumLoop.getResult(0), alpha};
+}
+
+SmallVector<Value> KernelBuilder::accumulateRow(Value thread, Value alpha,
+                                                Value results, ValueRange acc) {
+  int64_t slice = accumulatorSlice();
+  auto sliceType = VectorType::get({slice}, f32);
+  Value alphas = vector::BroadcastOp::create(b, loc, sliceType, alpha);
+  SmallVector<Value> next;
+  for (auto [index, part] : llvm::enumerate(acc)) {
+    Value column = arith::ConstantIndexOp::create(b, loc, index * slice);
+    auto load = vector::LoadOp::create(b, loc, sliceType, results,
+                                       ValueRange{thread, column});
+    load.setAlignment(kChunkBytes);
+    next.push_back(vector::FMAOp::create(b, loc, part, alphas, load));
+  }
+  return next;
 }
 
 /// Copies rows [row0, row0 + validRows) of source[batch, head] into the
@@ -681,7 +962,7 @@ struct FADistributeAttentionPass
         return signalPassFailure();
       }
       OpBuilder builder(op);
-      KernelBuilder kernel(op, builder, tiling, asyncCopies);
+      KernelBuilder kernel(op, builder, tiling, asyncCopies, tensorCores);
       SmallVector<Value> results = kernel.build();
       op.replaceAllUsesWith(results);
       op.erase();

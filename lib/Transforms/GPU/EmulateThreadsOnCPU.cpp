@@ -1,5 +1,4 @@
-//===- EmulateThreadsOnCPU.cpp - Run a thread-mapped kernel on a CPU
-//-------===//
+//===- EmulateThreadsOnCPU.cpp - Run a thread-mapped kernel on a CPU -----===//
 //
 // Stage: CPU execution of the GPU kernel form. A thread-mapped scf.forall
 // whose body synchronizes with gpu.barrier cannot run sequentially as it is:
@@ -23,6 +22,12 @@
 //
 // The split kernel computes exactly what the GPU computes under the barrier
 // semantics, so its numbers test the kernel that fa-lower-to-gpu maps.
+//
+// Warp-level matmuls (vector.contract of f16 tiles into f32, which
+// fa-warp-matmuls-to-nvgpu turns into mma.sync) are computed in full by
+// every emulated thread of the warp; their f16 operands are widened to f32
+// first, since the CPU lowering of vector.contract takes one element type.
+// That is what the tensor cores compute: exact products, f32 sums.
 //
 //===----------------------------------------------------------------------===//
 
@@ -371,10 +376,27 @@ void lowerAsyncCopies(Operation *root) {
   }
 }
 
+/// f16 x f16 -> f32 contractions become f32 x f32 -> f32 ones.
+void widenWarpMatmuls(Operation *root) {
+  root->walk([](vector::ContractionOp contraction) {
+    Type accType = getElementTypeOrSelf(contraction.getAccType());
+    OpBuilder b(contraction);
+    for (OpOperand *operand : {&contraction.getLhsMutable(),
+                               &contraction.getRhsMutable()}) {
+      auto type = cast<VectorType>(operand->get().getType());
+      if (type.getElementType() == accType || !isa<FloatType>(accType))
+        continue;
+      operand->set(arith::ExtFOp::create(b, contraction.getLoc(),
+                                         type.clone(accType), operand->get()));
+    }
+  });
+}
+
 struct FAEmulateThreadsOnCPUPass
     : fa::impl::FAEmulateThreadsOnCPUBase<FAEmulateThreadsOnCPUPass> {
   void runOnOperation() override {
     lowerAsyncCopies(getOperation());
+    widenWarpMatmuls(getOperation());
 
     SmallVector<scf::ForallOp> threadLoops;
     getOperation()->walk([&](scf::ForallOp forall) {

@@ -182,6 +182,19 @@ int64_t mlir::fa::fa1BlockQ(int64_t sharedMemoryElements, int64_t headDim) {
   return std::min(fa1BlockKV(sharedMemoryElements, headDim), headDim);
 }
 
+bool mlir::fa::hasMmaSync16816(const TargetDescription &target) {
+  return target.isGPU() && llvm::is_contained(target.mmaShapes, "m16n8k16");
+}
+
+bool mlir::fa::tensorCoreKernel(const Tiling &tiling,
+                                const AttentionShape &shape) {
+  // The m and k of m16n8k16; each warp multiplies whole 16-row tiles.
+  constexpr int64_t edge = 16;
+  return shape.f16Operands && shape.headDim % edge == 0 &&
+         shape.valueDim % edge == 0 && tiling.blockKV % edge == 0 &&
+         tiling.warps > 0 && tiling.blockQ % (tiling.warps * edge) == 0;
+}
+
 int64_t mlir::fa::sharedMemoryBytes(const Tiling &tiling,
                                     const AttentionShape &shape,
                                     const TargetDescription &target) {
@@ -197,7 +210,17 @@ int64_t mlir::fa::sharedMemoryBytes(const Tiling &tiling,
     double query = double(tiling.blockQ) * (double(shape.headDim) * e + pad);
     double key = stagedRows * (double(shape.headDim) * e + pad);
     double value = stagedRows * (double(shape.valueDim) * e + pad);
-    return clampToInt64(alignUp(alignUp(query) + key) + value);
+    double bytes = alignUp(alignUp(query) + key) + value;
+    if (hasMmaSync16816(target) && tensorCoreKernel(tiling, shape)) {
+      // The warps' matmul results ([Br][max(Bc, Dv) + pad] f32) and the
+      // probabilities P ([Br][Bc + pad] f16) they multiply V with.
+      double widest =
+          double(std::max<int64_t>(tiling.blockKV, shape.valueDim));
+      double results = double(tiling.blockQ) * (widest * 4 + pad);
+      double probs = double(tiling.blockQ) * (double(tiling.blockKV) * 2 + pad);
+      bytes = alignUp(bytes) + results + probs;
+    }
+    return clampToInt64(bytes);
   }
   // The host has no registers to spare: the f32 row statistics, the
   // accumulator and the score tile are scratch too.

@@ -65,6 +65,12 @@ CASES = [
      "block_q = 128 with 4 warps: every kernel thread owns a query row"),
     ("kernel-odd-dims", 1, 2, 1, 9, 13, 3, 5, "f16", ("bias", (1, 2, 9, 13)), "bottom_right", None, True, False, (16, 16),
      "D = 3 and Dv = 5 (rows that do not split into 16-byte chunks: scalar copies), MQA, f16"),
+    ("kernel-mma-causal-d128", 1, 2, 2, 100, 87, 128, 128, "f16", None, "bottom_right", None, True, False, (64, 32),
+     "the tensor-core kernel (warp-level 16x8x16 matmuls, one 16-row tile per warp), D = 128, causal bottom-right, tails in both lengths"),
+    ("kernel-mma-two-tiles", 2, 2, 1, 130, 70, 32, 16, "f16", ("bool", (2, 1, 130, 70)), None, None, True, False, (128, 16),
+     "the tensor-core kernel with two 16-row tiles per warp, Dv = 16 != D, MQA, a keep-mask with an empty row"),
+    ("kernel-mma-stages2-window", 1, 2, 2, 100, 100, 64, 64, "f16", ("bias", (1, 2, 100, 100)), None, (20, 5, "top_left"), True, False, (64, 16, 2),
+     "the tensor-core kernel with two cp.async stages, a window and a bias"),
     ("dynamic", 2, 4, 2, 77, 61, 16, 16, "f32", ("bool", (2, 1, 77, 61)), "top_left", None, True, True, (16, 16),
      "every size but D dynamic (group size known only at run time)"),
 ]
@@ -117,7 +123,19 @@ def main():
         lines.append(f"// RUN: %compare %t.tiled %t.reference --rtol {rtol} --atol {atol}\n")
         lines.append("// RUN: fa-opt %s --fa-cpu-pipeline=gpu-kernel=sm_90 | %mlir-run > %t.kernel\n")
         lines.append(f"// RUN: %compare %t.kernel %t.reference --rtol {rtol} --atol {atol}\n")
+        # Which kernel the GPU run checks: tensor cores when the operands are
+        # f16 and the tiling splits into whole 16-row tiles per warp
+        # (TileSelection.h, tensorCoreKernel).
+        warps = max(1, min(4, bq // 8))
+        mma = (dtype == "f16" and d % 16 == 0 and dv % 16 == 0 and bkv % 16 == 0
+               and bq % (16 * warps) == 0)
+        lines.append("// RUN: fa-opt %s --fa-distribute-attention | FileCheck %s "
+                     f"--check-prefix={'MMA' if mma else 'FMA'}\n")
         lines.append("// RUN: fa-opt %s --fa-select-tiles=target=host --fa-tile-attention | FileCheck %s\n")
+        if mma:
+            lines.append("// MMA: vector.contract {{.*}} : vector<16x16xf16>, vector<8x16xf16> into vector<16x8xf32>\n")
+        else:
+            lines.append("// FMA-NOT: vector.contract\n")
         if max(1, min(4, bq // 8)) > 1:
             lines.append("// CHECK: scf.forall\n// CHECK: scf.forall\n// CHECK: scf.for\n"
                          "// CHECK: {mapping = [#gpu.warp<x>]}\n"

@@ -6,7 +6,9 @@
 // RUN: %compare %t.tiled %t.reference --rtol 2e-3 --atol 1e-3
 // RUN: fa-opt %s --fa-cpu-pipeline=gpu-kernel=sm_90 | %mlir-run > %t.kernel
 // RUN: %compare %t.kernel %t.reference --rtol 2e-3 --atol 1e-3
+// RUN: fa-opt %s --fa-distribute-attention | FileCheck %s --check-prefix=FMA
 // RUN: fa-opt %s --fa-select-tiles=target=host --fa-tile-attention | FileCheck %s
+// FMA-NOT: vector.contract
 // CHECK: scf.forall
 // CHECK: scf.forall
 // CHECK: scf.for

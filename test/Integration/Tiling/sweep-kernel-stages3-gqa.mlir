@@ -6,7 +6,9 @@
 // RUN: %compare %t.tiled %t.reference --rtol 2e-3 --atol 1e-3
 // RUN: fa-opt %s --fa-cpu-pipeline=gpu-kernel=sm_90 | %mlir-run > %t.kernel
 // RUN: %compare %t.kernel %t.reference --rtol 2e-3 --atol 1e-3
+// RUN: fa-opt %s --fa-distribute-attention | FileCheck %s --check-prefix=MMA
 // RUN: fa-opt %s --fa-select-tiles=target=host --fa-tile-attention | FileCheck %s
+// MMA: vector.contract {{.*}} : vector<16x16xf16>, vector<8x16xf16> into vector<16x8xf32>
 // CHECK: scf.forall
 // CHECK: scf.forall
 // CHECK: scf.for

@@ -1,7 +1,51 @@
 // The kernel form: a block-mapped grid, padded shared tiles, a thread loop
-// with the barriers of the copy/compute phases.
-// RUN: fa-opt %s --fa-distribute-attention | FileCheck %s
-// RUN: fa-opt %s --fa-distribute-attention=async-copies=false | FileCheck %s --check-prefix=SYNC
+// with the barriers of the copy/compute phases. The FMA kernel first (what
+// bf16, f32 and tilings without whole 16-row warp tiles get), then the
+// tensor-core kernel that f16 @kernel gets by default.
+// RUN: fa-opt %s --fa-distribute-attention=tensor-cores=false | FileCheck %s
+// RUN: fa-opt %s --fa-distribute-attention="async-copies=false tensor-cores=false" | FileCheck %s --check-prefix=SYNC
+// RUN: fa-opt %s --fa-distribute-attention | FileCheck %s --check-prefix=MMA
+
+// MMA-DAG: #[[TILE0:.*]] = affine_map<(d0) -> ((d0 floordiv 32) * 32)>
+// MMA-DAG: #[[TILE1:.*]] = affine_map<(d0) -> ((d0 floordiv 32) * 32 + 16)>
+// MMA-DAG: #[[VT:.*]] = affine_map<(d0, d1, d2) -> (d2, d1)>
+// MMA-LABEL: func.func @kernel
+// Besides Q, K and V: the warps' f32 results [Br][max(Bc, Dv) + 4] and the
+// f16 probabilities [Br][Bc + 8].
+// MMA: memref.alloc() : memref<64x68xf32, #gpu.address_space<workgroup>>
+// MMA: memref.alloc() : memref<64x40xf16, #gpu.address_space<workgroup>>
+// MMA: scf.forall (%[[T:.*]]) in (64)
+// MMA: scf.for {{.*}} -> (f32, f32, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// MMA: nvgpu.device_async_wait
+// MMA-NEXT: gpu.barrier
+// S = Q K^T: warp w (32 rows with 2 warps) does two 16-row tiles; Q's
+// fragments are read once per tile, each 8-key column is D / 16 = 4 matmuls.
+// MMA: affine.apply #[[TILE0]](%[[T]])
+// MMA-COUNT-4: vector.transfer_read {{.*}} : memref<64x72xf16, #gpu.address_space<workgroup>>, vector<16x16xf16>
+// MMA: scf.for {{.*}} = %{{.*}} to %c32{{.*}} step %c8
+// MMA-COUNT-4: vector.contract {{.*}} : vector<16x16xf16>, vector<8x16xf16> into vector<16x8xf32>
+// MMA: vector.transfer_write {{.*}} : vector<16x8xf32>, memref<64x68xf32, #gpu.address_space<workgroup>>
+// MMA: affine.apply #[[TILE1]](%[[T]])
+// MMA: gpu.barrier
+// Thread t: scale and mask row t, its max, then P = e^(s - m') as f16.
+// MMA: scf.if
+// MMA: math.exp
+// MMA: vector.store {{.*}} : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// MMA: gpu.barrier
+// P V, V's 16 x 8 tiles read transposed (ldmatrix .trans on a GPU).
+// MMA: vector.transfer_read {{.*}} : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<16x16xf16>
+// MMA: vector.transfer_read {{.*}} {in_bounds = [true, true], permutation_map = #[[VT]]} : memref<2x32x72xf16, #gpu.address_space<workgroup>>, vector<8x16xf16>
+// MMA: vector.contract
+// MMA: gpu.barrier
+// Thread t: acc = alpha acc + (P V)[t]; no barrier before the next copies.
+// MMA: scf.if
+// MMA-COUNT-8: vector.fma
+// MMA-NOT: gpu.barrier
+// MMA: scf.yield
+// MMA: {mapping = [#gpu.thread<x>]}
+// MMA-LABEL: func.func @one_stage
+// MMA-NOT: vector.contract
+// MMA: {mapping = [#gpu.thread<x>]}
 
 // CHECK-LABEL: func.func @kernel
 // CHECK: scf.forall ({{.*}}) in (2, 8, %{{.*}})
