@@ -98,6 +98,51 @@ TEST(SharedMemory, AlignsEachTileTo16Bytes) {
   EXPECT_EQ(sharedMemoryBytes(odd, shape, sm80), 416);
 }
 
+TEST(SharedMemory, TensorCoreKernelAddsResultAndProbabilityTiles) {
+  AttentionShape shape = makeShape(4096, 64, 2);
+  shape.f16Operands = true;
+  Tiling tiling{128, 64, 4, 2};
+  ASSERT_TRUE(tensorCoreKernel(tiling, shape));
+  // The FMA kernel's 18432 + 36864, plus f32 results 128 x (64 * 4 + 16)
+  // = 34816 and f16 P 128 x (64 * 2 + 16) = 18432.
+  EXPECT_EQ(sharedMemoryBytes(tiling, shape, preset("sm_80")),
+            18432 + 36864 + 34816 + 18432);
+  // sm_75 has no m16n8k16: the FMA kernel's bytes.
+  EXPECT_EQ(sharedMemoryBytes(tiling, shape, preset("sm_75")), 18432 + 36864);
+  // The results tile is as wide as the wider of Bc and Dv.
+  shape.valueDim = 128;
+  Tiling narrow{64, 32, 4, 1};
+  // Q 64 * 144 = 9216; K 32 * 144 = 4608; V 32 * 272 = 8704; results
+  // 64 * (128 * 4 + 16) = 33792; P 64 * (32 * 2 + 16) = 5120.
+  EXPECT_EQ(sharedMemoryBytes(narrow, shape, preset("sm_90")),
+            9216 + 4608 + 8704 + 33792 + 5120);
+}
+
+TEST(GPUKernel, TensorCoresNeedF16AndWholeWarpTiles) {
+  AttentionShape shape = makeShape(4096, 64, 2);
+  shape.f16Operands = true;
+  EXPECT_TRUE(tensorCoreKernel(Tiling{64, 64, 4, 1}, shape));
+  EXPECT_TRUE(tensorCoreKernel(Tiling{128, 16, 4, 1}, shape)); // 2 tiles/warp
+  // 32 rows over 4 warps: 8 rows each, not a 16-row tile.
+  EXPECT_FALSE(tensorCoreKernel(Tiling{32, 64, 4, 1}, shape));
+  EXPECT_FALSE(tensorCoreKernel(Tiling{80, 64, 4, 1}, shape));
+  // Key blocks are the k of the second matmul: multiples of 16.
+  EXPECT_FALSE(tensorCoreKernel(Tiling{64, 40, 4, 1}, shape));
+  AttentionShape oddHead = shape;
+  oddHead.headDim = 72;
+  EXPECT_FALSE(tensorCoreKernel(Tiling{64, 64, 4, 1}, oddHead));
+  AttentionShape oddValue = shape;
+  oddValue.valueDim = 40;
+  EXPECT_FALSE(tensorCoreKernel(Tiling{64, 64, 4, 1}, oddValue));
+  // bf16 and f32 use FMAs (upstream converts only f16 to mma.sync).
+  shape.f16Operands = false;
+  EXPECT_FALSE(tensorCoreKernel(Tiling{64, 64, 4, 1}, shape));
+  EXPECT_TRUE(hasMmaSync16816(preset("sm_80")));
+  EXPECT_TRUE(hasMmaSync16816(preset("sm_120")));
+  EXPECT_FALSE(hasMmaSync16816(preset("sm_75")));
+  EXPECT_FALSE(hasMmaSync16816(getHostTarget()));
+}
+
 TEST(SharedMemory, HostKeepsAccumulatorAndScoresInCache) {
   TargetDescription host = getHostTarget();
   AttentionShape shape = makeShape(4096, 64, 4);

@@ -1,5 +1,7 @@
 // fa-gpu-pipeline to PTX: 16-byte global loads into shared memory, barriers,
-// shared-memory reads, f32 FMAs and ex2.approx for the exponentials.
+// shared-memory reads, tensor cores (f16 on sm_80: ldmatrix, ldmatrix.trans
+// for V, mma.sync m16n8k16 with f32 accumulators), f32 FMAs for the
+// accumulator updates and ex2.approx for the exponentials.
 // REQUIRES: nvptx
 // RUN: fa-opt %s --fa-gpu-pipeline="chip=sm_80 format=isa" > %t
 // RUN: FileCheck %s < %t
@@ -9,6 +11,7 @@
 // RUN: FileCheck %s --check-prefix=BARRIER < %t
 // RUN: FileCheck %s --check-prefix=FMA < %t
 // RUN: FileCheck %s --check-prefix=EXP < %t
+// RUN: FileCheck %s --check-prefix=MMA < %t
 
 // CHECK: gpu.launch_func @attention_kernel::@attention_kernel
 // CHECK-SAME: dynamic_shared_memory_size
@@ -24,6 +27,10 @@
 // BARRIER: bar.sync
 // FMA: fma.rn.f32
 // EXP: ex2.approx
+// MMA: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// MMA-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// MMA-SAME: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16
+// MMA-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 func.func @attention(%q: tensor<2x8x1024x64xf16>, %k: tensor<2x8x1024x64xf16>, %v: tensor<2x8x1024x64xf16>) -> tensor<2x8x1024x64xf16> {
   %o = fa.attention %q, %k, %v scale = 0.125 causal = top_left : tensor<2x8x1024x64xf16>, tensor<2x8x1024x64xf16>, tensor<2x8x1024x64xf16> -> tensor<2x8x1024x64xf16>
   return %o : tensor<2x8x1024x64xf16>

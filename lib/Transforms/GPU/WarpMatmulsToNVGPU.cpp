@@ -36,6 +36,28 @@ using namespace mlir;
 
 namespace {
 
+/// Whether `op` is the m16n8k16 f16 matmul this pass converts: A 16x16,
+/// B 8x16 (n by k), C 16x8 f32.
+bool isMmaSync16816(vector::ContractionOp op) {
+  MLIRContext *ctx = op.getContext();
+  AffineExpr m, n, k;
+  bindDims(ctx, m, n, k);
+  auto map = [&](AffineExpr x, AffineExpr y) {
+    return AffineMap::get(3, 0, {x, y}, ctx);
+  };
+  auto shaped = [](Value value, ArrayRef<int64_t> shape, Type element) {
+    auto type = dyn_cast<VectorType>(value.getType());
+    return type && type.getShape() == shape && type.getElementType() == element;
+  };
+  Builder b(ctx);
+  return op.getKind() == vector::CombiningKind::ADD &&
+         op.getIndexingMapsArray() ==
+             SmallVector<AffineMap>{map(m, k), map(n, k), map(m, n)} &&
+         shaped(op.getLhs(), {16, 16}, b.getF16Type()) &&
+         shaped(op.getRhs(), {8, 16}, b.getF16Type()) &&
+         shaped(op.getAcc(), {16, 8}, b.getF32Type());
+}
+
 struct FAWarpMatmulsToNVGPUPass
     : fa::impl::FAWarpMatmulsToNVGPUBase<FAWarpMatmulsToNVGPUPass> {
   using FAWarpMatmulsToNVGPUBase::FAWarpMatmulsToNVGPUBase;
@@ -67,6 +89,8 @@ struct FAWarpMatmulsToNVGPUPass
         // accumulations) is dead now.
         if (contraction->use_empty())
           continue;
+        if (!isMmaSync16816(contraction))
+          return refuse(contraction);
         rewriter.setInsertionPoint(contraction);
         if (failed(convertVectorToNVVMCompatibleMMASync(rewriter,
                                                         contraction)))

@@ -106,3 +106,35 @@ func.func @offset_threads() {
   } {mapping = [#gpu.thread<x>]}
   return
 }
+
+// -----
+
+// A warp-level f16 matmul is computed in full by each emulated thread, its
+// operands widened to f32 (exact products, f32 sums: what mma.sync does).
+// CHECK-LABEL: func.func @warp_matmul
+// CHECK: %[[A:.*]] = vector.transfer_read {{.*}} : memref<32x16xf16>, vector<16x16xf16>
+// CHECK: %[[B:.*]] = vector.transfer_read {{.*}} : memref<32x16xf16>, vector<8x16xf16>
+// CHECK: %[[AW:.*]] = arith.extf %[[A]] : vector<16x16xf16> to vector<16x16xf32>
+// CHECK: %[[BW:.*]] = arith.extf %[[B]] : vector<8x16xf16> to vector<8x16xf32>
+// CHECK: vector.contract {{.*}} %[[AW]], %[[BW]], %{{.*}} : vector<16x16xf32>, vector<8x16xf32> into vector<16x8xf32>
+#a = affine_map<(m, n, k) -> (m, k)>
+#b = affine_map<(m, n, k) -> (n, k)>
+#c = affine_map<(m, n, k) -> (m, n)>
+func.func @warp_matmul(%out: memref<16x8xf32>) {
+  scf.forall (%block) in (1) {
+    %tile = memref.alloc() : memref<32x16xf16, #gpu.address_space<workgroup>>
+    scf.forall (%t) in (32) {
+      %c0 = arith.constant 0 : index
+      %one = arith.constant 1.0 : f16
+      memref.store %one, %tile[%t, %c0] : memref<32x16xf16, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %pad = arith.constant 0.0 : f16
+      %zero = arith.constant dense<0.0> : vector<16x8xf32>
+      %lhs = vector.transfer_read %tile[%c0, %c0], %pad {in_bounds = [true, true]} : memref<32x16xf16, #gpu.address_space<workgroup>>, vector<16x16xf16>
+      %rhs = vector.transfer_read %tile[%c0, %c0], %pad {in_bounds = [true, true]} : memref<32x16xf16, #gpu.address_space<workgroup>>, vector<8x16xf16>
+      %acc = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %lhs, %rhs, %zero : vector<16x16xf16>, vector<8x16xf16> into vector<16x8xf32>
+      vector.transfer_write %acc, %out[%c0, %c0] {in_bounds = [true, true]} : vector<16x8xf32>, memref<16x8xf32>
+    } {mapping = [#gpu.thread<x>]}
+  } {mapping = [#gpu.block<x>]}
+  return
+}

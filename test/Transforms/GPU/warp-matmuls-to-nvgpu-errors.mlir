@@ -1,0 +1,42 @@
+// Contractions fa-warp-matmuls-to-nvgpu cannot turn into one mma.sync are
+// reported, not left for the NVVM lowering to compute per lane.
+// RUN: fa-opt %s --split-input-file --fa-warp-matmuls-to-nvgpu --verify-diagnostics -o /dev/null
+
+// bf16 has no fragments in upstream's conversion: reported, not lowered to
+// per-lane scalar code.
+#a = affine_map<(m, n, k) -> (m, k)>
+#b = affine_map<(m, n, k) -> (n, k)>
+#c = affine_map<(m, n, k) -> (m, n)>
+gpu.module @kernels {
+  gpu.func @bf16(%q: memref<64x72xbf16>, %s: memref<64x72xf32>) kernel {
+    %c0 = arith.constant 0 : index
+    %pad = arith.constant 0.0 : bf16
+    %zero = arith.constant dense<0.0> : vector<16x8xf32>
+    %lhs = vector.transfer_read %q[%c0, %c0], %pad {in_bounds = [true, true]} : memref<64x72xbf16>, vector<16x16xbf16>
+    %rhs = vector.transfer_read %q[%c0, %c0], %pad {in_bounds = [true, true]} : memref<64x72xbf16>, vector<8x16xbf16>
+    // expected-error@+1 {{cannot become nvgpu.mma.sync: warp matmuls must contract 16x16 by 8x16 f16 tiles into a 16x8 f32 tile}}
+    %acc = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %lhs, %rhs, %zero : vector<16x16xbf16>, vector<8x16xbf16> into vector<16x8xf32>
+    vector.transfer_write %acc, %s[%c0, %c0] {in_bounds = [true, true]} : vector<16x8xf32>, memref<64x72xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// A 32x32 tile is not one mma.sync.
+#a = affine_map<(m, n, k) -> (m, k)>
+#b = affine_map<(m, n, k) -> (n, k)>
+#c = affine_map<(m, n, k) -> (m, n)>
+gpu.module @kernels {
+  gpu.func @wide(%q: memref<64x72xf16>, %s: memref<64x72xf32>) kernel {
+    %c0 = arith.constant 0 : index
+    %pad = arith.constant 0.0 : f16
+    %zero = arith.constant dense<0.0> : vector<32x32xf32>
+    %lhs = vector.transfer_read %q[%c0, %c0], %pad {in_bounds = [true, true]} : memref<64x72xf16>, vector<32x16xf16>
+    %rhs = vector.transfer_read %q[%c0, %c0], %pad {in_bounds = [true, true]} : memref<64x72xf16>, vector<32x16xf16>
+    // expected-error@+1 {{cannot become nvgpu.mma.sync}}
+    %acc = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %lhs, %rhs, %zero : vector<32x16xf16>, vector<32x16xf16> into vector<32x32xf32>
+    vector.transfer_write %acc, %s[%c0, %c0] {in_bounds = [true, true]} : vector<32x32xf32>, memref<64x72xf32>
+    gpu.return
+  }
+}
