@@ -383,11 +383,24 @@ Term *Matcher::lookThroughBatchReshape(Term *term) {
         sourceType.getRank() == resultType.getRank())
       return nullptr;
     isExpand = resultType.getRank() > sourceType.getRank();
-    std::optional<SmallVector<ReassociationIndices>> indices =
-        isExpand ? getReassociationIndicesForCollapse(resultType.getShape(),
-                                                      sourceType.getShape())
-                 : getReassociationIndicesForCollapse(sourceType.getShape(),
-                                                      resultType.getShape());
+    ArrayRef<int64_t> wide =
+        isExpand ? resultType.getShape() : sourceType.getShape();
+    ArrayRef<int64_t> narrow =
+        isExpand ? sourceType.getShape() : resultType.getShape();
+    // A split of the leading dim, [B*H, ...] <-> [B, H, ...], is read as
+    // such first: with B or H of 1 the inferred grouping could as well put
+    // the unit dim with the next one ([2, 20] <-> [2, 1, 20]).
+    std::optional<SmallVector<ReassociationIndices>> indices;
+    if (wide.size() == narrow.size() + 1 && wide.size() >= 2 &&
+        wide[0] * wide[1] == narrow[0] &&
+        wide.drop_front(2) == narrow.drop_front(1)) {
+      indices.emplace();
+      indices->push_back({0, 1});
+      for (int64_t dim = 2, e = wide.size(); dim < e; ++dim)
+        indices->push_back({dim});
+    } else {
+      indices = getReassociationIndicesForCollapse(wide, narrow);
+    }
     if (!indices)
       return nullptr;
     source = reshape.getInput1();

@@ -8,9 +8,11 @@ scale after Q·Kᵀ, on Q, √scale on Q and K, or none; additive, keep-mask,
 masked_fill (-inf or lowest) and causal masks, constant or built in the IR
 from linalg.index comparisons (causal in both alignments, off by one, a
 sliding window); f32, f16 or bf16; GQA
-repeats in TOSA and linalg; 3-D heads, 4-D [B, H, N, D] arguments merged
-to [B·H, N, D] and back, or (linalg) scores split into [B, H, Nq, Nk] and
-merged inside the chain; sequence lengths static or dynamic (`?`, linalg);
+repeats in TOSA and linalg; 2-D [N, D] single-head programs (linalg.matmul),
+3-D heads, 4-D [B, H, N, D] arguments merged to [B·H, N, D] and back, or
+scores split into [B, H, Nq, Nk] inside the chain (linalg: merged back at
+once; TOSA: scale, mask and softmax on the 4-D scores between two
+tosa.reshape); sequence lengths, and B·H, static or dynamic (`?`, linalg);
 random sizes that rarely divide a tile; K
 transposed by the contraction's map or by a transpose op) together with
 near misses, each a single-point mutation of a real pattern (softmax over
@@ -55,14 +57,14 @@ class Dyn(int):
 
 
 def ttype(shape, dtype):
-    # A dynamic dim is written `?q` or `?k` while the module is generated, so
+    # A dynamic dim is written `?q`, `?k` or `?h` while the module is generated, so
     # that tensor.empty knows whose size to take; `generate` writes `?`.
     return "tensor<" + "x".join(f"?{s.name}" if isinstance(s, Dyn) else str(s)
                                 for s in shape) + f"x{dtype}>"
 
 
 def plain_types(text):
-    return re.sub(r"\?[qk](?=x)", "?", text)
+    return re.sub(r"\?[qkh](?=x)", "?", text)
 
 
 class Program:
@@ -82,7 +84,7 @@ class Program:
     def emit(self, line):
         # tensor.empty of a type with dynamic dims takes their sizes.
         match = re.search(r"= tensor\.empty\(\) : (tensor<[^>]*>)", line)
-        names = re.findall(r"\?([qk])(?=x)", match.group(1)) if match else []
+        names = re.findall(r"\?([qkh])(?=x)", match.group(1)) if match else []
         if names:
             sizes = ", ".join(f"%dyn_{n}" for n in names)
             line = line.replace("tensor.empty()", f"tensor.empty({sizes})", 1)
@@ -107,6 +109,8 @@ def linalg_elementwise(p, out, inputs, body, maps, shape):
 
 
 def generate_program(index, rng, dtype):
+    if rng.random() < 0.15:
+        return generate_program_2d(index, rng, dtype)
     p = Program(index, rng)
     dialect = rng.choice(["linalg", "tosa"])
     heads = rng.choice([1, 2, 4])
@@ -159,12 +163,14 @@ def generate_program(index, rng, dtype):
     layouts = ["3-d", "3-d"]
     if heads % 2 == 0 and kv_heads % 2 == 0:
         layouts.append("4-d")
-    if heads % 2 == 0 and dialect == "linalg":
-        # (TOSA splits the scores only around a 4-D softmax, which this
-        # generator does not spell.)
+    if heads % 2 == 0:
+        # linalg splits and merges the scores right after Q·Kᵀ; TOSA around
+        # a 4-D softmax (reshape to [B, H, Nq, Nk], softmax over axis 3,
+        # reshape back), as TOSA frontends lower a 4-D softmax.
         layouts.append("split")
     layout = rng.choice(layouts)
-    if layout == "split" and (mask not in ("none", "splat") or group > 1):
+    if layout == "split" and (mask not in ("none", "splat") or group > 1 or
+                              (dialect == "tosa" and mutation == "tensor-scale")):
         # Once the scores are split into [B, H], the recognizer refuses masks
         # on the merged B·H scores and GQA repeats that split B·H
         # differently (docs/Recognition.md); the split form is generated
@@ -177,6 +183,9 @@ def generate_program(index, rng, dtype):
         nq, nk = Dyn(nq, "q"), (Dyn(nk, "k") if nk is not nq else None)
         if nk is None:  # the axis mutation reuses Nq as Nk
             nk = nq
+        # B·H dynamic too (without GQA, whose repeat needs the group size).
+        if group == 1 and rng.random() < 0.5:
+            heads = kv_heads = Dyn(heads, "h")
     f = "f32"
     q_t = ttype([heads, nq, d], dtype)
     k_t = ttype([kv_heads, nk, d], dtype)
@@ -214,6 +223,9 @@ def generate_program(index, rng, dtype):
     p.header = f"func.func @{p.name}({', '.join(args)}) -> ({', '.join(results)}) {{"
 
     if dynamic:
+        if isinstance(heads, Dyn):
+            p.emit("%dyn_zero = arith.constant 0 : index")
+            p.emit(f"%dyn_h = tensor.dim %q, %dyn_zero : {q_t}")
         p.emit("%dyn_one = arith.constant 1 : index")
         p.emit(f"%dyn_q = tensor.dim %q, %dyn_one : {q_t}")
         if nk is not nq:
@@ -343,9 +355,16 @@ def generate_program(index, rng, dtype):
 
     # Scale and masks on the scores.
     x = s
-    if layout == "split":
+    scores_3d_t = s_t
+    ones = "1x1x1"  # a TOSA constant that broadcasts over the scores
+    if layout == "split" and dialect == "linalg":
         split = reshape(x, [heads, nq, nk], four_d([heads, nq, nk]), f)
         x = reshape(split, four_d([heads, nq, nk]), [heads, nq, nk], f)
+    elif layout == "split":
+        # TOSA: scale, mask and softmax on [B, H, Nq, Nk]; P merged back.
+        x = reshape(x, [heads, nq, nk], four_d([heads, nq, nk]), f)
+        s_t = ttype(four_d([heads, nq, nk]), f)
+        ones = "1x1x1x1"
     if scale_form in ("mul", "div"):
         x2 = p.fresh("x")
         if mutation == "tensor-scale":
@@ -360,11 +379,11 @@ def generate_program(index, rng, dtype):
             value = scale if scale_form == "mul" else 1.0 / scale
             c = p.fresh("c")
             if scale_form == "mul":
-                p.emit(f'{c} = "tosa.const"() <{{values = dense<{value}> : tensor<1x1x1xf32>}}> : () -> tensor<1x1x1xf32>')
-                p.emit(f"{x2} = tosa.mul {x}, {c}, %shift : ({s_t}, tensor<1x1x1xf32>, tensor<1xi8>) -> {s_t}")
+                p.emit(f'{c} = "tosa.const"() <{{values = dense<{value}> : tensor<{ones}xf32>}}> : () -> tensor<{ones}xf32>')
+                p.emit(f"{x2} = tosa.mul {x}, {c}, %shift : ({s_t}, tensor<{ones}xf32>, tensor<1xi8>) -> {s_t}")
             else:
-                p.emit(f'{c} = "tosa.const"() <{{values = dense<{scale}> : tensor<1x1x1xf32>}}> : () -> tensor<1x1x1xf32>')
-                p.emit(f"{x2} = tosa.mul {c}, {x}, %shift : (tensor<1x1x1xf32>, {s_t}, tensor<1xi8>) -> {s_t}")
+                p.emit(f'{c} = "tosa.const"() <{{values = dense<{scale}> : tensor<{ones}xf32>}}> : () -> tensor<{ones}xf32>')
+                p.emit(f"{x2} = tosa.mul {c}, {x}, %shift : (tensor<{ones}xf32>, {s_t}, tensor<1xi8>) -> {s_t}")
         else:
             op = "arith.mulf" if scale_form == "mul" else "arith.divf"
             value = scale if scale_form == "mul" else 1.0 / scale
@@ -380,9 +399,9 @@ def generate_program(index, rng, dtype):
             # hides every key: rows of NaN in both runs).
             value = rng.choice(["0.0", "0.5", NEG_INF])
             c = p.fresh("c")
-            p.emit(f'{c} = "tosa.const"() <{{values = dense<{value}> : tensor<1x1x1xf32>}}> : () -> tensor<1x1x1xf32>')
+            p.emit(f'{c} = "tosa.const"() <{{values = dense<{value}> : tensor<{ones}xf32>}}> : () -> tensor<{ones}xf32>')
             if dialect == "tosa":
-                p.emit(f"{x2} = tosa.add {x}, {c} : ({s_t}, tensor<1x1x1xf32>) -> {s_t}")
+                p.emit(f"{x2} = tosa.add {x}, {c} : ({s_t}, tensor<{ones}xf32>) -> {s_t}")
             else:
                 linalg_elementwise(p, x2, [(x, s_t)],
                                    [f"%b = arith.constant {value} : f32", "%y = arith.addf %a0, %b : f32", "linalg.yield %y : f32"],
@@ -484,14 +503,17 @@ def generate_program(index, rng, dtype):
     red_shape = [heads, 1, nk] if axis == 1 else [heads, nq, 1]
     red_t = ttype(red_shape, f)
     if dialect == "tosa":
+        if layout == "split":
+            axis += 1
+            red_t = ttype(four_d(red_shape), f)
         mx, sub, ex, sm, inv, pr = (p.fresh(n) for n in ("max", "d", "ex", "sum", "inv", "p"))
         if mutation == "max-zero":
             # max(x, 0) per row stands in for a max that starts at 0.
             zero = p.fresh("c")
-            p.emit(f'{zero} = "tosa.const"() <{{values = dense<0.0> : tensor<1x1x1xf32>}}> : () -> tensor<1x1x1xf32>')
+            p.emit(f'{zero} = "tosa.const"() <{{values = dense<0.0> : tensor<{ones}xf32>}}> : () -> tensor<{ones}xf32>')
             mx0 = p.fresh("max")
             p.emit(f"{mx0} = tosa.reduce_max {x} {{axis = {axis} : i32}} : ({s_t}) -> {red_t}")
-            p.emit(f"{mx} = tosa.maximum {mx0}, {zero} : ({red_t}, tensor<1x1x1xf32>) -> {red_t}")
+            p.emit(f"{mx} = tosa.maximum {mx0}, {zero} : ({red_t}, tensor<{ones}xf32>) -> {red_t}")
         else:
             p.emit(f"{mx} = tosa.reduce_max {x} {{axis = {axis} : i32}} : ({s_t}) -> {red_t}")
         p.emit(f"{sub} = tosa.sub {x}, {mx} : ({s_t}, {red_t}) -> {s_t}")
@@ -502,6 +524,9 @@ def generate_program(index, rng, dtype):
             pr = ex
         else:
             p.emit(f"{pr} = tosa.mul {ex}, {inv}, %shift : ({s_t}, {red_t}, tensor<1xi8>) -> {s_t}")
+        if layout == "split":
+            pr = reshape(pr, four_d([heads, nq, nk]), [heads, nq, nk], f)
+            s_t = scores_3d_t
         pc = pr
         if dtype != f:
             pc = p.fresh("pc")
@@ -577,6 +602,183 @@ def generate_program(index, rng, dtype):
     p.args = args
     p.expect = "untouched" if mutation else "raised"
     return p
+
+
+def generate_program_2d(index, rng, dtype):
+    """A single-head program on 2-D [N, D] tensors, as a frontend writes
+    attention without batch or heads: linalg.matmul (K transposed by the
+    contraction's map or by a linalg.transpose) and linalg.softmax or its
+    chain, in linalg only (tosa.matmul is 3-D)."""
+    p = Program(index, rng)
+    nq = rng.randint(1, 40)
+    nk = rng.randint(1, 40)
+    d = rng.choice([2, 4, 8, 16])
+    dv = rng.choice([d, 4])
+    scale_form = rng.choice(["mul", "div", "query", "none"])
+    scale = rng.choice([0.5, 0.25, 0.125, 0.3])
+    mask = rng.choice(["none", "bias", "keep", "fill", "causal"])
+    k_form = rng.choice(["map", "transpose"])
+    softmax_op = rng.random() < 0.3
+    mutation = rng.choice([None] * 6 + ["axis", "extra-user", "multiply-mask",
+                                        "unnormalized", "max-zero", "permutation",
+                                        "finite-fill"])
+    if mutation == "axis":
+        nk = nq
+    if mutation == "permutation":
+        nk = d
+    if mask == "causal":
+        if mutation == "permutation":
+            nq = nk
+        nk = nq
+    if mutation == "multiply-mask":
+        mask = "keep"
+    if mutation == "finite-fill":
+        mask = rng.choice(["keep", "fill"])
+    f = "f32"
+    q_t, k_t, v_t = ttype([nq, d], dtype), ttype([nk, d], dtype), ttype([nk, dv], dtype)
+    s_t, o_t = ttype([nq, nk], f), ttype([nq, dv], dtype)
+    args = [f"%q: {q_t}", f"%k: {k_t}", f"%v: {v_t}"]
+    mask_shape = None
+    if mask == "bias":
+        mask_shape = rng.choice([[nq, nk], [1, nk]])
+        args.append(f"%m: {ttype(mask_shape, f)}")
+    elif mask in ("keep", "fill"):
+        mask_shape = [nq, nk]
+        args.append(f"%m: {ttype(mask_shape, 'i1')}")
+    results = [o_t] + ([s_t] if mutation == "extra-user" else [])
+    p.meta = dict(dialect="linalg", dtype=dtype, heads=1, kv_heads=1, nq=nq, nk=nk, d=d,
+                  dv=dv, mask=mask, mask_shape=mask_shape, mutation=mutation, iota=None,
+                  layout="2-d", dynamic=False, scale_form=scale_form)
+    p.header = f"func.func @{p.name}({', '.join(args)}) -> ({', '.join(results)}) {{"
+    ident = "affine_map<(a, b) -> (a, b)>"
+
+    def generic(out, inputs, body, maps, shape, out_type=f):
+        empty = p.fresh("e")
+        out_t = ttype(shape, out_type)
+        p.emit(f"{empty} = tensor.empty() : {out_t}")
+        ins = ", ".join(v for v, _ in inputs)
+        tys = ", ".join(t for _, t in inputs)
+        bb = ", ".join(f"%a{i}: {t.split('x')[-1][:-1]}" for i, (_, t) in enumerate(inputs))
+        p.emit(f"{out} = linalg.generic {{indexing_maps = [{', '.join(maps)}], "
+               f"iterator_types = [\"parallel\", \"parallel\"]}} ins({ins} : {tys}) "
+               f"outs({empty} : {out_t}) {{")
+        p.emit(f"^bb0({bb}, %o: {out_type}):")
+        for line in body:
+            p.emit("  " + line)
+        p.emit(f"}} -> {out_t}")
+
+    q = "%q"
+    if scale_form == "query":
+        q = p.fresh("q")
+        generic(q, [("%q", q_t)], [f"%c = arith.constant {scale} : {dtype}",
+                                   f"%y = arith.mulf %a0, %c : {dtype}", f"linalg.yield %y : {dtype}"],
+                [ident, ident], [nq, d], dtype)
+    # S = Q·Kᵀ in f32.
+    zero, e, z, s = p.fresh("c"), p.fresh("e"), p.fresh("z"), p.fresh("s")
+    p.emit(f"{zero} = arith.constant 0.0 : f32")
+    p.emit(f"{e} = tensor.empty() : {s_t}")
+    p.emit(f"{z} = linalg.fill ins({zero} : f32) outs({e} : {s_t}) -> {s_t}")
+    kt_t = ttype([d, nk], dtype)
+    if mutation == "permutation":
+        p.emit(f"{s} = linalg.matmul ins({q}, %k : {q_t}, {kt_t}) outs({z} : {s_t}) -> {s_t}")
+    elif k_form == "transpose":
+        kt, ke = p.fresh("kt"), p.fresh("e")
+        p.emit(f"{ke} = tensor.empty() : {kt_t}")
+        p.emit(f"{kt} = linalg.transpose ins(%k : {k_t}) outs({ke} : {kt_t}) permutation = [1, 0]")
+        p.emit(f"{s} = linalg.matmul ins({q}, {kt} : {q_t}, {kt_t}) outs({z} : {s_t}) -> {s_t}")
+    else:
+        p.emit(f"{s} = linalg.matmul indexing_maps = [affine_map<(i, j, d) -> (i, d)>, "
+               f"affine_map<(i, j, d) -> (j, d)>, affine_map<(i, j, d) -> (i, j)>] "
+               f"ins({q}, %k : {q_t}, {k_t}) outs({z} : {s_t}) -> {s_t}")
+    x = s
+    if scale_form in ("mul", "div"):
+        x2 = p.fresh("x")
+        op = "arith.mulf" if scale_form == "mul" else "arith.divf"
+        value = scale if scale_form == "mul" else 1.0 / scale
+        generic(x2, [(x, s_t)], [f"%c = arith.constant {value} : f32", f"%y = {op} %a0, %c : f32",
+                                 "linalg.yield %y : f32"], [ident, ident], [nq, nk])
+        x = x2
+    if mask != "none":
+        x2 = p.fresh("x")
+        if mask == "causal":
+            rows = ["[" + ", ".join("0.0" if j <= i else NEG_INF for j in range(nk)) + "]"
+                    for i in range(nq)]
+            c = p.fresh("c")
+            p.emit(f"{c} = arith.constant dense<[{', '.join(rows)}]> : {s_t}")
+            generic(x2, [(x, s_t), (c, s_t)], ["%y = arith.addf %a0, %a1 : f32", "linalg.yield %y : f32"],
+                    [ident, ident, ident], [nq, nk])
+        elif mask == "bias":
+            mmap = ident if mask_shape[0] != 1 else "affine_map<(a, b) -> (0, b)>"
+            generic(x2, [(x, s_t), ("%m", ttype(mask_shape, f))],
+                    ["%y = arith.addf %a0, %a1 : f32", "linalg.yield %y : f32"], [ident, mmap, ident], [nq, nk])
+        else:
+            mt = ttype(mask_shape, "i1")
+            fill = "-10.0" if mutation == "finite-fill" else rng.choice([NEG_INF, LOWEST])
+            if mutation == "multiply-mask":
+                body = ["%mf = arith.uitofp %a1 : i1 to f32", "%y = arith.mulf %a0, %mf : f32"]
+            elif mask == "fill":
+                body = [f"%ninf = arith.constant {fill} : f32", "%y = arith.select %a1, %ninf, %a0 : f32"]
+            else:
+                body = [f"%ninf = arith.constant {fill} : f32", "%y = arith.select %a1, %a0, %ninf : f32"]
+            generic(x2, [(x, s_t), ("%m", mt)], body + ["linalg.yield %y : f32"], [ident, ident, ident], [nq, nk])
+        x = x2
+    # Softmax over the key axis (or, as a near miss, the query axis).
+    axis = 0 if mutation == "axis" else 1
+    if softmax_op and mutation not in ("unnormalized", "max-zero"):
+        pr, e = p.fresh("p"), p.fresh("e")
+        p.emit(f"{e} = tensor.empty() : {s_t}")
+        p.emit(f"{pr} = linalg.softmax dimension({axis}) ins({x} : {s_t}) outs({e} : {s_t}) -> {s_t}")
+    else:
+        rmap = "affine_map<(a, b) -> (b)>" if axis == 0 else "affine_map<(a, b) -> (a)>"
+        row_t = ttype([nk] if axis == 0 else [nq], f)
+        iters = '"reduction", "parallel"' if axis == 0 else '"parallel", "reduction"'
+        inits = {}
+        for name, value in (("mi", "0.0" if mutation == "max-zero" else NEG_INF), ("si", "0.0")):
+            e, c, out = p.fresh("e"), p.fresh("c"), p.fresh(name)
+            p.emit(f"{c} = arith.constant {value} : f32")
+            p.emit(f"{e} = tensor.empty() : {row_t}")
+            p.emit(f"{out} = linalg.fill ins({c} : f32) outs({e} : {row_t}) -> {row_t}")
+            inits[name] = out
+        mx = p.fresh("max")
+        p.emit(f"{mx} = linalg.generic {{indexing_maps = [{ident}, {rmap}], iterator_types = [{iters}]}} "
+               f"ins({x} : {s_t}) outs({inits['mi']} : {row_t}) {{")
+        p.emit("^bb0(%a: f32, %acc: f32):")
+        p.emit("  %r = arith.maximumf %a, %acc : f32")
+        p.emit("  linalg.yield %r : f32")
+        p.emit(f"}} -> {row_t}")
+        ex = p.fresh("ex")
+        generic(ex, [(x, s_t), (mx, row_t)], ["%d = arith.subf %a0, %a1 : f32", "%y = math.exp %d : f32",
+                                              "linalg.yield %y : f32"], [ident, rmap, ident], [nq, nk])
+        sm = p.fresh("sum")
+        p.emit(f"{sm} = linalg.generic {{indexing_maps = [{ident}, {rmap}], iterator_types = [{iters}]}} "
+               f"ins({ex} : {s_t}) outs({inits['si']} : {row_t}) {{")
+        p.emit("^bb0(%a: f32, %acc: f32):")
+        p.emit("  %r = arith.addf %a, %acc : f32")
+        p.emit("  linalg.yield %r : f32")
+        p.emit(f"}} -> {row_t}")
+        if mutation == "unnormalized":
+            pr = ex
+        else:
+            pr = p.fresh("p")
+            generic(pr, [(ex, s_t), (sm, row_t)], ["%y = arith.divf %a0, %a1 : f32", "linalg.yield %y : f32"],
+                    [ident, rmap, ident], [nq, nk])
+    pc, pc_t = pr, s_t
+    if dtype != f:
+        pc, pc_t = p.fresh("pc"), ttype([nq, nk], dtype)
+        generic(pc, [(pr, s_t)], [f"%t = arith.truncf %a0 : f32 to {dtype}", f"linalg.yield %t : {dtype}"],
+                [ident, ident], [nq, nk], dtype)
+    c, e, zo, o = p.fresh("c"), p.fresh("e"), p.fresh("z"), p.fresh("o")
+    p.emit(f"{c} = arith.constant 0.0 : {dtype}")
+    p.emit(f"{e} = tensor.empty() : {o_t}")
+    p.emit(f"{zo} = linalg.fill ins({c} : {dtype}) outs({e} : {o_t}) -> {o_t}")
+    p.emit(f"{o} = linalg.matmul ins({pc}, %v : {pc_t}, {v_t}) outs({zo} : {o_t}) -> {o_t}")
+    rets = [o] + ([pr] if mutation == "extra-user" else [])
+    p.emit(f"return {', '.join(rets)} : {', '.join(results)}")
+    p.results = results
+    p.args = args
+    p.expect = "untouched" if mutation else "raised"
+    return p
+
 
 
 # f32 modules are held to f32 rounding; f16 and bf16 ones to their own,
@@ -667,6 +869,12 @@ func.func @print(%t: tensor<?x?x?xf32>) {
         dt = m["dtype"]
 
         def make(name, shape, seed):
+            if len(shape) == 2:  # a 2-D program: fill [1, N, D], then drop the 1
+                text, val = make(name, [1] + shape, seed)
+                flat = ttype(shape, dt if name in ("q", "k", "v") else "f32")
+                full = ttype([1] + shape, dt if name in ("q", "k", "v") else "f32")
+                text.append(f"  %{name}2_{i} = tensor.collapse_shape {val} [[0, 1], [2]] : {full} into {flat}\n")
+                return text, f"%{name}2_{i}"
             dims = ", ".join(f"%c{x}" for x in shape)
             s = [f"  %{name}e{i} = tensor.empty({dims}) : tensor<?x?x?xf32>\n",
                  f"  %{name}s{i} = arith.constant {seed}.0 : f32\n",
@@ -678,9 +886,12 @@ func.func @print(%t: tensor<?x?x?xf32>) {
                 val = f"%{name}t{i}"
             return s, val
         args = []
+        two_d = m["layout"] == "2-d"
         for name, shape, seed in (("q", [m["heads"], m["nq"], m["d"]], 1),
                                   ("k", [m["kv_heads"], m["nk"], m["d"]], 2),
                                   ("v", [m["kv_heads"], m["nk"], m["dv"]], 3)):
+            if two_d:
+                shape = shape[1:]
             text, val = make(name, shape, seed + i)
             out += text
             if m["layout"] == "4-d":
@@ -694,11 +905,16 @@ func.func @print(%t: tensor<?x?x?xf32>) {
             out += text
             args.append(val)
         elif m["mask"] in ("keep", "fill") and not m["iota"]:
-            dims = ", ".join(f"%c{x}" for x in m["mask_shape"])
+            shape = ([1] if two_d else []) + m["mask_shape"]
+            dims = ", ".join(f"%c{x}" for x in shape)
             out.append(f"  %me{i} = tensor.empty({dims}) : tensor<?x?x?xi1>\n")
             out.append(f"  %mk{i} = call @keep(%me{i}) : (tensor<?x?x?xi1>) -> tensor<?x?x?xi1>\n")
-            out.append(f"  %mc{i} = tensor.cast %mk{i} : tensor<?x?x?xi1> to {ttype(m['mask_shape'], 'i1')}\n")
-            args.append(f"%mc{i}")
+            out.append(f"  %mc{i} = tensor.cast %mk{i} : tensor<?x?x?xi1> to {ttype(shape, 'i1')}\n")
+            val = f"%mc{i}"
+            if two_d:
+                out.append(f"  %m2_{i} = tensor.collapse_shape {val} [[0, 1], [2]] : {ttype(shape, 'i1')} into {ttype(m['mask_shape'], 'i1')}\n")
+                val = f"%m2_{i}"
+            args.append(val)
         if m["mutation"] == "tensor-scale":
             text, val = make("ts", [m["heads"], 1, 1], 9 + i)
             out += text
@@ -709,6 +925,12 @@ func.func @print(%t: tensor<?x?x?xf32>) {
         out.append(f"  {res} = call @{p.name}({', '.join(args)}) : ({', '.join(arg_types)}) -> ({', '.join(p.results)})\n")
         for n, rt in enumerate(p.results):
             val = f"%r{i}_{n}"
+            if rt.count("x") == 2:  # a 2-D output: [1, N, D] to print it
+                dims = [int(x) for x in rt[len("tensor<"):].split("x")[:2]]
+                full = rt.replace("tensor<", "tensor<1x", 1)
+                out.append(f"  %x{i}_{n} = tensor.expand_shape {val} [[0, 1], [2]] output_shape "
+                           f"[1, {dims[0]}, {dims[1]}] : {rt} into {full}\n")
+                val, rt = f"%x{i}_{n}", full
             if rt.count("x") == 4:  # a 4-D output: merge B and H to print it
                 dims = [int(x) for x in rt[len("tensor<"):].split("x")[:4]]
                 merged = ttype([dims[0] * dims[1]] + dims[2:], dt)
