@@ -21,6 +21,7 @@ EXAMPLES = [
     ("bert-encoder-linalg", "bert_attention", "BERT-base encoder attention (linalg, as torch-mlir emits it)"),
     ("llama-causal-gqa-tosa", "llama_attention", "Llama-style causal GQA block (TOSA)"),
     ("decode-step-linalg", "decode", "Decode step: Nq = 1 against a 64-entry KV cache (linalg)"),
+    ("gpt2-causal-f16-linalg", "gpt2_attention", "GPT-2-style causal attention in f16: the tensor-core kernel (linalg)"),
 ]
 MAX_LINES = 60
 
