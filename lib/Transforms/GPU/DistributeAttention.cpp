@@ -54,6 +54,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 #include <limits>
+#include <tuple>
 
 namespace mlir::fa {
 #define GEN_PASS_DEF_FADISTRIBUTEATTENTION
@@ -196,6 +197,11 @@ struct KernelBuilder {
   }
   int64_t accumulatorSlices() const { return valueDim / accumulatorSlice(); }
   void buildQueryBlock(scf::ForallOp grid);
+  /// (row, column) of chunk `index` of a tile with `tileRows` rows of
+  /// `chunksPerRow` chunks of `chunk` elements (see the definition).
+  std::pair<Value, Value> chunkPosition(IndexMath &math, Value index,
+                                        int64_t tileRows, int64_t chunksPerRow,
+                                        int64_t chunk, Type type) const;
   void copyTile(Value source, Value batch, Value head, Value row0,
                 Value validRows, int64_t tileRows, int64_t width,
                 Value sharedTile, Value stage, Value thread);
@@ -708,6 +714,37 @@ SmallVector<Value> KernelBuilder::accumulateRow(Value thread, Value alpha,
   return next;
 }
 
+/// Row-major order (chunk i at row i / C, column i % C, C chunks per row)
+/// puts the 8 threads that share one pass of 16-byte shared-memory accesses
+/// (a quarter-warp) on 8 / C rows when C < 8, and with rows padded by one
+/// chunk, rows of C = 2 or 4 chunks then put two of them on the same banks.
+/// Such tiles are copied 8 rows at a time, down the rows first (chunk i of
+/// group g = i / 8C at row 8g + i % 8, column (i % 8C) / 8): the 8 threads
+/// are on 8 rows C + 1 chunks apart, distinct banks when C + 1 is odd. A
+/// warp still moves 32 consecutive chunks of global memory (a tile's rows
+/// are contiguous there), so the loads stay coalesced.
+std::pair<Value, Value>
+KernelBuilder::chunkPosition(IndexMath &math, Value index, int64_t tileRows,
+                             int64_t chunksPerRow, int64_t chunk,
+                             Type type) const {
+  constexpr int64_t rowsPerGroup = 8;
+  bool downFirst = chunk * elementBytes(type) == kChunkBytes &&
+                   chunksPerRow < rowsPerGroup && chunksPerRow % 2 == 0 &&
+                   tileRows % rowsPerGroup == 0;
+  if (!downFirst) {
+    Value perRow = math.constant(chunksPerRow);
+    return {math.divU(index, perRow),
+            math.mul(math.remU(index, perRow), math.constant(chunk))};
+  }
+  Value group = math.divU(index, math.constant(rowsPerGroup * chunksPerRow));
+  Value inGroup = math.remU(index, math.constant(rowsPerGroup * chunksPerRow));
+  Value row = math.add(math.mul(group, math.constant(rowsPerGroup)),
+                       math.remU(inGroup, math.constant(rowsPerGroup)));
+  Value column = math.mul(math.divU(inGroup, math.constant(rowsPerGroup)),
+                          math.constant(chunk));
+  return {row, column};
+}
+
 /// Copies rows [row0, row0 + validRows) of source[batch, head] into the
 /// shared tile (at `stage` when given), zero-filling rows up to `tileRows`.
 /// Thread t moves chunks t, t + threads, ...: consecutive threads read
@@ -733,10 +770,9 @@ void KernelBuilder::copyTile(Value source, Value batch, Value head, Value row0,
         IndexMath lm{b, lloc};
         Value index = lm.add(lm.mul(step, lm.constant(threads)), thread);
         auto body = [&]() {
-          Value chunksPerRowValue = lm.constant(chunksPerRow);
-          Value tileRow = lm.divU(index, chunksPerRowValue);
-          Value column =
-              lm.mul(lm.remU(index, chunksPerRowValue), lm.constant(chunk));
+          Value tileRow, column;
+          std::tie(tileRow, column) =
+              chunkPosition(lm, index, tileRows, chunksPerRow, chunk, type);
           Value sourceRow = lm.add(row0, tileRow);
           auto load = scf::IfOp::create(
               b, lloc, lm.lt(tileRow, validRows),
@@ -784,14 +820,14 @@ SmallVector<Value> KernelBuilder::copyTileAsync(Value source, Value batch,
   int64_t chunk = chunkElements(width, type);
   int64_t chunksPerRow = width / chunk;
   int64_t steps = blockKV * chunksPerRow / threads;
-  Value chunksPerRowValue = math.constant(chunksPerRow);
   Value fullChunk = math.constant(chunk);
   Value noChunk = math.constant(0);
   SmallVector<Value> tokens;
   for (int64_t step = 0; step < steps; ++step) {
     Value index = math.addConstant(thread, step * threads);
-    Value tileRow = math.divU(index, chunksPerRowValue);
-    Value column = math.mul(math.remU(index, chunksPerRowValue), fullChunk);
+    Value tileRow, column;
+    std::tie(tileRow, column) =
+        chunkPosition(math, index, blockKV, chunksPerRow, chunk, type);
     Value sourceRow = math.min(math.add(row0, tileRow), lastRow);
     Value sourceElements = arith::SelectOp::create(
         b, loc, math.lt(tileRow, validRows), fullChunk, noChunk);

@@ -102,3 +102,24 @@ func.func @one_stage(%q: tensor<1x1x64x16xf32>, %k: tensor<1x1x64x16xf32>, %v: t
       : tensor<1x1x64x16xf32>, tensor<1x1x64x16xf32>, tensor<1x1x64x16xf32> -> tensor<1x1x64x16xf32>
   return %o : tensor<1x1x64x16xf32>
 }
+
+// Rows of 4 chunks (D = 32 f16 = 64 bytes): the copies go down 8 rows
+// first (chunk i of group i / 32 at row 8 (i / 32) + i % 8, chunk column
+// (i % 32) / 8), so a quarter-warp's 16-byte stores land on 8 rows 80 bytes
+// apart, on distinct banks; a warp still reads 32 consecutive chunks.
+// CHECK-LABEL: func.func @narrow_rows
+// CHECK: scf.forall (%[[T:.*]]) in (128)
+// CHECK: %[[I:.*]] = arith.addi %{{.*}}, %[[T]] : index
+// CHECK: %[[G:.*]] = arith.divui %[[I]], %c32{{.*}} : index
+// CHECK: %[[J:.*]] = arith.remui %[[I]], %c32{{.*}} : index
+// CHECK: %[[R:.*]] = arith.remui %[[J]], %c8{{.*}} : index
+// CHECK: %[[G8:.*]] = arith.muli %[[G]], %c8{{.*}} : index
+// CHECK: %[[ROW:.*]] = arith.addi %[[G8]], %[[R]] : index
+// CHECK: %[[C:.*]] = arith.divui %[[J]], %c8{{.*}} : index
+// CHECK: %[[COL:.*]] = arith.muli %[[C]], %c8{{.*}} : index
+// CHECK: vector.store %{{.*}}, %{{.*}}[%[[ROW]], %[[COL]]] {alignment = 16 : i64} : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+func.func @narrow_rows(%q: tensor<1x2x128x32xf16>, %k: tensor<1x2x128x32xf16>, %v: tensor<1x2x128x32xf16>) -> tensor<1x2x128x32xf16> {
+  %o = fa.attention %q, %k, %v scale = 0.125 tiling = <block_q = 64, block_kv = 32, warps = 4, stages = 1>
+      : tensor<1x2x128x32xf16>, tensor<1x2x128x32xf16>, tensor<1x2x128x32xf16> -> tensor<1x2x128x32xf16>
+  return %o : tensor<1x2x128x32xf16>
+}
