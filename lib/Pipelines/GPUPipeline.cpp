@@ -68,15 +68,20 @@ std::string mlir::fa::cudaToolkitPath(llvm::StringRef requested) {
   return "/usr/local/cuda";
 }
 
-/// Upstream's gpu-lower-to-nvvm-pipeline, pass for pass, except that the
-/// CUDA toolkit is named: math.exp and math.log become libdevice calls
-/// (__nv_expf, __nv_logf), and gpu-module-to-binary links libdevice only
-/// when it finds the toolkit, which upstream's pipeline leaves to
-/// environment variables.
+/// Upstream's gpu-lower-to-nvvm-pipeline, pass for pass, except that
+///  * the CUDA toolkit is named: math.exp and math.log become libdevice
+///    calls (__nv_expf, __nv_logf), and gpu-module-to-binary links
+///    libdevice only when it finds the toolkit, which upstream's pipeline
+///    leaves to environment variables;
+///  * nvgpu ops are converted after outlining, not before: the conversion
+///    casts the global memrefs that cp.async reads to LLVM descriptors where
+///    they are defined, which before outlining is the host function, and
+///    the kernel would then take K and V as descriptor structs instead of
+///    the bare pointers of its ABI (docs/GPU.md).
 static void addNVVMLowering(OpPassManager &pm,
                             const mlir::fa::GPUPipelineOptions &options) {
-  pm.addPass(createConvertNVGPUToNVVMPass());
   pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createConvertNVGPUToNVVMPass());
   pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertNVVMToLLVMPass());

@@ -56,6 +56,11 @@ class Dyn(int):
         return obj
 
 
+def unit(size):
+    """A static 1: a dim that broadcasts (a dynamic size of 1 does not)."""
+    return size == 1 and not isinstance(size, Dyn)
+
+
 def ttype(shape, dtype):
     # A dynamic dim is written `?q`, `?k` or `?h` while the module is generated, so
     # that tensor.empty knows whose size to take; `generate` writes `?`.
@@ -424,7 +429,7 @@ def generate_program(index, rng, dtype):
             if dialect == "tosa":
                 p.emit(f"{x2} = tosa.add %m, {x} : ({mt}, {s_t}) -> {s_t}")
             else:
-                m = ["a" if mask_shape[0] != 1 else "0", "b" if mask_shape[1] != 1 else "0", "c"]
+                m = ["a" if not unit(mask_shape[0]) else "0", "b" if not unit(mask_shape[1]) else "0", "c"]
                 linalg_elementwise(p, x2, [(x, s_t), ("%m", mt)],
                                    ["%y = arith.addf %a0, %a1 : f32", "linalg.yield %y : f32"],
                                    ["affine_map<(a, b, c) -> (a, b, c)>", f"affine_map<(a, b, c) -> ({', '.join(m)})>",
@@ -476,7 +481,7 @@ def generate_program(index, rng, dtype):
                     p.emit(f"{mf} = tosa.select %m, {one}, {zero} : ({mt}, tensor<1x1x1xf32>, tensor<1x1x1xf32>) -> {ttype(mask_shape, f)}")
                     p.emit(f"{x2} = tosa.mul {x}, {mf}, %shift : ({s_t}, {ttype(mask_shape, f)}, tensor<1xi8>) -> {s_t}")
                 else:
-                    m = ["a" if mask_shape[0] != 1 else "0", "b", "c"]
+                    m = ["a" if not unit(mask_shape[0]) else "0", "b", "c"]
                     linalg_elementwise(p, x2, [(x, s_t), ("%m", mt)],
                                        ["%mf = arith.uitofp %a1 : i1 to f32", "%y = arith.mulf %a0, %mf : f32", "linalg.yield %y : f32"],
                                        ["affine_map<(a, b, c) -> (a, b, c)>", f"affine_map<(a, b, c) -> ({', '.join(m)})>",
@@ -489,7 +494,7 @@ def generate_program(index, rng, dtype):
                 else:
                     p.emit(f"{x2} = tosa.select %m, {x}, {c} : ({mt}, {s_t}, tensor<1x1x1xf32>) -> {s_t}")
             else:
-                m = ["a" if mask_shape[0] != 1 else "0", "b", "c"]
+                m = ["a" if not unit(mask_shape[0]) else "0", "b", "c"]
                 sel = (f"%y = arith.select %a1, %ninf, %a0 : f32" if invert
                        else f"%y = arith.select %a1, %a0, %ninf : f32")
                 linalg_elementwise(p, x2, [(x, s_t), (mname, mt)],
@@ -873,8 +878,8 @@ func.func @print(%t: tensor<?x?x?xf32>) {
                 text, val = make(name, [1] + shape, seed)
                 flat = ttype(shape, dt if name in ("q", "k", "v") else "f32")
                 full = ttype([1] + shape, dt if name in ("q", "k", "v") else "f32")
-                text.append(f"  %{name}2_{i} = tensor.collapse_shape {val} [[0, 1], [2]] : {full} into {flat}\n")
-                return text, f"%{name}2_{i}"
+                text.append(f"  %{name}flat{i} = tensor.collapse_shape {val} [[0, 1], [2]] : {full} into {flat}\n")
+                return text, f"%{name}flat{i}"
             dims = ", ".join(f"%c{x}" for x in shape)
             s = [f"  %{name}e{i} = tensor.empty({dims}) : tensor<?x?x?xf32>\n",
                  f"  %{name}s{i} = arith.constant {seed}.0 : f32\n",
@@ -912,8 +917,8 @@ func.func @print(%t: tensor<?x?x?xf32>) {
             out.append(f"  %mc{i} = tensor.cast %mk{i} : tensor<?x?x?xi1> to {ttype(shape, 'i1')}\n")
             val = f"%mc{i}"
             if two_d:
-                out.append(f"  %m2_{i} = tensor.collapse_shape {val} [[0, 1], [2]] : {ttype(shape, 'i1')} into {ttype(m['mask_shape'], 'i1')}\n")
-                val = f"%m2_{i}"
+                out.append(f"  %mflat{i} = tensor.collapse_shape {val} [[0, 1], [2]] : {ttype(shape, 'i1')} into {ttype(m['mask_shape'], 'i1')}\n")
+                val = f"%mflat{i}"
             args.append(val)
         if m["mutation"] == "tensor-scale":
             text, val = make("ts", [m["heads"], 1, 1], 9 + i)
