@@ -18,6 +18,8 @@
 // RUN: diff %t.before %t.emulated
 // RUN: fa-opt %s --fa-lower-to-gpu > %t.launched
 // RUN: diff %t.before %t.launched
+// RUN: fa-opt %s --fa-warp-matmuls-to-nvgpu > %t.nvgpu
+// RUN: diff %t.before %t.nvgpu
 
 #mlp_x = affine_map<(i, j, k) -> (i, k)>
 #mlp_w = affine_map<(i, j, k) -> (k, j)>
@@ -225,4 +227,11 @@ func.func @shared_scratch(%i: index, %out: memref<4xf32>) {
     memref.store %v, %out[%t] : memref<4xf32>
   }
   return
+}
+
+// A 16x16 by 8x16 f16 contraction on the host, the shape of a warp matmul:
+// fa-warp-matmuls-to-nvgpu converts only inside GPU kernels.
+func.func @host_contraction(%a: vector<16x16xf16>, %b: vector<8x16xf16>, %c: vector<16x8xf32>) -> vector<16x8xf32> {
+  %d = vector.contract {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %a, %b, %c : vector<16x16xf16>, vector<8x16xf16> into vector<16x8xf32>
+  return %d : vector<16x8xf32>
 }

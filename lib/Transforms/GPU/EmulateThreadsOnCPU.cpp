@@ -376,9 +376,21 @@ void lowerAsyncCopies(Operation *root) {
   }
 }
 
-/// f16 x f16 -> f32 contractions become f32 x f32 -> f32 ones.
+/// Whether `op` is inside a GPU-mapped scf.forall (the kernel form).
+bool inMappedLoop(Operation *op) {
+  for (auto forall = op->getParentOfType<scf::ForallOp>(); forall;
+       forall = forall->getParentOfType<scf::ForallOp>())
+    if (forall.getMapping().has_value())
+      return true;
+  return false;
+}
+
+/// f16 x f16 -> f32 contractions of the kernel become f32 x f32 -> f32
+/// ones; contractions elsewhere are not this pass's to change.
 void widenWarpMatmuls(Operation *root) {
   root->walk([](vector::ContractionOp contraction) {
+    if (!inMappedLoop(contraction))
+      return;
     Type accType = getElementTypeOrSelf(contraction.getAccType());
     OpBuilder b(contraction);
     for (OpOperand *operand : {&contraction.getLhsMutable(),
@@ -421,14 +433,7 @@ struct FAEmulateThreadsOnCPUPass
     getOperation()->walk([](Operation *op) {
       if (!isa<memref::AllocOp, memref::AllocaOp>(op))
         return;
-      auto mapped = [](scf::ForallOp forall) {
-        return forall.getMapping().has_value();
-      };
-      bool inKernel = false;
-      for (auto forall = op->getParentOfType<scf::ForallOp>(); forall;
-           forall = forall->getParentOfType<scf::ForallOp>())
-        inKernel |= mapped(forall);
-      if (!inKernel)
+      if (!inMappedLoop(op))
         return;
       auto type = cast<MemRefType>(op->getResult(0).getType());
       if (!isa_and_nonnull<gpu::AddressSpaceAttr>(type.getMemorySpace()))
