@@ -731,18 +731,24 @@ KernelBuilder::chunkPosition(IndexMath &math, Value index, int64_t tileRows,
   bool downFirst = chunk * elementBytes(type) == kChunkBytes &&
                    chunksPerRow < rowsPerGroup && chunksPerRow % 2 == 0 &&
                    tileRows % rowsPerGroup == 0;
+  // One op per statement: the IR's order must not depend on the host
+  // compiler's order of evaluating arguments.
+  Value chunkSize = math.constant(chunk);
   if (!downFirst) {
     Value perRow = math.constant(chunksPerRow);
-    return {math.divU(index, perRow),
-            math.mul(math.remU(index, perRow), math.constant(chunk))};
+    Value row = math.divU(index, perRow);
+    Value chunkColumn = math.remU(index, perRow);
+    return {row, math.mul(chunkColumn, chunkSize)};
   }
-  Value group = math.divU(index, math.constant(rowsPerGroup * chunksPerRow));
-  Value inGroup = math.remU(index, math.constant(rowsPerGroup * chunksPerRow));
-  Value row = math.add(math.mul(group, math.constant(rowsPerGroup)),
-                       math.remU(inGroup, math.constant(rowsPerGroup)));
-  Value column = math.mul(math.divU(inGroup, math.constant(rowsPerGroup)),
-                          math.constant(chunk));
-  return {row, column};
+  Value groupSize = math.constant(rowsPerGroup * chunksPerRow);
+  Value rowsPerGroupValue = math.constant(rowsPerGroup);
+  Value group = math.divU(index, groupSize);
+  Value inGroup = math.remU(index, groupSize);
+  Value groupRow = math.mul(group, rowsPerGroupValue);
+  Value rowInGroup = math.remU(inGroup, rowsPerGroupValue);
+  Value row = math.add(groupRow, rowInGroup);
+  Value chunkColumn = math.divU(inGroup, rowsPerGroupValue);
+  return {row, math.mul(chunkColumn, chunkSize)};
 }
 
 /// Copies rows [row0, row0 + validRows) of source[batch, head] into the

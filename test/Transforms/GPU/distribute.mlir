@@ -112,8 +112,8 @@ func.func @one_stage(%q: tensor<1x1x64x16xf32>, %k: tensor<1x1x64x16xf32>, %v: t
 // CHECK: %[[I:.*]] = arith.addi %{{.*}}, %[[T]] : index
 // CHECK: %[[G:.*]] = arith.divui %[[I]], %c32{{.*}} : index
 // CHECK: %[[J:.*]] = arith.remui %[[I]], %c32{{.*}} : index
-// CHECK: %[[R:.*]] = arith.remui %[[J]], %c8{{.*}} : index
 // CHECK: %[[G8:.*]] = arith.muli %[[G]], %c8{{.*}} : index
+// CHECK: %[[R:.*]] = arith.remui %[[J]], %c8{{.*}} : index
 // CHECK: %[[ROW:.*]] = arith.addi %[[G8]], %[[R]] : index
 // CHECK: %[[C:.*]] = arith.divui %[[J]], %c8{{.*}} : index
 // CHECK: %[[COL:.*]] = arith.muli %[[C]], %c8{{.*}} : index
