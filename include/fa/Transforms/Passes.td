@@ -187,7 +187,12 @@ def FADistributeAttention : Pass<"fa-distribute-attention"> {
     on a GPU after `fa-lower-to-gpu`. With `stages >= 2` and
     `async-copies` (sm_80 and later), K and V tiles are prefetched with
     `nvgpu.device_async_copy` (cp.async) into the next buffer while the
-    current one is computed. See docs/GPU.md.
+    current one is computed. With `tensor-cores` (sm_80 and later), f16
+    operands and a tiling of whole 16-row tiles per warp, Q·Kᵀ and P·V are
+    warp-level 16x8x16 `vector.contract`s on shared tiles (which
+    `fa-warp-matmuls-to-nvgpu` turns into ldmatrix and mma.sync), the
+    softmax stays one row per thread, and S and P pass through shared
+    memory. See docs/GPU.md.
   }];
   let options = [
     Option<"asyncCopies", "async-copies", "bool", /*default=*/"true",

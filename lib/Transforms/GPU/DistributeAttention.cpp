@@ -29,10 +29,15 @@
 // barrier per key block suffices: a thread that fills buffer s again has
 // passed the barrier that every thread reaches only after finishing with it.
 //
+// With f16 operands on sm_80 and later (tensorCoreKernel), the two matmuls
+// are warp-level instead: each warp multiplies its 16-row tiles of Q (then
+// P) with vector.contract on 16x16 and 8x16 shared tiles, into an f32
+// tile in shared memory that thread t then reads row t of (see
+// warpScores); fa-warp-matmuls-to-nvgpu turns them into ldmatrix and
+// mma.sync. Otherwise f16/bf16 products are accumulated in f32 with FMAs.
+//
 // This form runs on a CPU (fa-emulate-threads-on-cpu), which is how the
 // kernel's numbers are tested; fa-lower-to-gpu maps it onto gpu.launch.
-// f16/bf16 products are accumulated in f32 with FMAs; tensor cores (nvgpu
-// mma.sync) are not used yet (docs/GPU.md).
 //
 //===----------------------------------------------------------------------===//
 
