@@ -144,6 +144,14 @@ TEST(GPUPipelineAPI, OptionsAreCheckedBeforeBuilding) {
   EXPECT_EQ(fa::ptxFeaturesFor("sm_90a"), "+ptx80");
   EXPECT_EQ(fa::ptxFeaturesFor("sm_100"), "+ptx86");
   EXPECT_EQ(fa::cudaToolkitPath("/opt/cuda"), "/opt/cuda");
+  // What the pipelines tell fa-distribute-attention about the chip.
+  EXPECT_TRUE(fa::chipHasAsyncCopy("sm_80"));
+  EXPECT_FALSE(fa::chipHasAsyncCopy("sm_75"));
+  EXPECT_TRUE(fa::chipHasTensorCores("sm_80"));
+  EXPECT_TRUE(fa::chipHasTensorCores("sm_120"));
+  EXPECT_FALSE(fa::chipHasTensorCores("sm_75"));
+  EXPECT_FALSE(fa::chipHasTensorCores("gfx942"));
+  EXPECT_FALSE(fa::chipHasTensorCores("host"));
 }
 
 TEST_F(APITest, PassesAreRegisteredForTextualPipelines) {
