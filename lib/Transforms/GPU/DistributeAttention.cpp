@@ -202,6 +202,12 @@ struct KernelBuilder {
   }
   int64_t accumulatorSlices() const { return valueDim / accumulatorSlice(); }
   void buildQueryBlock(scf::ForallOp grid);
+  /// An scf.if on `ownsRow` that yields `compute()` (built in its then
+  /// region) in the threads that own a query row and `otherwise` in the
+  /// threads that only help with the copies.
+  SmallVector<Value> forRowOwner(Value ownsRow,
+                                 function_ref<SmallVector<Value>()> compute,
+                                 ValueRange otherwise);
   /// (row, column) of chunk `index` of a tile with `tileRows` rows of
   /// `chunksPerRow` chunks of `chunk` elements (see the definition).
   std::pair<Value, Value> chunkPosition(IndexMath &math, Value index,
@@ -230,6 +236,11 @@ struct KernelBuilder {
   /// computes the same and upstream's vector-to-nvgpu conversion can
   /// distribute the matmul over the lanes.
   Value warpTileRow(Value thread, int64_t tile);
+  void warpMatmulTiles(
+      Value thread, Value lhs, int64_t k, int64_t n, Value rhs,
+      function_ref<SmallVector<Value>(OpBuilder &, Location, Value, Value)>
+          rhsIndices,
+      AffineMap rhsMap, Value results);
   void warpScores(Value thread, Value stage, Value querySmem, Value keySmem,
                   Value results);
   void warpProbsTimesValues(Value thread, Value stage, Value probs,
@@ -428,68 +439,44 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
           // after the last barrier, when K and V are no longer read.
           warpScores(thread, stage, querySmem, keySmem, results);
           gpu::BarrierOp::create(b, lloc);
-          auto softmax = scf::IfOp::create(
-              b, lloc, ownsRow,
-              [&](OpBuilder &tb, Location tloc) {
-                OpBuilder::InsertionGuard ifGuard(b);
-                b.setInsertionPoint(tb.getInsertionBlock(),
-                                    tb.getInsertionPoint());
-                scf::YieldOp::create(
-                    b, tloc,
-                    softmaxRow(thread, row, batch, head, col0, results, probs,
-                               state[0], state[1]));
+          Value one = f32Constant(b, lloc, 1);
+          SmallVector<Value> softmax = forRowOwner(
+              ownsRow,
+              [&] {
+                return softmaxRow(thread, row, batch, head, col0, results,
+                                  probs, state[0], state[1]);
               },
-              [&](OpBuilder &eb, Location eloc) {
-                Value one = f32Constant(eb, eloc, 1);
-                scf::YieldOp::create(eb, eloc,
-                                     ValueRange{state[0], state[1], one});
-              });
+              {state[0], state[1], one});
           gpu::BarrierOp::create(b, lloc);
           warpProbsTimesValues(thread, stage, probs, valueSmem, results);
           gpu::BarrierOp::create(b, lloc);
-          auto accumulate = scf::IfOp::create(
-              b, lloc, ownsRow,
-              [&](OpBuilder &tb, Location tloc) {
-                OpBuilder::InsertionGuard ifGuard(b);
-                b.setInsertionPoint(tb.getInsertionBlock(),
-                                    tb.getInsertionPoint());
-                scf::YieldOp::create(b, tloc,
-                                     accumulateRow(thread, softmax.getResult(2),
-                                                   results,
-                                                   state.drop_front(2)));
+          SmallVector<Value> accumulated = forRowOwner(
+              ownsRow,
+              [&] {
+                return accumulateRow(thread, softmax[2], results,
+                                     state.drop_front(2));
               },
-              [&](OpBuilder &eb, Location eloc) {
-                scf::YieldOp::create(eb, eloc, state.drop_front(2));
-              });
-          SmallVector<Value> next = {softmax.getResult(0),
-                                     softmax.getResult(1)};
-          next.append(accumulate.getResults().begin(),
-                      accumulate.getResults().end());
+              state.drop_front(2));
+          SmallVector<Value> next = {softmax[0], softmax[1]};
+          next.append(accumulated);
           scf::YieldOp::create(b, lloc, next);
           return;
         }
         // Threads past the block's rows only help with the copies.
-        auto compute = scf::IfOp::create(
-            b, lloc, ownsRow,
-            [&](OpBuilder &tb, Location tloc) {
-              OpBuilder::InsertionGuard ifGuard(b);
-              b.setInsertionPoint(tb.getInsertionBlock(),
-                                  tb.getInsertionPoint());
-              SmallVector<Value> next =
-                  computeKeyBlock(thread, row, batch, head, col0, stage,
-                                  querySmem, keySmem, valueSmem, state);
-              scf::YieldOp::create(b, tloc, next);
+        SmallVector<Value> next = forRowOwner(
+            ownsRow,
+            [&] {
+              return computeKeyBlock(thread, row, batch, head, col0, stage,
+                                     querySmem, keySmem, valueSmem, state);
             },
-            [&](OpBuilder &eb, Location eloc) {
-              scf::YieldOp::create(eb, eloc, state);
-            });
+            state);
         // Before a buffer is filled again, every thread is done with it:
         // with one stage the next copy overwrites this block's tile, with
         // prefetching the next iteration fills the buffer read one block
         // ago.
         if (stages == 1 || asyncCopies)
           gpu::BarrierOp::create(b, lloc);
-        scf::YieldOp::create(b, lloc, compute.getResults());
+        scf::YieldOp::create(b, lloc, next);
       });
 
   // O = acc / l (0 where no key was visible), logsumexp = m + log l.
@@ -559,86 +546,85 @@ static Value warpMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
                           ctx, vector::IteratorType::reduction)}));
 }
 
-/// results[warp rows][0, Bc) = Q_s[warp rows] K_s[stage]^T. The warp's
-/// Q fragments are read once per 16-row tile; each 8-key column tile is
-/// D / 16 mma.syncs.
-void KernelBuilder::warpScores(Value thread, Value stage, Value querySmem,
-                               Value keySmem, Value results) {
+/// results[warp rows][0, n) = lhs[warp rows][0, k) times B, B's 8x16
+/// (columns by k) tiles read from `rhs` at `rhsIndices(column0, k0)`
+/// through `rhsMap`. The warp's A fragments are read once per 16-row tile;
+/// each 8-column tile of the result is k / 16 mma.syncs.
+void KernelBuilder::warpMatmulTiles(
+    Value thread, Value lhs, int64_t k, int64_t n, Value rhs,
+    function_ref<SmallVector<Value>(OpBuilder &, Location, Value, Value)>
+        rhsIndices,
+    AffineMap rhsMap, Value results) {
   IndexMath math{b, loc};
   int64_t tiles = blockQ / (threads / kWarpSize) / 16;
-  auto aType = VectorType::get({16, 16}, queryElementType);
-  auto bType = VectorType::get({8, 16}, keyElementType);
+  Type lhsType = cast<MemRefType>(lhs.getType()).getElementType();
+  Type rhsType = cast<MemRefType>(rhs.getType()).getElementType();
+  auto aType = VectorType::get({16, 16}, lhsType);
+  auto bType = VectorType::get({8, 16}, rhsType);
   auto cType = VectorType::get({16, 8}, f32);
-  Value zeroA = arith::ConstantOp::create(b, loc, b.getZeroAttr(queryElementType));
-  Value zeroB = arith::ConstantOp::create(b, loc, b.getZeroAttr(keyElementType));
+  Value zeroA = arith::ConstantOp::create(b, loc, b.getZeroAttr(lhsType));
+  Value zeroB = arith::ConstantOp::create(b, loc, b.getZeroAttr(rhsType));
   Value zeroC = arith::ConstantOp::create(b, loc, b.getZeroAttr(cType));
   SmallVector<bool> inBounds = {true, true};
   for (int64_t tile = 0; tile < tiles; ++tile) {
     Value tileRow = warpTileRow(thread, tile);
-    SmallVector<Value> queryFragments;
-    for (int64_t d = 0; d < headDim; d += 16)
-      queryFragments.push_back(vector::TransferReadOp::create(
-          b, loc, aType, querySmem, ValueRange{tileRow, math.constant(d)},
-          zeroA, inBounds));
+    SmallVector<Value> lhsFragments;
+    for (int64_t k0 = 0; k0 < k; k0 += 16) {
+      Value column = math.constant(k0);
+      lhsFragments.push_back(vector::TransferReadOp::create(
+          b, loc, aType, lhs, ValueRange{tileRow, column}, zeroA, inBounds));
+    }
+    Value lower = math.constant(0);
+    Value upper = math.constant(n);
+    Value step = math.constant(8);
     scf::ForOp::create(
-        b, loc, math.constant(0), math.constant(blockKV), math.constant(8),
-        ValueRange{}, [&](OpBuilder &lb, Location lloc, Value key, ValueRange) {
+        b, loc, lower, upper, step, ValueRange{},
+        [&](OpBuilder &lb, Location lloc, Value column0, ValueRange) {
           Value acc = zeroC;
-          for (auto [index, fragment] : llvm::enumerate(queryFragments)) {
-            Value d = arith::ConstantIndexOp::create(lb, lloc, index * 16);
-            Value keys = vector::TransferReadOp::create(
-                lb, lloc, bType, keySmem, ValueRange{stage, key, d}, zeroB,
-                inBounds);
-            acc = warpMatmul(lb, lloc, fragment, keys, acc);
+          for (auto [index, fragment] : llvm::enumerate(lhsFragments)) {
+            Value k0 = arith::ConstantIndexOp::create(lb, lloc, index * 16);
+            Value tileB = vector::TransferReadOp::create(
+                lb, lloc, bType, rhs, rhsIndices(lb, lloc, column0, k0), zeroB,
+                rhsMap, ArrayRef<bool>(inBounds));
+            acc = warpMatmul(lb, lloc, fragment, tileB, acc);
           }
           vector::TransferWriteOp::create(lb, lloc, acc, results,
-                                          ValueRange{tileRow, key}, inBounds);
+                                          ValueRange{tileRow, column0},
+                                          inBounds);
           scf::YieldOp::create(lb, lloc);
         });
   }
 }
 
-/// results[warp rows][0, Dv) = probs[warp rows] V_s[stage]. V's tiles are
+/// results[warp rows][0, Bc) = Q_s[warp rows] K_s[stage]^T: K's rows are
+/// the B tiles as they are.
+void KernelBuilder::warpScores(Value thread, Value stage, Value querySmem,
+                               Value keySmem, Value results) {
+  AffineMap rows = AffineMap::get(
+      3, 0, {getAffineDimExpr(1, ctx), getAffineDimExpr(2, ctx)}, ctx);
+  warpMatmulTiles(
+      thread, querySmem, headDim, blockKV, keySmem,
+      [&](OpBuilder &, Location, Value key0, Value d0) {
+        return SmallVector<Value>{stage, key0, d0};
+      },
+      rows, results);
+}
+
+/// results[warp rows][0, Dv) = probs[warp rows] V_s[stage]: V's tiles are
 /// read transposed (8 value columns x 16 keys), which ldmatrix does with
 /// .trans.
 void KernelBuilder::warpProbsTimesValues(Value thread, Value stage,
                                          Value probs, Value valueSmem,
                                          Value results) {
-  IndexMath math{b, loc};
-  int64_t tiles = blockQ / (threads / kWarpSize) / 16;
-  auto aType = VectorType::get({16, 16}, valueElementType);
-  auto bType = VectorType::get({8, 16}, valueElementType);
-  auto cType = VectorType::get({16, 8}, f32);
-  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(valueElementType));
-  Value zeroC = arith::ConstantOp::create(b, loc, b.getZeroAttr(cType));
-  SmallVector<bool> inBounds = {true, true};
   // (stage, key, column) -> (column, key).
   AffineMap transposed = AffineMap::get(
       3, 0, {getAffineDimExpr(2, ctx), getAffineDimExpr(1, ctx)}, ctx);
-  for (int64_t tile = 0; tile < tiles; ++tile) {
-    Value tileRow = warpTileRow(thread, tile);
-    SmallVector<Value> probFragments;
-    for (int64_t key = 0; key < blockKV; key += 16)
-      probFragments.push_back(vector::TransferReadOp::create(
-          b, loc, aType, probs, ValueRange{tileRow, math.constant(key)}, zero,
-          inBounds));
-    scf::ForOp::create(
-        b, loc, math.constant(0), math.constant(valueDim), math.constant(8),
-        ValueRange{},
-        [&](OpBuilder &lb, Location lloc, Value column, ValueRange) {
-          Value acc = zeroC;
-          for (auto [index, fragment] : llvm::enumerate(probFragments)) {
-            Value key = arith::ConstantIndexOp::create(lb, lloc, index * 16);
-            Value values = vector::TransferReadOp::create(
-                lb, lloc, bType, valueSmem, ValueRange{stage, key, column},
-                zero, transposed, ArrayRef<bool>(inBounds));
-            acc = warpMatmul(lb, lloc, fragment, values, acc);
-          }
-          vector::TransferWriteOp::create(
-              lb, lloc, acc, results, ValueRange{tileRow, column}, inBounds);
-          scf::YieldOp::create(lb, lloc);
-        });
-  }
+  warpMatmulTiles(
+      thread, probs, blockKV, valueDim, valueSmem,
+      [&](OpBuilder &, Location, Value column0, Value key0) {
+        return SmallVector<Value>{stage, key0, column0};
+      },
+      transposed, results);
 }
 
 SmallVector<Value> KernelBuilder::softmaxRow(Value thread, Value row,
@@ -717,6 +703,23 @@ SmallVector<Value> KernelBuilder::accumulateRow(Value thread, Value alpha,
     next.push_back(vector::FMAOp::create(b, loc, part, alphas, load));
   }
   return next;
+}
+
+SmallVector<Value>
+KernelBuilder::forRowOwner(Value ownsRow,
+                           function_ref<SmallVector<Value>()> compute,
+                           ValueRange otherwise) {
+  auto branch = scf::IfOp::create(
+      b, loc, ownsRow,
+      [&](OpBuilder &tb, Location tloc) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(tb.getInsertionBlock(), tb.getInsertionPoint());
+        scf::YieldOp::create(b, tloc, compute());
+      },
+      [&](OpBuilder &eb, Location eloc) {
+        scf::YieldOp::create(eb, eloc, otherwise);
+      });
+  return SmallVector<Value>(branch.getResults());
 }
 
 /// Row-major order (chunk i at row i / C, column i % C, C chunks per row)

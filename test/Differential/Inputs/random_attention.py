@@ -113,6 +113,24 @@ def linalg_elementwise(p, out, inputs, body, maps, shape):
     p.emit(f"}} -> {ttype(shape, 'f32')}")
 
 
+def fit_mutation(rng, mutation, mask, nq, nk, d):
+    """The sizes and mask a mutation needs to type-check and to have the
+    part it mutates: (mask, nq, nk)."""
+    if mutation == "axis":
+        nk = nq  # a softmax over the query axis still type-checks
+    if mutation == "permutation":
+        nk = d  # Q·K instead of Q·Kᵀ still type-checks
+    if mask == "causal":
+        if mutation == "permutation":
+            nq = nk
+        nk = nq
+    if mutation == "multiply-mask":
+        mask = "keep"
+    if mutation == "finite-fill":
+        mask = rng.choice(["keep", "fill"])
+    return mask, nq, nk
+
+
 def generate_program(index, rng, dtype):
     if rng.random() < 0.15:
         return generate_program_2d(index, rng, dtype)
@@ -136,19 +154,7 @@ def generate_program(index, rng, dtype):
     mutation = rng.choice([None] * 8 + ["axis", "extra-user", "tensor-scale",
                                         "multiply-mask", "unnormalized", "max-zero",
                                         "permutation", "finite-fill"])
-    if mutation == "axis":
-        nk = nq  # a softmax over the query axis still type-checks
-    if mutation == "permutation":
-        nk = d  # Q·K instead of Q·Kᵀ still type-checks
-    if mask == "causal":
-        if mutation == "permutation":
-            nq = nk
-        nk = nq
-    # The mutations need the part they mutate.
-    if mutation == "multiply-mask":
-        mask = "keep"
-    if mutation == "finite-fill":
-        mask = rng.choice(["keep", "fill"])
+    mask, nq, nk = fit_mutation(rng, mutation, mask, nq, nk, d)
     if mutation == "tensor-scale":
         scale_form = "mul"
     # A keep-mask built in the IR from linalg.index comparisons, as frontends
@@ -627,18 +633,7 @@ def generate_program_2d(index, rng, dtype):
     mutation = rng.choice([None] * 6 + ["axis", "extra-user", "multiply-mask",
                                         "unnormalized", "max-zero", "permutation",
                                         "finite-fill"])
-    if mutation == "axis":
-        nk = nq
-    if mutation == "permutation":
-        nk = d
-    if mask == "causal":
-        if mutation == "permutation":
-            nq = nk
-        nk = nq
-    if mutation == "multiply-mask":
-        mask = "keep"
-    if mutation == "finite-fill":
-        mask = rng.choice(["keep", "fill"])
+    mask, nq, nk = fit_mutation(rng, mutation, mask, nq, nk, d)
     f = "f32"
     q_t, k_t, v_t = ttype([nq, d], dtype), ttype([nk, d], dtype), ttype([nk, dv], dtype)
     s_t, o_t = ttype([nq, nk], f), ttype([nq, dv], dtype)
