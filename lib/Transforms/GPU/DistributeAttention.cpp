@@ -42,6 +42,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../IndexMath.h"
+#include "WarpMatmul.h"
 #include "../TensorBuilders.h"
 
 #include "fa/Dialect/FA/IR/FAOps.h"
@@ -520,7 +521,7 @@ Value KernelBuilder::warpTileRow(Value thread, int64_t tile) {
   AffineExpr t = getAffineDimExpr(0, ctx);
   return affine::AffineApplyOp::create(
       b, loc,
-      AffineMap::get(1, 0, t.floorDiv(kWarpSize) * rowsPerWarp + tile * 16),
+      AffineMap::get(1, 0, t.floorDiv(kWarpSize) * rowsPerWarp + tile * kMmaM),
       ValueRange{thread});
 }
 
@@ -530,20 +531,14 @@ Value KernelBuilder::warpTileRow(Value thread, int64_t tile) {
 static Value warpMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
                         Value acc) {
   MLIRContext *ctx = b.getContext();
-  AffineExpr m, n, k;
-  bindDims(ctx, m, n, k);
-  auto map = [&](AffineExpr x, AffineExpr y) {
-    return AffineMap::get(3, 0, {x, y}, ctx);
+  auto iterator = [&](vector::IteratorType type) -> Attribute {
+    return vector::IteratorTypeAttr::get(ctx, type);
   };
   return vector::ContractionOp::create(
-      b, loc, lhs, rhs, acc,
-      b.getAffineMapArrayAttr({map(m, k), map(n, k), map(m, n)}),
-      b.getArrayAttr({vector::IteratorTypeAttr::get(
-                          ctx, vector::IteratorType::parallel),
-                      vector::IteratorTypeAttr::get(
-                          ctx, vector::IteratorType::parallel),
-                      vector::IteratorTypeAttr::get(
-                          ctx, vector::IteratorType::reduction)}));
+      b, loc, lhs, rhs, acc, b.getAffineMapArrayAttr(warpMatmulMaps(ctx)),
+      b.getArrayAttr({iterator(vector::IteratorType::parallel),
+                      iterator(vector::IteratorType::parallel),
+                      iterator(vector::IteratorType::reduction)}));
 }
 
 /// results[warp rows][0, n) = lhs[warp rows][0, k) times B, B's 8x16
@@ -556,12 +551,12 @@ void KernelBuilder::warpMatmulTiles(
         rhsIndices,
     AffineMap rhsMap, Value results) {
   IndexMath math{b, loc};
-  int64_t tiles = blockQ / (threads / kWarpSize) / 16;
+  int64_t tiles = blockQ / (threads / kWarpSize) / kMmaM;
   Type lhsType = cast<MemRefType>(lhs.getType()).getElementType();
   Type rhsType = cast<MemRefType>(rhs.getType()).getElementType();
-  auto aType = VectorType::get({16, 16}, lhsType);
-  auto bType = VectorType::get({8, 16}, rhsType);
-  auto cType = VectorType::get({16, 8}, f32);
+  auto aType = VectorType::get({kMmaM, kMmaK}, lhsType);
+  auto bType = VectorType::get({kMmaN, kMmaK}, rhsType);
+  auto cType = VectorType::get({kMmaM, kMmaN}, f32);
   Value zeroA = arith::ConstantOp::create(b, loc, b.getZeroAttr(lhsType));
   Value zeroB = arith::ConstantOp::create(b, loc, b.getZeroAttr(rhsType));
   Value zeroC = arith::ConstantOp::create(b, loc, b.getZeroAttr(cType));
@@ -569,20 +564,20 @@ void KernelBuilder::warpMatmulTiles(
   for (int64_t tile = 0; tile < tiles; ++tile) {
     Value tileRow = warpTileRow(thread, tile);
     SmallVector<Value> lhsFragments;
-    for (int64_t k0 = 0; k0 < k; k0 += 16) {
+    for (int64_t k0 = 0; k0 < k; k0 += kMmaK) {
       Value column = math.constant(k0);
       lhsFragments.push_back(vector::TransferReadOp::create(
           b, loc, aType, lhs, ValueRange{tileRow, column}, zeroA, inBounds));
     }
     Value lower = math.constant(0);
     Value upper = math.constant(n);
-    Value step = math.constant(8);
+    Value step = math.constant(kMmaN);
     scf::ForOp::create(
         b, loc, lower, upper, step, ValueRange{},
         [&](OpBuilder &lb, Location lloc, Value column0, ValueRange) {
           Value acc = zeroC;
           for (auto [index, fragment] : llvm::enumerate(lhsFragments)) {
-            Value k0 = arith::ConstantIndexOp::create(lb, lloc, index * 16);
+            Value k0 = arith::ConstantIndexOp::create(lb, lloc, index * kMmaK);
             Value tileB = vector::TransferReadOp::create(
                 lb, lloc, bType, rhs, rhsIndices(lb, lloc, column0, k0), zeroB,
                 rhsMap, ArrayRef<bool>(inBounds));

@@ -19,6 +19,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "WarpMatmul.h"
+
 #include "fa/Transforms/Passes.h"
 
 #include "mlir/Conversion/VectorToGPU/VectorToGPU.h"
@@ -39,23 +41,17 @@ namespace {
 /// Whether `op` is the m16n8k16 f16 matmul this pass converts: A 16x16,
 /// B 8x16 (n by k), C 16x8 f32.
 bool isMmaSync16816(vector::ContractionOp op) {
-  MLIRContext *ctx = op.getContext();
-  AffineExpr m, n, k;
-  bindDims(ctx, m, n, k);
-  auto map = [&](AffineExpr x, AffineExpr y) {
-    return AffineMap::get(3, 0, {x, y}, ctx);
-  };
   auto shaped = [](Value value, ArrayRef<int64_t> shape, Type element) {
     auto type = dyn_cast<VectorType>(value.getType());
     return type && type.getShape() == shape && type.getElementType() == element;
   };
-  Builder b(ctx);
+  Builder b(op.getContext());
   return op.getKind() == vector::CombiningKind::ADD &&
-         op.getIndexingMapsArray() ==
-             SmallVector<AffineMap>{map(m, k), map(n, k), map(m, n)} &&
-         shaped(op.getLhs(), {16, 16}, b.getF16Type()) &&
-         shaped(op.getRhs(), {8, 16}, b.getF16Type()) &&
-         shaped(op.getAcc(), {16, 8}, b.getF32Type());
+         ArrayRef<AffineMap>(op.getIndexingMapsArray()) ==
+             ArrayRef<AffineMap>(fa::warpMatmulMaps(op.getContext())) &&
+         shaped(op.getLhs(), {fa::kMmaM, fa::kMmaK}, b.getF16Type()) &&
+         shaped(op.getRhs(), {fa::kMmaN, fa::kMmaK}, b.getF16Type()) &&
+         shaped(op.getAcc(), {fa::kMmaM, fa::kMmaN}, b.getF32Type());
 }
 
 struct FAWarpMatmulsToNVGPUPass
@@ -81,7 +77,10 @@ struct FAWarpMatmulsToNVGPUPass
             << "cannot become nvgpu.mma.sync: warp matmuls must contract "
                "16x16 by 8x16 f16 tiles into a 16x8 f32 tile (maps (m, k), "
                "(n, k), (m, n)), read and written with "
-               "vector.transfer_read/write";
+               "vector.transfer_read/write; here "
+            << contraction.getLhsType() << " by "
+            << contraction.getRhsType() << " into "
+            << contraction.getAccType();
         signalPassFailure();
       };
       for (vector::ContractionOp contraction : contractions) {
