@@ -100,7 +100,7 @@ TEST(SharedMemory, AlignsEachTileTo16Bytes) {
 
 TEST(SharedMemory, TensorCoreKernelAddsResultAndProbabilityTiles) {
   AttentionShape shape = makeShape(4096, 64, 2);
-  shape.f16Operands = true;
+  shape.mmaOperands = true;
   Tiling tiling{128, 64, 4, 2};
   ASSERT_TRUE(tensorCoreKernel(tiling, shape));
   // The FMA kernel's 18432 + 36864, plus f32 results 128 x (64 * 4 + 16)
@@ -118,9 +118,9 @@ TEST(SharedMemory, TensorCoreKernelAddsResultAndProbabilityTiles) {
             9216 + 4608 + 8704 + 33792 + 5120);
 }
 
-TEST(GPUKernel, TensorCoresNeedF16AndWholeWarpTiles) {
+TEST(GPUKernel, TensorCoresNeedHalfOperandsAndWholeWarpTiles) {
   AttentionShape shape = makeShape(4096, 64, 2);
-  shape.f16Operands = true;
+  shape.mmaOperands = true;
   EXPECT_TRUE(tensorCoreKernel(Tiling{64, 64, 4, 1}, shape));
   EXPECT_TRUE(tensorCoreKernel(Tiling{128, 16, 4, 1}, shape)); // 2 tiles/warp
   // 32 rows over 4 warps: 8 rows each, not a 16-row tile.
@@ -134,8 +134,8 @@ TEST(GPUKernel, TensorCoresNeedF16AndWholeWarpTiles) {
   AttentionShape oddValue = shape;
   oddValue.valueDim = 40;
   EXPECT_FALSE(tensorCoreKernel(Tiling{64, 64, 4, 1}, oddValue));
-  // bf16 and f32 use FMAs (upstream converts only f16 to mma.sync).
-  shape.f16Operands = false;
+  // f32 and mixed types use FMAs.
+  shape.mmaOperands = false;
   EXPECT_FALSE(tensorCoreKernel(Tiling{64, 64, 4, 1}, shape));
   EXPECT_TRUE(hasMmaSync16816(preset("sm_80")));
   EXPECT_TRUE(hasMmaSync16816(preset("sm_120")));

@@ -77,10 +77,13 @@ std::string mlir::fa::cudaToolkitPath(llvm::StringRef requested) {
 ///    casts the global memrefs that cp.async reads to LLVM descriptors where
 ///    they are defined, which before outlining is the host function, and
 ///    the kernel would then take K and V as descriptor structs instead of
-///    the bare pointers of its ABI (docs/GPU.md).
+///    the bare pointers of its ABI (docs/GPU.md);
+///  * bf16 mma.sync, which upstream's nvgpu-to-nvvm cannot lower, is
+///    lowered first (fa-lower-bf16-mma-sync).
 static void addNVVMLowering(OpPassManager &pm,
                             const mlir::fa::GPUPipelineOptions &options) {
   pm.addPass(createGpuKernelOutliningPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(mlir::fa::createFALowerBF16MmaSync());
   pm.addPass(createConvertNVGPUToNVVMPass());
   pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createSCFToControlFlowPass());

@@ -11,6 +11,8 @@
 #include "fa/Transforms/Passes.h"
 #include "fa/Transforms/TileSelection.h"
 
+#include "GPU/WarpMatmul.h"
+
 #include "mlir/Dialect/DLTI/DLTI.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -147,9 +149,9 @@ AttentionShape describe(AttentionOp op) {
   shape.headDim = query.getDimSize(3);
   shape.valueDim = value.getDimSize(3);
   shape.elementBytes = elementBytes(query.getElementType());
-  shape.f16Operands = query.getElementType().isF16() &&
-                      key.getElementType().isF16() &&
-                      value.getElementType().isF16();
+  shape.mmaOperands =
+      isMmaSyncOperandTypes(query.getElementType(), key.getElementType(),
+                            value.getElementType());
   // The diagonal offset; unknown lengths count as equal (offset 0).
   auto offset = [&](DiagonalAlignment align) -> int64_t {
     if (align == DiagonalAlignment::top_left ||

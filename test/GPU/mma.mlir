@@ -1,25 +1,28 @@
-// Which attentions get tensor cores: f16 on sm_80 and later with a tiling of
-// whole 16-row warp tiles (the tile report's "gpu_kernel"); bf16 (upstream's
-// vector-to-nvgpu conversion has no bf16 fragments), sm_75 (no m16n8k16) and
-// f32 keep the FMA kernel.
+// Which attentions get tensor cores: f16 and bf16 on sm_80 and later with a
+// tiling of whole 16-row warp tiles (the tile report's "gpu_kernel"); sm_75
+// (no m16n8k16), f32 and other tilings keep the FMA kernel.
 // REQUIRES: nvptx
 // Each gpu.binary is one line (the PTX is an escaped string), so a grep for
 // the kernel's binary isolates its PTX.
 // RUN: fa-opt %s --fa-gpu-pipeline="chip=sm_90 format=isa" > %t.sm90
 // RUN: grep "gpu.binary @f16_kernel" %t.sm90 | FileCheck %s --check-prefix=MMA
-// RUN: grep "gpu.binary @bf16_kernel" %t.sm90 | FileCheck %s --check-prefix=FMA
+// RUN: grep "gpu.binary @bf16_kernel" %t.sm90 | FileCheck %s --check-prefix=MMA-BF16
 // RUN: grep "gpu.binary @f16_narrow_tile_kernel" %t.sm90 | FileCheck %s --check-prefix=FMA
 // RUN: fa-opt %s --fa-gpu-pipeline="chip=sm_75 format=isa" > %t.sm75
 // RUN: grep "gpu.binary @f16_kernel" %t.sm75 | FileCheck %s --check-prefix=FMA
 // RUN: fa-opt %s --fa-select-tiles="target=sm_90 report=-" -o /dev/null | FileCheck %s --check-prefix=REPORT
 
 // MMA: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// MMA-BF16: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// MMA-BF16: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// MMA-BF16: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16
+// MMA-BF16: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // FMA-NOT: mma.sync
 // FMA: fma.rn.f32
 // FMA-NOT: mma.sync
 
 // REPORT: "gpu_kernel":"mma.sync"
-// REPORT: "gpu_kernel":"fma"
+// REPORT: "gpu_kernel":"mma.sync"
 // REPORT: "gpu_kernel":"fma"
 
 func.func @f16(%q: tensor<1x4x256x64xf16>) -> tensor<1x4x256x64xf16> {

@@ -20,6 +20,8 @@
 // RUN: diff %t.before %t.launched
 // RUN: fa-opt %s --fa-warp-matmuls-to-nvgpu > %t.nvgpu
 // RUN: diff %t.before %t.nvgpu
+// RUN: fa-opt %s --fa-lower-bf16-mma-sync > %t.bf16mma
+// RUN: diff %t.before %t.bf16mma
 
 #mlp_x = affine_map<(i, j, k) -> (i, k)>
 #mlp_w = affine_map<(i, j, k) -> (k, j)>
@@ -234,4 +236,10 @@ func.func @shared_scratch(%i: index, %out: memref<4xf32>) {
 func.func @host_contraction(%a: vector<16x16xf16>, %b: vector<8x16xf16>, %c: vector<16x8xf32>) -> vector<16x8xf32> {
   %d = vector.contract {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %a, %b, %c : vector<16x16xf16>, vector<8x16xf16> into vector<16x8xf32>
   return %d : vector<16x8xf32>
+}
+
+// An f16 mma.sync: upstream's to lower, not fa-lower-bf16-mma-sync's.
+func.func @f16_mma_sync(%a: vector<4x2xf16>, %b: vector<2x2xf16>, %c: vector<2x2xf32>) -> vector<2x2xf32> {
+  %d = nvgpu.mma.sync (%a, %b, %c) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+  return %d : vector<2x2xf32>
 }

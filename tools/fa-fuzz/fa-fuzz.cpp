@@ -3,8 +3,8 @@
 // Feeds mutated MLIR text through what a user runs: parse, verify, then
 // fa-raise-attention, fa-select-tiles (sm_90), fa-tile-attention,
 // fa-decompose-attention, and the GPU kernel (fa-distribute-attention, then
-// fa-emulate-threads-on-cpu, or fa-lower-to-gpu and
-// fa-warp-matmuls-to-nvgpu), each on its own copy. Diagnostics are expected
+// fa-emulate-threads-on-cpu, or fa-lower-to-gpu, fa-warp-matmuls-to-nvgpu
+// and fa-lower-bf16-mma-sync), each on its own copy. Diagnostics are expected
 // (most mutants are invalid) and swallowed; a crash, an assertion, a
 // sanitizer report or a timeout is a bug. Built by scripts/fuzz.sh with
 // clang-22 -fsanitize=fuzzer,address.
@@ -78,6 +78,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         pm.addPass(fa::createFADistributeAttention());
         pm.addPass(fa::createFALowerToGPU());
         pm.addPass(fa::createFAWarpMatmulsToNVGPU());
+        pm.addPass(fa::createFALowerBF16MmaSync());
       },
   };
   for (auto &build : pipelines) {

@@ -271,18 +271,38 @@ def FAWarpMatmulsToNVGPU : Pass<"fa-warp-matmuls-to-nvgpu"> {
     every lane of a warp computes in full before this pass) into lane-level
     `nvgpu.ldmatrix` (`.trans` for transposed reads of 16-bit tiles) and
     `nvgpu.mma.sync` m16n8k16, and their shared-memory reads and writes into
-    per-lane fragment accesses. It applies upstream's vector-to-nvgpu
-    conversion to each contraction's use-def slice rather than to the whole
-    kernel, because the upstream pass gives up on a function that holds
-    scalar arithmetic of the kinds it converts for WMMA (every softmax
-    does). Runs after `fa-lower-to-gpu`; a contraction that cannot be
-    converted is reported.
+    per-lane fragment accesses, for f16 and bf16 tiles. It applies upstream's
+    vector-to-nvgpu conversion to each contraction's use-def slice rather
+    than to the whole kernel, because the upstream pass gives up on a
+    function that holds scalar arithmetic of the kinds it converts for WMMA
+    (every softmax does); bf16 slices, which upstream's conversion has no
+    fragment type for, go through it as f16 and come out retyped. Runs after
+    `fa-lower-to-gpu`; a contraction that cannot be converted is reported.
   }];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect",
     "::mlir::gpu::GPUDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
+def FALowerBF16MmaSync : Pass<"fa-lower-bf16-mma-sync"> {
+  let summary = "Lower bf16 nvgpu.mma.sync to nvvm.mma.sync";
+  let description = [{
+    Rewrites each `nvgpu.mma.sync` m16n8k16 with bf16 multiplicands and an
+    f32 accumulator into `nvvm.mma.sync` with bf16 PTX types (A row-major,
+    B column-major), its fragments packed two elements to an i32 register
+    as PTX wants them. Upstream's `convert-nvgpu-to-nvvm` lowers the f16
+    form but cannot deduce PTX types for bf16; this pass runs just before
+    it in `fa-gpu-pipeline` and leaves every other op to it. Other bf16
+    shapes are reported.
+  }];
+  let dependentDialects = [
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::NVVM::NVVMDialect",
     "::mlir::vector::VectorDialect",
   ];
 }

@@ -42,9 +42,9 @@ struct AttentionShape {
   int64_t queryLen = 1, keyLen = 1;
   int64_t headDim = 64, valueDim = 64;
   int64_t elementBytes = 2;
-  /// Q, K and V are all f16: the operands upstream's mma.sync conversion
-  /// takes (see tensorCoreKernel).
-  bool f16Operands = false;
+  /// Q, K and V are all f16 or all bf16: multiplicands of mma.sync
+  /// m16n8k16 (see tensorCoreKernel).
+  bool mmaOperands = false;
   /// Diagonal offset delta (0 top-left, Nk - Nq bottom-right) when causal.
   std::optional<int64_t> causalOffset;
   /// Window (left, right, delta) when there is one.
@@ -101,14 +101,14 @@ int64_t fa1BlockKV(int64_t sharedMemoryElements, int64_t headDim);
 /// FA1's formula: min(ceil(M / 4d), d).
 int64_t fa1BlockQ(int64_t sharedMemoryElements, int64_t headDim);
 
-/// Whether `target` has the m16n8k16 f16 mma.sync of sm_80 and later.
+/// Whether `target` has the m16n8k16 f16/bf16 mma.sync of sm_80 and later.
 bool hasMmaSync16816(const TargetDescription &target);
 
 /// Whether fa-distribute-attention's kernel multiplies Q K^T and P V with
 /// tensor cores (warp-level 16x8x16 matmuls that become nvgpu.ldmatrix and
-/// nvgpu.mma.sync) for this tiling, on a target with m16n8k16: f16 Q, K and
-/// V (upstream's conversion has no bf16 fragments), head dims and key blocks
-/// multiples of 16, and a query block of whole 16-row tiles per warp.
+/// nvgpu.mma.sync) for this tiling, on a target with m16n8k16: f16 or bf16
+/// Q, K and V, head dims and key blocks multiples of 16, and a query block
+/// of whole 16-row tiles per warp.
 /// Otherwise the kernel computes with f32 FMAs.
 bool tensorCoreKernel(const Tiling &tiling, const AttentionShape &shape);
 

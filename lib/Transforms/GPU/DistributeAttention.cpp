@@ -29,12 +29,12 @@
 // barrier per key block suffices: a thread that fills buffer s again has
 // passed the barrier that every thread reaches only after finishing with it.
 //
-// With f16 operands on sm_80 and later (tensorCoreKernel), the two matmuls
-// are warp-level instead: each warp multiplies its 16-row tiles of Q (then
-// P) with vector.contract on 16x16 and 8x16 shared tiles, into an f32
-// tile in shared memory that thread t then reads row t of (see
+// With f16 or bf16 operands on sm_80 and later (tensorCoreKernel), the two
+// matmuls are warp-level instead: each warp multiplies its 16-row tiles of
+// Q (then P) with vector.contract on 16x16 and 8x16 shared tiles, into an
+// f32 tile in shared memory that thread t then reads row t of (see
 // warpScores); fa-warp-matmuls-to-nvgpu turns them into ldmatrix and
-// mma.sync. Otherwise f16/bf16 products are accumulated in f32 with FMAs.
+// mma.sync. Otherwise products are accumulated in f32 with FMAs.
 //
 // This form runs on a CPU (fa-emulate-threads-on-cpu), which is how the
 // kernel's numbers are tested; fa-lower-to-gpu maps it onto gpu.launch.
@@ -178,8 +178,8 @@ struct KernelBuilder {
     AttentionShape shape;
     shape.headDim = headDim;
     shape.valueDim = valueDim;
-    shape.f16Operands = queryElementType.isF16() && keyElementType.isF16() &&
-                        valueElementType.isF16();
+    shape.mmaOperands = isMmaSyncOperandTypes(
+        queryElementType, keyElementType, valueElementType);
     tensorCores =
         allowTensorCores &&
         tensorCoreKernel(Tiling{blockQ, blockKV, tiling.getWarps(), stages},

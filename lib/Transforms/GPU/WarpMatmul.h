@@ -2,8 +2,9 @@
 //
 // What fa-distribute-attention writes and fa-warp-matmuls-to-nvgpu converts:
 // a vector.contract (m, k) x (n, k) -> (m, n) of a 16x16 A tile and an 8x16
-// B tile into a 16x8 f32 tile, which upstream's vector-to-nvgpu conversion
-// turns into one mma.sync m16n8k16. Both passes take the shape from here.
+// B tile, both f16 or both bf16, into a 16x8 f32 tile: one mma.sync
+// m16n8k16. Both passes, and fa-select-tiles, take the shape and the
+// operand types from here.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +12,7 @@
 #define FA_LIB_TRANSFORMS_GPU_WARPMATMUL_H
 
 #include "mlir/IR/AffineMap.h"
+#include "mlir/IR/Types.h"
 #include "llvm/ADT/SmallVector.h"
 
 namespace mlir::fa {
@@ -26,6 +28,12 @@ inline SmallVector<AffineMap, 3> warpMatmulMaps(MLIRContext *ctx) {
     return AffineMap::get(3, 0, {x, y}, ctx);
   };
   return {map(m, k), map(n, k), map(m, n)};
+}
+
+/// Whether Q, K and V can be the multiplicands of mma.sync m16n8k16 with
+/// f32 accumulation: all f16 or all bf16.
+inline bool isMmaSyncOperandTypes(Type query, Type key, Type value) {
+  return (query.isF16() || query.isBF16()) && key == query && value == query;
 }
 
 } // namespace mlir::fa

@@ -190,7 +190,7 @@ bool mlir::fa::tensorCoreKernel(const Tiling &tiling,
                                 const AttentionShape &shape) {
   // The m and k of m16n8k16; each warp multiplies whole 16-row tiles.
   constexpr int64_t edge = 16;
-  return shape.f16Operands && shape.headDim % edge == 0 &&
+  return shape.mmaOperands && shape.headDim % edge == 0 &&
          shape.valueDim % edge == 0 && tiling.blockKV % edge == 0 &&
          tiling.warps > 0 && tiling.blockQ % (tiling.warps * edge) == 0;
 }

@@ -71,6 +71,10 @@ CASES = [
      "the tensor-core kernel with two 16-row tiles per warp, Dv = 16 != D, MQA, a keep-mask with an empty row"),
     ("kernel-mma-stages2-window", 1, 2, 2, 100, 100, 64, 64, "f16", ("bias", (1, 2, 100, 100)), None, (20, 5, "top_left"), True, False, (64, 16, 2),
      "the tensor-core kernel with two cp.async stages, a window and a bias"),
+    ("kernel-mma-bf16-causal", 1, 2, 2, 100, 130, 64, 64, "bf16", None, "top_left", None, True, False, (64, 32),
+     "the tensor-core kernel on bf16 (mma.sync .bf16), causal top-left with Nq < Nk, tails"),
+    ("kernel-mma-bf16-gqa-stages2", 1, 4, 2, 77, 90, 128, 64, "bf16", ("bool", (1, 1, 77, 90)), None, None, False, False, (64, 16, 2),
+     "the tensor-core kernel on bf16 with two cp.async stages, GQA, D = 128 != Dv, a keep-mask"),
     ("dynamic", 2, 4, 2, 77, 61, 16, 16, "f32", ("bool", (2, 1, 77, 61)), "top_left", None, True, True, (16, 16),
      "every size but D dynamic (group size known only at run time)"),
 ]
@@ -124,16 +128,17 @@ def main():
         lines.append("// RUN: fa-opt %s --fa-cpu-pipeline=gpu-kernel=sm_90 | %mlir-run > %t.kernel\n")
         lines.append(f"// RUN: %compare %t.kernel %t.reference --rtol {rtol} --atol {atol}\n")
         # Which kernel the GPU run checks: tensor cores when the operands are
-        # f16 and the tiling splits into whole 16-row tiles per warp
+        # f16 or bf16 and the tiling splits into whole 16-row tiles per warp
         # (TileSelection.h, tensorCoreKernel).
         warps = max(1, min(4, bq // 8))
-        mma = (dtype == "f16" and d % 16 == 0 and dv % 16 == 0 and bkv % 16 == 0
+        mma = (dtype in ("f16", "bf16") and d % 16 == 0 and dv % 16 == 0 and bkv % 16 == 0
                and bq % (16 * warps) == 0)
         lines.append("// RUN: fa-opt %s --fa-distribute-attention | FileCheck %s "
                      f"--check-prefix={'MMA' if mma else 'FMA'}\n")
         lines.append("// RUN: fa-opt %s --fa-select-tiles=target=host --fa-tile-attention | FileCheck %s\n")
         if mma:
-            lines.append("// MMA: vector.contract {{.*}} : vector<16x16xf16>, vector<8x16xf16> into vector<16x8xf32>\n")
+            lines.append(f"// MMA: vector.contract {{{{.*}}}} : vector<16x16x{dtype}>, "
+                         f"vector<8x16x{dtype}> into vector<16x8xf32>\n")
         else:
             lines.append("// FMA-NOT: vector.contract\n")
         if max(1, min(4, bq // 8)) > 1:

@@ -54,3 +54,40 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// bf16: upstream's conversion has no bf16 fragments, so the pass converts the
+// slice through a transient f16 view and retypes what comes out: ldmatrix
+// reads the bf16 buffers themselves and mma.sync multiplies bf16. No view
+// (unrealized cast) or f16 fragment is left.
+// CHECK-LABEL: gpu.func @bf16_kernel
+// CHECK-NOT: unrealized_conversion_cast
+// CHECK: %[[A:.*]] = nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = false} : memref<64x72xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
+// CHECK: %[[B:.*]] = nvgpu.ldmatrix %{{.*}} {numTiles = 2 : i32, transpose = false} : memref<64x72xbf16, #gpu.address_space<workgroup>> -> vector<2x2xbf16>
+// CHECK: %[[BT:.*]] = nvgpu.ldmatrix %{{.*}} {numTiles = 2 : i32, transpose = true} : memref<64x72xbf16, #gpu.address_space<workgroup>> -> vector<2x2xbf16>
+// CHECK: %[[C:.*]] = nvgpu.mma.sync(%[[A]], %[[B]], %{{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xbf16>, vector<2x2xbf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// CHECK: nvgpu.mma.sync(%[[A]], %[[BT]], %[[C]]) {mmaShape = [16, 8, 16]} : (vector<4x2xbf16>, vector<2x2xbf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// CHECK-COUNT-2: vector.store {{.*}} : memref<64x72xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+// CHECK-NOT: xf16
+// CHECK-NOT: unrealized_conversion_cast
+// CHECK: gpu.return
+gpu.module @bf16_kernels {
+  gpu.func @bf16_kernel(%scale: f32, %out: memref<64xf32>)
+      workgroup(%q: memref<64x72xbf16, #gpu.address_space<workgroup>>,
+                %v: memref<64x72xbf16, #gpu.address_space<workgroup>>,
+                %s: memref<64x72xf32, #gpu.address_space<workgroup>>) kernel {
+    %c0 = arith.constant 0 : index
+    %c8 = arith.constant 8 : index
+    %c16 = arith.constant 16 : index
+    %pad = arith.constant 0.0 : bf16
+    %zero = arith.constant dense<0.0> : vector<16x8xf32>
+    %t = gpu.thread_id x
+    %row = affine.apply #tile(%t)
+    %lhs = vector.transfer_read %q[%row, %c0], %pad {in_bounds = [true, true]} : memref<64x72xbf16, #gpu.address_space<workgroup>>, vector<16x16xbf16>
+    %k = vector.transfer_read %q[%c8, %c0], %pad {in_bounds = [true, true]} : memref<64x72xbf16, #gpu.address_space<workgroup>>, vector<8x16xbf16>
+    %vt = vector.transfer_read %v[%c16, %c8], %pad {in_bounds = [true, true], permutation_map = #vt} : memref<64x72xbf16, #gpu.address_space<workgroup>>, vector<8x16xbf16>
+    %acc0 = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %lhs, %k, %zero : vector<16x16xbf16>, vector<8x16xbf16> into vector<16x8xf32>
+    %acc1 = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %lhs, %vt, %acc0 : vector<16x16xbf16>, vector<8x16xbf16> into vector<16x8xf32>
+    vector.transfer_write %acc1, %s[%row, %c0] {in_bounds = [true, true]} : vector<16x8xf32>, memref<64x72xf32, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
