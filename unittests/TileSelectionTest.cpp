@@ -103,19 +103,19 @@ TEST(SharedMemory, TensorCoreKernelAddsResultAndProbabilityTiles) {
   shape.mmaOperands = true;
   Tiling tiling{128, 64, 4, 2};
   ASSERT_TRUE(tensorCoreKernel(tiling, shape));
-  // The FMA kernel's 18432 + 36864, plus f32 results 128 x (64 * 4 + 16)
-  // = 34816 and f16 P 128 x (64 * 2 + 16) = 18432.
+  // The FMA kernel's 18432 + 36864, plus f32 results 128 x 64 * 4 = 32768
+  // (fragment-major, unpadded) and f16 P 128 x (64 * 2 + 16) = 18432.
   EXPECT_EQ(sharedMemoryBytes(tiling, shape, preset("sm_80")),
-            18432 + 36864 + 34816 + 18432);
+            18432 + 36864 + 32768 + 18432);
   // sm_75 has no m16n8k16: the FMA kernel's bytes.
   EXPECT_EQ(sharedMemoryBytes(tiling, shape, preset("sm_75")), 18432 + 36864);
   // The results tile is as wide as the wider of Bc and Dv.
   shape.valueDim = 128;
   Tiling narrow{64, 32, 4, 1};
   // Q 64 * 144 = 9216; K 32 * 144 = 4608; V 32 * 272 = 8704; results
-  // 64 * (128 * 4 + 16) = 33792; P 64 * (32 * 2 + 16) = 5120.
+  // 64 * 128 * 4 = 32768; P 64 * (32 * 2 + 16) = 5120.
   EXPECT_EQ(sharedMemoryBytes(narrow, shape, preset("sm_90")),
-            9216 + 4608 + 8704 + 33792 + 5120);
+            9216 + 4608 + 8704 + 32768 + 5120);
 }
 
 TEST(GPUKernel, TensorCoresNeedHalfOperandsAndWholeWarpTiles) {
@@ -320,3 +320,19 @@ TEST(Policies, ParseAndPrint) {
 }
 
 } // namespace
+
+TEST(GPUKernel, OccupancyHintOnlyWhereSharedMemoryBindsIt) {
+  TargetDescription sm90 = preset("sm_90"); // 232448 B, 65536 registers
+  // Two blocks of 128 threads fit; both could use 255 registers a thread.
+  EXPECT_EQ(minBlocksPerSMHint(88064, 128, sm90), 2);
+  EXPECT_EQ(minBlocksPerSMHint(190464, 128, sm90), 1);
+  EXPECT_EQ(minBlocksPerSMHint(153600, 256, sm90), 1);
+  // Two blocks of 256 threads at 255 registers would need 130560.
+  EXPECT_EQ(minBlocksPerSMHint(88064, 256, sm90), std::nullopt);
+  // Eleven blocks fit: a hint would cap registers at 46.
+  EXPECT_EQ(minBlocksPerSMHint(20000, 128, sm90), std::nullopt);
+  // Nothing known, more than an SM has, or no GPU.
+  EXPECT_EQ(minBlocksPerSMHint(0, 128, sm90), std::nullopt);
+  EXPECT_EQ(minBlocksPerSMHint(300000, 128, sm90), std::nullopt);
+  EXPECT_EQ(minBlocksPerSMHint(88064, 128, preset("host")), std::nullopt);
+}

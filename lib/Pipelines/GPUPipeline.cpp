@@ -79,10 +79,16 @@ std::string mlir::fa::cudaToolkitPath(llvm::StringRef requested) {
 ///    the kernel would then take K and V as descriptor structs instead of
 ///    the bare pointers of its ABI (docs/GPU.md);
 ///  * bf16 mma.sync, which upstream's nvgpu-to-nvvm cannot lower, is
-///    lowered first (fa-lower-bf16-mma-sync).
+///    lowered first (fa-lower-bf16-mma-sync);
+///  * kernels whose shared memory bounds their occupancy say so to ptxas
+///    (fa-annotate-occupancy), which would otherwise spill registers for
+///    an occupancy they cannot reach.
 static void addNVVMLowering(OpPassManager &pm,
                             const mlir::fa::GPUPipelineOptions &options) {
   pm.addPass(createGpuKernelOutliningPass());
+  mlir::fa::FAAnnotateOccupancyOptions occupancy;
+  occupancy.chip = options.chip;
+  pm.addPass(mlir::fa::createFAAnnotateOccupancy(occupancy));
   pm.addNestedPass<gpu::GPUModuleOp>(mlir::fa::createFALowerBF16MmaSync());
   pm.addPass(createConvertNVGPUToNVVMPass());
   pm.addPass(createConvertVectorToSCFPass());

@@ -12,6 +12,9 @@
 // RUN: grep "gpu.binary @f16_kernel" %t.sm75 | FileCheck %s --check-prefix=FMA
 // RUN: fa-opt %s --fa-select-tiles="target=sm_90 report=-" -o /dev/null | FileCheck %s --check-prefix=REPORT
 
+// Its shared memory (the report's smem_bytes) leaves room for one block per
+// SM, which ptxas is told (fa-annotate-occupancy).
+// MMA: .minnctapersm 1
 // MMA: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // MMA-BF16: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // MMA-BF16: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32

@@ -20,9 +20,12 @@
 // CHECK-SAME: .target sm_80
 // CHECK-SAME: .entry attention_kernel
 // GLOBAL: ld.global.v4
-// O is written 16 bytes at a time.
-// OUTPUT: st.global.v4
+// O is written 8 bytes at a time: the tensor-core kernel keeps each 16-byte
+// slice of its accumulator in the thread's half order (docs/GPU.md).
+// OUTPUT: st.global.v2.b32
 // SHARED: st.shared.v4
+// Fragment stores, 8 bytes each, then thread rows read 16 bytes at a time.
+// SHARED-SAME: st.shared.v2.b32
 // SHARED-SAME: ld.shared.v4
 // BARRIER: bar.sync
 // FMA: fma.rn.f32

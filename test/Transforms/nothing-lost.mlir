@@ -22,6 +22,8 @@
 // RUN: diff %t.before %t.nvgpu
 // RUN: fa-opt %s --fa-lower-bf16-mma-sync > %t.bf16mma
 // RUN: diff %t.before %t.bf16mma
+// RUN: fa-opt %s --fa-annotate-occupancy=chip=sm_90 > %t.occupancy
+// RUN: diff %t.before %t.occupancy
 
 #mlp_x = affine_map<(i, j, k) -> (i, k)>
 #mlp_w = affine_map<(i, j, k) -> (k, j)>

@@ -307,4 +307,28 @@ def FALowerBF16MmaSync : Pass<"fa-lower-bf16-mma-sync"> {
   ];
 }
 
+def FAAnnotateOccupancy : Pass<"fa-annotate-occupancy", "::mlir::ModuleOp"> {
+  let summary = "Tell ptxas how many blocks of each kernel an SM can hold";
+  let description = [{
+    Sets `nvvm.minctasm` on each outlined kernel (`gpu.func` with a known
+    block size) whose shared memory, static workgroup attributions plus the
+    constant dynamic size of every `gpu.launch_func` of it, limits the
+    chip to so few blocks per SM that they could all run with every thread
+    at the register maximum (`minBlocksPerSMHint`, TileSelection.h). ptxas
+    does not see dynamic shared memory: without the hint it budgets
+    registers for an occupancy the kernel cannot reach, and spills to meet
+    that budget. Kernels for which shared memory allows more blocks, or
+    whose launches do not state the size, are left alone. Runs after
+    `gpu-kernel-outlining` in `fa-gpu-pipeline`.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+           "The chip preset whose shared memory, threads and registers per "
+           "SM bound the occupancy">,
+  ];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect",
+  ];
+}
+
 #endif // FA_TRANSFORMS_PASSES_TD

@@ -116,8 +116,8 @@ bool tensorCoreKernel(const Tiling &tiling, const AttentionShape &shape);
 /// of fa-distribute-attention allocates: the Q tile and `stages` K and V
 /// tiles, each row padded by 16 bytes against bank conflicts, each tile
 /// 16-byte aligned (the row max and sum live in registers); the tensor-core
-/// kernel adds an f32 tile of Br x max(Bc, Dv) (scores, then P V) and the
-/// f16 P tile, rows padded by 16 bytes. On the host,
+/// kernel adds an unpadded f32 tile of Br x max(Bc, Dv) (scores, then P V)
+/// and the f16/bf16 P tile, rows padded by 16 bytes. On the host,
 /// unpadded tiles plus the f32 row statistics, accumulator and score tile,
 /// which have no registers to live in.
 int64_t sharedMemoryBytes(const Tiling &tiling, const AttentionShape &shape,
@@ -127,6 +127,18 @@ int64_t sharedMemoryBytes(const Tiling &tiling, const AttentionShape &shape,
 /// the block's threads, plus a fixed 24 for addresses and loop state.
 int64_t registersPerThread(const Tiling &tiling, const AttentionShape &shape,
                            const TargetDescription &target);
+
+/// The blocks per SM to promise ptxas (nvvm.minctasm) for a kernel of
+/// `threads` threads that uses `sharedMemoryBytes` of shared memory: the
+/// number shared memory allows, when that many blocks could all run with
+/// every thread at the per-thread register maximum. ptxas does not see
+/// dynamic shared memory and budgets registers for an occupancy such a
+/// kernel can never reach, spilling to get there; the hint removes that
+/// budget and nothing else. None when shared memory allows more blocks
+/// (the hint would cap registers) or nothing is known.
+std::optional<int64_t> minBlocksPerSMHint(int64_t sharedMemoryBytes,
+                                          int64_t threads,
+                                          const TargetDescription &target);
 
 /// Every cost of `tiling`; occupancy 0 when it does not fit.
 TileCosts evaluateTiling(const Tiling &tiling, const AttentionShape &shape,

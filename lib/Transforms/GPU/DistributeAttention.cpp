@@ -246,12 +246,23 @@ struct KernelBuilder {
                   Value results);
   void warpProbsTimesValues(Value thread, Value stage, Value probs,
                             Value valueSmem, Value results);
+  /// Where thread `thread`'s row of the results tile is, as indices
+  /// [row tile, chunk, row in tile, column] with the column left to the
+  /// caller, and the columns (0 or 4) of its two 16-byte halves of each
+  /// 8-column chunk in the order the thread accesses them.
+  struct RowHalves {
+    Value rowTile, rowInTile;
+    std::array<Value, 2> halves;
+  };
+  RowHalves resultHalves(Value thread);
   /// (m', l', alpha) of query row `thread` after one key block; writes the
-  /// row's probabilities, rounded to f16, to `probs`.
+  /// row's probabilities, rounded to V's type, to `probs`.
   SmallVector<Value> softmaxRow(Value thread, Value row, Value batch,
                                 Value head, Value col0, Value results,
                                 Value probs, Value oldMax, Value oldSum);
-  /// acc * alpha + results[thread] for the accumulator slices `acc`.
+  /// acc * alpha + results[thread] for the accumulator slices `acc`, which
+  /// the tensor-core kernel keeps in the thread's half order (each slice:
+  /// the half at halves[0], then the one at halves[1]).
   SmallVector<Value> accumulateRow(Value thread, Value alpha, Value results,
                                    ValueRange acc);
 };
@@ -345,8 +356,11 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
                  valueElementType);
   Value results, probs;
   if (tensorCores) {
-    results = sharedTile(
-        {blockQ, paddedWidth(std::max(blockKV, valueDim), f32)}, f32);
+    // Fragment-major: [row tile][8-column chunk][16 rows][8 columns], so a
+    // warp's 16x8 result tile is 512 contiguous bytes (see resultHalves).
+    results = sharedTile({blockQ / kMmaM, std::max(blockKV, valueDim) / kMmaN,
+                          kMmaM, kMmaN},
+                         f32);
     probs = sharedTile({blockQ, paddedWidth(blockKV, valueElementType)},
                        valueElementType);
   }
@@ -482,6 +496,9 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
 
   // O = acc / l (0 where no key was visible), logsumexp = m + log l.
   Value inRange = math.andI(ownsRow, math.lt(row, queryLen));
+  RowHalves rowHalves;
+  if (tensorCores)
+    rowHalves = resultHalves(thread);
   scf::IfOp::create(b, loc, inRange, [&](OpBuilder &tb, Location tloc) {
     Value finalMax = keyLoop.getResult(0), finalSum = keyLoop.getResult(1);
     Value zeroF = f32Constant(tb, tloc, 0);
@@ -501,6 +518,25 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
         normalized = arith::TruncFOp::create(
             tb, tloc, sliceType.clone(outputElementType), normalized);
       Value column = arith::ConstantIndexOp::create(tb, tloc, index * slice);
+      if (tensorCores) {
+        // The slice holds its two halves in the thread's order.
+        int64_t half = slice / 2;
+        for (auto [position, offset] : llvm::enumerate(rowHalves.halves)) {
+          // A shuffle, not extract_strided_slice: the NVVM lowering
+          // converts 1-D shuffles only.
+          int64_t first = static_cast<int64_t>(position) * half;
+          SmallVector<int64_t> lanes =
+              llvm::to_vector(llvm::seq<int64_t>(first, first + half));
+          Value part = vector::ShuffleOp::create(tb, tloc, normalized,
+                                                 normalized, lanes);
+          Value at = arith::AddIOp::create(tb, tloc, column, offset);
+          // Rows are whole 16-byte chunks, halves 8-byte aligned.
+          vector::StoreOp::create(tb, tloc, part, output,
+                                  ValueRange{batch, head, row, at})
+              .setAlignment(half * elementBytes(outputElementType));
+        }
+        continue;
+      }
       // 16-byte aligned when the slice is 16 bytes: rows of whole slices.
       storeVector(tb, tloc, normalized, output,
                   ValueRange{batch, head, row, column});
@@ -561,8 +597,12 @@ void KernelBuilder::warpMatmulTiles(
   Value zeroB = arith::ConstantOp::create(b, loc, b.getZeroAttr(rhsType));
   Value zeroC = arith::ConstantOp::create(b, loc, b.getZeroAttr(cType));
   SmallVector<bool> inBounds = {true, true};
+  Value zeroIndex = math.constant(0);
   for (int64_t tile = 0; tile < tiles; ++tile) {
     Value tileRow = warpTileRow(thread, tile);
+    Value rowTile = affine::AffineApplyOp::create(
+        b, loc, AffineMap::get(1, 0, getAffineDimExpr(0, ctx).floorDiv(kMmaM)),
+        ValueRange{tileRow});
     SmallVector<Value> lhsFragments;
     for (int64_t k0 = 0; k0 < k; k0 += kMmaK) {
       Value column = math.constant(k0);
@@ -583,9 +623,13 @@ void KernelBuilder::warpMatmulTiles(
                 rhsMap, ArrayRef<bool>(inBounds));
             acc = warpMatmul(lb, lloc, fragment, tileB, acc);
           }
-          vector::TransferWriteOp::create(lb, lloc, acc, results,
-                                          ValueRange{tileRow, column0},
-                                          inBounds);
+          Value chunk = affine::AffineApplyOp::create(
+              lb, lloc,
+              AffineMap::get(1, 0, getAffineDimExpr(0, ctx).floorDiv(kMmaN)),
+              ValueRange{column0});
+          vector::TransferWriteOp::create(
+              lb, lloc, acc, results,
+              ValueRange{rowTile, chunk, zeroIndex, zeroIndex}, inBounds);
           scf::YieldOp::create(lb, lloc);
         });
   }
@@ -622,39 +666,73 @@ void KernelBuilder::warpProbsTimesValues(Value thread, Value stage,
       transposed, results);
 }
 
+/// Bank conflicts decide this layout. The results tile is fragment-major,
+/// so the lanes of a half-warp store their 8-byte mma.sync fragments into
+/// 128 contiguous bytes. Thread t then reads and writes row t, 16 bytes at
+/// a time; rows of a 16x8 tile are 32 bytes apart, so threads t and t + 4
+/// would meet on the same banks if both took the same half of a chunk
+/// first. Threads with odd (t / 4 + t / 8) take the upper half first: the
+/// 8 threads of a quarter-warp then cover 128 distinct bytes. The same
+/// order makes the 8-byte stores of P conflict-free: there, threads t and
+/// t + 8 share a 16-byte slot and take opposite halves of it.
+KernelBuilder::RowHalves KernelBuilder::resultHalves(Value thread) {
+  AffineExpr t = getAffineDimExpr(0, ctx);
+  auto apply = [&](AffineExpr expr) -> Value {
+    return affine::AffineApplyOp::create(b, loc, AffineMap::get(1, 0, expr),
+                                         ValueRange{thread});
+  };
+  constexpr int64_t half = kMmaN / 2;
+  AffineExpr first = (t.floorDiv(4) + t.floorDiv(8)) % 2 * half;
+  return {apply(t.floorDiv(kMmaM)),
+          apply(t % kMmaM),
+          {apply(first), apply(half - first)}};
+}
+
 SmallVector<Value> KernelBuilder::softmaxRow(Value thread, Value row,
                                              Value batch, Value head,
                                              Value col0, Value results,
                                              Value probs, Value oldMax,
                                              Value oldSum) {
   IndexMath math{b, loc};
-  // Keys per step: 8 f32 scores (two 16-byte loads), 8 f16 probabilities
-  // (one 16-byte store).
-  constexpr int64_t step = 8;
-  auto scoresType = VectorType::get({step}, f32);
+  // One 8-column chunk of the results tile per step, in two 16-byte halves
+  // (resultHalves); P is stored as two 8-byte halves at the same columns.
+  constexpr int64_t half = kMmaN / 2;
+  auto halfType = VectorType::get({half}, f32);
+  RowHalves at = resultHalves(thread);
+  auto resultIndices = [&](IndexMath &m, Value c0, Value column) {
+    Value chunk = m.divU(c0, m.constant(kMmaN));
+    return SmallVector<Value>{at.rowTile, chunk, at.rowInTile, column};
+  };
+  auto aligned = [](auto access, int64_t bytes) {
+    access.setAlignment(bytes);
+    return access;
+  };
   // Pass 1: scale and mask the row in place, m' = max(m, max_j s_j).
   auto maxLoop = scf::ForOp::create(
-      b, loc, math.constant(0), math.constant(blockKV), math.constant(step),
+      b, loc, math.constant(0), math.constant(blockKV), math.constant(kMmaN),
       ValueRange{oldMax},
       [&](OpBuilder &lb, Location lloc, Value c0, ValueRange running) {
         OpBuilder::InsertionGuard loopGuard(b);
         b.setInsertionPoint(lb.getInsertionBlock(), lb.getInsertionPoint());
         IndexMath lm{b, lloc};
-        auto load = vector::LoadOp::create(b, lloc, scoresType, results,
-                                           ValueRange{thread, c0});
-        load.setAlignment(kChunkBytes);
-        Value scores = load;
-        Value chunkCol0 = lm.add(col0, c0);
-        for (int64_t j = 0; j < step; ++j) {
-          Value raw = vector::ExtractOp::create(b, lloc, scores, j);
-          Value s = scoreOf(raw, batch, head, row, lm.addConstant(chunkCol0, j));
-          scores = vector::InsertOp::create(b, lloc, s, scores, j);
+        Value newMax = running[0];
+        for (Value column : at.halves) {
+          SmallVector<Value> indices = resultIndices(lm, c0, column);
+          Value scores = aligned(
+              vector::LoadOp::create(b, lloc, halfType, results, indices),
+              kChunkBytes);
+          Value firstKey = lm.add(lm.add(col0, c0), column);
+          for (int64_t j = 0; j < half; ++j) {
+            Value raw = vector::ExtractOp::create(b, lloc, scores, j);
+            Value s =
+                scoreOf(raw, batch, head, row, lm.addConstant(firstKey, j));
+            scores = vector::InsertOp::create(b, lloc, s, scores, j);
+          }
+          aligned(vector::StoreOp::create(b, lloc, scores, results, indices),
+                  kChunkBytes);
+          newMax = vector::ReductionOp::create(
+              b, lloc, vector::CombiningKind::MAXIMUMF, scores, newMax);
         }
-        auto store = vector::StoreOp::create(b, lloc, scores, results,
-                                             ValueRange{thread, c0});
-        store.setAlignment(kChunkBytes);
-        Value newMax = vector::ReductionOp::create(
-            b, lloc, vector::CombiningKind::MAXIMUMF, scores, running[0]);
         scf::YieldOp::create(b, lloc, newMax);
       });
   Value newMax = maxLoop.getResult(0);
@@ -662,40 +740,62 @@ SmallVector<Value> KernelBuilder::softmaxRow(Value thread, Value row,
   // alpha = e^(m - m') rescales what was summed under the old max.
   Value alpha =
       math::ExpOp::create(b, loc, arith::SubFOp::create(b, loc, oldMax, shift));
-  Value shifts = vector::BroadcastOp::create(b, loc, scoresType, shift);
+  Value shifts = vector::BroadcastOp::create(b, loc, halfType, shift);
   // Pass 2: p_j = e^(s_j - m'), l' = alpha l + sum_j p_j; P gets p_j
-  // rounded to f16, which the second matmul multiplies V with.
+  // rounded to V's type, which the second matmul multiplies V with.
   auto sumLoop = scf::ForOp::create(
-      b, loc, math.constant(0), math.constant(blockKV), math.constant(step),
+      b, loc, math.constant(0), math.constant(blockKV), math.constant(kMmaN),
       ValueRange{arith::MulFOp::create(b, loc, alpha, oldSum)},
       [&](OpBuilder &lb, Location lloc, Value c0, ValueRange running) {
-        auto load = vector::LoadOp::create(lb, lloc, scoresType, results,
-                                           ValueRange{thread, c0});
-        load.setAlignment(kChunkBytes);
-        Value p = math::ExpOp::create(
-            lb, lloc, arith::SubFOp::create(lb, lloc, load, shifts));
-        Value sum = vector::ReductionOp::create(
-            lb, lloc, vector::CombiningKind::ADD, p, running[0]);
-        Value rounded = arith::TruncFOp::create(
-            lb, lloc, scoresType.clone(valueElementType), p);
-        storeVector(lb, lloc, rounded, probs, ValueRange{thread, c0});
-        scf::YieldOp::create(lb, lloc, sum);
+        OpBuilder::InsertionGuard loopGuard(b);
+        b.setInsertionPoint(lb.getInsertionBlock(), lb.getInsertionPoint());
+        IndexMath lm{b, lloc};
+        Value sum = running[0];
+        for (Value column : at.halves) {
+          Value scores = aligned(
+              vector::LoadOp::create(b, lloc, halfType, results,
+                                     resultIndices(lm, c0, column)),
+              kChunkBytes);
+          Value p = math::ExpOp::create(
+              b, lloc, arith::SubFOp::create(b, lloc, scores, shifts));
+          sum = vector::ReductionOp::create(
+              b, lloc, vector::CombiningKind::ADD, p, sum);
+          Value rounded = arith::TruncFOp::create(
+              b, lloc, halfType.clone(valueElementType), p);
+          aligned(vector::StoreOp::create(b, lloc, rounded, probs,
+                                          ValueRange{thread, lm.add(c0, column)}),
+                  half * elementBytes(valueElementType));
+        }
+        scf::YieldOp::create(b, lloc, sum);
       });
   return {newMax, sumLoop.getResult(0), alpha};
 }
 
 SmallVector<Value> KernelBuilder::accumulateRow(Value thread, Value alpha,
                                                 Value results, ValueRange acc) {
-  int64_t slice = accumulatorSlice();
-  auto sliceType = VectorType::get({slice}, f32);
+  // Slices are 8 columns (16 bytes of f16/bf16): one chunk of the results
+  // tile, read as its two halves in the thread's order.
+  constexpr int64_t half = kMmaN / 2;
+  assert(accumulatorSlice() == kMmaN && "tensor-core slices are one chunk");
+  auto halfType = VectorType::get({half}, f32);
+  auto sliceType = VectorType::get({kMmaN}, f32);
+  RowHalves at = resultHalves(thread);
   Value alphas = vector::BroadcastOp::create(b, loc, sliceType, alpha);
   SmallVector<Value> next;
   for (auto [index, part] : llvm::enumerate(acc)) {
-    Value column = arith::ConstantIndexOp::create(b, loc, index * slice);
-    auto load = vector::LoadOp::create(b, loc, sliceType, results,
-                                       ValueRange{thread, column});
-    load.setAlignment(kChunkBytes);
-    next.push_back(vector::FMAOp::create(b, loc, part, alphas, load));
+    Value chunk = arith::ConstantIndexOp::create(b, loc, index);
+    SmallVector<Value, 2> halves;
+    for (Value column : at.halves) {
+      auto load = vector::LoadOp::create(
+          b, loc, halfType, results,
+          ValueRange{at.rowTile, chunk, at.rowInTile, column});
+      load.setAlignment(kChunkBytes);
+      halves.push_back(load);
+    }
+    Value slice = vector::ShuffleOp::create(b, loc, halves[0], halves[1],
+                                            ArrayRef<int64_t>{0, 1, 2, 3, 4,
+                                                              5, 6, 7});
+    next.push_back(vector::FMAOp::create(b, loc, part, alphas, slice));
   }
   return next;
 }

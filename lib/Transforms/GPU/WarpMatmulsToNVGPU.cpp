@@ -38,6 +38,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/RegionUtils.h"
 
@@ -168,6 +169,31 @@ private:
   SmallVector<std::pair<Value, Value>> views;
 };
 
+/// The buffers that warp matmul results are written to whose fragment
+/// stores are all 8-byte aligned: every 16x8 write into them starts at an
+/// even constant column of rows that are whole 8-byte units. Upstream's
+/// conversion writes each lane's two f32 at column 2 (lane mod 4) from
+/// there without saying so, and LLVM, when it cannot prove the alignment,
+/// splits the 8-byte store into two 4-byte ones, which meet on banks.
+SmallPtrSet<Value, 4> alignedResultBuffers(Region &kernel) {
+  SmallPtrSet<Value, 4> aligned, misaligned;
+  kernel.walk([&](vector::TransferWriteOp write) {
+    if (!write.getVector().getDefiningOp<vector::ContractionOp>())
+      return;
+    auto type = dyn_cast<MemRefType>(write.getBase().getType());
+    std::optional<int64_t> column =
+        getConstantIntValue(write.getIndices().back());
+    bool even = type && type.getLayout().isIdentity() &&
+                !type.isDynamicDim(type.getRank() - 1) &&
+                type.getDimSize(type.getRank() - 1) % 2 == 0 &&
+                type.getElementType().isF32() && column && *column % 2 == 0;
+    (even ? aligned : misaligned).insert(write.getBase());
+  });
+  for (Value buffer : misaligned)
+    aligned.erase(buffer);
+  return aligned;
+}
+
 struct FAWarpMatmulsToNVGPUPass
     : fa::impl::FAWarpMatmulsToNVGPUBase<FAWarpMatmulsToNVGPUPass> {
   using FAWarpMatmulsToNVGPUBase::FAWarpMatmulsToNVGPUBase;
@@ -200,6 +226,7 @@ struct FAWarpMatmulsToNVGPUPass
       for (vector::ContractionOp contraction : contractions)
         if (!isMmaSync16816(contraction))
           return refuse(contraction);
+      SmallPtrSet<Value, 4> alignedResults = alignedResultBuffers(*kernel);
       BF16AsF16 bf16(rewriter);
       for (vector::ContractionOp contraction : contractions)
         if (contraction.getRhsType().getElementType().isBF16() &&
@@ -217,6 +244,12 @@ struct FAWarpMatmulsToNVGPUPass
       }
       // Upstream's conversion leaves the converted vector ops in place.
       (void)runRegionDCE(rewriter, MutableArrayRef<Region>(*kernel));
+      kernel->walk([&](vector::StoreOp store) {
+        auto type = store.getVectorType();
+        if (alignedResults.contains(store.getBase()) && !store.getAlignment() &&
+            type.getNumElements() == 2 && type.getElementType().isF32())
+          store.setAlignment(8);
+      });
       if (failed(bf16.retypeToBF16()))
         return signalPassFailure();
       // Upstream leaves a slice it cannot convert alone (and succeeds);

@@ -212,11 +212,12 @@ int64_t mlir::fa::sharedMemoryBytes(const Tiling &tiling,
     double value = stagedRows * (double(shape.valueDim) * e + pad);
     double bytes = alignUp(alignUp(query) + key) + value;
     if (hasMmaSync16816(target) && tensorCoreKernel(tiling, shape)) {
-      // The warps' matmul results ([Br][max(Bc, Dv) + pad] f32) and the
-      // probabilities P ([Br][Bc + pad] f16) they multiply V with.
+      // The warps' matmul results (Br x max(Bc, Dv) f32, unpadded: laid
+      // out fragment by fragment against bank conflicts) and the
+      // probabilities P ([Br][Bc + pad] f16/bf16) they multiply V with.
       double widest =
           double(std::max<int64_t>(tiling.blockKV, shape.valueDim));
-      double results = double(tiling.blockQ) * (widest * 4 + pad);
+      double results = double(tiling.blockQ) * widest * 4;
       double probs = double(tiling.blockQ) * (double(tiling.blockKV) * 2 + pad);
       bytes = alignUp(bytes) + results + probs;
     }
@@ -231,6 +232,20 @@ int64_t mlir::fa::sharedMemoryBytes(const Tiling &tiling,
   double scratch = double(tiling.blockQ) *
                    (double(shape.valueDim) + double(tiling.blockKV)) * 4;
   return clampToInt64(query + keyValue + statistics + scratch);
+}
+
+std::optional<int64_t>
+mlir::fa::minBlocksPerSMHint(int64_t sharedMemoryBytes, int64_t threads,
+                             const TargetDescription &target) {
+  if (!target.isGPU() || sharedMemoryBytes <= 0 || threads <= 0 ||
+      sharedMemoryBytes > target.sharedMemoryPerSM)
+    return std::nullopt;
+  int64_t blocks = std::min(target.sharedMemoryPerSM / sharedMemoryBytes,
+                            target.maxThreadsPerSM / threads);
+  if (blocks < 1 ||
+      blocks * threads * target.registersPerThread > target.registersPerSM)
+    return std::nullopt;
+  return blocks;
 }
 
 int64_t mlir::fa::registersPerThread(const Tiling &tiling,

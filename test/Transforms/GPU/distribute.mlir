@@ -9,10 +9,14 @@
 // MMA-DAG: #[[TILE0:.*]] = affine_map<(d0) -> ((d0 floordiv 32) * 32)>
 // MMA-DAG: #[[TILE1:.*]] = affine_map<(d0) -> ((d0 floordiv 32) * 32 + 16)>
 // MMA-DAG: #[[VT:.*]] = affine_map<(d0, d1, d2) -> (d2, d1)>
+// Thread t's half order (bank conflicts, see resultHalves).
+// MMA-DAG: #[[FIRST:.*]] = affine_map<(d0) -> (((d0 floordiv 4 + d0 floordiv 8) mod 2) * 4)>
 // MMA-LABEL: func.func @kernel
 // Besides Q, K and V: the warps' f32 results [Br][max(Bc, Dv) + 4] and the
 // f16 probabilities [Br][Bc + 8].
-// MMA: memref.alloc() : memref<64x68xf32, #gpu.address_space<workgroup>>
+// The f32 results tile is fragment-major and unpadded: [row tile][8-column
+// chunk][16][8].
+// MMA: memref.alloc() : memref<4x8x16x8xf32, #gpu.address_space<workgroup>>
 // MMA: memref.alloc() : memref<64x40xf16, #gpu.address_space<workgroup>>
 // MMA: scf.forall (%[[T:.*]]) in (64)
 // MMA: scf.for {{.*}} -> (f32, f32, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
@@ -24,13 +28,17 @@
 // MMA-COUNT-4: vector.transfer_read {{.*}} : memref<64x72xf16, #gpu.address_space<workgroup>>, vector<16x16xf16>
 // MMA: scf.for {{.*}} = %{{.*}} to %c32{{.*}} step %c8
 // MMA-COUNT-4: vector.contract {{.*}} : vector<16x16xf16>, vector<8x16xf16> into vector<16x8xf32>
-// MMA: vector.transfer_write {{.*}} : vector<16x8xf32>, memref<64x68xf32, #gpu.address_space<workgroup>>
+// MMA: vector.transfer_write {{.*}}[%{{.*}}, %{{.*}}, %[[Z:.*]], %[[Z]]] {{.*}} : vector<16x8xf32>, memref<4x8x16x8xf32, #gpu.address_space<workgroup>>
 // MMA: affine.apply #[[TILE1]](%[[T]])
 // MMA: gpu.barrier
 // Thread t: scale and mask row t, its max, then P = e^(s - m') as f16.
 // MMA: scf.if
+// MMA: affine.apply #[[FIRST]](%[[T]])
+// MMA: vector.load {{.*}} {alignment = 16 : i64} : memref<4x8x16x8xf32, #gpu.address_space<workgroup>>, vector<4xf32>
 // MMA: math.exp
-// MMA: vector.store {{.*}} : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// P in two 8-byte halves, in the thread's order.
+// MMA: vector.store {{.*}} {alignment = 8 : i64} : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<4xf16>
+// MMA: vector.store {{.*}} {alignment = 8 : i64} : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<4xf16>
 // MMA: gpu.barrier
 // P V, V's 16 x 8 tiles read transposed (ldmatrix .trans on a GPU).
 // MMA: vector.transfer_read {{.*}} : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<16x16xf16>

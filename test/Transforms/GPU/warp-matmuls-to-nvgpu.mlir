@@ -19,8 +19,11 @@
 // CHECK: %[[BT:.*]] = nvgpu.ldmatrix %{{.*}} {numTiles = 2 : i32, transpose = true}
 // CHECK: %[[C:.*]] = nvgpu.mma.sync(%[[A]], %[[B]], %{{.*}}) {mmaShape = [16, 8, 16]}
 // CHECK: %[[D:.*]] = nvgpu.mma.sync(%[[A]], %[[BT]], %[[C]]) {mmaShape = [16, 8, 16]}
-// Each lane stores its two rows of the 16 x 8 result.
-// CHECK-COUNT-2: vector.store {{.*}} : memref<64x72xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+// Each lane stores its two rows of the 16 x 8 result, 8 bytes each, which
+// the pass states (the tile starts at an even column of even-length f32
+// rows): LLVM would otherwise split what it cannot prove aligned into 4-byte
+// stores.
+// CHECK-COUNT-2: vector.store {{.*}} {alignment = 8 : i64} : memref<64x72xf32, #gpu.address_space<workgroup>>, vector<2xf32>
 // CHECK: gpu.barrier
 // CHECK: arith.divui
 // CHECK: arith.mulf {{.*}} : f32
@@ -66,7 +69,7 @@ gpu.module @kernels {
 // CHECK: %[[BT:.*]] = nvgpu.ldmatrix %{{.*}} {numTiles = 2 : i32, transpose = true} : memref<64x72xbf16, #gpu.address_space<workgroup>> -> vector<2x2xbf16>
 // CHECK: %[[C:.*]] = nvgpu.mma.sync(%[[A]], %[[B]], %{{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xbf16>, vector<2x2xbf16>, vector<2x2xf32>) -> vector<2x2xf32>
 // CHECK: nvgpu.mma.sync(%[[A]], %[[BT]], %[[C]]) {mmaShape = [16, 8, 16]} : (vector<4x2xbf16>, vector<2x2xbf16>, vector<2x2xf32>) -> vector<2x2xf32>
-// CHECK-COUNT-2: vector.store {{.*}} : memref<64x72xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+// CHECK-COUNT-2: vector.store {{.*}} {alignment = 8 : i64} : memref<64x72xf32, #gpu.address_space<workgroup>>, vector<2xf32>
 // CHECK-NOT: xf16
 // CHECK-NOT: unrealized_conversion_cast
 // CHECK: gpu.return
@@ -88,6 +91,25 @@ gpu.module @bf16_kernels {
     %acc0 = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %lhs, %k, %zero : vector<16x16xbf16>, vector<8x16xbf16> into vector<16x8xf32>
     %acc1 = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %lhs, %vt, %acc0 : vector<16x16xbf16>, vector<8x16xbf16> into vector<16x8xf32>
     vector.transfer_write %acc1, %s[%row, %c0] {in_bounds = [true, true]} : vector<16x8xf32>, memref<64x72xf32, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
+
+// A tile written from an odd column: its fragment stores are only 4-byte
+// aligned, and the pass claims nothing.
+// CHECK-LABEL: gpu.func @odd_column
+// CHECK-COUNT-2: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : memref<64x72xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+gpu.module @odd_column_kernels {
+  gpu.func @odd_column(%q: memref<64x72xf16, #gpu.address_space<workgroup>>,
+                       %s: memref<64x72xf32, #gpu.address_space<workgroup>>) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %pad = arith.constant 0.0 : f16
+    %zero = arith.constant dense<0.0> : vector<16x8xf32>
+    %lhs = vector.transfer_read %q[%c0, %c0], %pad {in_bounds = [true, true]} : memref<64x72xf16, #gpu.address_space<workgroup>>, vector<16x16xf16>
+    %rhs = vector.transfer_read %q[%c0, %c0], %pad {in_bounds = [true, true]} : memref<64x72xf16, #gpu.address_space<workgroup>>, vector<8x16xf16>
+    %acc = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %lhs, %rhs, %zero : vector<16x16xf16>, vector<8x16xf16> into vector<16x8xf32>
+    vector.transfer_write %acc, %s[%c0, %c1] {in_bounds = [true, true]} : vector<16x8xf32>, memref<64x72xf32, #gpu.address_space<workgroup>>
     gpu.return
   }
 }

@@ -18,27 +18,27 @@
 // SM75: "target":"sm_75","policy":"auto","block_q":64,"block_kv":64,"warps":4,"stages":1,"smem_bytes":52224,"smem_limit":65536
 // SM75-SAME: "fa1_bc":64,"fa1_br":64,"gpu_kernel":"fma"
 // SM75: fa.attention {{.*}} tiling = <block_q = 64, block_kv = 64, warps = 4, stages = 1, smem_bytes = 52224>
-// SM80: "target":"sm_80","policy":"auto","block_q":128,"block_kv":64,"warps":8,"stages":1,"smem_bytes":155648,"smem_limit":166912
+// SM80: "target":"sm_80","policy":"auto","block_q":128,"block_kv":64,"warps":8,"stages":1,"smem_bytes":153600,"smem_limit":166912
 // SM80-SAME: "fa1_bc":163,"fa1_br":128,"gpu_kernel":"mma.sync"
-// SM80: fa.attention {{.*}} tiling = <block_q = 128, block_kv = 64, warps = 8, stages = 1, smem_bytes = 155648>
-// SM86: "target":"sm_86","policy":"auto","block_q":64,"block_kv":64,"warps":4,"stages":1,"smem_bytes":95232,"smem_limit":101376
+// SM80: fa.attention {{.*}} tiling = <block_q = 128, block_kv = 64, warps = 8, stages = 1, smem_bytes = 153600>
+// SM86: "target":"sm_86","policy":"auto","block_q":64,"block_kv":64,"warps":4,"stages":1,"smem_bytes":94208,"smem_limit":101376
 // SM86-SAME: "fa1_bc":99,"fa1_br":99,"gpu_kernel":"mma.sync"
-// SM86: fa.attention {{.*}} tiling = <block_q = 64, block_kv = 64, warps = 4, stages = 1, smem_bytes = 95232>
-// SM89: "target":"sm_89","policy":"auto","block_q":64,"block_kv":64,"warps":4,"stages":1,"smem_bytes":95232,"smem_limit":101376
+// SM86: fa.attention {{.*}} tiling = <block_q = 64, block_kv = 64, warps = 4, stages = 1, smem_bytes = 94208>
+// SM89: "target":"sm_89","policy":"auto","block_q":64,"block_kv":64,"warps":4,"stages":1,"smem_bytes":94208,"smem_limit":101376
 // SM89-SAME: "fa1_bc":99,"fa1_br":99,"gpu_kernel":"mma.sync"
-// SM89: fa.attention {{.*}} tiling = <block_q = 64, block_kv = 64, warps = 4, stages = 1, smem_bytes = 95232>
-// SM90: "target":"sm_90","policy":"auto","block_q":128,"block_kv":64,"warps":4,"stages":2,"smem_bytes":190464,"smem_limit":232448
+// SM89: fa.attention {{.*}} tiling = <block_q = 64, block_kv = 64, warps = 4, stages = 1, smem_bytes = 94208>
+// SM90: "target":"sm_90","policy":"auto","block_q":128,"block_kv":64,"warps":4,"stages":2,"smem_bytes":188416,"smem_limit":232448
 // SM90-SAME: "fa1_bc":227,"fa1_br":128,"gpu_kernel":"mma.sync"
-// SM90: fa.attention {{.*}} tiling = <block_q = 128, block_kv = 64, warps = 4, stages = 2, smem_bytes = 190464>
-// SM90A: "target":"sm_90a","policy":"auto","block_q":128,"block_kv":64,"warps":4,"stages":2,"smem_bytes":190464,"smem_limit":232448
+// SM90: fa.attention {{.*}} tiling = <block_q = 128, block_kv = 64, warps = 4, stages = 2, smem_bytes = 188416>
+// SM90A: "target":"sm_90a","policy":"auto","block_q":128,"block_kv":64,"warps":4,"stages":2,"smem_bytes":188416,"smem_limit":232448
 // SM90A-SAME: "fa1_bc":227,"fa1_br":128,"gpu_kernel":"mma.sync"
-// SM90A: fa.attention {{.*}} tiling = <block_q = 128, block_kv = 64, warps = 4, stages = 2, smem_bytes = 190464>
-// SM100: "target":"sm_100","policy":"auto","block_q":128,"block_kv":64,"warps":4,"stages":2,"smem_bytes":190464,"smem_limit":232448
+// SM90A: fa.attention {{.*}} tiling = <block_q = 128, block_kv = 64, warps = 4, stages = 2, smem_bytes = 188416>
+// SM100: "target":"sm_100","policy":"auto","block_q":128,"block_kv":64,"warps":4,"stages":2,"smem_bytes":188416,"smem_limit":232448
 // SM100-SAME: "fa1_bc":227,"fa1_br":128,"gpu_kernel":"mma.sync"
-// SM100: fa.attention {{.*}} tiling = <block_q = 128, block_kv = 64, warps = 4, stages = 2, smem_bytes = 190464>
-// SM120: "target":"sm_120","policy":"auto","block_q":64,"block_kv":64,"warps":4,"stages":1,"smem_bytes":95232,"smem_limit":101376
+// SM100: fa.attention {{.*}} tiling = <block_q = 128, block_kv = 64, warps = 4, stages = 2, smem_bytes = 188416>
+// SM120: "target":"sm_120","policy":"auto","block_q":64,"block_kv":64,"warps":4,"stages":1,"smem_bytes":94208,"smem_limit":101376
 // SM120-SAME: "fa1_bc":99,"fa1_br":99,"gpu_kernel":"mma.sync"
-// SM120: fa.attention {{.*}} tiling = <block_q = 64, block_kv = 64, warps = 4, stages = 1, smem_bytes = 95232>
+// SM120: fa.attention {{.*}} tiling = <block_q = 64, block_kv = 64, warps = 4, stages = 1, smem_bytes = 94208>
 // GFX90A: "target":"gfx90a","policy":"auto","block_q":64,"block_kv":64,"warps":4,"stages":1,"smem_bytes":52224,"smem_limit":65536
 // GFX90A-SAME: "fa1_bc":64,"fa1_br":64
 // GFX90A: fa.attention {{.*}} tiling = <block_q = 64, block_kv = 64, warps = 4, stages = 1, smem_bytes = 52224>
