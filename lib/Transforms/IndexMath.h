@@ -50,6 +50,9 @@ struct IndexMath {
   Value lt(Value x, Value y) {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, y);
   }
+  Value eq(Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, y);
+  }
   Value le(Value x, Value y) {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, x, y);
   }

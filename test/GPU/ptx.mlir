@@ -12,6 +12,7 @@
 // RUN: FileCheck %s --check-prefix=FMA < %t
 // RUN: FileCheck %s --check-prefix=EXP < %t
 // RUN: FileCheck %s --check-prefix=MMA < %t
+// RUN: grep "gpu.binary @split_rows_kernel" %t | FileCheck %s --check-prefix=SHUFFLE
 
 // CHECK: gpu.launch_func @attention_kernel::@attention_kernel
 // CHECK-SAME: dynamic_shared_memory_size
@@ -34,6 +35,20 @@
 // MMA-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // MMA-SAME: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16
 // MMA-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// 64 rows over 4 warps: two threads per row, which combine the row's max
+// and sum with a butterfly shuffle (shfl.sync.bfly) each. (The PTX is one
+// escaped line: \09 is a tab.)
+// SHUFFLE: mma.sync.aligned.m16n8k16
+// SHUFFLE: shfl.sync.bfly.b32 \09[[M:%r[0-9]+]], {{%r[0-9]+}}, 1, 31, -1;
+// SHUFFLE: max.NaN.f32 \09{{%r[0-9]+}}, {{%r[0-9]+}}, [[M]];
+// SHUFFLE: ex2.approx
+// SHUFFLE: shfl.sync.bfly.b32 \09[[S:%r[0-9]+]], {{%r[0-9]+}}, 1, 31, -1;
+// SHUFFLE: add.rn.f32 \09{{%r[0-9]+}}, {{%r[0-9]+}}, [[S]];
+func.func @split_rows(%q: tensor<2x8x1024x64xf16>) -> tensor<2x8x1024x64xf16> {
+  %o = fa.attention %q, %q, %q scale = 0.125 tiling = <block_q = 64, block_kv = 64, warps = 4, stages = 1> : tensor<2x8x1024x64xf16>, tensor<2x8x1024x64xf16>, tensor<2x8x1024x64xf16> -> tensor<2x8x1024x64xf16>
+  return %o : tensor<2x8x1024x64xf16>
+}
+
 func.func @attention(%q: tensor<2x8x1024x64xf16>, %k: tensor<2x8x1024x64xf16>, %v: tensor<2x8x1024x64xf16>) -> tensor<2x8x1024x64xf16> {
   %o = fa.attention %q, %k, %v scale = 0.125 causal = top_left : tensor<2x8x1024x64xf16>, tensor<2x8x1024x64xf16>, tensor<2x8x1024x64xf16> -> tensor<2x8x1024x64xf16>
   return %o : tensor<2x8x1024x64xf16>

@@ -139,6 +139,11 @@ struct KernelBuilder {
   /// Whether Q K^T and P V are warp-level 16x8x16 matmuls (tensor cores,
   /// see tensorCoreKernel) rather than per-thread FMAs.
   bool tensorCores = false;
+  /// Threads per query row in the tensor-core kernel's row phases: 2 when
+  /// the block has half as many rows as threads (block_q = 16 * warps), so
+  /// that no thread idles; the two combine the row's max and sum with one
+  /// warp shuffle. 1 otherwise (and always in the FMA kernel).
+  int64_t rowSplit = 1;
   Type queryElementType, keyElementType, valueElementType, outputElementType,
       f32;
   MLIRContext *ctx;
@@ -184,6 +189,10 @@ struct KernelBuilder {
         allowTensorCores &&
         tensorCoreKernel(Tiling{blockQ, blockKV, tiling.getWarps(), stages},
                          shape);
+    // Block_kv and Dv are multiples of 16 here: whole pairs of 8-column
+    // chunks for the two threads of a row.
+    if (tensorCores && threads == 2 * blockQ)
+      rowSplit = 2;
     keyChunk = 1;
     for (int64_t chunk = kMaxKeyChunk; chunk > 1; chunk /= 2)
       if (blockKV % chunk == 0) {
@@ -201,11 +210,16 @@ struct KernelBuilder {
   int64_t accumulatorSlice() const {
     return chunkElements(valueDim, valueElementType);
   }
-  int64_t accumulatorSlices() const { return valueDim / accumulatorSlice(); }
+  /// Slices per thread: the tensor-core kernel splits a row's slices over
+  /// `rowSplit` threads (thread part p has slices p, p + rowSplit, ...).
+  int64_t accumulatorSlices() const {
+    return valueDim / accumulatorSlice() / rowSplit;
+  }
   void buildQueryBlock(scf::ForallOp grid);
   /// An scf.if on `ownsRow` that yields `compute()` (built in its then
   /// region) in the threads that own a query row and `otherwise` in the
-  /// threads that only help with the copies.
+  /// threads that only help with the copies; just `compute()` when every
+  /// thread owns (a part of) a row.
   SmallVector<Value> forRowOwner(Value ownsRow,
                                  function_ref<SmallVector<Value>()> compute,
                                  ValueRange otherwise);
@@ -249,12 +263,16 @@ struct KernelBuilder {
   /// Where thread `thread`'s row of the results tile is, as indices
   /// [row tile, chunk, row in tile, column] with the column left to the
   /// caller, and the columns (0 or 4) of its two 16-byte halves of each
-  /// 8-column chunk in the order the thread accesses them.
+  /// 8-column chunk in the order the thread accesses them. With rowSplit
+  /// threads per row, part p takes the chunks p, p + rowSplit, ...
   struct RowHalves {
-    Value rowTile, rowInTile;
+    /// The row of the block, its part (0 .. rowSplit - 1), and where the
+    /// row is in the results tile.
+    Value row, part, rowTile, rowInTile;
     std::array<Value, 2> halves;
   };
   RowHalves resultHalves(Value thread);
+  Value combineRowParts(Value value, arith::AtomicRMWKind kind);
   /// (m', l', alpha) of query row `thread` after one key block; writes the
   /// row's probabilities, rounded to V's type, to `probs`.
   SmallVector<Value> softmaxRow(Value thread, Value row, Value batch,
@@ -382,8 +400,11 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
            thread);
   gpu::BarrierOp::create(b, loc);
 
-  Value row = math.add(row0, thread);
-  Value ownsRow = math.lt(thread, blockQValue);
+  // Thread t works on row t / rowSplit of the block.
+  Value rowInBlock =
+      rowSplit == 1 ? thread : math.divU(thread, math.constant(rowSplit));
+  Value row = math.add(row0, rowInBlock);
+  Value ownsRow = math.lt(thread, math.constant(blockQ * rowSplit));
   Value blockKVValue = math.constant(blockKV);
   Value initMax = f32Constant(b, loc, -std::numeric_limits<double>::infinity());
   Value initSum = f32Constant(b, loc, 0);
@@ -519,7 +540,11 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
             tb, tloc, sliceType.clone(outputElementType), normalized);
       Value column = arith::ConstantIndexOp::create(tb, tloc, index * slice);
       if (tensorCores) {
-        // The slice holds its two halves in the thread's order.
+        // Slice `index` of the thread is chunk index * rowSplit + part,
+        // its two halves in the thread's order.
+        IndexMath tm{tb, tloc};
+        column = tm.mul(tm.add(tm.constant(index * rowSplit), rowHalves.part),
+                        tm.constant(slice));
         int64_t half = slice / 2;
         for (auto [position, offset] : llvm::enumerate(rowHalves.halves)) {
           // A shuffle, not extract_strided_slice: the NVVM lowering
@@ -545,8 +570,21 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
       Value logSum = math::LogOp::create(tb, tloc, finalSum);
       Value lse = arith::AddFOp::create(tb, tloc,
                                         safeRowMax(tb, tloc, finalMax), logSum);
-      memref::StoreOp::create(tb, tloc, lse, logsumexp,
-                              ValueRange{batch, head, row});
+      auto store = [&](OpBuilder &sb, Location sloc) {
+        memref::StoreOp::create(sb, sloc, lse, logsumexp,
+                                ValueRange{batch, head, row});
+      };
+      // Every part of a row holds the same value: part 0 writes it.
+      if (rowSplit == 1) {
+        store(tb, tloc);
+      } else {
+        IndexMath tm{tb, tloc};
+        scf::IfOp::create(tb, tloc, tm.eq(rowHalves.part, tm.constant(0)),
+                          [&](OpBuilder &sb, Location sloc) {
+                            store(sb, sloc);
+                            scf::YieldOp::create(sb, sloc);
+                          });
+      }
     }
     scf::YieldOp::create(tb, tloc);
   });
@@ -675,6 +713,11 @@ void KernelBuilder::warpProbsTimesValues(Value thread, Value stage,
 /// 8 threads of a quarter-warp then cover 128 distinct bytes. The same
 /// order makes the 8-byte stores of P conflict-free: there, threads t and
 /// t + 8 share a 16-byte slot and take opposite halves of it.
+/// With two threads per row (rowSplit = 2), thread t = 2r + p reads row r's
+/// chunks p, p + 2, ...: a quarter-warp covers 4 rows, 128 bytes apart per
+/// chunk tile, and part p takes half p first, which again puts its 8
+/// threads on distinct banks; in P, threads sharing a 16-byte slot are then
+/// one of each part, on opposite halves.
 KernelBuilder::RowHalves KernelBuilder::resultHalves(Value thread) {
   AffineExpr t = getAffineDimExpr(0, ctx);
   auto apply = [&](AffineExpr expr) -> Value {
@@ -682,10 +725,32 @@ KernelBuilder::RowHalves KernelBuilder::resultHalves(Value thread) {
                                          ValueRange{thread});
   };
   constexpr int64_t half = kMmaN / 2;
-  AffineExpr first = (t.floorDiv(4) + t.floorDiv(8)) % 2 * half;
-  return {apply(t.floorDiv(kMmaM)),
-          apply(t % kMmaM),
+  AffineExpr r = t.floorDiv(rowSplit);
+  AffineExpr first = rowSplit == 1
+                         ? (t.floorDiv(4) + t.floorDiv(8)) % 2 * half
+                         : t % 2 * half;
+  assert(rowSplit <= 2 && "half orders are worked out for 1 or 2 threads");
+  return {apply(r),
+          apply(t % rowSplit),
+          apply(r.floorDiv(kMmaM)),
+          apply(r % kMmaM),
           {apply(first), apply(half - first)}};
+}
+
+/// The sum (or max) of `value` over the rowSplit threads of a row: one
+/// butterfly shuffle per halving, so every part ends with the same total.
+Value KernelBuilder::combineRowParts(Value value, arith::AtomicRMWKind kind) {
+  for (int64_t distance = 1; distance < rowSplit; distance *= 2) {
+    Value offset =
+        arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(distance));
+    Value width =
+        arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(kWarpSize));
+    auto shuffle = gpu::ShuffleOp::create(b, loc, value, offset, width,
+                                          gpu::ShuffleMode::XOR);
+    value = arith::getReductionOp(kind, b, loc, value,
+                                  shuffle.getShuffleResult());
+  }
+  return value;
 }
 
 SmallVector<Value> KernelBuilder::softmaxRow(Value thread, Value row,
@@ -699,25 +764,32 @@ SmallVector<Value> KernelBuilder::softmaxRow(Value thread, Value row,
   constexpr int64_t half = kMmaN / 2;
   auto halfType = VectorType::get({half}, f32);
   RowHalves at = resultHalves(thread);
-  auto resultIndices = [&](IndexMath &m, Value c0, Value column) {
-    Value chunk = m.divU(c0, m.constant(kMmaN));
+  // Step i takes chunk i * rowSplit + part: its first key, relative to the
+  // block, is c0 = 8 * chunk.
+  auto chunkOf = [&](IndexMath &m, Value step) {
+    return m.add(m.mul(step, m.constant(rowSplit)), at.part);
+  };
+  auto resultIndices = [&](Value chunk, Value column) {
     return SmallVector<Value>{at.rowTile, chunk, at.rowInTile, column};
   };
+  int64_t steps = blockKV / kMmaN / rowSplit;
   auto aligned = [](auto access, int64_t bytes) {
     access.setAlignment(bytes);
     return access;
   };
   // Pass 1: scale and mask the row in place, m' = max(m, max_j s_j).
   auto maxLoop = scf::ForOp::create(
-      b, loc, math.constant(0), math.constant(blockKV), math.constant(kMmaN),
+      b, loc, math.constant(0), math.constant(steps), math.constant(1),
       ValueRange{oldMax},
-      [&](OpBuilder &lb, Location lloc, Value c0, ValueRange running) {
+      [&](OpBuilder &lb, Location lloc, Value step, ValueRange running) {
         OpBuilder::InsertionGuard loopGuard(b);
         b.setInsertionPoint(lb.getInsertionBlock(), lb.getInsertionPoint());
         IndexMath lm{b, lloc};
+        Value chunk = chunkOf(lm, step);
+        Value c0 = lm.mul(chunk, lm.constant(kMmaN));
         Value newMax = running[0];
         for (Value column : at.halves) {
-          SmallVector<Value> indices = resultIndices(lm, c0, column);
+          SmallVector<Value> indices = resultIndices(chunk, column);
           Value scores = aligned(
               vector::LoadOp::create(b, lloc, halfType, results, indices),
               kChunkBytes);
@@ -735,7 +807,9 @@ SmallVector<Value> KernelBuilder::softmaxRow(Value thread, Value row,
         }
         scf::YieldOp::create(b, lloc, newMax);
       });
-  Value newMax = maxLoop.getResult(0);
+  // The row's max over every part (all parts start from the same m).
+  Value newMax =
+      combineRowParts(maxLoop.getResult(0), arith::AtomicRMWKind::maximumf);
   Value shift = safeRowMax(b, loc, newMax);
   // alpha = e^(m - m') rescales what was summed under the old max.
   Value alpha =
@@ -744,17 +818,19 @@ SmallVector<Value> KernelBuilder::softmaxRow(Value thread, Value row,
   // Pass 2: p_j = e^(s_j - m'), l' = alpha l + sum_j p_j; P gets p_j
   // rounded to V's type, which the second matmul multiplies V with.
   auto sumLoop = scf::ForOp::create(
-      b, loc, math.constant(0), math.constant(blockKV), math.constant(kMmaN),
-      ValueRange{arith::MulFOp::create(b, loc, alpha, oldSum)},
-      [&](OpBuilder &lb, Location lloc, Value c0, ValueRange running) {
+      b, loc, math.constant(0), math.constant(steps), math.constant(1),
+      ValueRange{f32Constant(b, loc, 0)},
+      [&](OpBuilder &lb, Location lloc, Value step, ValueRange running) {
         OpBuilder::InsertionGuard loopGuard(b);
         b.setInsertionPoint(lb.getInsertionBlock(), lb.getInsertionPoint());
         IndexMath lm{b, lloc};
+        Value chunk = chunkOf(lm, step);
+        Value c0 = lm.mul(chunk, lm.constant(kMmaN));
         Value sum = running[0];
         for (Value column : at.halves) {
           Value scores = aligned(
               vector::LoadOp::create(b, lloc, halfType, results,
-                                     resultIndices(lm, c0, column)),
+                                     resultIndices(chunk, column)),
               kChunkBytes);
           Value p = math::ExpOp::create(
               b, lloc, arith::SubFOp::create(b, lloc, scores, shifts));
@@ -763,12 +839,16 @@ SmallVector<Value> KernelBuilder::softmaxRow(Value thread, Value row,
           Value rounded = arith::TruncFOp::create(
               b, lloc, halfType.clone(valueElementType), p);
           aligned(vector::StoreOp::create(b, lloc, rounded, probs,
-                                          ValueRange{thread, lm.add(c0, column)}),
+                                          ValueRange{at.row, lm.add(c0, column)}),
                   half * elementBytes(valueElementType));
         }
         scf::YieldOp::create(b, lloc, sum);
       });
-  return {newMax, sumLoop.getResult(0), alpha};
+  Value rowSum =
+      combineRowParts(sumLoop.getResult(0), arith::AtomicRMWKind::addf);
+  Value newSum = arith::AddFOp::create(
+      b, loc, arith::MulFOp::create(b, loc, alpha, oldSum), rowSum);
+  return {newMax, newSum, alpha};
 }
 
 SmallVector<Value> KernelBuilder::accumulateRow(Value thread, Value alpha,
@@ -782,8 +862,11 @@ SmallVector<Value> KernelBuilder::accumulateRow(Value thread, Value alpha,
   RowHalves at = resultHalves(thread);
   Value alphas = vector::BroadcastOp::create(b, loc, sliceType, alpha);
   SmallVector<Value> next;
+  IndexMath math{b, loc};
   for (auto [index, part] : llvm::enumerate(acc)) {
-    Value chunk = arith::ConstantIndexOp::create(b, loc, index);
+    // Slice `index` of this thread is chunk index * rowSplit + part.
+    Value chunk = math.add(
+        math.constant(static_cast<int64_t>(index) * rowSplit), at.part);
     SmallVector<Value, 2> halves;
     for (Value column : at.halves) {
       auto load = vector::LoadOp::create(
@@ -804,6 +887,9 @@ SmallVector<Value>
 KernelBuilder::forRowOwner(Value ownsRow,
                            function_ref<SmallVector<Value>()> compute,
                            ValueRange otherwise) {
+  // No branch, which also keeps the row phases' warp shuffles out of one.
+  if (blockQ * rowSplit == threads)
+    return compute();
   auto branch = scf::IfOp::create(
       b, loc, ownsRow,
       [&](OpBuilder &tb, Location tloc) {

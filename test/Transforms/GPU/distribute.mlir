@@ -5,6 +5,7 @@
 // RUN: fa-opt %s --fa-distribute-attention=tensor-cores=false | FileCheck %s
 // RUN: fa-opt %s --fa-distribute-attention="async-copies=false tensor-cores=false" | FileCheck %s --check-prefix=SYNC
 // RUN: fa-opt %s --fa-distribute-attention | FileCheck %s --check-prefix=MMA
+// RUN: fa-opt %s --fa-distribute-attention | FileCheck %s --check-prefix=SPLIT
 
 // MMA-DAG: #[[TILE0:.*]] = affine_map<(d0) -> ((d0 floordiv 32) * 32)>
 // MMA-DAG: #[[TILE1:.*]] = affine_map<(d0) -> ((d0 floordiv 32) * 32 + 16)>
@@ -31,8 +32,9 @@
 // MMA: vector.transfer_write {{.*}}[%{{.*}}, %{{.*}}, %[[Z:.*]], %[[Z]]] {{.*}} : vector<16x8xf32>, memref<4x8x16x8xf32, #gpu.address_space<workgroup>>
 // MMA: affine.apply #[[TILE1]](%[[T]])
 // MMA: gpu.barrier
-// Thread t: scale and mask row t, its max, then P = e^(s - m') as f16.
-// MMA: scf.if
+// Thread t: scale and mask row t, its max, then P = e^(s - m') as f16. 64
+// threads own the 64 rows: no branch around the row phases.
+// MMA-NOT: scf.if
 // MMA: affine.apply #[[FIRST]](%[[T]])
 // MMA: vector.load {{.*}} {alignment = 16 : i64} : memref<4x8x16x8xf32, #gpu.address_space<workgroup>>, vector<4xf32>
 // MMA: math.exp
@@ -46,7 +48,6 @@
 // MMA: vector.contract
 // MMA: gpu.barrier
 // Thread t: acc = alpha acc + (P V)[t]; no barrier before the next copies.
-// MMA: scf.if
 // MMA-COUNT-8: vector.fma
 // MMA-NOT: gpu.barrier
 // MMA: scf.yield
@@ -126,6 +127,27 @@ func.func @one_stage(%q: tensor<1x1x64x16xf32>, %k: tensor<1x1x64x16xf32>, %v: t
 // CHECK: %[[C:.*]] = arith.divui %[[J]], %c8{{.*}} : index
 // CHECK: %[[COL:.*]] = arith.muli %[[C]], %c8{{.*}} : index
 // CHECK: vector.store %{{.*}}, %{{.*}}[%[[ROW]], %[[COL]]] {alignment = 16 : i64} : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// With 64 rows over 128 threads (block_q = 16 * warps), the tensor-core
+// kernel gives each row two threads: thread t = 2r + p takes row r's
+// 8-column chunks p, p + 2, ..., half p first; the parts combine the row's
+// max and sum with one xor shuffle each, and each keeps half of the row's
+// accumulator (Dv = 32: two slices instead of four).
+// SPLIT-DAG: #[[PART:.*]] = affine_map<(d0) -> (d0 mod 2)>
+// SPLIT-DAG: #[[HALF:.*]] = affine_map<(d0) -> ((d0 mod 2) * 4)>
+// SPLIT-LABEL: func.func @narrow_rows
+// SPLIT: scf.forall (%[[T:.*]]) in (128)
+// SPLIT: scf.for {{.*}} -> (f32, f32, vector<8xf32>, vector<8xf32>)
+// SPLIT: affine.apply #[[PART]](%[[T]])
+// SPLIT: affine.apply #[[HALF]](%[[T]])
+// SPLIT: vector.reduction <maximumf>
+// SPLIT: %[[MAX:.*]], %{{.*}} = gpu.shuffle xor %[[LOCALMAX:[^,]*]], %c1_i32{{.*}}, %c32_i32{{.*}} : f32
+// SPLIT: arith.maximumf %[[LOCALMAX]], %[[MAX]] : f32
+// SPLIT: vector.reduction <add>
+// SPLIT: %[[SUM:.*]], %{{.*}} = gpu.shuffle xor %[[LOCALSUM:[^,]*]], %c1_i32{{.*}}, %c32_i32{{.*}} : f32
+// SPLIT: arith.addf %[[LOCALSUM]], %[[SUM]] : f32
+// SPLIT-COUNT-2: vector.fma
+// SPLIT-NOT: vector.fma
+// SPLIT: scf.yield
 func.func @narrow_rows(%q: tensor<1x2x128x32xf16>, %k: tensor<1x2x128x32xf16>, %v: tensor<1x2x128x32xf16>) -> tensor<1x2x128x32xf16> {
   %o = fa.attention %q, %k, %v scale = 0.125 tiling = <block_q = 64, block_kv = 32, warps = 4, stages = 1>
       : tensor<1x2x128x32xf16>, tensor<1x2x128x32xf16>, tensor<1x2x128x32xf16> -> tensor<1x2x128x32xf16>
