@@ -49,11 +49,10 @@ struct FAAnnotateOccupancyPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    std::optional<fa::TargetDescription> target =
-        fa::lookupTargetPreset(chip);
+    std::optional<fa::TargetDescription> target = fa::lookupTargetPreset(chip);
     if (!target || !target->isGPU()) {
-      module.emitError() << "fa-annotate-occupancy: unknown GPU chip '"
-                         << chip << "'";
+      module.emitError() << "fa-annotate-occupancy: unknown GPU chip '" << chip
+                         << "'";
       return signalPassFailure();
     }
     // The largest dynamic shared memory each kernel is launched with;
@@ -79,22 +78,21 @@ struct FAAnnotateOccupancyPass
         std::optional<ArrayRef<int32_t>> blockSize = kernel.getKnownBlockSize();
         if (!kernel.isKernel() || !blockSize)
           continue;
-        auto symbol = SymbolRefAttr::get(
-            kernels.getNameAttr(),
-            {FlatSymbolRefAttr::get(kernel.getNameAttr())});
+        auto symbol =
+            SymbolRefAttr::get(kernels.getNameAttr(),
+                               {FlatSymbolRefAttr::get(kernel.getNameAttr())});
         auto launched = dynamicBytes.find(symbol);
         std::optional<int64_t> staticBytes = staticSharedBytes(kernel);
-        if (launched == dynamicBytes.end() || !launched->second ||
-            !staticBytes)
+        if (launched == dynamicBytes.end() || !launched->second || !staticBytes)
           continue;
         int64_t threads = 1;
         for (int32_t extent : *blockSize)
           threads *= extent;
         if (std::optional<int64_t> blocks = fa::minBlocksPerSMHint(
                 *staticBytes + *launched->second, threads, *target))
-          kernel->setAttr("nvvm.minctasm",
-                          IntegerAttr::get(IntegerType::get(&getContext(), 32),
-                                           *blocks));
+          kernel->setAttr(
+              "nvvm.minctasm",
+              IntegerAttr::get(IntegerType::get(&getContext(), 32), *blocks));
       }
     });
   }

@@ -777,39 +777,50 @@ SmallVector<Value> KernelBuilder::softmaxRow(Value thread, Value row,
     access.setAlignment(bytes);
     return access;
   };
+  // A loop over this thread's chunks of the row, carrying one f32.
+  auto overRowChunks =
+      [&](Value init,
+          function_ref<Value(IndexMath &, Location, Value, Value, Value)>
+              body) {
+        auto loop = scf::ForOp::create(
+            b, loc, math.constant(0), math.constant(steps), math.constant(1),
+            ValueRange{init},
+            [&](OpBuilder &lb, Location lloc, Value step, ValueRange carried) {
+              OpBuilder::InsertionGuard loopGuard(b);
+              b.setInsertionPoint(lb.getInsertionBlock(),
+                                  lb.getInsertionPoint());
+              IndexMath lm{b, lloc};
+              Value chunk = chunkOf(lm, step);
+              Value c0 = lm.mul(chunk, lm.constant(kMmaN));
+              scf::YieldOp::create(b, lloc,
+                                   body(lm, lloc, chunk, c0, carried[0]));
+            });
+        return loop.getResult(0);
+      };
   // Pass 1: scale and mask the row in place, m' = max(m, max_j s_j).
-  auto maxLoop = scf::ForOp::create(
-      b, loc, math.constant(0), math.constant(steps), math.constant(1),
-      ValueRange{oldMax},
-      [&](OpBuilder &lb, Location lloc, Value step, ValueRange running) {
-        OpBuilder::InsertionGuard loopGuard(b);
-        b.setInsertionPoint(lb.getInsertionBlock(), lb.getInsertionPoint());
-        IndexMath lm{b, lloc};
-        Value chunk = chunkOf(lm, step);
-        Value c0 = lm.mul(chunk, lm.constant(kMmaN));
-        Value newMax = running[0];
-        for (Value column : at.halves) {
-          SmallVector<Value> indices = resultIndices(chunk, column);
-          Value scores = aligned(
-              vector::LoadOp::create(b, lloc, halfType, results, indices),
-              kChunkBytes);
-          Value firstKey = lm.add(lm.add(col0, c0), column);
-          for (int64_t j = 0; j < half; ++j) {
-            Value raw = vector::ExtractOp::create(b, lloc, scores, j);
-            Value s =
-                scoreOf(raw, batch, head, row, lm.addConstant(firstKey, j));
-            scores = vector::InsertOp::create(b, lloc, s, scores, j);
-          }
-          aligned(vector::StoreOp::create(b, lloc, scores, results, indices),
+  Value localMax = overRowChunks(oldMax, [&](IndexMath &lm, Location lloc,
+                                             Value chunk, Value c0,
+                                             Value newMax) {
+    for (Value column : at.halves) {
+      SmallVector<Value> indices = resultIndices(chunk, column);
+      Value scores =
+          aligned(vector::LoadOp::create(b, lloc, halfType, results, indices),
                   kChunkBytes);
-          newMax = vector::ReductionOp::create(
-              b, lloc, vector::CombiningKind::MAXIMUMF, scores, newMax);
-        }
-        scf::YieldOp::create(b, lloc, newMax);
-      });
+      Value firstKey = lm.add(lm.add(col0, c0), column);
+      for (int64_t j = 0; j < half; ++j) {
+        Value raw = vector::ExtractOp::create(b, lloc, scores, j);
+        Value s = scoreOf(raw, batch, head, row, lm.addConstant(firstKey, j));
+        scores = vector::InsertOp::create(b, lloc, s, scores, j);
+      }
+      aligned(vector::StoreOp::create(b, lloc, scores, results, indices),
+              kChunkBytes);
+      newMax = vector::ReductionOp::create(
+          b, lloc, vector::CombiningKind::MAXIMUMF, scores, newMax);
+    }
+    return newMax;
+  });
   // The row's max over every part (all parts start from the same m).
-  Value newMax =
-      combineRowParts(maxLoop.getResult(0), arith::AtomicRMWKind::maximumf);
+  Value newMax = combineRowParts(localMax, arith::AtomicRMWKind::maximumf);
   Value shift = safeRowMax(b, loc, newMax);
   // alpha = e^(m - m') rescales what was summed under the old max.
   Value alpha =
@@ -817,35 +828,28 @@ SmallVector<Value> KernelBuilder::softmaxRow(Value thread, Value row,
   Value shifts = vector::BroadcastOp::create(b, loc, halfType, shift);
   // Pass 2: p_j = e^(s_j - m'), l' = alpha l + sum_j p_j; P gets p_j
   // rounded to V's type, which the second matmul multiplies V with.
-  auto sumLoop = scf::ForOp::create(
-      b, loc, math.constant(0), math.constant(steps), math.constant(1),
-      ValueRange{f32Constant(b, loc, 0)},
-      [&](OpBuilder &lb, Location lloc, Value step, ValueRange running) {
-        OpBuilder::InsertionGuard loopGuard(b);
-        b.setInsertionPoint(lb.getInsertionBlock(), lb.getInsertionPoint());
-        IndexMath lm{b, lloc};
-        Value chunk = chunkOf(lm, step);
-        Value c0 = lm.mul(chunk, lm.constant(kMmaN));
-        Value sum = running[0];
+  Value localSum = overRowChunks(
+      f32Constant(b, loc, 0),
+      [&](IndexMath &lm, Location lloc, Value chunk, Value c0, Value sum) {
         for (Value column : at.halves) {
-          Value scores = aligned(
-              vector::LoadOp::create(b, lloc, halfType, results,
-                                     resultIndices(chunk, column)),
-              kChunkBytes);
+          Value scores =
+              aligned(vector::LoadOp::create(b, lloc, halfType, results,
+                                             resultIndices(chunk, column)),
+                      kChunkBytes);
           Value p = math::ExpOp::create(
               b, lloc, arith::SubFOp::create(b, lloc, scores, shifts));
-          sum = vector::ReductionOp::create(
-              b, lloc, vector::CombiningKind::ADD, p, sum);
+          sum = vector::ReductionOp::create(b, lloc, vector::CombiningKind::ADD,
+                                            p, sum);
           Value rounded = arith::TruncFOp::create(
               b, lloc, halfType.clone(valueElementType), p);
-          aligned(vector::StoreOp::create(b, lloc, rounded, probs,
-                                          ValueRange{at.row, lm.add(c0, column)}),
-                  half * elementBytes(valueElementType));
+          aligned(
+              vector::StoreOp::create(b, lloc, rounded, probs,
+                                      ValueRange{at.row, lm.add(c0, column)}),
+              half * elementBytes(valueElementType));
         }
-        scf::YieldOp::create(b, lloc, sum);
+        return sum;
       });
-  Value rowSum =
-      combineRowParts(sumLoop.getResult(0), arith::AtomicRMWKind::addf);
+  Value rowSum = combineRowParts(localSum, arith::AtomicRMWKind::addf);
   Value newSum = arith::AddFOp::create(
       b, loc, arith::MulFOp::create(b, loc, alpha, oldSum), rowSum);
   return {newMax, newSum, alpha};
