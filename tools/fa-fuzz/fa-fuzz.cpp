@@ -23,7 +23,10 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 
+#include "llvm/ADT/StringRef.h"
+
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <string>
 
@@ -40,9 +43,37 @@ static DialectRegistry &getRegistry() {
   return *registry;
 }
 
+/// Whether every `dimensions = [...]` in `text` is a list of integers.
+/// Upstream's linalg.broadcast parser (MLIR 22.1) crashes after reporting a
+/// malformed list (test/Tools/upstream-broadcast-parse-crash.mlir, XFAIL);
+/// the fuzzer found it within minutes of every run and then stopped, so such
+/// inputs are skipped until upstream is fixed.
+static bool wellFormedDimensionLists(llvm::StringRef text) {
+  for (size_t at = text.find("dimensions"); at != llvm::StringRef::npos;
+       at = text.find("dimensions", at + 1)) {
+    llvm::StringRef rest = text.drop_front(at + strlen("dimensions")).ltrim();
+    if (!rest.consume_front("="))
+      continue; // an attribute dictionary key or another spelling
+    rest = rest.ltrim();
+    if (rest.starts_with("array<"))
+      continue; // the generic form, which the custom parser never sees
+    if (!rest.consume_front("["))
+      return false;
+    size_t close = rest.find(']');
+    if (close == llvm::StringRef::npos ||
+        rest.take_front(close).find_first_not_of("0123456789, \t\n") !=
+            llvm::StringRef::npos)
+      return false;
+  }
+  return true;
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // Keep inputs small: huge constants only make the parser slow.
   if (size > 16384)
+    return 0;
+  if (!wellFormedDimensionLists(
+          llvm::StringRef(reinterpret_cast<const char *>(data), size)))
     return 0;
   MLIRContext context(getRegistry(), MLIRContext::Threading::DISABLED);
   context.loadAllAvailableDialects();
