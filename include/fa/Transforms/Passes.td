@@ -187,12 +187,14 @@ def FADistributeAttention : Pass<"fa-distribute-attention"> {
     on a GPU after `fa-lower-to-gpu`. With `stages >= 2` and
     `async-copies` (sm_80 and later), K and V tiles are prefetched with
     `nvgpu.device_async_copy` (cp.async) into the next buffer while the
-    current one is computed. With `tensor-cores` (sm_80 and later), f16
-    operands and a tiling of whole 16-row tiles per warp, Q·Kᵀ and P·V are
-    warp-level 16x8x16 `vector.contract`s on shared tiles (which
-    `fa-warp-matmuls-to-nvgpu` turns into ldmatrix and mma.sync), the
-    softmax stays one row per thread, and S and P pass through shared
-    memory. See docs/GPU.md.
+    current one is computed. With `tensor-cores` (sm_80 and later), f16 or
+    bf16 operands and a tiling of whole 16-row tiles per warp, Q·Kᵀ and P·V
+    are warp-level 16x8x16 `vector.contract`s on shared tiles (which
+    `fa-warp-matmuls-to-nvgpu` turns into ldmatrix and mma.sync), S and P
+    pass through shared memory (the f32 results tile fragment-major), and
+    the softmax runs by row: one thread per row, or two when `block_q` is
+    16 * warps, which combine the row's max and sum with `gpu.shuffle xor`.
+    See docs/GPU.md.
   }];
   let options = [
     Option<"asyncCopies", "async-copies", "bool", /*default=*/"true",
@@ -200,8 +202,8 @@ def FADistributeAttention : Pass<"fa-distribute-attention"> {
            "the tiling has two or more stages (needs sm_80 or later)">,
     Option<"tensorCores", "tensor-cores", "bool", /*default=*/"true",
            "Multiply with warp-level 16x8x16 matmuls (nvgpu mma.sync after "
-           "fa-warp-matmuls-to-nvgpu) when the operands are f16 and the "
-           "tiling allows (needs sm_80 or later)">,
+           "fa-warp-matmuls-to-nvgpu) when the operands are f16 or bf16 "
+           "and the tiling allows (needs sm_80 or later)">,
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",
