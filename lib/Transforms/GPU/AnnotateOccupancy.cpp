@@ -50,9 +50,10 @@ struct FAAnnotateOccupancyPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     std::optional<fa::TargetDescription> target = fa::lookupTargetPreset(chip);
-    if (!target || !target->isGPU()) {
-      module.emitError() << "fa-annotate-occupancy: unknown GPU chip '" << chip
-                         << "'";
+    // nvvm.minctasm means something to NVIDIA chips only.
+    if (!target || !target->isGPU() || !StringRef(chip).starts_with("sm_")) {
+      module.emitError() << "fa-annotate-occupancy: '" << chip
+                         << "' is not an NVIDIA chip preset (sm_XX)";
       return signalPassFailure();
     }
     // The largest dynamic shared memory each kernel is launched with;

@@ -74,8 +74,13 @@ struct FALowerBF16MmaSyncPass
     IRRewriter rewriter(&getContext());
     for (nvgpu::MmaSyncOp mma : mmas) {
       if (!isBF16MmaSync16816(mma)) {
-        mma.emitOpError() << "with bf16 multiplicands is lowered here for "
-                             "m16n8k16 with an f32 accumulator only";
+        mma.emitOpError()
+            << "with bf16 multiplicands is lowered here for m16n8k16 "
+               "(A vector<4x2xbf16>, B vector<2x2xbf16>, C vector<2x2xf32>) "
+               "only; here shape "
+            << mma.getMmaShapeAttr() << ", A " << mma.getMatrixA().getType()
+            << ", B " << mma.getMatrixB().getType() << ", C "
+            << mma.getMatrixC().getType();
         return signalPassFailure();
       }
       Location loc = mma.getLoc();

@@ -81,18 +81,29 @@ public:
   /// ldmatrix fragments are retyped afterwards.
   LogicalResult punOperands(vector::ContractionOp contraction) {
     SmallVector<vector::TransferReadOp, 2> reads;
-    for (Value operand : {contraction.getLhs(), contraction.getRhs()}) {
+    for (auto [name, operand] :
+         llvm::zip(std::array<StringRef, 2>{"A (lhs)", "B (rhs)"},
+                   std::array<Value, 2>{contraction.getLhs(),
+                                        contraction.getRhs()})) {
       auto read = operand.getDefiningOp<vector::TransferReadOp>();
       auto buffer = read ? dyn_cast<MemRefType>(read.getBase().getType())
                          : MemRefType();
       if (!buffer || !gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(buffer) ||
           !llvm::all_of(read->getUsers(),
-                        llvm::IsaPred<vector::ContractionOp>))
-        return contraction.emitOpError()
-               << "cannot become nvgpu.mma.sync: bf16 warp matmuls read "
-                  "both tiles from workgroup memory with "
-                  "vector.transfer_read, used by contractions only (they "
-                  "become ldmatrix; upstream has no bf16 per-lane loads)";
+                        llvm::IsaPred<vector::ContractionOp>)) {
+        InFlightDiagnostic error = contraction.emitOpError();
+        error << "cannot become nvgpu.mma.sync: bf16 warp matmuls read "
+                 "both tiles from workgroup memory with "
+                 "vector.transfer_read, used by contractions only (they "
+                 "become ldmatrix; upstream has no bf16 per-lane loads); "
+                 "its "
+              << name << " tile ";
+        if (!buffer)
+          return error << "is not a vector.transfer_read of a memref";
+        if (!gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(buffer))
+          return error << "is read from " << buffer;
+        return error << "is also used by an op other than a contraction";
+      }
       // An A tile shared with an earlier contraction is already f16.
       if (read.getVectorType().getElementType().isBF16())
         reads.push_back(read);
@@ -123,7 +134,10 @@ public:
         if (!load || !llvm::all_of(load->getUsers(),
                                    llvm::IsaPred<nvgpu::MmaSyncOp>))
           return user->emitOpError()
-                 << "reads a bf16 tile in a way this pass cannot retype";
+                 << "reads a bf16 tile (through its f16 view) but is not an "
+                    "nvgpu.ldmatrix feeding nvgpu.mma.sync, the only form "
+                    "this pass retypes to bf16; upstream's conversion did "
+                    "not turn this read into one";
         rewriter.setInsertionPoint(load);
         auto bf16Load = nvgpu::LdMatrixOp::create(
             rewriter, load.getLoc(),

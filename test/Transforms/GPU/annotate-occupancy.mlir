@@ -5,7 +5,9 @@
 // RUN: fa-opt %s --fa-annotate-occupancy=chip=sm_90 | FileCheck %s
 // RUN: fa-opt %s --fa-annotate-occupancy=chip=sm_80 | FileCheck %s --check-prefix=SM80
 // RUN: not fa-opt %s --fa-annotate-occupancy=chip=sm_99 2>&1 | FileCheck %s --check-prefix=CHIP
-// CHIP: error: fa-annotate-occupancy: unknown GPU chip 'sm_99'
+// RUN: not fa-opt %s --fa-annotate-occupancy=chip=gfx90a 2>&1 | FileCheck %s --check-prefix=AMD
+// CHIP: error: fa-annotate-occupancy: 'sm_99' is not an NVIDIA chip preset (sm_XX)
+// AMD: error: fa-annotate-occupancy: 'gfx90a' is not an NVIDIA chip preset (sm_XX)
 
 module attributes {gpu.container_module} {
   func.func @host(%n: index) {

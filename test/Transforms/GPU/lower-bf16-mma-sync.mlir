@@ -48,7 +48,7 @@ func.func @f16(%a: vector<4x2xf16>, %b: vector<2x2xf16>, %c: vector<2x2xf32>) ->
 
 // Other bf16 shapes are reported, not left for upstream to fail on later.
 func.func @bf16_m16n8k8(%a: vector<2x2xbf16>, %b: vector<1x2xbf16>, %c: vector<2x2xf32>) -> vector<2x2xf32> {
-  // expected-error@+1 {{'nvgpu.mma.sync' op with bf16 multiplicands is lowered here for m16n8k16 with an f32 accumulator only}}
+  // expected-error@+1 {{'nvgpu.mma.sync' op with bf16 multiplicands is lowered here for m16n8k16 (A vector<4x2xbf16>, B vector<2x2xbf16>, C vector<2x2xf32>) only; here shape [16, 8, 8], A 'vector<2x2xbf16>', B 'vector<1x2xbf16>', C 'vector<2x2xf32>'}}
   %d = nvgpu.mma.sync (%a, %b, %c) {mmaShape = [16, 8, 8]} : (vector<2x2xbf16>, vector<1x2xbf16>, vector<2x2xf32>) -> vector<2x2xf32>
   return %d : vector<2x2xf32>
 }

@@ -14,7 +14,7 @@ gpu.module @kernels {
     %zero = arith.constant dense<0.0> : vector<16x8xf32>
     %lhs = vector.transfer_read %q[%c0, %c0], %pad {in_bounds = [true, true]} : memref<64x72xbf16>, vector<16x16xbf16>
     %rhs = vector.transfer_read %q[%c0, %c0], %pad {in_bounds = [true, true]} : memref<64x72xbf16>, vector<8x16xbf16>
-    // expected-error@+1 {{cannot become nvgpu.mma.sync: bf16 warp matmuls read both tiles from workgroup memory with vector.transfer_read, used by contractions only}}
+    // expected-error@+1 {{cannot become nvgpu.mma.sync: bf16 warp matmuls read both tiles from workgroup memory with vector.transfer_read, used by contractions only (they become ldmatrix; upstream has no bf16 per-lane loads); its A (lhs) tile is read from 'memref<64x72xbf16>'}}
     %acc = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %lhs, %rhs, %zero : vector<16x16xbf16>, vector<8x16xbf16> into vector<16x8xf32>
     vector.transfer_write %acc, %s[%c0, %c0] {in_bounds = [true, true]} : vector<16x8xf32>, memref<64x72xf32>
     gpu.return
@@ -79,10 +79,32 @@ gpu.module @kernels {
     %zero = arith.constant dense<0.0> : vector<16x8xf32>
     %lhs = vector.transfer_read %q[%c0, %c0], %pad {in_bounds = [true, true]} : memref<64x72xbf16, #gpu.address_space<workgroup>>, vector<16x16xbf16>
     %rhs = vector.transfer_read %q[%c0, %c0], %pad {in_bounds = [true, true]} : memref<64x72xbf16, #gpu.address_space<workgroup>>, vector<8x16xbf16>
-    // expected-error@+1 {{bf16 warp matmuls read both tiles from workgroup memory with vector.transfer_read, used by contractions only}}
+    // expected-error@+1 {{its A (lhs) tile is also used by an op other than a contraction}}
     %acc = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %lhs, %rhs, %zero : vector<16x16xbf16>, vector<8x16xbf16> into vector<16x8xf32>
     vector.transfer_write %acc, %s[%c0, %c0] {in_bounds = [true, true]} : vector<16x8xf32>, memref<64x72xf32, #gpu.address_space<workgroup>>
     vector.transfer_write %lhs, %o[%c0, %c0] {in_bounds = [true, true]} : vector<16x16xbf16>, memref<16x16xbf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// A bf16 tile in workgroup memory with a strided layout: upstream's
+// conversion does not make an ldmatrix of the read, and nothing else can be
+// retyped to bf16.
+#a = affine_map<(m, n, k) -> (m, k)>
+#b = affine_map<(m, n, k) -> (n, k)>
+#c = affine_map<(m, n, k) -> (m, n)>
+gpu.module @kernels {
+  gpu.func @strided(%q: memref<64x72xbf16, strided<[1, 64]>, #gpu.address_space<workgroup>>, %s: memref<64x72xf32, #gpu.address_space<workgroup>>) kernel {
+    %c0 = arith.constant 0 : index
+    %pad = arith.constant 0.0 : bf16
+    %zero = arith.constant dense<0.0> : vector<16x8xf32>
+    %lhs = vector.transfer_read %q[%c0, %c0], %pad {in_bounds = [true, true]} : memref<64x72xbf16, strided<[1, 64]>, #gpu.address_space<workgroup>>, vector<16x16xbf16>
+    // expected-error@+1 {{'vector.transfer_read' op reads a bf16 tile (through its f16 view) but is not an nvgpu.ldmatrix feeding nvgpu.mma.sync, the only form this pass retypes to bf16}}
+    %rhs = vector.transfer_read %q[%c0, %c0], %pad {in_bounds = [true, true]} : memref<64x72xbf16, strided<[1, 64]>, #gpu.address_space<workgroup>>, vector<8x16xbf16>
+    %acc = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %lhs, %rhs, %zero : vector<16x16xbf16>, vector<8x16xbf16> into vector<16x8xf32>
+    vector.transfer_write %acc, %s[%c0, %c0] {in_bounds = [true, true]} : vector<16x8xf32>, memref<64x72xf32, #gpu.address_space<workgroup>>
     gpu.return
   }
 }
