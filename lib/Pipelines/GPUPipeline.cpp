@@ -80,12 +80,16 @@ std::string mlir::fa::cudaToolkitPath(llvm::StringRef requested) {
 ///    the bare pointers of its ABI (docs/GPU.md);
 ///  * bf16 mma.sync, which upstream's nvgpu-to-nvvm cannot lower, is
 ///    lowered first (fa-lower-bf16-mma-sync);
+///  * static shared tiles get the 16-byte alignment the kernel's accesses
+///    claim (fa-align-workgroup-buffers), which upstream leaves at the
+///    element's;
 ///  * kernels whose shared memory bounds their occupancy say so to ptxas
 ///    (fa-annotate-occupancy), which would otherwise spill registers for
 ///    an occupancy they cannot reach.
 static void addNVVMLowering(OpPassManager &pm,
                             const mlir::fa::GPUPipelineOptions &options) {
   pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(mlir::fa::createFAAlignWorkgroupBuffers());
   mlir::fa::FAAnnotateOccupancyOptions occupancy;
   occupancy.chip = options.chip;
   pm.addPass(mlir::fa::createFAAnnotateOccupancy(occupancy));

@@ -13,6 +13,7 @@
 // RUN: FileCheck %s --check-prefix=EXP < %t
 // RUN: FileCheck %s --check-prefix=MMA < %t
 // RUN: grep "gpu.binary @split_rows_kernel" %t | FileCheck %s --check-prefix=SHUFFLE
+// RUN: grep "gpu.binary @static_tiles_kernel" %t | FileCheck %s --check-prefix=STATIC
 
 // CHECK: gpu.launch_func @attention_kernel::@attention_kernel
 // CHECK-SAME: dynamic_shared_memory_size
@@ -44,6 +45,16 @@
 // SHUFFLE: ex2.approx
 // SHUFFLE: shfl.sync.bfly.b32 \09[[S:%r[0-9]+]], {{%r[0-9]+}}, 1, 31, -1;
 // SHUFFLE: add.rn.f32 \09{{%r[0-9]+}}, {{%r[0-9]+}}, [[S]];
+// Tiles under 48 KB are static shared memory; the kernel reads them 16
+// bytes at a time, so each is 16-byte aligned (fa-align-workgroup-buffers;
+// upstream would give the f16 tiles .align 2).
+// STATIC-COUNT-5: .shared .align 16 .b8 __wg_static_tiles_kernel_
+// STATIC: ld.shared.v4
+func.func @static_tiles(%q: tensor<1x2x64x32xf16>) -> tensor<1x2x64x32xf16> {
+  %o = fa.attention %q, %q, %q scale = 0.125 tiling = <block_q = 64, block_kv = 16, warps = 4, stages = 1> : tensor<1x2x64x32xf16>, tensor<1x2x64x32xf16>, tensor<1x2x64x32xf16> -> tensor<1x2x64x32xf16>
+  return %o : tensor<1x2x64x32xf16>
+}
+
 func.func @split_rows(%q: tensor<2x8x1024x64xf16>) -> tensor<2x8x1024x64xf16> {
   %o = fa.attention %q, %q, %q scale = 0.125 tiling = <block_q = 64, block_kv = 64, warps = 4, stages = 1> : tensor<2x8x1024x64xf16>, tensor<2x8x1024x64xf16>, tensor<2x8x1024x64xf16> -> tensor<2x8x1024x64xf16>
   return %o : tensor<2x8x1024x64xf16>

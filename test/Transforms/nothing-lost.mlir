@@ -24,6 +24,8 @@
 // RUN: diff %t.before %t.bf16mma
 // RUN: fa-opt %s --fa-annotate-occupancy=chip=sm_90 > %t.occupancy
 // RUN: diff %t.before %t.occupancy
+// RUN: fa-opt %s --fa-align-workgroup-buffers > %t.aligned
+// RUN: diff %t.before %t.aligned
 
 #mlp_x = affine_map<(i, j, k) -> (i, k)>
 #mlp_w = affine_map<(i, j, k) -> (k, j)>

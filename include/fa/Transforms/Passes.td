@@ -333,4 +333,22 @@ def FAAnnotateOccupancy : Pass<"fa-annotate-occupancy", "::mlir::ModuleOp"> {
   ];
 }
 
+def FAAlignWorkgroupBuffers : Pass<"fa-align-workgroup-buffers"> {
+  let summary = "Give the outlined kernels' static shared tiles 16-byte alignment";
+  let description = [{
+    Sets `llvm.align = 16` on every workgroup attribution of each kernel
+    `gpu.func` that has a smaller or no alignment. The kernel form reads and
+    writes its shared tiles 16 (and 8) bytes at a time and says so on those
+    accesses (`fa-lower-to-gpu` places dynamic shared tiles at 16-byte
+    offsets); static tiles become LLVM globals whose alignment, unless the
+    attribution states one, is their element's (`.shared .align 2` for f16
+    in PTX), which does not guarantee what the accesses claim. Runs after
+    `gpu-kernel-outlining` in `fa-gpu-pipeline`: `gpu.launch` has no
+    attribution attributes to carry it.
+  }];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect",
+  ];
+}
+
 #endif // FA_TRANSFORMS_PASSES_TD
