@@ -22,6 +22,7 @@
 #include "llvm/ADT/SetVector.h"
 
 #include <limits>
+#include <numeric>
 
 namespace mlir::fa {
 #define GEN_PASS_DEF_FARAISEATTENTION
@@ -43,6 +44,23 @@ SmallVector<ReassociationIndices> leadingUnitReassociation(int64_t missing) {
   for (int64_t dim = missing + 1; dim < 4; ++dim)
     reassociation.push_back({dim});
   return reassociation;
+}
+
+/// `tensor` transposed by `permutation` (result dim i is dim p[i]); the
+/// tensor itself when the permutation is empty.
+Value transpose(OpBuilder &b, Location loc, Value tensor,
+                ArrayRef<int64_t> permutation) {
+  if (permutation.empty())
+    return tensor;
+  auto type = cast<RankedTensorType>(tensor.getType());
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, tensor);
+  SmallVector<OpFoldResult> permutedSizes;
+  for (int64_t dim : permutation)
+    permutedSizes.push_back(sizes[dim]);
+  Value init =
+      tensor::EmptyOp::create(b, loc, permutedSizes, type.getElementType());
+  return linalg::TransposeOp::create(b, loc, tensor, init, permutation)
+      ->getResult(0);
 }
 
 /// [batch..., N, D] (rank 2 to 4) to [B, H, N, D], adding leading unit dims:
@@ -114,6 +132,21 @@ Value arrangeMask(OpBuilder &b, Location loc, Value mask, ArrayRef<Axis> labels,
       continue;
     kept.push_back(dim);
     positions.push_back(targetPosition(axis));
+  }
+  // A mask in another order ([B, Nk, 1, Nq], say) is first transposed to
+  // the op's order of its real dims; its unit dims stay where they are.
+  SmallVector<int64_t> byPosition(kept.size());
+  std::iota(byPosition.begin(), byPosition.end(), 0);
+  llvm::sort(byPosition,
+             [&](int64_t a, int64_t b) { return positions[a] < positions[b]; });
+  if (!llvm::is_sorted(positions)) {
+    SmallVector<int64_t> permutation(labels.size());
+    std::iota(permutation.begin(), permutation.end(), 0);
+    for (auto [slot, index] : llvm::enumerate(byPosition))
+      permutation[kept[slot]] = kept[index];
+    mask = transpose(b, loc, mask, permutation);
+    type = cast<RankedTensorType>(mask.getType());
+    llvm::sort(positions);
   }
 
   // Drop the unit dims: each kept dim absorbs the unit dims before it, the
@@ -264,14 +297,18 @@ void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
       return tensor;
     return tensor::CollapseShapeOp::create(b, loc, tensor, collapse);
   };
-  Value query, key, value;
+  // Q, K and V in another order of their dims are transposed first: an
+  // O(N·D) copy each, next to the O(N²·D) the fused op saves.
+  Value query = transpose(b, loc, match.query, match.queryPermutation);
+  Value key = transpose(b, loc, match.key, match.keyPermutation);
+  Value value = transpose(b, loc, match.value, match.valuePermutation);
   if (match.batchSplit.empty()) {
-    query = expandToRank4(b, loc, match.query);
-    key = expandToRank4(b, loc, merge(match.key, match.keyCollapse));
-    value = expandToRank4(b, loc, merge(match.value, match.valueCollapse));
+    query = expandToRank4(b, loc, query);
+    key = expandToRank4(b, loc, merge(key, match.keyCollapse));
+    value = expandToRank4(b, loc, merge(value, match.valueCollapse));
   } else {
     // The softmax ran on [B, H, N, N]: give the op the same split.
-    query = splitBatch(b, loc, match.query, match.batchSplit);
+    query = splitBatch(b, loc, query, match.batchSplit);
     auto kvOperand = [&](Value tensor,
                          ArrayRef<ReassociationIndices> collapse) -> Value {
       if (match.groupSize == 1)
@@ -279,8 +316,8 @@ void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
       // Unrepeated heads: [B, Hkv, N, D] already, or [Hkv, N, D] (B = 1).
       return collapse.empty() ? expandToRank4(b, loc, tensor) : tensor;
     };
-    key = kvOperand(match.key, match.keyCollapse);
-    value = kvOperand(match.value, match.valueCollapse);
+    key = kvOperand(key, match.keyCollapse);
+    value = kvOperand(value, match.valueCollapse);
   }
   Value mask;
   if (match.constantBias) {
@@ -340,6 +377,7 @@ void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
 
   auto rootType = cast<RankedTensorType>(root->getResult(0).getType());
   output = collapseFromRank4(b, loc, output, rootType.getRank());
+  output = transpose(b, loc, output, match.outputPermutation);
   auto currentType = cast<RankedTensorType>(output.getType());
   if (currentType.getElementType() != rootType.getElementType()) {
     auto widened = currentType.clone(rootType.getElementType());

@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -261,6 +262,8 @@ private:
   /// Looks through elementwise producers (and copies such as transposes and
   /// broadcasts) so that fused and unfused spellings give the same term.
   Term *resolve(Term *term);
+  /// One step of resolve: the expansion of a tensor term, or null.
+  Term *step(Term *term);
   Term *expand(Term *term);
   Term *lookThroughBatchReshape(Term *term);
   Term *peelCasts(Term *term) {
@@ -285,12 +288,14 @@ private:
 
   bool matchProbabilities(Term *probs, Term *&scores);
   bool matchRowReduction(Term *stat, Term *expectedInput, bool isMax,
-                         StringRef what);
+                         StringRef what, Term **reducedInput = nullptr);
+  bool matchLogSumExp(Term *x, Term *lse, Term *&scores);
   bool matchScores(Term *scores, Term *&contraction);
   bool matchQueryKey(Term *contraction);
   Value peelOperand(Term *operand, Labels &labels, bool allowScale);
   bool checkLayout(StringRef name, ArrayRef<Axis> actual,
-                   ArrayRef<Axis> expected);
+                   ArrayRef<Axis> expected,
+                   SmallVectorImpl<int64_t> &permutation);
   bool checkMask(Value mask, ArrayRef<Axis> labels);
   bool checkExternalUses();
 
@@ -312,20 +317,29 @@ private:
 };
 
 Term *Matcher::resolve(Term *term) {
-  while (term->kind == ScalarKind::Input && term->value) {
+  while (Term *next = step(term))
+    term = next;
+  return term;
+}
+
+Term *Matcher::step(Term *term) {
+  if (term->kind == ScalarKind::Input && term->value) {
     if (!term->expansionTried) {
       term->expansionTried = true;
-      term->expansion = expand(term);
-      if (!term->expansion && inChain)
+      // In the chain, a reshape is first read as a split of the batch dim
+      // (with H = 1 it could as well be read as a unit dim inserted).
+      if (inChain)
         term->expansion = lookThroughBatchReshape(term);
+      if (!term->expansion)
+        term->expansion = expand(term);
     }
     if (!term->expansion)
-      return term;
+      return nullptr;
     if (collecting)
       patternOps.insert(term->value.getDefiningOp());
-    term = term->expansion;
+    return term->expansion;
   }
-  return term;
+  return nullptr;
 }
 
 Term *Matcher::expand(Term *term) {
@@ -471,13 +485,29 @@ bool Matcher::dependsOnContraction(Term *term, unsigned depth) {
   });
 }
 
+/// Any order of the dims is a layout the rewrite can transpose; what must
+/// hold is that each axis appears exactly once. `permutation` is set to the
+/// transpose from `actual` to `expected` (empty when they agree).
 bool Matcher::checkLayout(StringRef name, ArrayRef<Axis> actual,
-                          ArrayRef<Axis> expected) {
+                          ArrayRef<Axis> expected,
+                          SmallVectorImpl<int64_t> &permutation) {
+  permutation.clear();
   if (actual == expected)
     return true;
+  if (actual.size() == expected.size()) {
+    for (const Axis &axis : expected) {
+      const Axis *found = llvm::find(actual, axis);
+      if (found == actual.end() || llvm::count(actual, axis) != 1)
+        break;
+      permutation.push_back(found - actual.begin());
+    }
+    if (permutation.size() == expected.size())
+      return true;
+    permutation.clear();
+  }
   return fail(RejectCategory::Layout,
-         name + " is read as " + formatLabels(actual) + ", expected " +
-             formatLabels(expected));
+              name + " is read as " + formatLabels(actual) +
+                  ", which is not an order of " + formatLabels(expected));
 }
 
 std::optional<AttentionMatch> Matcher::run() {
@@ -555,15 +585,27 @@ std::optional<AttentionMatch> Matcher::run() {
     return reject(RejectCategory::Contraction,
                   "P·V lacks a query or a value dim");
 
+  // The op computes [batch..., Nq, Dv]; the result is transposed back to
+  // the order P·V writes (the inverse of the permutation that would bring
+  // P·V's order to the op's).
   Labels outputLabels = *labelOperand(view->resultMap, loops);
-  if (!checkLayout("the P·V result", outputLabels,
-                   canonicalLabels(numBatchDims, AxisKind::Query,
-                                   AxisKind::ValueDim)))
+  Labels canonicalOutput =
+      canonicalLabels(numBatchDims, AxisKind::Query, AxisKind::ValueDim);
+  SmallVector<int64_t, 4> toCanonical;
+  if (!checkLayout("the P·V result", outputLabels, canonicalOutput,
+                   toCanonical))
     return std::nullopt;
+  if (!toCanonical.empty()) {
+    match.outputPermutation.resize(toCanonical.size());
+    for (auto [index, source] : llvm::enumerate(toCanonical))
+      match.outputPermutation[source] = index;
+  }
   Labels probsLabels = *labelOperand(probsMap, loops);
+  SmallVector<int64_t, 4> probsPermutation;
   if (!checkLayout("P", probsLabels,
                    canonicalLabels(numBatchDims, AxisKind::Query,
-                                   AxisKind::Key)))
+                                   AxisKind::Key),
+                   probsPermutation))
     return std::nullopt;
   Labels valueLabels = *labelOperand(valueMap, loops);
   match.value = peelOperand(leaf(view->inputs[1 - probsIndex], valueLabels),
@@ -573,7 +615,8 @@ std::optional<AttentionMatch> Matcher::run() {
                   "V is computed inside the P·V op, not passed as a tensor");
   if (!checkLayout("V", valueLabels,
                    canonicalLabels(numBatchDims, AxisKind::Key,
-                                   AxisKind::ValueDim)))
+                                   AxisKind::ValueDim),
+                   match.valuePermutation))
     return std::nullopt;
 
   collecting = true;
@@ -604,16 +647,63 @@ std::optional<AttentionMatch> Matcher::run() {
       valueType.getElementType() != elementType)
     return reject(RejectCategory::Type,
                   "Q, K and V have different element types");
-  if (queryType.isDynamicDim(queryType.getRank() - 1) ||
-      valueType.isDynamicDim(valueType.getRank() - 1))
+  // Sizes by role: dim `dimOf(p, i)` of a tensor permuted by `p` is the
+  // op's dim i.
+  auto dimOf = [](ArrayRef<int64_t> permutation, int64_t canonicalDim) {
+    return permutation.empty() ? canonicalDim : permutation[canonicalDim];
+  };
+  int64_t rank = queryType.getRank();
+  if (queryType.isDynamicDim(dimOf(match.queryPermutation, rank - 1)) ||
+      valueType.isDynamicDim(dimOf(match.valuePermutation, rank - 1)))
     return reject(RejectCategory::Shape,
                   "the head dim is dynamic; fa.attention needs static D and Dv");
+  // The frontend's shapes must agree on every axis the operands share
+  // (ops like tosa.matmul do not verify it); a transposed operand is
+  // compared by role.
+  auto sizeOf = [&](Value tensor, ArrayRef<int64_t> permutation,
+                    int64_t canonicalDim) {
+    return cast<RankedTensorType>(tensor.getType())
+        .getDimSize(dimOf(permutation, canonicalDim));
+  };
+  auto agree = [](int64_t a, int64_t b) {
+    return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
+  };
+  struct SharedAxis {
+    StringRef name;
+    Value lhs;
+    ArrayRef<int64_t> lhsPermutation;
+    Value rhs;
+    ArrayRef<int64_t> rhsPermutation;
+    int64_t dim;
+  };
+  SmallVector<SharedAxis> shared = {
+      {"head dim D", match.query, match.queryPermutation, match.key,
+       match.keyPermutation, rank - 1},
+      {"key length Nk", match.key, match.keyPermutation, match.value,
+       match.valuePermutation, rank - 2}};
+  for (int64_t dim = 0; dim < rank - 2; ++dim) {
+    shared.push_back({"batch dim", match.query, match.queryPermutation,
+                      match.key, match.keyPermutation, dim});
+    shared.push_back({"batch dim", match.query, match.queryPermutation,
+                      match.value, match.valuePermutation, dim});
+  }
+  for (const SharedAxis &axis : shared) {
+    int64_t lhs = sizeOf(axis.lhs, axis.lhsPermutation, axis.dim);
+    int64_t rhs = sizeOf(axis.rhs, axis.rhsPermutation, axis.dim);
+    if (!agree(lhs, rhs))
+      return reject(RejectCategory::Shape,
+                    llvm::formatv("the operands disagree on the {0}: {1} and "
+                                  "{2}",
+                                  axis.name, lhs, rhs)
+                        .str());
+  }
   if (match.mask && !checkMask(match.mask, match.maskLabels))
     return std::nullopt;
 
   // GQA/MQA: K and V repeated per query head the same way are read from
   // their unrepeated heads instead.
-  if (numBatchDims > 0) {
+  if (numBatchDims > 0 && match.keyPermutation.empty() &&
+      match.valuePermutation.empty()) {
     int64_t headDim = numBatchDims - 1;
     std::optional<HeadRepeat> keyRepeat = findHeadRepeat(match.key, headDim);
     std::optional<HeadRepeat> valueRepeat =
@@ -632,8 +722,9 @@ std::optional<AttentionMatch> Matcher::run() {
 
   // What the frontend computes where no key is visible: a mask may hide
   // every key of a row, and a max over no key at all is -inf too.
-  int64_t queryLen = queryType.getDimSize(queryType.getRank() - 2);
-  int64_t keyLen = keyType.getDimSize(keyType.getRank() - 2);
+  int64_t queryLen =
+      queryType.getDimSize(dimOf(match.queryPermutation, rank - 2));
+  int64_t keyLen = keyType.getDimSize(dimOf(match.keyPermutation, rank - 2));
   bool rowsCanBeEmpty = match.mask != nullptr;
   if (match.mask) {
     MaskMeaning meaning =
@@ -722,9 +813,20 @@ bool Matcher::matchProbabilities(Term *probs, Term *&scores) {
     }
   }
   if (!numerator) {
-    if (term->kind == ScalarKind::Exp)
+    if (term->kind == ScalarKind::Exp) {
+      // exp(x - lse) with lse = max + log(sum(exp(x - max))).
+      Term *shifted = peelCasts(term->operands[0]);
+      if (shifted->kind == ScalarKind::Sub) {
+        Term *lse = peelCasts(shifted->operands[1]);
+        if (lse->kind == ScalarKind::Add &&
+            llvm::any_of(lse->operands, [&](Term *operand) {
+              return peelCasts(operand)->kind == ScalarKind::Log;
+            }))
+          return matchLogSumExp(shifted->operands[0], lse, scores);
+      }
       return fail(RejectCategory::Structure,
                   "P·V reads exp(...) that is not normalized by its row sum");
+    }
     return fail(RejectCategory::Structure,
                 "P·V reads " + stringifyScalarKind(term->kind) +
                     "(...), not exp(x - max) / sum");
@@ -742,7 +844,8 @@ bool Matcher::matchProbabilities(Term *probs, Term *&scores) {
            "exp is applied to " + stringifyScalarKind(shifted->kind) +
                "(...), not to x - max(x)");
   }
-  if (!matchRowReduction(resolve(rowSum), exp, /*isMax=*/false, "row sum"))
+  // The sum may be widened for the division (torch divides in f64).
+  if (!matchRowReduction(peelCasts(rowSum), exp, /*isMax=*/false, "row sum"))
     return false;
   Term *x = shifted->operands[0];
   if (!matchRowReduction(resolve(shifted->operands[1]), x, /*isMax=*/true,
@@ -752,10 +855,54 @@ bool Matcher::matchProbabilities(Term *probs, Term *&scores) {
   return true;
 }
 
+/// The log-sum-exp spelling of softmax, exp(x - (max + log(sum))), where
+/// sum = rowsum(exp(x - max)) and max = rowmax(x): it is
+/// exp(x - max) / sum. `lse` is the add; returns the scores x.
+bool Matcher::matchLogSumExp(Term *x, Term *lse, Term *&scores) {
+  Term *max = lse->operands[0], *log = peelCasts(lse->operands[1]);
+  if (log->kind != ScalarKind::Log) {
+    max = lse->operands[1];
+    log = peelCasts(lse->operands[0]);
+  }
+  Term *sumInput = nullptr;
+  if (!matchRowReduction(peelCasts(log->operands[0]), x, /*isMax=*/false,
+                         "log-sum-exp's sum", &sumInput))
+    return false;
+  if (sumInput->kind != ScalarKind::Exp)
+    return fail(RejectCategory::Structure,
+                "the log-sum-exp sums " +
+                    stringifyScalarKind(sumInput->kind) +
+                    "(...), not exp(x - max)");
+  Term *shifted = peelCasts(sumInput->operands[0]);
+  if (shifted->kind != ScalarKind::Sub)
+    return fail(RejectCategory::Structure,
+                "the log-sum-exp sums exp(" +
+                    stringifyScalarKind(shifted->kind) +
+                    "(...)), not exp(x - max)");
+  Term *summed = peelCasts(shifted->operands[0]);
+  Term *scoresTerm = peelCasts(x);
+  if (!summed->value || summed->value != scoresTerm->value ||
+      summed->labels != scoresTerm->labels)
+    return fail(RejectCategory::Structure,
+                "the log-sum-exp sums the exp of a different tensor than the "
+                "softmax uses");
+  Term *innerMax = peelCasts(shifted->operands[1]);
+  Term *outerMax = peelCasts(max);
+  if (!innerMax->value || innerMax->value != outerMax->value ||
+      innerMax->labels != outerMax->labels)
+    return fail(RejectCategory::Structure,
+                "the log-sum-exp adds a different max than it subtracts "
+                "inside its sum");
+  if (!matchRowReduction(outerMax, x, /*isMax=*/true, "row max"))
+    return false;
+  scores = x;
+  return true;
+}
+
 /// `stat` must be a reduction over the key axis of `expectedInput` (a sum,
 /// or a max starting at -inf, the lowest finite value or NaN with maxnumf).
 bool Matcher::matchRowReduction(Term *stat, Term *expectedInput, bool isMax,
-                                StringRef what) {
+                                StringRef what, Term **reducedInput) {
   auto notReduction = [&]() {
     return fail(RejectCategory::Structure,
            "the " + what + " is not a " + (isMax ? "max" : "sum") +
@@ -795,7 +942,10 @@ bool Matcher::matchRowReduction(Term *stat, Term *expectedInput, bool isMax,
   // The reduced tensor must be the one the softmax uses, read the same way.
   Term *input = peelCasts(leaf(view->inputs[0], *inputLabels));
   Term *expected = peelCasts(expectedInput);
-  if (!expected->value || input->value != expected->value) {
+  // With `reducedInput`, the caller checks what is reduced.
+  if (reducedInput)
+    *reducedInput = input;
+  else if (!expected->value || input->value != expected->value) {
     return fail(RejectCategory::Structure,
            "the " + what + " reduces a different tensor than the softmax uses");
   }
@@ -998,33 +1148,67 @@ bool Matcher::matchScores(Term *scores, Term *&contraction) {
   }
 }
 
+/// True when `labels` name each axis once and have no broadcast dim: a
+/// tensor the op can read after a transpose.
+static bool isOrderOfAxes(ArrayRef<Axis> labels) {
+  for (auto [index, axis] : llvm::enumerate(labels))
+    if (axis.kind == AxisKind::Unit ||
+        llvm::is_contained(labels.drop_front(index + 1), axis))
+      return false;
+  return true;
+}
+
 /// Returns the tensor behind a Q, K or V operand, looking through widening
-/// casts, copies (transposes) and, for Q and K, a scale by a constant.
-/// Returns null when the operand is computed inside another op's body.
+/// casts, copies (transposes, unit-dim reshapes) and, for Q and K, a scale
+/// by a constant. It stops at the last tensor that still has each axis
+/// once: a broadcast behind it (the repeat of GQA's K/V heads, say) is a
+/// copy the op cannot read through. Returns null when the operand is
+/// computed inside another op's body.
 Value Matcher::peelOperand(Term *term, Labels &labels, bool allowScale) {
+  Term *best = nullptr;
+  double scale = 1.0, bestScale = 1.0;
+  Term *current = term;
   while (true) {
-    Term *resolved = resolve(term);
-    if (resolved->kind == ScalarKind::ExtF) {
-      term = resolved->operands[0];
+    if (current->kind == ScalarKind::Input && current->value) {
+      if (isOrderOfAxes(current->labels)) {
+        best = current;
+        bestScale = scale;
+      }
+      Term *next = step(current);
+      if (!next)
+        break;
+      current = next;
       continue;
     }
-    if (allowScale && resolved->kind == ScalarKind::Mul) {
-      Term *lhs = resolve(resolved->operands[0]);
-      Term *rhs = resolve(resolved->operands[1]);
-      if (lhs->kind == ScalarKind::Constant)
+    if (current->kind == ScalarKind::ExtF) {
+      current = current->operands[0];
+      continue;
+    }
+    // q * c, c * q and q / c (flax divides the query by sqrt(depth)).
+    bool isDiv = current->kind == ScalarKind::Div;
+    if (allowScale && (current->kind == ScalarKind::Mul || isDiv)) {
+      Term *lhsTerm = current->operands[0], *rhsTerm = current->operands[1];
+      Term *lhs = resolve(lhsTerm), *rhs = resolve(rhsTerm);
+      if (!isDiv && lhs->kind == ScalarKind::Constant) {
         std::swap(lhs, rhs);
+        std::swap(lhsTerm, rhsTerm);
+      }
       if (rhs->kind == ScalarKind::Constant && std::isfinite(rhs->constant) &&
           rhs->constant != 0) {
-        match.scale *= rhs->constant;
-        term = lhs;
+        scale *= isDiv ? 1.0 / rhs->constant : rhs->constant;
+        current = lhsTerm;
         continue;
       }
     }
-    if (resolved->kind == ScalarKind::Input)
-      term = resolved;
+    break;
+  }
+  if (!best) {
     labels = term->labels;
     return term->value;
   }
+  match.scale *= bestScale;
+  labels = best->labels;
+  return best->value;
 }
 
 bool Matcher::matchQueryKey(Term *contractionTerm) {
@@ -1069,26 +1253,17 @@ bool Matcher::matchQueryKey(Term *contractionTerm) {
     return fail(RejectCategory::Structure,
            "Q or K is computed inside the Q·Kᵀ op, not passed as a tensor");
   }
-  if (!checkLayout("Q", queryLabels,
-                   canonicalLabels(numBatchDims, AxisKind::Query,
-                                   AxisKind::HeadDim)))
-    return false;
-  if (keyLabels == canonicalLabels(numBatchDims, AxisKind::HeadDim,
-                                   AxisKind::Key)) {
-    reject(RejectCategory::Layout,
-           "K is stored transposed as " + formatLabels(keyLabels) +
-               "; expected [batch..., Nk, D] (only the exact transpose of "
-               "K's last two dims is Kᵀ)");
-    return false;
-  }
-  if (!checkLayout("K", keyLabels,
-                   canonicalLabels(numBatchDims, AxisKind::Key,
-                                   AxisKind::HeadDim))) {
-    rejection.message += " (only the exact transpose of K's last two dims "
-                         "is Kᵀ)";
-    return false;
-  }
-  return true;
+  // Q and K in any order of their dims (K stored as [..., D, Nk], BSHD,
+  // sequence-first): the labels say which dim is which, and the rewrite
+  // transposes them to the op's order.
+  return checkLayout("Q", queryLabels,
+                     canonicalLabels(numBatchDims, AxisKind::Query,
+                                     AxisKind::HeadDim),
+                     match.queryPermutation) &&
+         checkLayout("K", keyLabels,
+                     canonicalLabels(numBatchDims, AxisKind::Key,
+                                     AxisKind::HeadDim),
+                     match.keyPermutation);
 }
 
 bool Matcher::checkMask(Value mask, ArrayRef<Axis> labels) {
@@ -1112,7 +1287,6 @@ bool Matcher::checkMask(Value mask, ArrayRef<Axis> labels) {
              "splits it into [B, H]");
     }
   }
-  int64_t last = -1;
   for (auto [dim, label] : llvm::enumerate(labels)) {
     if (label.kind == AxisKind::Unit) {
       if (type.getDimSize(dim) != 1) {
@@ -1124,21 +1298,40 @@ bool Matcher::checkMask(Value mask, ArrayRef<Axis> labels) {
       }
       continue;
     }
-    int64_t position = llvm::find(order, label) - order.begin();
-    if (position == static_cast<int64_t>(order.size()) || position <= last) {
+    // Any order: the rewrite transposes the mask to the op's.
+    if (!llvm::is_contained(order, label) || llvm::count(labels, label) != 1) {
       return fail(RejectCategory::Layout,
-             "the mask is read as " + formatLabels(labels) +
-                 ", not in the order " + formatLabels(order));
+                  "the mask is read as " + formatLabels(labels) +
+                      ", which is not an order of " + formatLabels(order) +
+                      " with broadcast dims");
     }
-    last = position;
   }
   return true;
 }
 
+/// True when nothing observes `op`: it has no side effects and its results
+/// are unused, or used only by such ops (a reshaped copy of the logsumexp
+/// that the graph pruned, say).
+static bool isDeadCode(Operation *op, unsigned depth = 4) {
+  if (depth == 0 || !wouldOpBeTriviallyDead(op))
+    return false;
+  return llvm::all_of(op->getUsers(), [&](Operation *user) {
+    return isDeadCode(user, depth - 1);
+  });
+}
+
 bool Matcher::checkExternalUses() {
+  // Dead users are erased with the pattern.
+  SmallVector<Operation *> deadUsers;
+  for (Operation *op : patternOps)
+    for (Operation *user : op->getUsers())
+      if (user != root && !patternOps.contains(user) && isDeadCode(user))
+        deadUsers.push_back(user);
+  for (Operation *user : deadUsers)
+    patternOps.insert(user);
   for (Operation *op : patternOps) {
     for (Operation *user : op->getUsers()) {
-      if (user == root || patternOps.contains(user))
+      if (user == root || patternOps.contains(user) || isDeadCode(user))
         continue;
       return fail(RejectCategory::ExternalUse,
              "the result of " + op->getName().getStringRef() +

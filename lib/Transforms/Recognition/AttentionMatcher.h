@@ -77,7 +77,13 @@ enum class FullyMaskedRows {
 /// Everything fa.attention needs, in the frontend's terms.
 struct AttentionMatch {
   Operation *root = nullptr; // the P·V contraction
-  Value query, key, value;   // each [batch..., N, D]
+  /// Q, K and V as the frontend holds them, in any order of their dims.
+  Value query, key, value;
+  /// The linalg.transpose permutation (result dim i is dim p[i]) that brings
+  /// each of Q, K, V to [batch..., N, D], and the op's [batch..., Nq, Dv]
+  /// result to the order of P·V's result; empty when already in order.
+  SmallVector<int64_t, 4> queryPermutation, keyPermutation, valuePermutation,
+      outputPermutation;
   unsigned numBatchDims = 0; // 0, 1 or 2
   /// When the chain splits its one batch dim into [B, H] (sizes here, both
   /// static), the op takes that split: Q, K and V are expanded to it and a

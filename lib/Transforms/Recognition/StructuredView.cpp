@@ -8,11 +8,15 @@
 //===----------------------------------------------------------------------===//
 
 #include "StructuredView.h"
+#include "Normalization.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -22,34 +26,6 @@ using namespace mlir::fa::recognition;
 
 bool StructuredView::hasReduction() const {
   return llvm::is_contained(reductionLoops, true);
-}
-
-static std::optional<double> toDouble(Attribute attr) {
-  if (auto floatAttr = dyn_cast<FloatAttr>(attr))
-    return floatAttr.getValueAsDouble();
-  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
-    if (!dense.isSplat() || !isa<FloatType>(dense.getElementType()))
-      return std::nullopt;
-    APFloat value = dense.getSplatValue<APFloat>();
-    bool losesInfo = false;
-    value.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven,
-                  &losesInfo);
-    return value.convertToDouble();
-  }
-  return std::nullopt;
-}
-
-std::optional<double> mlir::fa::recognition::getSplatConstant(Value value) {
-  Operation *def = value.getDefiningOp();
-  if (!def)
-    return std::nullopt;
-  if (auto constant = dyn_cast<arith::ConstantOp>(def))
-    return toDouble(constant.getValue());
-  if (auto constant = dyn_cast<tosa::ConstOp>(def))
-    return toDouble(constant.getValues());
-  if (auto fill = dyn_cast<linalg::FillOp>(def))
-    return getSplatConstant(fill.getInputs()[0]);
-  return std::nullopt;
 }
 
 StringRef mlir::fa::recognition::stringifyScalarKind(ScalarKind kind) {
@@ -109,8 +85,24 @@ unsigned addConstant(StructuredView &view, double value) {
   return index;
 }
 
+/// An arithmetic node, normalized: an identity step (x + 0, x * 1, ...) is
+/// its operand x, and an operation on constants is folded in `resultType`.
+unsigned addOp(StructuredView &view, ScalarKind kind,
+               ArrayRef<unsigned> operands, Type resultType) {
+  if (std::optional<unsigned> same = simplifyIdentity(view, kind, operands))
+    return *same;
+  SmallVector<double, 3> constants;
+  for (unsigned operand : operands)
+    if (view.node(operand).kind == ScalarKind::Constant)
+      constants.push_back(view.node(operand).constant);
+  if (!operands.empty() && constants.size() == operands.size())
+    if (std::optional<double> folded = foldScalar(kind, constants, resultType))
+      return addConstant(view, *folded);
+  return addNode(view, kind, operands);
+}
+
 unsigned addInput(StructuredView &view, Value tensor, AffineMap map) {
-  if (std::optional<double> splat = getSplatConstant(tensor))
+  if (std::optional<double> splat = evaluateConstant(tensor))
     return addConstant(view, *splat);
   view.inputs.push_back(tensor);
   view.inputMaps.push_back(map);
@@ -142,26 +134,22 @@ public:
 private:
   unsigned translateUncached(Value value) {
     Operation *def = value.getDefiningOp();
-    if (!def || def->getBlock() != body) {
-      // Captured from above: only compile-time constants are understood.
-      if (std::optional<double> splat = getSplatConstant(value))
-        return addConstant(view, *splat);
+    // Compile-time constants, captured from above or computed in the body
+    // from constants (1 / sqrt(64.0), say).
+    if (std::optional<double> constant = evaluateConstant(value))
+      return addConstant(view, *constant);
+    if (!def || def->getBlock() != body)
       return addNode(view, ScalarKind::Other);
-    }
+    Type type = value.getType();
     auto unary = [&](ScalarKind kind) {
-      return addNode(view, kind, {translate(def->getOperand(0))});
+      return addOp(view, kind, {translate(def->getOperand(0))}, type);
     };
     auto binary = [&](ScalarKind kind) {
       unsigned lhs = translate(def->getOperand(0));
       unsigned rhs = translate(def->getOperand(1));
-      return addNode(view, kind, {lhs, rhs});
+      return addOp(view, kind, {lhs, rhs}, type);
     };
     return llvm::TypeSwitch<Operation *, unsigned>(def)
-        .Case([&](arith::ConstantOp op) {
-          if (std::optional<double> splat = getSplatConstant(op.getResult()))
-            return addConstant(view, *splat);
-          return addNode(view, ScalarKind::Other);
-        })
         .Case([&](arith::AddFOp) { return binary(ScalarKind::Add); })
         .Case([&](arith::SubFOp) { return binary(ScalarKind::Sub); })
         .Case([&](arith::MulFOp) { return binary(ScalarKind::Mul); })
@@ -193,19 +181,26 @@ private:
   llvm::DenseMap<Value, unsigned> nodes;
 };
 
-std::optional<StructuredView> viewLinalg(linalg::LinalgOp op) {
-  if (op->getNumResults() != 1 || op.getNumDpsInits() != 1 ||
+/// The view of result `resultNumber` of a linalg op. An op with more
+/// results is seen through the one asked for when nobody uses the others
+/// (torch's max over a dim also yields the argmax).
+std::optional<StructuredView> viewLinalg(linalg::LinalgOp op,
+                                         unsigned resultNumber) {
+  if (op.getNumDpsInits() != op->getNumResults() ||
       !op.hasPureTensorSemantics())
     return std::nullopt;
+  for (OpResult other : op->getResults())
+    if (other.getResultNumber() != resultNumber && !other.use_empty())
+      return std::nullopt;
   StructuredView view;
   view.op = op;
-  view.result = op->getResult(0);
+  view.result = op->getResult(resultNumber);
   view.numLoops = op.getNumLoops();
   for (utils::IteratorType type : op.getIteratorTypesArray())
     view.reductionLoops.push_back(type == utils::IteratorType::reduction);
-  OpOperand *init = op.getDpsInitOperand(0);
+  OpOperand *init = op.getDpsInitOperand(resultNumber);
   view.resultMap = op.getMatchingIndexingMap(init);
-  view.initConstant = getSplatConstant(init->get());
+  view.initConstant = evaluateConstant(init->get());
 
   Block *body = op.getBlock();
   if (!body || body->getNumArguments() != op->getNumOperands())
@@ -217,18 +212,23 @@ std::optional<StructuredView> viewLinalg(linalg::LinalgOp op) {
     unsigned node;
     if (isa<RankedTensorType>(value.getType()))
       node = addInput(view, value, op.getMatchingIndexingMap(input));
-    else if (std::optional<double> splat = getSplatConstant(value))
+    else if (std::optional<double> splat = evaluateConstant(value))
       node = addConstant(view, *splat);
     else
       node = addNode(view, ScalarKind::Other);
     translator.bind(arg, node);
   }
+  // Only the asked-for result's accumulator is understood.
+  for (OpOperand &other : op.getDpsInitsMutable())
+    if (&other != init)
+      translator.bind(body->getArgument(other.getOperandNumber()),
+                      addNode(view, ScalarKind::Other));
   translator.bind(body->getArgument(init->getOperandNumber()),
                   addNode(view, ScalarKind::Init));
   Operation *yield = body->getTerminator();
-  if (yield->getNumOperands() != 1)
+  if (yield->getNumOperands() != op->getNumResults())
     return std::nullopt;
-  view.root = translator.translate(yield->getOperand(0));
+  view.root = translator.translate(yield->getOperand(resultNumber));
   return view;
 }
 
@@ -276,7 +276,136 @@ std::optional<StructuredView> viewTosaElementwise(Operation *op,
     nodes.push_back(
         addInput(view, operand, getBroadcastMap(operand, resultType)));
   }
-  view.root = addNode(view, kind, nodes);
+  view.root = addOp(view, kind, nodes, resultType.getElementType());
+  return view;
+}
+
+/// A copy of `input` with the same shape: reshapes and casts that change
+/// nothing.
+std::optional<StructuredView> viewIdentityCopy(Operation *op, Value input) {
+  auto inputType = dyn_cast<RankedTensorType>(input.getType());
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  if (!inputType || inputType.getRank() != resultType.getRank() ||
+      inputType.getElementType() != resultType.getElementType())
+    return std::nullopt;
+  for (auto [from, to] : llvm::zip(inputType.getShape(), resultType.getShape()))
+    if (!ShapedType::isDynamic(from) && !ShapedType::isDynamic(to) &&
+        from != to)
+      return std::nullopt;
+  // A reshape between dynamic shapes may regroup elements.
+  if (!isa<tensor::CastOp>(op) &&
+      (!inputType.hasStaticShape() || inputType != resultType))
+    return std::nullopt;
+  StructuredView view = makeElementwiseView(op);
+  view.root = addInput(view, input, view.resultMap);
+  return view;
+}
+
+/// A reshape that only inserts or drops unit dims is a copy: each group of
+/// its reassociation holds at most one dim that is not a static 1, and that
+/// dim is read where it lands (a [B, N] row max kept as [B, N, 1], say).
+/// `groups` index the wide side's dims; the narrow side has one per group.
+std::optional<StructuredView>
+viewUnitReshape(Operation *op, Value source,
+                ArrayRef<ReassociationIndices> groups) {
+  auto sourceType = dyn_cast<RankedTensorType>(source.getType());
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  if (!sourceType || sourceType.getRank() == resultType.getRank())
+    return std::nullopt;
+  bool isExpand = resultType.getRank() > sourceType.getRank();
+  RankedTensorType wide = isExpand ? resultType : sourceType;
+  MLIRContext *ctx = op->getContext();
+  // For each group, the wide dim that carries the data (or none).
+  SmallVector<std::optional<int64_t>> carriers;
+  for (const ReassociationIndices &group : groups) {
+    std::optional<int64_t> carrier;
+    for (int64_t dim : group) {
+      if (wide.getDimSize(dim) == 1)
+        continue;
+      if (carrier)
+        return std::nullopt;
+      carrier = dim;
+    }
+    carriers.push_back(carrier);
+  }
+  SmallVector<AffineExpr> results;
+  if (isExpand) {
+    // Loops are the wide result's dims; the source dim of group g is read
+    // at its carrier's loop (or at 0 when the group is all unit dims).
+    for (std::optional<int64_t> carrier : carriers)
+      results.push_back(carrier ? getAffineDimExpr(*carrier, ctx)
+                                : getAffineConstantExpr(0, ctx));
+  } else {
+    // Loops are the narrow result's dims; wide dim d of group g is read at
+    // loop g when it carries the data, at 0 otherwise.
+    results.assign(wide.getRank(), getAffineConstantExpr(0, ctx));
+    for (auto [index, carrier] : llvm::enumerate(carriers))
+      if (carrier)
+        results[*carrier] = getAffineDimExpr(index, ctx);
+  }
+  StructuredView view = makeElementwiseView(op);
+  view.root = addInput(view, source,
+                       AffineMap::get(view.numLoops, 0, results, ctx));
+  return view;
+}
+
+std::optional<StructuredView> viewTosaReshape(tosa::ReshapeOp op) {
+  auto sourceType = cast<RankedTensorType>(op.getInput1().getType());
+  auto resultType = cast<RankedTensorType>(op.getType());
+  if (sourceType.getRank() == resultType.getRank())
+    return viewIdentityCopy(op, op.getInput1());
+  if (!sourceType.hasStaticShape() || !resultType.hasStaticShape())
+    return std::nullopt;
+  bool isExpand = resultType.getRank() > sourceType.getRank();
+  std::optional<SmallVector<ReassociationIndices>> groups =
+      getReassociationIndicesForCollapse(
+          isExpand ? resultType.getShape() : sourceType.getShape(),
+          isExpand ? sourceType.getShape() : resultType.getShape());
+  if (!groups)
+    return std::nullopt;
+  return viewUnitReshape(op, op.getInput1(), *groups);
+}
+
+/// arith and math ops applied to whole tensors: operands have the result's
+/// shape (arith does not broadcast), so every map is the identity.
+std::optional<StructuredView> viewTensorArith(Operation *op) {
+  ScalarKind kind =
+      llvm::TypeSwitch<Operation *, ScalarKind>(op)
+          .Case([](arith::AddFOp) { return ScalarKind::Add; })
+          .Case([](arith::SubFOp) { return ScalarKind::Sub; })
+          .Case([](arith::MulFOp) { return ScalarKind::Mul; })
+          .Case([](arith::DivFOp) { return ScalarKind::Div; })
+          .Case([](arith::MaximumFOp) { return ScalarKind::Max; })
+          .Case([](arith::MaxNumFOp) { return ScalarKind::MaxNum; })
+          .Case([](arith::NegFOp) { return ScalarKind::Neg; })
+          .Case([](arith::ExtFOp) { return ScalarKind::ExtF; })
+          .Case([](arith::TruncFOp) { return ScalarKind::TruncF; })
+          .Case([](math::ExpOp) { return ScalarKind::Exp; })
+          .Case([](math::LogOp) { return ScalarKind::Log; })
+          .Case([](arith::UIToFPOp op) {
+            return getElementTypeOrSelf(op.getIn().getType()).isInteger(1)
+                       ? ScalarKind::BoolToFloat
+                       : ScalarKind::Other;
+          })
+          .Case([](arith::SelectOp op) {
+            // A scalar condition picks a whole tensor: not elementwise.
+            return isa<RankedTensorType>(op.getCondition().getType())
+                       ? ScalarKind::Select
+                       : ScalarKind::Other;
+          })
+          .Default([](Operation *) { return ScalarKind::Other; });
+  if (kind == ScalarKind::Other)
+    return std::nullopt;
+  StructuredView view = makeElementwiseView(op);
+  auto resultType = cast<RankedTensorType>(view.result.getType());
+  SmallVector<unsigned> nodes;
+  for (Value operand : op->getOperands()) {
+    auto type = dyn_cast<RankedTensorType>(operand.getType());
+    if (!type || type.getShape() != resultType.getShape())
+      return std::nullopt;
+    nodes.push_back(addInput(view, operand, view.resultMap));
+  }
+  view.root = addOp(view, kind, nodes, resultType.getElementType());
   return view;
 }
 
@@ -286,6 +415,8 @@ std::optional<StructuredView> viewTosaCast(tosa::CastOp op) {
   ScalarKind kind = ScalarKind::Other;
   if (from.isInteger(1) && isa<FloatType>(to))
     kind = ScalarKind::BoolToFloat;
+  else if (from == to)
+    return viewIdentityCopy(op, op.getInput());
   else if (isa<FloatType>(from) && isa<FloatType>(to))
     kind = from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth()
                ? ScalarKind::ExtF
@@ -322,7 +453,7 @@ std::optional<StructuredView> viewTosaReduce(Operation *op, Value input,
 std::optional<StructuredView> viewTosaMatmul(tosa::MatMulOp op) {
   // output[b, m, n] += a[b, m, k] * b[b, k, n]; loops (b, m, n, k).
   for (Value zeroPoint : {op.getAZp(), op.getBZp()}) {
-    std::optional<double> value = getSplatConstant(zeroPoint);
+    std::optional<double> value = evaluateConstant(zeroPoint);
     if (!value || *value != 0)
       return std::nullopt;
   }
@@ -341,6 +472,30 @@ std::optional<StructuredView> viewTosaMatmul(tosa::MatMulOp op) {
   unsigned product = addNode(view, ScalarKind::Mul, {lhs, rhs});
   unsigned acc = addNode(view, ScalarKind::Init);
   view.root = addNode(view, ScalarKind::Add, {acc, product});
+  return view;
+}
+
+/// tosa.tile that only repeats unit dims is a broadcast: those dims are
+/// read at index 0. Repeating a real dim (i mod n) is not an affine read.
+std::optional<StructuredView> viewTosaTile(tosa::TileOp op) {
+  SmallVector<int64_t> multiples;
+  if (!tosa::getConstShapeValues(op.getMultiples().getDefiningOp(), multiples))
+    return std::nullopt;
+  auto inputType = cast<RankedTensorType>(op.getInput1().getType());
+  MLIRContext *ctx = op->getContext();
+  SmallVector<AffineExpr> results;
+  for (auto [dim, multiple] : llvm::enumerate(multiples)) {
+    if (multiple == 1) {
+      results.push_back(getAffineDimExpr(dim, ctx));
+      continue;
+    }
+    if (inputType.getDimSize(dim) != 1)
+      return std::nullopt;
+    results.push_back(getAffineConstantExpr(0, ctx));
+  }
+  StructuredView view = makeElementwiseView(op);
+  view.root = addInput(view, op.getInput1(),
+                       AffineMap::get(multiples.size(), 0, results, ctx));
   return view;
 }
 
@@ -365,12 +520,28 @@ std::optional<StructuredView> viewTosaTranspose(tosa::TransposeOp op) {
 std::optional<StructuredView>
 mlir::fa::recognition::getStructuredView(Value value) {
   Operation *op = value.getDefiningOp();
-  if (!op || op->getNumResults() != 1 ||
-      !isa<RankedTensorType>(value.getType()))
+  if (!op || !isa<RankedTensorType>(value.getType()))
     return std::nullopt;
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
-    return viewLinalg(linalgOp);
+    return viewLinalg(linalgOp, cast<OpResult>(value).getResultNumber());
+  if (op->getNumResults() != 1)
+    return std::nullopt;
+  if (isa<arith::ArithDialect, math::MathDialect>(op->getDialect()))
+    return viewTensorArith(op);
   return llvm::TypeSwitch<Operation *, std::optional<StructuredView>>(op)
+      .Case([](tensor::CastOp op) {
+        return viewIdentityCopy(op, op.getSource());
+      })
+      .Case([](tensor::ReshapeOp op) {
+        return viewIdentityCopy(op, op.getSource());
+      })
+      .Case([](tosa::ReshapeOp op) { return viewTosaReshape(op); })
+      .Case([](tensor::ExpandShapeOp op) {
+        return viewUnitReshape(op, op.getSrc(), op.getReassociationIndices());
+      })
+      .Case([](tensor::CollapseShapeOp op) {
+        return viewUnitReshape(op, op.getSrc(), op.getReassociationIndices());
+      })
       .Case([](tosa::AddOp op) {
         return viewTosaElementwise(op, ScalarKind::Add,
                                    {op.getInput1(), op.getInput2()});
@@ -409,7 +580,8 @@ mlir::fa::recognition::getStructuredView(Value value) {
         unsigned input = addInput(view, op.getInput1(),
                                   getBroadcastMap(op.getInput1(), resultType));
         unsigned one = addConstant(view, 1.0);
-        view.root = addNode(view, ScalarKind::Div, {one, input});
+        view.root = addOp(view, ScalarKind::Div, {one, input},
+                          resultType.getElementType());
         return view;
       })
       .Case([](tosa::SelectOp op) {
@@ -430,5 +602,6 @@ mlir::fa::recognition::getStructuredView(Value value) {
       })
       .Case([](tosa::MatMulOp op) { return viewTosaMatmul(op); })
       .Case([](tosa::TransposeOp op) { return viewTosaTranspose(op); })
+      .Case([](tosa::TileOp op) { return viewTosaTile(op); })
       .Default([](Operation *) { return std::nullopt; });
 }

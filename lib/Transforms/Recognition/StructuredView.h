@@ -77,10 +77,6 @@ struct StructuredView {
 /// not one the recognizer understands (or `value` is a block argument).
 std::optional<StructuredView> getStructuredView(Value value);
 
-/// The value of a splat float constant tensor or scalar (arith.constant,
-/// tosa.const, linalg.fill of a constant), if `value` is one.
-std::optional<double> getSplatConstant(Value value);
-
 /// Human-readable name of a scalar kind, for remarks.
 StringRef stringifyScalarKind(ScalarKind kind);
 

@@ -3,7 +3,7 @@
 // candidate gets a remark naming the failed check.
 // RUN: fa-opt %s -split-input-file --fa-raise-attention=explain=true -verify-diagnostics | FileCheck %s
 // RUN: fa-opt %s --fa-raise-attention=print-counts=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=COUNTS
-// COUNTS: remark: fa-raise-attention: 14 candidates, 0 raised, 2 rejected (structure), 2 rejected (softmax-axis), 1 rejected (contraction), 1 rejected (layout), 2 rejected (external-use), 2 rejected (scale), 4 rejected (mask)
+// COUNTS: remark: fa-raise-attention: 13 candidates, 0 raised, 2 rejected (structure), 2 rejected (softmax-axis), 1 rejected (contraction), 2 rejected (external-use), 2 rejected (scale), 4 rejected (mask)
 
 // -----
 
@@ -112,58 +112,6 @@ func.func @sum_over_query_dim(%q: tensor<4x4xf32>, %k: tensor<4x4xf32>, %v: tens
 }
 
 // -----
-
-// Q·K contracts Q's head dim with K's sequence dim: K is used untransposed (FIELD-NOTES §5.1).
-// CHECK-LABEL: func.func @key_not_transposed
-// CHECK-NOT: fa.attention
-// CHECK: return
-func.func @key_not_transposed(%q: tensor<4x4xf32>, %k: tensor<4x4xf32>, %v: tensor<4x4xf32>) -> tensor<4x4xf32> {
-  %zero = arith.constant 0.0 : f32
-  %neginf = arith.constant 0xFF800000 : f32
-  %half = arith.constant 0.5 : f32
-  %e = tensor.empty() : tensor<4x4xf32>
-  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
-  %r = tensor.empty() : tensor<4xf32>
-  %rz = linalg.fill ins(%zero : f32) outs(%r : tensor<4xf32>) -> tensor<4xf32>
-  %rm = linalg.fill ins(%neginf : f32) outs(%r : tensor<4xf32>) -> tensor<4xf32>
-  %s = linalg.matmul indexing_maps = [affine_map<(i, j, d) -> (i, d)>, affine_map<(i, j, d) -> (d, j)>, affine_map<(i, j, d) -> (i, j)>]
-      ins(%q, %k : tensor<4x4xf32>, tensor<4x4xf32>) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
-  %x = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
-      ins(%s : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) {
-  ^bb0(%a0: f32, %out: f32):
-    %m = arith.mulf %a0, %half : f32
-    linalg.yield %m : f32
-  } -> tensor<4x4xf32>
-  %max = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
-      ins(%x : tensor<4x4xf32>) outs(%rm : tensor<4xf32>) {
-  ^bb0(%a: f32, %acc: f32):
-    %red = arith.maximumf %a, %acc : f32
-    linalg.yield %red : f32
-  } -> tensor<4xf32>
-  // expected-remark @+1 {{attention not raised: K is stored transposed as [D, Nk]; expected [batch..., Nk, D] (only the exact transpose of K's last two dims is Kᵀ)}}
-  %ex = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
-      ins(%x, %max : tensor<4x4xf32>, tensor<4xf32>) outs(%e : tensor<4x4xf32>) {
-  ^bb0(%a0: f32, %a1: f32, %out: f32):
-    %d = arith.subf %a0, %a1 : f32
-    %x2 = math.exp %d : f32
-    linalg.yield %x2 : f32
-  } -> tensor<4x4xf32>
-  %sum = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
-      ins(%ex : tensor<4x4xf32>) outs(%rz : tensor<4xf32>) {
-  ^bb0(%a: f32, %acc: f32):
-    %red = arith.addf %a, %acc : f32
-    linalg.yield %red : f32
-  } -> tensor<4xf32>
-  %p = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
-      ins(%ex, %sum : tensor<4x4xf32>, tensor<4xf32>) outs(%e : tensor<4x4xf32>) {
-  ^bb0(%a0: f32, %a1: f32, %out: f32):
-    %d = arith.divf %a0, %a1 : f32
-    linalg.yield %d : f32
-  } -> tensor<4x4xf32>
-  %o = linalg.matmul ins(%p, %v : tensor<4x4xf32>, tensor<4x4xf32>) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
-  return %o : tensor<4x4xf32>
-}
-
 // -----
 
 // exp(x - max) reaches P·V without its division by the row sum.

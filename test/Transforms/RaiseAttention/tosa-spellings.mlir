@@ -2,7 +2,7 @@
 // and their near misses, which stay as written with an explained remark.
 // RUN: fa-opt %s -split-input-file --fa-raise-attention=explain=true -verify-diagnostics | FileCheck %s
 // RUN: fa-opt %s --fa-raise-attention=print-counts=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=COUNTS
-// COUNTS: remark: fa-raise-attention: 11 candidates, 6 raised, 1 rejected (softmax-axis), 1 rejected (layout), 1 rejected (scale), 2 rejected (mask)
+// COUNTS: remark: fa-raise-attention: 11 candidates, 6 raised, 1 rejected (softmax-axis), 1 rejected (scale), 2 rejected (mask), 1 rejected (shape)
 
 // -----
 
@@ -137,7 +137,7 @@ func.func @softmax_over_queries(%q: tensor<4x8x4xf32>, %k: tensor<4x8x4xf32>, %v
 
 // -----
 
-// K is permuted [1, 0, 2] -> [2, 1, 0]: not the swap of its last two dims (FIELD-NOTES §5.1).
+// K is permuted [2, 1, 0] but its sizes do not fit: the contraction reads K's dim 1 (8) against Q's head dim (4). tosa.matmul does not verify that; the recognizer refuses rather than emit an op that would not verify.
 // CHECK-LABEL: func.func @key_permutation
 // CHECK-NOT: fa.attention
 // CHECK: tosa.matmul
@@ -150,7 +150,7 @@ func.func @key_permutation(%q: tensor<4x8x4xf32>, %k: tensor<4x8x4xf32>, %v: ten
   %x = tosa.mul %s, %scale, %shift : (tensor<4x8x4xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x8x4xf32>
   %max = tosa.reduce_max %x {axis = 2 : i32} : (tensor<4x8x4xf32>) -> tensor<4x8x1xf32>
   %d = tosa.sub %x, %max : (tensor<4x8x4xf32>, tensor<4x8x1xf32>) -> tensor<4x8x4xf32>
-  // expected-remark @+1 {{attention not raised: K is read as [Nk, D, batch0], expected [batch0, Nk, D] (only the exact transpose of K's last two dims is Kᵀ)}}
+  // expected-remark @+1 {{attention not raised: the operands disagree on the head dim D: 4 and 8}}
   %e = tosa.exp %d : (tensor<4x8x4xf32>) -> tensor<4x8x4xf32>
   %sum = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<4x8x4xf32>) -> tensor<4x8x1xf32>
   %inv = tosa.reciprocal %sum : (tensor<4x8x1xf32>) -> tensor<4x8x1xf32>
