@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Recognition/AttentionMatcher.h"
+#include "Recognition/Candidates.h"
 
 #include "fa/Dialect/FA/IR/FAOps.h"
 #include "fa/Transforms/Passes.h"
@@ -441,7 +442,12 @@ struct FARaiseAttentionPass
       if (op->getNumResults() == 1 && feedsOnSoftmax(op))
         candidates.push_back(op);
     });
+    // Every exp or softmax that reaches a contraction, found before any
+    // rewrite: each is raised or explained below.
+    SmallVector<SoftmaxUse> softmaxUses = findSoftmaxUses(getOperation());
     llvm::DenseSet<Operation *> erased;
+    llvm::DenseSet<Operation *> explained;
+    llvm::DenseMap<Operation *, std::string> rejectedRoots;
     IRRewriter rewriter(&getContext());
     for (Operation *root : candidates) {
       // An earlier rewrite may have erased this candidate.
@@ -452,10 +458,9 @@ struct FARaiseAttentionPass
       if (!match) {
         if (rejection.category == RejectCategory::NotCandidate)
           continue;
-        ++numCandidates;
-        ++counts.candidates;
-        ++counts.rejected[static_cast<unsigned>(rejection.category)];
-        ++rejectionStatistic(rejection.category);
+        reject(rejection.category);
+        explained.insert(rejection.location);
+        rejectedRoots[root] = rejection.message;
         if (explain)
           rejection.location->emitRemark()
               << "attention not raised: " << rejection.message;
@@ -466,6 +471,25 @@ struct FARaiseAttentionPass
       ++counts.candidates;
       ++counts.raised;
       rewrite(*match, rewriter, erased);
+    }
+    // No silent misses: an exp or softmax that reached a contraction but
+    // was neither raised nor explained above gets its own remark.
+    for (const SoftmaxUse &use : softmaxUses) {
+      if (erased.contains(use.source) || erased.contains(use.contraction) ||
+          explained.contains(use.source))
+        continue;
+      auto rejected = rejectedRoots.find(use.contraction);
+      std::string reason =
+          rejected != rejectedRoots.end() ? rejected->second
+          : !use.unreachedBecause.empty()
+              ? use.unreachedBecause
+              : "it reaches " +
+                    use.contraction->getName().getStringRef().str() +
+                    " as an operand that is not P";
+      explained.insert(use.source);
+      reject(RejectCategory::Structure);
+      if (explain)
+        use.source->emitRemark() << "attention not raised: " << reason;
     }
     if (printCounts) {
       InFlightDiagnostic remark = getOperation()->emitRemark();
@@ -478,6 +502,14 @@ struct FARaiseAttentionPass
                         static_cast<RejectCategory>(category))
                  << ")";
     }
+  }
+
+  /// Counts a refused candidate in its category.
+  void reject(RejectCategory category) {
+    ++numCandidates;
+    ++counts.candidates;
+    ++counts.rejected[static_cast<unsigned>(category)];
+    ++rejectionStatistic(category);
   }
 
   /// The statistics, counted here too because release builds of LLVM

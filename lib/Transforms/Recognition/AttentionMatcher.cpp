@@ -1344,6 +1344,13 @@ bool Matcher::checkExternalUses() {
 
 } // namespace
 
+bool mlir::fa::recognition::isContraction(Operation *op) {
+  if (op->getNumResults() != 1)
+    return false;
+  std::optional<StructuredView> view = getStructuredView(op->getResult(0));
+  return view && getContraction(*view).has_value();
+}
+
 bool mlir::fa::recognition::feedsOnSoftmax(Operation *op) {
   return llvm::any_of(op->getOperands(),
                       [](Value operand) { return findSoftmax(operand); });

@@ -107,6 +107,10 @@ struct AttentionMatch {
   SmallVector<Operation *> patternOps;
 };
 
+/// True when `op` computes a contraction `init + a * b` with one reduction
+/// (a candidate for P·V or Q·Kᵀ).
+bool isContraction(Operation *op);
+
 /// True when one operand of `op` is computed from an exp or a softmax: the
 /// contractions worth explaining when they are not raised.
 bool feedsOnSoftmax(Operation *op);
