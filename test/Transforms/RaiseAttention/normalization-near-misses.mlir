@@ -1,0 +1,145 @@
+// Near misses of the spellings that normalization reads (issue 14): one
+// change each that makes the program compute something other than
+// attention, or that normalization must not fold. All stay as written,
+// each with its remark; test/Transforms/nothing-lost.mlir checks this file
+// byte for byte too.
+// RUN: fa-opt %s -split-input-file --fa-raise-attention=explain=true -verify-diagnostics | FileCheck %s
+// RUN: fa-opt %s -split-input-file > %t.before
+// RUN: fa-opt %s -split-input-file --fa-raise-attention > %t.after
+// RUN: diff %t.before %t.after
+
+// Log-sum-exp whose inner sum forgot the max: exp(x - (m + log sum(exp(x))))
+// is softmax(x) * e^-m, not softmax(x).
+// CHECK-LABEL: func.func @lse_inner_sum_without_max
+// CHECK-NOT: fa.attention
+func.func @lse_inner_sum_without_max(%s: tensor<2x8x8xf32>, %v: tensor<2x8x4xf32>) -> tensor<2x8x4xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %m = tosa.reduce_max %s {axis = 2 : i32} : (tensor<2x8x8xf32>) -> tensor<2x8x1xf32>
+  %e = math.exp %s : tensor<2x8x8xf32>
+  %sum = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<2x8x8xf32>) -> tensor<2x8x1xf32>
+  %log = tosa.log %sum : (tensor<2x8x1xf32>) -> tensor<2x8x1xf32>
+  %lse = tosa.add %m, %log : (tensor<2x8x1xf32>, tensor<2x8x1xf32>) -> tensor<2x8x1xf32>
+  %ls = tosa.sub %s, %lse : (tensor<2x8x8xf32>, tensor<2x8x1xf32>) -> tensor<2x8x8xf32>
+  // expected-remark @+1 {{attention not raised: the log-sum-exp sums exp(input(...)), not exp(x - max)}}
+  %p = tosa.exp %ls : (tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+  %o = tosa.matmul %p, %v, %zp, %zp : (tensor<2x8x8xf32>, tensor<2x8x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x8x4xf32>
+  return %o : tensor<2x8x4xf32>
+}
+
+// -----
+
+// The logsumexp is also returned: fusing would drop it.
+// CHECK-LABEL: func.func @lse_returned
+// CHECK-NOT: fa.attention
+func.func @lse_returned(%q: tensor<2x8x4xf32>, %k: tensor<2x8x4xf32>, %v: tensor<2x8x4xf32>) -> (tensor<2x8x4xf32>, tensor<2x8x1xf32>) {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %kt = tosa.transpose %k {perms = array<i32: 0, 2, 1>} : (tensor<2x8x4xf32>) -> tensor<2x4x8xf32>
+  %s = tosa.matmul %q, %kt, %zp, %zp : (tensor<2x8x4xf32>, tensor<2x4x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x8x8xf32>
+  %m = tosa.reduce_max %s {axis = 2 : i32} : (tensor<2x8x8xf32>) -> tensor<2x8x1xf32>
+  %xm = tosa.sub %s, %m : (tensor<2x8x8xf32>, tensor<2x8x1xf32>) -> tensor<2x8x8xf32>
+  %e = tosa.exp %xm : (tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+  %sum = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<2x8x8xf32>) -> tensor<2x8x1xf32>
+  %log = tosa.log %sum : (tensor<2x8x1xf32>) -> tensor<2x8x1xf32>
+  %lse = tosa.add %m, %log : (tensor<2x8x1xf32>, tensor<2x8x1xf32>) -> tensor<2x8x1xf32>
+  %ls = tosa.sub %s, %lse : (tensor<2x8x8xf32>, tensor<2x8x1xf32>) -> tensor<2x8x8xf32>
+  // expected-remark @+1 {{attention not raised: the result of tosa.add (scores or probabilities) is also used by func.return outside the pattern}}
+  %p = tosa.exp %ls : (tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+  %o = tosa.matmul %p, %v, %zp, %zp : (tensor<2x8x8xf32>, tensor<2x8x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x8x4xf32>
+  return %o, %lse : tensor<2x8x4xf32>, tensor<2x8x1xf32>
+}
+
+// -----
+
+// P + 1.0 is not an identity step.
+// CHECK-LABEL: func.func @probabilities_plus_one
+// CHECK-NOT: fa.attention
+func.func @probabilities_plus_one(%s: tensor<2x8x8xf32>, %v: tensor<2x8x4xf32>) -> tensor<2x8x4xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %ones = "tosa.const"() <{values = dense<1.0> : tensor<2x8x8xf32>}> : () -> tensor<2x8x8xf32>
+  %m = tosa.reduce_max %s {axis = 2 : i32} : (tensor<2x8x8xf32>) -> tensor<2x8x1xf32>
+  %xm = tosa.sub %s, %m : (tensor<2x8x8xf32>, tensor<2x8x1xf32>) -> tensor<2x8x8xf32>
+  // expected-remark @+1 {{attention not raised: P·V reads add(...), not exp(x - max) / sum}}
+  %e = tosa.exp %xm : (tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+  %sum = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<2x8x8xf32>) -> tensor<2x8x1xf32>
+  %inv = tosa.reciprocal %sum : (tensor<2x8x1xf32>) -> tensor<2x8x1xf32>
+  %p = tosa.mul %e, %inv, %shift : (tensor<2x8x8xf32>, tensor<2x8x1xf32>, tensor<1xi8>) -> tensor<2x8x8xf32>
+  %p1 = tosa.add %p, %ones : (tensor<2x8x8xf32>, tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+  %o = tosa.matmul %p1, %v, %zp, %zp : (tensor<2x8x8xf32>, tensor<2x8x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x8x4xf32>
+  return %o : tensor<2x8x4xf32>
+}
+
+// -----
+
+// The row max's argmax is used: the two-result generic is not only a max.
+// CHECK-LABEL: func.func @argmax_used
+// CHECK-NOT: fa.attention
+func.func @argmax_used(%s: tensor<8x8xf32>, %v: tensor<8x4xf32>) -> (tensor<8x4xf32>, tensor<8xi64>) {
+  %zero = arith.constant 0.0 : f32
+  %neginf = arith.constant 0xFF800000 : f32
+  %c0 = arith.constant 0 : i64
+  %ei = tensor.empty() : tensor<8xi64>
+  %zi = linalg.fill ins(%c0 : i64) outs(%ei : tensor<8xi64>) -> tensor<8xi64>
+  %er = tensor.empty() : tensor<8xf32>
+  %mi = linalg.fill ins(%neginf : f32) outs(%er : tensor<8xf32>) -> tensor<8xf32>
+  %max:2 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%s : tensor<8x8xf32>) outs(%mi, %zi : tensor<8xf32>, tensor<8xi64>) {
+  ^bb0(%a: f32, %acc: f32, %idx: i64):
+    %j = linalg.index 1 : index
+    %ji = arith.index_cast %j : index to i64
+    %m = arith.maximumf %a, %acc : f32
+    %gt = arith.cmpf ogt, %a, %acc : f32
+    %sel = arith.select %gt, %ji, %idx : i64
+    linalg.yield %m, %sel : f32, i64
+  } -> (tensor<8xf32>, tensor<8xi64>)
+  %e = tensor.empty() : tensor<8x8xf32>
+  // expected-remark @+1 {{attention not raised: the row max is not a max over one dim of the scores}}
+  %ex = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s, %max#0 : tensor<8x8xf32>, tensor<8xf32>) outs(%e : tensor<8x8xf32>) {
+  ^bb0(%a: f32, %m: f32, %out: f32):
+    %d = arith.subf %a, %m : f32
+    %x = math.exp %d : f32
+    linalg.yield %x : f32
+  } -> tensor<8x8xf32>
+  %zr = linalg.fill ins(%zero : f32) outs(%er : tensor<8xf32>) -> tensor<8xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%ex : tensor<8x8xf32>) outs(%zr : tensor<8xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %a, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<8xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%ex, %sum : tensor<8x8xf32>, tensor<8xf32>) outs(%e : tensor<8x8xf32>) {
+  ^bb0(%a: f32, %l: f32, %out: f32):
+    %r = arith.divf %a, %l : f32
+    linalg.yield %r : f32
+  } -> tensor<8x8xf32>
+  %eo = tensor.empty() : tensor<8x4xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<8x4xf32>) -> tensor<8x4xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<8x8xf32>, tensor<8x4xf32>) outs(%zo : tensor<8x4xf32>) -> tensor<8x4xf32>
+  return %o, %max#1 : tensor<8x4xf32>, tensor<8xi64>
+}
+
+// -----
+
+// A scale splat from a runtime value (tensor.splat of an argument) is not
+// a compile-time scalar.
+// CHECK-LABEL: func.func @runtime_splat_scale
+// CHECK-NOT: fa.attention
+func.func @runtime_splat_scale(%q: tensor<2x8x4xf32>, %k: tensor<2x8x4xf32>, %v: tensor<2x8x4xf32>, %c: f32) -> tensor<2x8x4xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %scale = tensor.splat %c : tensor<2x8x8xf32>
+  %kt = tosa.transpose %k {perms = array<i32: 0, 2, 1>} : (tensor<2x8x4xf32>) -> tensor<2x4x8xf32>
+  %s = tosa.matmul %q, %kt, %zp, %zp : (tensor<2x8x4xf32>, tensor<2x4x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x8x8xf32>
+  %x = arith.mulf %s, %scale : tensor<2x8x8xf32>
+  %m = tosa.reduce_max %x {axis = 2 : i32} : (tensor<2x8x8xf32>) -> tensor<2x8x1xf32>
+  %xm = tosa.sub %x, %m : (tensor<2x8x8xf32>, tensor<2x8x1xf32>) -> tensor<2x8x8xf32>
+  // expected-remark @+1 {{attention not raised: the scores are multiplied by a tensor, not a compile-time scalar (a per-head or dynamic scale)}}
+  %e = tosa.exp %xm : (tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+  %sum = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<2x8x8xf32>) -> tensor<2x8x1xf32>
+  %inv = tosa.reciprocal %sum : (tensor<2x8x1xf32>) -> tensor<2x8x1xf32>
+  %p = tosa.mul %e, %inv, %shift : (tensor<2x8x8xf32>, tensor<2x8x1xf32>, tensor<1xi8>) -> tensor<2x8x8xf32>
+  %o = tosa.matmul %p, %v, %zp, %zp : (tensor<2x8x8xf32>, tensor<2x8x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x8x4xf32>
+  return %o : tensor<2x8x4xf32>
+}
