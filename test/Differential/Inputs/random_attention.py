@@ -154,6 +154,29 @@ def generate_program(index, rng, dtype):
     mutation = rng.choice([None] * 8 + ["axis", "extra-user", "tensor-scale",
                                         "multiply-mask", "unnormalized", "max-zero",
                                         "permutation", "finite-fill"])
+    # Spellings that normalization reads (issue 14), each a positive, and
+    # each with a near miss: a log-sum-exp softmax (near miss: its inner
+    # sum without the max), identity steps on P and the scores (near miss:
+    # P + 1), arith/math ops on whole tensors in TOSA, the scale through
+    # tosa.reciprocal or a reshaped one-element constant (TOSA), computed
+    # in f64 and truncated (linalg), a row max that also yields its argmax
+    # and a division in f64 (linalg), scores computed as (K·Qᵀ)ᵀ (linalg).
+    spellings = {"tosa": ["mixed", "lse", "identity", "scale-recip", "scale-reshaped"],
+                 "linalg": ["lse", "identity", "argmax", "f64-div", "scale-computed",
+                            "kq-transposed", "computed-mask"]}[dialect]
+    spelling = rng.choice(["plain"] * 5 + spellings)
+    if mutation is None and spelling in ("lse", "identity") and rng.random() < 0.25:
+        mutation = {"lse": "lse-no-max", "identity": "plus-one"}[spelling]
+    # Every other near miss combines with any spelling but one that would
+    # hide it (an unnormalized exp has no division to spell).
+    if mutation == "unnormalized":
+        spelling = "plain"
+    if softmax_op and spelling in ("lse", "identity", "argmax", "f64-div"):
+        softmax_op = False
+    if spelling in ("scale-recip", "scale-reshaped", "scale-computed"):
+        scale_form = "mul"
+    if spelling == "kq-transposed" and mutation == "permutation":
+        spelling = "plain"
     mask, nq, nk = fit_mutation(rng, mutation, mask, nq, nk, d)
     if mutation == "tensor-scale":
         scale_form = "mul"
@@ -179,7 +202,15 @@ def generate_program(index, rng, dtype):
         # a 4-D softmax (reshape to [B, H, Nq, Nk], softmax over axis 3,
         # reshape back), as TOSA frontends lower a 4-D softmax.
         layouts.append("split")
+    # Sequence-first [N, B·H, D] and BSHD [1, N, H, D] arguments (linalg):
+    # the program transposes them to [B·H, N, D] and its output back, as
+    # fairseq and HF models do; the recognizer sees the arguments' layout
+    # through the transposes and transposes them itself.
+    if dialect == "linalg" and mutation != "permutation":
+        layouts += ["seq-first", "bshd"]
     layout = rng.choice(layouts)
+    if layout == "split" and spelling == "kq-transposed":
+        spelling = "plain"
     if layout == "split" and (mask not in ("none", "splat") or group > 1 or
                               (dialect == "tosa" and mutation == "tensor-scale")):
         # Once the scores are split into [B, H], the recognizer refuses masks
@@ -207,10 +238,17 @@ def generate_program(index, rng, dtype):
     def four_d(shape):
         return [2, shape[0] // 2] + shape[1:]
 
+    def seq_first(shape):
+        return ([1] if layout == "bshd" else []) + [shape[1], shape[0], shape[2]]
+
     if layout == "4-d":
         args = [f"%qin: {ttype(four_d([heads, nq, d]), dtype)}",
                 f"%kin: {ttype(four_d([kv_heads, nk, d]), dtype)}",
                 f"%vin: {ttype(four_d([kv_heads, nk, dv]), dtype)}"]
+    elif layout in ("seq-first", "bshd"):
+        args = [f"%qin: {ttype(seq_first([heads, nq, d]), dtype)}",
+                f"%kin: {ttype(seq_first([kv_heads, nk, d]), dtype)}",
+                f"%vin: {ttype(seq_first([kv_heads, nk, dv]), dtype)}"]
     else:
         args = [f"%q: {q_t}", f"%k: {k_t}", f"%v: {v_t}"]
     mask_shape = None
@@ -225,12 +263,14 @@ def generate_program(index, rng, dtype):
     if mutation == "tensor-scale":
         args.append(f"%scale_t: {ttype([heads, 1, 1], f)}")
     o4_t = ttype(four_d([heads, nq, dv]), dtype)
-    results = ([o4_t] if layout == "4-d" else [o_t]) + (
+    out_t = {"4-d": o4_t, "seq-first": ttype(seq_first([heads, nq, dv]), dtype),
+             "bshd": ttype(seq_first([heads, nq, dv]), dtype)}.get(layout, o_t)
+    results = [out_t] + (
         [s_t] if mutation == "extra-user" else [])
     p.meta = dict(dialect=dialect, dtype=dtype, heads=heads, kv_heads=kv_heads, nq=nq,
                   nk=nk, d=d, dv=dv, mask=mask, mask_shape=mask_shape, mutation=mutation, iota=iota,
                   layout=layout, dynamic=dynamic,
-                  scale_form=scale_form)
+                  scale_form=scale_form, spelling=spelling)
     p.header = f"func.func @{p.name}({', '.join(args)}) -> ({', '.join(results)}) {{"
 
     if dynamic:
@@ -246,6 +286,7 @@ def generate_program(index, rng, dtype):
     p.emit('%zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>')
     p.emit(f'%zph = "tosa.const"() <{{values = dense<0.0> : tensor<1x{dtype}>}}> : () -> tensor<1x{dtype}>')
     p.emit('%shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>')
+    p.emit("%zero_i64 = arith.constant 0 : i64")
 
     def reshape(value, src_shape, dst_shape, dt):
         """collapse_shape/expand_shape (linalg) or tosa.reshape between a
@@ -271,6 +312,20 @@ def generate_program(index, rng, dtype):
             p.emit(f"%{name} = tensor.cast {merged} : {ttype(shape, dtype)} to {ttype(shape, dtype)}"
                    if dialect == "linalg" else
                    f"%{name} = tosa.identity {merged} : ({ttype(shape, dtype)}) -> {ttype(shape, dtype)}")
+
+    if layout in ("seq-first", "bshd"):
+        for name, shape in (("q", [heads, nq, d]), ("k", [kv_heads, nk, d]),
+                            ("v", [kv_heads, nk, dv])):
+            source = f"%{name}in"
+            if layout == "bshd":
+                flat = p.fresh("r")
+                p.emit(f"{flat} = tensor.collapse_shape {source} [[0, 1], [2], [3]] : "
+                       f"{ttype(seq_first(shape), dtype)} into {ttype(seq_first(shape)[1:], dtype)}")
+                source = flat
+            e = p.fresh("e")
+            p.emit(f"{e} = tensor.empty() : {ttype(shape, dtype)}")
+            p.emit(f"%{name} = linalg.transpose ins({source} : {ttype([shape[1], shape[0], shape[2]], dtype)}) "
+                   f"outs({e} : {ttype(shape, dtype)}) permutation = [1, 0, 2]")
 
     # K (and V) with the GQA repeat: reshape/tile/reshape in TOSA,
     # linalg.broadcast/collapse_shape in linalg.
@@ -353,8 +408,18 @@ def generate_program(index, rng, dtype):
         p.emit(f"{e} = tensor.empty() : {s_t}")
         p.emit(f"{z} = linalg.fill ins({zero} : f32) outs({e} : {s_t}) -> {s_t}")
         kt_t = ttype([heads, d, nk], dtype)
-        if mutation == "permutation":
-            # The near miss reads K as if it were stored transposed.
+        if spelling == "kq-transposed" and mutation != "permutation" and layout != "split":
+            # (K·Qᵀ)ᵀ: K times Q transposed, then the product transposed.
+            qt, qe, kq, kqz, kqe = (p.fresh(n) for n in ("qt", "e", "kq", "z", "e"))
+            qt_t, kq_t = ttype([heads, d, nq], dtype), ttype([heads, nk, nq], f)
+            p.emit(f"{qe} = tensor.empty() : {qt_t}")
+            p.emit(f"{qt} = linalg.transpose ins({q} : {q_t}) outs({qe} : {qt_t}) permutation = [0, 2, 1]")
+            p.emit(f"{kqe} = tensor.empty() : {kq_t}")
+            p.emit(f"{kqz} = linalg.fill ins({zero} : f32) outs({kqe} : {kq_t}) -> {kq_t}")
+            p.emit(f"{kq} = linalg.batch_matmul ins({k}, {qt} : {ttype([heads, nk, d], dtype)}, {qt_t}) outs({kqz} : {kq_t}) -> {kq_t}")
+            p.emit(f"{s} = linalg.transpose ins({kq} : {kq_t}) outs({e} : {s_t}) permutation = [0, 2, 1]")
+        elif mutation == "permutation":
+            # Q·K on a K held as [D, Nk] (a positive since issue 14).
             p.emit(f"{s} = linalg.batch_matmul ins({q}, {k} : {q_t}, {kt_t}) outs({z} : {s_t}) -> {s_t}")
         elif k_form == "transpose":
             kt, ke = p.fresh("kt"), p.fresh("e")
@@ -389,12 +454,33 @@ def generate_program(index, rng, dtype):
         elif dialect == "tosa":
             value = scale if scale_form == "mul" else 1.0 / scale
             c = p.fresh("c")
-            if scale_form == "mul":
+            if spelling == "scale-recip":
+                # The reciprocal of 1/scale, a constant of the scores' shape.
+                r = p.fresh("c")
+                p.emit(f'{c} = "tosa.const"() <{{values = dense<{1.0 / scale}> : {s_t}}}> : () -> {s_t}')
+                p.emit(f"{r} = tosa.reciprocal {c} : ({s_t}) -> {s_t}")
+                p.emit(f"{x2} = tosa.mul {x}, {r}, %shift : ({s_t}, {s_t}, tensor<1xi8>) -> {s_t}")
+            elif spelling == "scale-reshaped":
+                # A one-element constant reshaped to [1, 1, 1(, 1)].
+                r, shape = p.fresh("c"), p.fresh("shape")
+                rank = ones.count("1")
+                p.emit(f'{c} = "tosa.const"() <{{values = dense<{value}> : tensor<1xf32>}}> : () -> tensor<1xf32>')
+                p.emit(f"{shape} = tosa.const_shape {{values = dense<[{', '.join(['1'] * rank)}]> : tensor<{rank}xindex>}} : () -> !tosa.shape<{rank}>")
+                p.emit(f"{r} = tosa.reshape {c}, {shape} : (tensor<1xf32>, !tosa.shape<{rank}>) -> tensor<{ones}xf32>")
+                p.emit(f"{x2} = tosa.mul {x}, {r}, %shift : ({s_t}, tensor<{ones}xf32>, tensor<1xi8>) -> {s_t}")
+            elif scale_form == "mul":
                 p.emit(f'{c} = "tosa.const"() <{{values = dense<{value}> : tensor<{ones}xf32>}}> : () -> tensor<{ones}xf32>')
                 p.emit(f"{x2} = tosa.mul {x}, {c}, %shift : ({s_t}, tensor<{ones}xf32>, tensor<1xi8>) -> {s_t}")
             else:
                 p.emit(f'{c} = "tosa.const"() <{{values = dense<{scale}> : tensor<{ones}xf32>}}> : () -> tensor<{ones}xf32>')
                 p.emit(f"{x2} = tosa.mul {c}, {x}, %shift : (tensor<{ones}xf32>, {s_t}, tensor<1xi8>) -> {s_t}")
+        elif spelling == "scale-computed":
+            # 1 / (1/scale) computed in f64 and truncated to f32, in the body.
+            linalg_elementwise(p, x2, [(x, s_t)],
+                               [f"%n = arith.constant {1.0 / scale} : f64", "%one = arith.constant 1.0 : f64",
+                                "%r = arith.divf %one, %n : f64", "%c = arith.truncf %r : f64 to f32",
+                                "%y = arith.mulf %a0, %c : f32", "linalg.yield %y : f32"],
+                               ["affine_map<(a, b, c) -> (a, b, c)>"] * 2, [heads, nq, nk])
         else:
             op = "arith.mulf" if scale_form == "mul" else "arith.divf"
             value = scale if scale_form == "mul" else 1.0 / scale
@@ -436,7 +522,17 @@ def generate_program(index, rng, dtype):
                 p.emit(f"{x2} = tosa.add %m, {x} : ({mt}, {s_t}) -> {s_t}")
             else:
                 m = ["a" if not unit(mask_shape[0]) else "0", "b" if not unit(mask_shape[1]) else "0", "c"]
-                linalg_elementwise(p, x2, [(x, s_t), ("%m", mt)],
+                bias = "%m"
+                if spelling == "computed-mask":
+                    # A bias computed in the function, (1 - m) * -2 (BERT's
+                    # padding bias has the same form).
+                    bias = p.fresh("bias")
+                    linalg_elementwise(p, bias, [("%m", mt)],
+                                       ["%one = arith.constant 1.0 : f32", "%big = arith.constant -2.0 : f32",
+                                        "%inv = arith.subf %one, %a0 : f32", "%y = arith.mulf %inv, %big : f32",
+                                        "linalg.yield %y : f32"],
+                                       ["affine_map<(a, b, c) -> (a, b, c)>"] * 2, mask_shape)
+                linalg_elementwise(p, x2, [(x, s_t), (bias, mt)],
                                    ["%y = arith.addf %a0, %a1 : f32", "linalg.yield %y : f32"],
                                    ["affine_map<(a, b, c) -> (a, b, c)>", f"affine_map<(a, b, c) -> ({', '.join(m)})>",
                                     "affine_map<(a, b, c) -> (a, b, c)>"], [heads, nq, nk])
@@ -527,14 +623,47 @@ def generate_program(index, rng, dtype):
             p.emit(f"{mx} = tosa.maximum {mx0}, {zero} : ({red_t}, tensor<{ones}xf32>) -> {red_t}")
         else:
             p.emit(f"{mx} = tosa.reduce_max {x} {{axis = {axis} : i32}} : ({s_t}) -> {red_t}")
-        p.emit(f"{sub} = tosa.sub {x}, {mx} : ({s_t}, {red_t}) -> {s_t}")
-        p.emit(f"{ex} = tosa.exp {sub} : ({s_t}) -> {s_t}")
-        p.emit(f"{sm} = tosa.reduce_sum {ex} {{axis = {axis} : i32}} : ({s_t}) -> {red_t}")
-        p.emit(f"{inv} = tosa.reciprocal {sm} : ({red_t}) -> {red_t}")
-        if mutation == "unnormalized":
-            pr = ex
+        if spelling == "mixed":
+            # The max broadcast by tosa.tile, then arith.subf and math.exp
+            # on whole tensors.
+            tiled, mult = p.fresh("tiled"), p.fresh("mult")
+            shape = [int(x_) for x_ in s_t[len("tensor<"):-len("xf32>")].split("x")]
+            rank = len(shape)
+            multiples = [shape[i] if i == axis else 1 for i in range(rank)]
+            p.emit(f"{mult} = tosa.const_shape {{values = dense<[{', '.join(map(str, multiples))}]> : tensor<{rank}xindex>}} : () -> !tosa.shape<{rank}>")
+            p.emit(f"{tiled} = tosa.tile {mx}, {mult} : ({red_t}, !tosa.shape<{rank}>) -> {s_t}")
+            p.emit(f"{sub} = arith.subf {x}, {tiled} : {s_t}")
+            p.emit(f"{ex} = math.exp {sub} : {s_t}")
         else:
-            p.emit(f"{pr} = tosa.mul {ex}, {inv}, %shift : ({s_t}, {red_t}, tensor<1xi8>) -> {s_t}")
+            p.emit(f"{sub} = tosa.sub {x}, {mx} : ({s_t}, {red_t}) -> {s_t}")
+            p.emit(f"{ex} = tosa.exp {sub} : ({s_t}) -> {s_t}")
+        summed = ex
+        if mutation == "lse-no-max":
+            # The near miss: the log-sum-exp's sum forgets the max.
+            summed = p.fresh("ex")
+            p.emit(f"{summed} = tosa.exp {x} : ({s_t}) -> {s_t}")
+        p.emit(f"{sm} = tosa.reduce_sum {summed} {{axis = {axis} : i32}} : ({s_t}) -> {red_t}")
+        if spelling == "lse":
+            # exp(x - (max + log(sum))).
+            lg, lse, sh = p.fresh("log"), p.fresh("lse"), p.fresh("d")
+            p.emit(f"{lg} = tosa.log {sm} : ({red_t}) -> {red_t}")
+            p.emit(f"{lse} = tosa.add {mx}, {lg} : ({red_t}, {red_t}) -> {red_t}")
+            p.emit(f"{sh} = tosa.sub {x}, {lse} : ({s_t}, {red_t}) -> {s_t}")
+            p.emit(f"{pr} = tosa.exp {sh} : ({s_t}) -> {s_t}")
+        else:
+            p.emit(f"{inv} = tosa.reciprocal {sm} : ({red_t}) -> {red_t}")
+            if mutation == "unnormalized":
+                pr = ex
+            else:
+                p.emit(f"{pr} = tosa.mul {ex}, {inv}, %shift : ({s_t}, {red_t}, tensor<1xi8>) -> {s_t}")
+        if spelling == "identity":
+            # P + 0 (P + 1 as the near miss) and a same-type tosa.cast.
+            c, added, same = p.fresh("c"), p.fresh("p"), p.fresh("p")
+            value = "1.0" if mutation == "plus-one" else "0.0"
+            p.emit(f'{c} = "tosa.const"() <{{values = dense<{value}> : {s_t}}}> : () -> {s_t}')
+            p.emit(f"{added} = tosa.add {pr}, {c} : ({s_t}, {s_t}) -> {s_t}")
+            p.emit(f"{same} = tosa.cast {added} : ({s_t}) -> {s_t}")
+            pr = same
         if layout == "split":
             pr = reshape(pr, four_d([heads, nq, nk]), [heads, nq, nk], f)
             s_t = scores_3d_t
@@ -564,28 +693,76 @@ def generate_program(index, rng, dtype):
                 p.emit(f"{e} = tensor.empty() : {row_t}")
                 p.emit(f"%{name}{p.index} = linalg.fill ins({c} : f32) outs({e} : {row_t}) -> {row_t}")
             mx = p.fresh("max")
-            p.emit(f"{mx} = linalg.generic {{indexing_maps = [{ident}, {rmap}], iterator_types = [{iters}]}} ins({x} : {s_t}) outs(%mi{p.index} : {row_t}) {{")
-            p.emit("^bb0(%a: f32, %acc: f32):")
-            p.emit("  %r = arith.maximumf %a, %acc : f32")
-            p.emit("  linalg.yield %r : f32")
-            p.emit(f"}} -> {row_t}")
+            if spelling == "argmax":
+                # torch's max over a dim: the row max with its argmax, unused.
+                ie, iz = p.fresh("e"), p.fresh("z")
+                idx_t = ttype(row_shape, "i64")
+                p.emit(f"{ie} = tensor.empty() : {idx_t}")
+                p.emit(f"{iz} = linalg.fill ins(%zero_i64 : i64) outs({ie} : {idx_t}) -> {idx_t}")
+                p.emit(f"{mx}:2 = linalg.generic {{indexing_maps = [{ident}, {rmap}, {rmap}], iterator_types = [{iters}]}} ins({x} : {s_t}) outs(%mi{p.index}, {iz} : {row_t}, {idx_t}) {{")
+                p.emit("^bb0(%a: f32, %acc: f32, %i: i64):")
+                p.emit(f"  %j = linalg.index {axis} : index")
+                p.emit("  %ji = arith.index_cast %j : index to i64")
+                p.emit("  %r = arith.maximumf %a, %acc : f32")
+                p.emit("  %gt = arith.cmpf ogt, %a, %acc : f32")
+                p.emit("  %sel = arith.select %gt, %ji, %i : i64")
+                p.emit("  linalg.yield %r, %sel : f32, i64")
+                p.emit(f"}} -> ({row_t}, {idx_t})")
+                mx = mx + "#0"
+            else:
+                p.emit(f"{mx} = linalg.generic {{indexing_maps = [{ident}, {rmap}], iterator_types = [{iters}]}} ins({x} : {s_t}) outs(%mi{p.index} : {row_t}) {{")
+                p.emit("^bb0(%a: f32, %acc: f32):")
+                p.emit("  %r = arith.maximumf %a, %acc : f32")
+                p.emit("  linalg.yield %r : f32")
+                p.emit(f"}} -> {row_t}")
             ex = p.fresh("ex")
             linalg_elementwise(p, ex, [(x, s_t), (mx, row_t)],
                                ["%d = arith.subf %a0, %a1 : f32", "%y = math.exp %d : f32", "linalg.yield %y : f32"],
                                [ident, rmap, ident], [heads, nq, nk])
+            summed = ex
+            if mutation == "lse-no-max":
+                summed = p.fresh("ex")
+                linalg_elementwise(p, summed, [(x, s_t)], ["%y = math.exp %a0 : f32", "linalg.yield %y : f32"],
+                                   [ident, ident], [heads, nq, nk])
             sm = p.fresh("sum")
-            p.emit(f"{sm} = linalg.generic {{indexing_maps = [{ident}, {rmap}], iterator_types = [{iters}]}} ins({ex} : {s_t}) outs(%si{p.index} : {row_t}) {{")
+            p.emit(f"{sm} = linalg.generic {{indexing_maps = [{ident}, {rmap}], iterator_types = [{iters}]}} ins({summed} : {s_t}) outs(%si{p.index} : {row_t}) {{")
             p.emit("^bb0(%a: f32, %acc: f32):")
             p.emit("  %r = arith.addf %a, %acc : f32")
             p.emit("  linalg.yield %r : f32")
             p.emit(f"}} -> {row_t}")
             if mutation == "unnormalized":
                 pr = ex
+            elif spelling == "lse":
+                # exp(x - (max + log(sum))), the logsumexp a tensor of its own.
+                lse, pr = p.fresh("lse"), p.fresh("p")
+                linalg_elementwise(p, lse, [(mx, row_t), (sm, row_t)],
+                                   ["%l = math.log %a1 : f32", "%y = arith.addf %a0, %l : f32", "linalg.yield %y : f32"],
+                                   ["affine_map<(a, b) -> (a, b)>"] * 3, row_shape)
+                linalg_elementwise(p, pr, [(x, s_t), (lse, row_t)],
+                                   ["%d = arith.subf %a0, %a1 : f32", "%y = math.exp %d : f32", "linalg.yield %y : f32"],
+                                   [ident, rmap, ident], [heads, nq, nk])
+            elif spelling == "f64-div":
+                pr = p.fresh("p")
+                linalg_elementwise(p, pr, [(ex, s_t), (sm, row_t)],
+                                   ["%n = arith.extf %a0 : f32 to f64", "%l = arith.extf %a1 : f32 to f64",
+                                    "%quot = arith.divf %n, %l : f64", "%y = arith.truncf %quot : f64 to f32",
+                                    "linalg.yield %y : f32"],
+                                   [ident, rmap, ident], [heads, nq, nk])
             else:
                 pr = p.fresh("p")
                 linalg_elementwise(p, pr, [(ex, s_t), (sm, row_t)],
                                    ["%y = arith.divf %a0, %a1 : f32", "linalg.yield %y : f32"],
                                    [ident, rmap, ident], [heads, nq, nk])
+            if spelling == "identity":
+                # P * 1.0 then + 0.0 (+ 1.0 as the near miss), in one generic.
+                added = p.fresh("p")
+                value = "1.0" if mutation == "plus-one" else "0.0"
+                linalg_elementwise(p, added, [(pr, s_t)],
+                                   ["%one = arith.constant 1.0 : f32", f"%c = arith.constant {value} : f32",
+                                    "%pm = arith.mulf %a0, %one : f32", "%y = arith.addf %pm, %c : f32",
+                                    "linalg.yield %y : f32"],
+                                   [ident, ident], [heads, nq, nk])
+                pr = added
         pc, pc_t = pr, s_t
         if dtype != f:
             pc = p.fresh("pc")
@@ -607,6 +784,16 @@ def generate_program(index, rng, dtype):
         p.emit(f"{o} = linalg.batch_matmul ins({pc}, {v} : {pc_t}, {ttype([heads, nk, dv], dtype)}) outs({zo} : {o_t}) -> {o_t}")
     if layout == "4-d":
         o = reshape(o, [heads, nq, dv], four_d([heads, nq, dv]), dtype)
+    if layout in ("seq-first", "bshd"):
+        e, ot = p.fresh("e"), p.fresh("o")
+        flat_t = ttype([nq, heads, dv], dtype)
+        p.emit(f"{e} = tensor.empty() : {flat_t}")
+        p.emit(f"{ot} = linalg.transpose ins({o} : {o_t}) outs({e} : {flat_t}) permutation = [1, 0, 2]")
+        o = ot
+        if layout == "bshd":
+            o = p.fresh("o")
+            p.emit(f"{o} = tensor.expand_shape {ot} [[0, 1], [2], [3]] output_shape [1, {nq}, {heads}, {dv}] : "
+                   f"{flat_t} into {ttype([1, nq, heads, dv], dtype)}")
     rets = [o] + ([pr] if mutation == "extra-user" else [])
     p.emit(f"return {', '.join(rets)} : {', '.join(results)}")
     p.results = results
@@ -898,6 +1085,17 @@ func.func @print(%t: tensor<?x?x?xf32>) {
                 shape = shape[1:]
             text, val = make(name, shape, seed + i)
             out += text
+            if m["layout"] in ("seq-first", "bshd"):
+                # The same values, stored sequence-first ([1, N, H, D]: BSHD).
+                t_shape = [shape[1], shape[0], shape[2]]
+                out.append(f"  %{name}se{i} = tensor.empty() : {ttype(t_shape, dt)}\n")
+                out.append(f"  %{name}sf{i} = linalg.transpose ins({val} : {ttype(shape, dt)}) "
+                           f"outs(%{name}se{i} : {ttype(t_shape, dt)}) permutation = [1, 0, 2]\n")
+                val = f"%{name}sf{i}"
+                if m["layout"] == "bshd":
+                    out.append(f"  %{name}b{i} = tensor.expand_shape {val} [[0, 1], [2], [3]] output_shape "
+                               f"[1, {', '.join(map(str, t_shape))}] : {ttype(t_shape, dt)} into {ttype([1] + t_shape, dt)}\n")
+                    val = f"%{name}b{i}"
             if m["layout"] == "4-d":
                 split = [2, shape[0] // 2] + shape[1:]
                 out.append(f"  %{name}4_{i} = tensor.expand_shape {val} [[0, 1], [2], [3]] output_shape "
@@ -970,7 +1168,29 @@ def remarks_by_function(module_text, remarks_text):
     return counts
 
 
-def check_raised(module_text, raised_text, remarks_text=None):
+def program_classes(meta):
+    """The recognition classes a program exercises (issue 14), from its
+    EXPECT line's metadata."""
+    classes = []
+    if meta.get("spelling", "plain") != "plain":
+        classes.append("spelling=" + meta["spelling"])
+    if meta.get("layout") in ("seq-first", "bshd"):
+        classes.append("layout=" + meta["layout"])
+    if meta.get("mutation") == "permutation":
+        classes.append("layout=key-dn")
+    return classes or ["plain"]
+
+
+def parse_expectations(module_text):
+    """name -> (expectation, metadata dict) from the EXPECT lines."""
+    result = {}
+    for m in re.finditer(r"// EXPECT @(\w+) (raised|untouched)  \((.*)\)", module_text):
+        meta = dict(kv.split("=", 1) for kv in m.group(3).split(", ") if "=" in kv)
+        result[m.group(1)] = (m.group(2), meta)
+    return result
+
+
+def check_raised(module_text, raised_text, remarks_text=None, wrong_names=None):
     """Every positive raised once, every near miss untouched; with the
     remarks of explain=true, every near miss explained (no silent miss) and
     no remark on a positive."""
@@ -986,14 +1206,20 @@ def check_raised(module_text, raised_text, remarks_text=None):
         n = seen.get(name, 0)
         if (what == "raised" and n != 1) or (what == "untouched" and n != 0):
             wrong.append(f"@{name}: expected {what}, found {n} fa.attention")
+            if wrong_names is not None:
+                wrong_names.append(name)
     explained = ""
     if remarks_text is not None:
         remarks = remarks_by_function(module_text, remarks_text)
         for name, what in expect.items():
             if what == "untouched" and not remarks.get(name):
                 wrong.append(f"@{name}: a near miss left without a remark")
+                if wrong_names is not None:
+                    wrong_names.append(name)
             if what == "raised" and remarks.get(name):
                 wrong.append(f"@{name}: raised, yet {remarks[name]} remark(s)")
+                if wrong_names is not None:
+                    wrong_names.append(name)
         explained = (f", {sum(1 for n, w in expect.items() if w == 'untouched' and remarks.get(n))}"
                      " near misses explained")
     raised = sum(1 for w in expect.values() if w == "raised")
@@ -1018,6 +1244,8 @@ def main():
     r.add_argument("--seeds", required=True, help="A:B, the seeds to run")
     r.add_argument("--count", type=int, default=20)
     r.add_argument("--fa-opt", required=True)
+    r.add_argument("--classes", action="store_true",
+                   help="print the programs and wrong results per recognition class")
     r.add_argument("--gpu-kernel", default="",
                    help="also run the GPU kernel of this chip with emulated "
                         "threads (fa-cpu-pipeline=gpu-kernel=CHIP)")
@@ -1042,6 +1270,7 @@ def run_many(args):
     failures = 0
     programs = 0
     worst = {}  # dtype -> worst error as a fraction of its tolerance
+    classes = {}  # recognition class -> expected raised / untouched, wrong
     with tempfile.TemporaryDirectory() as tmp:
         for seed in range(first, last):
             module = os.path.join(tmp, "m.mlir")
@@ -1051,8 +1280,14 @@ def run_many(args):
             raised = subprocess.run([args.fa_opt, module,
                                      "--fa-raise-attention=explain=true"],
                                     capture_output=True, text=True)
+            wrong_names = []
             ok = raised.returncode == 0 and check_raised(text, raised.stdout,
-                                                         raised.stderr) == 0
+                                                         raised.stderr, wrong_names) == 0
+            for name, (what, meta) in parse_expectations(text).items():
+                for cls in program_classes(meta):
+                    row = classes.setdefault(cls, {"raised": 0, "untouched": 0, "wrong": 0})
+                    row[what] += 1
+                    row["wrong"] += name in wrong_names
             outs = []
             pipelines = ["--fa-cpu-pipeline", "--fa-cpu-pipeline=raise=false"]
             if args.gpu_kernel:
@@ -1081,6 +1316,11 @@ def run_many(args):
                     failures += 1
                     print(f"seed {seed} ({name}): FAILED {cmp.stdout.strip()}")
                     break
+    if args.classes:
+        print("class: programs expected raised / expected untouched (near misses) / wrong")
+        for cls in sorted(classes):
+            row = classes[cls]
+            print(f"  {cls}: {row['raised']} / {row['untouched']} / {row['wrong']}")
     print(f"seeds {first}..{last - 1}: {programs} programs, {failures} failing seeds")
     print("worst error, as a fraction of the tolerance: " +
           ", ".join(f"{t} {worst[t]:.3f}" for t in sorted(worst)))
