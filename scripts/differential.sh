@@ -9,4 +9,4 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${FA_BUILD_DIR:-$root/build}
 exec python3 "$root/test/Differential/Inputs/random_attention.py" run \
   --seeds "${1:-1:101}" --count 20 --fa-opt "$build/bin/fa-opt" \
-  ${2:+--gpu-kernel "$2"}
+  --classes ${2:+--gpu-kernel "$2"}

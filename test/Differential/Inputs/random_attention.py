@@ -14,12 +14,15 @@ scores split into [B, H, Nq, Nk] inside the chain (linalg: merged back at
 once; TOSA: scale, mask and softmax on the 4-D scores between two
 tosa.reshape); sequence lengths, and B·H, static or dynamic (`?`, linalg);
 random sizes that rarely divide a tile; K
-transposed by the contraction's map or by a transpose op) together with
-near misses, each a single-point mutation of a real pattern (softmax over
-the wrong axis, Q·K in place of Q·Kᵀ, an extra user of the probabilities, a
-tensor scale, a multiplying mask, an unnormalized exp, a max that starts at
-0, a finite fill). Every function is annotated with
-what must happen to it:
+transposed by the contraction's map or by a transpose op, or held as
+[D, Nk]; sequence-first and BSHD arguments; the spellings of issue 14:
+log-sum-exp softmax, identity steps, arith/math on tensors, reciprocal,
+reshaped and computed scales, a max with its argmax, a division in f64,
+(K·Qᵀ)ᵀ, a computed bias) together with near misses, each a single-point
+mutation of a real pattern (softmax over the wrong axis, an extra user of
+the probabilities, a tensor scale, a multiplying mask, an unnormalized exp,
+a max that starts at 0, a finite fill, a log-sum-exp without its max, P + 1).
+Every function is annotated with what must happen to it:
 
   // EXPECT @p3 raised     -- exactly one fa.attention after raising
   // EXPECT @p4 untouched  -- no fa.attention after raising
