@@ -283,6 +283,95 @@ Value restoreFullyMaskedRows(OpBuilder &b, Location loc, Value output,
       .getResult(0);
 }
 
+/// Inserts static unit dims into `tensor` where `isUnit` says (the result
+/// has isUnit.size() dims, the others being the tensor's, in order).
+Value insertUnitDims(OpBuilder &b, Location loc, Value tensor,
+                     ArrayRef<bool> isUnit) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  if (static_cast<int64_t>(isUnit.size()) == type.getRank())
+    return tensor;
+  SmallVector<int64_t> real;
+  for (auto [dim, unit] : llvm::enumerate(isUnit))
+    if (!unit)
+      real.push_back(dim);
+  SmallVector<ReassociationIndices> reassociation;
+  SmallVector<int64_t> shape(isUnit.size(), 1);
+  SmallVector<OpFoldResult> sizes(isUnit.size(), b.getIndexAttr(1));
+  SmallVector<OpFoldResult> tensorSizes = tensor::getMixedSizes(b, loc, tensor);
+  int64_t next = 0;
+  for (auto [index, position] : llvm::enumerate(real)) {
+    ReassociationIndices group;
+    int64_t end = index + 1 == real.size()
+                      ? static_cast<int64_t>(isUnit.size()) - 1
+                      : position;
+    for (int64_t p = next; p <= end; ++p)
+      group.push_back(p);
+    next = end + 1;
+    reassociation.push_back(group);
+    shape[position] = type.getDimSize(index);
+    sizes[position] = tensorSizes[index];
+  }
+  return tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get(shape, type.getElementType()), tensor,
+      reassociation, sizes);
+}
+
+/// The op's logsumexp, [B, H, Nq] f32, in the shape, dim order and type of
+/// the frontend's own logsumexp (whose dims `match.logsumexpLabels` name).
+/// The matcher takes it only where every row sees a key.
+Value frontendLogsumexp(OpBuilder &b, Location loc, Value logsumexp,
+                        const AttentionMatch &match) {
+  // The row axes the frontend holds, in its order.
+  SmallVector<bool> isUnit;
+  Labels rowAxes;
+  for (const Axis &axis : match.logsumexpLabels) {
+    isUnit.push_back(axis.kind == AxisKind::Unit);
+    if (axis.kind != AxisKind::Unit)
+      rowAxes.push_back(axis);
+  }
+  // The op's [B, H, Nq] to the frontend's rank: merge a split batch the
+  // frontend holds merged, or drop the unit dims the rewrite added.
+  Labels canonical;
+  bool mergedBatch = llvm::is_contained(rowAxes, Axis{AxisKind::Batch, 0});
+  if (!match.batchSplit.empty() && !mergedBatch) {
+    canonical = {Axis{AxisKind::Batch, 0, 1}, Axis{AxisKind::Batch, 0, 2}};
+  } else {
+    unsigned numBatchDims = match.batchSplit.empty() ? match.numBatchDims : 1;
+    for (unsigned index = 0; index < numBatchDims; ++index)
+      canonical.push_back(Axis{AxisKind::Batch, index});
+  }
+  canonical.push_back(Axis{AxisKind::Query});
+  int64_t missing = 3 - static_cast<int64_t>(canonical.size());
+  if (missing > 0) {
+    SmallVector<ReassociationIndices> reassociation(1);
+    for (int64_t dim = 0; dim <= missing; ++dim)
+      reassociation.front().push_back(dim);
+    for (int64_t dim = missing + 1; dim < 3; ++dim)
+      reassociation.push_back({dim});
+    logsumexp =
+        tensor::CollapseShapeOp::create(b, loc, logsumexp, reassociation);
+  }
+  // To the frontend's order, then its unit dims and element type.
+  SmallVector<int64_t> permutation;
+  for (const Axis &axis : rowAxes)
+    permutation.push_back(llvm::find(canonical, axis) - canonical.begin());
+  if (!llvm::is_sorted(permutation))
+    logsumexp = transpose(b, loc, logsumexp, permutation);
+  logsumexp = insertUnitDims(b, loc, logsumexp, isUnit);
+  auto targetType = cast<RankedTensorType>(match.logsumexp.getType());
+  auto currentType = cast<RankedTensorType>(logsumexp.getType());
+  if (currentType.getElementType() != targetType.getElementType()) {
+    auto retyped = currentType.clone(targetType.getElementType());
+    if (targetType.getElementType().getIntOrFloatBitWidth() < 32)
+      logsumexp = arith::TruncFOp::create(b, loc, retyped, logsumexp);
+    else
+      logsumexp = arith::ExtFOp::create(b, loc, retyped, logsumexp);
+  }
+  if (logsumexp.getType() != targetType)
+    logsumexp = tensor::CastOp::create(b, loc, targetType, logsumexp);
+  return logsumexp;
+}
+
 /// Emits fa.attention for `match` before its root, replaces the root and
 /// erases the ops that became dead; adds them to `erased`.
 void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
@@ -358,7 +447,8 @@ void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
       {queryType.getDimSize(0), queryType.getDimSize(1),
        queryType.getDimSize(2), valueType.getDimSize(3)},
       valueType.getElementType());
-  bool needsLogsumexp = match.fullyMaskedRows != FullyMaskedRows::NotPossible;
+  bool needsLogsumexp = match.fullyMaskedRows != FullyMaskedRows::NotPossible ||
+                        match.logsumexp;
   SmallVector<Type> resultTypes = {outputType};
   if (needsLogsumexp)
     resultTypes.push_back(RankedTensorType::get(
@@ -371,7 +461,19 @@ void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
       /*window=*/nullptr, /*tiling=*/nullptr);
 
   Value output = attention.getOutput();
-  if (needsLogsumexp)
+  if (match.logsumexp) {
+    // The program's other uses of its logsumexp read the op's.
+    Value logsumexp =
+        frontendLogsumexp(b, loc, attention.getLogsumexp(), match);
+    llvm::SmallPtrSet<Operation *, 16> pattern(match.patternOps.begin(),
+                                               match.patternOps.end());
+    pattern.insert(root);
+    rewriter.replaceUsesWithIf(match.logsumexp, logsumexp,
+                               [&](OpOperand &use) {
+                                 return !pattern.contains(use.getOwner());
+                               });
+  }
+  if (match.fullyMaskedRows != FullyMaskedRows::NotPossible)
     output = restoreFullyMaskedRows(b, loc, output, attention.getLogsumexp(),
                                     value, match.fullyMaskedRows,
                                     match.groupSize);

@@ -314,6 +314,8 @@ private:
   /// lookThroughBatchReshape); empty otherwise.
   SmallVector<int64_t, 2> batchSplit;
   double fill = 0;
+  /// The log-sum-exp softmax's max + log(sum), when it is a tensor.
+  Term *logsumexpTerm = nullptr;
 };
 
 Term *Matcher::resolve(Term *term) {
@@ -747,6 +749,35 @@ std::optional<AttentionMatch> Matcher::run() {
   if (rowsCanBeEmpty)
     match.fullyMaskedRows = isLowestFinite(fill) ? FullyMaskedRows::MeanOfValues
                                                  : FullyMaskedRows::NaN;
+  if (match.logsumexp) {
+    // The frontend's logsumexp of a row with no visible key depends on
+    // how its row max starts (-inf gives NaN, TOSA's lowering starts at the
+    // lowest finite value and gets -inf) and on the fill: only rows that
+    // always see a key have one exact value.
+    if (match.fullyMaskedRows != FullyMaskedRows::NotPossible)
+      return reject(RejectCategory::ExternalUse,
+                    "the logsumexp is used outside the pattern and a row "
+                    "may have no visible key, where the frontend's "
+                    "logsumexp has no exact counterpart in the op");
+    // Its dims: each score row axis once, in any order, and unit dims.
+    Labels rowAxes;
+    for (const Axis &axis : match.logsumexpLabels)
+      if (axis.kind != AxisKind::Unit)
+        rowAxes.push_back(axis);
+    bool splitInLse = llvm::any_of(rowAxes, [](const Axis &axis) {
+      return axis.kind == AxisKind::Batch && axis.part != 0;
+    });
+    Labels expected;
+    if (!batchSplit.empty() && splitInLse)
+      expected = {Axis{AxisKind::Batch, 0, 1}, Axis{AxisKind::Batch, 0, 2}};
+    else
+      for (unsigned index = 0; index < numBatchDims; ++index)
+        expected.push_back(Axis{AxisKind::Batch, index});
+    expected.push_back(Axis{AxisKind::Query});
+    SmallVector<int64_t, 4> unused;
+    if (!checkLayout("the logsumexp", rowAxes, expected, unused))
+      return std::nullopt;
+  }
 
   match.batchSplit = batchSplit;
   if (!batchSplit.empty() && match.groupSize > 1) {
@@ -895,6 +926,10 @@ bool Matcher::matchLogSumExp(Term *x, Term *lse, Term *&scores) {
                 "inside its sum");
   if (!matchRowReduction(outerMax, x, /*isMax=*/true, "row max"))
     return false;
+  // The logsumexp is a tensor of its own when its add is an op's result;
+  // the program may use it elsewhere (checkExternalUses).
+  if (lse->value && lse->value.getDefiningOp())
+    logsumexpTerm = lse;
   scores = x;
   return true;
 }
@@ -1321,6 +1356,17 @@ static bool isDeadCode(Operation *op, unsigned depth = 4) {
 }
 
 bool Matcher::checkExternalUses() {
+  // The logsumexp may be used outside: the op computes it too.
+  Operation *logsumexpOp =
+      logsumexpTerm ? logsumexpTerm->value.getDefiningOp() : nullptr;
+  if (logsumexpOp &&
+      llvm::any_of(logsumexpOp->getUsers(), [&](Operation *user) {
+        return user != root && !patternOps.contains(user) &&
+               !isDeadCode(user);
+      })) {
+    match.logsumexp = logsumexpTerm->value;
+    match.logsumexpLabels = logsumexpTerm->labels;
+  }
   // Dead users are erased with the pattern.
   SmallVector<Operation *> deadUsers;
   for (Operation *op : patternOps)
@@ -1330,6 +1376,8 @@ bool Matcher::checkExternalUses() {
   for (Operation *user : deadUsers)
     patternOps.insert(user);
   for (Operation *op : patternOps) {
+    if (match.logsumexp && op == logsumexpOp)
+      continue;
     for (Operation *user : op->getUsers()) {
       if (user == root || patternOps.contains(user) || isDeadCode(user))
         continue;

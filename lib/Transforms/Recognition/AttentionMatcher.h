@@ -102,6 +102,11 @@ struct AttentionMatch {
   /// A splat constant added to every score: a [1, 1, 1, 1] bias.
   std::optional<double> constantBias;
   FullyMaskedRows fullyMaskedRows = FullyMaskedRows::NotPossible;
+  /// The log-sum-exp softmax's own logsumexp (max + log(sum)) when the
+  /// program also uses it outside the pattern, and its dims' roles: the
+  /// rewrite replaces those uses with the op's logsumexp.
+  Value logsumexp;
+  Labels logsumexpLabels;
   /// Ops computing the scores, softmax and probabilities: erased after the
   /// rewrite once dead.
   SmallVector<Operation *> patternOps;
