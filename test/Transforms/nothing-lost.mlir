@@ -247,3 +247,67 @@ func.func @f16_mma_sync(%a: vector<4x2xf16>, %b: vector<2x2xf16>, %c: vector<2x2
   %d = nvgpu.mma.sync (%a, %b, %c) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
   return %d : vector<2x2xf32>
 }
+
+// Issue 14's inputs that are not attention: elementwise math on whole
+// tensors, a tile broadcast, a row max with its argmax, a log-sum-exp
+// (log_softmax) feeding a contraction, a scale computed from constants.
+func.func @tensor_math_without_attention(%x: tensor<2x8x1xf32>, %y: tensor<2x8x8xf32>) -> tensor<2x8x8xf32> {
+  %reps = tosa.const_shape {values = dense<[1, 1, 8]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %t = tosa.tile %x, %reps : (tensor<2x8x1xf32>, !tosa.shape<3>) -> tensor<2x8x8xf32>
+  %c64 = arith.constant 64 : i64
+  %f = arith.sitofp %c64 : i64 to f64
+  %r = math.sqrt %f : f64
+  %s = arith.truncf %r : f64 to f32
+  %splat = tensor.splat %s : tensor<2x8x8xf32>
+  %e = math.exp %t : tensor<2x8x8xf32>
+  %m = arith.mulf %e, %splat : tensor<2x8x8xf32>
+  %a = arith.addf %m, %y : tensor<2x8x8xf32>
+  return %a : tensor<2x8x8xf32>
+}
+
+func.func @argmax_and_log_softmax(%s: tensor<8x8xf32>, %v: tensor<8x4xf32>) -> (tensor<8x4xf32>, tensor<8xi64>) {
+  %zero = arith.constant 0.0 : f32
+  %neginf = arith.constant 0xFF800000 : f32
+  %c0 = arith.constant 0 : i64
+  %ei = tensor.empty() : tensor<8xi64>
+  %zi = linalg.fill ins(%c0 : i64) outs(%ei : tensor<8xi64>) -> tensor<8xi64>
+  %er = tensor.empty() : tensor<8xf32>
+  %mi = linalg.fill ins(%neginf : f32) outs(%er : tensor<8xf32>) -> tensor<8xf32>
+  %max:2 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%s : tensor<8x8xf32>) outs(%mi, %zi : tensor<8xf32>, tensor<8xi64>) {
+  ^bb0(%a: f32, %acc: f32, %idx: i64):
+    %j = linalg.index 1 : index
+    %ji = arith.index_cast %j : index to i64
+    %m = arith.maximumf %a, %acc : f32
+    %gt = arith.cmpf ogt, %a, %acc : f32
+    %sel = arith.select %gt, %ji, %idx : i64
+    linalg.yield %m, %sel : f32, i64
+  } -> (tensor<8xf32>, tensor<8xi64>)
+  %e = tensor.empty() : tensor<8x8xf32>
+  %ex = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s, %max#0 : tensor<8x8xf32>, tensor<8xf32>) outs(%e : tensor<8x8xf32>) {
+  ^bb0(%a: f32, %m: f32, %out: f32):
+    %d = arith.subf %a, %m : f32
+    %x = math.exp %d : f32
+    linalg.yield %x : f32
+  } -> tensor<8x8xf32>
+  %zr = linalg.fill ins(%zero : f32) outs(%er : tensor<8xf32>) -> tensor<8xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%ex : tensor<8x8xf32>) outs(%zr : tensor<8xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %a, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<8xf32>
+  %ls = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s, %max#0, %sum : tensor<8x8xf32>, tensor<8xf32>, tensor<8xf32>) outs(%e : tensor<8x8xf32>) {
+  ^bb0(%a: f32, %m: f32, %l: f32, %out: f32):
+    %lg = math.log %l : f32
+    %lse = arith.addf %m, %lg : f32
+    %y = arith.subf %a, %lse : f32
+    linalg.yield %y : f32
+  } -> tensor<8x8xf32>
+  %eo = tensor.empty() : tensor<8x4xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<8x4xf32>) -> tensor<8x4xf32>
+  %o = linalg.matmul ins(%ls, %v : tensor<8x8xf32>, tensor<8x4xf32>) outs(%zo : tensor<8x4xf32>) -> tensor<8x4xf32>
+  return %o, %max#1 : tensor<8x4xf32>, tensor<8xi64>
+}
