@@ -171,9 +171,21 @@ TEST(TileSelectionAPI, PlainFunctionOfShapeAndTarget) {
   shape.keyLen = 4096;
   shape.headDim = 128;
   shape.valueDim = 128;
+  shape.mmaOperands = true; // f16
   fa::TileSelection result = fa::selectTiles(
       shape, *fa::lookupTargetPreset("sm_90"), fa::TilePolicy::Auto);
   ASSERT_TRUE(result.decision);
+  // The tile of docs/Targets.md's sm_90, d = 128, f16 row, exactly.
+  fa::Tiling expected;
+  expected.blockQ = 128;
+  expected.blockKV = 64;
+  expected.warps = 4;
+  expected.stages = 2;
+  EXPECT_EQ(result.decision->tiling, expected);
+  EXPECT_EQ(result.decision->policy, fa::TilePolicy::Auto);
+  EXPECT_EQ(result.decision->costs.sharedMemoryBytes, 188416);
+  EXPECT_EQ(result.decision->fa1BlockKV, 227);
+  EXPECT_EQ(result.decision->fa1BlockQ, 128);
   EXPECT_FALSE(result.decision->why.empty());
 }
 
