@@ -1,0 +1,324 @@
+#!/usr/bin/env python3
+"""Mutation harness: does the test suite catch semantic bugs in the
+lowerings and the recognizer?
+
+Each entry of MUTATIONS is one plausible bug, written as an exact text
+substitution in one source file (it must match exactly once), and the named
+lit tests expected to catch it. For each mutation the harness copies the
+pristine file into a private copy of the tree, applies the substitution,
+rebuilds fa-opt (and the unit tests) incrementally, runs the named tests,
+and restores the file. A mutation is caught when at least one named test
+fails; the table lists which did.
+
+  scripts/mutate.py                  # every mutation; the first run builds
+  scripts/mutate.py --only no-rescale,missing-barrier
+  scripts/mutate.py --check          # only that every substitution applies
+
+The copy lives in build-mutate/ (src/ and build/), never in the working
+tree, so an interrupted run leaves the tree as it was. Too slow for CI on
+two cores (about a minute per mutation once built); docs/Robustness.md
+keeps the latest table. Exit status 1 when a mutation survives.
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LLVM = "/usr/lib/llvm-22"
+
+TILE = "lib/Transforms/TileAttention.cpp"
+KERNEL = "lib/Transforms/GPU/DistributeAttention.cpp"
+INDEX = "lib/Transforms/IndexMath.h"
+BUILDERS = "lib/Transforms/TensorBuilders.h"
+MATCHER = "lib/Transforms/Recognition/AttentionMatcher.cpp"
+NORMALIZATION = "lib/Transforms/Recognition/Normalization.cpp"
+CANDIDATES = "lib/Transforms/Recognition/Candidates.cpp"
+RAISE = "lib/Transforms/RaiseAttention.cpp"
+DECOMPOSE = "lib/Transforms/DecomposeAttention.cpp"
+
+SWEEP = "test/Integration/Tiling/sweep-"
+MULTI_BLOCK = [SWEEP + n + ".mlir" for n in
+               ("decode", "n7-tail", "n127-nq-ne-nk", "f16-d64", "n64-divides",
+                "bf16-d128", "gqa", "additive-bias")]
+KERNEL_MMA = [SWEEP + n + ".mlir" for n in
+              ("kernel-mma-causal-d128", "kernel-mma-two-tiles",
+               "kernel-mma-stages2-window", "kernel-mma-bf16-causal",
+               "kernel-mma-bf16-gqa-stages2")]
+KERNEL_FMA = [SWEEP + n + ".mlir" for n in
+              ("kernel-stages2", "kernel-stages3-gqa", "kernel-full-block",
+               "kernel-odd-dims")]
+
+# name, file, old text, new text, tests, what the bug is.
+MUTATIONS = [
+    ("no-rescale", TILE,
+     """oldAcc, {row2, id2}, {par, par},
+            [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+              return arith::MulFOp::create(nb, nloc, args[0], args[1]);""",
+     """oldAcc, {row2, id2}, {par, par},
+            [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+              return args[1];""",
+     MULTI_BLOCK, "the accumulator is not rescaled by alpha (tiled)"),
+    ("sum-not-rescaled", TILE,
+     """ValueRange{alpha}, oldSum, {id1, id1}, {par},
+            [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+              return arith::MulFOp::create(nb, nloc, args[0], args[1]);""",
+     """ValueRange{alpha}, oldSum, {id1, id1}, {par},
+            [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+              return args[1];""",
+     MULTI_BLOCK, "the row sum is not rescaled by alpha (tiled)"),
+    ("max-not-updated", TILE,
+     """        Value maxState =
+            linalg::CopyOp::create(lb, lloc, newMax, oldMax).getResult(0);""",
+     """        Value maxState = oldMax;""",
+     MULTI_BLOCK, "the running max is never written back (tiled)"),
+    ("causal-diagonal-off-by-one", TILE,
+     "score.require(notAfter(col, em.add(row, causalOffset)));",
+     "score.require(em.lt(col, em.add(row, causalOffset)));",
+     [SWEEP + "causal-top-left.mlir", SWEEP + "causal-bottom-right.mlir",
+      "test/Integration/position-masks.mlir"],
+     "the causal mask hides the diagonal itself (tiled)"),
+    ("window-left-off-by-one", TILE,
+     "Value low = em.addConstant(diagonal, -window.getLeft());",
+     "Value low = em.addConstant(diagonal, -window.getLeft() + 1);",
+     [SWEEP + "window.mlir", SWEEP + "window-causal.mlir",
+      "test/Integration/position-masks.mlir"],
+     "the window's left bound is one key short (tiled)"),
+    ("window-right-off-by-one", TILE,
+     "Value high = em.addConstant(diagonal, window.getRight());",
+     "Value high = em.addConstant(diagonal, window.getRight() + 1);",
+     [SWEEP + "window.mlir", SWEEP + "window-causal.mlir",
+      "test/Integration/position-masks.mlir"],
+     "the window's right bound is one key too far (tiled)"),
+    ("crossing-block-unmasked", TILE,
+     """          Value diagonal = lm.add(row0, causalOffset);
+          Value crosses = lm.gt(lastCol, diagonal);""",
+     """          Value diagonal = lm.add(row0, causalOffset);
+          Value crosses = lm.gt(lastCol, lm.addConstant(diagonal, 1));""",
+     [SWEEP + "causal-top-left.mlir", SWEEP + "causal-bottom-right.mlir",
+      SWEEP + "causal-bf16.mlir"],
+     "a key block the diagonal crosses by one key skips the element mask"),
+    ("causal-block-skipped-early", INDEX,
+     """    Value diagonal = math.add(lastRow, causalOffset);
+    Value end = math.addConstant(diagonal, 1);""",
+     """    Value diagonal = math.add(lastRow, causalOffset);
+    Value end = diagonal;""",
+     [SWEEP + "causal-top-left.mlir", SWEEP + "causal-bottom-right.mlir",
+      SWEEP + "kernel-stages2.mlir"],
+     "the last visible key of a causal query block is never loaded"),
+    ("window-block-skipped-late", INDEX,
+     "  Value firstBlock = math.floorDiv(keyBegin, blockKVValue);",
+     "  Value firstBlock = math.floorDiv(math.addConstant(keyBegin, blockKV - 1), blockKVValue);",
+     [SWEEP + "window.mlir", SWEEP + "window-causal.mlir",
+      SWEEP + "kernel-stages3-gqa.mlir"],
+     "the first key block of a window starts one block late"),
+    ("tail-block-unmasked", TILE,
+     "score.require(em.lt(localCol, cols)); // the padded tail",
+     "// the padded tail is not masked",
+     [SWEEP + "n7-tail.mlir", SWEEP + "n127-nq-ne-nk.mlir"],
+     "the padded keys of the last, partial key block are visible"),
+    ("gqa-head-mapping", TILE,
+     "  Value kvHead = math.divU(head, groupSize);",
+     "  Value kvHead = math.remU(head, groupSize);",
+     [SWEEP + "gqa.mlir", SWEEP + "mqa-f16.mlir",
+      "test/Integration/grouped-heads.mlir"],
+     "query head h reads K/V head h mod G instead of h / G (tiled)"),
+    ("scale-applied-twice", BUILDERS,
+     "      : b(b), loc(loc), score(arith::MulFOp::create(b, loc, raw, scale)) {}",
+     "      : b(b), loc(loc), score(arith::MulFOp::create(b, loc, arith::MulFOp::create(b, loc, raw, scale), scale)) {}",
+     ["test/Integration/worked-example.mlir", "test/Integration/raise-linalg.mlir",
+      SWEEP + "n7-tail.mlir"],
+     "the scale multiplies the scores twice (reference and tiled alike)"),
+    ("lse-without-max", TILE,
+     """          return arith::AddFOp::create(nb, nloc, safeRowMax(nb, nloc, args[0]),
+                                       logSum);""",
+     """          return logSum;""",
+     [SWEEP + "decode.mlir", SWEEP + "n7-tail.mlir", SWEEP + "f16-d64.mlir"],
+     "the logsumexp forgets the row max (tiled)"),
+    ("empty-row-nan", BUILDERS,
+     "  Value result = arith::SelectOp::create(b, loc, isEmpty, zero, quotient);",
+     "  Value result = quotient;",
+     [SWEEP + "window-empty-rows.mlir", SWEEP + "keep-mask-full.mlir",
+      "test/Integration/explicit-masks.mlir"],
+     "a row with no visible key gives 0/0 = NaN instead of 0"),
+    ("reference-causal-off-by-one", DECOMPOSE,
+     """              score.require(cmp(arith::CmpIPredicate::sle, col,
+                          diagonalPlus(causalOffset, 0)));""",
+     """              score.require(cmp(arith::CmpIPredicate::slt, col,
+                          diagonalPlus(causalOffset, 0)));""",
+     [SWEEP + "causal-top-left.mlir", SWEEP + "causal-bottom-right.mlir"],
+     "the reference lowering hides the causal diagonal"),
+    ("kernel-no-rescale", KERNEL,
+     "          acc.push_back(arith::MulFOp::create(b, lloc, part, alphas));",
+     "          acc.push_back(part);",
+     KERNEL_FMA, "the FMA kernel does not rescale its accumulator"),
+    ("kernel-mma-no-rescale", KERNEL,
+     "    next.push_back(vector::FMAOp::create(b, loc, part, alphas, slice));",
+     "    next.push_back(arith::AddFOp::create(b, loc, part, slice));",
+     KERNEL_MMA, "the tensor-core kernel does not rescale its accumulator"),
+    ("missing-barrier", KERNEL,
+     """          warpScores(thread, stage, querySmem, keySmem, results);
+          gpu::BarrierOp::create(b, lloc);""",
+     """          warpScores(thread, stage, querySmem, keySmem, results);""",
+     KERNEL_MMA, "no barrier between the score matmul and the softmax"),
+    ("wrong-cp-async-stage", KERNEL,
+     "          Value nextStage = lm.remU(block, lm.constant(stages));",
+     "          Value nextStage = stage;",
+     [SWEEP + "kernel-stages2.mlir", SWEEP + "kernel-stages3-gqa.mlir",
+      SWEEP + "kernel-mma-stages2-window.mlir"],
+     "the next key block is prefetched into the stage being read"),
+    ("swapped-fragment-halves", KERNEL,
+     """    Value slice = vector::ShuffleOp::create(b, loc, halves[0], halves[1],""",
+     """    Value slice = vector::ShuffleOp::create(b, loc, halves[1], halves[0],""",
+     KERNEL_MMA, "the accumulator reads a result chunk's halves swapped"),
+    ("dropped-shuffle", KERNEL,
+     """    value = arith::getReductionOp(kind, b, loc, value,
+                                  shuffle.getShuffleResult());""",
+     """    (void)shuffle;""",
+     KERNEL_MMA, "the two threads of a row never combine their max and sum"),
+    ("raise-divide-as-multiply", MATCHER,
+     "      match.scale *= isDiv ? 1.0 / rhs->constant : rhs->constant;",
+     "      match.scale *= rhs->constant;",
+     ["test/Integration/Blocks/bert-encoder-linalg.test",
+      "test/Integration/Blocks/torch-bert-argmax-f64-div.mlir",
+      "test/Integration/raise-linalg.mlir"],
+     "a divided scale is raised as a multiply"),
+    ("raise-mask-not-inverted", MATCHER,
+     "      match.invertMask = invert;",
+     "      match.invertMask = false;",
+     ["test/Integration/raise-tosa.mlir", "test/Integration/raise-masks-and-groups.mlir"],
+     "masked_fill's hide-mask is raised as a keep-mask"),
+    ("identity-drops-any-add", NORMALIZATION,
+     """  case ScalarKind::Add:
+    if (isConstant(view, rhs, 0.0))""",
+     """  case ScalarKind::Add:
+    if (view.node(rhs).kind == ScalarKind::Constant)""",
+     ["test/Transforms/RaiseAttention/normalization-near-misses.mlir"],
+     "x + c is read as x for any constant c"),
+    ("fold-without-rounding", NORMALIZATION,
+     """  rounded.convert(floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                  &losesInfo);""",
+     """  (void)floatType;""",
+     ["unittests"], "constants are folded in f64, not in each op's type"),
+    ("transposes-dropped", RAISE,
+     """  if (permutation.empty())
+    return tensor;
+  auto type = cast<RankedTensorType>(tensor.getType());
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, tensor);""",
+     """  return tensor;
+  auto type = cast<RankedTensorType>(tensor.getType());
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, tensor);""",
+     ["test/Integration/Blocks/fairseq-sequence-first.mlir",
+      "test/Integration/Blocks/iree-kq-transposed-scores.mlir",
+      "test/Transforms/RaiseAttention/layouts.mlir"],
+     "operands held in another order reach the op untransposed"),
+    ("silent-misses", CANDIDATES,
+     "          uses.push_back(use);",
+     "          (void)use;",
+     ["test/Transforms/RaiseAttention/no-silent-misses.mlir"],
+     "an exp that reaches a contraction unseen gets no remark"),
+]
+
+
+def run(cmd, **kwargs):
+    return subprocess.run(cmd, capture_output=True, text=True, **kwargs)
+
+
+def prepare(workdir):
+    """A private copy of the tracked tree and a build of it."""
+    src, build = os.path.join(workdir, "src"), os.path.join(workdir, "build")
+    files = run(["git", "-C", ROOT, "ls-files", "-z"]).stdout.split("\0")
+    for path in files:
+        if not path:
+            continue
+        source, target = os.path.join(ROOT, path), os.path.join(src, path)
+        if not os.path.isfile(source):
+            continue
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        if (not os.path.exists(target) or
+                open(source, "rb").read() != open(target, "rb").read()):
+            shutil.copy2(source, target)
+    if not os.path.exists(os.path.join(build, "build.ninja")):
+        configure = run(["cmake", "-S", src, "-B", build, "-G", "Ninja",
+                         "-DCMAKE_BUILD_TYPE=Release",
+                         f"-DMLIR_DIR={LLVM}/lib/cmake/mlir",
+                         f"-DLLVM_EXTERNAL_LIT={LLVM}/bin/lit"])
+        if configure.returncode:
+            sys.exit("mutate: cmake failed\n" + configure.stdout + configure.stderr)
+    return src, build
+
+
+def build_targets(build):
+    return run(["ninja", "-C", build, "fa-opt", "FAUnitTests"])
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--workdir", default=os.path.join(ROOT, "build-mutate"))
+    parser.add_argument("--only", default="", help="comma-separated names")
+    parser.add_argument("--check", action="store_true",
+                        help="only check that every substitution applies once")
+    args = parser.parse_args()
+    chosen = [m for m in MUTATIONS
+              if not args.only or m[0] in args.only.split(",")]
+
+    problems = []
+    for name, path, old, new, tests, _ in chosen:
+        text = open(os.path.join(ROOT, path)).read()
+        if text.count(old) != 1:
+            problems.append(f"{name}: the text to replace occurs {text.count(old)} "
+                            f"times in {path}")
+        for test in tests:
+            if test != "unittests" and not os.path.exists(os.path.join(ROOT, test)):
+                problems.append(f"{name}: no test {test}")
+    if problems:
+        sys.exit("mutate: " + "\n  ".join(problems))
+    if args.check:
+        print(f"{len(chosen)} mutations apply")
+        return 0
+
+    src, build = prepare(args.workdir)
+    print(f"mutate: building the unmutated copy in {build} ...", flush=True)
+    if build_targets(build).returncode:
+        sys.exit("mutate: the unmutated copy does not build")
+    rows, survived = [], 0
+    for name, path, old, new, tests, what in chosen:
+        start = time.time()
+        target = os.path.join(src, path)
+        pristine = open(os.path.join(ROOT, path)).read()
+        open(target, "w").write(pristine.replace(old, new, 1))
+        try:
+            built = build_targets(build)
+            if built.returncode:
+                caught = ["(does not build)"]
+            else:
+                paths = [os.path.join(build, "unittests") if t == "unittests"
+                         else os.path.join(build, t) for t in tests]
+                result = run([f"{LLVM}/bin/lit", "-q", *paths])
+                caught = sorted(set(re.findall(r"FAIL: FA(?:-Unit)? :: (\S+)",
+                                               result.stdout + result.stderr)))
+                if not caught and result.returncode:
+                    caught = ["(lit failed)"]
+        finally:
+            open(target, "w").write(pristine)
+        seconds = time.time() - start
+        survived += not caught
+        rows.append((name, what, caught, seconds))
+        print(f"  {name}: {'caught by ' + ', '.join(caught) if caught else 'SURVIVED'}"
+              f" ({seconds:.0f} s)", flush=True)
+    build_targets(build)  # leave the copy unmutated
+
+    print("\n| mutation | what it breaks | tests that failed | time |")
+    print("|---|---|---|---|")
+    for name, what, caught, seconds in rows:
+        print(f"| `{name}` | {what} | {', '.join(caught) if caught else '**none: survived**'}"
+              f" | {seconds:.0f} s |")
+    print(f"\n{len(rows) - survived} of {len(rows)} mutations caught")
+    return 1 if survived else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
