@@ -82,12 +82,16 @@ def FARaiseAttention : Pass<"fa-raise-attention"> {
   let summary = "Recognize attention in linalg and TOSA and rewrite it to fa.attention";
   let description = [{
     Finds `softmax(scale * Q * K^T + mask) * V` spelled with linalg (named
-    ops, generics, `linalg.softmax`) or TOSA ops, and rewrites each instance
-    into one `fa.attention` with the exact scale and mask. The match is
-    rooted at the `P * V` contraction and checks every axis back to `Q * K^T`
-    before anything is rewritten; a candidate that fails any check is left
-    exactly as it was. See docs/Recognition.md for every accepted spelling
-    and every refusal.
+    ops, generics, `linalg.softmax`), TOSA ops, or arith/math ops on whole
+    tensors, and rewrites each instance into one `fa.attention` with the
+    exact scale and mask. Each op is first read in one normalized form
+    (constants folded in each op's own type, identity steps dropped); the
+    match is rooted at the `P * V` contraction and checks every axis back to
+    `Q * K^T` before anything is rewritten; a candidate that fails any check
+    is left exactly as it was. Q, K, V, the mask and the output may hold
+    their dims in any order: the rewrite transposes them to the op's
+    `[B, H, N, D]` and the result back. See docs/Recognition.md for every
+    accepted spelling and every refusal.
 
     Where the frontend's result on rows with no visible key differs from the
     op's (0), the rewrite keeps the frontend's: NaN for `-inf` masks (and for
@@ -98,7 +102,8 @@ def FARaiseAttention : Pass<"fa-raise-attention"> {
   let options = [
     Option<"explain", "explain", "bool", /*default=*/"false",
            "Emit a remark at each candidate softmax that is not raised, "
-           "naming the check that failed">,
+           "naming the check that failed, and at every exp or softmax that "
+           "reaches a contraction the match never reached">,
     Option<"printCounts", "print-counts", "bool", /*default=*/"false",
            "Emit one remark with the counts of candidates, raised and "
            "rejections by reason: the pass statistics, which a release "

@@ -5,9 +5,11 @@
 // labels, one per dimension, saying which axis of attention it is (batch,
 // query, key, head dim, value dim, or a broadcast unit). Labels come only
 // from indexing maps, never from sizes, and every op must agree with them:
-// a max or sum over anything but the key axis, a K permutation that is not
-// the exact transpose, or a mask read along the wrong axis shows up as a
-// label that disagrees, and the candidate is rejected with that reason.
+// a max or sum over anything but the key axis, a contraction over a dim
+// that is not the head dim, or a mask read along the wrong axis shows up as
+// a label that disagrees, and the candidate is rejected with that reason.
+// The order of an operand's dims is free: labels say which dim is which,
+// and the rewrite transposes.
 //
 //===----------------------------------------------------------------------===//
 
