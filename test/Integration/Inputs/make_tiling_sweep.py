@@ -9,7 +9,9 @@ dtype's tolerance.
 Run from the repository root after changing a case:
   python3 test/Integration/Inputs/make_tiling_sweep.py
 """
+import math
 import os
+import sys
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tiling")
 
@@ -47,8 +49,8 @@ CASES = [
      "causal bottom-right with Nq > Nk: the first 30 rows see no key"),
     ("causal-bf16", 1, 2, 2, 64, 64, 64, 64, "bf16", None, "bottom_right", None, False, False, (16, 16),
      "causal bf16 with Nq = Nk"),
-    ("window", 1, 2, 2, 100, 100, 16, 16, "f32", None, None, (5, 3, "top_left"), True, False, (16, 16),
-     "a sliding window (5 left, 3 right): most key blocks are skipped"),
+    ("window", 1, 2, 2, 100, 100, 16, 16, "f32", None, None, (5, 3, "top_left"), True, False, (16, 4),
+     "a sliding window (5 left, 3 right) over key blocks of 4: most are skipped"),
     ("window-causal", 1, 2, 2, 90, 120, 16, 16, "f32", None, "bottom_right", (10, 0, "bottom_right"), True, False, (16, 16),
      "window + causal, bottom-right, Nq != Nk"),
     ("window-empty-rows", 1, 1, 1, 48, 16, 16, 16, "f32", None, None, (0, 0, "top_left"), True, False, (16, 16),
@@ -80,6 +82,114 @@ CASES = [
 ]
 
 
+# The inputs' row multiplier: fill() is sin(0.37 (7919 b + 131 h + ROW r
+# + d) + seed). 17 made 0.37 * 17 within 0.007 of 2 pi, so neighbouring
+# rows were nearly the same vector and row maxima never moved (issue 15);
+# with 29 the rows differ and Q K^T has maxima spread over the keys.
+ROW = 29
+# K[j, 0] += KEY_RAMP * j (see @ramp).
+KEY_RAMP = 0.08
+SCALE = 0.25
+
+
+def fill_value(b, h, r, d, seed):
+    """What @fill computes (in double; the IR computes in f32)."""
+    return math.sin(0.37 * (7919 * b + 131 * h + ROW * r + d) + seed)
+
+
+def ramp_value(b, h, r, d, seed, is_key):
+    """What @ramp computes: fill plus the ramp on feature 0."""
+    x = fill_value(b, h, r, d, seed)
+    if d == 0:
+        x += KEY_RAMP * r if is_key else (1.0 if (b + h + r) % 2 else -1.0)
+    return x
+
+
+def keep_value(i, j):
+    return (3 * i + 7 * j) % 5 != 0 and i != 2
+
+
+def bias_value(b, h, i, j):
+    if (i + 2 * j) % 7 == 0 or i == 1:
+        return -math.inf
+    return fill_value(b, h, i, j, 5.0)
+
+
+def moving_maxima(case, max_rows=96):
+    """For the case's inputs and key blocks: the fraction of query rows (at
+    most `max_rows` per head, evenly spaced) whose maximum score first
+    appears after key block 0, and the largest rescale factor
+    e^(m_new - m_old) a row's running max sees from one block to the next.
+    The fraction counts rows that see keys in at least two key blocks (a
+    causal or window mask leaves some rows one block). Returns (moved, such
+    rows, rows measured, largest factor, blocks)."""
+    (name, b, hq, hkv, nq, nk, d, dv, dtype, mask, causal, window, lse,
+     dynamic, tile, what) = case
+    bkv = tile[1]
+    group = hq // hkv
+    keys = {}
+    moved = rows = measured = 0
+    largest = 1.0
+    step = max(1, nq // max_rows)
+    step += step % 2 == 0 and step > 1  # odd: both parities of the ramp
+    for bb in range(b):
+        for h in range(hq):
+            kh = h // group
+            if (bb, kh) not in keys:
+                keys[(bb, kh)] = [[ramp_value(bb, kh, j, e, 2.0, True) for e in range(d)]
+                                  for j in range(nk)]
+            kmat = keys[(bb, kh)]
+            for i in range(0, nq, step):
+                q = [ramp_value(bb, h, i, e, 1.0, False) for e in range(d)]
+                scores = []
+                for j in range(nk):
+                    s = SCALE * sum(a * c for a, c in zip(q, kmat[j]))
+                    visible = True
+                    if mask:
+                        kind, shape = mask
+                        mb = 0 if shape[0] == 1 else bb
+                        mh = 0 if shape[1] == 1 else h
+                        mi = 0 if shape[2] == 1 else i
+                        if kind == "bool":
+                            visible = keep_value(mi, j)
+                        else:
+                            s += bias_value(mb, mh, mi, j)
+                    delta = 0
+                    if causal:
+                        delta = 0 if causal == "top_left" else nk - nq
+                        visible = visible and j <= i + delta
+                    if window:
+                        wd = 0 if window[2] == "top_left" else nk - nq
+                        visible = visible and i + wd - window[0] <= j <= i + wd + window[1]
+                    scores.append(s if visible else -math.inf)
+                measured += 1
+                best = max(scores)
+                visible_blocks = sum(1 for j0 in range(0, nk, bkv)
+                                     if max(scores[j0:j0 + bkv]) != -math.inf)
+                if visible_blocks < 2:
+                    continue
+                rows += 1
+                first = scores.index(best)
+                # The running max block by block, from the first block a
+                # row sees.
+                running = -math.inf
+                started = False
+                first_block = None
+                for j0 in range(0, nk, bkv):
+                    block = max(scores[j0:j0 + bkv])
+                    if block == -math.inf:
+                        continue
+                    if first_block is None:
+                        first_block = j0
+                    if running != -math.inf and block > running:
+                        largest = max(largest, math.exp(block - running))
+                    running = max(running, block)
+                if first_block is not None and first >= first_block + bkv:
+                    moved += 1
+    blocks = -(-nk // bkv)
+    return moved, rows, measured, largest, blocks
+
+
 def tensor(dims, dtype, dynamic=False, keep=()):
     shape = "x".join("?" if dynamic and i not in keep else str(d)
                      for i, d in enumerate(dims))
@@ -88,6 +198,7 @@ def tensor(dims, dtype, dynamic=False, keep=()):
 
 def main():
     os.makedirs(OUT, exist_ok=True)
+    failures = []
     for case in CASES:
         (name, b, hq, hkv, nq, nk, d, dv, dtype, mask, causal, window, lse,
          dynamic, tile, what) = case
@@ -121,6 +232,17 @@ def main():
         lines.append(f"// B = {b}, Hq = {hq}, Hkv = {hkv}, Nq = {nq}, Nk = {nk}, D = {d}, "
                      f"Dv = {dv}, {dtype}, tiles {bq} x {bkv}, "
                      f"{max(1, min(4, bq // 8))} warp(s) splitting the query rows.\n")
+        moved, rows, measured, largest, blocks = moving_maxima(case)
+        if rows and moved < 0.3 * rows:
+            failures.append(f"sweep-{name}: only {moved} of {rows} rows find "
+                            "their maximum after key block 0 (want >= 30%)")
+        if rows:
+            lines.append(f"// Inputs: {moved} of {rows} rows that see more than one of the "
+                         f"{blocks} key blocks ({measured} measured) find their maximum "
+                         f"after key block 0; the largest rescale of a running max is "
+                         f"e^(m_new - m_old) = {largest:.3g}.\n")
+        else:
+            lines.append(f"// Inputs: no row sees more than one key block ({blocks} in all).\n")
         lines.append("// Generated by test/Integration/Inputs/make_tiling_sweep.py.\n")
         lines.append("// RUN: fa-opt %s --fa-cpu-pipeline | %mlir-run > %t.tiled\n")
         lines.append("// RUN: fa-opt %s --fa-cpu-pipeline=reference=true | %mlir-run > %t.reference\n")
@@ -170,7 +292,7 @@ func.func @fill(%t: tensor<?x?x?x?xf32>, %seed: f32) -> tensor<?x?x?x?xf32> {
     %i3 = linalg.index 3 : index
     %c7 = arith.constant 7919 : index
     %c5 = arith.constant 131 : index
-    %c3 = arith.constant 17 : index
+    %c3 = arith.constant ROW_MULTIPLIER : index
     %a = arith.muli %i0, %c7 : index
     %b = arith.muli %i1, %c5 : index
     %c = arith.muli %i2, %c3 : index
@@ -188,15 +310,17 @@ func.func @fill(%t: tensor<?x?x?x?xf32>, %seed: f32) -> tensor<?x?x?x?xf32> {
   return %r : tensor<?x?x?x?xf32>
 }
 
-// Q and K with a ramp on feature 0: K[j, 0] += 0.05 j and Q[i, 0] += +-1
-// by the parity of i, so that half of the rows find their max in late key
-// blocks (the running max moves and the online rescaling is exercised) and
-// half in early ones.
+// Q and K with a ramp on feature 0: K[j, 0] += KEY_RAMP j and Q[i, 0] += +-1
+// by the parity of b + h + i, so that rows whose scores rise with the key
+// find their max in late key blocks (the running max moves and the online
+// rescaling is exercised), beside rows whose maxima the sine spreads.
 func.func @ramp(%t: tensor<?x?x?x?xf32>, %seed: f32, %isKey: i1) -> tensor<?x?x?x?xf32> {
   %f = call @fill(%t, %seed) : (tensor<?x?x?x?xf32>, f32) -> tensor<?x?x?x?xf32>
   %r = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
       ins(%f : tensor<?x?x?x?xf32>) outs(%t : tensor<?x?x?x?xf32>) {
   ^bb0(%x: f32, %o: f32):
+    %batch = linalg.index 0 : index
+    %head = linalg.index 1 : index
     %row = linalg.index 2 : index
     %feature = linalg.index 3 : index
     %c0 = arith.constant 0 : index
@@ -204,9 +328,11 @@ func.func @ramp(%t: tensor<?x?x?x?xf32>, %seed: f32, %isKey: i1) -> tensor<?x?x?
     %first = arith.cmpi eq, %feature, %c0 : index
     %n = arith.index_cast %row : index to i64
     %nf = arith.sitofp %n : i64 to f32
-    %step = arith.constant 0.05 : f32
+    %step = arith.constant KEY_RAMP : f32
     %keyRamp = arith.mulf %nf, %step : f32
-    %parity = arith.remui %row, %c2 : index
+    %bh = arith.addi %batch, %head : index
+    %bhr = arith.addi %bh, %row : index
+    %parity = arith.remui %bhr, %c2 : index
     %odd = arith.cmpi ne, %parity, %c0 : index
     %plus = arith.constant 1.0 : f32
     %minus = arith.constant -1.0 : f32
@@ -270,7 +396,7 @@ func.func @bias(%t: tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32> {
   return %r : tensor<?x?x?x?xf32>
 }
 
-''')
+'''.replace("ROW_MULTIPLIER", str(ROW)).replace("KEY_RAMP", str(KEY_RAMP)))
         def make(dims, seed, dt, ramp=None):
             shape = ", ".join(f"%c{x}" for x in dims)
             static = tensor(dims, "f32")
@@ -345,6 +471,8 @@ func.func @bias(%t: tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32> {
         lines.append("  return\n}\n")
         with open(os.path.join(OUT, f"sweep-{name}.mlir"), "w") as f:
             f.write("".join(lines))
+    if failures:
+        sys.exit("inputs whose maxima do not move:\n  " + "\n  ".join(failures))
 
 
 if __name__ == "__main__":
