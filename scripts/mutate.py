@@ -99,7 +99,7 @@ MUTATIONS = [
      """          Value diagonal = lm.add(row0, causalOffset);
           Value crosses = lm.gt(lastCol, lm.addConstant(diagonal, 1));""",
      [SWEEP + "causal-top-left.mlir", SWEEP + "causal-bottom-right.mlir",
-      SWEEP + "causal-bf16.mlir"],
+      SWEEP + "causal-bf16.mlir", SWEEP + "causal-diagonal-at-block-end.mlir"],
      "a key block the diagonal crosses by one key skips the element mask"),
     ("causal-block-skipped-early", INDEX,
      """    Value diagonal = math.add(lastRow, causalOffset);
