@@ -107,7 +107,7 @@ MUTATIONS = [
      """    Value diagonal = math.add(lastRow, causalOffset);
     Value end = diagonal;""",
      [SWEEP + "causal-top-left.mlir", SWEEP + "causal-bottom-right.mlir",
-      SWEEP + "kernel-stages2.mlir"],
+      SWEEP + "kernel-stages2.mlir", SWEEP + "causal-last-key-starts-block.mlir"],
      "the last visible key of a causal query block is never loaded"),
     ("window-block-skipped-late", INDEX,
      "  Value firstBlock = math.floorDiv(keyBegin, blockKVValue);",

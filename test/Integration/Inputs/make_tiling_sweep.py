@@ -51,6 +51,8 @@ CASES = [
      "causal bf16 with Nq = Nk"),
     ("causal-diagonal-at-block-end", 1, 2, 2, 64, 78, 16, 16, "f32", None, "bottom_right", None, True, False, (16, 16),
      "causal bottom-right with Nk - Nq = 14: a query block's first diagonal is one key before the end of a key block, which still needs the element mask (found by scripts/mutate.py)"),
+    ("causal-last-key-starts-block", 1, 2, 2, 64, 81, 16, 16, "f32", None, "bottom_right", None, True, False, (16, 16),
+     "causal bottom-right with Nk - Nq = 17: a query block's last visible key is the first key of a key block, which must still be visited (found by scripts/mutate.py)"),
     ("window", 1, 2, 2, 100, 100, 16, 16, "f32", None, None, (5, 3, "top_left"), True, False, (16, 4),
      "a sliding window (5 left, 3 right) over key blocks of 4: most are skipped"),
     ("window-causal", 1, 2, 2, 90, 120, 16, 16, "f32", None, "bottom_right", (10, 0, "bottom_right"), True, False, (16, 16),
