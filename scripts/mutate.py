@@ -262,8 +262,14 @@ def main():
     parser.add_argument("--check", action="store_true",
                         help="only check that every substitution applies once")
     args = parser.parse_args()
-    chosen = [m for m in MUTATIONS
-              if not args.only or m[0] in args.only.split(",")]
+    # In catalogue order, or in the order --only names them.
+    chosen = MUTATIONS
+    if args.only:
+        by_name = {m[0]: m for m in MUTATIONS}
+        unknown = [n for n in args.only.split(",") if n not in by_name]
+        if unknown:
+            sys.exit("mutate: no mutation " + ", ".join(unknown))
+        chosen = [by_name[n] for n in args.only.split(",")]
 
     problems = []
     for name, path, old, new, tests, _ in chosen:
