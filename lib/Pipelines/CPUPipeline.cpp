@@ -15,6 +15,7 @@
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -42,6 +43,7 @@ void mlir::fa::buildCPUPipeline(OpPassManager &pm,
     // The GPU kernel itself, before its mapping onto gpu.launch.
     FASelectTilesOptions tiles;
     tiles.target = options.gpuKernel;
+    tiles.maxBlockKV = options.maxBlockKV;
     pm.addPass(createFASelectTiles(tiles));
     FADistributeAttentionOptions kernel;
     kernel.asyncCopies = chipHasAsyncCopy(options.gpuKernel);
@@ -51,6 +53,7 @@ void mlir::fa::buildCPUPipeline(OpPassManager &pm,
   } else {
     FASelectTilesOptions tiles;
     tiles.target = "host";
+    tiles.maxBlockKV = options.maxBlockKV;
     pm.addPass(createFASelectTiles(tiles));
     pm.addPass(createFATileAttention());
   }
@@ -68,6 +71,12 @@ void mlir::fa::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
+  // bf16 conversions as integer bit operations. x86 has no bf16 arithmetic:
+  // LLVM legalized each bf16 fptrunc into a __truncsfbf2 call and took
+  // minutes of codegen on the bf16 kernels' unrolled warp matmuls.
+  arith::ArithExpandOpsPassOptions expandBF16;
+  expandBF16.includeBf16 = true;
+  pm.addPass(arith::createArithExpandOpsPass(expandBF16));
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   // Vector ops the generic conversion lacks patterns for (the emulated
   // cp.async copies' masks).

@@ -232,6 +232,13 @@ struct FASelectTilesPass : fa::impl::FASelectTilesBase<FASelectTilesPass> {
       return signalPassFailure();
     }
 
+    if (maxBlockKV < 0) {
+      module.emitError() << "max-block-kv must be 0 (no cap) or a positive "
+                            "number of keys, got "
+                         << static_cast<int64_t>(maxBlockKV);
+      return signalPassFailure();
+    }
+
     std::unique_ptr<llvm::ToolOutputFile> reportFile;
     llvm::raw_ostream *reportStream = nullptr;
     if (report == "-") {
@@ -318,6 +325,24 @@ struct FASelectTilesPass : fa::impl::FASelectTilesBase<FASelectTilesPass> {
                                 shape, resolved->description);
       } else {
         selection = selectTiles(shape, resolved->description, *tilePolicy);
+        // The cap only shrinks the key tile: shared memory and registers
+        // can only go down, so the capped tiling fits where the chosen one
+        // did; checkTiling recomputes its costs.
+        if (maxBlockKV > 0 && selection.decision &&
+            selection.decision->tiling.blockKV > maxBlockKV) {
+          Tiling capped = selection.decision->tiling;
+          capped.blockKV = maxBlockKV;
+          TileDecision chosen = *selection.decision;
+          selection = checkTiling(capped, shape, resolved->description);
+          if (selection.decision) {
+            selection.decision->policy = chosen.policy;
+            selection.decision->fa1BlockKV = chosen.fa1BlockKV;
+            selection.decision->fa1BlockQ = chosen.fa1BlockQ;
+            selection.decision->why =
+                chosen.why + "; block_kv capped at " +
+                std::to_string(maxBlockKV) + " by the max-block-kv option";
+          }
+        }
       }
       if (!selection.decision) {
         op.emitOpError() << selection.error;

@@ -1,8 +1,16 @@
-// Numerics of the reference lowering for explicit masks, the logsumexp and
-// fully-masked rows. Same q, k, v and scale = 0.5 as position-masks.mlir;
-// expected values from test/Integration/Inputs/attention_reference.py with
-// the mask of each case.
+// Numerics of explicit masks, the logsumexp and fully-masked rows, on every
+// lowering against the same expected values: the unfused reference, the
+// tiled online softmax with its chosen tiles (one key block) and with key
+// blocks of one key (max-block-kv=1: every key a block, so the running max,
+// the rescale and empty rows cross blocks), and the GPU kernel with its
+// threads emulated, with key blocks of one and two keys. Same q, k, v and
+// scale = 0.5 as position-masks.mlir; expected values from
+// test/Integration/Inputs/attention_reference.py with the mask of each case.
+// RUN: fa-opt %s --fa-cpu-pipeline=reference=true | %mlir-run | FileCheck %s
 // RUN: fa-opt %s --fa-cpu-pipeline | %mlir-run | FileCheck %s
+// RUN: fa-opt %s "--fa-cpu-pipeline=max-block-kv=1" | %mlir-run | FileCheck %s
+// RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_90 max-block-kv=1" | %mlir-run | FileCheck %s
+// RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_80 max-block-kv=2" | %mlir-run | FileCheck %s
 
 func.func private @printMemrefF32(tensor<*xf32>)
 

@@ -3,8 +3,14 @@
 // every dimension but D dynamic (group size known only at run time).
 // Expected values from test/Integration/Inputs/attention_reference.py with
 // q heads [1,0], [0,1], [1,1], [2,0]; k heads [[1,0],[0,1]] and
-// [[0,1],[1,1]]; v heads [[1,2],[3,4]] and [[5,6],[7,8]]; scale = 1.
+// [[0,1],[1,1]]; v heads [[1,2],[3,4]] and [[5,6],[7,8]]; scale = 1. The
+// same values on every lowering: the reference, the tiled path with its own
+// tiles and with one key per block, and the emulated GPU kernel.
+// RUN: fa-opt %s --fa-cpu-pipeline=reference=true | %mlir-run | FileCheck %s
 // RUN: fa-opt %s --fa-cpu-pipeline | %mlir-run | FileCheck %s
+// RUN: fa-opt %s "--fa-cpu-pipeline=max-block-kv=1" | %mlir-run | FileCheck %s
+// RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_90 max-block-kv=1" | %mlir-run | FileCheck %s
+// RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_80 max-block-kv=2" | %mlir-run | FileCheck %s
 
 func.func private @printMemrefF32(tensor<*xf32>)
 

@@ -1,11 +1,19 @@
-// Numerics of the reference lowering for the masks that depend on position:
-// causal in both alignments and sliding windows, with Nq = 3 != Nk = 4 so that
-// the alignments differ. Expected values come from
+// Numerics of the masks that depend on position: causal in both alignments
+// and sliding windows, with Nq = 3 != Nk = 4 so that the alignments differ,
+// on every lowering against the same expected values: the unfused
+// reference, the tiled online softmax with its chosen tiles and with key
+// blocks of one key (max-block-kv=1, where causal and window masks skip
+// whole blocks), and the GPU kernel with its threads emulated, with key
+// blocks of one and two keys. Expected values come from
 //   test/Integration/Inputs/attention_reference.py
 // with q = [[1,0],[0,1],[1,1]], k = [[1,0],[0,1],[1,1],[0,0]],
 // v = [[1,1],[2,0],[0,2],[1,1]], scale = 0.5 and the attributes of each case.
 
+// RUN: fa-opt %s --fa-cpu-pipeline=reference=true | %mlir-run | FileCheck %s
 // RUN: fa-opt %s --fa-cpu-pipeline | %mlir-run | FileCheck %s
+// RUN: fa-opt %s "--fa-cpu-pipeline=max-block-kv=1" | %mlir-run | FileCheck %s
+// RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_90 max-block-kv=1" | %mlir-run | FileCheck %s
+// RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_80 max-block-kv=2" | %mlir-run | FileCheck %s
 
 func.func private @printMemrefF32(tensor<*xf32>)
 

@@ -36,6 +36,12 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
                      "(fa-emulate-threads-on-cpu); tests compare it with the "
                      "reference"),
       llvm::cl::init("")};
+  PassOptions::Option<int64_t> maxBlockKV{
+      *this, "max-block-kv",
+      llvm::cl::desc("Testing aid: cap the block_kv that tile selection "
+                     "chooses (fa-select-tiles max-block-kv; 0: no cap), so "
+                     "that short sequences cross several key blocks"),
+      llvm::cl::init(0)};
 };
 
 /// Lowers a module of func, TOSA, linalg, tensor, arith, math and fa ops to

@@ -171,6 +171,10 @@ def FASelectTiles : Pass<"fa-select-tiles", "::mlir::ModuleOp"> {
            "How to choose tiles: fa1, fa2 or auto (fa2 with fa1 reported)">,
     Option<"report", "report", "std::string", /*default=*/"\"\"",
            "Write one JSON line per fa.attention to this file (- for stdout)">,
+    Option<"maxBlockKV", "max-block-kv", "int64_t", /*default=*/"0",
+           "Testing aid: cap the chosen block_kv at this many keys (0: no "
+           "cap), so that short sequences cross several key blocks; a "
+           "tiling already on the op is left as written">,
   ];
   let dependentDialects = ["::mlir::fa::FADialect"];
 }

@@ -36,13 +36,24 @@ compared by running the module through fa-cpu-pipeline with and without
 raising, and with --gpu-kernel CHIP also through the GPU kernel
 (fa-cpu-pipeline=gpu-kernel=CHIP), against the unraised run
 (tests/Differential/*.test, or `run` for thousands of seeds).
+
+State carried from one key block to the next (the running max and sum, the
+rescale, block offsets, causal block skipping, cp.async stage reuse) is only
+tested when programs cross key blocks. Sequence lengths reach 96, `run
+--max-block-kv 4,8,16` caps the tiles' block_kv (fa-select-tiles'
+max-block-kv) and `run` prints how many raised programs visit three key
+blocks or more on each path. Q and K carry a ramp (@ramp) so that row maxima
+move across key blocks; each module states the fraction that do, and
+generation fails below MIN_MOVED.
 """
 import argparse
+import json
 import os
 import random
 import re
 import subprocess
 import sys
+import math
 import tempfile
 
 NEG_INF = "0xFF800000"
@@ -134,6 +145,13 @@ def fit_mutation(rng, mutation, mask, nq, nk, d):
     return mask, nq, nk
 
 
+def sequence_length(rng):
+    """Mostly short (the recognizer's cases), a quarter up to 96, so that
+    with the key-block caps of `run --max-block-kv` most raised programs
+    cross three or more key blocks."""
+    return rng.randint(1, 40) if rng.random() < 0.75 else rng.randint(41, 96)
+
+
 def generate_program(index, rng, dtype):
     if rng.random() < 0.15:
         return generate_program_2d(index, rng, dtype)
@@ -142,8 +160,8 @@ def generate_program(index, rng, dtype):
     heads = rng.choice([1, 2, 4])
     group = rng.choice([1, 1, 2]) if heads % 2 == 0 else 1
     kv_heads = heads // group
-    nq = rng.randint(1, 40)
-    nk = rng.randint(1, 40)
+    nq = sequence_length(rng)
+    nk = sequence_length(rng)
     d = rng.choice([2, 4, 8, 16])
     dv = rng.choice([d, 4])
     scale_form = rng.choice(["mul", "div", "query", "both", "none"])
@@ -273,7 +291,8 @@ def generate_program(index, rng, dtype):
     p.meta = dict(dialect=dialect, dtype=dtype, heads=heads, kv_heads=kv_heads, nq=nq,
                   nk=nk, d=d, dv=dv, mask=mask, mask_shape=mask_shape, mutation=mutation, iota=iota,
                   layout=layout, dynamic=dynamic,
-                  scale_form=scale_form, spelling=spelling)
+                  scale_form=scale_form, spelling=spelling,
+                  scale=scale if scale_form != "none" else 1.0)
     p.header = f"func.func @{p.name}({', '.join(args)}) -> ({', '.join(results)}) {{"
 
     if dynamic:
@@ -813,8 +832,8 @@ def generate_program_2d(index, rng, dtype):
     contraction's map or by a linalg.transpose) and linalg.softmax or its
     chain, in linalg only (tosa.matmul is 3-D)."""
     p = Program(index, rng)
-    nq = rng.randint(1, 40)
-    nk = rng.randint(1, 40)
+    nq = sequence_length(rng)
+    nk = sequence_length(rng)
     d = rng.choice([2, 4, 8, 16])
     dv = rng.choice([d, 4])
     scale_form = rng.choice(["mul", "div", "query", "none"])
@@ -840,7 +859,8 @@ def generate_program_2d(index, rng, dtype):
     results = [o_t] + ([s_t] if mutation == "extra-user" else [])
     p.meta = dict(dialect="linalg", dtype=dtype, heads=1, kv_heads=1, nq=nq, nk=nk, d=d,
                   dv=dv, mask=mask, mask_shape=mask_shape, mutation=mutation, iota=None,
-                  layout="2-d", dynamic=False, scale_form=scale_form)
+                  layout="2-d", dynamic=False, scale_form=scale_form,
+                  scale=scale if scale_form != "none" else 1.0)
     p.header = f"func.func @{p.name}({', '.join(args)}) -> ({', '.join(results)}) {{"
     ident = "affine_map<(a, b) -> (a, b)>"
 
@@ -983,16 +1003,106 @@ TOLERANCE = {"f32": ("1e-5", "1e-6"), "f16": ("1e-2", "5e-3"),
              "bf16": ("3e-2", "1.5e-2")}
 
 
+# fill() is sin(0.37 (131 h + FILL_ROW r + d) + seed). It was 17, and
+# 0.37 * 17 is within 0.007 of 2 pi: neighbouring rows were nearly the same
+# vector and no row maximum moved after the first key block (issue 15).
+FILL_ROW = 29
+# The least fraction of rows (among those that see two key blocks or more)
+# whose maximum score first appears after key block 0.
+MIN_MOVED = 0.3
+
+
+# K[j, 0] += KEY_RAMP * j (see @ramp).
+KEY_RAMP = 0.08
+
+
+def fill_value(h, r, d, seed):
+    """What @fill computes (in double; the IR computes in f32)."""
+    return math.sin(0.37 * (131 * h + FILL_ROW * r + d) + seed)
+
+
+def ramp_value(h, r, d, seed, is_key):
+    """What @ramp computes: fill plus the ramp on feature 0."""
+    x = fill_value(h, r, d, seed)
+    if d == 0:
+        x += KEY_RAMP * r if is_key else (-1.0 if (h + r) % 3 == 0 else 1.0)
+    return x
+
+
+def causal_offset(meta):
+    """The diagonal offset of a program the recognizer raises with a causal
+    attribute (whose fully hidden key blocks the lowerings skip), else
+    None: explicit masks visit every key block."""
+    nq, nk = int(meta["nq"]), int(meta["nk"])
+    if meta["mask"] == "causal" or meta.get("iota") == "top-left":
+        return 0
+    if meta.get("iota") == "bottom-right":
+        return nk - nq
+    return None
+
+
+def moving_maxima(programs, block_kv, max_rows=48):
+    """Over the raised programs' inputs, with key blocks of `block_kv`: (rows
+    whose maximum score first appears after the first key block they see,
+    rows that see two key blocks or more, the largest rescale e^(m_new -
+    m_old) of a running max). Scores are scaled Q·Kᵀ under the causal
+    diagonal; other masks are left out. At most `max_rows` query rows per
+    head, evenly spaced."""
+    moved = rows = 0
+    largest = 1.0
+    for p in programs:
+        if p.expect != "raised":
+            continue
+        m = p.meta
+        heads, kv_heads = int(m["heads"]), int(m["kv_heads"])
+        nq, nk, d = int(m["nq"]), int(m["nk"]), int(m["d"])
+        group = max(1, heads // kv_heads)
+        offset = causal_offset(m)
+        step = max(1, nq // max_rows)
+        for h in range(heads):
+            kh = h // group
+            keys = [[ramp_value(kh, j, e, 2 + p.index, True) for e in range(d)] for j in range(nk)]
+            for i in range(0, nq, step):
+                q = [ramp_value(h, i, e, 1 + p.index, False) for e in range(d)]
+                last = nk if offset is None else min(nk, i + offset + 1)
+                scores = [sum(a * b for a, b in zip(q, keys[j])) for j in range(max(0, last))]
+                if len(scores) <= block_kv:
+                    continue
+                rows += 1
+                best = scores.index(max(scores))
+                moved += best >= block_kv
+                running = max(scores[:block_kv])
+                for j0 in range(block_kv, len(scores), block_kv):
+                    block = max(scores[j0:j0 + block_kv])
+                    if block > running:
+                        largest = max(largest, math.exp(float(m["scale"]) * (block - running)))
+                        running = block
+    return moved, rows, largest
+
+
 def module_dtype(seed):
     """One element type per module, so that one tolerance applies."""
     return {0: "f16", 2: "bf16"}.get(seed % 4, "f32")
 
 
-def generate(seed, count):
+def generate(seed, count, block_kv=0):
+    """The module's text. With `block_kv`, its header states how many rows
+    find their maximum after key block 0 with key blocks of that size, and
+    generation fails when fewer than MIN_MOVED of them do."""
     rng = random.Random(seed)
     dtype = module_dtype(seed)
     programs = [generate_program(i, rng, dtype) for i in range(count)]
-    out = [f"// Generated by random_attention.py generate --seed {seed} --count {count} ({dtype})\n"]
+    out = [f"// Generated by random_attention.py generate --seed {seed} --count {count}"
+           f"{f' --max-block-kv {block_kv}' if block_kv else ''} ({dtype})\n"]
+    inputs_line = ""
+    if block_kv:
+        moved, rows, largest = moving_maxima(programs, block_kv)
+        inputs_line = (f"// Inputs: {moved} of {rows} rows of raised programs that see more than "
+                       f"one key block of {block_kv} find their maximum after key block 0; "
+                       f"the largest rescale of a running max is {largest:.3g}.\n")
+        if rows >= 20 and moved < MIN_MOVED * rows:
+            raise ValueError(f"seed {seed}: only {moved} of {rows} rows find their maximum "
+                             f"after key block 0 (want >= {MIN_MOVED:.0%})")
     for p in programs:
         meta = ", ".join(f"{k}={v}" for k, v in p.meta.items())
         out.append(f"// EXPECT @{p.name} {p.expect}  ({meta})\n")
@@ -1000,6 +1110,7 @@ def generate(seed, count):
     for p in programs:
         out.append(p.header + "\n" + "\n".join(p.lines) + "\n}\n\n")
     # Inputs: sin of the linear index, masks from index patterns.
+    out.append(inputs_line)
     out.append('''func.func @fill(%t: tensor<?x?x?xf32>, %seed: f32) -> tensor<?x?x?xf32> {
   %r = linalg.generic {indexing_maps = [affine_map<(a, b, c) -> (a, b, c)>], iterator_types = ["parallel", "parallel", "parallel"]}
       outs(%t : tensor<?x?x?xf32>) {
@@ -1008,7 +1119,7 @@ def generate(seed, count):
     %i1 = linalg.index 1 : index
     %i2 = linalg.index 2 : index
     %c1 = arith.constant 131 : index
-    %c2 = arith.constant 17 : index
+    %c2 = arith.constant FILL_ROW : index
     %a = arith.muli %i0, %c1 : index
     %b = arith.muli %i1, %c2 : index
     %s0 = arith.addi %a, %b : index
@@ -1020,6 +1131,39 @@ def generate(seed, count):
     %y = arith.addf %x, %seed : f32
     %z = math.sin %y : f32
     linalg.yield %z : f32
+  } -> tensor<?x?x?xf32>
+  return %r : tensor<?x?x?xf32>
+}
+
+// Q and K with a ramp on feature 0: K[j, 0] += KEY_RAMP j and Q[i, 0] += 1,
+// or -1 where 3 divides h + i, so that rows whose scores rise with the key
+// find their maximum in late key blocks and the running max moves.
+func.func @ramp(%t: tensor<?x?x?xf32>, %seed: f32, %isKey: i1) -> tensor<?x?x?xf32> {
+  %f = call @fill(%t, %seed) : (tensor<?x?x?xf32>, f32) -> tensor<?x?x?xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(a, b, c) -> (a, b, c)>, affine_map<(a, b, c) -> (a, b, c)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%f : tensor<?x?x?xf32>) outs(%t : tensor<?x?x?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %head = linalg.index 0 : index
+    %row = linalg.index 1 : index
+    %feature = linalg.index 2 : index
+    %c0 = arith.constant 0 : index
+    %c3 = arith.constant 3 : index
+    %first = arith.cmpi eq, %feature, %c0 : index
+    %n = arith.index_cast %row : index to i64
+    %nf = arith.sitofp %n : i64 to f32
+    %step = arith.constant KEY_RAMP : f32
+    %keyRamp = arith.mulf %nf, %step : f32
+    %hr = arith.addi %head, %row : index
+    %third = arith.remui %hr, %c3 : index
+    %rising = arith.cmpi ne, %third, %c0 : index
+    %plus = arith.constant 1.0 : f32
+    %minus = arith.constant -1.0 : f32
+    %sign = arith.select %rising, %plus, %minus : f32
+    %shift = arith.select %isKey, %keyRamp, %sign : f32
+    %zero = arith.constant 0.0 : f32
+    %add = arith.select %first, %shift, %zero : f32
+    %y = arith.addf %x, %add : f32
+    linalg.yield %y : f32
   } -> tensor<?x?x?xf32>
   return %r : tensor<?x?x?xf32>
 }
@@ -1048,8 +1192,9 @@ func.func @print(%t: tensor<?x?x?xf32>) {
   return
 }
 
-''')
+'''.replace("FILL_ROW", str(FILL_ROW)).replace("KEY_RAMP", str(KEY_RAMP)))
     out.append("func.func @main() {\n")
+    out.append("  %is_q = arith.constant false\n  %is_k = arith.constant true\n")
     consts = set()
     for p in programs:
         m = p.meta
@@ -1072,7 +1217,9 @@ func.func @print(%t: tensor<?x?x?xf32>) {
             dims = ", ".join(f"%c{x}" for x in shape)
             s = [f"  %{name}e{i} = tensor.empty({dims}) : tensor<?x?x?xf32>\n",
                  f"  %{name}s{i} = arith.constant {seed}.0 : f32\n",
-                 f"  %{name}f{i} = call @fill(%{name}e{i}, %{name}s{i}) : (tensor<?x?x?xf32>, f32) -> tensor<?x?x?xf32>\n",
+                 (f"  %{name}f{i} = call @ramp(%{name}e{i}, %{name}s{i}, %is_{name}) : "
+                  "(tensor<?x?x?xf32>, f32, i1) -> tensor<?x?x?xf32>\n" if name in ("q", "k") else
+                  f"  %{name}f{i} = call @fill(%{name}e{i}, %{name}s{i}) : (tensor<?x?x?xf32>, f32) -> tensor<?x?x?xf32>\n"),
                  f"  %{name}c{i} = tensor.cast %{name}f{i} : tensor<?x?x?xf32> to {ttype(shape, 'f32')}\n"]
             val = f"%{name}c{i}"
             if dt != "f32" and name in ("q", "k", "v"):
@@ -1239,6 +1386,8 @@ def main():
     g = sub.add_parser("generate")
     g.add_argument("--seed", type=int, required=True)
     g.add_argument("--count", type=int, default=20)
+    g.add_argument("--max-block-kv", type=int, default=0,
+                   help="state (and require) the moving maxima for key blocks of this size")
     c = sub.add_parser("check-raised")
     c.add_argument("module")
     c.add_argument("raised")
@@ -1250,16 +1399,81 @@ def main():
     r.add_argument("--classes", action="store_true",
                    help="print the programs and wrong results per recognition class")
     r.add_argument("--gpu-kernel", default="",
-                   help="also run the GPU kernel of this chip with emulated "
+                   help="also run the GPU kernel of these chips (comma-separated; "
+                        "seed S takes chip S mod their count) with emulated "
                         "threads (fa-cpu-pipeline=gpu-kernel=CHIP)")
+    r.add_argument("--min-three-blocks", type=float, default=0.0,
+                   help="fail when a smaller share of the raised programs "
+                        "visits 3 key blocks or more on some path")
+    r.add_argument("--max-block-kv", default="",
+                   help="cap the chosen block_kv (comma-separated caps; seed S "
+                        "takes cap S mod their count) so that short sequences "
+                        "cross several key blocks")
     args = parser.parse_args()
     if args.command == "generate":
-        sys.stdout.write(generate(args.seed, args.count))
+        sys.stdout.write(generate(args.seed, args.count, args.max_block_kv))
         return 0
     if args.command == "check-raised":
         remarks = open(args.remarks).read() if args.remarks else None
         return check_raised(open(args.module).read(), open(args.raised).read(), remarks)
     return run_many(args)
+
+
+def tile_report(fa_opt, module, target, cap, tmp):
+    """fa-select-tiles' report after raising: one dict per fa.attention, with
+    the line of the module it came from."""
+    path = os.path.join(tmp, "tiles.json")
+    options = f"target={target} report={path}" + (f" max-block-kv={cap}" if cap else "")
+    done = subprocess.run([fa_opt, module, "--fa-raise-attention",
+                           f"--fa-select-tiles={options}", "-o", os.devnull],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        return []
+    entries = []
+    for line in open(path):
+        entry = json.loads(line)
+        found = re.search(r":(\d+):\d+", entry["loc"])
+        entry["line"] = int(found.group(1)) if found else 0
+        entries.append(entry)
+    return entries
+
+
+def key_blocks(module_text, entries, paths_stats, path):
+    """Adds to paths_stats[path] the key blocks each raised program's op
+    visits on `path`: the most any query block visits (a causal diagonal
+    skips the blocks past it), whether the last block is partial, whether a
+    query block skips key blocks, and whether cp.async stages are reused
+    (more blocks than stages, stages >= 2)."""
+    starts = []
+    for number, line in enumerate(module_text.split("\n"), start=1):
+        m = re.match(r"\s*func\.func (?:private )?@(\w+)\(", line)
+        if m:
+            starts.append((number, m.group(1)))
+    expectations = parse_expectations(module_text)
+    stats = paths_stats.setdefault(path, {"raised": 0, "three": 0, "most": 0, "partial": 0,
+                                          "skipped": 0, "stage-reuse": 0})
+    for entry in entries:
+        owner = None
+        for start, name in starts:
+            if start <= entry["line"]:
+                owner = name
+        if owner not in expectations or expectations[owner][0] != "raised":
+            continue
+        meta = expectations[owner][1]
+        nq, nk = int(meta["nq"]), int(meta["nk"])
+        bq, bkv, stages = entry["block_q"], entry["block_kv"], entry["stages"]
+        offset = causal_offset(meta)
+
+        def visited(rows_end):  # key blocks a query block ending at rows_end visits
+            last = nk if offset is None else max(0, min(nk, rows_end + offset))
+            return -(-last // bkv)
+        most = visited(nq)
+        stats["raised"] += 1
+        stats["three"] += most >= 3
+        stats["most"] = max(stats["most"], most)
+        stats["partial"] += nk % bkv != 0 and most == -(-nk // bkv)
+        stats["skipped"] += visited(min(bq, nq)) < -(-nk // bkv)
+        stats["stage-reuse"] += stages >= 2 and most > stages
 
 
 def run_many(args):
@@ -1270,14 +1484,29 @@ def run_many(args):
     runner = [f"{llvm}/bin/mlir-runner", "-e", "main", "-entry-point-result=void",
               f"-shared-libs={llvm}/lib/libmlir_runner_utils.so,{llvm}/lib/libmlir_c_runner_utils.so"]
     first, last = (int(x) for x in args.seeds.split(":"))
+    caps = [int(x) for x in args.max_block_kv.split(",")] if args.max_block_kv else [0]
+    chips = args.gpu_kernel.split(",") if args.gpu_kernel else []
     failures = 0
     programs = 0
     worst = {}  # dtype -> worst error as a fraction of its tolerance
     classes = {}  # recognition class -> expected raised / untouched, wrong
+    blocks = {}  # path -> key-block statistics of the raised programs
+    moved = [0, 0]  # rows whose max moves after key block 0, rows that could
     with tempfile.TemporaryDirectory() as tmp:
         for seed in range(first, last):
+            cap = caps[seed % len(caps)]
+            chip = chips[seed % len(chips)] if chips else ""
             module = os.path.join(tmp, "m.mlir")
-            text = generate(seed, args.count)
+            try:
+                text = generate(seed, args.count, cap)
+            except ValueError as error:
+                failures += 1
+                print(f"seed {seed}: FAILED {error}")
+                continue
+            found = re.search(r"// Inputs: (\d+) of (\d+) rows", text)
+            if found:
+                moved[0] += int(found.group(1))
+                moved[1] += int(found.group(2))
             open(module, "w").write(text)
             programs += args.count
             raised = subprocess.run([args.fa_opt, module,
@@ -1291,12 +1520,17 @@ def run_many(args):
                     row = classes.setdefault(cls, {"raised": 0, "untouched": 0, "wrong": 0})
                     row[what] += 1
                     row["wrong"] += name in wrong_names
+            capped = [f"max-block-kv={cap}"] if cap else []
+            key_blocks(text, tile_report(args.fa_opt, module, "host", cap, tmp), blocks, "host")
             outs = []
-            pipelines = ["--fa-cpu-pipeline", "--fa-cpu-pipeline=raise=false"]
-            if args.gpu_kernel:
-                pipelines.append(f"--fa-cpu-pipeline=gpu-kernel={args.gpu_kernel}")
+            pipelines = [capped, ["raise=false"]]
+            if chip:
+                pipelines.append([f"gpu-kernel={chip}"] + capped)
+                key_blocks(text, tile_report(args.fa_opt, module, chip, cap, tmp), blocks,
+                           f"{chip} kernel")
             for pipeline in pipelines:
-                lowered = subprocess.run([args.fa_opt, module, pipeline],
+                option = "--fa-cpu-pipeline" + ("=" + " ".join(pipeline) if pipeline else "")
+                lowered = subprocess.run([args.fa_opt, module, option],
                                          capture_output=True, text=True)
                 ran = subprocess.run(runner, input=lowered.stdout, capture_output=True, text=True)
                 path = os.path.join(tmp, f"out{len(outs)}.txt")
@@ -1305,7 +1539,7 @@ def run_many(args):
                 ok = ok and lowered.returncode == 0 and ran.returncode == 0
             rtol, atol = TOLERANCE[module_dtype(seed)]
             # Each lowering against the frontend's own ops (raise=false).
-            for index, name in ((0, "raised"), (2, "gpu kernel")):
+            for index, name in ((0, "raised"), (2, f"{chip} kernel")):
                 if index >= len(outs):
                     continue
                 cmp = subprocess.run([sys.executable, compare, outs[index], outs[1],
@@ -1324,11 +1558,24 @@ def run_many(args):
         for cls in sorted(classes):
             row = classes[cls]
             print(f"  {cls}: {row['raised']} / {row['untouched']} / {row['wrong']}")
+    if moved[1]:
+        print(f"inputs: {moved[0]} of {moved[1]} rows ({moved[0] / moved[1]:.0%}) that see more "
+              "than one key block find their maximum after key block 0")
+    for path in sorted(blocks):
+        b = blocks[path]
+        share = b["three"] / b["raised"] if b["raised"] else 0.0
+        print(f"key blocks on {path}: {b['three']} of {b['raised']} raised programs "
+              f"({share:.0%}) visit 3 or more (at most {b['most']}); {b['partial']} end in a "
+              f"partial block, {b['skipped']} skip causal blocks, "
+              f"{b['stage-reuse']} reuse cp.async stages")
+        if share < args.min_three_blocks:
+            failures += 1
+            print(f"FAILED: fewer than {args.min_three_blocks:.0%} of the raised programs "
+                  f"visit 3 key blocks or more on {path}")
     print(f"seeds {first}..{last - 1}: {programs} programs, {failures} failing seeds")
     print("worst error, as a fraction of the tolerance: " +
           ", ".join(f"{t} {worst[t]:.3f}" for t in sorted(worst)))
     return 1 if failures else 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -24,60 +24,66 @@ def pick(tensor, index):
     return tensor
 
 
-def attention(spec):
+def attention_row(spec, b, h, i):
+    """Output row (b, h, i) and its logsumexp (-inf for a row that sees no
+    key, whose output is 0)."""
     q, k, v = spec["q"], spec["k"], spec["v"]
     scale = spec["scale"]
     mask = spec.get("mask")
     causal = spec.get("causal")
     window = spec.get("window")
-    batch, heads, nq = len(q), len(q[0]), len(q[0][0])
+    heads, nq = len(q[0]), len(q[0][0])
     kv_heads, nk, dv = len(k[0]), len(k[0][0]), len(v[0][0][0])
-    group = heads // kv_heads
+    g = h // (heads // kv_heads)
 
     def offset(align):
         return 0 if align == "top_left" else nk - nq
 
+    scores = []
+    for j in range(nk):
+        visible = True
+        if causal and j > i + offset(causal):
+            visible = False
+        if window:
+            left, right, align = window
+            diag = i + offset(align)
+            if not (diag - left <= j <= diag + right):
+                visible = False
+        if not visible:
+            scores.append(-math.inf)
+            continue
+        s = scale * sum(x * y for x, y in zip(q[b][h][i], k[b][g][j]))
+        if mask is not None:
+            m = pick(mask, (b, h, i, j))
+            if isinstance(m, bool):
+                if not m:
+                    s = -math.inf
+            else:
+                s += m
+        scores.append(s)
+    top = max(scores, default=-math.inf)
+    if top == -math.inf:
+        return [0.0] * dv, -math.inf
+    weights = [math.exp(s - top) for s in scores]
+    total = sum(weights)
+    row = [sum(w * v[b][g][j][e] for j, w in enumerate(weights) if w) / total
+           for e in range(dv)]
+    return row, top + math.log(total)
+
+
+def attention(spec):
+    q = spec["q"]
+    batch, heads, nq = len(q), len(q[0]), len(q[0][0])
     out, lse = [], []
     for b in range(batch):
         out_b, lse_b = [], []
         for h in range(heads):
-            g = h // group
-            out_h, lse_h = [], []
-            for i in range(nq):
-                scores = []
-                for j in range(nk):
-                    s = scale * sum(x * y for x, y in zip(q[b][h][i], k[b][g][j]))
-                    visible = True
-                    if mask is not None:
-                        m = pick(mask, (b, h, i, j))
-                        if isinstance(m, bool):
-                            visible = m
-                        else:
-                            s += m
-                    if causal and j > i + offset(causal):
-                        visible = False
-                    if window:
-                        left, right, align = window
-                        diag = i + offset(align)
-                        if not (diag - left <= j <= diag + right):
-                            visible = False
-                    scores.append(s if visible else -math.inf)
-                top = max(scores, default=-math.inf)
-                if top == -math.inf:
-                    out_h.append([0.0] * dv)
-                    lse_h.append(-math.inf)
-                    continue
-                weights = [math.exp(s - top) for s in scores]
-                total = sum(weights)
-                out_h.append([sum(w * v[b][g][j][e] for j, w in enumerate(weights)) / total
-                              for e in range(dv)])
-                lse_h.append(top + math.log(total))
-            out_b.append(out_h)
-            lse_b.append(lse_h)
+            rows = [attention_row(spec, b, h, i) for i in range(nq)]
+            out_b.append([row for row, _ in rows])
+            lse_b.append([l for _, l in rows])
         out.append(out_b)
         lse.append(lse_b)
     return out, lse
-
 
 def main():
     spec = json.loads(sys.argv[1])

@@ -4,7 +4,8 @@ through fa-cpu-pipeline three times (the tiled online softmax with the tiling
 written on the op; the GPU kernel of fa-distribute-attention with the same
 tiling, its threads emulated on the CPU; and reference=true, the unfused
 definition) on the same inputs, with every printed value compared at the
-dtype's tolerance.
+dtype's tolerance, and each of the three checked on its own against the
+float64 oracle (sweep_oracle.py).
 
 Run from the repository root after changing a case:
   python3 test/Integration/Inputs/make_tiling_sweep.py
@@ -81,6 +82,10 @@ CASES = [
      "the tensor-core kernel on bf16 (mma.sync .bf16), causal top-left with Nq < Nk, tails"),
     ("kernel-mma-bf16-gqa-stages2", 1, 4, 2, 77, 90, 128, 64, "bf16", ("bool", (1, 1, 77, 90)), None, None, False, False, (64, 16, 2),
      "the tensor-core kernel on bf16 with two cp.async stages, GQA, D = 128 != Dv, a keep-mask"),
+    ("d256", 1, 2, 2, 96, 160, 256, 256, "f32", None, None, None, True, False, (32, 32),
+     "D = 256 in f32 over five key blocks"),
+    ("kernel-mma-d256-causal", 1, 2, 1, 80, 100, 256, 256, "f16", None, "bottom_right", None, True, False, (64, 32),
+     "the tensor-core kernel with D = 256, MQA, causal bottom-right, tails in both lengths"),
     ("dynamic", 2, 4, 2, 77, 61, 16, 16, "f32", ("bool", (2, 1, 77, 61)), "top_left", None, True, True, (16, 16),
      "every size but D dynamic (group size known only at run time)"),
 ]
@@ -253,6 +258,10 @@ def main():
         lines.append(f"// RUN: %compare %t.tiled %t.reference --rtol {rtol} --atol {atol}\n")
         lines.append("// RUN: fa-opt %s --fa-cpu-pipeline=gpu-kernel=sm_90 | %mlir-run > %t.kernel\n")
         lines.append(f"// RUN: %compare %t.kernel %t.reference --rtol {rtol} --atol {atol}\n")
+        # Each path on its own against the float64 oracle, which shares no
+        # code with fa-opt (the reference and the tiled path share builders).
+        lines.append("// RUN: %python %S/../Inputs/sweep_oracle.py %s %t.reference %t.tiled %t.kernel"
+                     " | FileCheck %s --check-prefix=ORACLE\n")
         # Which kernel the GPU run checks: tensor cores when the operands are
         # f16 or bf16 and the tiling splits into whole 16-row tiles per warp
         # (TileSelection.h, tensorCoreKernel).
@@ -262,6 +271,8 @@ def main():
         lines.append("// RUN: fa-opt %s --fa-distribute-attention | FileCheck %s "
                      f"--check-prefix={'MMA' if mma else 'FMA'}\n")
         lines.append("// RUN: fa-opt %s --fa-select-tiles=target=host --fa-tile-attention | FileCheck %s\n")
+        for output in ("reference", "tiled", "kernel"):
+            lines.append(f"// ORACLE: {output}: ORACLE MATCH on\n")
         if mma:
             lines.append(f"// MMA: vector.contract {{{{.*}}}} : vector<16x16x{dtype}>, "
                          f"vector<8x16x{dtype}> into vector<16x8xf32>\n")

@@ -7,8 +7,12 @@
 // RUN: %compare %t.tiled %t.reference --rtol 1e-5 --atol 1e-6
 // RUN: fa-opt %s --fa-cpu-pipeline=gpu-kernel=sm_90 | %mlir-run > %t.kernel
 // RUN: %compare %t.kernel %t.reference --rtol 1e-5 --atol 1e-6
+// RUN: %python %S/../Inputs/sweep_oracle.py %s %t.reference %t.tiled %t.kernel | FileCheck %s --check-prefix=ORACLE
 // RUN: fa-opt %s --fa-distribute-attention | FileCheck %s --check-prefix=FMA
 // RUN: fa-opt %s --fa-select-tiles=target=host --fa-tile-attention | FileCheck %s
+// ORACLE: reference: ORACLE MATCH on
+// ORACLE: tiled: ORACLE MATCH on
+// ORACLE: kernel: ORACLE MATCH on
 // FMA-NOT: vector.contract
 // CHECK: scf.forall
 // CHECK: scf.for
