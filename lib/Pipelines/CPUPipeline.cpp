@@ -71,9 +71,8 @@ void mlir::fa::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
-  // bf16 conversions as integer bit operations. x86 has no bf16 arithmetic:
-  // LLVM legalized each bf16 fptrunc into a __truncsfbf2 call and took
-  // minutes of codegen on the bf16 kernels' unrolled warp matmuls.
+  // bf16 conversions as integer bit operations (x86 has no bf16
+  // arithmetic), so that fa-store-bf16-as-i16 below can retype what is left.
   arith::ArithExpandOpsPassOptions expandBF16;
   expandBF16.includeBf16 = true;
   pm.addPass(arith::createArithExpandOpsPass(expandBF16));
@@ -83,4 +82,6 @@ void mlir::fa::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  // bf16 that only moves (all that arith-expand leaves) travels as i16.
+  pm.addPass(createFAStoreBF16AsI16());
 }
