@@ -8,6 +8,8 @@
 // RUN: cat %s %S/Inputs/runtime.mlir | fa-opt --fa-cpu-pipeline | %mlir-run > %t.raised
 // RUN: cat %s %S/Inputs/runtime.mlir | fa-opt --fa-cpu-pipeline=raise=false | %mlir-run > %t.frontend
 // RUN: %compare %t.raised %t.frontend --rtol 1e-2 --atol 5e-3 | FileCheck %s --check-prefix=SAME
+// RUN: cat %s %S/Inputs/runtime.mlir | fa-opt "--fa-cpu-pipeline=max-block-kv=4" | %mlir-run > %t.blocks
+// RUN: %compare %t.blocks %t.frontend --rtol 1e-2 --atol 5e-3 | FileCheck %s --check-prefix=SAME
 // SAME: MATCH 512 values
 // RAISED-NOT: remark
 // RAISED-LABEL: func.func @sdpa_f16
