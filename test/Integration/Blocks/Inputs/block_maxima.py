@@ -16,6 +16,7 @@ bring their own inputs.)
 Prints one line per block and a total; exits 1 when the total fraction is
 under 30% (MIN_MOVED).
 """
+import math
 import os
 import re
 import subprocess
@@ -57,7 +58,8 @@ def probes(line, index):
         out.append(f"{indent}%probe_{name}u{index} = tensor.cast {value} : {wide} to tensor<*xf32>")
         out.append(f"{indent}func.call @printMemrefF32(%probe_{name}u{index}) : (tensor<*xf32>) -> ()")
     causal = re.search(r"causal = (top_left|bottom_right)", m.group("attrs"))
-    return out, causal.group(1) if causal else None
+    scale = float(re.search(r"scale = ([-+0-9.e]+)", m.group("attrs")).group(1))
+    return out, (causal.group(1) if causal else None, scale)
 
 
 def printed_tensors(output):
@@ -72,11 +74,15 @@ def printed_tensors(output):
     return tensors
 
 
-def measure(q, k, causal, block_kv):
+def measure(q, k, kind, block_kv):
+    """(rows whose maximum comes after key block 0, rows that see two key
+    blocks or more, the largest rescale e^(m_new - m_old) of a running max)."""
+    causal, scale = kind
     (b, h, nq, d), qv = q
     (_, hkv, nk, _), kv = k
     group = h // hkv
     moved = rows = 0
+    largest = 1.0
     for bb in range(b):
         for hh in range(h):
             kh = hh // group
@@ -92,7 +98,13 @@ def measure(q, k, causal, block_kv):
                 scores = [sum(x * y for x, y in zip(row, keys[j])) for j in range(last)]
                 rows += 1
                 moved += scores.index(max(scores)) >= block_kv
-    return moved, rows
+                running = max(scores[:block_kv])
+                for j0 in range(block_kv, last, block_kv):
+                    top = max(scores[j0:j0 + block_kv])
+                    if top > running:
+                        largest = max(largest, math.exp(scale * (top - running)))
+                        running = top
+    return moved, rows, largest
 
 
 def main():
@@ -119,16 +131,18 @@ def main():
                                 check=True).stdout
         tensors = printed_tensors(output)
         moved = rows = 0
+        largest = 1.0
         n = 0
         for index, (sizes, values) in enumerate(tensors):
             if sizes == [1] and values == [MARKER] and index + 2 < len(tensors):
-                m, r = measure(tensors[index + 1], tensors[index + 2], kinds[n % len(kinds)],
-                               block_kv)
-                moved, rows, n = moved + m, rows + r, n + 1
+                m, r, f = measure(tensors[index + 1], tensors[index + 2],
+                                  kinds[n % len(kinds)], block_kv)
+                moved, rows, n, largest = moved + m, rows + r, n + 1, max(largest, f)
         name = os.path.basename(path)
         if rows:
             print(f"{name}: {moved} of {rows} rows that see more than one key block of "
-                  f"{block_kv} find their maximum after key block 0")
+                  f"{block_kv} find their maximum after key block 0; the largest "
+                  f"rescale of a running max is {largest:.3g}")
         else:
             print(f"{name}: no row sees more than one key block of {block_kv}")
         total_moved += moved
