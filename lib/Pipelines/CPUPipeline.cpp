@@ -49,7 +49,10 @@ void mlir::fa::buildCPUPipeline(OpPassManager &pm,
     kernel.asyncCopies = chipHasAsyncCopy(options.gpuKernel);
     kernel.tensorCores = chipHasTensorCores(options.gpuKernel);
     pm.addPass(createFADistributeAttention(kernel));
-    pm.addPass(createFAEmulateThreadsOnCPU());
+    FAEmulateThreadsOnCPUOptions emulation;
+    emulation.threadOrder = options.threadOrder;
+    emulation.seed = options.threadSeed;
+    pm.addPass(createFAEmulateThreadsOnCPU(emulation));
   } else {
     FASelectTilesOptions tiles;
     tiles.target = "host";

@@ -36,6 +36,17 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
                      "(fa-emulate-threads-on-cpu); tests compare it with the "
                      "reference"),
       llvm::cl::init("")};
+  PassOptions::Option<std::string> threadOrder{
+      *this, "thread-order",
+      llvm::cl::desc("With gpu-kernel: the order in which the emulated "
+                     "threads of each interval between barriers run "
+                     "(forward, reverse or shuffle; fa-emulate-threads-on-cpu), "
+                     "so that races show as different numbers"),
+      llvm::cl::init("forward")};
+  PassOptions::Option<unsigned> threadSeed{
+      *this, "thread-seed",
+      llvm::cl::desc("The permutation of thread-order=shuffle"),
+      llvm::cl::init(1)};
   PassOptions::Option<int64_t> maxBlockKV{
       *this, "max-block-kv",
       llvm::cl::desc("Testing aid: cap the block_kv that tile selection "

@@ -267,7 +267,20 @@ def FAEmulateThreadsOnCPU : Pass<"fa-emulate-threads-on-cpu"> {
     loads and stores that complete at once (their groups and waits go
     away). This is how the GPU kernel's numbers are tested with
     mlir-runner. Barriers in other places are reported.
+
+    With `thread-order=reverse` or `thread-order=shuffle` (a permutation
+    drawn from `seed`), the threads of every interval between barriers run
+    in that order instead of 0, 1, 2, ...: a kernel without a race computes
+    the same numbers in every order, and a missing barrier or a read of
+    another thread's data too early shows as a difference.
   }];
+  let options = [
+    Option<"threadOrder", "thread-order", "std::string", /*default=*/"\"forward\"",
+           "The order in which each interval's threads run: forward, reverse "
+           "or shuffle (a permutation drawn from seed)">,
+    Option<"seed", "seed", "unsigned", /*default=*/"1",
+           "The permutation of thread-order=shuffle">,
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::memref::MemRefDialect",

@@ -40,6 +40,8 @@
 
 #include "fa/Transforms/Passes.h"
 
+#include <numeric>
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -456,9 +458,68 @@ void widenWarpMatmuls(Operation *root) {
   });
 }
 
+/// Runs the threads of `threads` (a 1-D thread loop from 0 with step 1 and
+/// a constant count T) in another order: thread t of the sequential loop
+/// acts as thread p(t), with p(t) = T - 1 - t (reverse) or (a t + c) mod T
+/// with a coprime to T (shuffle).
+LogicalResult permuteThreads(scf::ForallOp threads, bool reverse,
+                             unsigned seed) {
+  std::optional<SmallVector<int64_t>> lower =
+      getConstantIntValues(threads.getMixedLowerBound());
+  std::optional<SmallVector<int64_t>> upper =
+      getConstantIntValues(threads.getMixedUpperBound());
+  std::optional<SmallVector<int64_t>> step =
+      getConstantIntValues(threads.getMixedStep());
+  if (!lower || !upper || !step || upper->size() != 1 || (*lower)[0] != 0 ||
+      (*step)[0] != 1)
+    return threads.emitOpError()
+           << "thread-order needs a 1-D thread loop from 0 by 1 with a "
+              "constant thread count";
+  int64_t count = (*upper)[0];
+  if (count <= 1)
+    return success();
+  int64_t multiplier = 1, offset = count - 1;
+  if (!reverse) {
+    multiplier = 2 * int64_t(seed % 1024) + 3;
+    while (std::gcd(multiplier, count) != 1)
+      multiplier += 2;
+    offset = (int64_t(seed) * 7919) % count;
+  }
+  // The uses to redirect, taken before the permutation adds its own.
+  Value thread = threads.getInductionVar(0);
+  SmallVector<OpOperand *> uses;
+  for (OpOperand &use : thread.getUses())
+    uses.push_back(&use);
+  OpBuilder b(threads.getBody(), threads.getBody()->begin());
+  Location loc = threads.getLoc();
+  auto constant = [&](int64_t value) {
+    return arith::ConstantIndexOp::create(b, loc, value);
+  };
+  Value permuted;
+  if (reverse) {
+    permuted = arith::SubIOp::create(b, loc, constant(count - 1), thread);
+  } else {
+    Value scaled = arith::MulIOp::create(b, loc, thread, constant(multiplier));
+    Value shifted = arith::AddIOp::create(b, loc, scaled, constant(offset));
+    permuted = arith::RemUIOp::create(b, loc, shifted, constant(count));
+  }
+  for (OpOperand *use : uses)
+    use->set(permuted);
+  return success();
+}
+
 struct FAEmulateThreadsOnCPUPass
     : fa::impl::FAEmulateThreadsOnCPUBase<FAEmulateThreadsOnCPUPass> {
+  using FAEmulateThreadsOnCPUBase::FAEmulateThreadsOnCPUBase;
+
   void runOnOperation() override {
+    if (threadOrder != "forward" && threadOrder != "reverse" &&
+        threadOrder != "shuffle") {
+      getOperation()->emitError()
+          << "unknown thread-order '" << threadOrder
+          << "'; known orders: forward, reverse, shuffle";
+      return signalPassFailure();
+    }
     lowerAsyncCopies(getOperation());
     widenWarpMatmuls(getOperation());
     if (failed(lowerShuffles(getOperation())))
@@ -472,6 +533,17 @@ struct FAEmulateThreadsOnCPUPass
     for (scf::ForallOp threads : threadLoops)
       if (failed(ThreadLoopSplitter(threads).split()))
         return signalPassFailure();
+
+    if (threadOrder != "forward") {
+      SmallVector<scf::ForallOp> phases;
+      getOperation()->walk([&](scf::ForallOp forall) {
+        if (isThreadLoop(forall))
+          phases.push_back(forall);
+      });
+      for (scf::ForallOp phase : phases)
+        if (failed(permuteThreads(phase, threadOrder == "reverse", seed)))
+          return signalPassFailure();
+    }
 
     WalkResult stray = getOperation()->walk([](gpu::BarrierOp barrier) {
       barrier.emitOpError()

@@ -2,7 +2,8 @@
 """Writes test/Integration/Tiling/sweep-*.mlir: one attention per file, run
 through fa-cpu-pipeline three times (the tiled online softmax with the tiling
 written on the op; the GPU kernel of fa-distribute-attention with the same
-tiling, its threads emulated on the CPU; and reference=true, the unfused
+tiling, its threads emulated on the CPU in forward and in reverse order
+within each barrier interval; and reference=true, the unfused
 definition) on the same inputs, with every printed value compared at the
 dtype's tolerance, and each of the three checked on its own against the
 float64 oracle (sweep_oracle.py).
@@ -258,6 +259,11 @@ def main():
         lines.append(f"// RUN: %compare %t.tiled %t.reference --rtol {rtol} --atol {atol}\n")
         lines.append("// RUN: fa-opt %s --fa-cpu-pipeline=gpu-kernel=sm_90 | %mlir-run > %t.kernel\n")
         lines.append(f"// RUN: %compare %t.kernel %t.reference --rtol {rtol} --atol {atol}\n")
+        # The kernel's threads in reverse order within each barrier
+        # interval: a race shows as a difference (fa-emulate-threads-on-cpu).
+        lines.append('// RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_90 thread-order=reverse"'
+                     " | %mlir-run > %t.reverse\n")
+        lines.append(f"// RUN: %compare %t.reverse %t.reference --rtol {rtol} --atol {atol}\n")
         # Each path on its own against the float64 oracle, which shares no
         # code with fa-opt (the reference and the tiled path share builders).
         lines.append("// RUN: %python %S/../Inputs/sweep_oracle.py %s %t.reference %t.tiled %t.kernel"

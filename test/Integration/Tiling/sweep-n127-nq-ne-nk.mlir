@@ -7,6 +7,8 @@
 // RUN: %compare %t.tiled %t.reference --rtol 1e-5 --atol 1e-6
 // RUN: fa-opt %s --fa-cpu-pipeline=gpu-kernel=sm_90 | %mlir-run > %t.kernel
 // RUN: %compare %t.kernel %t.reference --rtol 1e-5 --atol 1e-6
+// RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_90 thread-order=reverse" | %mlir-run > %t.reverse
+// RUN: %compare %t.reverse %t.reference --rtol 1e-5 --atol 1e-6
 // RUN: %python %S/../Inputs/sweep_oracle.py %s %t.reference %t.tiled %t.kernel | FileCheck %s --check-prefix=ORACLE
 // RUN: fa-opt %s --fa-distribute-attention | FileCheck %s --check-prefix=FMA
 // RUN: fa-opt %s --fa-select-tiles=target=host --fa-tile-attention | FileCheck %s
