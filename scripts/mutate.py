@@ -65,13 +65,12 @@ def multi_block_sweep(kernel=None):
     return cases
 
 
+# Every case on the tensor-core kernel (all cross key blocks).
+KERNEL_MMA = multi_block_sweep("mma")
+
 # Mutations every one of whose named tests must fail: removing the online
 # rescale must break every case that crosses key blocks (issue 15).
 MUST_FAIL_ALL = {"no-rescale", "kernel-no-rescale", "kernel-mma-no-rescale"}
-KERNEL_MMA = [SWEEP + n + ".mlir" for n in
-              ("kernel-mma-causal-d128", "kernel-mma-two-tiles",
-               "kernel-mma-stages2-window", "kernel-mma-bf16-causal",
-               "kernel-mma-bf16-gqa-stages2")]
 KERNEL_FMA = [SWEEP + n + ".mlir" for n in
               ("kernel-stages2", "kernel-stages3-gqa", "kernel-full-block",
                "kernel-odd-dims")]
@@ -192,6 +191,28 @@ MUTATIONS = [
           gpu::BarrierOp::create(b, lloc);""",
      """          warpScores(thread, stage, querySmem, keySmem, results);""",
      KERNEL_MMA, "no barrier between the score matmul and the softmax"),
+    ("missing-barrier-after-query-copy", KERNEL,
+     """  copyTile(query, batch, head, row0, rows, blockQ, headDim, querySmem, Value(),
+           thread);
+  gpu::BarrierOp::create(b, loc);""",
+     """  copyTile(query, batch, head, row0, rows, blockQ, headDim, querySmem, Value(),
+           thread);""",
+     KERNEL_FMA + KERNEL_MMA, "threads read Q rows that other threads have not copied yet"),
+    ("missing-barrier-after-kv-copy", KERNEL,
+     """        gpu::BarrierOp::create(b, lloc);
+        if (tensorCores) {""",
+     """        if (tensorCores) {""",
+     KERNEL_FMA + KERNEL_MMA, "threads read K/V rows that other threads have not copied yet"),
+    ("missing-barrier-after-softmax", KERNEL,
+     """              {state[0], state[1], one});
+          gpu::BarrierOp::create(b, lloc);""",
+     """              {state[0], state[1], one});""",
+     KERNEL_MMA, "P·V reads probabilities that other rows' threads have not written yet"),
+    ("missing-barrier-after-pv", KERNEL,
+     """          warpProbsTimesValues(thread, stage, probs, valueSmem, results);
+          gpu::BarrierOp::create(b, lloc);""",
+     """          warpProbsTimesValues(thread, stage, probs, valueSmem, results);""",
+     KERNEL_MMA, "rows accumulate P·V results that other warps have not written yet"),
     ("wrong-cp-async-stage", KERNEL,
      "          Value nextStage = lm.remU(block, lm.constant(stages));",
      "          Value nextStage = stage;",
