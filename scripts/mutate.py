@@ -68,6 +68,17 @@ def multi_block_sweep(kernel=None):
 # Every case on the tensor-core kernel (all cross key blocks).
 KERNEL_MMA = multi_block_sweep("mma")
 
+# Mutations the tests are known not to catch yet, and why; the harness
+# reports them without failing. The emulation runs each warp matmul in
+# full in every emulated thread, so a race between lanes of one warp is
+# invisible until the lane-exact model of issue 16.
+KNOWN_GAPS = {
+    "missing-barrier-after-pv":
+        "each row's owner threads read the P·V results of their own warp, "
+        "which every emulated thread of that warp computes in full; needs "
+        "the lane-exact mma.sync model (issue 16)",
+}
+
 # Mutations every one of whose named tests must fail: removing the online
 # rescale must break every case that crosses key blocks (issue 15).
 MUST_FAIL_ALL = {"no-rescale", "kernel-no-rescale", "kernel-mma-no-rescale"}
@@ -191,13 +202,10 @@ MUTATIONS = [
           gpu::BarrierOp::create(b, lloc);""",
      """          warpScores(thread, stage, querySmem, keySmem, results);""",
      KERNEL_MMA, "no barrier between the score matmul and the softmax"),
-    ("missing-barrier-after-query-copy", KERNEL,
-     """  copyTile(query, batch, head, row0, rows, blockQ, headDim, querySmem, Value(),
-           thread);
-  gpu::BarrierOp::create(b, loc);""",
-     """  copyTile(query, batch, head, row0, rows, blockQ, headDim, querySmem, Value(),
-           thread);""",
-     KERNEL_FMA + KERNEL_MMA, "threads read Q rows that other threads have not copied yet"),
+    # No mutation drops the barrier after the Q copy: it is redundant (the
+    # first key block's barrier, after the K/V copy, orders the Q copy
+    # before every read of Q, and no read happens without a key block), so
+    # dropping it is no bug; the harness showed it (session 6).
     ("missing-barrier-after-kv-copy", KERNEL,
      """        gpu::BarrierOp::create(b, lloc);
         if (tensorCores) {""",
@@ -380,7 +388,7 @@ def main():
         finally:
             open(target, "w").write(pristine)
         seconds = time.time() - start
-        survived += not caught
+        survived += not caught and name not in KNOWN_GAPS
         rows.append((name, what, caught, seconds))
         print(f"  {name}: {'caught by ' + ', '.join(caught) if caught else 'SURVIVED'}"
               f" ({seconds:.0f} s)", flush=True)
@@ -391,10 +399,14 @@ def main():
     for name, what, caught, seconds in rows:
         if caught and name in MUST_FAIL_ALL:
             shown = f"all {len(caught)} named: " + ", ".join(caught)
+        elif not caught and name in KNOWN_GAPS:
+            shown = "none: a known gap (" + KNOWN_GAPS[name] + ")"
         else:
             shown = ", ".join(caught) if caught else "**none: survived**"
         print(f"| `{name}` | {what} | {shown} | {seconds:.0f} s |")
-    print(f"\n{len(rows) - survived} of {len(rows)} mutations caught")
+    gaps = sum(1 for name, _, caught, _ in rows if not caught and name in KNOWN_GAPS)
+    print(f"\n{len(rows) - survived - gaps} of {len(rows)} mutations caught"
+          + (f", {gaps} known gap(s)" if gaps else ""))
     return 1 if survived else 0
 
 
