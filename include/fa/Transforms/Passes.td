@@ -241,7 +241,8 @@ def FAStoreBF16AsI16 : Pass<"fa-store-bf16-as-i16", "::mlir::ModuleOp"> {
     shuffles, selects, constants, bitcasts, masked loads and stores,
     branches), this pass gives those values i16 types with the same bits
     and drops the bitcasts that become no-ops. If any operation computes on
-    bf16 (arithmetic, fpext, fptrunc, a call), it changes nothing.
+    bf16 (arithmetic, fpext, fptrunc, a call), or a function's signature
+    holds bf16 (its ABI would change), it changes nothing.
 
     Example:
 

@@ -11,8 +11,9 @@
 // promoted.
 //
 // It changes nothing when any operation that computes on bf16 values is
-// left (arithmetic, fpext, fptrunc, calls): retyping those would change
-// their meaning.
+// left (arithmetic, fpext, fptrunc, calls), or when a function's signature
+// holds bf16 (its callers outside the module pass bf16 in float registers):
+// retyping those would change their meaning.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,8 +34,9 @@ using namespace mlir;
 
 namespace {
 
-/// `type` with bf16 replaced by i16 at any depth; null when it holds an
-/// identified (named) struct, which cannot be rebuilt here.
+/// `type` with bf16 replaced by i16 at any depth; null for an identified
+/// (named) struct, whose body may be recursive and is not rebuilt here (a
+/// module holding one is left alone).
 Type retype(Type type) {
   MLIRContext *ctx = type.getContext();
   if (type.isBF16())
@@ -50,7 +52,7 @@ Type retype(Type type) {
   }
   if (auto structure = dyn_cast<LLVM::LLVMStructType>(type)) {
     if (structure.isIdentified())
-      return type;
+      return Type();
     SmallVector<Type> body;
     for (Type field : structure.getBody()) {
       body.push_back(retype(field));
@@ -137,6 +139,8 @@ struct FAStoreBF16AsI16Pass
       bool retypable = true;
       for (Value value : op->getResults())
         retypable &= static_cast<bool>(retype(value.getType()));
+      if (auto function = dyn_cast<LLVM::LLVMFuncOp>(op))
+        retypable &= !holdsBF16(function.getFunctionType());
       if (!movesDataOnly(op) || !retypable) {
         onlyMoves = false;
         return WalkResult::interrupt();

@@ -478,13 +478,6 @@ LogicalResult permuteThreads(scf::ForallOp threads, bool reverse,
   int64_t count = (*upper)[0];
   if (count <= 1)
     return success();
-  int64_t multiplier = 1, offset = count - 1;
-  if (!reverse) {
-    multiplier = 2 * int64_t(seed % 1024) + 3;
-    while (std::gcd(multiplier, count) != 1)
-      multiplier += 2;
-    offset = (int64_t(seed) * 7919) % count;
-  }
   // The uses to redirect, taken before the permutation adds its own.
   Value thread = threads.getInductionVar(0);
   SmallVector<OpOperand *> uses;
@@ -499,6 +492,10 @@ LogicalResult permuteThreads(scf::ForallOp threads, bool reverse,
   if (reverse) {
     permuted = arith::SubIOp::create(b, loc, constant(count - 1), thread);
   } else {
+    int64_t multiplier = 2 * int64_t(seed % 1024) + 3;
+    while (std::gcd(multiplier, count) != 1)
+      multiplier += 2;
+    int64_t offset = (int64_t(seed) * 7919) % count;
     Value scaled = arith::MulIOp::create(b, loc, thread, constant(multiplier));
     Value shifted = arith::AddIOp::create(b, loc, scaled, constant(offset));
     permuted = arith::RemUIOp::create(b, loc, shifted, constant(count));

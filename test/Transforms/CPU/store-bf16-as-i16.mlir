@@ -1,11 +1,12 @@
 // fa-store-bf16-as-i16 retypes bf16 that only moves (loads, stores, GEPs,
 // element and aggregate inserts/extracts, constants, block arguments,
 // function types) as i16 with the same bits, and drops the bitcasts that
-// become no-ops; a module that still computes on bf16 is left unchanged.
+// become no-ops; a module that still computes on bf16, or whose function
+// signatures hold bf16, is left unchanged.
 // RUN: fa-opt %s -split-input-file --fa-store-bf16-as-i16 | FileCheck %s
 
 // CHECK-LABEL: llvm.func @moves(
-// CHECK-SAME: %[[P:.*]]: !llvm.ptr, %[[B:.*]]: i16) -> vector<8xi16>
+// CHECK-SAME: %[[P:.*]]: !llvm.ptr) -> vector<8xi16>
 // CHECK: %[[ONE:.*]] = llvm.mlir.constant(16256 : i16) : i16
 // CHECK: %[[SPLAT:.*]] = llvm.mlir.constant(dense<16256> : vector<8xi16>) : vector<8xi16>
 // CHECK: %[[GEP:.*]] = llvm.getelementptr %[[P]][1] : (!llvm.ptr) -> !llvm.ptr, i16
@@ -15,9 +16,9 @@
 // CHECK: %[[X:.*]] = llvm.extractvalue %[[A]][0] : !llvm.array<2 x vector<8xi16>>
 // CHECK: %[[S:.*]] = llvm.add %[[X]], %[[SPLAT]] : vector<8xi16>
 // CHECK-NOT: llvm.bitcast
-// CHECK: llvm.store %[[B]], %[[P]] : i16, !llvm.ptr
+// CHECK: llvm.store %[[ONE]], %[[P]] : i16, !llvm.ptr
 // CHECK: llvm.return %[[S]] : vector<8xi16>
-llvm.func @moves(%p: !llvm.ptr, %b: bf16) -> vector<8xi16> {
+llvm.func @moves(%p: !llvm.ptr) -> vector<8xi16> {
   %one = llvm.mlir.constant(1.0 : bf16) : bf16
   %splat = llvm.mlir.constant(dense<1.0> : vector<8xbf16>) : vector<8xbf16>
   %gep = llvm.getelementptr %p[1] : (!llvm.ptr) -> !llvm.ptr, bf16
@@ -30,7 +31,7 @@ llvm.func @moves(%p: !llvm.ptr, %b: bf16) -> vector<8xi16> {
   %xi = llvm.bitcast %x : vector<8xbf16> to vector<8xi16>
   %si = llvm.bitcast %splat : vector<8xbf16> to vector<8xi16>
   %s = llvm.add %xi, %si : vector<8xi16>
-  llvm.store %b, %p : bf16, !llvm.ptr
+  llvm.store %one, %p : bf16, !llvm.ptr
   llvm.return %s : vector<8xi16>
 }
 
@@ -44,4 +45,16 @@ llvm.func @computes(%p: !llvm.ptr) -> vector<8xf32> {
   %v = llvm.load %p : !llvm.ptr -> vector<8xbf16>
   %f = llvm.fpext %v : vector<8xbf16> to vector<8xf32>
   llvm.return %f : vector<8xf32>
+}
+
+// -----
+
+// A bf16 parameter: callers outside the module pass it as a float, so the
+// signature (and everything else) stays.
+// CHECK-LABEL: llvm.func @signature(
+// CHECK-SAME: %{{.*}}: !llvm.ptr, %{{.*}}: bf16)
+// CHECK: llvm.store %{{.*}}, %{{.*}} : bf16, !llvm.ptr
+llvm.func @signature(%p: !llvm.ptr, %b: bf16) {
+  llvm.store %b, %p : bf16, !llvm.ptr
+  llvm.return
 }
