@@ -23,12 +23,13 @@
 // The split kernel computes exactly what the GPU computes under the barrier
 // semantics, so its numbers test the kernel that fa-lower-to-gpu maps.
 //
-// Warp shuffles (gpu.shuffle xor, which the tensor-core kernel uses to
-// combine the halves of a row's max and sum) become an exchange through
-// memory between two barriers: every thread stores its value in its slot,
-// and after the barrier reads its partner's. The barriers then split the
-// loop like any other; a shuffle is warp-synchronous, so every thread of
-// the warp reaches it, which is what the split requires of a barrier.
+// Warp collectives (gpu.shuffle xor, nvgpu.ldmatrix, nvgpu.mma.sync)
+// become an exchange through memory, lane by lane as PTX defines them
+// (WarpCollectives.h): every lane stores what it contributes in its slot,
+// and after a barrier computes its own elements from the slots of the lanes
+// that hold them. The barriers then split the loop like any other; a
+// collective is warp-synchronous, so every lane of the warp reaches it,
+// which is what the split requires of a barrier.
 //
 // Warp-level matmuls (vector.contract of f16 tiles into f32, which
 // fa-warp-matmuls-to-nvgpu turns into mma.sync) are computed in full by
@@ -37,6 +38,8 @@
 // That is what the tensor cores compute: exact products, f32 sums.
 //
 //===----------------------------------------------------------------------===//
+
+#include "WarpCollectives.h"
 
 #include "fa/Transforms/Passes.h"
 
@@ -386,51 +389,6 @@ void lowerAsyncCopies(Operation *root) {
 }
 
 /// Whether `op` is inside a GPU-mapped scf.forall (the kernel form).
-/// Rewrites each gpu.shuffle xor of a thread loop into a store to the
-/// thread's slot of a scratch buffer, a barrier, a load of the partner's
-/// slot (t xor offset) and a barrier (so a later exchange does not
-/// overwrite the slot before the partner has read it). Other modes, widths
-/// other than the warp, offsets that are not constants, and thread loops
-/// that are not whole warps are reported.
-LogicalResult lowerShuffles(Operation *root) {
-  SmallVector<gpu::ShuffleOp> shuffles;
-  root->walk([&](gpu::ShuffleOp shuffle) { shuffles.push_back(shuffle); });
-  for (gpu::ShuffleOp shuffle : shuffles) {
-    auto threads = shuffle->getParentOfType<scf::ForallOp>();
-    std::optional<int64_t> offset = getConstantIntValue(shuffle.getOffset());
-    std::optional<int64_t> width = getConstantIntValue(shuffle.getWidth());
-    int64_t count = 0;
-    if (threads && threads.getRank() == 1)
-      count = getConstantIntValue(threads.getMixedUpperBound()[0]).value_or(0);
-    if (!threads || !isThreadLoop(threads) || count <= 0 || count % 32 != 0 ||
-        shuffle.getMode() != gpu::ShuffleMode::XOR || !offset || !width ||
-        *width != 32 || *offset <= 0 || *offset >= *width)
-      return shuffle.emitOpError()
-             << "cannot run on a CPU: only xor shuffles by a constant offset "
-                "across a 32-lane warp, in a one-dimensional thread loop of "
-                "whole warps, are emulated";
-    OpBuilder b(threads);
-    Location loc = shuffle.getLoc();
-    // Like the splitter's per-thread slots: stack memory in front of the
-    // thread loop.
-    Value slots = memref::AllocaOp::create(
-        b, loc, MemRefType::get({count}, shuffle.getValue().getType()));
-    b.setInsertionPoint(shuffle);
-    Value thread = threads.getInductionVar(0);
-    memref::StoreOp::create(b, loc, shuffle.getValue(), slots, thread);
-    gpu::BarrierOp::create(b, loc);
-    Value mask = arith::ConstantIndexOp::create(b, loc, *offset);
-    Value partner = arith::XOrIOp::create(b, loc, thread, mask);
-    Value exchanged = memref::LoadOp::create(b, loc, slots, partner);
-    gpu::BarrierOp::create(b, loc);
-    Value valid = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
-    shuffle.getShuffleResult().replaceAllUsesWith(exchanged);
-    shuffle.getValid().replaceAllUsesWith(valid);
-    shuffle.erase();
-  }
-  return success();
-}
-
 bool inMappedLoop(Operation *op) {
   for (auto forall = op->getParentOfType<scf::ForallOp>(); forall;
        forall = forall->getParentOfType<scf::ForallOp>())
@@ -519,7 +477,7 @@ struct FAEmulateThreadsOnCPUPass
     }
     lowerAsyncCopies(getOperation());
     widenWarpMatmuls(getOperation());
-    if (failed(lowerShuffles(getOperation())))
+    if (failed(fa::lowerWarpCollectives(getOperation())))
       return signalPassFailure();
 
     SmallVector<scf::ForallOp> threadLoops;

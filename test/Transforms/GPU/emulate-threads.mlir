@@ -141,8 +141,8 @@ func.func @warp_matmul(%out: memref<16x8xf32>) {
 
 // -----
 
-// A warp shuffle is an exchange through memory between two barriers: each
-// thread stores its value in its slot and reads its partner's (t xor 1).
+// A warp shuffle is an exchange through memory: each thread stores its
+// value in its slot and, after a barrier, reads its partner's (t xor 1).
 // CHECK-LABEL: func.func @shuffle
 // CHECK: %[[SLOTS:.*]] = memref.alloca() : memref<64xf32>
 // CHECK: scf.forall (%[[T0:.*]]) in (64) {
@@ -151,12 +151,7 @@ func.func @warp_matmul(%out: memref<16x8xf32>) {
 // CHECK: scf.forall (%[[T1:.*]]) in (64) {
 // CHECK:   %[[PARTNER:.*]] = arith.xori %[[T1]], %c1 : index
 // CHECK:   %[[THEIRS:.*]] = memref.load %[[SLOTS]][%[[PARTNER]]] : memref<64xf32>
-// CHECK:   memref.store %[[THEIRS]], %[[KEPT:.*]][%[[T1]]]
-// CHECK: } {mapping = [#gpu.thread<x>]}
-// The value crossed the second barrier: a per-thread slot brings it back.
-// CHECK: scf.forall (%[[T2:.*]]) in (64) {
-// CHECK:   %[[BACK:.*]] = memref.load %[[KEPT]][%[[T2]]]
-// CHECK:   arith.addf %{{.*}}, %[[BACK]] : f32
+// CHECK:   arith.addf %{{.*}}, %[[THEIRS]] : f32
 // CHECK: } {mapping = [#gpu.thread<x>]}
 // CHECK-NOT: gpu.shuffle
 // CHECK-NOT: gpu.barrier
@@ -181,7 +176,7 @@ func.func @shuffle_down(%out: memref<64xf32>) {
   %c32 = arith.constant 32 : i32
   scf.forall (%t) in (64) {
     %v = arith.constant 1.0 : f32
-    // expected-error @+1 {{'gpu.shuffle' op cannot run on a CPU: only xor shuffles by a constant offset across a 32-lane warp, in a one-dimensional thread loop of whole warps, are emulated}}
+    // expected-error @+1 {{'gpu.shuffle' op cannot run on a CPU: only xor shuffles by a constant offset across a 32-lane warp are emulated}}
     %theirs, %valid = gpu.shuffle down %v, %c1, %c32 : f32
     memref.store %theirs, %out[%t] : memref<64xf32>
   } {mapping = [#gpu.thread<x>]}
@@ -196,7 +191,7 @@ func.func @shuffle_partial_warp(%out: memref<48xf32>) {
   %c32 = arith.constant 32 : i32
   scf.forall (%t) in (48) {
     %v = arith.constant 1.0 : f32
-    // expected-error @+1 {{only xor shuffles by a constant offset across a 32-lane warp}}
+    // expected-error @+1 {{'gpu.shuffle' op cannot run on a CPU: warp collectives are emulated in a one-dimensional thread loop of whole warps, from 0 by 1}}
     %theirs, %valid = gpu.shuffle xor %v, %c16, %c32 : f32
     memref.store %theirs, %out[%t] : memref<48xf32>
   } {mapping = [#gpu.thread<x>]}
