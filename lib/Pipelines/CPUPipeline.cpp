@@ -48,6 +48,7 @@ void mlir::fa::buildCPUPipeline(OpPassManager &pm,
     FADistributeAttentionOptions kernel;
     kernel.asyncCopies = chipHasAsyncCopy(options.gpuKernel);
     kernel.tensorCores = chipHasTensorCores(options.gpuKernel);
+    kernel.registerFragments = options.registerFragments;
     pm.addPass(createFADistributeAttention(kernel));
     FAEmulateThreadsOnCPUOptions emulation;
     emulation.threadOrder = options.threadOrder;

@@ -156,6 +156,7 @@ void mlir::fa::buildGPUPipeline(OpPassManager &pm,
   FADistributeAttentionOptions kernel;
   kernel.asyncCopies = chipHasAsyncCopy(options.chip);
   kernel.tensorCores = chipHasTensorCores(options.chip);
+  kernel.registerFragments = options.registerFragments;
   pm.addPass(createFADistributeAttention(kernel));
   addFrontendLowering(pm);
   // The host code returns the kernels' outputs; temporaries of other host

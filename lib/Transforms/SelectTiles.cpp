@@ -212,7 +212,7 @@ void writeReport(llvm::raw_ostream &os, AttentionOp op,
       json.attribute("gpu_kernel",
                      hasMmaSync16816(target.description) &&
                              tensorCoreKernel(decision.tiling, shape)
-                         ? "mma.sync"
+                         ? "mma.sync-registers"
                          : "fma");
     json.attribute("why", "target " + target.description.name + " from " +
                               target.origin + "; " + decision.why);

@@ -53,6 +53,12 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
                      "chooses (fa-select-tiles max-block-kv; 0: no cap), so "
                      "that short sequences cross several key blocks"),
       llvm::cl::init(0)};
+  PassOptions::Option<bool> registerFragments{
+      *this, "register-fragments",
+      llvm::cl::desc("With gpu-kernel: the tensor-core kernel keeps S and P "
+                     "in mma.sync fragments (fa-distribute-attention "
+                     "register-fragments); false: through shared memory"),
+      llvm::cl::init(true)};
 };
 
 /// Lowers a module of func, TOSA, linalg, tensor, arith, math and fa ops to
@@ -93,6 +99,12 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       llvm::cl::desc("CUDA toolkit (libdevice and ptxas); default: "
                      "$CUDA_ROOT, $CUDA_HOME, $CUDA_PATH, else /usr/local/cuda"),
       llvm::cl::init("")};
+  PassOptions::Option<bool> registerFragments{
+      *this, "register-fragments",
+      llvm::cl::desc("The tensor-core kernel keeps S and P "
+                     "in mma.sync fragments (fa-distribute-attention "
+                     "register-fragments); false: through shared memory"),
+      llvm::cl::init(true)};
 };
 
 /// Why `options` cannot be served ("" when they can): a chip that is not one

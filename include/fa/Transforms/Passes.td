@@ -213,6 +213,10 @@ def FADistributeAttention : Pass<"fa-distribute-attention"> {
            "Multiply with warp-level 16x8x16 matmuls (nvgpu mma.sync after "
            "fa-warp-matmuls-to-nvgpu) when the operands are f16 or bf16 "
            "and the tiling allows (needs sm_80 or later)">,
+    Option<"registerFragments", "register-fragments", "bool", /*default=*/"true",
+           "With tensor-cores: keep S and P in mma.sync fragments "
+           "(FlashAttention-2's register-resident softmax, quad shuffles) "
+           "instead of passing them through shared memory">,
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",

@@ -112,19 +112,29 @@ bool hasMmaSync16816(const TargetDescription &target);
 /// Otherwise the kernel computes with f32 FMAs.
 bool tensorCoreKernel(const Tiling &tiling, const AttentionShape &shape);
 
+/// Whether the tensor-core kernel stores a shared tile with rows of `width`
+/// elements of `elementBytes` unpadded, its 16-byte chunks XOR-swizzled
+/// against bank conflicts: rows of 2 or 4 chunks, or of a multiple of 8
+/// (the swizzle stays inside the row). Other rows are padded by 16 bytes.
+bool swizzledSharedRows(int64_t width, int64_t elementBytes);
+
 /// Bytes of shared memory a tiling needs. On GPUs, exactly what the kernel
 /// of fa-distribute-attention allocates: the Q tile and `stages` K and V
-/// tiles, each row padded by 16 bytes against bank conflicts, each tile
-/// 16-byte aligned (the row max and sum live in registers); the tensor-core
-/// kernel adds an unpadded f32 tile of Br x max(Bc, Dv) (scores, then P V)
-/// and the f16/bf16 P tile, rows padded by 16 bytes. On the host,
-/// unpadded tiles plus the f32 row statistics, accumulator and score tile,
-/// which have no registers to live in.
+/// tiles, each tile 16-byte aligned (the row max and sum live in
+/// registers). The FMA kernel pads each row by 16 bytes against bank
+/// conflicts; the tensor-core kernel, whose S and P stay in mma.sync
+/// fragments, swizzles rows instead where it can (swizzledSharedRows). On
+/// the host, unpadded tiles plus the f32 row statistics, accumulator and
+/// score tile, which have no registers to live in.
 int64_t sharedMemoryBytes(const Tiling &tiling, const AttentionShape &shape,
                           const TargetDescription &target);
 
-/// Registers per thread: the f32 O accumulator and S/P fragments spread over
-/// the block's threads, plus a fixed 24 for addresses and loop state.
+/// Registers per thread. FMA kernel: the f32 O accumulator and the scores
+/// spread over the block's threads, plus 24 for addresses and loop state.
+/// Tensor-core kernel, per lane: R / 16 fragment rows (R = block_q / warps)
+/// of O (Dv / 2), S (Bc / 2) and P (Bc / 4, two per register), plus
+/// 5 D / 16 + Bc / 4 + 24 for fragments in flight, addresses and the row
+/// statistics, fitted to ptxas (CUDA 13) on sm_80 and sm_90 (docs/GPU.md).
 int64_t registersPerThread(const Tiling &tiling, const AttentionShape &shape,
                            const TargetDescription &target);
 

@@ -41,8 +41,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../IndexMath.h"
-#include "WarpMatmul.h"
+#include "KernelBuilder.h"
 #include "../TensorBuilders.h"
 
 #include "fa/Dialect/FA/IR/FAOps.h"
@@ -70,220 +69,7 @@ namespace mlir::fa {
 using namespace mlir;
 using namespace mlir::fa;
 
-namespace {
-
-/// Threads per warp on NVIDIA GPUs, the only targets of this kernel.
-constexpr int64_t kWarpSize = 32;
-/// Bytes a thread moves per load or store when copying tiles, and the row
-/// padding of the shared tiles (see sharedMemoryBytes in TileSelection.h).
-constexpr int64_t kChunkBytes = 16;
-/// Keys whose scores a thread keeps in registers at once.
-constexpr int64_t kMaxKeyChunk = 16;
-
-int64_t elementBytes(Type type) {
-  return llvm::divideCeil(type.getIntOrFloatBitWidth(), 8);
-}
-
-/// Elements per 16-byte chunk when every row of `width` elements splits into
-/// whole chunks; 1 (scalar copies) otherwise.
-int64_t chunkElements(int64_t width, Type type) {
-  int64_t perChunk = kChunkBytes / elementBytes(type);
-  return width % perChunk == 0 ? perChunk : 1;
-}
-
-/// Row length of a shared tile in elements: `width` plus 16 bytes.
-int64_t paddedWidth(int64_t width, Type type) {
-  return width + kChunkBytes / elementBytes(type);
-}
-
-Value f32Constant(OpBuilder &b, Location loc, double value) {
-  return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(value));
-}
-
-/// vector.load with the 16-byte alignment the copies guarantee when a chunk
-/// is 16 bytes (rows of whole chunks in global memory, padded rows in
-/// shared memory); element alignment otherwise.
-Value loadVector(OpBuilder &b, Location loc, VectorType type, Value memref,
-                 ValueRange indices) {
-  auto load = vector::LoadOp::create(b, loc, type, memref, indices);
-  if (type.getNumElements() * elementBytes(type.getElementType()) ==
-      kChunkBytes)
-    load.setAlignment(kChunkBytes);
-  return load;
-}
-
-void storeVector(OpBuilder &b, Location loc, Value vector, Value memref,
-                 ValueRange indices) {
-  auto store = vector::StoreOp::create(b, loc, vector, memref, indices);
-  auto type = cast<VectorType>(vector.getType());
-  if (type.getNumElements() * elementBytes(type.getElementType()) ==
-      kChunkBytes)
-    store.setAlignment(kChunkBytes);
-}
-
-Value extendToF32(OpBuilder &b, Location loc, Value vector) {
-  auto type = cast<VectorType>(vector.getType());
-  if (type.getElementType().isF32())
-    return vector;
-  return arith::ExtFOp::create(b, loc, type.clone(b.getF32Type()), vector);
-}
-
-struct KernelBuilder {
-  AttentionOp op;
-  OpBuilder &b;
-  Location loc;
-  int64_t blockQ, blockKV, stages, threads, headDim, valueDim;
-  int64_t keyChunk;
-  /// Whether K and V tiles are prefetched with cp.async (see asyncCopies).
-  bool asyncCopies = false;
-  /// Whether Q K^T and P V are warp-level 16x8x16 matmuls (tensor cores,
-  /// see tensorCoreKernel) rather than per-thread FMAs.
-  bool tensorCores = false;
-  /// Threads per query row in the tensor-core kernel's row phases: 2 when
-  /// the block has half as many rows as threads (block_q = 16 * warps), so
-  /// that no thread idles; the two combine the row's max and sum with one
-  /// warp shuffle. 1 otherwise (and always in the FMA kernel).
-  int64_t rowSplit = 1;
-  Type queryElementType, keyElementType, valueElementType, outputElementType,
-      f32;
-  MLIRContext *ctx;
-
-  // Buffers and sizes seen from inside the kernel.
-  Value query, key, value, mask, output, logsumexp;
-  Value queryLen, keyLen, groupSize, causalOffset, windowOffset, scale;
-  SmallVector<bool> maskBroadcast;
-
-  KernelBuilder(AttentionOp op, OpBuilder &b, TilingAttr tiling,
-                bool allowAsyncCopies, bool allowTensorCores)
-      : op(op), b(b), loc(op.getLoc()), blockQ(tiling.getBlockQ()),
-        blockKV(tiling.getBlockKv()), stages(tiling.getStages()),
-        threads(tiling.getWarps() * kWarpSize), ctx(b.getContext()) {
-    auto qType = cast<RankedTensorType>(op.getQuery().getType());
-    auto vType = cast<RankedTensorType>(op.getValue().getType());
-    headDim = qType.getDimSize(3);
-    valueDim = vType.getDimSize(3);
-    queryElementType = qType.getElementType();
-    keyElementType =
-        cast<RankedTensorType>(op.getKey().getType()).getElementType();
-    valueElementType = vType.getElementType();
-    outputElementType =
-        cast<RankedTensorType>(op.getOutput().getType()).getElementType();
-    f32 = b.getF32Type();
-    // cp.async moves 16 bytes per thread and needs a second buffer to fill
-    // while the first is read; copies that need a guard (chunks that do not
-    // spread evenly over the threads) stay synchronous.
-    auto evenChunks = [&](int64_t width, Type type) {
-      int64_t chunk = chunkElements(width, type);
-      return chunk * elementBytes(type) == kChunkBytes &&
-             (blockKV * (width / chunk)) % threads == 0;
-    };
-    asyncCopies = allowAsyncCopies && stages > 1 &&
-                  evenChunks(headDim, keyElementType) &&
-                  evenChunks(valueDim, valueElementType);
-    AttentionShape shape;
-    shape.headDim = headDim;
-    shape.valueDim = valueDim;
-    shape.mmaOperands = isMmaSyncOperandTypes(
-        queryElementType, keyElementType, valueElementType);
-    tensorCores =
-        allowTensorCores &&
-        tensorCoreKernel(Tiling{blockQ, blockKV, tiling.getWarps(), stages},
-                         shape);
-    // Block_kv and Dv are multiples of 16 here: whole pairs of 8-column
-    // chunks for the two threads of a row.
-    if (tensorCores && threads == 2 * blockQ)
-      rowSplit = 2;
-    keyChunk = 1;
-    for (int64_t chunk = kMaxKeyChunk; chunk > 1; chunk /= 2)
-      if (blockKV % chunk == 0) {
-        keyChunk = chunk;
-        break;
-      }
-  }
-
-  SmallVector<Value> build();
-  /// The f32 accumulator of a query row is Dv / s values of vector<s x f32>,
-  /// s the elements of a 16-byte slice of V (1 when rows do not split into
-  /// slices): the P V update reads V and updates acc one slice at a time,
-  /// and only 1-D vectors reach the NVVM lowering, which converts no n-D
-  /// vector ops.
-  int64_t accumulatorSlice() const {
-    return chunkElements(valueDim, valueElementType);
-  }
-  /// Slices per thread: the tensor-core kernel splits a row's slices over
-  /// `rowSplit` threads (thread part p has slices p, p + rowSplit, ...).
-  int64_t accumulatorSlices() const {
-    return valueDim / accumulatorSlice() / rowSplit;
-  }
-  void buildQueryBlock(scf::ForallOp grid);
-  /// An scf.if on `ownsRow` that yields `compute()` (built in its then
-  /// region) in the threads that own a query row and `otherwise` in the
-  /// threads that only help with the copies; just `compute()` when every
-  /// thread owns (a part of) a row.
-  SmallVector<Value> forRowOwner(Value ownsRow,
-                                 function_ref<SmallVector<Value>()> compute,
-                                 ValueRange otherwise);
-  /// (row, column) of chunk `index` of a tile with `tileRows` rows of
-  /// `chunksPerRow` chunks of `chunk` elements (see the definition).
-  std::pair<Value, Value> chunkPosition(IndexMath &math, Value index,
-                                        int64_t tileRows, int64_t chunksPerRow,
-                                        int64_t chunk, Type type) const;
-  void copyTile(Value source, Value batch, Value head, Value row0,
-                Value validRows, int64_t tileRows, int64_t width,
-                Value sharedTile, Value stage, Value thread);
-  SmallVector<Value> copyTileAsync(Value source, Value batch, Value head,
-                                   Value row0, Value validRows, Value lastRow,
-                                   int64_t width, Value sharedTile, Value stage,
-                                   Value thread);
-  /// (m, l, acc slices...) after one key block.
-  SmallVector<Value> computeKeyBlock(Value thread, Value row, Value batch,
-                                     Value head, Value col0, Value stage,
-                                     Value querySmem, Value keySmem,
-                                     Value valueSmem, ValueRange state);
-  Value scoreOf(Value raw, Value batch, Value head, Value row, Value col);
-
-  // The tensor-core kernel (tensorCores): per key block, the warps compute
-  // S = Q K^T into `results`, thread t turns row t into probabilities in
-  // `probs`, the warps compute P V into `results`, thread t folds row t into
-  // its accumulator.
-  /// First query row (of the block) of warp tile `tile` of `thread`'s warp:
-  /// an affine function of the thread id alone, so every lane of a warp
-  /// computes the same and upstream's vector-to-nvgpu conversion can
-  /// distribute the matmul over the lanes.
-  Value warpTileRow(Value thread, int64_t tile);
-  void warpMatmulTiles(
-      Value thread, Value lhs, int64_t k, int64_t n, Value rhs,
-      function_ref<SmallVector<Value>(OpBuilder &, Location, Value, Value)>
-          rhsIndices,
-      AffineMap rhsMap, Value results);
-  void warpScores(Value thread, Value stage, Value querySmem, Value keySmem,
-                  Value results);
-  void warpProbsTimesValues(Value thread, Value stage, Value probs,
-                            Value valueSmem, Value results);
-  /// Where thread `thread`'s row of the results tile is, as indices
-  /// [row tile, chunk, row in tile, column] with the column left to the
-  /// caller, and the columns (0 or 4) of its two 16-byte halves of each
-  /// 8-column chunk in the order the thread accesses them. With rowSplit
-  /// threads per row, part p takes the chunks p, p + rowSplit, ...
-  struct RowHalves {
-    /// The row of the block, its part (0 .. rowSplit - 1), and where the
-    /// row is in the results tile.
-    Value row, part, rowTile, rowInTile;
-    std::array<Value, 2> halves;
-  };
-  RowHalves resultHalves(Value thread);
-  Value combineRowParts(Value value, arith::AtomicRMWKind kind);
-  /// (m', l', alpha) of query row `thread` after one key block; writes the
-  /// row's probabilities, rounded to V's type, to `probs`.
-  SmallVector<Value> softmaxRow(Value thread, Value row, Value batch,
-                                Value head, Value col0, Value results,
-                                Value probs, Value oldMax, Value oldSum);
-  /// acc * alpha + results[thread] for the accumulator slices `acc`, which
-  /// the tensor-core kernel keeps in the thread's half order (each slice:
-  /// the half at halves[0], then the one at halves[1]).
-  SmallVector<Value> accumulateRow(Value thread, Value alpha, Value results,
-                                   ValueRange acc);
-};
+namespace mlir::fa::gpu_kernel {
 
 SmallVector<Value> KernelBuilder::build() {
   IndexMath math{b, loc};
@@ -365,15 +151,17 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
         b, loc,
         MemRefType::get(shape, type, MemRefLayoutAttrInterface(), workgroup));
   };
-  Value querySmem = sharedTile({blockQ, paddedWidth(headDim, queryElementType)},
-                               queryElementType);
-  Value keySmem = sharedTile(
-      {stages, blockKV, paddedWidth(headDim, keyElementType)}, keyElementType);
-  Value valueSmem =
-      sharedTile({stages, blockKV, paddedWidth(valueDim, valueElementType)},
-                 valueElementType);
+  Value querySmem =
+      sharedTile({blockQ, sharedRowLength(headDim, queryElementType)},
+                 queryElementType);
+  Value keySmem =
+      sharedTile({stages, blockKV, sharedRowLength(headDim, keyElementType)},
+                 keyElementType);
+  Value valueSmem = sharedTile(
+      {stages, blockKV, sharedRowLength(valueDim, valueElementType)},
+      valueElementType);
   Value results, probs;
-  if (tensorCores) {
+  if (tensorCores && !registerFragments) {
     // Fragment-major: [row tile][8-column chunk][16 rows][8 columns], so a
     // warp's 16x8 result tile is 512 contiguous bytes (see resultHalves).
     results = sharedTile({blockQ / kMmaM, std::max(blockKV, valueDim) / kMmaN,
@@ -413,6 +201,8 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
       DenseElementsAttr::get(VectorType::get({accumulatorSlice()}, f32), 0.0f));
   SmallVector<Value> initState = {initMax, initSum};
   initState.append(accumulatorSlices(), initAcc);
+  if (registerFragments)
+    initState = fragmentInitState();
   Value lastKey = math.addConstant(keyLen, -1);
   // The tile of key block i + 1 is fetched into buffer (i + 1) % stages
   // while block i is computed: the valid rows of the block at `start`.
@@ -469,6 +259,19 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
                    valueSmem, stage, thread);
         }
         gpu::BarrierOp::create(b, lloc);
+        if (registerFragments) {
+          // Only K_s and V_s are shared between warps: S, P and O stay in
+          // each warp's fragments. Before a buffer is filled again (the
+          // next block's copy with one stage, the prefetch with cp.async),
+          // every warp is done with it.
+          SmallVector<Value> next =
+              fragmentKeyBlock(thread, batch, head, row0, col0, stage,
+                               querySmem, keySmem, valueSmem, state);
+          if (stages == 1 || asyncCopies)
+            gpu::BarrierOp::create(b, lloc);
+          scf::YieldOp::create(b, lloc, next);
+          return;
+        }
         if (tensorCores) {
           // Every phase reads what the previous one wrote in other warps'
           // rows, hence a barrier after each. The next block's copies come
@@ -515,6 +318,10 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
         scf::YieldOp::create(b, lloc, next);
       });
 
+  if (registerFragments) {
+    fragmentEpilogue(thread, batch, head, row0, keyLoop.getResults());
+    return;
+  }
   // O = acc / l (0 where no key was visible), logsumexp = m + log l.
   Value inRange = math.andI(ownsRow, math.lt(row, queryLen));
   RowHalves rowHalves;
@@ -987,7 +794,8 @@ void KernelBuilder::copyTile(Value source, Value batch, Value head, Value row0,
           SmallVector<Value> indices;
           if (stage)
             indices.push_back(stage);
-          indices.append({tileRow, column});
+          indices.append(
+              {tileRow, sharedColumn(lm, tileRow, column, width, type)});
           storeVector(b, lloc, load.getResult(0), sharedTile, indices);
         };
         if (totalChunks % threads == 0) {
@@ -1030,9 +838,10 @@ SmallVector<Value> KernelBuilder::copyTileAsync(Value source, Value batch,
     Value sourceRow = math.min(math.add(row0, tileRow), lastRow);
     Value sourceElements = arith::SelectOp::create(
         b, loc, math.lt(tileRow, validRows), fullChunk, noChunk);
+    Value sharedAt = sharedColumn(math, tileRow, column, width, type);
     tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
         b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), sharedTile,
-        ValueRange{stage, tileRow, column}, source,
+        ValueRange{stage, tileRow, sharedAt}, source,
         ValueRange{batch, head, sourceRow, column}, b.getIndexAttr(chunk),
         sourceElements, b.getUnitAttr()));
   }
@@ -1173,6 +982,13 @@ SmallVector<Value> KernelBuilder::computeKeyBlock(
   return SmallVector<Value>(chunks.getResults());
 }
 
+} // namespace mlir::fa::gpu_kernel
+
+namespace {
+
+using gpu_kernel::KernelBuilder;
+using gpu_kernel::kWarpSize;
+
 struct FADistributeAttentionPass
     : fa::impl::FADistributeAttentionBase<FADistributeAttentionPass> {
   using FADistributeAttentionBase::FADistributeAttentionBase;
@@ -1197,7 +1013,8 @@ struct FADistributeAttentionPass
         return signalPassFailure();
       }
       OpBuilder builder(op);
-      KernelBuilder kernel(op, builder, tiling, asyncCopies, tensorCores);
+      KernelBuilder kernel(op, builder, tiling, asyncCopies, tensorCores,
+                           registerFragments);
       SmallVector<Value> results = kernel.build();
       op.replaceAllUsesWith(results);
       op.erase();

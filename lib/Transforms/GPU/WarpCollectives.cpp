@@ -348,8 +348,16 @@ void WaveLowering::run(Block *block) {
 
 LogicalResult mlir::fa::lowerWarpCollectives(Operation *root) {
   SmallVector<Operation *> collectives;
+  // Collectives outside GPU-mapped loops (host code) are not this pass's.
+  auto inKernel = [](Operation *op) {
+    for (auto forall = op->getParentOfType<scf::ForallOp>(); forall;
+         forall = forall->getParentOfType<scf::ForallOp>())
+      if (forall.getMapping())
+        return true;
+    return false;
+  };
   root->walk([&](Operation *op) {
-    if (isCollective(op))
+    if (isCollective(op) && inKernel(op))
       collectives.push_back(op);
   });
   // The blocks to form waves in, per thread loop, in program order.

@@ -85,7 +85,7 @@ CASES = [
      "the tensor-core kernel on bf16 with two cp.async stages, GQA, D = 128 != Dv, a keep-mask"),
     ("d256", 1, 2, 2, 96, 160, 256, 256, "f32", None, None, None, True, False, (32, 32),
      "D = 256 in f32 over five key blocks"),
-    ("kernel-mma-d256-causal", 1, 2, 1, 80, 100, 256, 256, "f16", None, "bottom_right", None, True, False, (64, 32),
+    ("kernel-mma-d256-causal", 1, 2, 1, 80, 100, 256, 256, "f16", None, "bottom_right", None, True, False, (64, 16),
      "the tensor-core kernel with D = 256, MQA, causal bottom-right, tails in both lengths"),
     ("dynamic", 2, 4, 2, 77, 61, 16, 16, "f32", ("bool", (2, 1, 77, 61)), "top_left", None, True, True, (16, 16),
      "every size but D dynamic (group size known only at run time)"),
@@ -280,8 +280,12 @@ def main():
         for output in ("reference", "tiled", "kernel"):
             lines.append(f"// ORACLE: {output}: ORACLE MATCH on\n")
         if mma:
-            lines.append(f"// MMA: vector.contract {{{{.*}}}} : vector<16x16x{dtype}>, "
-                         f"vector<8x16x{dtype}> into vector<16x8xf32>\n")
+            # FlashAttention-2's register-resident kernel: no f32 tile in
+            # shared memory, fragments loaded by ldmatrix, both matmuls on
+            # mma.sync, the row statistics combined over a quad by shuffles.
+            lines.append("// MMA-NOT: xf32, #gpu.address_space<workgroup>>\n")
+            lines.append(f"// MMA: nvgpu.ldmatrix {{{{.*}}}} -> vector<4x2x{dtype}>\n")
+            lines.append("// MMA: nvgpu.mma.sync\n// MMA: gpu.shuffle xor\n")
         else:
             lines.append("// FMA-NOT: vector.contract\n")
         if max(1, min(4, bq // 8)) > 1:

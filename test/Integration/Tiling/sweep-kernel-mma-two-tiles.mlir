@@ -15,7 +15,10 @@
 // ORACLE: reference: ORACLE MATCH on
 // ORACLE: tiled: ORACLE MATCH on
 // ORACLE: kernel: ORACLE MATCH on
-// MMA: vector.contract {{.*}} : vector<16x16xf16>, vector<8x16xf16> into vector<16x8xf32>
+// MMA-NOT: xf32, #gpu.address_space<workgroup>>
+// MMA: nvgpu.ldmatrix {{.*}} -> vector<4x2xf16>
+// MMA: nvgpu.mma.sync
+// MMA: gpu.shuffle xor
 // CHECK: scf.forall
 // CHECK: scf.forall
 // CHECK: scf.for

@@ -1,0 +1,271 @@
+//===- KernelBuilder.h - fa-distribute-attention's kernel builder -*- C++ -*-===//
+//
+// The state and steps of the kernel that fa-distribute-attention writes
+// (DistributeAttention.cpp has the kernel's outline and its FMA and
+// shared-memory tensor-core variants; RegisterFragmentKernel.cpp has the
+// FlashAttention-2 variant whose scores and probabilities stay in mma.sync
+// fragments). Private to lib/Transforms/GPU.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FA_LIB_TRANSFORMS_GPU_KERNELBUILDER_H
+#define FA_LIB_TRANSFORMS_GPU_KERNELBUILDER_H
+
+#include "../IndexMath.h"
+#include "WarpMatmul.h"
+
+#include "fa/Dialect/FA/IR/FAOps.h"
+#include "fa/Transforms/TileSelection.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+namespace mlir::fa::gpu_kernel {
+
+
+/// Threads per warp on NVIDIA GPUs, the only targets of this kernel.
+constexpr int64_t kWarpSize = 32;
+/// Bytes a thread moves per load or store when copying tiles, and the row
+/// padding of the shared tiles (see sharedMemoryBytes in TileSelection.h).
+constexpr int64_t kChunkBytes = 16;
+/// Keys whose scores a thread keeps in registers at once.
+constexpr int64_t kMaxKeyChunk = 16;
+
+inline int64_t elementBytes(Type type) {
+  return llvm::divideCeil(type.getIntOrFloatBitWidth(), 8);
+}
+
+/// Elements per 16-byte chunk when every row of `width` elements splits into
+/// whole chunks; 1 (scalar copies) otherwise.
+inline int64_t chunkElements(int64_t width, Type type) {
+  int64_t perChunk = kChunkBytes / elementBytes(type);
+  return width % perChunk == 0 ? perChunk : 1;
+}
+
+/// Row length of a shared tile in elements: `width` plus 16 bytes.
+inline int64_t paddedWidth(int64_t width, Type type) {
+  return width + kChunkBytes / elementBytes(type);
+}
+
+inline Value f32Constant(OpBuilder &b, Location loc, double value) {
+  return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(value));
+}
+
+/// vector.load with the 16-byte alignment the copies guarantee when a chunk
+/// is 16 bytes (rows of whole chunks in global memory, padded rows in
+/// shared memory); element alignment otherwise.
+inline Value loadVector(OpBuilder &b, Location loc, VectorType type, Value memref,
+                 ValueRange indices) {
+  auto load = vector::LoadOp::create(b, loc, type, memref, indices);
+  if (type.getNumElements() * elementBytes(type.getElementType()) ==
+      kChunkBytes)
+    load.setAlignment(kChunkBytes);
+  return load;
+}
+
+inline void storeVector(OpBuilder &b, Location loc, Value vector, Value memref,
+                 ValueRange indices) {
+  auto store = vector::StoreOp::create(b, loc, vector, memref, indices);
+  auto type = cast<VectorType>(vector.getType());
+  if (type.getNumElements() * elementBytes(type.getElementType()) ==
+      kChunkBytes)
+    store.setAlignment(kChunkBytes);
+}
+
+inline Value extendToF32(OpBuilder &b, Location loc, Value vector) {
+  auto type = cast<VectorType>(vector.getType());
+  if (type.getElementType().isF32())
+    return vector;
+  return arith::ExtFOp::create(b, loc, type.clone(b.getF32Type()), vector);
+}
+
+struct KernelBuilder {
+  AttentionOp op;
+  OpBuilder &b;
+  Location loc;
+  int64_t blockQ, blockKV, stages, threads, headDim, valueDim;
+  int64_t keyChunk;
+  /// Whether K and V tiles are prefetched with cp.async (see asyncCopies).
+  bool asyncCopies = false;
+  /// Whether Q K^T and P V are warp-level 16x8x16 matmuls (tensor cores,
+  /// see tensorCoreKernel) rather than per-thread FMAs.
+  bool tensorCores = false;
+  /// Threads per query row in the tensor-core kernel's row phases: 2 when
+  /// the block has half as many rows as threads (block_q = 16 * warps), so
+  /// that no thread idles; the two combine the row's max and sum with one
+  /// warp shuffle. 1 otherwise (and always in the FMA kernel).
+  int64_t rowSplit = 1;
+  /// Whether the tensor-core kernel keeps S and P in mma.sync fragments
+  /// (FlashAttention-2's register-resident softmax, RegisterFragmentKernel.cpp)
+  /// instead of passing them through shared memory.
+  bool registerFragments = false;
+  Type queryElementType, keyElementType, valueElementType, outputElementType,
+      f32;
+  MLIRContext *ctx;
+
+  // Buffers and sizes seen from inside the kernel.
+  Value query, key, value, mask, output, logsumexp;
+  Value queryLen, keyLen, groupSize, causalOffset, windowOffset, scale;
+  SmallVector<bool> maskBroadcast;
+
+  KernelBuilder(AttentionOp op, OpBuilder &b, TilingAttr tiling,
+                bool allowAsyncCopies, bool allowTensorCores,
+                bool allowRegisterFragments = false)
+      : op(op), b(b), loc(op.getLoc()), blockQ(tiling.getBlockQ()),
+        blockKV(tiling.getBlockKv()), stages(tiling.getStages()),
+        threads(tiling.getWarps() * kWarpSize), ctx(b.getContext()) {
+    auto qType = cast<RankedTensorType>(op.getQuery().getType());
+    auto vType = cast<RankedTensorType>(op.getValue().getType());
+    headDim = qType.getDimSize(3);
+    valueDim = vType.getDimSize(3);
+    queryElementType = qType.getElementType();
+    keyElementType =
+        cast<RankedTensorType>(op.getKey().getType()).getElementType();
+    valueElementType = vType.getElementType();
+    outputElementType =
+        cast<RankedTensorType>(op.getOutput().getType()).getElementType();
+    f32 = b.getF32Type();
+    // cp.async moves 16 bytes per thread and needs a second buffer to fill
+    // while the first is read; copies that need a guard (chunks that do not
+    // spread evenly over the threads) stay synchronous.
+    auto evenChunks = [&](int64_t width, Type type) {
+      int64_t chunk = chunkElements(width, type);
+      return chunk * elementBytes(type) == kChunkBytes &&
+             (blockKV * (width / chunk)) % threads == 0;
+    };
+    asyncCopies = allowAsyncCopies && stages > 1 &&
+                  evenChunks(headDim, keyElementType) &&
+                  evenChunks(valueDim, valueElementType);
+    AttentionShape shape;
+    shape.headDim = headDim;
+    shape.valueDim = valueDim;
+    shape.mmaOperands = isMmaSyncOperandTypes(
+        queryElementType, keyElementType, valueElementType);
+    tensorCores =
+        allowTensorCores &&
+        tensorCoreKernel(Tiling{blockQ, blockKV, tiling.getWarps(), stages},
+                         shape);
+    // Block_kv and Dv are multiples of 16 here: whole pairs of 8-column
+    // chunks for the two threads of a row.
+    registerFragments = tensorCores && allowRegisterFragments;
+    if (tensorCores && !registerFragments && threads == 2 * blockQ)
+      rowSplit = 2;
+    keyChunk = 1;
+    for (int64_t chunk = kMaxKeyChunk; chunk > 1; chunk /= 2)
+      if (blockKV % chunk == 0) {
+        keyChunk = chunk;
+        break;
+      }
+  }
+
+  SmallVector<Value> build();
+  /// The f32 accumulator of a query row is Dv / s values of vector<s x f32>,
+  /// s the elements of a 16-byte slice of V (1 when rows do not split into
+  /// slices): the P V update reads V and updates acc one slice at a time,
+  /// and only 1-D vectors reach the NVVM lowering, which converts no n-D
+  /// vector ops.
+  int64_t accumulatorSlice() const {
+    return chunkElements(valueDim, valueElementType);
+  }
+  /// Slices per thread: the tensor-core kernel splits a row's slices over
+  /// `rowSplit` threads (thread part p has slices p, p + rowSplit, ...).
+  int64_t accumulatorSlices() const {
+    return valueDim / accumulatorSlice() / rowSplit;
+  }
+  void buildQueryBlock(scf::ForallOp grid);
+  /// An scf.if on `ownsRow` that yields `compute()` (built in its then
+  /// region) in the threads that own a query row and `otherwise` in the
+  /// threads that only help with the copies; just `compute()` when every
+  /// thread owns (a part of) a row.
+  SmallVector<Value> forRowOwner(Value ownsRow,
+                                 function_ref<SmallVector<Value>()> compute,
+                                 ValueRange otherwise);
+  /// (row, column) of chunk `index` of a tile with `tileRows` rows of
+  /// `chunksPerRow` chunks of `chunk` elements (see the definition).
+  std::pair<Value, Value> chunkPosition(IndexMath &math, Value index,
+                                        int64_t tileRows, int64_t chunksPerRow,
+                                        int64_t chunk, Type type) const;
+  void copyTile(Value source, Value batch, Value head, Value row0,
+                Value validRows, int64_t tileRows, int64_t width,
+                Value sharedTile, Value stage, Value thread);
+  SmallVector<Value> copyTileAsync(Value source, Value batch, Value head,
+                                   Value row0, Value validRows, Value lastRow,
+                                   int64_t width, Value sharedTile, Value stage,
+                                   Value thread);
+  /// (m, l, acc slices...) after one key block.
+  SmallVector<Value> computeKeyBlock(Value thread, Value row, Value batch,
+                                     Value head, Value col0, Value stage,
+                                     Value querySmem, Value keySmem,
+                                     Value valueSmem, ValueRange state);
+  Value scoreOf(Value raw, Value batch, Value head, Value row, Value col);
+
+  // The tensor-core kernel (tensorCores): per key block, the warps compute
+  // S = Q K^T into `results`, thread t turns row t into probabilities in
+  // `probs`, the warps compute P V into `results`, thread t folds row t into
+  // its accumulator.
+  /// First query row (of the block) of warp tile `tile` of `thread`'s warp:
+  /// an affine function of the thread id alone, so every lane of a warp
+  /// computes the same and upstream's vector-to-nvgpu conversion can
+  /// distribute the matmul over the lanes.
+  Value warpTileRow(Value thread, int64_t tile);
+  void warpMatmulTiles(
+      Value thread, Value lhs, int64_t k, int64_t n, Value rhs,
+      function_ref<SmallVector<Value>(OpBuilder &, Location, Value, Value)>
+          rhsIndices,
+      AffineMap rhsMap, Value results);
+  void warpScores(Value thread, Value stage, Value querySmem, Value keySmem,
+                  Value results);
+  void warpProbsTimesValues(Value thread, Value stage, Value probs,
+                            Value valueSmem, Value results);
+  /// Where thread `thread`'s row of the results tile is, as indices
+  /// [row tile, chunk, row in tile, column] with the column left to the
+  /// caller, and the columns (0 or 4) of its two 16-byte halves of each
+  /// 8-column chunk in the order the thread accesses them. With rowSplit
+  /// threads per row, part p takes the chunks p, p + rowSplit, ...
+  struct RowHalves {
+    /// The row of the block, its part (0 .. rowSplit - 1), and where the
+    /// row is in the results tile.
+    Value row, part, rowTile, rowInTile;
+    std::array<Value, 2> halves;
+  };
+  RowHalves resultHalves(Value thread);
+  Value combineRowParts(Value value, arith::AtomicRMWKind kind);
+  /// (m', l', alpha) of query row `thread` after one key block; writes the
+  /// row's probabilities, rounded to V's type, to `probs`.
+  SmallVector<Value> softmaxRow(Value thread, Value row, Value batch,
+                                Value head, Value col0, Value results,
+                                Value probs, Value oldMax, Value oldSum);
+  /// acc * alpha + results[thread] for the accumulator slices `acc`, which
+  /// the tensor-core kernel keeps in the thread's half order (each slice:
+  /// the half at halves[0], then the one at halves[1]).
+  SmallVector<Value> accumulateRow(Value thread, Value alpha, Value results,
+                                   ValueRange acc);
+
+  // The register-fragment kernel (registerFragments, RegisterFragmentKernel.cpp):
+  // warp w owns rows [w R, (w + 1) R) of the block, R = block_q / warps, as
+  // R / 16 fragment rows of 16; S, P and O live in mma.sync fragments.
+  /// Whether tiles of `width` elements per row are stored unpadded with
+  /// their 16-byte chunks swizzled (see sharedColumn); padded otherwise.
+  bool swizzledRows(int64_t width, Type type) const;
+  /// The allocated row length of a shared tile of `width` columns.
+  int64_t sharedRowLength(int64_t width, Type type) const;
+  /// Where column `column` (a multiple of 8 elements, the start of a 16-byte
+  /// chunk, or any column of a padded tile) of row `row` is stored.
+  Value sharedColumn(IndexMath &math, Value row, Value column, int64_t width,
+                     Type type) const;
+  /// (m, l) per fragment row and the O fragments, all zero / -inf.
+  SmallVector<Value> fragmentInitState();
+  /// The state after one key block.
+  SmallVector<Value> fragmentKeyBlock(Value thread, Value batch, Value head,
+                                      Value row0, Value col0, Value stage,
+                                      Value querySmem, Value keySmem,
+                                      Value valueSmem, ValueRange state);
+  /// O = acc / l and the logsumexp, from the fragments.
+  void fragmentEpilogue(Value thread, Value batch, Value head, Value row0,
+                        ValueRange state);
+};
+
+} // namespace mlir::fa::gpu_kernel
+
+#endif // FA_LIB_TRANSFORMS_GPU_KERNELBUILDER_H

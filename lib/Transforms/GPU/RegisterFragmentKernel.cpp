@@ -1,0 +1,433 @@
+//===- RegisterFragmentKernel.cpp - S and P in mma.sync fragments --------===//
+//
+// FlashAttention-2's key block, as fa-distribute-attention writes it for f16
+// and bf16 on sm_80 and later (register-fragments). Only Q, K and V are in
+// shared memory; each warp's scores, probabilities and output stay in the
+// registers that mma.sync m16n8k16 reads and writes:
+//
+//   warp w, rows [w R, (w + 1) R) of the block (R = block_q / warps):
+//     S[i][n] = sum over D / 16 steps of mma(ldmatrix.x4 Q_s, ldmatrix.x4 K_s)
+//     s = scale S (+ mask)                 on the accumulator elements
+//     m' = max(m, row max)                 per lane, then shfl.bfly 1 and 2
+//     p = e^(s - m'),  l = e^(m - m') l + sum p  (the quad's parts of l)
+//     O[i][c] *= e^(m - m')
+//     O[i][c] += sum over Bc / 16 steps of
+//                mma(P fragments, ldmatrix.x4.trans V_s)
+//   end: l summed over the quad (shfl.bfly 1 and 2), O / l stored from the
+//   fragments, logsumexp = m + log l.
+//
+// Lane l (g = l / 4, q = l % 4) holds rows g and g + 8 of each 16-row
+// fragment, columns 2q and 2q + 1 of each 8-column one: the four lanes of
+// a quad share a row, so a row's max and sum are four partial values
+// combined by two butterfly shuffles. The accumulator fragments of S for
+// key columns 16j .. 16j + 15, rounded to V's type, are exactly the A
+// operand of P V for key step j (no data crosses lanes): A's registers
+// (row g, keys 0-7), (row g + 8, keys 0-7), (row g, keys 8-15),
+// (row g + 8, keys 8-15) are S tile 2j's registers 0 and 1, then tile
+// 2j + 1's.
+//
+// Shared tiles are unpadded; each row's 16-byte chunks are XOR-swizzled
+// (sharedColumn) so that the 8 row addresses of an ldmatrix matrix, and the
+// 8 chunks a quarter-warp copies, fall on distinct banks.
+//
+// The running sum l stays a per-lane partial sum until the end: alpha is
+// the same in the four lanes of a quad (they share m), so the quad's sum of
+// alpha l + partial sums is the row's l, as in FlashAttention-2.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelBuilder.h"
+#include "../TensorBuilders.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+
+#include <limits>
+
+namespace mlir::fa::gpu_kernel {
+
+namespace {
+
+/// Lanes per quad: the lanes that share a fragment row.
+constexpr int64_t kQuad = 4;
+
+VectorType aFragmentType(Type element) {
+  return VectorType::get({4, 2}, element);
+}
+VectorType bFragmentType(Type element) {
+  return VectorType::get({2, 2}, element);
+}
+VectorType accumulatorType(MLIRContext *ctx) {
+  return VectorType::get({2, 2}, Float32Type::get(ctx));
+}
+
+/// Fragment rows (of 16) per warp.
+int64_t rowTiles(const KernelBuilder &kernel) {
+  return kernel.blockQ / (kernel.threads / kWarpSize) / kMmaM;
+}
+
+/// The lane's own coordinates, and the row and column each lane gives to an
+/// ldmatrix.x4 of four 8x8 matrices.
+struct Lane {
+  Value warpRow0; // the warp's first row in the block
+  Value group;    // g = lane / 4: fragment rows g and g + 8
+  Value quad;     // q = lane % 4: fragment columns 2q and 2q + 1
+  Value row16;    // lane % 16
+  Value row8;     // lane % 8
+  Value upper8;   // 8 (lane / 16)
+  Value odd8;     // 8 ((lane / 8) % 2)
+};
+
+Lane laneOf(IndexMath &math, Value thread, int64_t rowsPerWarp) {
+  Value lane = math.remU(thread, math.constant(kWarpSize));
+  Value warp = math.divU(thread, math.constant(kWarpSize));
+  Value eight = math.constant(8);
+  Lane result;
+  result.warpRow0 = math.mul(warp, math.constant(rowsPerWarp));
+  result.group = math.divU(lane, math.constant(kQuad));
+  result.quad = math.remU(lane, math.constant(kQuad));
+  result.row16 = math.remU(lane, math.constant(16));
+  result.row8 = math.remU(lane, eight);
+  result.upper8 = math.mul(math.divU(lane, math.constant(16)), eight);
+  Value eighth = math.divU(lane, eight);
+  result.odd8 = math.mul(math.remU(eighth, math.constant(2)), eight);
+  return result;
+}
+
+Value extractElement(OpBuilder &b, Location loc, Value vector, int64_t row,
+                     int64_t column) {
+  return vector::ExtractOp::create(b, loc, vector,
+                                   ArrayRef<int64_t>{row, column});
+}
+
+Value insertElement(OpBuilder &b, Location loc, Value element, Value vector,
+                    int64_t row, int64_t column) {
+  return vector::InsertOp::create(b, loc, element, vector,
+                                  ArrayRef<int64_t>{row, column});
+}
+
+/// Registers `first` and `first + 1` of an ldmatrix.x4 result: the B
+/// fragment of one 8-column tile.
+Value bFragment(OpBuilder &b, Location loc, Value x4, int64_t first) {
+  Type element = getElementTypeOrSelf(x4.getType());
+  Value fragment =
+      arith::ConstantOp::create(b, loc, b.getZeroAttr(bFragmentType(element)));
+  for (int64_t i = 0; i < 2; ++i) {
+    Value registerPair =
+        vector::ExtractOp::create(b, loc, x4, ArrayRef<int64_t>{first + i});
+    fragment = vector::InsertOp::create(b, loc, registerPair, fragment,
+                                        ArrayRef<int64_t>{i});
+  }
+  return fragment;
+}
+
+Value mmaSync(OpBuilder &b, Location loc, Value a, Value bFrag, Value acc) {
+  return nvgpu::MmaSyncOp::create(b, loc, a, bFrag, acc,
+                                  ArrayRef<int64_t>{kMmaM, kMmaN, kMmaK})
+      .getResult();
+}
+
+/// Each value combined with `kind` over the four lanes of its quad: one
+/// butterfly shuffle per distance, all values of a distance issued together.
+SmallVector<Value> combineOverQuad(OpBuilder &b, Location loc,
+                                   ArrayRef<Value> values,
+                                   arith::AtomicRMWKind kind) {
+  SmallVector<Value> result(values);
+  for (int64_t distance = 1; distance < kQuad; distance *= 2) {
+    Value offset =
+        arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(distance));
+    Value width =
+        arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(kWarpSize));
+    SmallVector<Value> theirs;
+    for (Value value : result)
+      theirs.push_back(gpu::ShuffleOp::create(b, loc, value, offset, width,
+                                              gpu::ShuffleMode::XOR)
+                           .getShuffleResult());
+    for (size_t i = 0; i < result.size(); ++i)
+      result[i] = arith::getReductionOp(kind, b, loc, result[i], theirs[i]);
+  }
+  return result;
+}
+
+} // namespace
+
+bool KernelBuilder::swizzledRows(int64_t width, Type type) const {
+  // The tile report's shared memory (sharedMemoryBytes) decides the same way.
+  return registerFragments && swizzledSharedRows(width, elementBytes(type));
+}
+
+int64_t KernelBuilder::sharedRowLength(int64_t width, Type type) const {
+  return swizzledRows(width, type) ? width : paddedWidth(width, type);
+}
+
+/// Chunk c of row r is stored at chunk c xor ((r / s) mod min(C, 8)), C the
+/// row's chunks and s = max(1, 8 / C): eight consecutive rows at the same
+/// chunk (an ldmatrix matrix) then occupy eight distinct 16-byte bank
+/// groups, and so do the chunks a quarter-warp copies (one row of 8 chunks,
+/// or 8 / C rows of C).
+Value KernelBuilder::sharedColumn(IndexMath &math, Value row, Value column,
+                                  int64_t width, Type type) const {
+  if (!swizzledRows(width, type))
+    return column;
+  int64_t perChunk = kChunkBytes / elementBytes(type);
+  int64_t chunks = width / perChunk;
+  int64_t span = std::min<int64_t>(chunks, 8);
+  int64_t rowsPerKey = std::max<int64_t>(1, 8 / chunks);
+  Value chunkSize = math.constant(perChunk);
+  Value chunk = math.divU(column, chunkSize);
+  Value within = math.remU(column, chunkSize);
+  Value key =
+      math.remU(math.divU(row, math.constant(rowsPerKey)), math.constant(span));
+  Value swizzled = arith::XOrIOp::create(math.b, math.loc, chunk, key);
+  return math.add(math.mul(swizzled, chunkSize), within);
+}
+
+SmallVector<Value> KernelBuilder::fragmentInitState() {
+  int64_t fragmentRows = 2 * rowTiles(*this);
+  Value negInf =
+      f32Constant(b, loc, -std::numeric_limits<double>::infinity());
+  Value zero = f32Constant(b, loc, 0);
+  Value zeroAcc =
+      arith::ConstantOp::create(b, loc, b.getZeroAttr(accumulatorType(ctx)));
+  SmallVector<Value> state(fragmentRows, negInf);
+  state.append(fragmentRows, zero);
+  state.append(rowTiles(*this) * (valueDim / kMmaN), zeroAcc);
+  return state;
+}
+
+SmallVector<Value> KernelBuilder::fragmentKeyBlock(
+    Value thread, Value batch, Value head, Value row0, Value col0, Value stage,
+    Value querySmem, Value keySmem, Value valueSmem, ValueRange state) {
+  IndexMath math{b, loc};
+  int64_t mTiles = rowTiles(*this);
+  int64_t nTiles = blockKV / kMmaN, vTiles = valueDim / kMmaN;
+  int64_t fragmentRows = 2 * mTiles;
+  Lane lane = laneOf(math, thread, blockQ / (threads / kWarpSize));
+  auto ldmatrix = [&](Value tile, Value tileStage, Value row, Value column,
+                      int64_t width, Type type, bool transpose) -> Value {
+    SmallVector<Value> indices;
+    if (tileStage)
+      indices.push_back(tileStage);
+    indices.push_back(row);
+    indices.push_back(sharedColumn(math, row, column, width, type));
+    return nvgpu::LdMatrixOp::create(b, loc, aFragmentType(type), tile,
+                                     indices, transpose, /*numTiles=*/4);
+  };
+  Value zeroAcc =
+      arith::ConstantOp::create(b, loc, b.getZeroAttr(accumulatorType(ctx)));
+
+  // S = Q K^T, 16 of the head dim per step. A step's loads are all issued
+  // before their registers are regrouped, then its mma.syncs.
+  SmallVector<Value> scores(mTiles * nTiles, zeroAcc);
+  for (int64_t step = 0; step < headDim / kMmaK; ++step) {
+    SmallVector<Value> queryFragments, keyPairs;
+    for (int64_t i = 0; i < mTiles; ++i) {
+      Value row = math.add(math.addConstant(lane.warpRow0, i * kMmaM),
+                           lane.row16);
+      Value column = math.addConstant(lane.upper8, step * kMmaK);
+      queryFragments.push_back(ldmatrix(querySmem, Value(), row, column,
+                                        headDim, queryElementType, false));
+    }
+    // Matrices (keys n..n+7, dims 0-7), (n..n+7, 8-15), (n+8.., 0-7),
+    // (n+8.., 8-15): the B fragments of key tiles n / 8 and n / 8 + 1.
+    for (int64_t n = 0; n < nTiles; n += 2) {
+      Value key = math.add(math.addConstant(lane.row8, n * kMmaN), lane.upper8);
+      Value column = math.addConstant(lane.odd8, step * kMmaK);
+      keyPairs.push_back(
+          ldmatrix(keySmem, stage, key, column, headDim, keyElementType, false));
+    }
+    SmallVector<Value> keyFragments;
+    for (Value pair : keyPairs) {
+      keyFragments.push_back(bFragment(b, loc, pair, 0));
+      keyFragments.push_back(bFragment(b, loc, pair, 2));
+    }
+    for (int64_t i = 0; i < mTiles; ++i)
+      for (int64_t n = 0; n < nTiles; ++n)
+        scores[i * nTiles + n] = mmaSync(b, loc, queryFragments[i],
+                                         keyFragments[n],
+                                         scores[i * nTiles + n]);
+  }
+
+  // Scale and mask each element; the row max over this lane's columns.
+  SmallVector<Value> rows, masked(mTiles * nTiles * 4);
+  for (int64_t i = 0; i < mTiles; ++i)
+    for (int64_t r = 0; r < 2; ++r)
+      rows.push_back(math.add(
+          row0, math.add(math.addConstant(lane.warpRow0, i * kMmaM + 8 * r),
+                         lane.group)));
+  Value pairColumn = math.mul(lane.quad, math.constant(2));
+  SmallVector<Value> localMax(state.begin(), state.begin() + fragmentRows);
+  for (int64_t i = 0; i < mTiles; ++i)
+    for (int64_t n = 0; n < nTiles; ++n)
+      for (int64_t r = 0; r < 2; ++r)
+        for (int64_t j = 0; j < 2; ++j) {
+          Value column =
+              math.add(col0, math.addConstant(pairColumn, n * kMmaN + j));
+          Value raw = extractElement(b, loc, scores[i * nTiles + n], r, j);
+          Value s = scoreOf(raw, batch, head, rows[i * 2 + r], column);
+          masked[((i * nTiles + n) * 2 + r) * 2 + j] = s;
+          localMax[i * 2 + r] =
+              arith::MaximumFOp::create(b, loc, localMax[i * 2 + r], s);
+        }
+  SmallVector<Value> newMax =
+      combineOverQuad(b, loc, localMax, arith::AtomicRMWKind::maximumf);
+
+  // p = e^(s - m'), rounded to V's type for P V; the lane's part of l.
+  SmallVector<Value> shifts, alphas, partialSums;
+  for (int64_t row = 0; row < fragmentRows; ++row) {
+    Value shift = safeRowMax(b, loc, newMax[row]);
+    shifts.push_back(shift);
+    // alpha = e^(m - m') rescales what was summed under the old max.
+    alphas.push_back(math::ExpOp::create(
+        b, loc, arith::SubFOp::create(b, loc, state[row], shift)));
+    partialSums.push_back(
+        arith::MulFOp::create(b, loc, alphas.back(), state[fragmentRows + row]));
+  }
+  // Each lane's two columns of a fragment row are rounded together into
+  // one packed register (cvt.rn.f16x2.f32 / .bf16x2), which is also how
+  // mma.sync takes them: half the registers of two scalars.
+  auto pairType = VectorType::get({2}, f32);
+  SmallVector<Value> probPairs(mTiles * nTiles * 2);
+  for (int64_t i = 0; i < mTiles; ++i)
+    for (int64_t n = 0; n < nTiles; ++n)
+      for (int64_t r = 0; r < 2; ++r) {
+        Value pair =
+            arith::ConstantOp::create(b, loc, b.getZeroAttr(pairType));
+        for (int64_t j = 0; j < 2; ++j) {
+          int64_t at = ((i * nTiles + n) * 2 + r) * 2 + j;
+          Value p = math::ExpOp::create(
+              b, loc,
+              arith::SubFOp::create(b, loc, masked[at], shifts[i * 2 + r]));
+          partialSums[i * 2 + r] =
+              arith::AddFOp::create(b, loc, partialSums[i * 2 + r], p);
+          pair = vector::InsertOp::create(b, loc, p, pair,
+                                          ArrayRef<int64_t>{j});
+        }
+        probPairs[(i * nTiles + n) * 2 + r] = arith::TruncFOp::create(
+            b, loc, pairType.clone(valueElementType), pair);
+      }
+
+  // O *= alpha, row by row of each fragment.
+  SmallVector<Value> outputs(state.begin() + 2 * fragmentRows, state.end());
+  for (int64_t i = 0; i < mTiles; ++i)
+    for (int64_t c = 0; c < vTiles; ++c)
+      for (int64_t r = 0; r < 2; ++r)
+        for (int64_t j = 0; j < 2; ++j) {
+          Value &acc = outputs[i * vTiles + c];
+          Value scaled = arith::MulFOp::create(
+              b, loc, extractElement(b, loc, acc, r, j), alphas[i * 2 + r]);
+          acc = insertElement(b, loc, scaled, acc, r, j);
+        }
+
+  // O += P V, 16 keys per step: V's tiles read transposed into B fragments,
+  // P's A fragments regrouped from S's accumulators.
+  Type pType = valueElementType;
+  for (int64_t step = 0; step < blockKV / kMmaK; ++step) {
+    SmallVector<Value> valuePairs;
+    // Matrices (keys k..k+7, columns c..c+7), (k+8.., c..), (k.., c+8..),
+    // (k+8.., c+8..): .trans gives the B fragments of column tiles c / 8
+    // and c / 8 + 1.
+    for (int64_t c = 0; c < vTiles; c += 2) {
+      Value key = math.add(math.addConstant(lane.row8, step * kMmaK), lane.odd8);
+      Value column = math.addConstant(lane.upper8, c * kMmaN);
+      valuePairs.push_back(ldmatrix(valueSmem, stage, key, column, valueDim,
+                                    valueElementType, true));
+    }
+    SmallVector<Value> probFragments;
+    for (int64_t i = 0; i < mTiles; ++i) {
+      Value fragment =
+          arith::ConstantOp::create(b, loc, b.getZeroAttr(aFragmentType(pType)));
+      for (int64_t reg = 0; reg < 4; ++reg) {
+        int64_t n = 2 * step + reg / 2, r = reg % 2;
+        fragment = vector::InsertOp::create(
+            b, loc, probPairs[(i * nTiles + n) * 2 + r], fragment,
+            ArrayRef<int64_t>{reg});
+      }
+      probFragments.push_back(fragment);
+    }
+    SmallVector<Value> valueFragments;
+    for (Value pair : valuePairs) {
+      valueFragments.push_back(bFragment(b, loc, pair, 0));
+      valueFragments.push_back(bFragment(b, loc, pair, 2));
+    }
+    for (int64_t i = 0; i < mTiles; ++i)
+      for (int64_t c = 0; c < vTiles; ++c)
+        outputs[i * vTiles + c] = mmaSync(b, loc, probFragments[i],
+                                          valueFragments[c],
+                                          outputs[i * vTiles + c]);
+  }
+
+  SmallVector<Value> next(newMax);
+  next.append(partialSums);
+  next.append(outputs);
+  return next;
+}
+
+void KernelBuilder::fragmentEpilogue(Value thread, Value batch, Value head,
+                                     Value row0, ValueRange state) {
+  IndexMath math{b, loc};
+  int64_t mTiles = rowTiles(*this), vTiles = valueDim / kMmaN;
+  int64_t fragmentRows = 2 * mTiles;
+  Lane lane = laneOf(math, thread, blockQ / (threads / kWarpSize));
+  SmallVector<Value> sums = combineOverQuad(
+      b, loc,
+      SmallVector<Value>(state.begin() + fragmentRows,
+                         state.begin() + 2 * fragmentRows),
+      arith::AtomicRMWKind::addf);
+  Value pairColumn = math.mul(lane.quad, math.constant(2));
+  Value zero = f32Constant(b, loc, 0);
+  auto pairType = VectorType::get({2}, outputElementType);
+  for (int64_t i = 0; i < mTiles; ++i)
+    for (int64_t r = 0; r < 2; ++r) {
+      Value localRow = math.add(
+          math.addConstant(lane.warpRow0, i * kMmaM + 8 * r), lane.group);
+      Value row = math.add(row0, localRow);
+      Value sum = sums[i * 2 + r];
+      scf::IfOp::create(
+          b, loc, math.lt(row, queryLen), [&](OpBuilder &tb, Location tloc) {
+            IndexMath tm{tb, tloc};
+            // O = acc / l, 0 where no key was visible; two columns per
+            // lane and fragment (4 or 8 bytes, one store).
+            Value isEmpty = arith::CmpFOp::create(
+                tb, tloc, arith::CmpFPredicate::OEQ, sum, zero);
+            for (int64_t c = 0; c < vTiles; ++c) {
+              Value acc = state[2 * fragmentRows + i * vTiles + c];
+              Value pair = arith::ConstantOp::create(
+                  tb, tloc, tb.getZeroAttr(pairType));
+              for (int64_t j = 0; j < 2; ++j) {
+                Value quotient = arith::DivFOp::create(
+                    tb, tloc, extractElement(tb, tloc, acc, r, j), sum);
+                Value normalized =
+                    arith::SelectOp::create(tb, tloc, isEmpty, zero, quotient);
+                if (!outputElementType.isF32())
+                  normalized = arith::TruncFOp::create(
+                      tb, tloc, outputElementType, normalized);
+                pair = vector::InsertOp::create(tb, tloc, normalized, pair,
+                                                ArrayRef<int64_t>{j});
+              }
+              Value column = tm.addConstant(pairColumn, c * kMmaN);
+              vector::StoreOp::create(tb, tloc, pair, output,
+                                      ValueRange{batch, head, row, column})
+                  .setAlignment(2 * elementBytes(outputElementType));
+            }
+            if (logsumexp) {
+              // The quad's lanes hold the same m and l: lane q = 0 writes.
+              scf::IfOp::create(
+                  tb, tloc, tm.eq(lane.quad, tm.constant(0)),
+                  [&](OpBuilder &sb, Location sloc) {
+                    Value lse = arith::AddFOp::create(
+                        sb, sloc, safeRowMax(sb, sloc, state[i * 2 + r]),
+                        math::LogOp::create(sb, sloc, sum));
+                    memref::StoreOp::create(sb, sloc, lse, logsumexp,
+                                            ValueRange{batch, head, row});
+                    scf::YieldOp::create(sb, sloc);
+                  });
+            }
+            scf::YieldOp::create(tb, tloc);
+          });
+    }
+}
+
+} // namespace mlir::fa::gpu_kernel
