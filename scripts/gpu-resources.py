@@ -10,7 +10,10 @@ For each chip, head dim and element type, compiles one attention with
     shared memory, or the launch's dynamic size above 48 KB), and at most the
     chip's per-block limit,
   * uses tensor cores (mma.sync m16n8k16 in the PTX) exactly when the tile
-    report's `gpu_kernel` says so.
+    report's `gpu_kernel` says so, and then combines the row statistics
+    with butterfly shuffles (shfl.sync.bfly) and keeps its shared memory
+    within Q, K and V: at most (block_q d + stages block_kv (d + dv)) e
+    bytes + 2 KB (no score tile).
 Prints a Markdown table (for docs/GPU.md) and exits 1 if any check fails.
 
   scripts/gpu-resources.py [--fa-opt build/bin/fa-opt] [--ptxas PATH]
@@ -96,7 +99,10 @@ def main():
             # The kernel the report announces is the one in the PTX.
             kernel = decision["gpu_kernel"]
             uses_mma = "mma.sync.aligned.m16n8k16" in ptx_text
-            consistent = uses_mma == (kernel == "mma.sync")
+            register_kernel = kernel.startswith("mma.sync")
+            consistent = uses_mma == register_kernel
+            if register_kernel:
+                consistent = consistent and "shfl.sync.bfly" in ptx_text
             assembled = run([args.ptxas, "-v", f"-arch={chip}", ptx,
                              "-o", os.path.join(tmp, "kernel.cubin")])
             if assembled.returncode:
@@ -109,8 +115,12 @@ def main():
             shared = int(dynamic.group(1)) if dynamic else static
             expected = decision["smem_bytes"]
             limit = decision["smem_limit"]
+            e = 4 if dtype == "f32" else 2
+            bound = (decision["block_q"] * d +
+                     decision["stages"] * decision["block_kv"] * 2 * d) * e + 2048
+            within = not register_kernel or shared <= bound
             ok = (sum(spills) == 0 and registers <= 255 and shared == expected
-                  and shared <= limit and consistent)
+                  and shared <= limit and consistent and within)
             failures += not ok
             rows.append(
                 f"| {chip} | {dtype} | {d} | {'yes' if causal else 'no'} | "
@@ -119,13 +129,14 @@ def main():
                 f"{decision['stages']} stage{'s' if decision['stages'] > 1 else ''} | "
                 f"{registers} | {sum(spills)} | "
                 f"{shared} ({'dynamic' if dynamic else 'static'}) | {expected} | "
+                f"{bound if register_kernel else '—'} | "
                 f"{limit} | {'ok' if ok else 'FAIL'} |")
 
     print(f"B = {BATCH}, H = {HEADS}, N = {SEQ}; "
           "`scripts/gpu-resources.py` (ptxas from CUDA 13.0)\n")
     print("| chip | type | d | causal | kernel | tile | registers | spill bytes | "
-          "shared memory (bytes) | tile report | limit | check |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "shared memory (bytes) | tile report | Q+K+V bound | limit | check |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     print("\n".join(rows))
     return 1 if failures else 0
 

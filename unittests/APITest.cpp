@@ -179,11 +179,11 @@ TEST(TileSelectionAPI, PlainFunctionOfShapeAndTarget) {
   fa::Tiling expected;
   expected.blockQ = 128;
   expected.blockKV = 64;
-  expected.warps = 4;
-  expected.stages = 2;
+  expected.warps = 8;
+  expected.stages = 1;
   EXPECT_EQ(result.decision->tiling, expected);
   EXPECT_EQ(result.decision->policy, fa::TilePolicy::Auto);
-  EXPECT_EQ(result.decision->costs.sharedMemoryBytes, 188416);
+  EXPECT_EQ(result.decision->costs.sharedMemoryBytes, 65536);
   EXPECT_EQ(result.decision->fa1BlockKV, 227);
   EXPECT_EQ(result.decision->fa1BlockQ, 128);
   EXPECT_FALSE(result.decision->why.empty());

@@ -98,24 +98,60 @@ TEST(SharedMemory, AlignsEachTileTo16Bytes) {
   EXPECT_EQ(sharedMemoryBytes(odd, shape, sm80), 416);
 }
 
-TEST(SharedMemory, TensorCoreKernelAddsResultAndProbabilityTiles) {
+TEST(SharedMemory, TensorCoreKernelHoldsOnlyQKVSwizzled) {
   AttentionShape shape = makeShape(4096, 64, 2);
   shape.mmaOperands = true;
   Tiling tiling{128, 64, 4, 2};
   ASSERT_TRUE(tensorCoreKernel(tiling, shape));
-  // The FMA kernel's 18432 + 36864, plus f32 results 128 x 64 * 4 = 32768
-  // (fragment-major, unpadded) and f16 P 128 x (64 * 2 + 16) = 18432.
+  // S and P stay in registers; rows of 64 f16 (8 chunks) are swizzled, not
+  // padded: Q 128 x 128 = 16384, K and V 2 x 64 x 128 = 16384 each.
   EXPECT_EQ(sharedMemoryBytes(tiling, shape, preset("sm_80")),
-            18432 + 36864 + 32768 + 18432);
-  // sm_75 has no m16n8k16: the FMA kernel's bytes.
+            16384 + 16384 + 16384);
+  // sm_75 has no m16n8k16: the FMA kernel's padded rows (144 bytes).
   EXPECT_EQ(sharedMemoryBytes(tiling, shape, preset("sm_75")), 18432 + 36864);
-  // The results tile is as wide as the wider of Bc and Dv.
-  shape.valueDim = 128;
+  // Rows of 6 chunks (D = 48) cannot be swizzled inside the row: padded.
+  AttentionShape odd = makeShape(4096, 48, 2);
+  odd.mmaOperands = true;
   Tiling narrow{64, 32, 4, 1};
-  // Q 64 * 144 = 9216; K 32 * 144 = 4608; V 32 * 272 = 8704; results
-  // 64 * 128 * 4 = 32768; P 64 * (32 * 2 + 16) = 5120.
-  EXPECT_EQ(sharedMemoryBytes(narrow, shape, preset("sm_90")),
-            9216 + 4608 + 8704 + 32768 + 5120);
+  ASSERT_TRUE(tensorCoreKernel(narrow, odd));
+  // Q 64 x 112 = 7168; K and V 32 x 112 = 3584 each.
+  EXPECT_EQ(sharedMemoryBytes(narrow, odd, preset("sm_90")),
+            7168 + 3584 + 3584);
+  // FlashAttention-2's bound, (Br d + stages Bc (d + dv)) 2 bytes + 2 KB,
+  // holds for d in {64, 128} (docs/GPU.md).
+  for (int64_t d : {64, 128}) {
+    AttentionShape square = makeShape(4096, d, 2);
+    square.mmaOperands = true;
+    for (Tiling t : {Tiling{128, 64, 8, 1}, Tiling{64, 64, 4, 2},
+                     Tiling{128, 32, 4, 3}})
+      EXPECT_LE(sharedMemoryBytes(t, square, preset("sm_90")),
+                (t.blockQ * d + t.stages * t.blockKV * 2 * d) * 2 + 2048);
+  }
+}
+
+TEST(SharedMemory, SwizzledRows) {
+  // 2 or 4 chunks, or a multiple of 8: the XOR key stays inside the row.
+  EXPECT_TRUE(swizzledSharedRows(16, 2));
+  EXPECT_TRUE(swizzledSharedRows(32, 2));
+  EXPECT_TRUE(swizzledSharedRows(64, 2));
+  EXPECT_TRUE(swizzledSharedRows(256, 2));
+  EXPECT_FALSE(swizzledSharedRows(48, 2));
+  EXPECT_FALSE(swizzledSharedRows(8, 2)); // one chunk
+  EXPECT_FALSE(swizzledSharedRows(3, 4)); // not whole chunks
+}
+
+TEST(Registers, TensorCoreKernelFragments) {
+  // Per lane: R / 16 fragment rows of O (Dv / 2), S (Bc / 2) and P (Bc / 4),
+  // plus 5 D / 16 + Bc / 4 + 16 + 12 R / 16.
+  AttentionShape shape = makeShape(4096, 128, 2);
+  shape.mmaOperands = true;
+  // FlashAttention-2's 128 x 64 with 4 warps: two fragment rows, past 255
+  // (it spills, docs/GPU.md), so the model refuses it.
+  EXPECT_EQ(registersPerThread(Tiling{128, 64, 4, 1}, shape, preset("sm_90")),
+            2 * (64 + 48) + 40 + 16 + 16 + 24);
+  // The same over 8 warps: one fragment row.
+  EXPECT_EQ(registersPerThread(Tiling{128, 64, 8, 1}, shape, preset("sm_90")),
+            (64 + 48) + 40 + 16 + 16 + 12);
 }
 
 TEST(GPUKernel, TensorCoresNeedHalfOperandsAndWholeWarpTiles) {

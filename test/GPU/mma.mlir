@@ -12,20 +12,35 @@
 // RUN: grep "gpu.binary @f16_kernel" %t.sm75 | FileCheck %s --check-prefix=FMA
 // RUN: fa-opt %s --fa-select-tiles="target=sm_90 report=-" -o /dev/null | FileCheck %s --check-prefix=REPORT
 
-// Its shared memory (the report's smem_bytes) leaves room for one block per
-// SM, which ptxas is told (fa-annotate-occupancy).
-// MMA: .minnctapersm 1
+// FlashAttention-2's register-resident kernel: Q and K fragments by
+// ldmatrix, S = Q Kᵀ on mma.sync, the row max over a quad with butterfly
+// shuffles, P rounded in pairs (cvt.rn.f16x2), V by ldmatrix.trans, P V on
+// mma.sync. No shared store happens between the two matmuls: S and P never
+// leave the registers.
+// MMA: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// MMA: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// MMA-NOT: st.shared
+// MMA: shfl.sync.bfly.b32
+// MMA-NOT: st.shared
+// MMA: cvt.rn.f16x2.f32
+// MMA-NOT: st.shared
+// MMA: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// MMA-NOT: st.shared
 // MMA: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // MMA-BF16: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // MMA-BF16: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
-// MMA-BF16: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16
+// MMA-BF16-NOT: st.shared
+// MMA-BF16: shfl.sync.bfly.b32
+// MMA-BF16-NOT: st.shared
+// MMA-BF16: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// MMA-BF16-NOT: st.shared
 // MMA-BF16: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // FMA-NOT: mma.sync
 // FMA: fma.rn.f32
 // FMA-NOT: mma.sync
 
-// REPORT: "gpu_kernel":"mma.sync"
-// REPORT: "gpu_kernel":"mma.sync"
+// REPORT: "gpu_kernel":"mma.sync-registers"
+// REPORT: "gpu_kernel":"mma.sync-registers"
 // REPORT: "gpu_kernel":"fma"
 
 func.func @f16(%q: tensor<1x4x256x64xf16>) -> tensor<1x4x256x64xf16> {

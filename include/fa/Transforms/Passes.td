@@ -197,13 +197,20 @@ def FADistributeAttention : Pass<"fa-distribute-attention"> {
     `async-copies` (sm_80 and later), K and V tiles are prefetched with
     `nvgpu.device_async_copy` (cp.async) into the next buffer while the
     current one is computed. With `tensor-cores` (sm_80 and later), f16 or
-    bf16 operands and a tiling of whole 16-row tiles per warp, Q·Kᵀ and P·V
-    are warp-level 16x8x16 `vector.contract`s on shared tiles (which
-    `fa-warp-matmuls-to-nvgpu` turns into ldmatrix and mma.sync), S and P
-    pass through shared memory (the f32 results tile fragment-major), and
-    the softmax runs by row: one thread per row, or two when `block_q` is
-    16 * warps, which combine the row's max and sum with `gpu.shuffle xor`.
-    See docs/GPU.md.
+    bf16 operands and a tiling of whole 16-row tiles per warp, the kernel is
+    FlashAttention-2's register-resident one (`register-fragments`, the
+    default): warps split the query rows, Q·Kᵀ and P·V are
+    `nvgpu.mma.sync` m16n8k16 on fragments loaded by `nvgpu.ldmatrix`
+    (`.trans` for V), the scale, masks and online softmax work on S's
+    accumulator fragments, a row's max and sum are combined over the four
+    lanes of a quad with `gpu.shuffle xor` 1 and 2, P's A fragments are S's
+    accumulators rounded in pairs, and O stays in accumulator fragments
+    until it is stored; only Q, K and V are in shared memory, unpadded with
+    XOR-swizzled 16-byte chunks. With `register-fragments=false` the
+    earlier tensor-core kernel: warp-level 16x8x16 `vector.contract`s on
+    shared tiles (which `fa-warp-matmuls-to-nvgpu` turns into ldmatrix and
+    mma.sync), S and P through shared memory and the softmax by row. See
+    docs/GPU.md.
   }];
   let options = [
     Option<"asyncCopies", "async-copies", "bool", /*default=*/"true",

@@ -265,7 +265,7 @@ int64_t mlir::fa::registersPerThread(const Tiling &tiling,
         fragmentRows * (double(shape.valueDim) / 2 +
                         3 * double(tiling.blockKV) / 4);
     double inFlight = 5 * double(shape.headDim) / 16 +
-                      double(tiling.blockKV) / 4 + 24;
+                      double(tiling.blockKV) / 4 + 16 + 12 * fragmentRows;
     return clampToInt64(std::ceil(fragments + inFlight));
   }
   double threads = double(tiling.warps) * double(target.warpSize);
@@ -395,9 +395,9 @@ TileSelection selectFA2(const AttentionShape &shape,
               best = candidate;
           }
   };
-  // FlashAttention-2's key blocks include 32 where the register-resident
-  // kernel needs it: 128 query rows over 4 warps hold two fragment rows of
-  // O, S and P per lane, which 64 keys push past 255 registers at D = 128.
+  // Key blocks of 32 too, as FlashAttention-2 uses (128 x 32 for D = 128 on
+  // sm_86): the register-resident kernel holds each lane's S and P, so its
+  // registers, not shared memory, bound the key block.
   bool registerKernel = hasMmaSync16816(target) && shape.mmaOperands;
   if (registerKernel)
     search(kPreferredBlockSizes, kPreferredKeyBlockSizesMma);

@@ -1,11 +1,57 @@
-// The kernel form: a block-mapped grid, padded shared tiles, a thread loop
-// with the barriers of the copy/compute phases. The FMA kernel first (what
-// bf16, f32 and tilings without whole 16-row warp tiles get), then the
-// tensor-core kernel that f16 @kernel gets by default.
+// The kernel form: a block-mapped grid, shared tiles, a thread loop with the
+// barriers of the copy/compute phases. The FMA kernel first (what f32 and
+// tilings without whole 16-row warp tiles get), then the register-resident
+// tensor-core kernel that f16 @kernel gets by default (REG), then the
+// earlier tensor-core kernel whose S and P pass through shared memory
+// (register-fragments=false: MMA, SPLIT).
 // RUN: fa-opt %s --fa-distribute-attention=tensor-cores=false | FileCheck %s
 // RUN: fa-opt %s --fa-distribute-attention="async-copies=false tensor-cores=false" | FileCheck %s --check-prefix=SYNC
-// RUN: fa-opt %s --fa-distribute-attention | FileCheck %s --check-prefix=MMA
-// RUN: fa-opt %s --fa-distribute-attention | FileCheck %s --check-prefix=SPLIT
+// RUN: fa-opt %s --fa-distribute-attention | FileCheck %s --check-prefix=REG
+// RUN: fa-opt %s --fa-distribute-attention=register-fragments=false | FileCheck %s --check-prefix=MMA
+// RUN: fa-opt %s --fa-distribute-attention=register-fragments=false | FileCheck %s --check-prefix=SPLIT
+
+// @kernel: 64 rows over 2 warps (two 16-row fragment rows per warp), 32
+// keys per block, D = Dv = 64. Only Q, K and V are shared, unpadded (rows
+// of 8 chunks, swizzled); no f32 tile.
+// REG-LABEL: func.func @kernel
+// REG: memref.alloc() : memref<64x64xf16, #gpu.address_space<workgroup>>
+// REG: memref.alloc() : memref<2x32x64xf16, #gpu.address_space<workgroup>>
+// REG: memref.alloc() : memref<2x32x64xf16, #gpu.address_space<workgroup>>
+// REG-NOT: memref.alloc
+// REG: scf.forall (%[[T:.*]]) in (64)
+// The Q copy's column is swizzled by the row: chunk xor (row mod 8).
+// REG: arith.xori
+// REG: vector.store {{.*}} {alignment = 16 : i64} : memref<64x64xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// The key loop carries m and the lane's part of l for 4 fragment rows
+// (rows g and g + 8 of two 16-row tiles), and 2 x 8 O fragments.
+// REG: scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>)
+// REG: nvgpu.device_async_wait
+// REG-NEXT: gpu.barrier
+// S = Q Kᵀ: per 16 of D, two Q fragments (x4) and two K pairs (x4), then
+// 2 x 4 mma.syncs; four steps.
+// REG-COUNT-4: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false}
+// REG-COUNT-8: nvgpu.mma.sync
+// REG-NOT: gpu.barrier
+// REG-NOT: memref.store
+// REG-NOT: vector.store
+// The row max over the quad: xor 1, then xor 2, for the 4 rows.
+// REG-COUNT-4: gpu.shuffle  xor {{.*}}, %c1_i32
+// REG-COUNT-4: gpu.shuffle  xor {{.*}}, %c2_i32
+// REG: math.exp
+// P rounded two columns at a time into one packed register.
+// REG: arith.truncf {{.*}} : vector<2xf32> to vector<2xf16>
+// O += P V: V read transposed into B fragments.
+// REG: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true}
+// REG: nvgpu.mma.sync
+// REG-NOT: memref.store
+// REG-NOT: vector.store
+// REG: gpu.barrier
+// REG-NEXT: scf.yield
+// The end: l summed over the quad, O / l stored from the fragments, two
+// columns per lane.
+// REG-COUNT-4: gpu.shuffle  xor {{.*}}, %c1_i32
+// REG-COUNT-4: gpu.shuffle  xor {{.*}}, %c2_i32
+// REG: vector.store {{.*}} {alignment = 4 : i64} : memref<2x8x512x64xf16>, vector<2xf16>
 
 // MMA-DAG: #[[TILE0:.*]] = affine_map<(d0) -> ((d0 floordiv 32) * 32)>
 // MMA-DAG: #[[TILE1:.*]] = affine_map<(d0) -> ((d0 floordiv 32) * 32 + 16)>
