@@ -32,6 +32,8 @@ LLVM = "/usr/lib/llvm-22"
 
 TILE = "lib/Transforms/TileAttention.cpp"
 KERNEL = "lib/Transforms/GPU/DistributeAttention.cpp"
+FRAGMENTS = "lib/Transforms/GPU/RegisterFragmentKernel.cpp"
+LANES = "lib/Transforms/GPU/WarpCollectives.cpp"
 INDEX = "lib/Transforms/IndexMath.h"
 BUILDERS = "lib/Transforms/TensorBuilders.h"
 MATCHER = "lib/Transforms/Recognition/AttentionMatcher.cpp"
@@ -73,6 +75,12 @@ KERNEL_MMA = multi_block_sweep("mma")
 # full in every emulated thread, so a race between lanes of one warp is
 # invisible until the lane-exact model of issue 16.
 KNOWN_GAPS = {
+    "fragment-missing-end-barrier":
+        "a race between one key block's reads and the next block's copy "
+        "into the same buffer: the emulation runs every phase of an "
+        "iteration for all threads before the next iteration starts, so a "
+        "loop-carried race is invisible (loop rotation in the emulator is "
+        "the fix)",
     "missing-barrier-after-pv":
         "each row's owner threads read the P·V results of their own warp, "
         "which every emulated thread of that warp computes in full; needs "
@@ -81,7 +89,8 @@ KNOWN_GAPS = {
 
 # Mutations every one of whose named tests must fail: removing the online
 # rescale must break every case that crosses key blocks (issue 15).
-MUST_FAIL_ALL = {"no-rescale", "kernel-no-rescale", "kernel-mma-no-rescale"}
+MUST_FAIL_ALL = {"no-rescale", "kernel-no-rescale", "kernel-mma-no-rescale",
+                 "fragment-no-rescale"}
 KERNEL_FMA = [SWEEP + n + ".mlir" for n in
               ("kernel-stages2", "kernel-stages3-gqa", "kernel-full-block",
                "kernel-odd-dims")]
@@ -208,8 +217,8 @@ MUTATIONS = [
     # dropping it is no bug; the harness showed it (session 6).
     ("missing-barrier-after-kv-copy", KERNEL,
      """        gpu::BarrierOp::create(b, lloc);
-        if (tensorCores) {""",
-     """        if (tensorCores) {""",
+        if (registerFragments) {""",
+     """        if (registerFragments) {""",
      KERNEL_FMA + KERNEL_MMA, "threads read K/V rows that other threads have not copied yet"),
     ("missing-barrier-after-softmax", KERNEL,
      """              {state[0], state[1], one});
@@ -236,6 +245,47 @@ MUTATIONS = [
                                   shuffle.getShuffleResult());""",
      """    (void)shuffle;""",
      KERNEL_MMA, "the two threads of a row never combine their max and sum"),
+    # The register-resident kernel (the default tensor-core kernel) and the
+    # lane-exact CPU model of its warp collectives.
+    ("fragment-no-rescale", FRAGMENTS,
+     """          Value scaled = arith::MulFOp::create(
+              b, loc, extractElement(b, loc, acc, r, j), alphas[i * 2 + r]);""",
+     """          Value scaled = extractElement(b, loc, acc, r, j);""",
+     KERNEL_MMA, "the register kernel does not rescale its O fragments"),
+    ("fragment-row-halves-swapped", FRAGMENTS,
+     "        int64_t n = 2 * step + reg / 2, r = reg % 2;",
+     "        int64_t n = 2 * step + reg / 2, r = 1 - reg % 2;",
+     KERNEL_MMA, "P's A fragment takes rows g + 8 and g in swapped registers"),
+    ("quad-shuffle-dropped", FRAGMENTS,
+     "  for (int64_t distance = 1; distance < kQuad; distance *= 2) {",
+     "  for (int64_t distance = 1; distance < kQuad / 2; distance *= 2) {",
+     KERNEL_MMA, "a row's max and sum combine two lanes of its quad, not four"),
+    ("fragment-v-not-transposed", FRAGMENTS,
+     """                                    valueElementType, true));""",
+     """                                    valueElementType, false));""",
+     KERNEL_MMA, "V's B fragments are loaded without .trans"),
+    ("fragment-swizzle-mismatch", FRAGMENTS,
+     "    indices.push_back(sharedColumn(math, row, column, width, type));",
+     "    indices.push_back(column);",
+     KERNEL_MMA, "ldmatrix reads unswizzled columns of the swizzled tiles"),
+    ("fragment-missing-end-barrier", KERNEL,
+     """          if (stages == 1 || asyncCopies)
+            gpu::BarrierOp::create(b, lloc);
+          scf::YieldOp::create(b, lloc, next);
+          return;""",
+     """          scf::YieldOp::create(b, lloc, next);
+          return;""",
+     KERNEL_MMA, "a warp refills K/V buffers that another warp still reads"),
+    ("lane-model-a-rows-swapped", LANES,
+     "                  ValueRange{sourceA, lm.addConstant(elementA, 2)}))};",
+     "                  ValueRange{sourceA, elementA}))};",
+     ["test/Transforms/GPU/emulate-warp-fragments.mlir"] + KERNEL_MMA,
+     "the CPU model of mma.sync reads row g for row g + 8"),
+    ("lane-model-trans-rows", LANES,
+     "        row = math.addConstant(math.mul(inGroup, math.constant(2)), j);",
+     "        row = math.addConstant(math.mul(inGroup, math.constant(2)), 1 - j);",
+     ["test/Transforms/GPU/emulate-warp-fragments.mlir"] + KERNEL_MMA,
+     "the CPU model of ldmatrix.trans swaps a lane's two elements"),
     ("raise-divide-as-multiply", MATCHER,
      "      match.scale *= isDiv ? 1.0 / rhs->constant : rhs->constant;",
      "      match.scale *= rhs->constant;",

@@ -318,6 +318,8 @@ private:
   double fill = 0;
   /// The log-sum-exp softmax's max + log(sum), when it is a tensor.
   Term *logsumexpTerm = nullptr;
+  /// Whether the softmax is spelled exp(x - (max + log(sum))).
+  bool logSumExpSoftmax = false;
 };
 
 Term *Matcher::resolve(Term *term) {
@@ -751,6 +753,18 @@ std::optional<AttentionMatch> Matcher::run() {
   if (rowsCanBeEmpty)
     match.fullyMaskedRows = isLowestFinite(fill) ? FullyMaskedRows::MeanOfValues
                                                  : FullyMaskedRows::NaN;
+  // A row whose every key is filled with the lowest finite value has the
+  // max m = -3.4e38, and m + log(sum) rounds to m in f32: the log-sum-exp
+  // spelling then gives every key p = 1 and returns the sum of V's rows,
+  // not their mean as the plain softmax (and the op) does.
+  // (A returned logsumexp is refused below for every fill.)
+  if (logSumExpSoftmax && !match.logsumexp &&
+      match.fullyMaskedRows == FullyMaskedRows::MeanOfValues)
+    return reject(RejectCategory::Structure,
+                  "the log-sum-exp softmax of a row whose every key is "
+                  "filled with the lowest finite value rounds "
+                  "max + log(sum) to max, so the frontend sums V there "
+                  "instead of averaging it");
   if (match.logsumexp) {
     // The frontend's logsumexp of a row with no visible key depends on
     // how its row max starts (-inf gives NaN, TOSA's lowering starts at the
@@ -888,6 +902,33 @@ bool Matcher::matchProbabilities(Term *probs, Term *&scores) {
   return true;
 }
 
+/// Whether two labelings read a tensor the same way once a batch dim split
+/// into its outer and inner parts ([B·H] read as [B, H], parts 1 and 2 in
+/// that order) is counted as the whole dim: the log-sum-exp of a softmax on
+/// scores split into [B, H] reduces them in the split form while the scores
+/// are seen, through the reshape, in the merged one.
+static bool sameAxes(ArrayRef<Axis> a, ArrayRef<Axis> b) {
+  auto merged = [](ArrayRef<Axis> labels) {
+    Labels result;
+    for (size_t i = 0; i < labels.size(); ++i) {
+      const Axis &axis = labels[i];
+      if (axis.kind == AxisKind::Batch && axis.part == 1 &&
+          i + 1 < labels.size() && labels[i + 1].kind == AxisKind::Batch &&
+          labels[i + 1].part == 2 &&
+          labels[i + 1].batchIndex == axis.batchIndex) {
+        Axis whole = axis;
+        whole.part = 0;
+        result.push_back(whole);
+        ++i;
+        continue;
+      }
+      result.push_back(axis);
+    }
+    return result;
+  };
+  return merged(a) == merged(b);
+}
+
 /// The log-sum-exp spelling of softmax, exp(x - (max + log(sum))), where
 /// sum = rowsum(exp(x - max)) and max = rowmax(x): it is
 /// exp(x - max) / sum. `lse` is the add; returns the scores x.
@@ -915,14 +956,14 @@ bool Matcher::matchLogSumExp(Term *x, Term *lse, Term *&scores) {
   Term *summed = peelCasts(shifted->operands[0]);
   Term *scoresTerm = peelCasts(x);
   if (!summed->value || summed->value != scoresTerm->value ||
-      summed->labels != scoresTerm->labels)
+      !sameAxes(summed->labels, scoresTerm->labels))
     return fail(RejectCategory::Structure,
                 "the log-sum-exp sums the exp of a different tensor than the "
                 "softmax uses");
   Term *innerMax = peelCasts(shifted->operands[1]);
   Term *outerMax = peelCasts(max);
   if (!innerMax->value || innerMax->value != outerMax->value ||
-      innerMax->labels != outerMax->labels)
+      !sameAxes(innerMax->labels, outerMax->labels))
     return fail(RejectCategory::Structure,
                 "the log-sum-exp adds a different max than it subtracts "
                 "inside its sum");
@@ -932,6 +973,7 @@ bool Matcher::matchLogSumExp(Term *x, Term *lse, Term *&scores) {
   // the program may use it elsewhere (checkExternalUses).
   if (lse->value && lse->value.getDefiningOp())
     logsumexpTerm = lse;
+  logSumExpSoftmax = true;
   scores = x;
   return true;
 }
@@ -986,7 +1028,7 @@ bool Matcher::matchRowReduction(Term *stat, Term *expectedInput, bool isMax,
     return fail(RejectCategory::Structure,
            "the " + what + " reduces a different tensor than the softmax uses");
   }
-  if (input->labels != expected->labels) {
+  if (!sameAxes(input->labels, expected->labels)) {
     auto keyDim = llvm::find(expected->labels, Axis{AxisKind::Key}) -
                   expected->labels.begin();
     unsigned reducedDim = 0;

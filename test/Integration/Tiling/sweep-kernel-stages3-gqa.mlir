@@ -9,6 +9,8 @@
 // RUN: %compare %t.kernel %t.reference --rtol 2e-3 --atol 1e-3
 // RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_90 thread-order=reverse" | %mlir-run > %t.reverse
 // RUN: %compare %t.reverse %t.reference --rtol 2e-3 --atol 1e-3
+// RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_90 register-fragments=false" | %mlir-run > %t.shared
+// RUN: %compare %t.shared %t.reference --rtol 2e-3 --atol 1e-3
 // RUN: %python %S/../Inputs/sweep_oracle.py %s %t.reference %t.tiled %t.kernel | FileCheck %s --check-prefix=ORACLE
 // RUN: fa-opt %s --fa-distribute-attention | FileCheck %s --check-prefix=MMA
 // RUN: fa-opt %s --fa-select-tiles=target=host --fa-tile-attention | FileCheck %s
