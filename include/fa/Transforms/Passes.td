@@ -331,8 +331,10 @@ def FAWarpMatmulsToNVGPU : Pass<"fa-warp-matmuls-to-nvgpu"> {
   let summary = "Turn the GPU kernel's warp-level matmuls into nvgpu mma.sync";
   let description = [{
     Converts each `vector.contract` inside a `gpu.launch` or `gpu.func`
-    (the 16x16 by 8x16 into 16x8 matmuls of the tensor-core kernel, which
-    every lane of a warp computes in full before this pass) into lane-level
+    (the 16x16 by 8x16 into 16x8 matmuls of the shared-memory tensor-core
+    kernel, `fa-distribute-attention register-fragments=false`, which every
+    lane of a warp computes in full before this pass; the default kernel is
+    written with nvgpu ops already and has none) into lane-level
     `nvgpu.ldmatrix` (`.trans` for transposed reads of 16-bit tiles) and
     `nvgpu.mma.sync` m16n8k16, and their shared-memory reads and writes into
     per-lane fragment accesses, for f16 and bf16 tiles. It applies upstream's
