@@ -129,6 +129,25 @@ Value mmaSync(OpBuilder &b, Location loc, Value a, Value bFrag, Value acc) {
       .getResult();
 }
 
+/// acc[i][n] += A[i] B[n] for every fragment row i and 8-column tile n, the
+/// B fragments taken two per ldmatrix.x4 result in `bPairs`. The pairs are
+/// regrouped only here, after all of a step's loads are issued, so that the
+/// CPU model exchanges those loads in one wave (WarpCollectives.h).
+void multiplyFragments(OpBuilder &b, Location loc, ArrayRef<Value> aFragments,
+                       ArrayRef<Value> bPairs, MutableArrayRef<Value> acc) {
+  SmallVector<Value> bFragments;
+  for (Value pair : bPairs) {
+    bFragments.push_back(bFragment(b, loc, pair, 0));
+    bFragments.push_back(bFragment(b, loc, pair, 2));
+  }
+  int64_t tiles = static_cast<int64_t>(bFragments.size());
+  for (auto [i, a] : llvm::enumerate(aFragments))
+    for (int64_t n = 0; n < tiles; ++n) {
+      Value &c = acc[i * tiles + n];
+      c = mmaSync(b, loc, a, bFragments[n], c);
+    }
+}
+
 /// Each value combined with `kind` over the four lanes of its quad: one
 /// butterfly shuffle per distance, all values of a distance issued together.
 SmallVector<Value> combineOverQuad(OpBuilder &b, Location loc,
@@ -238,16 +257,7 @@ SmallVector<Value> KernelBuilder::fragmentKeyBlock(
       keyPairs.push_back(
           ldmatrix(keySmem, stage, key, column, headDim, keyElementType, false));
     }
-    SmallVector<Value> keyFragments;
-    for (Value pair : keyPairs) {
-      keyFragments.push_back(bFragment(b, loc, pair, 0));
-      keyFragments.push_back(bFragment(b, loc, pair, 2));
-    }
-    for (int64_t i = 0; i < mTiles; ++i)
-      for (int64_t n = 0; n < nTiles; ++n)
-        scores[i * nTiles + n] = mmaSync(b, loc, queryFragments[i],
-                                         keyFragments[n],
-                                         scores[i * nTiles + n]);
+    multiplyFragments(b, loc, queryFragments, keyPairs, scores);
   }
 
   // Scale and mask each element; the row max over this lane's columns.
@@ -347,16 +357,7 @@ SmallVector<Value> KernelBuilder::fragmentKeyBlock(
       }
       probFragments.push_back(fragment);
     }
-    SmallVector<Value> valueFragments;
-    for (Value pair : valuePairs) {
-      valueFragments.push_back(bFragment(b, loc, pair, 0));
-      valueFragments.push_back(bFragment(b, loc, pair, 2));
-    }
-    for (int64_t i = 0; i < mTiles; ++i)
-      for (int64_t c = 0; c < vTiles; ++c)
-        outputs[i * vTiles + c] = mmaSync(b, loc, probFragments[i],
-                                          valueFragments[c],
-                                          outputs[i * vTiles + c]);
+    multiplyFragments(b, loc, probFragments, valuePairs, outputs);
   }
 
   SmallVector<Value> next(newMax);
