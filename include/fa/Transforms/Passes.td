@@ -277,8 +277,14 @@ def FAEmulateThreadsOnCPU : Pass<"fa-emulate-threads-on-cpu"> {
     move through one private slot per thread, and workgroup memory becomes
     ordinary memory. cp.async copies (`nvgpu.device_async_copy`) become
     loads and stores that complete at once (their groups and waits go
-    away). This is how the GPU kernel's numbers are tested with
-    mlir-runner. Barriers in other places are reported.
+    away). Warp collectives (`nvgpu.ldmatrix`, `nvgpu.mma.sync` m16n8k16
+    with f16/bf16 fragments, `gpu.shuffle xor`) are emulated lane by lane
+    as PTX defines them: each lane stores what it contributes in its own
+    slot and, after a barrier, computes only its own elements from the
+    slots of the lanes that hold them; independent collectives share one
+    barrier. This is how the GPU kernel's numbers are tested with
+    mlir-runner. Barriers and collectives in other places, and collectives
+    it does not model, are reported.
 
     With `thread-order=reverse` or `thread-order=shuffle` (a permutation
     drawn from `seed`), the threads of every interval between barriers run

@@ -40,6 +40,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/Support/InterleavedRange.h"
 
 using namespace mlir;
 using namespace mlir::fa;
@@ -97,7 +98,11 @@ LogicalResult checkCollective(Operation *op) {
       return op->emitOpError()
              << "cannot run on a CPU: only mma.sync m16n8k16 with f16 or "
                 "bf16 fragments (vector<4x2>, vector<2x2>) into f32 "
-                "(vector<2x2>) is emulated";
+                "(vector<2x2>) is emulated; got mmaShape ["
+             << llvm::interleaved(shape) << "] with A "
+             << mma.getMatrixA().getType() << ", B "
+             << mma.getMatrixB().getType() << ", C "
+             << mma.getMatrixC().getType();
     return success();
   }
   auto load = cast<nvgpu::LdMatrixOp>(op);
@@ -107,7 +112,7 @@ LogicalResult checkCollective(Operation *op) {
       type.getDimSize(1) != 2 || type.getElementTypeBitWidth() != 16)
     return op->emitOpError()
            << "cannot run on a CPU: only ldmatrix of 16-bit elements into "
-              "vector<" << tiles << "x2> is emulated";
+              "vector<" << tiles << "x2> is emulated; got " << type;
   return success();
 }
 

@@ -348,6 +348,7 @@ TileSelection selectFA2(const AttentionShape &shape,
 
   std::optional<TileDecision> best;
   int64_t considered = 0, fitting = 0;
+  // f16/bf16 on a chip with m16n8k16: the tensor-core kernel is possible.
   bool mmaCapable = hasMmaSync16816(target) && shape.mmaOperands;
   auto search = [&](llvm::ArrayRef<int64_t> querySizes,
                     llvm::ArrayRef<int64_t> keySizes) {
@@ -398,8 +399,7 @@ TileSelection selectFA2(const AttentionShape &shape,
   // Key blocks of 32 too, as FlashAttention-2 uses (128 x 32 for D = 128 on
   // sm_86): the register-resident kernel holds each lane's S and P, so its
   // registers, not shared memory, bound the key block.
-  bool registerKernel = hasMmaSync16816(target) && shape.mmaOperands;
-  if (registerKernel)
+  if (mmaCapable)
     search(kPreferredBlockSizes, kPreferredKeyBlockSizesMma);
   else
     search(kPreferredBlockSizes, kPreferredBlockSizes);
@@ -414,7 +414,7 @@ TileSelection selectFA2(const AttentionShape &shape,
   llvm::raw_string_ostream os(why);
   os << "fa2 searched " << considered << " candidates"
      << (widened ? " (16 to 256, as no 64/128 tile fits)"
-                 : registerKernel ? " ({64, 128} x {32, 64, 128})"
+                 : mmaCapable ? " ({64, 128} x {32, 64, 128})"
                                   : " ({64, 128} x {64, 128})")
      << ", " << fitting << " fit in " << target.sharedMemoryPerBlock
      << " bytes of shared memory per block";
