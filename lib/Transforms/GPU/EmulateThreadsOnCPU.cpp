@@ -39,6 +39,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AsyncCopies.h"
 #include "WarpCollectives.h"
 
 #include "fa/Transforms/Passes.h"
@@ -109,6 +110,8 @@ private:
   Value privateSlots(Type type);
   Value threadId() { return threads.getInductionVar(0); }
   scf::ForallOp moveIntoThreadLoop(OpBuilder &b, ArrayRef<Operation *> ops);
+  void appendIteration(scf::ForallOp phase, const Segment &segment,
+                       scf::ForOp loop, Value at);
 };
 
 LogicalResult ThreadLoopSplitter::check() {
@@ -305,6 +308,25 @@ ThreadLoopSplitter::moveIntoThreadLoop(OpBuilder &b,
   return phase;
 }
 
+/// Appends to `phase` (a thread loop) the ops of `segment`, a segment of
+/// `loop`'s body, as for the iteration whose induction value is `at`, if
+/// that iteration exists.
+void ThreadLoopSplitter::appendIteration(scf::ForallOp phase,
+                                         const Segment &segment,
+                                         scf::ForOp loop, Value at) {
+  OpBuilder b(phase.getBody()->getTerminator());
+  Location loc = loop.getLoc();
+  Value exists = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, at,
+                                       loop.getUpperBound());
+  auto guard = scf::IfOp::create(b, loc, exists, /*withElseRegion=*/false);
+  b.setInsertionPoint(guard.thenBlock()->getTerminator());
+  IRMapping mapping;
+  mapping.map(loop.getInductionVar(), at);
+  mapping.map(threadId(), phase.getInductionVar(0));
+  for (Operation *op : segment.ops)
+    b.clone(*op, mapping);
+}
+
 LogicalResult ThreadLoopSplitter::split() {
   if (failed(check()))
     return failure();
@@ -320,19 +342,52 @@ LogicalResult ThreadLoopSplitter::split() {
   collectPhases();
 
   OpBuilder b(threads);
+  // The thread loop of the last top-level phase, which a rotated loop's
+  // first segment joins.
+  scf::ForallOp previous;
   for (Phase &phase : phases) {
     if (!phase.loop) {
-      if (!phase.segment.ops.empty())
-        moveIntoThreadLoop(b, phase.segment.ops);
+      previous = phase.segment.ops.empty()
+                     ? scf::ForallOp()
+                     : moveIntoThreadLoop(b, phase.segment.ops);
       continue;
     }
     scf::ForOp loop = phase.loop;
     loop->moveBefore(threads);
+    SmallVector<Segment> &segments = phase.loopSegments;
+    // No barrier at the end of the body: iteration i's last segment and
+    // iteration i + 1's first run in one phase on the GPU, so they must
+    // here too, or a race between them (a buffer refilled while another
+    // thread still reads it) would be hidden by the loop's back edge. The
+    // first segment is peeled into the phase before the loop and into the
+    // end of the last one (loop rotation).
+    bool rotate = segments.size() > 1 && !segments.front().ops.empty() &&
+                  !segments.back().ops.empty();
     OpBuilder inner(loop.getBody(), loop.getBody()->begin());
-    for (Segment &segment : phase.loopSegments)
-      if (!segment.ops.empty())
-        inner.setInsertionPointAfter(moveIntoThreadLoop(inner, segment.ops));
+    for (auto [index, segment] : llvm::enumerate(segments)) {
+      if (segment.ops.empty() || (rotate && index == 0))
+        continue;
+      scf::ForallOp moved = moveIntoThreadLoop(inner, segment.ops);
+      inner.setInsertionPointAfter(moved);
+      if (rotate && index + 1 == segments.size()) {
+        OpBuilder before(moved);
+        Value next = arith::AddIOp::create(before, loop.getLoc(),
+                                           loop.getInductionVar(),
+                                           loop.getStep());
+        appendIteration(moved, segments.front(), loop, next);
+      }
+    }
+    if (rotate) {
+      if (!previous) {
+        OpBuilder before(loop);
+        previous = moveIntoThreadLoop(before, {});
+      }
+      appendIteration(previous, segments.front(), loop, loop.getLowerBound());
+      for (Operation *op : llvm::reverse(segments.front().ops))
+        op->erase();
+    }
     b.setInsertionPointAfter(loop);
+    previous = nullptr;
   }
   threads.walk([](gpu::BarrierOp barrier) { barrier.erase(); });
   for (Phase &phase : phases)
@@ -340,52 +395,6 @@ LogicalResult ThreadLoopSplitter::split() {
       phase.loop.walk([](gpu::BarrierOp barrier) { barrier.erase(); });
   threads.erase();
   return success();
-}
-
-/// cp.async on a CPU: each nvgpu.device_async_copy becomes a masked load of
-/// its source elements (the rest zero, as cp.async fills them) and a store;
-/// groups and waits go away, since a copy is complete when it returns.
-void lowerAsyncCopies(Operation *root) {
-  SmallVector<nvgpu::DeviceAsyncWaitOp> waits;
-  SmallVector<nvgpu::DeviceAsyncCreateGroupOp> groups;
-  SmallVector<nvgpu::DeviceAsyncCopyOp> copies;
-  root->walk([&](Operation *op) {
-    if (auto wait = dyn_cast<nvgpu::DeviceAsyncWaitOp>(op))
-      waits.push_back(wait);
-    else if (auto group = dyn_cast<nvgpu::DeviceAsyncCreateGroupOp>(op))
-      groups.push_back(group);
-    else if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op))
-      copies.push_back(copy);
-  });
-  for (nvgpu::DeviceAsyncWaitOp wait : waits)
-    wait.erase();
-  for (nvgpu::DeviceAsyncCreateGroupOp group : groups)
-    group.erase();
-  for (nvgpu::DeviceAsyncCopyOp copy : copies) {
-    OpBuilder b(copy);
-    Location loc = copy.getLoc();
-    int64_t count = copy.getDstElements().getSExtValue();
-    auto elementType =
-        cast<MemRefType>(copy.getDst().getType()).getElementType();
-    auto vectorType = VectorType::get({count}, elementType);
-    Value loaded;
-    if (Value sourceElements = copy.getSrcElements()) {
-      auto maskType = VectorType::get({count}, b.getI1Type());
-      Value mask = vector::CreateMaskOp::create(b, loc, maskType,
-                                                ValueRange{sourceElements});
-      Value zeros = arith::ConstantOp::create(
-          b, loc,
-          DenseElementsAttr::get(vectorType, b.getZeroAttr(elementType)));
-      loaded = vector::MaskedLoadOp::create(b, loc, vectorType, copy.getSrc(),
-                                            copy.getSrcIndices(), mask, zeros);
-    } else {
-      loaded = vector::LoadOp::create(b, loc, vectorType, copy.getSrc(),
-                                      copy.getSrcIndices());
-    }
-    vector::StoreOp::create(b, loc, loaded, copy.getDst(),
-                            copy.getDstIndices());
-    copy.erase();
-  }
 }
 
 /// Whether `op` is inside a GPU-mapped scf.forall (the kernel form).
@@ -475,7 +484,8 @@ struct FAEmulateThreadsOnCPUPass
           << "'; known orders: forward, reverse, shuffle";
       return signalPassFailure();
     }
-    lowerAsyncCopies(getOperation());
+    if (failed(fa::lowerAsyncCopies(getOperation())))
+      return signalPassFailure();
     widenWarpMatmuls(getOperation());
     if (failed(fa::lowerWarpCollectives(getOperation())))
       return signalPassFailure();

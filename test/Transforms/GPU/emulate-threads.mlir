@@ -10,17 +10,29 @@
 // CHECK: scf.forall (%[[T0:.*]]) in (4) {
 // CHECK:   memref.store %{{.*}}, %[[SHARED]][%[[T0]]] : memref<4xf32>
 // CHECK: } {mapping = [#gpu.thread<x>]}
-// The loop runs around one thread loop per phase; the iter_arg lives in a
-// per-thread slot.
-// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
-// CHECK:   scf.forall (%[[T1:.*]]) in (4) {
+// The loop body ends without a barrier, so iteration i's last phase and
+// iteration i + 1's first are one phase, as on the GPU (loop rotation): the
+// first segment runs once in front of the loop for the first iteration,
+// then at the end of each iteration for the next one, if there is one.
+// CHECK: scf.forall (%[[T1:.*]]) in (4) {
+// CHECK:   %[[FIRST:.*]] = arith.cmpi slt, %[[LB:.*]], %[[N:.*]] : index
+// CHECK:   scf.if %[[FIRST]] {
 // CHECK:     memref.load %[[SHARED]]
 // CHECK:     memref.store %{{.*}}, %[[X:.*]][%[[T1]]] : memref<4xf32>
-// CHECK:   } {mapping = [#gpu.thread<x>]}
+// CHECK:   }
+// CHECK: } {mapping = [#gpu.thread<x>]}
+// The iter_arg lives in a per-thread slot.
+// CHECK: scf.for %[[K:.*]] = %[[LB]] to %[[N]] step %[[STEP:.*]] {
+// CHECK:   %[[NEXT:.*]] = arith.addi %[[K]], %[[STEP]] : index
 // CHECK:   scf.forall (%[[T2:.*]]) in (4) {
 // CHECK:     memref.load %[[X]][%[[T2]]]
 // CHECK:     arith.addf
 // CHECK:     memref.store %{{.*}}, %[[ACC:.*]][%[[T2]]] : memref<4xf32>
+// CHECK:     %[[MORE:.*]] = arith.cmpi slt, %[[NEXT]], %[[N]] : index
+// CHECK:     scf.if %[[MORE]] {
+// CHECK:       memref.load %[[SHARED]]
+// CHECK:       memref.store %{{.*}}, %[[X]][%[[T2]]] : memref<4xf32>
+// CHECK:     }
 // CHECK:   } {mapping = [#gpu.thread<x>]}
 // CHECK: }
 // CHECK: scf.forall (%[[T3:.*]]) in (4) {
@@ -39,6 +51,7 @@ func.func @phases(%n: index, %out: memref<2x4xf32>) {
       %c3 = arith.constant 3 : index
       %one = arith.constant 1.0 : f32
       memref.store %one, %shared[%t] : memref<4xf32, #gpu.address_space<workgroup>>
+      gpu.barrier
       %sum = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %one) -> f32 {
         // Reads another thread's element: only right after the barrier.
         %other = arith.subi %c3, %t : index
