@@ -75,12 +75,6 @@ KERNEL_MMA = multi_block_sweep("mma")
 # full in every emulated thread, so a race between lanes of one warp is
 # invisible until the lane-exact model of issue 16.
 KNOWN_GAPS = {
-    "fragment-missing-end-barrier":
-        "a race between one key block's reads and the next block's copy "
-        "into the same buffer: the emulation runs every phase of an "
-        "iteration for all threads before the next iteration starts, so a "
-        "loop-carried race is invisible (loop rotation in the emulator is "
-        "the fix)",
     "missing-barrier-after-pv":
         "each row's owner threads read the P·V results of their own warp, "
         "which every emulated thread of that warp computes in full; needs "
@@ -94,6 +88,12 @@ MUST_FAIL_ALL = {"no-rescale", "kernel-no-rescale", "kernel-mma-no-rescale",
 KERNEL_FMA = [SWEEP + n + ".mlir" for n in
               ("kernel-stages2", "kernel-stages3-gqa", "kernel-full-block",
                "kernel-odd-dims")]
+
+# Every case whose kernel prefetches K and V with cp.async (two or more
+# stages, on sm_80 or later).
+ASYNC_SWEEP = [SWEEP + n + ".mlir" for n in
+               ("kernel-stages2", "kernel-stages3-gqa",
+                "kernel-mma-stages2-window", "kernel-mma-bf16-gqa-stages2")]
 
 # name, file, old text, new text, tests, what the bug is.
 MUTATIONS = [
@@ -276,6 +276,25 @@ MUTATIONS = [
      """          scf::YieldOp::create(b, lloc, next);
           return;""",
      KERNEL_MMA, "a warp refills K/V buffers that another warp still reads"),
+    ("fma-missing-end-barrier", KERNEL,
+     """        if (stages == 1 || asyncCopies)
+          gpu::BarrierOp::create(b, lloc);
+        scf::YieldOp::create(b, lloc, next);
+      });""",
+     """        scf::YieldOp::create(b, lloc, next);
+      });""",
+     KERNEL_FMA, "the FMA kernel refills K/V buffers that other threads still read"),
+    ("cp-async-no-wait", KERNEL,
+     """          nvgpu::DeviceAsyncWaitOp::create(b, lloc, group,
+                                           b.getI32IntegerAttr(1));""",
+     """          (void)group;""",
+     ASYNC_SWEEP, "the kernel reads prefetched K/V tiles without cp.async.wait_group"),
+    ("cp-async-wait-one-too-few", KERNEL,
+     """          nvgpu::DeviceAsyncWaitOp::create(b, lloc, group,
+                                           b.getI32IntegerAttr(1));""",
+     """          nvgpu::DeviceAsyncWaitOp::create(b, lloc, group,
+                                           b.getI32IntegerAttr(2));""",
+     ASYNC_SWEEP, "wait_group 2 leaves the block about to be read in flight"),
     ("lane-model-a-rows-swapped", LANES,
      "                  ValueRange{sourceA, lm.addConstant(elementA, 2)}))};",
      "                  ValueRange{sourceA, elementA}))};",

@@ -178,12 +178,15 @@ TEST(TileSelectionAPI, PlainFunctionOfShapeAndTarget) {
   // The tile of docs/Targets.md's sm_90, d = 128, f16 row, exactly.
   fa::Tiling expected;
   expected.blockQ = 128;
-  expected.blockKV = 64;
-  expected.warps = 8;
-  expected.stages = 1;
+  expected.blockKV = 32;
+  expected.warps = 4;
+  expected.stages = 2;
   EXPECT_EQ(result.decision->tiling, expected);
   EXPECT_EQ(result.decision->policy, fa::TilePolicy::Auto);
+  // Q (128 x 128) and two stages of K and V (32 x 128 each), f16.
   EXPECT_EQ(result.decision->costs.sharedMemoryBytes, 65536);
+  // Two blocks per SM, as FlashAttention-2's 128 x 64 (docs/GPU.md).
+  EXPECT_EQ(result.decision->costs.occupancyBlocksPerSM, 2);
   EXPECT_EQ(result.decision->fa1BlockKV, 227);
   EXPECT_EQ(result.decision->fa1BlockQ, 128);
   EXPECT_FALSE(result.decision->why.empty());

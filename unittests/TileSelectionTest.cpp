@@ -142,7 +142,8 @@ TEST(SharedMemory, SwizzledRows) {
 
 TEST(Registers, TensorCoreKernelFragments) {
   // Per lane: R / 16 fragment rows of O (Dv / 2), S (Bc / 2) and P (Bc / 4),
-  // plus 5 D / 16 + Bc / 4 + 16 + 12 R / 16.
+  // plus 5 D / 16 + Bc / 4 + 6 + 12 R / 16, and 10 for K's and V's hoisted
+  // addresses with one stage.
   AttentionShape shape = makeShape(4096, 128, 2);
   shape.mmaOperands = true;
   // FlashAttention-2's 128 x 64 with 4 warps: two fragment rows, past 255
@@ -152,6 +153,13 @@ TEST(Registers, TensorCoreKernelFragments) {
   // The same over 8 warps: one fragment row.
   EXPECT_EQ(registersPerThread(Tiling{128, 64, 8, 1}, shape, preset("sm_90")),
             (64 + 48) + 40 + 16 + 16 + 12);
+  // 128 x 32 over 4 warps, FlashAttention-2's spill-free D = 128 tile: one
+  // stage needs 264 (ptxas spills 20 bytes on sm_80); two stages keep K's
+  // and V's addresses per stage, not hoisted, and fit (255, no spill).
+  EXPECT_EQ(registersPerThread(Tiling{128, 32, 4, 1}, shape, preset("sm_80")),
+            2 * (64 + 24) + 40 + 8 + 16 + 24);
+  EXPECT_EQ(registersPerThread(Tiling{128, 32, 4, 2}, shape, preset("sm_80")),
+            2 * (64 + 24) + 40 + 8 + 6 + 24);
 }
 
 TEST(GPUKernel, TensorCoresNeedHalfOperandsAndWholeWarpTiles) {

@@ -264,8 +264,15 @@ int64_t mlir::fa::registersPerThread(const Tiling &tiling,
     double fragments =
         fragmentRows * (double(shape.valueDim) / 2 +
                         3 * double(tiling.blockKV) / 4);
+    // With one stage, the shared addresses K's and V's ldmatrix read are
+    // the same in every key block, so LLVM hoists them out of the key loop
+    // and they stay live; with more, they depend on the stage. ptxas
+    // measures about 10 registers at the spill frontier (d = 128, 128 x 32,
+    // 4 warps: 20 spill bytes with one stage, none with two; docs/GPU.md).
+    double hoistedAddresses = tiling.stages == 1 ? 10 : 0;
     double inFlight = 5 * double(shape.headDim) / 16 +
-                      double(tiling.blockKV) / 4 + 16 + 12 * fragmentRows;
+                      double(tiling.blockKV) / 4 + 6 + hoistedAddresses +
+                      12 * fragmentRows;
     return clampToInt64(std::ceil(fragments + inFlight));
   }
   double threads = double(tiling.warps) * double(target.warpSize);
@@ -313,10 +320,15 @@ TileCosts mlir::fa::evaluateTiling(const Tiling &tiling,
 
   int64_t concurrent = target.smCount * costs.occupancyBlocksPerSM;
   costs.waves = ceilDiv(costs.blocks, concurrent);
-  // The last wave leaves SMs idle; few resident warps with few loads in
-  // flight leave memory latency exposed.
-  double wavePenalty =
-      double(costs.waves * concurrent) / double(std::max<int64_t>(costs.blocks, 1));
+  // The last round of blocks leaves SMs idle; few resident warps with few
+  // loads in flight leave memory latency exposed. The rounds are counted
+  // per SM, not per block slot: an SM that runs fewer blocks than it could
+  // hold in its last round still works (each block runs faster), so only
+  // SMs with no block at all are idle. Occupancy counts in the latency
+  // term.
+  int64_t rounds = ceilDiv(costs.blocks, target.smCount);
+  double wavePenalty = double(rounds * target.smCount) /
+                       double(std::max<int64_t>(costs.blocks, 1));
   double latencyPenalty = 1.0;
   if (target.isGPU())
     latencyPenalty =
