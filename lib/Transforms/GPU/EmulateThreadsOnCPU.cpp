@@ -85,6 +85,21 @@ struct Segment {
   SmallVector<Operation *> ops;
 };
 
+/// Where a segment's ops ended up: the thread loop that runs them and the
+/// thread id there (its induction variable, or warp * 32 + lane).
+struct Placement {
+  scf::ForallOp loop;
+  Value thread;
+};
+
+/// Whether the barrier before a segment only orders the lanes of a warp
+/// (one the warp collectives' lowering added): the segments it separates
+/// then run warp by warp, so that no warp waits for another there.
+bool afterWarpBarrier(const Segment &segment) {
+  return segment.after && isa<gpu::BarrierOp>(segment.after) &&
+         segment.after->hasAttr(fa::kWarpBarrierAttrName);
+}
+
 /// The thread loop's body as phases: top-level segments, and loops whose
 /// bodies hold segments of their own.
 struct Phase {
@@ -110,7 +125,10 @@ private:
   Value privateSlots(Type type);
   Value threadId() { return threads.getInductionVar(0); }
   scf::ForallOp moveIntoThreadLoop(OpBuilder &b, ArrayRef<Operation *> ops);
-  void appendIteration(scf::ForallOp phase, const Segment &segment,
+  Placement moveIntoLaneLoop(OpBuilder &b, Value warp,
+                             ArrayRef<Operation *> ops);
+  SmallVector<Placement> emitGroup(OpBuilder &b, ArrayRef<Segment *> group);
+  void appendIteration(Placement phase, const Segment &segment,
                        scf::ForOp loop, Value at);
 };
 
@@ -311,10 +329,10 @@ ThreadLoopSplitter::moveIntoThreadLoop(OpBuilder &b,
 /// Appends to `phase` (a thread loop) the ops of `segment`, a segment of
 /// `loop`'s body, as for the iteration whose induction value is `at`, if
 /// that iteration exists.
-void ThreadLoopSplitter::appendIteration(scf::ForallOp phase,
+void ThreadLoopSplitter::appendIteration(Placement phase,
                                          const Segment &segment,
                                          scf::ForOp loop, Value at) {
-  OpBuilder b(phase.getBody()->getTerminator());
+  OpBuilder b(phase.loop.getBody()->getTerminator());
   Location loc = loop.getLoc();
   Value exists = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, at,
                                        loop.getUpperBound());
@@ -322,9 +340,79 @@ void ThreadLoopSplitter::appendIteration(scf::ForallOp phase,
   b.setInsertionPoint(guard.thenBlock()->getTerminator());
   IRMapping mapping;
   mapping.map(loop.getInductionVar(), at);
-  mapping.map(threadId(), phase.getInductionVar(0));
+  mapping.map(threadId(), phase.thread);
   for (Operation *op : segment.ops)
     b.clone(*op, mapping);
+}
+
+/// The ops as run by the 32 lanes of warp `warp`: thread warp * 32 + lane.
+Placement ThreadLoopSplitter::moveIntoLaneLoop(OpBuilder &b, Value warp,
+                                               ArrayRef<Operation *> ops) {
+  Location loc = threads.getLoc();
+  auto lanes = scf::ForallOp::create(
+      b, loc, ArrayRef<OpFoldResult>{b.getIndexAttr(fa::kWarpLanes)},
+      ValueRange{}, threads.getMapping());
+  OpBuilder inner(lanes.getBody(), lanes.getBody()->begin());
+  Value thread = arith::AddIOp::create(
+      inner, loc,
+      arith::MulIOp::create(
+          inner, loc, warp,
+          arith::ConstantIndexOp::create(inner, loc, fa::kWarpLanes)),
+      lanes.getInductionVar(0));
+  Operation *terminator = lanes.getBody()->getTerminator();
+  for (Operation *op : ops)
+    op->moveBefore(terminator);
+  threadId().replaceUsesWithIf(thread, [&](OpOperand &use) {
+    return lanes->isProperAncestor(use.getOwner());
+  });
+  return {lanes, thread};
+}
+
+/// Emits a run of segments that only warp barriers separate. One segment
+/// runs over all threads; several run warp by warp (a loop over the warps,
+/// each running the segments in order over its lanes), as on the GPU, where
+/// a warp that passed its own barrier need not wait for the others: a
+/// race between warps there shows here. Returns where each segment went
+/// (nothing for an empty single segment).
+SmallVector<Placement>
+ThreadLoopSplitter::emitGroup(OpBuilder &b, ArrayRef<Segment *> group) {
+  SmallVector<Placement> placed;
+  if (group.size() == 1) {
+    if (group.front()->ops.empty()) {
+      placed.push_back({});
+    } else {
+      scf::ForallOp loop = moveIntoThreadLoop(b, group.front()->ops);
+      placed.push_back({loop, loop.getInductionVar(0)});
+    }
+    return placed;
+  }
+  Location loc = threads.getLoc();
+  std::optional<int64_t> threadCount =
+      getConstantIntValue(threads.getMixedUpperBound()[0]);
+  if (!threadCount || *threadCount % fa::kWarpLanes != 0) {
+    // Not whole warps (the collectives' lowering refuses those): every
+    // barrier orders all threads.
+    for (Segment *segment : group) {
+      scf::ForallOp loop = moveIntoThreadLoop(b, segment->ops);
+      b.setInsertionPointAfter(loop);
+      placed.push_back({loop, loop.getInductionVar(0)});
+    }
+    return placed;
+  }
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value warps =
+      arith::ConstantIndexOp::create(b, loc, *threadCount / fa::kWarpLanes);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  auto warpLoop = scf::ForOp::create(b, loc, zero, warps, one);
+  warpLoop->setAttr(fa::kWarpLoopAttrName, b.getUnitAttr());
+  OpBuilder inner(warpLoop.getBody(), warpLoop.getBody()->begin());
+  for (Segment *segment : group) {
+    placed.push_back(
+        moveIntoLaneLoop(inner, warpLoop.getInductionVar(), segment->ops));
+    inner.setInsertionPointAfter(placed.back().loop);
+  }
+  b.setInsertionPointAfter(warpLoop);
+  return placed;
 }
 
 LogicalResult ThreadLoopSplitter::split() {
@@ -342,16 +430,24 @@ LogicalResult ThreadLoopSplitter::split() {
   collectPhases();
 
   OpBuilder b(threads);
-  // The thread loop of the last top-level phase, which a rotated loop's
-  // first segment joins.
-  scf::ForallOp previous;
+  // Where the last top-level segment went: a rotated loop's first segment
+  // joins it.
+  Placement previous;
+  SmallVector<Segment *> group;
+  auto flushTopLevel = [&] {
+    if (group.empty())
+      return;
+    previous = emitGroup(b, group).back();
+    group.clear();
+  };
   for (Phase &phase : phases) {
     if (!phase.loop) {
-      previous = phase.segment.ops.empty()
-                     ? scf::ForallOp()
-                     : moveIntoThreadLoop(b, phase.segment.ops);
+      if (!afterWarpBarrier(phase.segment))
+        flushTopLevel();
+      group.push_back(&phase.segment);
       continue;
     }
+    flushTopLevel();
     scf::ForOp loop = phase.loop;
     loop->moveBefore(threads);
     SmallVector<Segment> &segments = phase.loopSegments;
@@ -360,35 +456,52 @@ LogicalResult ThreadLoopSplitter::split() {
     // here too, or a race between them (a buffer refilled while another
     // thread still reads it) would be hidden by the loop's back edge. The
     // first segment is peeled into the phase before the loop and into the
-    // end of the last one (loop rotation).
+    // end of the last one (loop rotation). This needs a block barrier after
+    // the first segment; after a warp barrier it is not rotated.
     bool rotate = segments.size() > 1 && !segments.front().ops.empty() &&
-                  !segments.back().ops.empty();
+                  !segments.back().ops.empty() &&
+                  !afterWarpBarrier(segments[1]);
     OpBuilder inner(loop.getBody(), loop.getBody()->begin());
+    Value next;
+    if (rotate)
+      next = arith::AddIOp::create(inner, loop.getLoc(),
+                                   loop.getInductionVar(), loop.getStep());
+    SmallVector<Segment *> loopGroup;
+    Placement last;
+    auto flushLoop = [&] {
+      if (loopGroup.empty())
+        return;
+      last = emitGroup(inner, loopGroup).back();
+      if (last.loop)
+        inner.setInsertionPointAfter(
+            last.loop->getParentOp() == loop.getOperation()
+                ? last.loop.getOperation()
+                : last.loop->getParentOp());
+      loopGroup.clear();
+    };
     for (auto [index, segment] : llvm::enumerate(segments)) {
-      if (segment.ops.empty() || (rotate && index == 0))
+      if (rotate && index == 0)
         continue;
-      scf::ForallOp moved = moveIntoThreadLoop(inner, segment.ops);
-      inner.setInsertionPointAfter(moved);
-      if (rotate && index + 1 == segments.size()) {
-        OpBuilder before(moved);
-        Value next = arith::AddIOp::create(before, loop.getLoc(),
-                                           loop.getInductionVar(),
-                                           loop.getStep());
-        appendIteration(moved, segments.front(), loop, next);
-      }
+      if (!afterWarpBarrier(segment))
+        flushLoop();
+      loopGroup.push_back(&segment);
     }
+    flushLoop();
     if (rotate) {
-      if (!previous) {
+      appendIteration(last, segments.front(), loop, next);
+      if (!previous.loop) {
         OpBuilder before(loop);
-        previous = moveIntoThreadLoop(before, {});
+        scf::ForallOp created = moveIntoThreadLoop(before, {});
+        previous = {created, created.getInductionVar(0)};
       }
       appendIteration(previous, segments.front(), loop, loop.getLowerBound());
       for (Operation *op : llvm::reverse(segments.front().ops))
         op->erase();
     }
     b.setInsertionPointAfter(loop);
-    previous = nullptr;
+    previous = {};
   }
+  flushTopLevel();
   threads.walk([](gpu::BarrierOp barrier) { barrier.erase(); });
   for (Phase &phase : phases)
     if (phase.loop)
@@ -425,10 +538,41 @@ void widenWarpMatmuls(Operation *root) {
   });
 }
 
+/// Runs the iterations of a loop over 0 .. count - 1 (its induction
+/// variable `index`, its body `body`) in another order: iteration t acts as
+/// p(t), with p(t) = count - 1 - t (reverse) or (a t + c) mod count with a
+/// coprime to count (shuffle).
+void permuteIndex(Value index, Block *body, int64_t count, bool reverse,
+                  unsigned seed) {
+  if (count <= 1)
+    return;
+  // The uses to redirect, taken before the permutation adds its own.
+  SmallVector<OpOperand *> uses;
+  for (OpOperand &use : index.getUses())
+    uses.push_back(&use);
+  OpBuilder b(body, body->begin());
+  Location loc = index.getLoc();
+  auto constant = [&](int64_t value) {
+    return arith::ConstantIndexOp::create(b, loc, value);
+  };
+  Value permuted;
+  if (reverse) {
+    permuted = arith::SubIOp::create(b, loc, constant(count - 1), index);
+  } else {
+    int64_t multiplier = 2 * int64_t(seed % 1024) + 3;
+    while (std::gcd(multiplier, count) != 1)
+      multiplier += 2;
+    int64_t offset = (int64_t(seed) * 7919) % count;
+    Value scaled = arith::MulIOp::create(b, loc, index, constant(multiplier));
+    Value shifted = arith::AddIOp::create(b, loc, scaled, constant(offset));
+    permuted = arith::RemUIOp::create(b, loc, shifted, constant(count));
+  }
+  for (OpOperand *use : uses)
+    use->set(permuted);
+}
+
 /// Runs the threads of `threads` (a 1-D thread loop from 0 with step 1 and
-/// a constant count T) in another order: thread t of the sequential loop
-/// acts as thread p(t), with p(t) = T - 1 - t (reverse) or (a t + c) mod T
-/// with a coprime to T (shuffle).
+/// a constant count) in another order (see permuteIndex).
 LogicalResult permuteThreads(scf::ForallOp threads, bool reverse,
                              unsigned seed) {
   std::optional<SmallVector<int64_t>> lower =
@@ -442,33 +586,8 @@ LogicalResult permuteThreads(scf::ForallOp threads, bool reverse,
     return threads.emitOpError()
            << "thread-order needs a 1-D thread loop from 0 by 1 with a "
               "constant thread count";
-  int64_t count = (*upper)[0];
-  if (count <= 1)
-    return success();
-  // The uses to redirect, taken before the permutation adds its own.
-  Value thread = threads.getInductionVar(0);
-  SmallVector<OpOperand *> uses;
-  for (OpOperand &use : thread.getUses())
-    uses.push_back(&use);
-  OpBuilder b(threads.getBody(), threads.getBody()->begin());
-  Location loc = threads.getLoc();
-  auto constant = [&](int64_t value) {
-    return arith::ConstantIndexOp::create(b, loc, value);
-  };
-  Value permuted;
-  if (reverse) {
-    permuted = arith::SubIOp::create(b, loc, constant(count - 1), thread);
-  } else {
-    int64_t multiplier = 2 * int64_t(seed % 1024) + 3;
-    while (std::gcd(multiplier, count) != 1)
-      multiplier += 2;
-    int64_t offset = (int64_t(seed) * 7919) % count;
-    Value scaled = arith::MulIOp::create(b, loc, thread, constant(multiplier));
-    Value shifted = arith::AddIOp::create(b, loc, scaled, constant(offset));
-    permuted = arith::RemUIOp::create(b, loc, shifted, constant(count));
-  }
-  for (OpOperand *use : uses)
-    use->set(permuted);
+  permuteIndex(threads.getInductionVar(0), threads.getBody(), (*upper)[0],
+               reverse, seed);
   return success();
 }
 
@@ -508,6 +627,16 @@ struct FAEmulateThreadsOnCPUPass
       for (scf::ForallOp phase : phases)
         if (failed(permuteThreads(phase, threadOrder == "reverse", seed)))
           return signalPassFailure();
+      // Intervals that run warp by warp: the warps in that order too.
+      getOperation()->walk([&](scf::ForOp warps) {
+        if (!warps->hasAttr(fa::kWarpLoopAttrName))
+          return;
+        std::optional<int64_t> count =
+            getConstantIntValue(warps.getUpperBound());
+        if (count)
+          permuteIndex(warps.getInductionVar(), warps.getBody(), *count,
+                       threadOrder == "reverse", seed);
+      });
     }
 
     WalkResult stray = getOperation()->walk([](gpu::BarrierOp barrier) {

@@ -47,7 +47,7 @@ using namespace mlir::fa;
 
 namespace {
 
-constexpr int64_t kLanes = 32;
+constexpr int64_t kLanes = kWarpLanes;
 
 bool isCollective(Operation *op) {
   return isa<nvgpu::LdMatrixOp, nvgpu::MmaSyncOp, gpu::ShuffleOp>(op);
@@ -303,7 +303,8 @@ void WaveLowering::flush(SmallVector<Member> &wave) {
   Operation *last = wave.back().op;
   OpBuilder b(last->getContext());
   b.setInsertionPointAfter(last);
-  gpu::BarrierOp::create(b, last->getLoc());
+  gpu::BarrierOp::create(b, last->getLoc())
+      ->setAttr(kWarpBarrierAttrName, b.getUnitAttr());
   for (Member &member : wave) {
     Value result = compute(b, member);
     if (auto shuffle = dyn_cast<gpu::ShuffleOp>(member.op)) {

@@ -20,6 +20,18 @@
 
 namespace mlir::fa {
 
+/// Lanes per warp.
+constexpr int64_t kWarpLanes = 32;
+
+/// Marks the gpu.barrier a wave of collectives adds: it orders the lanes of
+/// each warp only (a collective is warp-synchronous), so the thread loop
+/// splitter runs the intervals it separates warp by warp.
+constexpr llvm::StringLiteral kWarpBarrierAttrName = "fa.warp_barrier";
+
+/// Marks the scf.for over warps that the splitter makes of such intervals
+/// (thread-order permutes its warps as it permutes threads).
+constexpr llvm::StringLiteral kWarpLoopAttrName = "fa.warp_loop";
+
 /// Rewrites every warp collective under `root` into per-lane stores, a
 /// gpu.barrier and the lane's own computation. Collectives that are
 /// independent of one another share one barrier (a wave), so a matmul of

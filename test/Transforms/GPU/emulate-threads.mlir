@@ -156,16 +156,24 @@ func.func @warp_matmul(%out: memref<16x8xf32>) {
 
 // A warp shuffle is an exchange through memory: each thread stores its
 // value in its slot and, after a barrier, reads its partner's (t xor 1).
+// The barrier orders the lanes of a warp only (the shuffle is
+// warp-synchronous), so the two intervals run warp by warp: a loop over the
+// 2 warps, each running both over its 32 lanes, thread = 32 warp + lane.
 // CHECK-LABEL: func.func @shuffle
 // CHECK: %[[SLOTS:.*]] = memref.alloca() : memref<64xf32>
-// CHECK: scf.forall (%[[T0:.*]]) in (64) {
-// CHECK:   memref.store %{{.*}}, %[[SLOTS]][%[[T0]]] : memref<64xf32>
-// CHECK: } {mapping = [#gpu.thread<x>]}
-// CHECK: scf.forall (%[[T1:.*]]) in (64) {
-// CHECK:   %[[PARTNER:.*]] = arith.xori %[[T1]], %c1 : index
-// CHECK:   %[[THEIRS:.*]] = memref.load %[[SLOTS]][%[[PARTNER]]] : memref<64xf32>
-// CHECK:   arith.addf %{{.*}}, %[[THEIRS]] : f32
-// CHECK: } {mapping = [#gpu.thread<x>]}
+// CHECK: scf.for %[[W:.*]] = %{{.*}} to %c2{{.*}} step %{{.*}} {
+// CHECK:   scf.forall (%[[L0:.*]]) in (32) {
+// CHECK:     %[[W32:[^ ]+]] = arith.muli %[[W]], %c32{{.*}} : index
+// CHECK:     %[[T0:[^ ]+]] = arith.addi %[[W32]], %[[L0]] : index
+// CHECK:     memref.store %{{.*}}, %[[SLOTS]][%[[T0]]] : memref<64xf32>
+// CHECK:   } {mapping = [#gpu.thread<x>]}
+// CHECK:   scf.forall (%[[L1:.*]]) in (32) {
+// CHECK:     %[[T1:[^ ]+]] = arith.addi %{{[^ ]+}}, %[[L1]] : index
+// CHECK:     %[[PARTNER:.*]] = arith.xori %[[T1]], %c1{{.*}} : index
+// CHECK:     %[[THEIRS:.*]] = memref.load %[[SLOTS]][%[[PARTNER]]] : memref<64xf32>
+// CHECK:     arith.addf %{{.*}}, %[[THEIRS]] : f32
+// CHECK:   } {mapping = [#gpu.thread<x>]}
+// CHECK: } {fa.warp_loop}
 // CHECK-NOT: gpu.shuffle
 // CHECK-NOT: gpu.barrier
 func.func @shuffle(%out: memref<64xf32>) {
