@@ -186,7 +186,13 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
   Value zero = math.constant(0);
   copyTile(query, batch, head, row0, rows, blockQ, headDim, querySmem, Value(),
            thread);
-  gpu::BarrierOp::create(b, loc);
+  // The register kernel synchronizes only around the shared K/V buffers:
+  // the first key block's barrier (after its K/V copy) also orders this
+  // copy before any read of Q, and a block that sees no key never reads Q.
+  // Within a warp, data moves only through warp-synchronous collectives
+  // (ldmatrix, mma.sync, shfl.sync), which need no barrier of their own.
+  if (!registerFragments)
+    gpu::BarrierOp::create(b, loc);
 
   // Thread t works on row t / rowSplit of the block.
   Value rowInBlock =
