@@ -85,7 +85,9 @@ std::string mlir::fa::cudaToolkitPath(llvm::StringRef requested) {
 ///    element's;
 ///  * kernels whose shared memory bounds their occupancy say so to ptxas
 ///    (fa-annotate-occupancy), which would otherwise spill registers for
-///    an occupancy they cannot reach.
+///    an occupancy they cannot reach;
+///  * identical kernels (layers with the same attention) are lowered once
+///    (fa-deduplicate-kernels).
 static void addNVVMLowering(OpPassManager &pm,
                             const mlir::fa::GPUPipelineOptions &options) {
   pm.addPass(createGpuKernelOutliningPass());
@@ -93,6 +95,8 @@ static void addNVVMLowering(OpPassManager &pm,
   mlir::fa::FAAnnotateOccupancyOptions occupancy;
   occupancy.chip = options.chip;
   pm.addPass(mlir::fa::createFAAnnotateOccupancy(occupancy));
+  // Layers with the same attention share one kernel from here on.
+  pm.addPass(mlir::fa::createFADeduplicateKernels());
   pm.addNestedPass<gpu::GPUModuleOp>(mlir::fa::createFALowerBF16MmaSync());
   pm.addPass(createConvertNVGPUToNVVMPass());
   pm.addPass(createConvertVectorToSCFPass());

@@ -275,20 +275,26 @@ def FAEmulateThreadsOnCPU : Pass<"fa-emulate-threads-on-cpu"> {
     into one loop per phase (barriers inside an `scf.for` directly in the
     thread loop split that loop's body), values that live across a barrier
     move through one private slot per thread, and workgroup memory becomes
-    ordinary memory. cp.async copies (`nvgpu.device_async_copy`) become
-    loads and stores that complete at once (their groups and waits go
-    away). Warp collectives (`nvgpu.ldmatrix`, `nvgpu.mma.sync` m16n8k16
-    with f16/bf16 fragments, `gpu.shuffle xor`) are emulated lane by lane
-    as PTX defines them: each lane stores what it contributes in its own
-    slot and, after a barrier, computes only its own elements from the
-    slots of the lanes that hold them; independent collectives share one
-    barrier. This is how the GPU kernel's numbers are tested with
-    mlir-runner. Barriers and collectives in other places, and collectives
-    it does not model, are reported.
+    ordinary memory. A loop body that does not end in a barrier runs its
+    last phase together with the next iteration's first, as the GPU may
+    (loop rotation), so a buffer refilled while another thread still reads
+    it shows. cp.async copies (`nvgpu.device_async_copy`) land as late as
+    PTX allows: each thread queues its copies, poisons their destinations
+    (NaN) and writes them at the `nvgpu.device_async_wait` that retires
+    their group. Warp collectives (`nvgpu.ldmatrix`, `nvgpu.mma.sync`
+    m16n8k16 with f16/bf16 fragments, `gpu.shuffle xor`) are emulated lane
+    by lane as PTX defines them: each lane stores what it contributes in
+    its own slot and, after a barrier, computes only its own elements from
+    the slots of the lanes that hold them; independent collectives share
+    one barrier, which orders one warp's lanes only, so the intervals it
+    separates run warp by warp. This is how the GPU kernel's numbers are
+    tested with mlir-runner. Barriers and collectives in other places,
+    and collectives it does not model, are reported.
 
     With `thread-order=reverse` or `thread-order=shuffle` (a permutation
     drawn from `seed`), the threads of every interval between barriers run
-    in that order instead of 0, 1, 2, ...: a kernel without a race computes
+    in that order instead of 0, 1, 2, ... (and the warps of warp-by-warp
+    intervals too): a kernel without a race computes
     the same numbers in every order, and a missing barrier or a read of
     another thread's data too early shows as a difference.
   }];
@@ -397,6 +403,42 @@ def FAAnnotateOccupancy : Pass<"fa-annotate-occupancy", "::mlir::ModuleOp"> {
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
            "The chip preset whose shared memory, threads and registers per "
            "SM bound the occupancy">,
+  ];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect",
+  ];
+}
+
+def FADeduplicateKernels : Pass<"fa-deduplicate-kernels", "::mlir::ModuleOp"> {
+  let summary = "Keep one kernel per set of identical outlined kernels";
+  let description = [{
+    `gpu-kernel-outlining` makes one `gpu.module` per `gpu.launch`, so a
+    model whose layers run the same attention (same shapes, types,
+    attributes, tiling and chip) gets one identical kernel per layer, each
+    lowered and assembled on its own. This pass keeps the first kernel
+    module of each set of identical ones, points every `gpu.launch_func` of
+    the others at it and erases them: compile time and binary size then
+    grow with the number of distinct kernels, not with the model's depth.
+
+    Two kernel modules are identical when they print the same (without
+    locations) once the module's name and its functions' names are replaced
+    by their position. Modules referred to by anything other than a
+    `gpu.launch_func` are left alone. Runs after outlining in
+    `fa-gpu-pipeline`.
+
+    Example: three layers of the same attention
+
+    ```mlir
+    gpu.launch_func @forward_kernel::@forward_kernel ...
+    gpu.launch_func @forward_kernel_0::@forward_kernel ...
+    gpu.launch_func @forward_kernel_1::@forward_kernel ...
+    // become three launches of @forward_kernel::@forward_kernel, and the
+    // modules @forward_kernel_0 and @forward_kernel_1 are erased.
+    ```
+  }];
+  let statistics = [
+    Statistic<"numErased", "erased-kernels",
+              "Kernel modules erased as duplicates">,
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect",
