@@ -5,10 +5,11 @@ Writes a model of L attention layers of one shape (Llama-style: B = 1,
 Hq = 32, Hkv = 8, N = 2048, d = 128, f16, causal; each layer's output is
 the next one's queries) and compiles it with
 `fa-opt --fa-gpu-pipeline="chip=<chip> format=bin"`, for each L. Prints a
-Markdown table: wall time, output bytes, and the gpu.binary ops (kernels)
-and gpu.launch_func ops (launches) in the output. Identical layers share
-one kernel (fa-deduplicate-kernels), so time and size should follow the
-number of distinct kernels, not L.
+Markdown table: wall time, output bytes, the gpu.binary ops (kernels), the
+gpu.launch_func ops (launch sites) and the calls of shared attention
+functions in the output. Identical layers call one function
+(fa-share-attention-functions) whose kernel is built once, so time and
+size should follow the number of distinct attentions, not L.
 
   bench/compile/layers.py [--fa-opt build/bin/fa-opt] [--chip sm_90]
                           [--layers 1,8,32,128]
@@ -42,8 +43,9 @@ def main():
     parser.add_argument("--chip", default="sm_90")
     parser.add_argument("--layers", default="1,8,32,128")
     args = parser.parse_args()
-    print("| layers | compile time (s) | output (bytes) | kernels | launches |")
-    print("|---|---|---|---|---|")
+    print("| layers | compile time (s) | output (bytes) | kernels | launch sites "
+          "| calls of a shared attention |")
+    print("|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
         for layers in [int(x) for x in args.layers.split(",")]:
             path = os.path.join(tmp, f"model{layers}.mlir")
@@ -57,7 +59,8 @@ def main():
             seconds = time.monotonic() - start
             print(f"| {layers} | {seconds:.2f} | {len(out.encode())} | "
                   f"{out.count('gpu.binary @')} | "
-                  f"{out.count('gpu.launch_func')} |", flush=True)
+                  f"{out.count('gpu.launch_func')} | "
+                  f"{out.count('llvm.call @__fa_attention_')} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -157,6 +157,9 @@ void mlir::fa::buildGPUPipeline(OpPassManager &pm,
   FASelectTilesOptions tiles;
   tiles.target = options.chip;
   pm.addPass(createFASelectTiles(tiles));
+  // Layers with the same attention call one function: its kernel is built
+  // and lowered once.
+  pm.addPass(createFAShareAttentionFunctions());
   FADistributeAttentionOptions kernel;
   kernel.asyncCopies = chipHasAsyncCopy(options.chip);
   kernel.tensorCores = chipHasTensorCores(options.chip);

@@ -1,14 +1,19 @@
 // A model whose layers run the same attention compiles one kernel for all
-// of them (fa-deduplicate-kernels): three identical layers and one with
-// another head dim give two binaries and four launches.
+// of them: the three identical layers call one function
+// (fa-share-attention-functions), whose kernel is built, lowered and
+// assembled once; the layer with another head dim keeps its own. Two
+// binaries, one launch each, three calls.
 // REQUIRES: nvptx
 // RUN: fa-opt %s --fa-gpu-pipeline="chip=sm_80 format=isa" | FileCheck %s
-// CHECK: gpu.launch_func @[[SHARED:[a-z_0-9]+]]::@forward_kernel
-// CHECK-COUNT-2: gpu.launch_func @[[SHARED]]::@forward_kernel
+// CHECK-LABEL: llvm.func @forward
+// CHECK-COUNT-3: llvm.call @__fa_attention_0(
 // CHECK: gpu.launch_func @[[OTHER:[a-z_0-9]+]]::@forward_kernel
 // CHECK-NOT: gpu.launch_func
+// CHECK: gpu.binary @[[OTHER]] 
+// CHECK-LABEL: llvm.func @__fa_attention_0(
+// CHECK: gpu.launch_func @[[SHARED:[a-z_0-9]+]]::@__fa_attention_0_kernel
+// CHECK-NOT: gpu.launch_func
 // CHECK: gpu.binary @[[SHARED]] 
-// CHECK-NEXT: gpu.binary @[[OTHER]] 
 // CHECK-NOT: gpu.binary
 func.func @forward(%q: tensor<1x4x256x64xf16>, %k: tensor<1x4x256x64xf16>, %v: tensor<1x4x256x64xf16>, %q2: tensor<1x4x256x128xf16>) -> (tensor<1x4x256x64xf16>, tensor<1x4x256x128xf16>) {
   %o0 = fa.attention %q, %k, %v scale = 0.125 causal = bottom_right : tensor<1x4x256x64xf16>, tensor<1x4x256x64xf16>, tensor<1x4x256x64xf16> -> tensor<1x4x256x64xf16>

@@ -140,6 +140,43 @@ def FARaiseAttention : Pass<"fa-raise-attention"> {
   ];
 }
 
+def FAShareAttentionFunctions : Pass<"fa-share-attention-functions", "::mlir::ModuleOp"> {
+  let summary = "Compile each distinct attention once: identical ones call one function";
+  let description = [{
+    Groups the module's `fa.attention` ops by signature: operand and result
+    types and every attribute (scale, masks, window, tiling, ...). Each
+    group of two or more becomes one private function `@__fa_attention_<n>`
+    holding a single `fa.attention`, and every op of the group a
+    `func.call` of it. Everything after this pass (the kernel, its lowering,
+    ptxas) then runs once per distinct attention, not once per layer: a
+    model whose 128 layers share one attention shape lowers one kernel.
+    Attentions that occur once stay where they are. Runs after
+    `fa-select-tiles` in `fa-gpu-pipeline`, so that the tiling is part of
+    the signature.
+
+    Example:
+
+    ```mlir
+    %o0 = fa.attention %q, %k, %v scale = 0.125 : ...
+    %o1 = fa.attention %o0, %k, %v scale = 0.125 : ...
+    // becomes
+    %o0 = call @__fa_attention_0(%q, %k, %v) : (...) -> ...
+    %o1 = call @__fa_attention_0(%o0, %k, %v) : (...) -> ...
+    func.func private @__fa_attention_0(%q: ..., %k: ..., %v: ...) -> ... {
+      %o = fa.attention %q, %k, %v scale = 0.125 : ...
+      return %o : ...
+    }
+    ```
+  }];
+  let statistics = [
+    Statistic<"numShared", "shared-attentions",
+              "fa.attention ops replaced by a call of a shared function">,
+  ];
+  let dependentDialects = [
+    "::mlir::func::FuncDialect",
+  ];
+}
+
 def FASelectTiles : Pass<"fa-select-tiles", "::mlir::ModuleOp"> {
   let summary = "Choose the fused kernel's tile sizes from the target's on-chip memory";
   let description = [{
