@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AsyncCopies.h"
+#include "ThreadLoops.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -58,14 +59,6 @@ struct Queue {
   Value groups;  // memref<T x capacity x i64>
   Value next;    // memref<T x index>: entries issued so far
 };
-
-bool isThreadLoop(scf::ForallOp forall) {
-  std::optional<ArrayAttr> mapping = forall.getMapping();
-  return mapping && llvm::any_of(*mapping, [](Attribute attr) {
-           return isa<gpu::GPUThreadMappingAttr, gpu::GPUWarpMappingAttr,
-                      gpu::GPULaneMappingAttr>(attr);
-         });
-}
 
 class ThreadQueues {
 public:
@@ -309,7 +302,7 @@ LogicalResult mlir::fa::lowerAsyncCopies(Operation *root) {
   auto threadLoopOf = [](Operation *op) -> scf::ForallOp {
     for (auto forall = op->getParentOfType<scf::ForallOp>(); forall;
          forall = forall->getParentOfType<scf::ForallOp>())
-      if (isThreadLoop(forall))
+      if (fa::isThreadLoop(forall))
         return forall;
     return nullptr;
   };

@@ -40,6 +40,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AsyncCopies.h"
+#include "ThreadLoops.h"
 #include "WarpCollectives.h"
 
 #include "fa/Transforms/Passes.h"
@@ -62,14 +63,6 @@ namespace mlir::fa {
 using namespace mlir;
 
 namespace {
-
-bool isThreadLoop(scf::ForallOp forall) {
-  std::optional<ArrayAttr> mapping = forall.getMapping();
-  return mapping && llvm::any_of(*mapping, [](Attribute attr) {
-           return isa<gpu::GPUThreadMappingAttr, gpu::GPUWarpMappingAttr,
-                      gpu::GPULaneMappingAttr>(attr);
-         });
-}
 
 bool containsBarrier(Operation *op) {
   return op->walk([](gpu::BarrierOp) { return WalkResult::interrupt(); })
@@ -611,7 +604,7 @@ struct FAEmulateThreadsOnCPUPass
 
     SmallVector<scf::ForallOp> threadLoops;
     getOperation()->walk([&](scf::ForallOp forall) {
-      if (isThreadLoop(forall) && containsBarrier(forall))
+      if (fa::isThreadLoop(forall) && containsBarrier(forall))
         threadLoops.push_back(forall);
     });
     for (scf::ForallOp threads : threadLoops)
@@ -621,7 +614,7 @@ struct FAEmulateThreadsOnCPUPass
     if (threadOrder != "forward") {
       SmallVector<scf::ForallOp> phases;
       getOperation()->walk([&](scf::ForallOp forall) {
-        if (isThreadLoop(forall))
+        if (fa::isThreadLoop(forall))
           phases.push_back(forall);
       });
       for (scf::ForallOp phase : phases)
