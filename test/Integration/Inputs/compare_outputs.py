@@ -6,7 +6,12 @@ and once without, on the same inputs, and every printed value must agree:
 |a - b| <= atol + rtol * |b|, NaN only where the other run has NaN, infinities
 only where the other has the same infinity.
 
-Usage: compare_outputs.py RAISED FRONTEND [--rtol R] [--atol A]
+With --alternative, a value may agree with that run instead: the
+differential test passes the frontend computed in f32 (on the same
+half-precision inputs) for f16 and bf16 modules, since fa.attention keeps
+its scores and softmax in f32 where the frontend rounds them.
+
+Usage: compare_outputs.py RAISED FRONTEND [--rtol R] [--atol A] [--alternative RUN]
 """
 import argparse
 import math
@@ -33,14 +38,29 @@ def main():
     parser.add_argument("frontend")
     parser.add_argument("--rtol", type=float, default=1e-5)
     parser.add_argument("--atol", type=float, default=1e-6)
+    parser.add_argument("--alternative",
+                        help="another run whose values also count as right")
     args = parser.parse_args()
     raised, frontend = values(args.raised), values(args.frontend)
+    alternative = values(args.alternative) if args.alternative else None
+    if alternative is not None and len(alternative) != len(frontend):
+        print(f"different number of values: {len(alternative)} in the alternative "
+              f"vs {len(frontend)}")
+        return 1
     if not raised:
         print("no values printed")
         return 1
     if len(raised) != len(frontend):
         print(f"different number of values: {len(raised)} vs {len(frontend)}")
         return 1
+    def fraction(a, b):
+        """a's error against b as a fraction of the tolerance (inf if the
+        NaNs or infinities differ)."""
+        if math.isnan(a) or math.isnan(b) or math.isinf(a) or math.isinf(b):
+            same = (math.isnan(a) and math.isnan(b)) or a == b
+            return 0.0 if same else math.inf
+        return abs(a - b) / (args.atol + args.rtol * abs(b))
+
     worst = 0.0
     for index, (a, b) in enumerate(zip(raised, frontend)):
         if a is None or b is None:
@@ -48,17 +68,13 @@ def main():
                 print(f"value {index}: tensors are laid out differently")
                 return 1
             continue
-        if math.isnan(a) or math.isnan(b) or math.isinf(a) or math.isinf(b):
-            same = (math.isnan(a) and math.isnan(b)) or a == b
-            if not same:
-                print(f"value {index}: {a} vs {b}")
-                return 1
-            continue
-        error = abs(a - b)
-        if error > args.atol + args.rtol * abs(b):
-            print(f"value {index}: {a} vs {b} (error {error:.3g})")
+        error = fraction(a, b)
+        if alternative is not None and alternative[index] is not None:
+            error = min(error, fraction(a, alternative[index]))
+        if error > 1:
+            print(f"value {index}: {a} vs {b} (error {abs(a - b):.3g})")
             return 1
-        worst = max(worst, error / (args.atol + args.rtol * abs(b)))
+        worst = max(worst, error)
     count = sum(v is not None for v in raised)
     print(f"MATCH {count} values, worst error {worst:.3f} of the tolerance")
     return 0
