@@ -44,6 +44,7 @@ void mlir::fa::buildCPUPipeline(OpPassManager &pm,
     FASelectTilesOptions tiles;
     tiles.target = options.gpuKernel;
     tiles.maxBlockKV = options.maxBlockKV;
+    tiles.minStages = options.minStages;
     pm.addPass(createFASelectTiles(tiles));
     FADistributeAttentionOptions kernel;
     kernel.asyncCopies = chipHasAsyncCopy(options.gpuKernel);
@@ -58,6 +59,7 @@ void mlir::fa::buildCPUPipeline(OpPassManager &pm,
     FASelectTilesOptions tiles;
     tiles.target = "host";
     tiles.maxBlockKV = options.maxBlockKV;
+    tiles.minStages = options.minStages;
     pm.addPass(createFASelectTiles(tiles));
     pm.addPass(createFATileAttention());
   }

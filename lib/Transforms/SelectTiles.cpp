@@ -232,6 +232,12 @@ struct FASelectTilesPass : fa::impl::FASelectTilesBase<FASelectTilesPass> {
       return signalPassFailure();
     }
 
+    if (minStages < 0) {
+      module.emitError() << "min-stages must be 0 (as chosen) or a positive "
+                            "number of stages, not "
+                         << static_cast<int64_t>(minStages);
+      return signalPassFailure();
+    }
     if (maxBlockKV < 0) {
       module.emitError() << "max-block-kv must be 0 (no cap) or a positive "
                             "number of keys, got "
@@ -342,6 +348,23 @@ struct FASelectTilesPass : fa::impl::FASelectTilesBase<FASelectTilesPass> {
                 chosen.why + "; block_kv capped at " +
                 std::to_string(maxBlockKV) + " by the max-block-kv option";
           }
+        }
+      }
+      if (!op.getTilingAttr() && minStages > 0 && selection.decision &&
+          selection.decision->tiling.stages < minStages) {
+        // Only where the staged tiling fits; otherwise the choice stands.
+        Tiling staged = selection.decision->tiling;
+        staged.stages = minStages;
+        TileSelection raised = checkTiling(staged, shape, resolved->description);
+        if (raised.decision) {
+          TileDecision chosen = *selection.decision;
+          raised.decision->policy = chosen.policy;
+          raised.decision->fa1BlockKV = chosen.fa1BlockKV;
+          raised.decision->fa1BlockQ = chosen.fa1BlockQ;
+          raised.decision->why = chosen.why + "; stages raised to " +
+                                 std::to_string(minStages) +
+                                 " by the min-stages option";
+          selection = raised;
         }
       }
       if (!selection.decision) {

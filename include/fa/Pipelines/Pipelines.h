@@ -53,6 +53,12 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
                      "chooses (fa-select-tiles max-block-kv; 0: no cap), so "
                      "that short sequences cross several key blocks"),
       llvm::cl::init(0)};
+  PassOptions::Option<int64_t> minStages{
+      *this, "min-stages",
+      llvm::cl::desc("Testing aid: raise the stages that tile selection "
+                     "chooses to at least this many where they fit "
+                     "(fa-select-tiles min-stages; 0: as chosen)"),
+      llvm::cl::init(0)};
   PassOptions::Option<bool> registerFragments{
       *this, "register-fragments",
       llvm::cl::desc("With gpu-kernel: the tensor-core kernel keeps S and P "

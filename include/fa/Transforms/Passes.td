@@ -212,6 +212,11 @@ def FASelectTiles : Pass<"fa-select-tiles", "::mlir::ModuleOp"> {
            "Testing aid: cap the chosen block_kv at this many keys (0: no "
            "cap), so that short sequences cross several key blocks; a "
            "tiling already on the op is left as written">,
+    Option<"minStages", "min-stages", "int64_t", /*default=*/"0",
+           "Testing aid: raise the chosen stages to at least this many where "
+           "the tiling still fits (0: as chosen), so that small shapes also "
+           "rotate their K/V buffers (and prefetch with cp.async where the "
+           "kernel can); a tiling already on the op is left as written">,
   ];
   let dependentDialects = ["::mlir::fa::FADialect"];
 }
