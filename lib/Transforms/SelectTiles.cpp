@@ -234,7 +234,7 @@ struct FASelectTilesPass : fa::impl::FASelectTilesBase<FASelectTilesPass> {
 
     if (minStages < 0) {
       module.emitError() << "min-stages must be 0 (as chosen) or a positive "
-                            "number of stages, not "
+                            "number of stages, got "
                          << static_cast<int64_t>(minStages);
       return signalPassFailure();
     }

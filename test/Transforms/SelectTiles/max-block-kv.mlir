@@ -5,6 +5,13 @@
 // RUN: fa-opt %s --fa-select-tiles="target=sm_90 max-block-kv=16 report=-" | FileCheck %s
 // RUN: fa-opt %s --fa-select-tiles="target=host max-block-kv=4 report=-" | FileCheck %s --check-prefix=HOST
 // RUN: not fa-opt %s --fa-select-tiles="max-block-kv=-1" 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// The min-stages testing aid raises the chosen stages where they still fit.
+// RUN: fa-opt %s --fa-select-tiles="target=sm_90 max-block-kv=16 min-stages=3 report=-" | FileCheck %s --check-prefix=STAGES
+// RUN: not fa-opt %s --fa-select-tiles="min-stages=-1" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-STAGES
+// STAGES: "stages":3
+// STAGES-SAME: stages raised to 3 by the min-stages option
+// STAGES: tiling = <{{.*}}stages = 3
+// NEGATIVE-STAGES: error: min-stages must be 0 (as chosen) or a positive number of stages, got -1
 
 // sm_90 chooses 128 x 64 for N = 4096 (policies.mlir); capped at 16 keys,
 // with the shared memory of the capped tiling and fa1's values unchanged.
