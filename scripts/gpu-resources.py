@@ -13,7 +13,10 @@ For each chip, head dim and element type, compiles one attention with
     report's `gpu_kernel` says so, and then combines the row statistics
     with butterfly shuffles (shfl.sync.bfly) and keeps its shared memory
     within Q, K and V: at most (block_q d + stages block_kv (d + dv)) e
-    bytes + 2 KB (no score tile).
+    bytes + 2 KB (no score tile);
+and, for decode steps whose keys tile selection splits (kv_splits > 1),
+that the merge kernel that follows spills nothing and uses no shared
+memory.
 Prints a Markdown table (for docs/GPU.md) and exits 1 if any check fails.
 
   scripts/gpu-resources.py [--fa-opt build/bin/fa-opt] [--ptxas PATH]
@@ -41,31 +44,132 @@ CASES += [(chip, "f16", d, False, f"<block_q = 64, block_kv = 64, warps = 4, sta
           for chip in ("sm_80", "sm_90") for d in (64, 128)]
 
 SEQ, HEADS, BATCH = 4096, 16, 2
+# Decode steps (one query token, 32 query heads over 8 key/value heads):
+# tile selection splits the keys, so the split kernel and the merge kernel
+# are both checked. Entries: chip, dtype, head dim, Nk.
+DECODE_CASES = [(chip, dtype, d, nk)
+                for chip in ("sm_80", "sm_90")
+                for dtype in ("f16", "bf16")
+                for d in (64, 128)
+                for nk in (32768,)]
+DECODE_CASES += [("sm_90", "f16", 128, 4096), ("sm_90", "f32", 64, 32768)]
+DECODE_HEADS, DECODE_KV_HEADS = 32, 8
 
 
-def attention(dtype, d, causal, tiling):
-    t = f"tensor<{BATCH}x{HEADS}x{SEQ}x{d}x{dtype}>"
+def attention(dtype, d, causal, tiling, batch=BATCH, heads=HEADS,
+              kv_heads=HEADS, nq=SEQ, nk=SEQ):
+    q = f"tensor<{batch}x{heads}x{nq}x{d}x{dtype}>"
+    kv = f"tensor<{batch}x{kv_heads}x{nk}x{d}x{dtype}>"
     mask = " causal = bottom_right" if causal else ""
     if tiling:
         mask += f" tiling = {tiling}"
-    return (f"func.func @attention(%q: {t}, %k: {t}, %v: {t}) -> {t} {{\n"
+    return (f"func.func @attention(%q: {q}, %k: {kv}, %v: {kv}) -> {q} {{\n"
             f"  %o = fa.attention %q, %k, %v scale = {d ** -0.5!r}{mask} : "
-            f"{t}, {t}, {t} -> {t}\n"
-            f"  return %o : {t}\n}}\n")
+            f"{q}, {kv}, {kv} -> {q}\n"
+            f"  return %o : {q}\n}}\n")
 
 
 def run(cmd, **kwargs):
     return subprocess.run(cmd, capture_output=True, text=True, **kwargs)
 
 
+def ptx_objects(module_text):
+    """The PTX texts of every gpu.binary object (format=isa), in order."""
+    return [re.sub(r"\\([0-9A-Fa-f]{2})",
+                   lambda m: chr(int(m.group(1), 16)), match)
+            for match in re.findall(
+                r'#gpu\.object<#nvvm\.target<[^>]*>[^"]*"((?:[^"\\]|\\.)*)"',
+                module_text, re.S)]
+
+
 def ptx_of(module_text):
     """The PTX text of the first gpu.binary object (format=isa)."""
-    match = re.search(r'#gpu\.object<#nvvm\.target<[^>]*>[^"]*"((?:[^"\\]|\\.)*)"',
-                      module_text, re.S)
-    if not match:
-        return None
-    return re.sub(r"\\([0-9A-Fa-f]{2})",
-                  lambda m: chr(int(m.group(1), 16)), match.group(1))
+    objects = ptx_objects(module_text)
+    return objects[0] if objects else None
+
+
+def assemble(ptxas, chip, tmp, ptx_text):
+    """(registers, spill bytes, static shared bytes) that ptxas reports."""
+    ptx = os.path.join(tmp, "kernel.ptx")
+    with open(ptx, "w") as f:
+        f.write(ptx_text)
+    assembled = run([ptxas, "-v", f"-arch={chip}", ptx,
+                     "-o", os.path.join(tmp, "kernel.cubin")])
+    if assembled.returncode:
+        sys.exit(assembled.stderr)
+    info = assembled.stderr
+    registers = int(re.search(r"Used (\d+) registers", info).group(1))
+    spills = sum(int(x) for x in re.findall(r"(\d+) bytes spill", info))
+    smem = re.search(r"(\d+) bytes smem", info)
+    return registers, spills, int(smem.group(1)) if smem else 0
+
+
+def check(args, tmp, chip, dtype, d, label, module):
+    """Compiles `module` for `chip`; one table row per kernel and the number
+    of failed checks."""
+    source = os.path.join(tmp, "attention.mlir")
+    with open(source, "w") as f:
+        f.write(module)
+    report = run([args.fa_opt, source,
+                  f"--fa-select-tiles=target={chip} report=-"])
+    if report.returncode:
+        sys.exit(report.stderr)
+    decision = json.loads(report.stdout.splitlines()[0])
+    compiled = run([args.fa_opt, source,
+                    f"--fa-gpu-pipeline=chip={chip} format=isa",
+                    "--mlir-print-ir-after=fa-lower-to-gpu"])
+    if compiled.returncode:
+        sys.exit(compiled.stderr)
+    dynamic = re.search(r"dynamic_shared_memory_size %c(\d+)_i32",
+                        compiled.stderr)
+    objects = ptx_objects(compiled.stdout)
+    splits = decision["kv_splits"]
+    rows, failures = [], 0
+    # With split keys, a merge kernel follows the attention kernel.
+    if len(objects) != (2 if splits > 1 else 1):
+        sys.exit(f"{chip} {dtype} d={d} {label}: {len(objects)} kernels "
+                 f"for kv_splits = {splits}")
+    ptx_text = objects[0]
+    # The kernel the report announces is the one in the PTX.
+    kernel = decision["gpu_kernel"]
+    uses_mma = "mma.sync.aligned.m16n8k16" in ptx_text
+    register_kernel = kernel.startswith("mma.sync")
+    consistent = uses_mma == register_kernel
+    if register_kernel:
+        consistent = consistent and "shfl.sync.bfly" in ptx_text
+    registers, spills, static = assemble(args.ptxas, chip, tmp, ptx_text)
+    shared = int(dynamic.group(1)) if dynamic else static
+    expected = decision["smem_bytes"]
+    limit = decision["smem_limit"]
+    e = 4 if dtype == "f32" else 2
+    bound = (decision["block_q"] * d +
+             decision["stages"] * decision["block_kv"] * 2 * d) * e + 2048
+    within = not register_kernel or shared <= bound
+    ok = (spills == 0 and registers <= 255 and shared == expected
+          and shared <= limit and consistent and within)
+    failures += not ok
+    tile = (f"{decision['block_q']}×{decision['block_kv']}, {decision['warps']} "
+            f"warp{'s' if decision['warps'] > 1 else ''}, "
+            f"{decision['stages']} stage{'s' if decision['stages'] > 1 else ''}")
+    if splits > 1:
+        tile += f", {splits} key splits"
+    rows.append(
+        f"| {chip} | {dtype} | {d} | {label} | "
+        f"{kernel}{'' if consistent else ' (PTX disagrees)'} | {tile} | "
+        f"{registers} | {spills} | "
+        f"{shared} ({'dynamic' if dynamic else 'static'}) | {expected} | "
+        f"{bound if register_kernel else '—'} | "
+        f"{limit} | {'ok' if ok else 'FAIL'} |")
+    if splits > 1:
+        # The merge: no shared memory, no spills.
+        registers, spills, static = assemble(args.ptxas, chip, tmp, objects[1])
+        ok = spills == 0 and registers <= 255 and static == 0
+        failures += not ok
+        rows.append(f"| {chip} | {dtype} | {d} | {label} | merge | "
+                    f"{splits} splits | {registers} | {spills} | "
+                    f"{static} (static) | — | — | {limit} | "
+                    f"{'ok' if ok else 'FAIL'} |")
+    return rows, failures
 
 
 def main():
@@ -77,64 +181,24 @@ def main():
     rows, failures = [], 0
     with tempfile.TemporaryDirectory() as tmp:
         for chip, dtype, d, causal, tiling in CASES:
-            source = os.path.join(tmp, "attention.mlir")
-            with open(source, "w") as f:
-                f.write(attention(dtype, d, causal, tiling))
-            report = run([args.fa_opt, source,
-                          f"--fa-select-tiles=target={chip} report=-"])
-            if report.returncode:
-                sys.exit(report.stderr)
-            decision = json.loads(report.stdout.splitlines()[0])
-            compiled = run([args.fa_opt, source,
-                            f"--fa-gpu-pipeline=chip={chip} format=isa",
-                            "--mlir-print-ir-after=fa-lower-to-gpu"])
-            if compiled.returncode:
-                sys.exit(compiled.stderr)
-            dynamic = re.search(r"dynamic_shared_memory_size %c(\d+)_i32",
-                                compiled.stderr)
-            ptx = os.path.join(tmp, "kernel.ptx")
-            ptx_text = ptx_of(compiled.stdout)
-            with open(ptx, "w") as f:
-                f.write(ptx_text)
-            # The kernel the report announces is the one in the PTX.
-            kernel = decision["gpu_kernel"]
-            uses_mma = "mma.sync.aligned.m16n8k16" in ptx_text
-            register_kernel = kernel.startswith("mma.sync")
-            consistent = uses_mma == register_kernel
-            if register_kernel:
-                consistent = consistent and "shfl.sync.bfly" in ptx_text
-            assembled = run([args.ptxas, "-v", f"-arch={chip}", ptx,
-                             "-o", os.path.join(tmp, "kernel.cubin")])
-            if assembled.returncode:
-                sys.exit(assembled.stderr)
-            info = assembled.stderr
-            registers = int(re.search(r"Used (\d+) registers", info).group(1))
-            spills = [int(x) for x in re.findall(r"(\d+) bytes spill", info)]
-            smem = re.search(r"(\d+) bytes smem", info)
-            static = int(smem.group(1)) if smem else 0
-            shared = int(dynamic.group(1)) if dynamic else static
-            expected = decision["smem_bytes"]
-            limit = decision["smem_limit"]
-            e = 4 if dtype == "f32" else 2
-            bound = (decision["block_q"] * d +
-                     decision["stages"] * decision["block_kv"] * 2 * d) * e + 2048
-            within = not register_kernel or shared <= bound
-            ok = (sum(spills) == 0 and registers <= 255 and shared == expected
-                  and shared <= limit and consistent and within)
-            failures += not ok
-            rows.append(
-                f"| {chip} | {dtype} | {d} | {'yes' if causal else 'no'} | "
-                f"{kernel}{'' if consistent else ' (PTX disagrees)'} | "
-                f"{decision['block_q']}×{decision['block_kv']}, {decision['warps']} warps, "
-                f"{decision['stages']} stage{'s' if decision['stages'] > 1 else ''} | "
-                f"{registers} | {sum(spills)} | "
-                f"{shared} ({'dynamic' if dynamic else 'static'}) | {expected} | "
-                f"{bound if register_kernel else '—'} | "
-                f"{limit} | {'ok' if ok else 'FAIL'} |")
+            new_rows, failed = check(args, tmp, chip, dtype, d,
+                                     "causal" if causal else "—",
+                                     attention(dtype, d, causal, tiling))
+            rows += new_rows
+            failures += failed
+        for chip, dtype, d, nk in DECODE_CASES:
+            module = attention(dtype, d, False, None, batch=1,
+                               heads=DECODE_HEADS, kv_heads=DECODE_KV_HEADS,
+                               nq=1, nk=nk)
+            new_rows, failed = check(args, tmp, chip, dtype, d,
+                                     f"decode, Nk = {nk}", module)
+            rows += new_rows
+            failures += failed
 
-    print(f"B = {BATCH}, H = {HEADS}, N = {SEQ}; "
+    print(f"B = {BATCH}, H = {HEADS}, N = {SEQ} (decode: B = 1, Hq = "
+          f"{DECODE_HEADS}, Hkv = {DECODE_KV_HEADS}, Nq = 1); "
           "`scripts/gpu-resources.py` (ptxas from CUDA 13.0)\n")
-    print("| chip | type | d | causal | kernel | tile | registers | spill bytes | "
+    print("| chip | type | d | mask / shape | kernel | tile | registers | spill bytes | "
           "shared memory (bytes) | tile report | Q+K+V bound | limit | check |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     print("\n".join(rows))

@@ -41,9 +41,17 @@ NORMALIZATION = "lib/Transforms/Recognition/Normalization.cpp"
 CANDIDATES = "lib/Transforms/Recognition/Candidates.cpp"
 RAISE = "lib/Transforms/RaiseAttention.cpp"
 DECOMPOSE = "lib/Transforms/DecomposeAttention.cpp"
+PACK = "lib/Transforms/PackQueryGroups.cpp"
 
 SWEEP = "test/Integration/Tiling/sweep-"
 DIFFERENTIAL = "test/Differential/random-programs.test"
+SPLIT_SWEEP = [SWEEP + n + ".mlir" for n in
+               ("splits2-decode-mqa", "splits4-nq4-gqa8", "splits7-nq16-causal",
+                "splits3-window-empty-rows", "splits2-dynamic",
+                "kernel-mma-splits4-gqa4-causal", "kernel-mma-decode-gqa8-splits7")]
+PACK_SWEEP = [SWEEP + n + ".mlir" for n in
+              ("pack-gqa-decode-causal", "pack-gqa-nq4-bias-splits3",
+               "kernel-mma-pack-gqa-splits5")]
 MULTI_BLOCK = [SWEEP + n + ".mlir" for n in
                ("decode", "n7-tail", "n127-nq-ne-nk", "f16-d64", "n64-divides",
                 "bf16-d128", "gqa", "additive-bias")]
@@ -346,6 +354,51 @@ MUTATIONS = [
      "          (void)use;",
      ["test/Transforms/RaiseAttention/no-silent-misses.mlir"],
      "an exp that reaches a contraction unseen gets no remark"),
+    # Split keys (kv_splits): the runs, the merge on the host and the merge
+    # kernel.
+    ("split-runs-overlap", INDEX,
+     "  Value offset = math.mul(split, runKeys);",
+     "  Value offset = math.mul(split, math.sub(runKeys, blockKVValue));",
+     SPLIT_SWEEP + [DIFFERENTIAL],
+     "each key split starts one key block early, so neighbouring runs overlap"),
+    ("split-last-key-dropped", INDEX,
+     "  return {start, math.min(visible.keyEnd, runEnd)};",
+     "  return {start, math.min(math.addConstant(visible.keyEnd, -1), runEnd)};",
+     SPLIT_SWEEP + [DIFFERENTIAL],
+     "the last visible key is in no split"),
+    ("merge-unweighted", TILE,
+     "        Value term = arith::MulFOp::create(nb, nloc, w, args[0]);",
+     "        Value term = args[0];",
+     SPLIT_SWEEP + [DIFFERENTIAL],
+     "the host merge adds the splits' outputs without their weights"),
+    ("merge-kernel-unweighted", KERNEL,
+     "                Value sum = vector::FMAOp::create(lb, lloc, w, part, state[0]);",
+     "                Value sum = arith::AddFOp::create(lb, lloc, part, state[0]);",
+     SPLIT_SWEEP + [DIFFERENTIAL],
+     "the merge kernel adds the splits' outputs without their weights"),
+    ("kernel-split-index-swapped", KERNEL,
+     """    split = math.remU(queryBlock, splits);
+    queryBlock = math.divU(queryBlock, splits);
+    auto sliceOf""",
+     """    split = math.divU(queryBlock, splits);
+    queryBlock = math.remU(queryBlock, splits);
+    auto sliceOf""",
+     SPLIT_SWEEP + [DIFFERENTIAL],
+     "the kernel reads its split and query block from the wrong parts of the grid index"),
+    ("pack-heads-interleaved", PACK,
+     """  SmallVector<int64_t> expandedShape = {type.getDimSize(0), keyHeads, group};
+  SmallVector<OpFoldResult> expandedSizes = {sizes[0], b.getIndexAttr(keyHeads),
+                                             b.getIndexAttr(group)};""",
+     """  SmallVector<int64_t> expandedShape = {type.getDimSize(0), group, keyHeads};
+  SmallVector<OpFoldResult> expandedSizes = {sizes[0], b.getIndexAttr(group),
+                                             b.getIndexAttr(keyHeads)};""",
+     PACK_SWEEP,
+     "packing groups query heads h, h + Hkv, ... instead of the G heads that share a key/value head"),
+    ("pack-causal-rows", PACK,
+     "      causal && !(singleRow && *causal == DiagonalAlignment::bottom_right))",
+     "      causal && !(*causal == DiagonalAlignment::bottom_right))",
+     ["test/Transforms/SelectTiles/pack-gqa-errors.mlir"],
+     "a bottom-right causal mask over several query rows is packed (and dropped)"),
 ]
 
 

@@ -11,6 +11,9 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
+#include <cmath>
+
 using namespace mlir::fa;
 
 namespace {
@@ -380,3 +383,104 @@ TEST(GPUKernel, OccupancyHintOnlyWhereSharedMemoryBindsIt) {
   EXPECT_EQ(minBlocksPerSMHint(300000, 128, sm90), std::nullopt);
   EXPECT_EQ(minBlocksPerSMHint(88064, 128, preset("host")), std::nullopt);
 }
+
+namespace {
+
+AttentionShape decodeShape(int64_t batch, int64_t keyLen) {
+  // One query token per sequence, 32 query heads over 8 key/value heads,
+  // d = 128, f16: the decode step.
+  AttentionShape shape = makeShape(keyLen, 128, 2);
+  shape.batch = batch;
+  shape.heads = 32;
+  shape.kvHeads = 8;
+  shape.queryLen = 1;
+  shape.mmaOperands = true;
+  return shape;
+}
+
+TEST(KVSplits, DecodeFillsTheChip) {
+  TargetDescription sm90 = preset("sm_90");
+  TileSelection result =
+      selectTiles(decodeShape(1, 32768), sm90, TilePolicy::FA2);
+  ASSERT_TRUE(result.decision.has_value());
+  const TileDecision &d = *result.decision;
+  // 32 blocks alone would leave 100 of the 132 SMs idle.
+  EXPECT_GT(d.tiling.kvSplits, 1);
+  EXPECT_GE(d.costs.blocks, sm90.smCount);
+  EXPECT_EQ(d.costs.blocks, 32 * d.tiling.kvSplits);
+  // Every split walks at least kMinKeyBlocksPerSplit key blocks.
+  int64_t keyBlocks = (32768 + d.tiling.blockKV - 1) / d.tiling.blockKV;
+  EXPECT_GE(keyBlocks / d.tiling.kvSplits, kMinKeyBlocksPerSplit);
+  EXPECT_LE(d.tiling.kvSplits, kMaxKVSplits);
+  // The workspace: a partial f32 row of Dv and its logsumexp per split.
+  EXPECT_EQ(d.costs.workspaceBytes, d.tiling.kvSplits * 32 * (128 + 1) * 4);
+  EXPECT_NE(d.why.find("kv_splits = " + std::to_string(d.tiling.kvSplits)),
+            std::string::npos)
+      << d.why;
+}
+
+TEST(KVSplits, FullGridsAndShortSequencesAreNotSplit) {
+  TargetDescription sm90 = preset("sm_90");
+  // Prefill: 16 heads x 32 query blocks of 128 fill the chip.
+  TileSelection prefill =
+      selectTiles(makeShape(4096, 128, 2), sm90, TilePolicy::FA2);
+  ASSERT_TRUE(prefill.decision.has_value());
+  EXPECT_EQ(prefill.decision->tiling.kvSplits, 1);
+  EXPECT_EQ(prefill.decision->costs.workspaceBytes, 0);
+  EXPECT_NE(prefill.decision->why.find("no key splits"), std::string::npos);
+  // Decode over 64 keys: too few key blocks for two splits of four.
+  TileSelection shortCache =
+      selectTiles(decodeShape(1, 64), sm90, TilePolicy::FA2);
+  ASSERT_TRUE(shortCache.decision.has_value());
+  EXPECT_EQ(shortCache.decision->tiling.kvSplits, 1);
+  EXPECT_NE(shortCache.decision->why.find("too few"), std::string::npos)
+      << shortCache.decision->why;
+  // A batch of 64 sequences already fills the chip.
+  TileSelection batched =
+      selectTiles(decodeShape(64, 32768), sm90, TilePolicy::FA2);
+  ASSERT_TRUE(batched.decision.has_value());
+  EXPECT_EQ(batched.decision->tiling.kvSplits, 1);
+}
+
+TEST(KVSplits, HostNeverSplitsAndUserSplitsAreKept) {
+  TileSelection host =
+      selectTiles(decodeShape(1, 32768), preset("host"), TilePolicy::FA2);
+  ASSERT_TRUE(host.decision.has_value());
+  EXPECT_EQ(host.decision->tiling.kvSplits, 1);
+  Tiling given{16, 64, 1, 2};
+  given.kvSplits = 7;
+  TileSelection checked =
+      checkTiling(given, decodeShape(1, 1000), preset("sm_80"));
+  ASSERT_TRUE(checked.decision.has_value());
+  EXPECT_EQ(checked.decision->tiling.kvSplits, 7);
+  EXPECT_EQ(checked.decision->costs.blocks, 32 * 7);
+  EXPECT_NE(checked.decision->why.find("7 key splits"), std::string::npos);
+}
+
+TEST(KVSplits, SplitsMeetTheLastWaveHeuristic) {
+  // FlashAttention-2's rule on sm_80 (108 SMs): the chosen count's last
+  // wave is at least 85% as full as the best count's.
+  TargetDescription sm80 = preset("sm_80");
+  for (int64_t keyLen : {1024, 4096, 16384, 131072}) {
+    AttentionShape shape = decodeShape(1, keyLen);
+    TileSelection result = selectTiles(shape, sm80, TilePolicy::FA2);
+    ASSERT_TRUE(result.decision.has_value());
+    const TileDecision &d = *result.decision;
+    Tiling whole = d.tiling;
+    whole.kvSplits = 1;
+    TileCosts costs = evaluateTiling(whole, shape, sm80);
+    double concurrent = double(sm80.smCount * costs.occupancyBlocksPerSM);
+    auto efficiency = [&](int64_t splits) {
+      double waves = double(costs.blocks * splits) / concurrent;
+      return waves / std::ceil(waves);
+    };
+    int64_t keyBlocks = (keyLen + d.tiling.blockKV - 1) / d.tiling.blockKV;
+    double best = 0;
+    for (int64_t s = 1; s <= std::min(kMaxKVSplits, keyBlocks / 4); ++s)
+      best = std::max(best, efficiency(s));
+    EXPECT_GE(efficiency(d.tiling.kvSplits), 0.85 * best) << keyLen;
+    EXPECT_GT(d.tiling.kvSplits, 1) << keyLen;
+  }
+}
+
+} // namespace

@@ -45,6 +45,7 @@ void mlir::fa::buildCPUPipeline(OpPassManager &pm,
     tiles.target = options.gpuKernel;
     tiles.maxBlockKV = options.maxBlockKV;
     tiles.minStages = options.minStages;
+    tiles.minKVSplits = options.minKVSplits;
     pm.addPass(createFASelectTiles(tiles));
     FADistributeAttentionOptions kernel;
     kernel.asyncCopies = chipHasAsyncCopy(options.gpuKernel);
@@ -60,6 +61,7 @@ void mlir::fa::buildCPUPipeline(OpPassManager &pm,
     tiles.target = "host";
     tiles.maxBlockKV = options.maxBlockKV;
     tiles.minStages = options.minStages;
+    tiles.minKVSplits = options.minKVSplits;
     pm.addPass(createFASelectTiles(tiles));
     pm.addPass(createFATileAttention());
   }

@@ -127,6 +127,26 @@ inline VisibleKeys visibleKeys(IndexMath &math, AttentionOp op, Value row0,
   return {math.mul(firstBlock, blockKVValue), keyEnd};
 }
 
+/// The keys that split `split` of `splits` walks (split-KV): the visible
+/// key blocks cut into runs of ceil(blocks / splits), in order, so that the
+/// last runs are shorter or empty (an empty run is a loop from `keyEnd`
+/// or later to `keyEnd`). Every split cuts the same visible range, so the
+/// runs cover it exactly once.
+inline VisibleKeys splitVisibleKeys(IndexMath &math, VisibleKeys visible,
+                                    Value split, int64_t splits,
+                                    int64_t blockKV) {
+  Value blockKVValue = math.constant(blockKV);
+  Value span = math.sub(visible.keyEnd, visible.firstBlockStart);
+  Value nonNegative = math.max(span, math.constant(0));
+  Value blocks = math.ceilDiv(nonNegative, blockKVValue);
+  Value perSplit = math.ceilDiv(blocks, math.constant(splits));
+  Value runKeys = math.mul(perSplit, blockKVValue);
+  Value offset = math.mul(split, runKeys);
+  Value start = math.add(visible.firstBlockStart, offset);
+  Value runEnd = math.add(start, runKeys);
+  return {start, math.min(visible.keyEnd, runEnd)};
+}
+
 } // namespace mlir::fa
 
 #endif // FA_LIB_TRANSFORMS_INDEXMATH_H

@@ -12,6 +12,7 @@
 #include "fa/Transforms/TileSelection.h"
 
 #include "GPU/WarpMatmul.h"
+#include "PackQueryGroups.h"
 
 #include "mlir/Dialect/DLTI/DLTI.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -164,6 +165,7 @@ AttentionShape describe(AttentionOp op) {
   if (WindowAttr window = op.getWindowAttr())
     shape.window = AttentionShape::Window{window.getLeft(), window.getRight(),
                                           offset(window.getAlign())};
+  shape.queryGroupsPackable = whyNotPackable(op).empty();
   return shape;
 }
 
@@ -197,11 +199,26 @@ void writeReport(llvm::raw_ostream &os, AttentionOp op,
     json.attribute("block_kv", decision.tiling.blockKV);
     json.attribute("warps", decision.tiling.warps);
     json.attribute("stages", decision.tiling.stages);
+    json.attribute("kv_splits", decision.tiling.kvSplits);
+    json.attribute("pack_gqa", decision.tiling.packGQA);
     json.attribute("smem_bytes", decision.costs.sharedMemoryBytes);
     json.attribute("smem_limit", target.description.sharedMemoryPerBlock);
     json.attribute("regs_per_thread_est", decision.costs.registersPerThread);
     json.attribute("occupancy_blocks_per_sm",
                    decision.costs.occupancyBlocksPerSM);
+    // The grid (with its key splits) and the splits' workspace of partial
+    // f32 outputs and logsumexps, which the lowering allocates; null when a
+    // size is unknown at compile time.
+    bool staticGrid = shape.batch != kUnknownSize &&
+                      shape.heads != kUnknownSize &&
+                      shape.queryLen != kUnknownSize;
+    auto ifStatic = [&](int64_t value) -> llvm::json::Value {
+      if (!staticGrid)
+        return nullptr;
+      return value;
+    };
+    json.attribute("blocks", ifStatic(decision.costs.blocks));
+    json.attribute("workspace_bytes", ifStatic(decision.costs.workspaceBytes));
     json.attribute("hbm_bytes_tiled_est", decision.costs.hbmBytesTiled);
     json.attribute("hbm_bytes_unfused_est", decision.costs.hbmBytesUnfused);
     json.attribute("fa1_bc", decision.fa1BlockKV);
@@ -236,6 +253,13 @@ struct FASelectTilesPass : fa::impl::FASelectTilesBase<FASelectTilesPass> {
       module.emitError() << "min-stages must be 0 (as chosen) or a positive "
                             "number of stages, got "
                          << static_cast<int64_t>(minStages);
+      return signalPassFailure();
+    }
+    if (minKVSplits < 0 || minKVSplits > kMaxKVSplits) {
+      module.emitError() << "min-kv-splits must be 0 (as chosen) or a number "
+                            "of key splits up to "
+                         << kMaxKVSplits << ", got "
+                         << static_cast<int64_t>(minKVSplits);
       return signalPassFailure();
     }
     if (maxBlockKV < 0) {
@@ -326,8 +350,17 @@ struct FASelectTilesPass : fa::impl::FASelectTilesBase<FASelectTilesPass> {
       AttentionShape shape = describe(op);
       TileSelection selection;
       if (TilingAttr given = op.getTilingAttr()) {
+        if (given.getPackGqa()) {
+          if (std::string why = whyNotPackable(op); !why.empty()) {
+            op.emitOpError() << "the tiling packs query groups (pack_gqa), "
+                                "but "
+                             << why;
+            return WalkResult::interrupt();
+          }
+        }
         selection = checkTiling(Tiling{given.getBlockQ(), given.getBlockKv(),
-                                       given.getWarps(), given.getStages()},
+                                       given.getWarps(), given.getStages(),
+                                       given.getKvSplits(), given.getPackGqa()},
                                 shape, resolved->description);
       } else {
         selection = selectTiles(shape, resolved->description, *tilePolicy);
@@ -367,6 +400,23 @@ struct FASelectTilesPass : fa::impl::FASelectTilesBase<FASelectTilesPass> {
           selection = raised;
         }
       }
+      if (!op.getTilingAttr() && minKVSplits > 0 && selection.decision &&
+          selection.decision->tiling.kvSplits < minKVSplits) {
+        // Splits use no shared memory or registers: the tiling still fits.
+        TileDecision chosen = *selection.decision;
+        Tiling split = chosen.tiling;
+        split.kvSplits = minKVSplits;
+        TileSelection raised = checkTiling(split, shape, resolved->description);
+        if (raised.decision) {
+          raised.decision->policy = chosen.policy;
+          raised.decision->fa1BlockKV = chosen.fa1BlockKV;
+          raised.decision->fa1BlockQ = chosen.fa1BlockQ;
+          raised.decision->why = chosen.why + "; key splits raised to " +
+                                 std::to_string(minKVSplits) +
+                                 " by the min-kv-splits option";
+          selection = raised;
+        }
+      }
       if (!selection.decision) {
         op.emitOpError() << selection.error;
         return WalkResult::interrupt();
@@ -375,7 +425,8 @@ struct FASelectTilesPass : fa::impl::FASelectTilesBase<FASelectTilesPass> {
       op.setTilingAttr(TilingAttr::get(
           op.getContext(), decision.tiling.blockQ, decision.tiling.blockKV,
           decision.tiling.warps, decision.tiling.stages,
-          decision.costs.sharedMemoryBytes));
+          decision.costs.sharedMemoryBytes, decision.tiling.kvSplits,
+          decision.tiling.packGQA));
       if (reportStream)
         writeReport(*reportStream, op, shape, *resolved, decision);
       return WalkResult::advance();

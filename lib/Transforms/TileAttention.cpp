@@ -13,6 +13,13 @@
 //       acc = alpha * acc + P V     (P rounded to the input type first)
 //     O = acc / l (0 where l = 0), logsumexp = m + log l
 //
+// With kv_splits = S > 1 (split-KV, flash-decoding), the grid's last
+// dimension runs over (query block, split): split s walks the s-th run of
+// the block's visible key blocks (splitVisibleKeys) and writes its output
+// in f32 and its logsumexp to a workspace [S, B, Hq, Nq, (Dv)]; a merge
+// then computes lse = log sum_s e^lse_s and O = sum_s e^(lse_s - lse) O_s.
+// A split that sees no key has lse_s = -inf and weight 0.
+//
 // Every buffer is tile-sized: the scratch of a query block is
 // O(Br * (D + Dv + Bc)); no Nq x Nk tensor exists. Tiles have static shapes
 // (tails are padded, and the padding is masked), so that the GPU lowering
@@ -23,6 +30,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "IndexMath.h"
+#include "PackQueryGroups.h"
 #include "TensorBuilders.h"
 
 #include "fa/Dialect/FA/IR/FAOps.h"
@@ -95,14 +103,17 @@ struct TileAttentionLowering {
   AttentionOp op;
   OpBuilder &b;
   Location loc;
-  int64_t blockQ, blockKV, warps, headDim, valueDim;
+  int64_t blockQ, blockKV, warps, kvSplits, headDim, valueDim;
   Type elementType, valueElementType;
+  /// The split a grid block computes (null without key splits).
+  Value split;
   Type f32;
   TypedAttr negInf, zero;
 
   TileAttentionLowering(AttentionOp op, OpBuilder &b, TilingAttr tiling)
       : op(op), b(b), loc(op.getLoc()), blockQ(tiling.getBlockQ()),
-        blockKV(tiling.getBlockKv()), warps(tiling.getWarps()) {
+        blockKV(tiling.getBlockKv()), warps(tiling.getWarps()),
+        kvSplits(tiling.getKvSplits()) {
     auto queryType = cast<RankedTensorType>(op.getQuery().getType());
     auto valueType = cast<RankedTensorType>(op.getValue().getType());
     headDim = queryType.getDimSize(3);
@@ -116,6 +127,11 @@ struct TileAttentionLowering {
   }
 
   SmallVector<Value> lower();
+  /// Output tiles are f32 partial results when the keys are split.
+  Type tileOutputType() const { return split ? f32 : valueElementType; }
+  bool wantsLogsumexp() { return op.getLogsumexp() || kvSplits > 1; }
+  SmallVector<Value> mergeSplits(Value partialOutput, Value partialLse,
+                                 ArrayRef<OpFoldResult> outputSizes);
   void buildQueryBlock(scf::ForallOp forall, Value queryLen, Value keyLen,
                        Value groupSize, Value causalOffset, Value windowOffset,
                        Value scale, ArrayRef<bool> maskBroadcast);
@@ -149,30 +165,42 @@ SmallVector<Value> TileAttentionLowering::lower() {
 
   SmallVector<bool> maskBroadcast = maskBroadcastDims(op);
 
-  // Results, written one query block at a time.
+  // Results, written one query block at a time; with split keys, the
+  // workspace of partial results, with the split as the leading dim.
   SmallVector<OpFoldResult> outputSizes =
       getAsOpFoldResult(ValueRange{batchSize, queryHeads, queryLen});
   outputSizes.push_back(b.getIndexAttr(valueDim));
-  SmallVector<Value> outputs = {
-      createEmpty(b, loc, outputSizes, valueElementType)};
-  bool wantsLogsumexp = op.getLogsumexp() != nullptr;
-  if (wantsLogsumexp)
+  SmallVector<OpFoldResult> tileSizes = outputSizes;
+  if (kvSplits > 1)
+    tileSizes.insert(tileSizes.begin(), b.getIndexAttr(kvSplits));
+  SmallVector<Value> outputs = {createEmpty(
+      b, loc, tileSizes, kvSplits > 1 ? Type(f32) : valueElementType)};
+  if (wantsLogsumexp())
     outputs.push_back(createEmpty(
-        b, loc, ArrayRef<OpFoldResult>(outputSizes).drop_back(), f32));
+        b, loc, ArrayRef<OpFoldResult>(tileSizes).drop_back(), f32));
 
-  // Grid: (batch, head, query block), mapped to GPU blocks (z, y, x).
+  // Grid: (batch, head, query block [x split]), mapped to GPU blocks
+  // (z, y, x).
   SmallVector<Attribute> mapping = {
       gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimZ),
       gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimY),
       gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimX)};
+  Value gridX = queryBlocks;
+  if (kvSplits > 1)
+    gridX = math.mul(queryBlocks, math.constant(kvSplits));
   auto forall = scf::ForallOp::create(
-      b, loc, getAsOpFoldResult(ValueRange{batchSize, queryHeads, queryBlocks}),
+      b, loc, getAsOpFoldResult(ValueRange{batchSize, queryHeads, gridX}),
       outputs, b.getArrayAttr(mapping));
 
   buildQueryBlock(forall, queryLen, keyLen, groupSize, causalOffset,
                   windowOffset, scale, maskBroadcast);
 
   SmallVector<Value> results(forall.getResults());
+  if (kvSplits > 1) {
+    results = mergeSplits(results[0], results[1], outputSizes);
+    if (!op.getLogsumexp())
+      results.pop_back();
+  }
   for (auto [index, original] : llvm::enumerate(op.getResults())) {
     if (results[index].getType() != original.getType())
       results[index] = tensor::CastOp::create(b, loc, original.getType(),
@@ -205,6 +233,8 @@ std::pair<Value, Value> TileAttentionLowering::computeRows(
   VisibleKeys visible =
       visibleKeys(math, op, row0, rows, keyLen, causalOffset, windowOffset,
                   blockKV);
+  if (split)
+    visible = splitVisibleKeys(math, visible, split, kvSplits, blockKV);
   Value firstBlockStart = visible.firstBlockStart, keyEnd = visible.keyEnd;
   Value lastRow;
   if (window) {
@@ -407,16 +437,18 @@ std::pair<Value, Value> TileAttentionLowering::computeRows(
 
   Value finalMax = loop.getResult(0), finalSum = loop.getResult(1);
   Value finalAcc = loop.getResult(2);
-  // O = acc / l, 0 where no key was visible; rounded once.
+  // O = acc / l, 0 where no key was visible; rounded once (after the merge
+  // when the keys are split).
+  Type outputType = tileOutputType();
   Value outputTile = createGeneric(
       b, loc, ValueRange{finalAcc, finalSum},
-      createEmpty(b, loc, accSizes, valueElementType), {id2, row2, id2},
+      createEmpty(b, loc, accSizes, outputType), {id2, row2, id2},
       {par, par}, [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
-        return normalizeRow(nb, nloc, args[0], args[1], valueElementType);
+        return normalizeRow(nb, nloc, args[0], args[1], outputType);
       });
 
   Value lseTile;
-  if (op.getLogsumexp()) {
+  if (wantsLogsumexp()) {
     // logsumexp = m + log l: -inf where no key was visible (log 0).
     AffineMap id1 = b.getMultiDimIdentityMap(1);
     lseTile = createGeneric(
@@ -446,11 +478,17 @@ void TileAttentionLowering::buildQueryBlock(
   Value blockQValue = math.constant(blockQ);
   Value batch = forall.getInductionVar(0), head = forall.getInductionVar(1);
   Value queryBlock = forall.getInductionVar(2);
+  if (kvSplits > 1) {
+    // The splits of a query block are neighbours in the grid.
+    Value splits = math.constant(kvSplits);
+    split = math.remU(queryBlock, splits);
+    queryBlock = math.divU(queryBlock, splits);
+  }
   Value row0 = math.mul(queryBlock, blockQValue);
   Value rows = math.min(blockQValue, math.sub(queryLen, row0));
   Value kvHead = math.divU(head, groupSize);
   Value zeroIndex = math.constant(0);
-  bool wantsLogsumexp = op.getLogsumexp() != nullptr;
+  bool wantsLogsumexp = this->wantsLogsumexp();
 
   Value outputTile, lseTile;
   if (warps == 1) {
@@ -461,7 +499,7 @@ void TileAttentionLowering::buildQueryBlock(
     int64_t warpRows = blockQ / warps;
     SmallVector<Value> blockOutputs = {createEmpty(
         b, loc, {b.getIndexAttr(blockQ), b.getIndexAttr(valueDim)},
-        valueElementType)};
+        tileOutputType())};
     if (wantsLogsumexp)
       blockOutputs.push_back(
           createEmpty(b, loc, {b.getIndexAttr(blockQ)}, f32));
@@ -523,6 +561,10 @@ void TileAttentionLowering::buildQueryBlock(
         getAsOpFoldResult(ValueRange{batch, head, row0});
     SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1), b.getIndexAttr(1),
                                        getAsOpFoldResult(rows)};
+    if (split) {
+      offsets.insert(offsets.begin(), split);
+      sizes.insert(sizes.begin(), b.getIndexAttr(1));
+    }
     if (cols) {
       offsets.push_back(zeroIndex);
       sizes.push_back(b.getIndexAttr(cols));
@@ -536,6 +578,76 @@ void TileAttentionLowering::buildQueryBlock(
     insert(lseTile, forall.getRegionIterArgs()[1], 0);
 }
 
+/// The merge of split-KV: from the partial outputs [S, B, Hq, Nq, Dv] (f32,
+/// each normalized by its own sum) and logsumexps [S, B, Hq, Nq],
+///   M = max_s lse_s, w_s = e^(lse_s - M), W = sum_s w_s,
+///   O = sum_s w_s O_s / W (0 where W = 0), lse = M + log W,
+/// with M taken as 0 where every split saw nothing (so no -inf - -inf).
+SmallVector<Value>
+TileAttentionLowering::mergeSplits(Value partialOutput, Value partialLse,
+                                   ArrayRef<OpFoldResult> outputSizes) {
+  MLIRContext *ctx = b.getContext();
+  auto par = IteratorType::parallel, red = IteratorType::reduction;
+  auto dims = [&](unsigned count, ArrayRef<unsigned> results) {
+    SmallVector<AffineExpr> exprs;
+    for (unsigned dim : results)
+      exprs.push_back(getAffineDimExpr(dim, ctx));
+    return AffineMap::get(count, 0, exprs, ctx);
+  };
+  ArrayRef<OpFoldResult> rowSizes = outputSizes.drop_back();
+  // Loops (b, h, i, s).
+  AffineMap lseBySplit = dims(4, {3, 0, 1, 2}), rowOf4 = dims(4, {0, 1, 2});
+  Value maxLse = createGeneric(
+      b, loc, ValueRange{partialLse},
+      createFilled(b, loc, rowSizes, f32, negInf), {lseBySplit, rowOf4},
+      {par, par, par, red},
+      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        return arith::MaximumFOp::create(nb, nloc, args[0], args[1]);
+      });
+  auto weight = [&](OpBuilder &nb, Location nloc, Value lse, Value max) {
+    Value shifted =
+        arith::SubFOp::create(nb, nloc, lse, safeRowMax(nb, nloc, max));
+    return math::ExpOp::create(nb, nloc, shifted).getResult();
+  };
+  Value weightSum = createGeneric(
+      b, loc, ValueRange{partialLse, maxLse},
+      createFilled(b, loc, rowSizes, f32, zero), {lseBySplit, rowOf4, rowOf4},
+      {par, par, par, red},
+      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        Value w = weight(nb, nloc, args[0], args[1]);
+        return arith::AddFOp::create(nb, nloc, args[2], w);
+      });
+  // Loops (b, h, i, e, s).
+  Value weighted = createGeneric(
+      b, loc, ValueRange{partialOutput, partialLse, maxLse},
+      createFilled(b, loc, outputSizes, f32, zero),
+      {dims(5, {4, 0, 1, 2, 3}), dims(5, {4, 0, 1, 2}), dims(5, {0, 1, 2}),
+       dims(5, {0, 1, 2, 3})},
+      {par, par, par, par, red},
+      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        Value w = weight(nb, nloc, args[1], args[2]);
+        Value term = arith::MulFOp::create(nb, nloc, w, args[0]);
+        return arith::AddFOp::create(nb, nloc, args[3], term);
+      });
+  AffineMap id4 = b.getMultiDimIdentityMap(4), rowOfOutput = dims(4, {0, 1, 2});
+  Value output = createGeneric(
+      b, loc, ValueRange{weighted, weightSum},
+      createEmpty(b, loc, outputSizes, valueElementType),
+      {id4, rowOfOutput, id4}, {par, par, par, par},
+      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        return normalizeRow(nb, nloc, args[0], args[1], valueElementType);
+      });
+  AffineMap id3 = b.getMultiDimIdentityMap(3);
+  Value lse = createGeneric(
+      b, loc, ValueRange{maxLse, weightSum},
+      createEmpty(b, loc, rowSizes, f32), {id3, id3, id3}, {par, par, par},
+      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        Value logSum = math::LogOp::create(nb, nloc, args[1]);
+        return arith::AddFOp::create(nb, nloc, safeRowMax(nb, nloc, args[0]),
+                                     logSum);
+      });
+  return {output, lse};
+}
 
 struct FATileAttentionPass
     : fa::impl::FATileAttentionBase<FATileAttentionPass> {
@@ -556,6 +668,16 @@ struct FATileAttentionPass
         return signalPassFailure();
       }
       OpBuilder builder(op);
+      if (tiling.getPackGqa()) {
+        if (std::string why = whyNotPackable(op); !why.empty()) {
+          op.emitOpError() << "the tiling packs query groups (pack_gqa), but "
+                           << why;
+          return signalPassFailure();
+        }
+        op = packQueryGroups(op, builder);
+        tiling = op.getTilingAttr();
+        builder.setInsertionPoint(op);
+      }
       TileAttentionLowering lowering(op, builder, tiling);
       SmallVector<Value> results = lowering.lower();
       // The results are built after the forall; move them before the op.

@@ -5,7 +5,7 @@
 // RUN: fa-opt %s --fa-gpu-pipeline="chip=sm_80 format=isa" --mlir-print-ir-after=gpu-kernel-outlining -o /dev/null 2>&1 | FileCheck %s
 // RUN: fa-opt %s --fa-select-tiles="target=sm_80 report=-" -o /dev/null | FileCheck %s --check-prefix=REPORT
 
-// REPORT: "block_q":64,"block_kv":80,"warps":4,"stages":3,"smem_bytes":54272
+// REPORT: "block_q":64,"block_kv":80,"warps":4,"stages":3,"kv_splits":1,"pack_gqa":false,"smem_bytes":54272
 // REPORT-SAME: "gpu_kernel":"mma.sync-registers"
 // CHECK: gpu.launch_func @attention_kernel::@attention_kernel blocks in (%c2, %c2, %c1) threads in (%c128, %c1, %c1) dynamic_shared_memory_size %c54272_i32
 // CHECK-SAME: args(%arg0 : memref<1x2x100x64xf16>, %arg1 : memref<1x2x80x64xf16>, %arg2 : memref<1x2x80x32xf16>, %arg3 : memref<1x1x100x80xi1>, %{{.*}} : memref<1x2x100x32xf16>, %{{.*}} : memref<1x2x100xf32>)

@@ -59,6 +59,11 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
                      "chooses to at least this many where they fit "
                      "(fa-select-tiles min-stages; 0: as chosen)"),
       llvm::cl::init(0)};
+  PassOptions::Option<int64_t> minKVSplits{
+      *this, "min-kv-splits",
+      llvm::cl::desc("Testing aid: split the keys at least this many ways "
+                     "(fa-select-tiles min-kv-splits; 0: as chosen)"),
+      llvm::cl::init(0)};
   PassOptions::Option<bool> registerFragments{
       *this, "register-fragments",
       llvm::cl::desc("With gpu-kernel: the tensor-core kernel keeps S and P "

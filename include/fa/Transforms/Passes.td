@@ -217,6 +217,11 @@ def FASelectTiles : Pass<"fa-select-tiles", "::mlir::ModuleOp"> {
            "the tiling still fits (0: as chosen), so that small shapes also "
            "rotate their K/V buffers (and prefetch with cp.async where the "
            "kernel can); a tiling already on the op is left as written">,
+    Option<"minKVSplits", "min-kv-splits", "int64_t", /*default=*/"0",
+           "Testing aid: split the keys at least this many ways (0: as "
+           "chosen, at most 128), so that small shapes also take the "
+           "split-KV path and its merge; a tiling already on the op is left "
+           "as written">,
   ];
   let dependentDialects = ["::mlir::fa::FADialect"];
 }

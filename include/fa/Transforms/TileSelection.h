@@ -29,6 +29,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 
 namespace mlir::fa {
 
@@ -52,7 +53,16 @@ struct AttentionShape {
     int64_t left, right, offset;
   };
   std::optional<Window> window;
+  /// The query heads of a group may become one block's rows exactly
+  /// (whyNotPackable in lib/Transforms/PackQueryGroups.h): heads and
+  /// kvHeads known, and no mask that depends on a row's position.
+  bool queryGroupsPackable = false;
 };
+
+/// The attention a tiling with packGQA computes: Hkv heads of G * Nq query
+/// rows (G = heads / kvHeads), no causal mask (packable ones hide nothing).
+/// `shape` itself when it is not packable.
+AttentionShape packedShape(const AttentionShape &shape);
 
 /// How a tiling was chosen; User: written on the op and only checked.
 enum class TilePolicy { FA1, FA2, Auto, User };
@@ -61,9 +71,16 @@ llvm::StringRef stringifyTilePolicy(TilePolicy policy);
 
 struct Tiling {
   int64_t blockQ = 0, blockKV = 0, warps = 0, stages = 0;
+  /// Runs of key blocks computed by separate blocks and merged (split-KV,
+  /// flash-decoding); 1: every block walks all the keys it sees.
+  int64_t kvSplits = 1;
+  /// The query heads of a group are packed into one block's rows (every
+  /// cost is then the packed attention's, packedShape).
+  bool packGQA = false;
   bool operator==(const Tiling &other) const {
     return blockQ == other.blockQ && blockKV == other.blockKV &&
-           warps == other.warps && stages == other.stages;
+           warps == other.warps && stages == other.stages &&
+           kvSplits == other.kvSplits && packGQA == other.packGQA;
   }
 };
 
@@ -72,8 +89,11 @@ struct TileCosts {
   int64_t sharedMemoryBytes = 0;
   int64_t registersPerThread = 0;
   int64_t occupancyBlocksPerSM = 0; // 0: does not fit
-  int64_t blocks = 0;               // B * Hq * ceil(Nq / block_q)
+  int64_t blocks = 0;               // B * Hq * ceil(Nq / block_q) * splits
   int64_t waves = 0;
+  /// The split-KV workspace: a partial f32 output row and its logsumexp
+  /// per split and query row (0 without splits).
+  int64_t workspaceBytes = 0;
   int64_t visitedKVTiles = 0;       // over all query blocks of one head
   int64_t hbmBytesTiled = 0;
   int64_t hbmBytesUnfused = 0;
@@ -155,7 +175,30 @@ std::optional<int64_t> minBlocksPerSMHint(int64_t sharedMemoryBytes,
 TileCosts evaluateTiling(const Tiling &tiling, const AttentionShape &shape,
                          const TargetDescription &target);
 
+/// The most key splits a tiling may have (#fa.tiling's verifier enforces
+/// it; FlashAttention-2 caps num_splits at 128 too): the merge reads every
+/// split's partial row.
+constexpr int64_t kMaxKVSplits = 128;
+
+/// The fewest key blocks a split walks when tile selection splits the keys:
+/// shorter splits spend more on the merge than they gain in parallelism.
+constexpr int64_t kMinKeyBlocksPerSplit = 4;
+
+/// The key splits for `tiling` (whose kvSplits is ignored) and one sentence
+/// saying why: 1 on the host and when the grid of B * Hq * ceil(Nq /
+/// block_q) blocks fills at least 80% of the blocks the chip runs at once;
+/// otherwise FlashAttention-2's heuristic: the fewest splits whose waves
+/// are at least 85% as full as the best count's, among those that leave
+/// every split kMinKeyBlocksPerSplit key blocks or more (and at most
+/// kMaxKVSplits).
+std::pair<int64_t, std::string> chooseKVSplits(const Tiling &tiling,
+                                               const AttentionShape &shape,
+                                               const TargetDescription &target);
+
 /// Chooses a tiling by `policy` (Auto is FA2, FA1 reported beside it).
+/// Where the query groups are packable, the packed attention is tiled too,
+/// and chosen when it costs less than 90% of the unpacked one (a decode
+/// step with GQA reads K and V G times less); the why says so.
 TileSelection selectTiles(const AttentionShape &shape,
                           const TargetDescription &target, TilePolicy policy);
 

@@ -88,10 +88,10 @@ Value ThreadQueues::perThread(OpBuilder &b, ArrayRef<int64_t> shape,
   full.append(shape.begin(), shape.end());
   if (std::optional<int64_t> size = getConstantIntValue(count)) {
     full[0] = *size;
-    return memref::AllocaOp::create(b, loc, MemRefType::get(full, type));
+    return memref::AllocOp::create(b, loc, MemRefType::get(full, type));
   }
-  return memref::AllocaOp::create(b, loc, MemRefType::get(full, type),
-                                  ValueRange{cast<Value>(count)});
+  return memref::AllocOp::create(b, loc, MemRefType::get(full, type),
+                                 ValueRange{cast<Value>(count)});
 }
 
 /// Writes queue entry `slot` of this thread to its destination and empties

@@ -42,6 +42,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelBuilder.h"
+#include "../PackQueryGroups.h"
 #include "../TensorBuilders.h"
 
 #include "fa/Dialect/FA/IR/FAOps.h"
@@ -113,14 +114,37 @@ SmallVector<Value> KernelBuilder::build() {
         b, loc, MemRefType::get(lseType.getShape(), f32), dynamicSizes);
   }
 
+  // With key splits, every block writes its split's output (in f32) and
+  // logsumexp into the workspace, which the merge kernel then reads.
+  Value finalOutput = output, finalLse = logsumexp;
+  if (kvSplits > 1) {
+    SmallVector<int64_t> shape = {kvSplits};
+    llvm::append_range(shape, outputTensorType.getShape());
+    partialOutput =
+        memref::AllocOp::create(b, loc, MemRefType::get(shape, f32), dynamicSizes);
+    shape.pop_back();
+    partialLse =
+        memref::AllocOp::create(b, loc, MemRefType::get(shape, f32), dynamicSizes);
+  }
+
   SmallVector<Attribute> mapping = {
       gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimZ),
       gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimY),
       gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimX)};
+  Value gridX = queryBlocks;
+  if (kvSplits > 1)
+    gridX = math.mul(queryBlocks, math.constant(kvSplits));
   auto grid = scf::ForallOp::create(
-      b, loc, getAsOpFoldResult(ValueRange{batchSize, queryHeads, queryBlocks}),
+      b, loc, getAsOpFoldResult(ValueRange{batchSize, queryHeads, gridX}),
       ValueRange{}, b.getArrayAttr(mapping));
   buildQueryBlock(grid);
+  output = finalOutput;
+  logsumexp = finalLse;
+  // The workspace is freed where the pipeline frees temporaries (the
+  // ownership-based deallocation of the CPU pipeline, which refuses
+  // deallocations it did not place).
+  if (kvSplits > 1)
+    buildMerge(batchSize, queryHeads, finalOutput, finalLse);
 
   SmallVector<Value> results;
   for (auto [buffer, result] :
@@ -139,6 +163,31 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
   IndexMath math{b, loc};
   Value batch = grid.getInductionVar(0), head = grid.getInductionVar(1);
   Value queryBlock = grid.getInductionVar(2);
+  Value split;
+  if (kvSplits > 1) {
+    // The splits of a query block are neighbours in the grid. The block's
+    // epilogue writes its rows, unrounded, into its split's slice of the
+    // workspace, where it would otherwise write the results.
+    Value splits = math.constant(kvSplits);
+    split = math.remU(queryBlock, splits);
+    queryBlock = math.divU(queryBlock, splits);
+    auto sliceOf = [&](Value workspace) -> Value {
+      auto type = cast<MemRefType>(workspace.getType());
+      SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
+      offsets[0] = split;
+      SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1)};
+      for (int64_t dim = 1; dim < type.getRank(); ++dim)
+        sizes.push_back(memref::getMixedSize(b, loc, workspace, dim));
+      SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
+      auto sliceType = memref::SubViewOp::inferRankReducedResultType(
+          type.getShape().drop_front(), type, offsets, sizes, strides);
+      return memref::SubViewOp::create(b, loc, sliceType, workspace, offsets,
+                                       sizes, strides);
+    };
+    output = sliceOf(partialOutput);
+    logsumexp = sliceOf(partialLse);
+    outputElementType = f32;
+  }
   Value blockQValue = math.constant(blockQ);
   Value row0 = math.mul(queryBlock, blockQValue);
   Value rows = math.min(blockQValue, math.sub(queryLen, row0));
@@ -175,6 +224,8 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
   // thread, so the barriers in the loop are reached by all of them.
   VisibleKeys visible = visibleKeys(math, op, row0, rows, keyLen, causalOffset,
                                     windowOffset, blockKV);
+  if (split)
+    visible = splitVisibleKeys(math, visible, split, kvSplits, blockKV);
   Value firstBlockStart = visible.firstBlockStart, keyEnd = visible.keyEnd;
 
   auto threadLoop = scf::ForallOp::create(
@@ -400,6 +451,131 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
       }
     }
     scf::YieldOp::create(tb, tloc);
+  });
+}
+
+/// The merge kernel: one thread per (query row, column slice) of 16 bytes
+/// of f32, a block of up to kMergeThreads threads over whole rows:
+///   M = max_s lse_s, W = sum_s e^(lse_s - M),
+///   O = sum_s e^(lse_s - M) O_s / W (0 where W = 0), lse = M + log W,
+/// with M taken as 0 where no split saw a key. Every thread of a row
+/// recomputes M and W from the S logsumexps (cached by the hardware);
+/// there is no shared memory and no barrier.
+void KernelBuilder::buildMerge(Value batchSize, Value queryHeads,
+                               Value finalOutput, Value finalLse) {
+  constexpr int64_t kMergeThreads = 128;
+  IndexMath math{b, loc};
+  int64_t slice = valueDim % 4 == 0 ? 4 : 1;
+  int64_t slices = valueDim / slice;
+  int64_t columnThreads = std::min(slices, kMergeThreads);
+  int64_t rowsPerBlock = std::max<int64_t>(1, kMergeThreads / columnThreads);
+  Value rowBlocks = math.ceilDiv(queryLen, math.constant(rowsPerBlock));
+  SmallVector<Attribute> mapping = {
+      gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimZ),
+      gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimY),
+      gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimX)};
+  auto grid = scf::ForallOp::create(
+      b, loc, getAsOpFoldResult(ValueRange{batchSize, queryHeads, rowBlocks}),
+      ValueRange{}, b.getArrayAttr(mapping));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(grid.getBody());
+  Value batch = grid.getInductionVar(0), head = grid.getInductionVar(1);
+  Value rowBlock = grid.getInductionVar(2);
+  auto threadLoop = scf::ForallOp::create(
+      b, loc,
+      SmallVector<OpFoldResult>{b.getIndexAttr(rowsPerBlock * columnThreads)},
+      ValueRange{},
+      b.getArrayAttr(
+          {gpu::GPUThreadMappingAttr::get(ctx, gpu::MappingId::DimX)}));
+  b.setInsertionPointToStart(threadLoop.getBody());
+  Value thread = threadLoop.getInductionVar(0);
+  Value columnThreadsValue = math.constant(columnThreads);
+  Value rowInBlock = math.divU(thread, columnThreadsValue);
+  Value columnThread = math.remU(thread, columnThreadsValue);
+  Value row = math.add(math.mul(rowBlock, math.constant(rowsPerBlock)),
+                       rowInBlock);
+  Value zero = math.constant(0), one = math.constant(1);
+  Value splits = math.constant(kvSplits);
+  scf::IfOp::create(b, loc, math.lt(row, queryLen), [&](OpBuilder &tb,
+                                                        Location tloc) {
+    OpBuilder::InsertionGuard rowGuard(b);
+    b.setInsertionPoint(tb.getInsertionBlock(), tb.getInsertionPoint());
+    IndexMath tm{b, tloc};
+    Value negInf = f32Constant(b, tloc, -std::numeric_limits<double>::infinity());
+    auto maxLoop = scf::ForOp::create(
+        b, tloc, zero, splits, one, ValueRange{negInf},
+        [&](OpBuilder &lb, Location lloc, Value s, ValueRange state) {
+          Value lse = memref::LoadOp::create(lb, lloc, partialLse,
+                                             ValueRange{s, batch, head, row});
+          scf::YieldOp::create(
+              lb, lloc,
+              ValueRange{arith::MaximumFOp::create(lb, lloc, state[0], lse)});
+        });
+    Value shift = safeRowMax(b, tloc, maxLoop.getResult(0));
+    auto weightOf = [&](OpBuilder &wb, Location wloc, Value lse) -> Value {
+      Value shifted = arith::SubFOp::create(wb, wloc, lse, shift);
+      return math::ExpOp::create(wb, wloc, shifted);
+    };
+    auto sumLoop = scf::ForOp::create(
+        b, tloc, zero, splits, one, ValueRange{f32Constant(b, tloc, 0)},
+        [&](OpBuilder &lb, Location lloc, Value s, ValueRange state) {
+          Value lse = memref::LoadOp::create(lb, lloc, partialLse,
+                                             ValueRange{s, batch, head, row});
+          Value w = weightOf(lb, lloc, lse);
+          scf::YieldOp::create(
+              lb, lloc, ValueRange{arith::AddFOp::create(lb, lloc, state[0], w)});
+        });
+    Value weightSum = sumLoop.getResult(0);
+    auto sliceType = VectorType::get({slice}, f32);
+    Value zeros =
+        arith::ConstantOp::create(b, tloc, DenseElementsAttr::get(sliceType, 0.0f));
+    Value sums = vector::BroadcastOp::create(b, tloc, sliceType, weightSum);
+    Value isEmpty = arith::CmpFOp::create(b, tloc, arith::CmpFPredicate::OEQ,
+                                          weightSum, f32Constant(b, tloc, 0));
+    scf::ForOp::create(
+        b, tloc, columnThread, tm.constant(slices), columnThreadsValue,
+        ValueRange{},
+        [&](OpBuilder &cb, Location cloc, Value sliceIndex, ValueRange) {
+          OpBuilder::InsertionGuard columnGuard(b);
+          b.setInsertionPoint(cb.getInsertionBlock(), cb.getInsertionPoint());
+          IndexMath cm{b, cloc};
+          Value column = cm.mul(sliceIndex, cm.constant(slice));
+          auto accLoop = scf::ForOp::create(
+              b, cloc, zero, splits, one, ValueRange{zeros},
+              [&](OpBuilder &lb, Location lloc, Value s, ValueRange state) {
+                Value lse = memref::LoadOp::create(
+                    lb, lloc, partialLse, ValueRange{s, batch, head, row});
+                Value w = vector::BroadcastOp::create(lb, lloc, sliceType,
+                                                      weightOf(lb, lloc, lse));
+                Value part = loadVector(lb, lloc, sliceType, partialOutput,
+                                        ValueRange{s, batch, head, row, column});
+                Value sum = vector::FMAOp::create(lb, lloc, w, part, state[0]);
+                scf::YieldOp::create(lb, lloc, ValueRange{sum});
+              });
+          Value quotient =
+              arith::DivFOp::create(b, cloc, accLoop.getResult(0), sums);
+          Value normalized =
+              arith::SelectOp::create(b, cloc, isEmpty, zeros, quotient);
+          Type resultType =
+              cast<MemRefType>(finalOutput.getType()).getElementType();
+          if (!resultType.isF32())
+            normalized = arith::TruncFOp::create(
+                b, cloc, sliceType.clone(resultType), normalized);
+          storeVector(b, cloc, normalized, finalOutput,
+                      ValueRange{batch, head, row, column});
+          scf::YieldOp::create(b, cloc);
+        });
+    if (finalLse) {
+      scf::IfOp::create(
+          b, tloc, tm.eq(columnThread, zero), [&](OpBuilder &sb, Location sloc) {
+            Value logSum = math::LogOp::create(sb, sloc, weightSum);
+            Value lse = arith::AddFOp::create(sb, sloc, shift, logSum);
+            memref::StoreOp::create(sb, sloc, lse, finalLse,
+                                    ValueRange{batch, head, row});
+            scf::YieldOp::create(sb, sloc);
+          });
+    }
+    scf::YieldOp::create(b, tloc);
   });
 }
 
@@ -1019,6 +1195,16 @@ struct FADistributeAttentionPass
         return signalPassFailure();
       }
       OpBuilder builder(op);
+      if (tiling.getPackGqa()) {
+        if (std::string why = whyNotPackable(op); !why.empty()) {
+          op.emitOpError() << "the tiling packs query groups (pack_gqa), but "
+                           << why;
+          return signalPassFailure();
+        }
+        op = packQueryGroups(op, builder);
+        tiling = op.getTilingAttr();
+        builder.setInsertionPoint(op);
+      }
       KernelBuilder kernel(op, builder, tiling, asyncCopies, tensorCores,
                            registerFragments);
       SmallVector<Value> results = kernel.build();

@@ -16,9 +16,13 @@
 //
 // Values that live across a barrier (and the loop's iter_args) move through
 // one private slot per thread: a memref<T x type> allocated in front of the
-// loop. Barriers may sit in the thread loop's body or in an scf.for directly
-// inside it whose bounds do not depend on the thread; anything else is
-// reported. Workgroup memory becomes ordinary memory.
+// loop. Slots are heap allocations (memref.alloc, freed per block by the
+// pipeline's deallocation), not stack ones: scf-forall-to-for turns the grid
+// into loops that are no allocation scope, so a stack slot per block would
+// grow the stack with the grid (a split-KV decode grid of 56 blocks of 128
+// threads overflowed 8 MB). Barriers may sit in the thread loop's body or
+// in an scf.for directly inside it whose bounds do not depend on the
+// thread; anything else is reported. Workgroup memory becomes ordinary memory.
 //
 // The split kernel computes exactly what the GPU computes under the barrier
 // semantics, so its numbers test the kernel that fa-lower-to-gpu maps.
@@ -170,10 +174,10 @@ Value ThreadLoopSplitter::privateSlots(Type type) {
   Location loc = threads.getLoc();
   OpFoldResult count = threads.getMixedUpperBound()[0];
   if (std::optional<int64_t> size = getConstantIntValue(count))
-    return memref::AllocaOp::create(b, loc, MemRefType::get({*size}, type));
-  return memref::AllocaOp::create(b, loc,
-                                  MemRefType::get({ShapedType::kDynamic}, type),
-                                  ValueRange{cast<Value>(count)});
+    return memref::AllocOp::create(b, loc, MemRefType::get({*size}, type));
+  return memref::AllocOp::create(b, loc,
+                                 MemRefType::get({ShapedType::kDynamic}, type),
+                                 ValueRange{cast<Value>(count)});
 }
 
 /// Carries the loop's iter_args through private slots instead, so that the

@@ -86,6 +86,9 @@ struct KernelBuilder {
   Location loc;
   int64_t blockQ, blockKV, stages, threads, headDim, valueDim;
   int64_t keyChunk;
+  /// Key splits (split-KV): each grid block computes one run of its query
+  /// block's key blocks into the workspace, and a second kernel merges.
+  int64_t kvSplits = 1;
   /// Whether K and V tiles are prefetched with cp.async (see asyncCopies).
   bool asyncCopies = false;
   /// Whether Q K^T and P V are warp-level 16x8x16 matmuls (tensor cores,
@@ -106,6 +109,9 @@ struct KernelBuilder {
 
   // Buffers and sizes seen from inside the kernel.
   Value query, key, value, mask, output, logsumexp;
+  /// With key splits: the workspace of partial outputs [S, B, Hq, Nq, Dv]
+  /// and logsumexps [S, B, Hq, Nq], both f32.
+  Value partialOutput, partialLse;
   Value queryLen, keyLen, groupSize, causalOffset, windowOffset, scale;
   SmallVector<bool> maskBroadcast;
 
@@ -114,7 +120,8 @@ struct KernelBuilder {
                 bool allowRegisterFragments = false)
       : op(op), b(b), loc(op.getLoc()), blockQ(tiling.getBlockQ()),
         blockKV(tiling.getBlockKv()), stages(tiling.getStages()),
-        threads(tiling.getWarps() * kWarpSize), ctx(b.getContext()) {
+        threads(tiling.getWarps() * kWarpSize),
+        kvSplits(tiling.getKvSplits()), ctx(b.getContext()) {
     auto qType = cast<RankedTensorType>(op.getQuery().getType());
     auto vType = cast<RankedTensorType>(op.getValue().getType());
     headDim = qType.getDimSize(3);
@@ -174,6 +181,10 @@ struct KernelBuilder {
     return valueDim / accumulatorSlice() / rowSplit;
   }
   void buildQueryBlock(scf::ForallOp grid);
+  /// The merge kernel of split-KV: from the workspace into `finalOutput`
+  /// and `finalLse` (null when the op has no logsumexp result).
+  void buildMerge(Value batchSize, Value queryHeads, Value finalOutput,
+                  Value finalLse);
   /// An scf.if on `ownsRow` that yields `compute()` (built in its then
   /// region) in the threads that own a query row and `otherwise` in the
   /// threads that only help with the copies; just `compute()` when every

@@ -134,8 +134,8 @@ private:
     OpBuilder b(threads);
     SmallVector<int64_t> shape = {count};
     shape.append(inner.begin(), inner.end());
-    return memref::AllocaOp::create(b, threads.getLoc(),
-                                    MemRefType::get(shape, type));
+    return memref::AllocOp::create(b, threads.getLoc(),
+                                   MemRefType::get(shape, type));
   }
   /// Where each member keeps what it contributed, filled in by `publish`.
   struct Member {

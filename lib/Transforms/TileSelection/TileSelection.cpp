@@ -11,6 +11,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -119,11 +120,16 @@ Tiling smallestTiling(const AttentionShape &shape,
 }
 
 std::string describe(const Tiling &tiling) {
-  return std::to_string(tiling.blockQ) + " x " +
-         std::to_string(tiling.blockKV) + ", " + std::to_string(tiling.warps) +
-         (tiling.warps == 1 ? " warp, " : " warps, ") +
-         std::to_string(tiling.stages) +
-         (tiling.stages == 1 ? " stage" : " stages");
+  std::string text =
+      std::to_string(tiling.blockQ) + " x " + std::to_string(tiling.blockKV) +
+      ", " + std::to_string(tiling.warps) +
+      (tiling.warps == 1 ? " warp, " : " warps, ") +
+      std::to_string(tiling.stages) + (tiling.stages == 1 ? " stage" : " stages");
+  if (tiling.kvSplits > 1)
+    text += ", " + std::to_string(tiling.kvSplits) + " key splits";
+  if (tiling.packGQA)
+    text += ", query groups packed";
+  return text;
 }
 
 /// Why a tiling does not fit, or "" when it does.
@@ -281,9 +287,25 @@ int64_t mlir::fa::registersPerThread(const Tiling &tiling,
   return clampToInt64(std::ceil(values / threads) + 24);
 }
 
+AttentionShape mlir::fa::packedShape(const AttentionShape &shape) {
+  if (!shape.queryGroupsPackable || shape.heads == kUnknownSize ||
+      shape.kvHeads == kUnknownSize || shape.kvHeads <= 0)
+    return shape;
+  AttentionShape packed = shape;
+  int64_t group = shape.heads / shape.kvHeads;
+  packed.heads = shape.kvHeads;
+  packed.queryLen =
+      shape.queryLen == kUnknownSize ? kUnknownSize : shape.queryLen * group;
+  packed.causalOffset.reset();
+  packed.queryGroupsPackable = false;
+  return packed;
+}
+
 TileCosts mlir::fa::evaluateTiling(const Tiling &tiling,
-                                   const AttentionShape &shape,
+                                   const AttentionShape &unpacked,
                                    const TargetDescription &target) {
+  const AttentionShape shape =
+      tiling.packGQA ? packedShape(unpacked) : unpacked;
   TileCosts costs;
   costs.sharedMemoryBytes = sharedMemoryBytes(tiling, shape, target);
   costs.registersPerThread = registersPerThread(tiling, shape, target);
@@ -296,12 +318,23 @@ TileCosts mlir::fa::evaluateTiling(const Tiling &tiling,
   int64_t e = shape.elementBytes;
   double batchHeads = double(batch) * double(heads);
   double features = double(shape.headDim) + double(shape.valueDim);
-  costs.blocks = clampToInt64(batchHeads * double(ceilDiv(nq, tiling.blockQ)));
+  double splits = double(std::max<int64_t>(tiling.kvSplits, 1));
+  costs.blocks = clampToInt64(batchHeads * double(ceilDiv(nq, tiling.blockQ)) *
+                              splits);
   costs.visitedKVTiles = countVisitedKVTiles(tiling, shape);
+  // Each split reads its query block again, and writes a partial f32 row
+  // and its logsumexp that the merge reads back.
+  double workspace =
+      splits > 1 ? splits * batchHeads * double(nq) *
+                       (double(shape.valueDim) + 1) * 4
+                 : 0;
+  costs.workspaceBytes = clampToInt64(workspace);
   costs.hbmBytesTiled = clampToInt64(
       batchHeads * (double(nq) * features * e + double(nq) * 4 +
+                    (splits - 1) * double(nq) * double(shape.headDim) * e +
                     double(costs.visitedKVTiles) * double(tiling.blockKV) *
-                        features * e));
+                        features * e) +
+      2 * workspace);
   double scores = double(nq) * double(nk);
   costs.hbmBytesUnfused = clampToInt64(
       batchHeads * ((double(nq) + double(nk)) * features * e +
@@ -339,6 +372,98 @@ TileCosts mlir::fa::evaluateTiling(const Tiling &tiling,
   costs.cost =
       double(costs.hbmBytesTiled) * wavePenalty * latencyPenalty * warpPenalty;
   return costs;
+}
+
+std::pair<int64_t, std::string>
+mlir::fa::chooseKVSplits(const Tiling &tiling, const AttentionShape &unpacked,
+                         const TargetDescription &target) {
+  const AttentionShape shape =
+      tiling.packGQA ? packedShape(unpacked) : unpacked;
+  if (!target.isGPU())
+    return {1, "no key splits: the host runs the grid's blocks one after "
+               "another"};
+  Tiling whole = tiling;
+  whole.kvSplits = 1;
+  TileCosts costs = evaluateTiling(whole, unpacked, target);
+  if (costs.occupancyBlocksPerSM == 0)
+    return {1, "no key splits: the tiling does not fit"};
+  int64_t grid = costs.blocks;
+  int64_t concurrent = target.smCount * costs.occupancyBlocksPerSM;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  // FlashAttention-2's num_splits_heuristic, counted in blocks in flight
+  // (SMs times blocks per SM) rather than SMs.
+  if (double(grid) >= 0.8 * double(concurrent)) {
+    os << "no key splits: " << grid << " blocks "
+       << (grid >= concurrent ? "fill the " : "fill at least 80% of the ")
+       << concurrent << " that " << target.name << " runs at once ("
+       << target.smCount << " SMs x " << costs.occupancyBlocksPerSM << ")";
+    return {1, text};
+  }
+  int64_t queryBlocks =
+      ceilDiv(known(shape.queryLen, kAssumedSequenceLength), tiling.blockQ);
+  int64_t keyBlocks = costs.visitedKVTiles / std::max<int64_t>(queryBlocks, 1);
+  int64_t maxSplits =
+      std::min(kMaxKVSplits, keyBlocks / kMinKeyBlocksPerSplit);
+  std::string assumed = shape.keyLen == kUnknownSize
+                            ? " (Nk unknown, assumed " +
+                                  std::to_string(kAssumedSequenceLength) + ")"
+                            : "";
+  auto share = [&](int64_t blocks) {
+    double percent = 100.0 * double(blocks) / double(concurrent);
+    std::string text;
+    llvm::raw_string_ostream(text)
+        << (percent < 1 ? std::string("under 1")
+                        : llvm::formatv("{0:F0}", percent).str())
+        << "%";
+    return text;
+  };
+  if (maxSplits < 2) {
+    os << "no key splits: " << grid << " blocks fill " << share(grid)
+       << " of the " << concurrent << " that " << target.name
+       << " runs at once, but a query block sees about " << keyBlocks
+       << (keyBlocks == 1 ? " key block" : " key blocks") << assumed
+       << ", too few for two splits of " << kMinKeyBlocksPerSplit;
+    return {1, text};
+  }
+  auto efficiency = [&](int64_t splits) {
+    double waves = double(grid) * double(splits) / double(concurrent);
+    return waves / std::ceil(waves);
+  };
+  // A split count that gives each split as many key blocks as one split
+  // fewer only adds blocks.
+  auto eligible = [&](int64_t splits) {
+    return splits == 1 ||
+           ceilDiv(keyBlocks, splits) != ceilDiv(keyBlocks, splits - 1);
+  };
+  double best = 0;
+  for (int64_t splits = 1; splits <= maxSplits; ++splits)
+    if (eligible(splits))
+      best = std::max(best, efficiency(splits));
+  int64_t chosen = 1;
+  for (int64_t splits = 1; splits <= maxSplits; ++splits)
+    if (eligible(splits) && efficiency(splits) >= 0.85 * best) {
+      chosen = splits;
+      break;
+    }
+  if (chosen == 1) {
+    os << "no key splits: " << grid << " blocks already use "
+       << llvm::format("%.0f", 100.0 * efficiency(1))
+       << "% of their last wave";
+    return {1, text};
+  }
+  os << "kv_splits = " << chosen << ": " << grid << " blocks would fill "
+     << share(grid) << " of the "
+     << concurrent << " that " << target.name << " runs at once ("
+     << target.smCount << " SMs x " << costs.occupancyBlocksPerSM
+     << "); splitting each query block's " << keyBlocks << " key blocks"
+     << assumed << " " << chosen << " ways (about "
+     << ceilDiv(keyBlocks, chosen) << " each) makes " << grid * chosen
+     << " blocks, the fewest splits whose last wave is at least 85% as "
+        "full as the best count's (FlashAttention-2's heuristic, at most "
+     << maxSplits << " splits of " << kMinKeyBlocksPerSplit
+     << " or more key blocks)";
+  return {chosen, text};
 }
 
 namespace {
@@ -532,6 +657,68 @@ std::string noTileFits(const AttentionShape &shape,
          describe(smallest) + ") " + misfit(smallest, costs, target);
 }
 
+/// Splits the keys of `decision`'s tiling where the grid is too small
+/// (chooseKVSplits), updating its costs; returns the reason.
+std::string splitKeys(TileDecision &decision, const AttentionShape &shape,
+                      const TargetDescription &target) {
+  auto [splits, why] = chooseKVSplits(decision.tiling, shape, target);
+  decision.tiling.kvSplits = splits;
+  decision.costs = evaluateTiling(decision.tiling, shape, target);
+  return why;
+}
+
+/// Chooses the tiling of `selection` (its key splits, then whether to
+/// pack the query groups) and appends the reasons to its why.
+///
+/// Where the query groups are packable, the packed attention is tiled by
+/// the same policy (with its own key splits) and taken when it costs less
+/// than 90% of the plain one (a tie keeps the plain kernel).
+void splitAndPack(TileSelection &selection, const AttentionShape &shape,
+                  const TargetDescription &target, TilePolicy policy) {
+  if (!selection.decision)
+    return;
+  TileDecision &plain = *selection.decision;
+  std::string plainSplits = splitKeys(plain, shape, target);
+  AttentionShape packed = packedShape(shape);
+  std::optional<TileDecision> candidate;
+  std::string packedSplits;
+  if (shape.queryGroupsPackable && packed.heads != shape.heads) {
+    TileSelection alternative = policy == TilePolicy::FA1
+                                    ? selectFA1(packed, target)
+                                    : selectFA2(packed, target);
+    if (alternative.decision) {
+      candidate = *alternative.decision;
+      packedSplits = splitKeys(*candidate, packed, target);
+      // The costs of the packed tiling, seen from the original shape.
+      candidate->tiling.packGQA = true;
+      candidate->costs = evaluateTiling(candidate->tiling, shape, target);
+    }
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (!candidate || candidate->costs.cost >= 0.9 * plain.costs.cost) {
+    if (candidate)
+      os << "; packing the " << shape.heads / shape.kvHeads
+         << " query heads of each key/value head (pack_gqa) would not cost "
+            "less";
+    plain.why += "; " + plainSplits + text;
+    return;
+  }
+  Tiling rows = candidate->tiling;
+  rows.kvSplits = 1;
+  rows.packGQA = false;
+  os << "; packing the " << shape.heads / shape.kvHeads
+     << " query heads of each key/value head into one block's rows "
+        "(pack_gqa) reads K and V once per group: "
+     << formatBytes(candidate->costs.hbmBytesTiled) << " of HBM traffic "
+     << "instead of " << formatBytes(plain.costs.hbmBytesTiled)
+     << ", with " << describe(rows) << " for the " << packed.heads
+     << " packed heads; " << packedSplits;
+  candidate->why = plain.why + text;
+  candidate->policy = plain.policy;
+  plain = *candidate;
+}
+
 } // namespace
 
 TileSelection mlir::fa::selectTiles(const AttentionShape &shape,
@@ -539,6 +726,7 @@ TileSelection mlir::fa::selectTiles(const AttentionShape &shape,
                                     TilePolicy policy) {
   int64_t m = target.sharedMemoryPerBlock / shape.elementBytes;
   TileSelection fa1 = selectFA1(shape, target);
+  splitAndPack(fa1, shape, target, TilePolicy::FA1);
   if (policy == TilePolicy::FA1) {
     if (!fa1.decision)
       fa1.error = noTileFits(shape, target);
@@ -549,6 +737,7 @@ TileSelection mlir::fa::selectTiles(const AttentionShape &shape,
     fa2.error = noTileFits(shape, target);
     return fa2;
   }
+  splitAndPack(fa2, shape, target, TilePolicy::FA2);
   fa2.decision->fa1BlockKV = fa1BlockKV(m, shape.headDim);
   fa2.decision->fa1BlockQ = fa1BlockQ(m, shape.headDim);
   if (policy == TilePolicy::Auto) {
@@ -569,6 +758,11 @@ TileSelection mlir::fa::checkTiling(const Tiling &tiling,
   if (tiling.blockQ <= 0 || tiling.blockKV <= 0 || tiling.warps <= 0 ||
       tiling.stages <= 0) {
     result.error = "the tiling written on the op must have positive sizes";
+    return result;
+  }
+  if (tiling.packGQA && !shape.queryGroupsPackable) {
+    result.error = "the tiling written on the op packs query groups "
+                   "(pack_gqa), which this attention does not allow";
     return result;
   }
   TileCosts costs = evaluateTiling(tiling, shape, target);

@@ -267,6 +267,22 @@ func.func @tiling_not_positive(%q: tensor<1x2x8x16xf32>) {
 
 // -----
 
+func.func @kv_splits_zero(%q: tensor<1x2x8x16xf32>) {
+  // expected-error @+1 {{tiling kv_splits must be between 1 and 128, got 0}}
+  %o = fa.attention %q, %q, %q scale = 0.5 tiling = <block_q = 16, block_kv = 16, warps = 1, stages = 1, kv_splits = 0> : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32> -> tensor<1x2x8x16xf32>
+  return
+}
+
+// -----
+
+func.func @kv_splits_too_many(%q: tensor<1x2x8x16xf32>) {
+  // expected-error @+1 {{tiling kv_splits must be between 1 and 128, got 129}}
+  %o = fa.attention %q, %q, %q scale = 0.5 tiling = <block_q = 16, block_kv = 16, warps = 1, stages = 1, kv_splits = 129> : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32> -> tensor<1x2x8x16xf32>
+  return
+}
+
+// -----
+
 // A target whose block may use more shared memory than its SM has.
 // expected-error @+1 {{target smem_per_block (2048) exceeds smem_per_sm (1024)}}
 func.func @target_inconsistent() attributes {t = #fa.target<name = "x", smem_per_block = 2048, smem_per_sm = 1024, regs_per_sm = 65536, regs_per_thread = 255, max_threads_per_block = 1024, max_threads_per_sm = 2048, warp_size = 32, sm_count = 1, mma = []>} {

@@ -83,3 +83,25 @@ func.func @tiled(%q: tensor<1x8x128x64xf16>) -> tensor<1x8x128x64xf16> attribute
       -> tensor<1x8x128x64xf16>
   return %o : tensor<1x8x128x64xf16>
 }
+
+// -----
+
+// Key splits (split-KV) print when not 1, in any order of the parameters.
+// CHECK-LABEL: func.func @split_keys
+// CHECK: tiling = <block_q = 16, block_kv = 64, warps = 1, stages = 2, kv_splits = 8> :
+// CHECK-LABEL: func.func @one_split_is_the_default
+// CHECK: tiling = <block_q = 16, block_kv = 64, warps = 1, stages = 2> :
+func.func @split_keys(%q: tensor<1x8x1x64xf16>, %kv: tensor<1x8x4096x64xf16>) -> tensor<1x8x1x64xf16> {
+  %o = fa.attention %q, %kv, %kv scale = 0.125
+      tiling = <kv_splits = 8, block_q = 16, block_kv = 64, warps = 1, stages = 2>
+      : tensor<1x8x1x64xf16>, tensor<1x8x4096x64xf16>, tensor<1x8x4096x64xf16>
+      -> tensor<1x8x1x64xf16>
+  return %o : tensor<1x8x1x64xf16>
+}
+func.func @one_split_is_the_default(%q: tensor<1x8x1x64xf16>, %kv: tensor<1x8x4096x64xf16>) -> tensor<1x8x1x64xf16> {
+  %o = fa.attention %q, %kv, %kv scale = 0.125
+      tiling = <block_q = 16, block_kv = 64, warps = 1, stages = 2, kv_splits = 1>
+      : tensor<1x8x1x64xf16>, tensor<1x8x4096x64xf16>, tensor<1x8x4096x64xf16>
+      -> tensor<1x8x1x64xf16>
+  return %o : tensor<1x8x1x64xf16>
+}

@@ -162,6 +162,10 @@ def generate_program(index, rng, dtype):
     kv_heads = heads // group
     nq = sequence_length(rng)
     nk = sequence_length(rng)
+    # Decode steps: one query token (or a few, as speculative decoding
+    # verifies) against the keys of a cache.
+    if rng.random() < 0.15:
+        nq = rng.choice([1, 1, 4])
     d = rng.choice([2, 4, 8, 16])
     dv = rng.choice([d, 4])
     scale_form = rng.choice(["mul", "div", "query", "both", "none"])
@@ -840,6 +844,10 @@ def generate_program_2d(index, rng, dtype):
     p = Program(index, rng)
     nq = sequence_length(rng)
     nk = sequence_length(rng)
+    # Decode steps: one query token (or a few, as speculative decoding
+    # verifies) against the keys of a cache.
+    if rng.random() < 0.15:
+        nq = rng.choice([1, 1, 4])
     d = rng.choice([2, 4, 8, 16])
     dv = rng.choice([d, 4])
     scale_form = rng.choice(["mul", "div", "query", "none"])
@@ -1437,12 +1445,13 @@ def main():
     return run_many(args)
 
 
-def tile_report(fa_opt, module, target, cap, tmp, stages=0):
+def tile_report(fa_opt, module, target, cap, tmp, stages=0, splits=0):
     """fa-select-tiles' report after raising: one dict per fa.attention, with
     the line of the module it came from."""
     path = os.path.join(tmp, "tiles.json")
     options = (f"target={target} report={path}" + (f" max-block-kv={cap}" if cap else "")
-               + (f" min-stages={stages}" if stages else ""))
+               + (f" min-stages={stages}" if stages else "")
+               + (f" min-kv-splits={splits}" if splits else ""))
     done = subprocess.run([fa_opt, module, "--fa-raise-attention",
                            f"--fa-select-tiles={options}", "-o", os.devnull],
                           capture_output=True, text=True)
@@ -1457,12 +1466,16 @@ def tile_report(fa_opt, module, target, cap, tmp, stages=0):
     return entries
 
 
-def key_blocks(module_text, entries, paths_stats, path):
+def key_blocks(module_text, entries, paths_stats, path, forced_splits=False):
     """Adds to paths_stats[path] the key blocks each raised program's op
     visits on `path`: the most any query block visits (a causal diagonal
     skips the blocks past it), whether the last block is partial, whether a
     query block skips key blocks, and whether cp.async stages are reused
-    (more blocks than stages, stages >= 2)."""
+    (more blocks than stages, stages >= 2). With split keys, a block walks
+    one run of ceil(blocks / splits) key blocks, and that run is what
+    counts. Programs whose splits the run forced (`forced_splits`, the
+    min-kv-splits seeds) count only as split: they test the merge, and
+    their short runs would not say whether state crosses key blocks."""
     starts = []
     for number, line in enumerate(module_text.split("\n"), start=1):
         m = re.match(r"\s*func\.func (?:private )?@(\w+)\(", line)
@@ -1470,7 +1483,8 @@ def key_blocks(module_text, entries, paths_stats, path):
             starts.append((number, m.group(1)))
     expectations = parse_expectations(module_text)
     stats = paths_stats.setdefault(path, {"raised": 0, "three": 0, "most": 0, "partial": 0,
-                                          "skipped": 0, "stage-reuse": 0})
+                                          "skipped": 0, "stage-reuse": 0, "split": 0,
+                                          "forced": 0})
     for entry in entries:
         owner = None
         for start, name in starts:
@@ -1486,7 +1500,12 @@ def key_blocks(module_text, entries, paths_stats, path):
         def visited(rows_end):  # key blocks a query block ending at rows_end visits
             last = nk if offset is None else max(0, min(nk, rows_end + offset))
             return -(-last // bkv)
-        most = visited(nq)
+        splits = entry.get("kv_splits", 1)
+        most = -(-visited(nq) // splits)
+        stats["split"] += splits > 1
+        if forced_splits:
+            stats["forced"] += 1
+            continue
         stats["raised"] += 1
         stats["three"] += most >= 3
         stats["most"] = max(stats["most"], most)
@@ -1546,13 +1565,21 @@ def run_many(args):
             # most of these small shapes.
             stages = 2 if (seed // 2) % 2 else 0
             staged = capped + ([f"min-stages={stages}"] if stages else [])
-            key_blocks(text, tile_report(args.fa_opt, module, "host", cap, tmp), blocks, "host")
+            # Every fifth seed splits the keys 2, 3 or 4 ways (where tile
+            # selection would not, as for these short sequences), on the
+            # host and in the kernel, so that the split runs and the merge
+            # are checked against the frontend too. (Tile selection splits
+            # some kernel programs by itself: their grids are tiny.)
+            splits = 2 + (seed // 5) % 3 if seed % 5 == 0 else 0
+            split = [f"min-kv-splits={splits}"] if splits else []
+            key_blocks(text, tile_report(args.fa_opt, module, "host", cap, tmp, 0, splits),
+                       blocks, "host", bool(splits))
             outs = []
-            pipelines = [capped, ["raise=false"]]
+            pipelines = [capped + split, ["raise=false"]]
             if chip:
-                pipelines.append([f"gpu-kernel={chip}"] + staged)
-                key_blocks(text, tile_report(args.fa_opt, module, chip, cap, tmp, stages), blocks,
-                           f"{chip} kernel")
+                pipelines.append([f"gpu-kernel={chip}"] + staged + split)
+                key_blocks(text, tile_report(args.fa_opt, module, chip, cap, tmp, stages, splits),
+                           blocks, f"{chip} kernel", bool(splits))
             for pipeline in pipelines:
                 option = "--fa-cpu-pipeline" + ("=" + " ".join(pipeline) if pipeline else "")
                 lowered = subprocess.run([args.fa_opt, module, option],
@@ -1605,7 +1632,8 @@ def run_many(args):
         print(f"key blocks on {path}: {b['three']} of {b['raised']} raised programs "
               f"({share:.0%}) visit 3 or more (at most {b['most']}); {b['partial']} end in a "
               f"partial block, {b['skipped']} skip causal blocks, "
-              f"{b['stage-reuse']} reuse cp.async stages")
+              f"{b['stage-reuse']} reuse cp.async stages, {b['split']} split their keys "
+              f"({b['forced']} by min-kv-splits, not counted above)")
         if share < args.min_three_blocks:
             failures += 1
             print(f"FAILED: fewer than {args.min_three_blocks:.0%} of the raised programs "

@@ -89,6 +89,31 @@ CASES = [
      "the tensor-core kernel with D = 256, MQA, causal bottom-right, tails in both lengths"),
     ("dynamic", 2, 4, 2, 77, 61, 16, 16, "f32", ("bool", (2, 1, 77, 61)), "top_left", None, True, True, (16, 16),
      "every size but D dynamic (group size known only at run time)"),
+    # Split-KV (the 4th tile entry is kv_splits): each split walks a run of
+    # ceil(blocks / splits) of the key blocks its query block sees, and the
+    # merge combines the partial results by their logsumexp.
+    ("splits2-decode-mqa", 1, 4, 1, 1, 100, 32, 32, "f16", None, None, None, True, False, (16, 16, 2, 2),
+     "split-KV decode: Nq = 1, MQA (group of 4), 7 key blocks in 2 splits of 4 and 3"),
+    ("splits4-nq4-gqa8", 1, 8, 1, 4, 200, 64, 64, "f16", ("bias", (1, 8, 4, 200)), None, None, False, False, (16, 16, 1, 4),
+     "split-KV: Nq = 4, a group of 8 query heads per key/value head, a bias, 13 key blocks in 4 splits of 4, 4, 4 and 1"),
+    ("splits7-nq16-causal", 1, 2, 2, 16, 90, 16, 16, "f32", None, "bottom_right", None, True, False, (16, 8, 1, 7),
+     "split-KV: Nq = 16, causal bottom-right, 12 key blocks in 7 splits of 2 (the last split sees no key)"),
+    ("splits3-window-empty-rows", 1, 1, 1, 48, 40, 16, 16, "f32", None, None, (2, 1, "top_left"), True, False, (16, 8, 1, 3),
+     "split-KV with a window: query blocks that see one or two key blocks leave splits empty, and rows 41 to 47 see no key at all (0 and -inf, no NaN)"),
+    ("splits2-dynamic", 2, 4, 2, 5, 61, 16, 16, "f32", ("bool", (2, 1, 5, 61)), None, None, True, True, (16, 16, 1, 2),
+     "split-KV with every size but D dynamic and a keep-mask with an empty row"),
+    ("kernel-mma-splits4-gqa4-causal", 1, 8, 2, 16, 300, 64, 64, "bf16", None, "bottom_right", None, True, False, (64, 32, 2, 4),
+     "split-KV in the tensor-core kernel: bf16, GQA (group of 4), causal bottom-right, 10 key blocks in 4 splits of 3, 3, 3 and 1, two cp.async stages"),
+    ("kernel-mma-decode-gqa8-splits7", 1, 8, 1, 1, 257, 128, 128, "f16", None, None, None, True, False, (64, 32, 1, 7),
+     "split-KV decode in the tensor-core kernel: Nq = 1, D = 128, a group of 8, 9 key blocks in 7 splits of 2 (the last two see no key)"),
+    # Grouped-query packing (the 5th tile entry is pack_gqa): the query
+    # heads of a group are one attention's rows.
+    ("pack-gqa-decode-causal", 1, 8, 2, 1, 150, 32, 32, "f16", None, "bottom_right", None, True, False, (16, 16, 1, 1, True),
+     "grouped-query packing for a decode step: 4 query heads per key/value head become 4 rows of one block; the bottom-right causal mask over one row hides nothing"),
+    ("pack-gqa-nq4-bias-splits3", 2, 8, 1, 4, 120, 64, 64, "bf16", ("bias", (2, 8, 4, 120)), None, None, True, False, (32, 16, 1, 3, True),
+     "grouped-query packing with Nq = 4: 8 heads x 4 rows packed into 32, a bias over heads and rows packed alike, 3 key splits"),
+    ("kernel-mma-pack-gqa-splits5", 1, 16, 2, 1, 300, 128, 128, "f16", ("bias", (1, 1, 1, 300)), None, None, True, False, (64, 32, 2, 5, True),
+     "grouped-query packing in the tensor-core kernel: 8 heads of one query row fill half of a 16-row tile, a bias broadcast over heads and rows, 5 key splits, two cp.async stages"),
 ]
 
 
@@ -214,6 +239,8 @@ def main():
          dynamic, tile, what) = case
         bq, bkv = tile[:2]
         stages = tile[2] if len(tile) > 2 else 1
+        splits = tile[3] if len(tile) > 3 else 1
+        pack = tile[4] if len(tile) > 4 else False
         rtol, atol = TOLERANCE[dtype]
         qd, kd, vd, od = [b, hq, nq, d], [b, hkv, nk, d], [b, hkv, nk, dv], [b, hq, nq, dv]
         keep4 = (3,)
@@ -235,7 +262,10 @@ def main():
             attrs += f" window = <left = {window[0]}, right = {window[1]}, align = {window[2]}>"
         # Split-Q: several warps per block where the block has the rows.
         warps = max(1, min(4, bq // 8))
-        attrs += f" tiling = <block_q = {bq}, block_kv = {bkv}, warps = {warps}, stages = {stages}>"
+        split_attr = f", kv_splits = {splits}" if splits > 1 else ""
+        split_attr += ", pack_gqa = true" if pack else ""
+        attrs += (f" tiling = <block_q = {bq}, block_kv = {bkv}, warps = {warps}, "
+                  f"stages = {stages}{split_attr}>")
         results = f"{ot}, {lt}" if lse else ot
         lines = []
         lines.append(f"// Tiled and GPU kernel vs reference: {what}.\n")

@@ -160,7 +160,7 @@ func.func @warp_matmul(%out: memref<16x8xf32>) {
 // warp-synchronous), so the two intervals run warp by warp: a loop over the
 // 2 warps, each running both over its 32 lanes, thread = 32 warp + lane.
 // CHECK-LABEL: func.func @shuffle
-// CHECK: %[[SLOTS:.*]] = memref.alloca() : memref<64xf32>
+// CHECK: %[[SLOTS:.*]] = memref.alloc() : memref<64xf32>
 // CHECK: scf.for %[[W:.*]] = %{{.*}} to %c2{{.*}} step %{{.*}} {
 // CHECK:   scf.forall (%[[L0:.*]]) in (32) {
 // CHECK:     %[[W32:[^ ]+]] = arith.muli %[[W]], %c32{{.*}} : index

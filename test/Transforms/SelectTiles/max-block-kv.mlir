@@ -15,7 +15,7 @@
 
 // sm_90 chooses 128 x 64 for N = 4096 (policies.mlir); capped at 16 keys,
 // with the shared memory of the capped tiling and fa1's values unchanged.
-// CHECK: "block_q":128,"block_kv":16,"warps":4,"stages":1,"smem_bytes":[[SMEM:[0-9]+]],
+// CHECK: "block_q":128,"block_kv":16,"warps":4,"stages":1,"kv_splits":1,"pack_gqa":false,"smem_bytes":[[SMEM:[0-9]+]],
 // CHECK-SAME: "fa1_bc":454,"fa1_br":64,"gpu_kernel":"mma.sync-registers"
 // CHECK-SAME: "why":"target sm_90 from the pass option; auto is fa2: {{.*}}; block_kv capped at 16 by the max-block-kv option"
 // Nk = 10 takes one 16-key block (the tensor cores' granule), within the cap.

@@ -7,6 +7,7 @@
 
 #include "fa/Dialect/FA/IR/FADialect.h"
 #include "fa/Dialect/FA/IR/FAOps.h"
+#include "fa/Transforms/TileSelection.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -44,7 +45,8 @@ LogicalResult WindowAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 LogicalResult TilingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  int64_t blockQ, int64_t blockKV, int64_t warps,
                                  int64_t stages,
-                                 std::optional<int64_t> smemBytes) {
+                                 std::optional<int64_t> smemBytes,
+                                 int64_t kvSplits, bool packGqa) {
   if (blockQ <= 0 || blockKV <= 0 || warps <= 0 || stages <= 0)
     return emitError() << "tiling sizes must be positive, got block_q = "
                        << blockQ << ", block_kv = " << blockKV
@@ -52,6 +54,9 @@ LogicalResult TilingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (smemBytes && *smemBytes < 0)
     return emitError() << "tiling smem_bytes must be non-negative, got "
                        << *smemBytes;
+  if (kvSplits < 1 || kvSplits > kMaxKVSplits)
+    return emitError() << "tiling kv_splits must be between 1 and "
+                       << kMaxKVSplits << ", got " << kvSplits;
   return success();
 }
 

@@ -50,12 +50,33 @@ def FA_TilingAttr : AttrDef<FA_Dialect, "Tiling"> {
     per block, the K/V pipeline stages, and the shared memory the tiling
     needs (filled in by the pass when absent).
 
+    `kv_splits` (default 1, omitted when 1) splits the keys each query
+    block sees into that many consecutive runs of key blocks, each run
+    computed by its own block of the grid (flash-decoding). Each run writes
+    a partial output in f32 and its logsumexp to a workspace; a merge then
+    combines them: `lse = log sum_s e^lse_s`, `O = sum_s e^(lse_s - lse) O_s`.
+    A run that sees no key contributes nothing. It pays off when
+    `B * Hq * ceil(Nq / block_q)` blocks cannot fill the chip (decoding).
+
+    `pack_gqa = true` (default false, omitted when false) packs the
+    `G = Hq / Hkv` query heads that share a key/value head into the query
+    rows of one attention over that head (`[B, Hq, Nq, D]` viewed as
+    `[B, Hkv, G * Nq, D]`), so that one K/V tile serves `G * Nq` rows: K and
+    V are read once per group instead of once per query head. Allowed only
+    where it is exact: no window, no causal mask (except over a single
+    query row, bottom-right, where it hides nothing), and a mask that
+    broadcasts over heads and rows or has both.
+
     Example: `#fa.tiling<block_q = 128, block_kv = 64, warps = 4, stages = 2,
-    smem_bytes = 56320>`.
+    smem_bytes = 56320>`, or for a decode step
+    `#fa.tiling<block_q = 16, block_kv = 64, warps = 1, stages = 2,
+    kv_splits = 8, pack_gqa = true>`.
   }];
   let parameters = (ins "int64_t":$block_q, "int64_t":$block_kv,
                         "int64_t":$warps, "int64_t":$stages,
-                        OptionalParameter<"std::optional<int64_t>">:$smem_bytes);
+                        OptionalParameter<"std::optional<int64_t>">:$smem_bytes,
+                        DefaultValuedParameter<"int64_t", "1">:$kv_splits,
+                        DefaultValuedParameter<"bool", "false">:$pack_gqa);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }
