@@ -200,9 +200,9 @@ MUTATIONS = [
      "a row with no visible key gives 0/0 = NaN instead of 0"),
     ("reference-causal-off-by-one", DECOMPOSE,
      """              score.require(cmp(arith::CmpIPredicate::sle, col,
-                          diagonalPlus(causalOffset, 0)));""",
+                          diagonalPlus(offsetFor(*causal, causalOffset), 0)));""",
      """              score.require(cmp(arith::CmpIPredicate::slt, col,
-                          diagonalPlus(causalOffset, 0)));""",
+                          diagonalPlus(offsetFor(*causal, causalOffset), 0)));""",
      [SWEEP + "causal-top-left.mlir", SWEEP + "causal-bottom-right.mlir"],
      "the reference lowering hides the causal diagonal"),
     ("kernel-no-rescale", KERNEL,
@@ -399,6 +399,27 @@ MUTATIONS = [
      "      causal && !(*causal == DiagonalAlignment::bottom_right))",
      ["test/Transforms/SelectTiles/pack-gqa-errors.mlir"],
      "a bottom-right causal mask over several query rows is packed (and dropped)"),
+    # Per-sequence key lengths.
+    ("lengths-ignored-tiled", TILE,
+     "    keyLen = sequenceKeyLength(math, length, keyLen);",
+     "    (void)sequenceKeyLength(math, length, keyLen);",
+     ["test/Integration/kv-lengths.mlir"],
+     "the tiled path ignores kv_lengths"),
+    ("lengths-static-diagonal-kernel", KERNEL,
+     """    keyLen = sequenceKeyLength(math, length, tensorKeyLen);
+    if (std::optional<DiagonalAlignment> causal = op.getCausal())
+      causalOffset = diagonalOffset(math, *causal, queryLen, keyLen);""",
+     """    keyLen = sequenceKeyLength(math, length, tensorKeyLen);
+    if (std::optional<DiagonalAlignment> causal = op.getCausal())
+      (void)causal;""",
+     ["test/Integration/kv-lengths.mlir"],
+     "the kernel aligns a bottom-right causal diagonal to Nk, not to the sequence's length"),
+    ("lengths-unclamped-reference", DECOMPOSE,
+     """            sequenceKeys =
+                arith::MinSIOp::create(nb, nloc, atLeastZero, keyLenValue);""",
+     """            sequenceKeys = atLeastZero;""",
+     ["test/Integration/kv-lengths.mlir"],
+     "the reference does not clamp a length past Nk (its diagonal moves)"),
 ]
 
 

@@ -25,6 +25,12 @@ config.substitutions.append(
      "mlir-runner -e main -entry-point-result=void -shared-libs=" + runner_libs)
 )
 
+# The same with the entry point left to the RUN line: %run-entry <function>.
+config.substitutions.append(
+    ("%run-entry",
+     "mlir-runner -entry-point-result=void -shared-libs=" + runner_libs + " -e")
+)
+
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(
     ("%compare", sys.executable + " " +

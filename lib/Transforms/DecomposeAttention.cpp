@@ -165,6 +165,15 @@ struct DecomposeAttention : OpRewritePattern<AttentionOp> {
       scoreMaps.push_back(getMaskMap(
           ctx, cast<RankedTensorType>(mask.getType()), scoreShape));
     }
+    // Per-sequence key lengths: read at the score's batch index.
+    Value lengths = op.getKvLengths();
+    Value queryLenValue, keyLenValue;
+    if (lengths) {
+      scoreInputs.push_back(lengths);
+      scoreMaps.push_back(map(4, {bIdx}));
+      queryLenValue = getValueOrCreateConstantIndexOp(b, loc, querySizes[2]);
+      keyLenValue = getValueOrCreateConstantIndexOp(b, loc, keyLen);
+    }
     scoreMaps.push_back(identity4);
     Value scores = createGeneric(
         b, loc, scoreInputs, createEmpty(b, loc, scoreSizes, f32), scoreMaps,
@@ -173,6 +182,27 @@ struct DecomposeAttention : OpRewritePattern<AttentionOp> {
           MaskedScore score(nb, nloc, args[0], scale);
           if (mask)
             score.addMask(args[1]);
+          // L_b = clamp(len[b], 0, Nk): keys at or past it are hidden, and
+          // a bottom-right diagonal ends at the sequence's last key.
+          Value sequenceKeys;
+          if (lengths) {
+            Value length = arith::IndexCastOp::create(
+                nb, nloc, nb.getIndexType(), args[mask ? 2 : 1]);
+            Value zeroIndex = arith::ConstantIndexOp::create(nb, nloc, 0);
+            Value atLeastZero =
+                arith::MaxSIOp::create(nb, nloc, length, zeroIndex);
+            sequenceKeys =
+                arith::MinSIOp::create(nb, nloc, atLeastZero, keyLenValue);
+            Value col = linalg::IndexOp::create(nb, nloc, 3);
+            score.require(arith::CmpIOp::create(
+                nb, nloc, arith::CmpIPredicate::slt, col, sequenceKeys));
+          }
+          auto offsetFor = [&](DiagonalAlignment align, Value offset) {
+            if (!lengths || align == DiagonalAlignment::top_left)
+              return offset;
+            return arith::SubIOp::create(nb, nloc, sequenceKeys, queryLenValue)
+                .getResult();
+          };
           if (causal || window) {
             Value row = linalg::IndexOp::create(nb, nloc, 2);
             Value col = linalg::IndexOp::create(nb, nloc, 3);
@@ -188,12 +218,13 @@ struct DecomposeAttention : OpRewritePattern<AttentionOp> {
             };
             if (causal)
               score.require(cmp(arith::CmpIPredicate::sle, col,
-                          diagonalPlus(causalOffset, 0)));
+                          diagonalPlus(offsetFor(*causal, causalOffset), 0)));
             if (window) {
+              Value offset = offsetFor(window.getAlign(), windowOffset);
               score.require(cmp(arith::CmpIPredicate::sge, col,
-                          diagonalPlus(windowOffset, -window.getLeft())));
+                          diagonalPlus(offset, -window.getLeft())));
               score.require(cmp(arith::CmpIPredicate::sle, col,
-                          diagonalPlus(windowOffset, window.getRight())));
+                          diagonalPlus(offset, window.getRight())));
             }
           }
           return score.finish();

@@ -79,6 +79,15 @@ inline Value diagonalOffset(IndexMath &math, DiagonalAlignment align,
   return math.sub(keyLen, queryLen);
 }
 
+/// A sequence's key length from its kv_lengths entry (an i32):
+/// clamp(length, 0, Nk).
+inline Value sequenceKeyLength(IndexMath &math, Value length, Value keyLen) {
+  Value index = arith::IndexCastOp::create(math.b, math.loc,
+                                           math.b.getIndexType(), length);
+  Value atLeastZero = math.max(index, math.constant(0));
+  return math.min(atLeastZero, keyLen);
+}
+
 /// The mask dims that broadcast: a static 1 where the scores' dim
 /// ([B, Hq, Nq, Nk]) is not 1 (see the op's verifier). Such a dim is read at
 /// index 0 and never expanded. All false without a mask.

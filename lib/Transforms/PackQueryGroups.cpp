@@ -122,6 +122,10 @@ AttentionOp mlir::fa::packQueryGroups(AttentionOp op, OpBuilder &b) {
                            ? mask
                            : packRows(b, loc, mask, keyHeads, group));
   }
+  // Key lengths are per sequence: the same for every packed row. The
+  // operand segments are the op's own.
+  if (Value lengths = op.getKvLengths())
+    operands.push_back(lengths);
   SmallVector<Type> resultTypes;
   for (Value result : op.getResults()) {
     auto type = cast<RankedTensorType>(result.getType());

@@ -454,7 +454,7 @@ void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
     resultTypes.push_back(RankedTensorType::get(
         outputType.getShape().drop_back(), b.getF32Type()));
   auto attention = AttentionOp::create(
-      b, loc, resultTypes, query, key, value, mask,
+      b, loc, resultTypes, query, key, value, mask, /*kv_lengths=*/Value(),
       b.getF64FloatAttr(match.scale),
       match.causal ? DiagonalAlignmentAttr::get(b.getContext(), *match.causal)
                    : nullptr,

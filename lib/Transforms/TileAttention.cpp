@@ -489,6 +489,16 @@ void TileAttentionLowering::buildQueryBlock(
   Value kvHead = math.divU(head, groupSize);
   Value zeroIndex = math.constant(0);
   bool wantsLogsumexp = this->wantsLogsumexp();
+  if (Value lengths = op.getKvLengths()) {
+    // This sequence's keys: the loop stops at its last visible block, and
+    // bottom-right diagonals end at its last key.
+    Value length = tensor::ExtractOp::create(b, loc, lengths, batch);
+    keyLen = sequenceKeyLength(math, length, keyLen);
+    if (std::optional<DiagonalAlignment> causal = op.getCausal())
+      causalOffset = diagonalOffset(math, *causal, queryLen, keyLen);
+    if (WindowAttr window = op.getWindowAttr())
+      windowOffset = diagonalOffset(math, window.getAlign(), queryLen, keyLen);
+  }
 
   Value outputTile, lseTile;
   if (warps == 1) {

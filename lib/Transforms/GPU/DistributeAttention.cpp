@@ -85,11 +85,14 @@ SmallVector<Value> KernelBuilder::build() {
   value = toBuffer(op.getValue());
   if (op.getMask())
     mask = toBuffer(op.getMask());
+  if (op.getKvLengths())
+    kvLengths = toBuffer(op.getKvLengths());
 
   Value batchSize = math.dim(query, 0), queryHeads = math.dim(query, 1);
   queryLen = math.dim(query, 2);
   Value keyHeads = math.dim(key, 1);
   keyLen = math.dim(key, 2);
+  tensorKeyLen = keyLen;
   groupSize = math.divU(queryHeads, keyHeads);
   Value queryBlocks = math.ceilDiv(queryLen, math.constant(blockQ));
   if (std::optional<DiagonalAlignment> causal = op.getCausal())
@@ -192,6 +195,17 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
   Value row0 = math.mul(queryBlock, blockQValue);
   Value rows = math.min(blockQValue, math.sub(queryLen, row0));
   Value kvHead = math.divU(head, groupSize);
+  if (kvLengths) {
+    // The block's sequence: the same for all its threads, so its key loop
+    // (and barriers) are too. The loop stops at the sequence's last
+    // visible block; bottom-right diagonals end at its last key.
+    Value length = memref::LoadOp::create(b, loc, kvLengths, batch);
+    keyLen = sequenceKeyLength(math, length, tensorKeyLen);
+    if (std::optional<DiagonalAlignment> causal = op.getCausal())
+      causalOffset = diagonalOffset(math, *causal, queryLen, keyLen);
+    if (WindowAttr window = op.getWindowAttr())
+      windowOffset = diagonalOffset(math, window.getAlign(), queryLen, keyLen);
+  }
 
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
@@ -260,7 +274,7 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
   initState.append(accumulatorSlices(), initAcc);
   if (registerFragments)
     initState = fragmentInitState();
-  Value lastKey = math.addConstant(keyLen, -1);
+  Value lastKey = math.addConstant(tensorKeyLen, -1);
   // The tile of key block i + 1 is fetched into buffer (i + 1) % stages
   // while block i is computed: the valid rows of the block at `start`.
   auto validKeyRows = [&](IndexMath &m, Value start) {
@@ -1040,7 +1054,7 @@ Value KernelBuilder::scoreOf(Value raw, Value batch, Value head, Value row,
     // Padded rows and keys read a valid element; their scores are dropped.
     Value zero = math.constant(0);
     Value lastRow = math.addConstant(queryLen, -1);
-    Value lastCol = math.addConstant(keyLen, -1);
+    Value lastCol = math.addConstant(tensorKeyLen, -1);
     Value clampedRow = math.max(zero, math.min(row, lastRow));
     Value clampedCol = math.max(zero, math.min(col, lastCol));
     Value indices[] = {batch, head, clampedRow, clampedCol};

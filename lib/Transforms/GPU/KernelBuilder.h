@@ -112,7 +112,12 @@ struct KernelBuilder {
   /// With key splits: the workspace of partial outputs [S, B, Hq, Nq, Dv]
   /// and logsumexps [S, B, Hq, Nq], both f32.
   Value partialOutput, partialLse;
-  Value queryLen, keyLen, groupSize, causalOffset, windowOffset, scale;
+  /// keyLen: the keys the block's sequence has (Nk, or its kv_lengths
+  /// entry clamped to [0, Nk]); tensorKeyLen: Nk, the rows K and V have,
+  /// which bounds addresses.
+  Value queryLen, keyLen, tensorKeyLen, groupSize, causalOffset, windowOffset,
+      scale;
+  Value kvLengths;
   SmallVector<bool> maskBroadcast;
 
   KernelBuilder(AttentionOp op, OpBuilder &b, TilingAttr tiling,

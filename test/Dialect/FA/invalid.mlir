@@ -244,7 +244,7 @@ func.func @window_negative(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %
 // Unranked tensors carry no shape to check.
 func.func @unranked_query(%q: tensor<*xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>) {
   // expected-error @+1 {{'fa.attention' op operand #0 must be ranked tensor of any type values, but got 'tensor<*xf32>'}}
-  %o = "fa.attention"(%q, %k, %v) {scale = 1.0 : f64} : (tensor<*xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32>
+  %o = "fa.attention"(%q, %k, %v) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 1.0 : f64}> : (tensor<*xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32>
   return
 }
 
@@ -253,7 +253,7 @@ func.func @unranked_query(%q: tensor<*xf32>, %k: tensor<1x2x8x16xf32>, %v: tenso
 // The scale is required: there is no implicit 1/sqrt(D).
 func.func @missing_scale(%q: tensor<1x2x8x16xf32>) {
   // expected-error @+1 {{'fa.attention' op requires attribute 'scale'}}
-  %o = "fa.attention"(%q, %q, %q) : (tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32>
+  %o = "fa.attention"(%q, %q, %q) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>}> : (tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32>
   return
 }
 
@@ -262,6 +262,22 @@ func.func @missing_scale(%q: tensor<1x2x8x16xf32>) {
 func.func @tiling_not_positive(%q: tensor<1x2x8x16xf32>) {
   // expected-error @+1 {{tiling sizes must be positive, got block_q = 0, block_kv = 64, warps = 4, stages = 1}}
   %o = fa.attention %q, %q, %q scale = 0.5 tiling = <block_q = 0, block_kv = 64, warps = 4, stages = 1> : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32> -> tensor<1x2x8x16xf32>
+  return
+}
+
+// -----
+
+func.func @kv_lengths_not_i32(%q: tensor<2x2x8x16xf32>, %len: tensor<2xi64>) {
+  // expected-error @+1 {{kv_lengths must be a rank-1 tensor of i32 ([B], one key length per sequence), got 'tensor<2xi64>'}}
+  %o = fa.attention %q, %q, %q kv_lengths(%len : tensor<2xi64>) scale = 0.5 : tensor<2x2x8x16xf32>, tensor<2x2x8x16xf32>, tensor<2x2x8x16xf32> -> tensor<2x2x8x16xf32>
+  return
+}
+
+// -----
+
+func.func @kv_lengths_batch(%q: tensor<2x2x8x16xf32>, %len: tensor<3xi32>) {
+  // expected-error @+1 {{kv_lengths dim 0 (B) must be 2 as in query, got 3}}
+  %o = fa.attention %q, %q, %q kv_lengths(%len : tensor<3xi32>) scale = 0.5 : tensor<2x2x8x16xf32>, tensor<2x2x8x16xf32>, tensor<2x2x8x16xf32> -> tensor<2x2x8x16xf32>
   return
 }
 

@@ -105,3 +105,14 @@ func.func @one_split_is_the_default(%q: tensor<1x8x1x64xf16>, %kv: tensor<1x8x40
       -> tensor<1x8x1x64xf16>
   return %o : tensor<1x8x1x64xf16>
 }
+
+// -----
+
+// Per-sequence key lengths, after the mask.
+// CHECK-LABEL: func.func @lengths
+// CHECK: fa.attention %{{.*}}, %{{.*}}, %{{.*}} mask(%{{.*}} : tensor<2x1x1x64xi1>) kv_lengths(%{{.*}} : tensor<2xi32>) scale = 1.250000e-01 causal = bottom_right :
+func.func @lengths(%q: tensor<2x8x1x64xf16>, %kv: tensor<2x8x64x64xf16>, %m: tensor<2x1x1x64xi1>, %len: tensor<2xi32>) -> tensor<2x8x1x64xf16> {
+  %o = fa.attention %q, %kv, %kv mask(%m : tensor<2x1x1x64xi1>) kv_lengths(%len : tensor<2xi32>) scale = 0.125 causal = bottom_right
+      : tensor<2x8x1x64xf16>, tensor<2x8x64x64xf16>, tensor<2x8x64x64xf16> -> tensor<2x8x1x64xf16>
+  return %o : tensor<2x8x1x64xf16>
+}

@@ -169,6 +169,19 @@ LogicalResult AttentionOp::verify() {
     }
   }
 
+  if (Value lengths = getKvLengths()) {
+    auto lengthsType = cast<RankedTensorType>(lengths.getType());
+    if (lengthsType.getRank() != 1 || !lengthsType.getElementType().isInteger(32))
+      return emitOpError() << "kv_lengths must be a rank-1 tensor of i32 "
+                              "([B], one key length per sequence), got "
+                           << lengthsType;
+    if (!areCompatible(lengthsType.getDimSize(0), queryType.getDimSize(0)))
+      return emitOpError() << "kv_lengths dim 0 (B) must be "
+                           << formatDim(queryType.getDimSize(0))
+                           << " as in query, got "
+                           << formatDim(lengthsType.getDimSize(0));
+  }
+
   double scale = getScale().convertToDouble();
   if (!std::isfinite(scale))
     return emitOpError() << "scale must be finite, got " << getScaleAttr();

@@ -12,7 +12,7 @@ include "fa/Dialect/FA/IR/FADialect.td"
 include "fa/Dialect/FA/IR/FAAttrs.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
-def FA_AttentionOp : FA_Op<"attention", [Pure]> {
+def FA_AttentionOp : FA_Op<"attention", [Pure, AttrSizedOperandSegments]> {
   let summary = "Scaled dot-product attention: softmax(scale * Q * K^T + mask) * V";
   let description = [{
     Computes, for every batch `b`, query head `h`, query row `i` and value
@@ -36,6 +36,7 @@ def FA_AttentionOp : FA_Op<"attention", [Pure]> {
     | `key` | `[B, Hkv, Nk, D]` | same as query |
     | `value` | `[B, Hkv, Nk, Dv]` | same as query |
     | `mask` (optional) | broadcastable to `[B, Hq, Nq, Nk]` | i1, f16, bf16 or f32 |
+    | `kv_lengths` (optional) | `[B]` | i32 |
     | `output` | `[B, Hq, Nq, Dv]` | value's |
     | `logsumexp` (optional) | `[B, Hq, Nq]` | f32 |
 
@@ -57,6 +58,13 @@ def FA_AttentionOp : FA_Op<"attention", [Pure]> {
     * `window = #fa.window<left = l, right = r, align = a>` keeps only keys
       with `i + delta - l <= j <= i + delta + r`. Combined with `causal`, the
       window must use the same alignment and `right = 0`.
+    * `kv_lengths(%len : tensor<Bxi32>)` gives each sequence its own key
+      length (padded batches, KV caches, FlashAttention's varlen): key `j`
+      of batch `b` is visible only if `j < L_b`, with
+      `L_b = clamp(len[b], 0, Nk)`. With it, the bottom-right alignment of
+      `causal` and `window` is per sequence, `delta = L_b - Nq` (the last
+      query sees the sequence's last key), as in FlashAttention's varlen
+      kernels; top-left is unchanged.
     * `tiling = #fa.tiling<...>` (optional) fixes the tile sizes of the fused
       kernel; `fa-select-tiles` writes it, or checks one written by hand. It
       does not change the result.
@@ -78,6 +86,7 @@ def FA_AttentionOp : FA_Op<"attention", [Pure]> {
                        AnyRankedTensor:$key,
                        AnyRankedTensor:$value,
                        Optional<AnyRankedTensor>:$mask,
+                       Optional<AnyRankedTensor>:$kv_lengths,
                        F64Attr:$scale,
                        OptionalAttr<FA_DiagonalAlignment>:$causal,
                        OptionalAttr<FA_WindowAttr>:$window,
@@ -87,6 +96,7 @@ def FA_AttentionOp : FA_Op<"attention", [Pure]> {
 
   let assemblyFormat = [{
     $query `,` $key `,` $value (`mask` `(` $mask^ `:` type($mask) `)`)?
+    (`kv_lengths` `(` $kv_lengths^ `:` type($kv_lengths) `)`)?
     `scale` `=` $scale (`causal` `=` $causal^)? (`window` `=` $window^)?
     (`tiling` `=` $tiling^)? attr-dict `:` type($query) `,` type($key) `,` type($value)
     `->` type($output) (`,` type($logsumexp)^)?
