@@ -155,3 +155,26 @@ AttentionOp mlir::fa::packQueryGroups(AttentionOp op, OpBuilder &b) {
   op.erase();
   return packed;
 }
+
+LogicalResult mlir::fa::checkPackedTiling(AttentionOp op) {
+  TilingAttr tiling = op.getTilingAttr();
+  if (!tiling || !tiling.getPackGqa())
+    return success();
+  std::string why = whyNotPackable(op);
+  if (why.empty())
+    return success();
+  return op.emitOpError() << "the tiling packs query groups (pack_gqa), but "
+                          << why;
+}
+
+FailureOr<AttentionOp> mlir::fa::packQueryGroupsIfTiled(AttentionOp op,
+                                                        OpBuilder &builder) {
+  if (failed(checkPackedTiling(op)))
+    return failure();
+  TilingAttr tiling = op.getTilingAttr();
+  if (!tiling || !tiling.getPackGqa())
+    return op;
+  AttentionOp packed = packQueryGroups(op, builder);
+  builder.setInsertionPoint(packed);
+  return packed;
+}

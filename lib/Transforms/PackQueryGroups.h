@@ -37,6 +37,16 @@ std::string whyNotPackable(AttentionOp op);
 /// and returns that op. `op` must be packable.
 AttentionOp packQueryGroups(AttentionOp op, OpBuilder &builder);
 
+/// Reports at `op` why its tiling's pack_gqa cannot be honoured; success
+/// when the tiling does not pack or packing is exact.
+LogicalResult checkPackedTiling(AttentionOp op);
+
+/// What a lowering lowers: `op`, or the packed op that replaces it when its
+/// tiling has pack_gqa (packQueryGroups). Fails, with the reason at `op`,
+/// where packing would not be exact.
+FailureOr<AttentionOp> packQueryGroupsIfTiled(AttentionOp op,
+                                              OpBuilder &builder);
+
 } // namespace mlir::fa
 
 #endif // FA_LIB_TRANSFORMS_PACKQUERYGROUPS_H

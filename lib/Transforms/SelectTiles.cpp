@@ -350,71 +350,53 @@ struct FASelectTilesPass : fa::impl::FASelectTilesBase<FASelectTilesPass> {
       AttentionShape shape = describe(op);
       TileSelection selection;
       if (TilingAttr given = op.getTilingAttr()) {
-        if (given.getPackGqa()) {
-          if (std::string why = whyNotPackable(op); !why.empty()) {
-            op.emitOpError() << "the tiling packs query groups (pack_gqa), "
-                                "but "
-                             << why;
-            return WalkResult::interrupt();
-          }
-        }
+        if (failed(checkPackedTiling(op)))
+          return WalkResult::interrupt();
         selection = checkTiling(Tiling{given.getBlockQ(), given.getBlockKv(),
                                        given.getWarps(), given.getStages(),
                                        given.getKvSplits(), given.getPackGqa()},
                                 shape, resolved->description);
       } else {
         selection = selectTiles(shape, resolved->description, *tilePolicy);
+      }
+      // The testing aids change one field of the chosen tiling where the
+      // result still fits (checkTiling recomputes its costs); otherwise the
+      // choice stands. A tiling written on the op is left as written.
+      auto adjust = [&](Tiling adjusted, const std::string &note) {
+        TileDecision chosen = *selection.decision;
+        TileSelection checked =
+            checkTiling(adjusted, shape, resolved->description);
+        if (!checked.decision)
+          return;
+        checked.decision->policy = chosen.policy;
+        checked.decision->fa1BlockKV = chosen.fa1BlockKV;
+        checked.decision->fa1BlockQ = chosen.fa1BlockQ;
+        checked.decision->why = chosen.why + "; " + note;
+        selection = checked;
+      };
+      if (!op.getTilingAttr() && selection.decision) {
         // The cap only shrinks the key tile: shared memory and registers
         // can only go down, so the capped tiling fits where the chosen one
-        // did; checkTiling recomputes its costs.
-        if (maxBlockKV > 0 && selection.decision &&
-            selection.decision->tiling.blockKV > maxBlockKV) {
-          Tiling capped = selection.decision->tiling;
-          capped.blockKV = maxBlockKV;
-          TileDecision chosen = *selection.decision;
-          selection = checkTiling(capped, shape, resolved->description);
-          if (selection.decision) {
-            selection.decision->policy = chosen.policy;
-            selection.decision->fa1BlockKV = chosen.fa1BlockKV;
-            selection.decision->fa1BlockQ = chosen.fa1BlockQ;
-            selection.decision->why =
-                chosen.why + "; block_kv capped at " +
-                std::to_string(maxBlockKV) + " by the max-block-kv option";
-          }
+        // did.
+        Tiling tiling = selection.decision->tiling;
+        if (maxBlockKV > 0 && tiling.blockKV > maxBlockKV) {
+          tiling.blockKV = maxBlockKV;
+          adjust(tiling, "block_kv capped at " + std::to_string(maxBlockKV) +
+                             " by the max-block-kv option");
         }
-      }
-      if (!op.getTilingAttr() && minStages > 0 && selection.decision &&
-          selection.decision->tiling.stages < minStages) {
-        // Only where the staged tiling fits; otherwise the choice stands.
-        Tiling staged = selection.decision->tiling;
-        staged.stages = minStages;
-        TileSelection raised = checkTiling(staged, shape, resolved->description);
-        if (raised.decision) {
-          TileDecision chosen = *selection.decision;
-          raised.decision->policy = chosen.policy;
-          raised.decision->fa1BlockKV = chosen.fa1BlockKV;
-          raised.decision->fa1BlockQ = chosen.fa1BlockQ;
-          raised.decision->why = chosen.why + "; stages raised to " +
-                                 std::to_string(minStages) +
-                                 " by the min-stages option";
-          selection = raised;
+        tiling = selection.decision->tiling;
+        if (minStages > 0 && tiling.stages < minStages) {
+          tiling.stages = minStages;
+          adjust(tiling, "stages raised to " + std::to_string(minStages) +
+                             " by the min-stages option");
         }
-      }
-      if (!op.getTilingAttr() && minKVSplits > 0 && selection.decision &&
-          selection.decision->tiling.kvSplits < minKVSplits) {
-        // Splits use no shared memory or registers: the tiling still fits.
-        TileDecision chosen = *selection.decision;
-        Tiling split = chosen.tiling;
-        split.kvSplits = minKVSplits;
-        TileSelection raised = checkTiling(split, shape, resolved->description);
-        if (raised.decision) {
-          raised.decision->policy = chosen.policy;
-          raised.decision->fa1BlockKV = chosen.fa1BlockKV;
-          raised.decision->fa1BlockQ = chosen.fa1BlockQ;
-          raised.decision->why = chosen.why + "; key splits raised to " +
-                                 std::to_string(minKVSplits) +
-                                 " by the min-kv-splits option";
-          selection = raised;
+        // Splits use no shared memory or registers: they always fit.
+        tiling = selection.decision->tiling;
+        if (minKVSplits > 0 && tiling.kvSplits < minKVSplits) {
+          tiling.kvSplits = minKVSplits;
+          adjust(tiling, "key splits raised to " +
+                             std::to_string(minKVSplits) +
+                             " by the min-kv-splits option");
         }
       }
       if (!selection.decision) {

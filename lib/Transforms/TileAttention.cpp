@@ -678,16 +678,11 @@ struct FATileAttentionPass
         return signalPassFailure();
       }
       OpBuilder builder(op);
-      if (tiling.getPackGqa()) {
-        if (std::string why = whyNotPackable(op); !why.empty()) {
-          op.emitOpError() << "the tiling packs query groups (pack_gqa), but "
-                           << why;
-          return signalPassFailure();
-        }
-        op = packQueryGroups(op, builder);
-        tiling = op.getTilingAttr();
-        builder.setInsertionPoint(op);
-      }
+      FailureOr<AttentionOp> lowered = packQueryGroupsIfTiled(op, builder);
+      if (failed(lowered))
+        return signalPassFailure();
+      op = *lowered;
+      tiling = op.getTilingAttr();
       TileAttentionLowering lowering(op, builder, tiling);
       SmallVector<Value> results = lowering.lower();
       // The results are built after the forall; move them before the op.

@@ -1209,16 +1209,11 @@ struct FADistributeAttentionPass
         return signalPassFailure();
       }
       OpBuilder builder(op);
-      if (tiling.getPackGqa()) {
-        if (std::string why = whyNotPackable(op); !why.empty()) {
-          op.emitOpError() << "the tiling packs query groups (pack_gqa), but "
-                           << why;
-          return signalPassFailure();
-        }
-        op = packQueryGroups(op, builder);
-        tiling = op.getTilingAttr();
-        builder.setInsertionPoint(op);
-      }
+      FailureOr<AttentionOp> lowered = packQueryGroupsIfTiled(op, builder);
+      if (failed(lowered))
+        return signalPassFailure();
+      op = *lowered;
+      tiling = op.getTilingAttr();
       KernelBuilder kernel(op, builder, tiling, asyncCopies, tensorCores,
                            registerFragments);
       SmallVector<Value> results = kernel.build();
