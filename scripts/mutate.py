@@ -401,25 +401,25 @@ MUTATIONS = [
      "a bottom-right causal mask over several query rows is packed (and dropped)"),
     # Per-sequence key lengths.
     ("lengths-ignored-tiled", TILE,
-     "    keyLen = sequenceKeyLength(math, length, keyLen);",
-     "    (void)sequenceKeyLength(math, length, keyLen);",
+     """    applySequenceLength(math, op, length, queryLen, keyLen, causalOffset,
+                        windowOffset);""",
+     """    (void)length;""",
      ["test/Integration/kv-lengths.mlir"],
      "the tiled path ignores kv_lengths"),
     ("lengths-static-diagonal-kernel", KERNEL,
-     """    keyLen = sequenceKeyLength(math, length, tensorKeyLen);
-    if (std::optional<DiagonalAlignment> causal = op.getCausal())
-      causalOffset = diagonalOffset(math, *causal, queryLen, keyLen);""",
-     """    keyLen = sequenceKeyLength(math, length, tensorKeyLen);
-    if (std::optional<DiagonalAlignment> causal = op.getCausal())
-      (void)causal;""",
+     """    keyLen = tensorKeyLen;
+    applySequenceLength(math, op, length, queryLen, keyLen, causalOffset,
+                        windowOffset);""",
+     """    keyLen = sequenceKeyLength(math, length, tensorKeyLen);""",
      ["test/Integration/kv-lengths.mlir"],
      "the kernel aligns a bottom-right causal diagonal to Nk, not to the sequence's length"),
     ("lengths-unclamped-reference", DECOMPOSE,
      """            sequenceKeys =
-                arith::MinSIOp::create(nb, nloc, atLeastZero, keyLenValue);""",
-     """            sequenceKeys = atLeastZero;""",
+                sequenceKeyLength(em, args[mask ? 2 : 1], keyLenValue);""",
+     """            sequenceKeys = arith::IndexCastOp::create(
+                nb, nloc, nb.getIndexType(), args[mask ? 2 : 1]);""",
      ["test/Integration/kv-lengths.mlir"],
-     "the reference does not clamp a length past Nk (its diagonal moves)"),
+     "the reference does not clamp a length to [0, Nk] (past Nk, its diagonal moves)"),
 ]
 
 

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "IndexMath.h"
 #include "TensorBuilders.h"
 
 #include "fa/Dialect/FA/IR/FAOps.h"
@@ -186,13 +187,9 @@ struct DecomposeAttention : OpRewritePattern<AttentionOp> {
           // a bottom-right diagonal ends at the sequence's last key.
           Value sequenceKeys;
           if (lengths) {
-            Value length = arith::IndexCastOp::create(
-                nb, nloc, nb.getIndexType(), args[mask ? 2 : 1]);
-            Value zeroIndex = arith::ConstantIndexOp::create(nb, nloc, 0);
-            Value atLeastZero =
-                arith::MaxSIOp::create(nb, nloc, length, zeroIndex);
+            IndexMath em{nb, nloc};
             sequenceKeys =
-                arith::MinSIOp::create(nb, nloc, atLeastZero, keyLenValue);
+                sequenceKeyLength(em, args[mask ? 2 : 1], keyLenValue);
             Value col = linalg::IndexOp::create(nb, nloc, 3);
             score.require(arith::CmpIOp::create(
                 nb, nloc, arith::CmpIPredicate::slt, col, sequenceKeys));

@@ -88,6 +88,20 @@ inline Value sequenceKeyLength(IndexMath &math, Value length, Value keyLen) {
   return math.min(atLeastZero, keyLen);
 }
 
+/// What a query block of one sequence sees with kv_lengths: `keyLen`
+/// becomes the sequence's key length (sequenceKeyLength of its entry
+/// `length`), and bottom-right causal and window diagonals end at its last
+/// key. Shared by the tiled lowering and the GPU kernel.
+inline void applySequenceLength(IndexMath &math, AttentionOp op, Value length,
+                                Value queryLen, Value &keyLen,
+                                Value &causalOffset, Value &windowOffset) {
+  keyLen = sequenceKeyLength(math, length, keyLen);
+  if (std::optional<DiagonalAlignment> causal = op.getCausal())
+    causalOffset = diagonalOffset(math, *causal, queryLen, keyLen);
+  if (WindowAttr window = op.getWindowAttr())
+    windowOffset = diagonalOffset(math, window.getAlign(), queryLen, keyLen);
+}
+
 /// The mask dims that broadcast: a static 1 where the scores' dim
 /// ([B, Hq, Nq, Nk]) is not 1 (see the op's verifier). Such a dim is read at
 /// index 0 and never expanded. All false without a mask.

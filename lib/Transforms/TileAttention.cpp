@@ -493,11 +493,8 @@ void TileAttentionLowering::buildQueryBlock(
     // This sequence's keys: the loop stops at its last visible block, and
     // bottom-right diagonals end at its last key.
     Value length = tensor::ExtractOp::create(b, loc, lengths, batch);
-    keyLen = sequenceKeyLength(math, length, keyLen);
-    if (std::optional<DiagonalAlignment> causal = op.getCausal())
-      causalOffset = diagonalOffset(math, *causal, queryLen, keyLen);
-    if (WindowAttr window = op.getWindowAttr())
-      windowOffset = diagonalOffset(math, window.getAlign(), queryLen, keyLen);
+    applySequenceLength(math, op, length, queryLen, keyLen, causalOffset,
+                        windowOffset);
   }
 
   Value outputTile, lseTile;

@@ -200,11 +200,9 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
     // (and barriers) are too. The loop stops at the sequence's last
     // visible block; bottom-right diagonals end at its last key.
     Value length = memref::LoadOp::create(b, loc, kvLengths, batch);
-    keyLen = sequenceKeyLength(math, length, tensorKeyLen);
-    if (std::optional<DiagonalAlignment> causal = op.getCausal())
-      causalOffset = diagonalOffset(math, *causal, queryLen, keyLen);
-    if (WindowAttr window = op.getWindowAttr())
-      windowOffset = diagonalOffset(math, window.getAlign(), queryLen, keyLen);
+    keyLen = tensorKeyLen;
+    applySequenceLength(math, op, length, queryLen, keyLen, causalOffset,
+                        windowOffset);
   }
 
   auto workgroup =
