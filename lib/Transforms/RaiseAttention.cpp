@@ -197,6 +197,79 @@ Value arrangeMask(OpBuilder &b, Location loc, Value mask, ArrayRef<Axis> labels,
       reassociation, sizes);
 }
 
+/// The op's kv_lengths ([B] i32) from the frontend's lengths: the [B] slice
+/// the mask reads (or its one value, splat over B), converted to i32. Wider
+/// lengths are clamped to [0, INT32_MAX] first, which keeps `j < L` for
+/// every key j: the op clamps to [0, Nk] itself.
+Value buildKVLengths(OpBuilder &b, Location loc, const SequenceLengths &lengths,
+                     Value query) {
+  Value tensor = lengths.tensor;
+  auto type = cast<RankedTensorType>(tensor.getType());
+  int64_t rank = type.getRank();
+  Value perSequence;
+  if (lengths.sequenceDim < 0) {
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value scalar = tensor::ExtractOp::create(
+        b, loc, tensor, SmallVector<Value>(rank, zero));
+    OpFoldResult batch = tensor::getMixedSize(b, loc, query, 0);
+    auto splatType =
+        RankedTensorType::get({getConstantIntValue(batch).value_or(
+                                  ShapedType::kDynamic)},
+                              type.getElementType());
+    SmallVector<Value> dynamicSizes;
+    if (splatType.isDynamicDim(0))
+      dynamicSizes.push_back(cast<Value>(batch));
+    perSequence =
+        tensor::SplatOp::create(b, loc, splatType, scalar, dynamicSizes);
+  } else if (rank == 1) {
+    perSequence = tensor;
+  } else {
+    SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes(rank, b.getIndexAttr(1));
+    SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
+    sizes[lengths.sequenceDim] =
+        tensor::getMixedSize(b, loc, tensor, lengths.sequenceDim);
+    auto sliceType = RankedTensorType::get(
+        {type.getDimSize(lengths.sequenceDim)}, type.getElementType());
+    perSequence = tensor::ExtractSliceOp::create(b, loc, sliceType, tensor,
+                                                 offsets, sizes, strides);
+  }
+
+  Type elementType = type.getElementType();
+  Type i32 = b.getI32Type();
+  if (elementType == i32)
+    return perSequence;
+  auto resultType = cast<RankedTensorType>(perSequence.getType()).clone(i32);
+  Value init = tensor::EmptyOp::create(
+      b, loc, tensor::getMixedSizes(b, loc, perSequence), i32);
+  MLIRContext *ctx = b.getContext();
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(1, ctx);
+  auto convert = linalg::GenericOp::create(
+      b, loc, resultType, ValueRange{perSequence}, ValueRange{init},
+      ArrayRef<AffineMap>{identity, identity},
+      ArrayRef<utils::IteratorType>{utils::IteratorType::parallel},
+      [&](OpBuilder &nested, Location loc, ValueRange args) {
+        Value length = args[0];
+        if (length.getType().isIndex())
+          length = arith::IndexCastOp::create(nested, loc,
+                                              nested.getI64Type(), length);
+        unsigned width = length.getType().getIntOrFloatBitWidth();
+        if (width < 32) {
+          length = arith::ExtSIOp::create(nested, loc, i32, length);
+        } else if (width > 32) {
+          Type wide = length.getType();
+          Value zero = arith::ConstantIntOp::create(nested, loc, wide, 0);
+          Value most = arith::ConstantIntOp::create(
+              nested, loc, wide, std::numeric_limits<int32_t>::max());
+          length = arith::MaxSIOp::create(nested, loc, length, zero);
+          length = arith::MinSIOp::create(nested, loc, length, most);
+          length = arith::TruncIOp::create(nested, loc, i32, length);
+        }
+        linalg::YieldOp::create(nested, loc, length);
+      });
+  return convert.getResult(0);
+}
+
 /// Where the op's logsumexp is -inf (no visible key), replaces the output
 /// row by what the frontend computes there: NaN, or the mean of V over all
 /// keys (of K/V head h / groupSize, as the op reads them).
@@ -441,6 +514,10 @@ void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
     }
   }
 
+  Value kvLengths;
+  if (match.kvLengths)
+    kvLengths = buildKVLengths(b, loc, *match.kvLengths, query);
+
   auto queryType = cast<RankedTensorType>(query.getType());
   auto valueType = cast<RankedTensorType>(value.getType());
   auto outputType = RankedTensorType::get(
@@ -454,7 +531,7 @@ void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
     resultTypes.push_back(RankedTensorType::get(
         outputType.getShape().drop_back(), b.getF32Type()));
   auto attention = AttentionOp::create(
-      b, loc, resultTypes, query, key, value, mask, /*kv_lengths=*/Value(),
+      b, loc, resultTypes, query, key, value, mask, kvLengths,
       b.getF64FloatAttr(match.scale),
       match.causal ? DiagonalAlignmentAttr::get(b.getContext(), *match.causal)
                    : nullptr,
@@ -572,6 +649,10 @@ struct FARaiseAttentionPass
       ++numRaised;
       ++counts.candidates;
       ++counts.raised;
+      if (explain && !match->maskNote.empty())
+        root->emitRemark() << "attention raised; its mask stays a mask, not "
+                              "kv_lengths: "
+                           << match->maskNote;
       rewrite(*match, rewriter, erased);
     }
     // No silent misses: an exp or softmax that reached a contraction but

@@ -16,6 +16,7 @@
 #include "AttentionMatcher.h"
 #include "CausalMask.h"
 #include "HeadRepeat.h"
+#include "LengthMask.h"
 #include "StructuredView.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -745,6 +746,33 @@ std::optional<AttentionMatch> Matcher::run() {
       // of the first Nq - Nk rows.
       rowsCanBeEmpty =
           *causal == DiagonalAlignment::bottom_right && queryLen > keyLen;
+    } else {
+      // A padding mask built from per-sequence lengths becomes kv_lengths
+      // (rows of a length-0 sequence are empty, so rowsCanBeEmpty stays).
+      // The sequence is the op's B: the outer batch dim, or the outer part
+      // of a split one; a single batch dim is the op's H, with B = 1.
+      std::optional<Axis> sequence;
+      if (!batchSplit.empty())
+        sequence = Axis{AxisKind::Batch, 0, 1};
+      else if (numBatchDims == 2)
+        sequence = Axis{AxisKind::Batch, 0};
+      bool meanOfValuesRows = false;
+      if (std::optional<SequenceLengths> lengths = classifyLengthMask(
+              match.mask, match.maskLabels, meaning, keyLen, sequence,
+              meanOfValuesRows, match.maskNote)) {
+        if (meanOfValuesRows && logSumExpSoftmax) {
+          // See the log-sum-exp check below: kept as the bias it is.
+          match.maskNote = "a bias of the lowest finite value under a "
+                           "log-sum-exp softmax stays a bias";
+        } else {
+          match.kvLengths = *lengths;
+          match.mask = nullptr;
+          if (meaning == MaskMeaning::Bias)
+            fill = meanOfValuesRows
+                       ? -static_cast<double>(std::numeric_limits<float>::max())
+                       : -std::numeric_limits<double>::infinity();
+        }
+      }
     }
   }
   if (match.constantBias && std::isinf(*match.constantBias))

@@ -74,6 +74,14 @@ enum class FullyMaskedRows {
   MeanOfValues // lowest-finite fill: a uniform softmax, the mean of V
 };
 
+/// Per-sequence key lengths in the frontend's tensor: `tensor` read at index
+/// b along `sequenceDim` and at 0 along every other dim, or at 0 everywhere
+/// (one length for every sequence) when `sequenceDim` is -1.
+struct SequenceLengths {
+  Value tensor;
+  int64_t sequenceDim = -1;
+};
+
 /// Everything fa.attention needs, in the frontend's terms.
 struct AttentionMatch {
   Operation *root = nullptr; // the P·V contraction
@@ -99,6 +107,11 @@ struct AttentionMatch {
   Value mask;                // i1 keep-mask or float bias, or null
   Labels maskLabels;         // the mask's dims, in score order
   bool invertMask = false;   // select(m, fill, s): the keep-mask is !m
+  /// A padding mask that hides exactly the keys past each sequence's length
+  /// (LengthMask.h) becomes the op's kv_lengths operand instead.
+  std::optional<SequenceLengths> kvLengths;
+  /// Why a mask that compares key positions with a length stays a mask.
+  std::string maskNote;
   /// A splat constant added to every score: a [1, 1, 1, 1] bias.
   std::optional<double> constantBias;
   FullyMaskedRows fullyMaskedRows = FullyMaskedRows::NotPossible;
