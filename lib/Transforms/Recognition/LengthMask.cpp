@@ -18,7 +18,7 @@
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/TypeSwitch.h"
-#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Format.h"
 
 #include <cmath>
 #include <limits>
@@ -434,6 +434,9 @@ public:
   }
 
 private:
+  /// Nk, which bounds the key positions (dynamic allowed).
+  int64_t keyLen;
+
   /// A runtime tensor: the lengths when it is an integer tensor read only
   /// along the sequence dim.
   std::optional<Sym> leaf(Value value, ArrayRef<DimRole> roles) {
@@ -599,8 +602,6 @@ private:
     return std::nullopt;
   }
 
-  int64_t keyLen;
-
   std::optional<Sym> scalarConstant(Value value) {
     auto constant = value.getDefiningOp<arith::ConstantOp>();
     if (!constant)
@@ -735,43 +736,54 @@ std::optional<SequenceLengths> mlir::fa::recognition::classifyLengthMask(
     return std::nullopt;
 
   auto format = [](double value) {
-    return llvm::formatv("{0}", value).str();
+    std::string text;
+    llvm::raw_string_ostream(text) << llvm::format("%.9g", value);
+    return text;
   };
-  Type elementType = getElementTypeOrSelf(mask.getType());
   double inside = sym->inside, outside = sym->outside;
-  switch (meaning) {
-  case MaskMeaning::Keep:
-    if (inside != 0 && outside == 0)
-      return sym->lengths;
-    break;
-  case MaskMeaning::Hide:
-    if (inside == 0 && outside != 0)
-      return sym->lengths;
-    break;
-  case MaskMeaning::Bias: {
-    if (inside != 0) {
-      why = "the bias adds " + format(inside) +
-            " to keys inside the sequence, not 0";
+  // Which side of the length the mask shows (nullopt: a bias value that
+  // neither shows nor hides).
+  auto visible = [&](double value) -> std::optional<bool> {
+    switch (meaning) {
+    case MaskMeaning::Keep:
+      return value != 0;
+    case MaskMeaning::Hide:
+      return value == 0;
+    case MaskMeaning::Bias:
+      if (value == 0)
+        return true;
+      if (value < 0 && !std::isnan(value))
+        return false;
       return std::nullopt;
     }
-    if (outside == -std::numeric_limits<double>::infinity())
-      return sym->lengths;
-    // s + lowest f32 rounds to the lowest f32 for every score below 2^103,
-    // so a row with no key inside sees equal scores (the mean of V) and
-    // other rows give those keys exp(-3.4e38) = 0: the same as the fill of
-    // a select. A lower-precision or larger value does not round so.
-    if (elementType.isF32() &&
-        outside == -static_cast<double>(std::numeric_limits<float>::max())) {
-      meanOfValuesRows = true;
-      return sym->lengths;
-    }
-    why = "the bias hides keys past the length with " + format(outside) +
-          ", not -inf or the lowest finite f32: those keys keep a weight "
-          "(all of it in a row of a length-0 sequence), so it stays a bias";
+    return std::nullopt;
+  };
+  std::optional<bool> insideVisible = visible(inside);
+  std::optional<bool> outsideVisible = visible(outside);
+  if (!insideVisible || !*insideVisible) {
+    why = meaning == MaskMeaning::Bias && inside != 0
+              ? "the bias adds " + format(inside) +
+                    " to keys inside the sequence, not 0"
+              : "the mask hides keys inside the sequence (j < L), not only "
+                "those past it";
     return std::nullopt;
   }
+  if (!outsideVisible || *outsideVisible)
+    return std::nullopt;
+  if (meaning != MaskMeaning::Bias ||
+      outside == -std::numeric_limits<double>::infinity())
+    return sym->lengths;
+  // s + lowest f32 rounds to the lowest f32 for every score below 2^103,
+  // so a row with no key inside sees equal scores (the mean of V) and other
+  // rows give those keys exp(-3.4e38) = 0: the same as the fill of a
+  // select. A lower-precision or larger value does not round so.
+  if (getElementTypeOrSelf(mask.getType()).isF32() &&
+      outside == -static_cast<double>(std::numeric_limits<float>::max())) {
+    meanOfValuesRows = true;
+    return sym->lengths;
   }
-  why = "the mask is " + format(inside) + " inside the sequence and " +
-        format(outside) + " past it, which is not a keep- or hide-mask";
+  why = "the bias hides keys past the length with " + format(outside) +
+        ", not -inf or the lowest finite f32: those keys keep a weight (all "
+        "of it in a row of a length-0 sequence), so it stays a bias";
   return std::nullopt;
 }
