@@ -7,7 +7,7 @@ frontends spell them (linalg, with linalg.softmax or its chain, or TOSA;
 scale after Q·Kᵀ, on Q, √scale on Q and K, or none; additive, keep-mask,
 masked_fill (-inf or lowest) and causal masks, constant or built in the IR
 from linalg.index comparisons (causal in both alignments, off by one, a
-sliding window); f32, f16 or bf16; GQA
+sliding window), padding masks from a runtime length (kv_lengths); f32, f16 or bf16; GQA
 repeats in TOSA and linalg; 2-D [N, D] single-head programs (linalg.matmul),
 3-D heads, 4-D [B, H, N, D] arguments merged to [B·H, N, D] and back, or
 scores split into [B, H, Nq, Nk] inside the chain (linalg: merged back at
@@ -152,6 +152,87 @@ def sequence_length(rng):
     return rng.randint(1, 40) if rng.random() < 0.65 else rng.randint(41, 96)
 
 
+def emit_length_mask(p, dialect, lengths, x, x2, s_t, nq, nk, heads, ones):
+    """x2 = the scores x with the keys at or past %len hidden (see the
+    `lengths` draw in generate_program)."""
+    mt = ttype([1, 1, nk], "i1")
+    fill = lengths["fill"]
+    spelling = lengths["spelling"]
+    if dialect == "tosa":
+        iota, keep = p.fresh("iota"), p.fresh("keep")
+        values = "[[[" + ", ".join(str(j) for j in range(nk)) + "]]]"
+        p.emit(f'{iota} = "tosa.const"() <{{values = dense<{values}> : {ttype([1, 1, nk], "i32")}}}> : () -> {ttype([1, 1, nk], "i32")}')
+        p.emit(f"{keep} = tosa.greater %len, {iota} : (tensor<1x1x1xi32>, {ttype([1, 1, nk], 'i32')}) -> {mt}")
+        if spelling == "select":
+            c = p.fresh("c")
+            p.emit(f'{c} = "tosa.const"() <{{values = dense<{fill}> : tensor<{ones}xf32>}}> : () -> tensor<{ones}xf32>')
+            p.emit(f"{x2} = tosa.select {keep}, {x}, {c} : ({mt}, {s_t}, tensor<{ones}xf32>) -> {s_t}")
+            return
+        zero, low, bias = p.fresh("c"), p.fresh("c"), p.fresh("bias")
+        bt = ttype([1, 1, nk], "f32")
+        p.emit(f'{zero} = "tosa.const"() <{{values = dense<0.0> : tensor<1x1x1xf32>}}> : () -> tensor<1x1x1xf32>')
+        p.emit(f'{low} = "tosa.const"() <{{values = dense<{LOWEST}> : tensor<1x1x1xf32>}}> : () -> tensor<1x1x1xf32>')
+        p.emit(f"{bias} = tosa.select {keep}, {zero}, {low} : ({mt}, tensor<1x1x1xf32>, tensor<1x1x1xf32>) -> {bt}")
+        if s_t.count("x") == 4:
+            b4 = p.fresh("bias")
+            shape = p.fresh("shape")
+            p.emit(f"{shape} = tosa.const_shape {{values = dense<[1, 1, 1, {nk}]> : tensor<4xindex>}} : () -> !tosa.shape<4>")
+            p.emit(f"{b4} = tosa.reshape {bias}, {shape} : ({bt}, !tosa.shape<4>) -> {ttype([1, 1, 1, nk], 'f32')}")
+            bias, bt = b4, ttype([1, 1, 1, nk], "f32")
+        p.emit(f"{x2} = tosa.add {x}, {bias} : ({s_t}, {bt}) -> {s_t}")
+        return
+    lt = lengths["type"]
+    e, mask = p.fresh("e"), p.fresh("keep")
+    p.emit(f"{e} = tensor.empty() : {mt}")
+    three = '["parallel", "parallel", "parallel"]'
+    if spelling == "hide":
+        # arange(Nk) >= length, on an arange tensor.
+        ae, arange = p.fresh("e"), p.fresh("arange")
+        p.emit(f"{ae} = tensor.empty() : {ttype([nk], lt)}")
+        p.emit(f'{arange} = linalg.generic {{indexing_maps = [affine_map<(j) -> (j)>], iterator_types = ["parallel"]}} outs({ae} : {ttype([nk], lt)}) {{')
+        p.emit(f"^bb0(%o: {lt}):")
+        p.emit("  %j = linalg.index 0 : index")
+        p.emit(f"  %jl = arith.index_cast %j : index to {lt}")
+        p.emit(f"  linalg.yield %jl : {lt}")
+        p.emit(f"}} -> {ttype([nk], lt)}")
+        p.emit(f"{mask} = linalg.generic {{indexing_maps = [affine_map<(a, b, c) -> (c)>, affine_map<(a, b, c) -> (0)>, "
+               f"affine_map<(a, b, c) -> (a, b, c)>], iterator_types = {three}}} "
+               f"ins({arange}, %len : {ttype([nk], lt)}, {ttype([1], lt)}) outs({e} : {mt}) {{")
+        p.emit(f"^bb0(%j: {lt}, %l: {lt}, %o: i1):")
+        p.emit(f"  %c = arith.cmpi sge, %j, %l : {lt}")
+        p.emit("  linalg.yield %c : i1")
+    else:
+        # length > j, j from linalg.index.
+        p.emit(f"{mask} = linalg.generic {{indexing_maps = [affine_map<(a, b, c) -> (0)>, "
+               f"affine_map<(a, b, c) -> (a, b, c)>], iterator_types = {three}}} "
+               f"ins(%len : {ttype([1], lt)}) outs({e} : {mt}) {{")
+        p.emit(f"^bb0(%l: {lt}, %o: i1):")
+        p.emit("  %j = linalg.index 2 : index")
+        p.emit(f"  %jl = arith.index_cast %j : index to {lt}")
+        p.emit(f"  %c = arith.cmpi sgt, %l, %jl : {lt}")
+        p.emit("  linalg.yield %c : i1")
+    p.emit(f"}} -> {mt}")
+    ident = "affine_map<(a, b, c) -> (a, b, c)>"
+    bcast = "affine_map<(a, b, c) -> (0, 0, c)>"
+    if spelling == "bias":
+        bias = p.fresh("bias")
+        bt = ttype([1, 1, nk], "f32")
+        linalg_elementwise(p, bias, [(mask, mt)],
+                           ["%f = arith.uitofp %a0 : i1 to f32", "%one = arith.constant 1.0 : f32",
+                            "%n = arith.subf %one, %f : f32", f"%low = arith.constant {LOWEST} : f32",
+                            "%y = arith.mulf %n, %low : f32", "linalg.yield %y : f32"],
+                           [ident, ident], [1, 1, nk])
+        linalg_elementwise(p, x2, [(x, s_t), (bias, bt)],
+                           ["%y = arith.addf %a0, %a1 : f32", "linalg.yield %y : f32"],
+                           [ident, bcast, ident], [heads, nq, nk])
+        return
+    sel = ("%y = arith.select %a1, %ninf, %a0 : f32" if spelling == "hide"
+           else "%y = arith.select %a1, %a0, %ninf : f32")
+    linalg_elementwise(p, x2, [(x, s_t), (mask, mt)],
+                       [f"%ninf = arith.constant {fill} : f32", sel, "linalg.yield %y : f32"],
+                       [ident, bcast, ident], [heads, nq, nk])
+
+
 def generate_program(index, rng, dtype):
     if rng.random() < 0.15:
         return generate_program_2d(index, rng, dtype)
@@ -171,6 +252,11 @@ def generate_program(index, rng, dtype):
     scale_form = rng.choice(["mul", "div", "query", "both", "none"])
     scale = rng.choice([0.5, 0.25, 0.125, 0.3])
     mask = rng.choice(["none", "none", "bias", "keep", "fill", "causal", "splat"])
+    # Length masks are drawn from a generator of their own, so that adding
+    # them left every other program of a seed as it was.
+    lengths_rng = random.Random(f"lengths-{index}-{rng.getstate()[1][:4]}")
+    if mask == "none" and lengths_rng.random() < 0.4:
+        mask = "lengths"
     # How K reaches Q·Kᵀ in linalg: through the contraction's own map, or
     # through a linalg.transpose and a plain batch_matmul.
     k_form = rng.choice(["map", "transpose"])
@@ -205,6 +291,21 @@ def generate_program(index, rng, dtype):
     mask, nq, nk = fit_mutation(rng, mutation, mask, nq, nk, d)
     if mutation == "tensor-scale":
         scale_form = "mul"
+    # A padding mask built from a runtime length, as serving frontends build
+    # it (`arange(Nk) < length`): a keep-mask computed with linalg.index, a
+    # hide-mask on an arange tensor, or Hugging Face's (1 - keep) * lowest
+    # bias (linalg); tosa.greater on an iota constant, used by a select or
+    # turned into a bias by one (TOSA). The recognizer turns it into
+    # kv_lengths, except the bias under a log-sum-exp softmax (it stays a
+    # bias, LengthMask.cpp). Lengths 0 and -1 leave every row empty.
+    lengths = None
+    if mask == "lengths":
+        lengths = dict(
+            spelling=lengths_rng.choice(["select", "hide", "bias"] if dialect == "linalg"
+                                        else ["select", "bias"]),
+            value=lengths_rng.choice([0, -1, 1, nk // 2, nk, nk, nk + 5]),
+            type=lengths_rng.choice(["i32", "i64"]) if dialect == "linalg" else "i32",
+            fill=lengths_rng.choice([NEG_INF, LOWEST]) if spelling != "lse" else NEG_INF)
     # A keep-mask built in the IR from linalg.index comparisons, as frontends
     # build causal masks: exactly causal (top-left, or bottom-right when no
     # row is left empty) becomes the causal attribute; off by one, or a
@@ -244,7 +345,7 @@ def generate_program(index, rng, dtype):
         # without them.
         layout = "3-d"
     # Sequence lengths dynamic in the types (linalg, 3-D, no constant mask).
-    dynamic = (dialect == "linalg" and layout == "3-d" and mask != "causal"
+    dynamic = (dialect == "linalg" and layout == "3-d" and mask not in ("causal", "lengths")
                and mutation != "permutation" and rng.random() < 0.3)
     if dynamic:
         nq, nk = Dyn(nq, "q"), (Dyn(nk, "k") if nk is not nq else None)
@@ -285,6 +386,10 @@ def generate_program(index, rng, dtype):
     elif mask in ("keep", "fill"):
         mask_shape = rng.choice([[1, nq, nk], [heads, nq, nk]])
         args.append(f"%m: {ttype(mask_shape, 'i1')}")
+    elif lengths:
+        mask_shape = [1, 1, nk]
+        len_shape = [1] if dialect == "linalg" else [1, 1, 1]
+        args.append(f"%len: {ttype(len_shape, lengths['type'])}")
     if mutation == "tensor-scale":
         args.append(f"%scale_t: {ttype([heads, 1, 1], f)}")
     o4_t = ttype(four_d([heads, nq, dv]), dtype)
@@ -296,6 +401,10 @@ def generate_program(index, rng, dtype):
                   nk=nk, d=d, dv=dv, mask=mask, mask_shape=mask_shape, mutation=mutation, iota=iota,
                   layout=layout, dynamic=dynamic,
                   scale_form=scale_form, spelling=spelling,
+                  **({"length": lengths["value"], "length_type": lengths["type"],
+                      "length_spelling": lengths["spelling"],
+                      "kv_lengths": "no" if lengths["spelling"] == "bias" and spelling == "lse"
+                      else "yes"} if lengths else {}),
                   scale=scale if scale_form != "none" else 1.0)
     p.header = f"func.func @{p.name}({', '.join(args)}) -> ({', '.join(results)}) {{"
 
@@ -562,6 +671,8 @@ def generate_program(index, rng, dtype):
                                    ["%y = arith.addf %a0, %a1 : f32", "linalg.yield %y : f32"],
                                    ["affine_map<(a, b, c) -> (a, b, c)>", f"affine_map<(a, b, c) -> ({', '.join(m)})>",
                                     "affine_map<(a, b, c) -> (a, b, c)>"], [heads, nq, nk])
+        elif mask == "lengths":
+            emit_length_mask(p, dialect, lengths, x, x2, s_t, nq, nk, heads, ones)
         else:  # keep / fill
             mt = ttype(mask_shape, "i1")
             invert = mask == "fill"
@@ -1081,6 +1192,8 @@ def moving_maxima(programs, block_kv, max_rows=48):
             for i in range(0, nq, step):
                 q = [ramp_value(h, i, e, 1 + p.index, False) for e in range(d)]
                 last = nk if offset is None else min(nk, i + offset + 1)
+                if m["mask"] == "lengths":
+                    last = min(last, max(0, int(m["length"])))
                 scores = [sum(a * b for a, b in zip(q, keys[j])) for j in range(max(0, last))]
                 if len(scores) <= block_kv:
                     continue
@@ -1293,6 +1406,11 @@ func.func @print(%t: tensor<?x?x?xf32>) {
                 out.append(f"  %mflat{i} = tensor.collapse_shape {val} [[0, 1], [2]] : {ttype(shape, 'i1')} into {ttype(m['mask_shape'], 'i1')}\n")
                 val = f"%mflat{i}"
             args.append(val)
+        elif m["mask"] == "lengths":
+            shape = [1] if m["dialect"] == "linalg" else [1, 1, 1]
+            lt = m["length_type"]
+            out.append(f"  %len{i} = arith.constant dense<{m['length']}> : {ttype(shape, lt)}\n")
+            args.append(f"%len{i}")
         if m["mutation"] == "tensor-scale":
             text, val = make("ts", [m["heads"], 1, 1], 9 + i)
             out += text
@@ -1377,11 +1495,29 @@ def check_raised(module_text, raised_text, remarks_text=None, wrong_names=None):
         m = re.match(r"(?:private )?@(\w+)\(", f)
         if m:
             seen[m.group(1)] = f.count("fa.attention ")
+    bodies = {}
+    for f in functions:
+        m = re.match(r"(?:private )?@(\w+)\(", f)
+        if m:
+            bodies[m.group(1)] = f
     wrong = []
     for name, what in expect.items():
         n = seen.get(name, 0)
         if (what == "raised" and n != 1) or (what == "untouched" and n != 0):
             wrong.append(f"@{name}: expected {what}, found {n} fa.attention")
+            if wrong_names is not None:
+                wrong_names.append(name)
+    # Length masks: kv_lengths where the mask is exactly one (see
+    # emit_length_mask), the mask kept otherwise.
+    lengths_mapped = 0
+    for name, (what, meta) in parse_expectations(module_text).items():
+        if what != "raised" or "kv_lengths" not in meta:
+            continue
+        has = "kv_lengths(" in bodies.get(name, "")
+        lengths_mapped += has
+        if has != (meta["kv_lengths"] == "yes"):
+            wrong.append(f"@{name}: expected kv_lengths={meta['kv_lengths']}, found "
+                         f"{'it' if has else 'none'}")
             if wrong_names is not None:
                 wrong_names.append(name)
     explained = ""
@@ -1400,7 +1536,7 @@ def check_raised(module_text, raised_text, remarks_text=None, wrong_names=None):
                      " near misses explained")
     raised = sum(1 for w in expect.values() if w == "raised")
     print(f"{len(expect)} programs: {raised} to raise, {len(expect) - raised} near misses; "
-          f"{len(wrong)} wrong{explained}")
+          f"{len(wrong)} wrong{explained}; {lengths_mapped} length masks as kv_lengths")
     for w in wrong:
         print("  " + w)
     return 1 if wrong else 0
