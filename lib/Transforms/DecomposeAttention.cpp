@@ -55,6 +55,40 @@ Value gatherPerQueryHead(OpBuilder &b, Location loc, Value kv,
       });
 }
 
+/// Gathers a paged cache ([P, S, Hkv, E]) through its page table ([B, M])
+/// into the contiguous [B, Hkv, M * S, E] that an unpaged op reads. The
+/// reference is an oracle: it may hold the whole gathered cache.
+Value gatherPagedCache(OpBuilder &b, Location loc, Value cache,
+                       Value pageTable) {
+  auto type = cast<RankedTensorType>(cache.getType());
+  auto tableType = cast<RankedTensorType>(pageTable.getType());
+  // Static sizes stay static: Nk = M * S.
+  OpFoldResult keys = b.getIndexAttr(tableType.getDimSize(1) *
+                                     type.getDimSize(1));
+  if (tableType.isDynamicDim(1) || type.isDynamicDim(1)) {
+    IndexMath math{b, loc};
+    keys = keyHeadsAndLength(math, cache, pageTable).second;
+  }
+  SmallVector<OpFoldResult> sizes = {
+      tensor::getMixedSize(b, loc, pageTable, 0),
+      tensor::getMixedSize(b, loc, cache, 2), keys,
+      b.getIndexAttr(type.getDimSize(3))};
+  Value init = createEmpty(b, loc, sizes, type.getElementType());
+  AffineMap identity = b.getMultiDimIdentityMap(4);
+  SmallVector<IteratorType> parallel(4, IteratorType::parallel);
+  return createGeneric(
+      b, loc, ValueRange{}, init, {identity}, parallel,
+      [&](OpBuilder &nb, Location nloc, ValueRange) -> Value {
+        SmallVector<Value> at;
+        for (int64_t dim = 0; dim < 4; ++dim)
+          at.push_back(linalg::IndexOp::create(nb, nloc, dim));
+        IndexMath inner{nb, nloc};
+        auto [page, slot] = pagedSlot(inner, cache, pageTable, at[0], at[2]);
+        return tensor::ExtractOp::create(nb, nloc, cache,
+                                         ValueRange{page, slot, at[1], at[3]});
+      });
+}
+
 /// Index map of a mask operand over the score loops (b, h, i, j): a static
 /// size-1 mask dimension broadcasts, every other one is read as is.
 AffineMap getMaskMap(MLIRContext *ctx, RankedTensorType maskType,
@@ -86,6 +120,10 @@ struct DecomposeAttention : OpRewritePattern<AttentionOp> {
     OpBuilder &b = rewriter;
     Type f32 = b.getF32Type();
     Value query = op.getQuery(), key = op.getKey(), value = op.getValue();
+    if (Value table = op.getPageTable()) {
+      key = gatherPagedCache(b, loc, key, table);
+      value = gatherPagedCache(b, loc, value, table);
+    }
     auto queryType = cast<RankedTensorType>(query.getType());
     auto keyType = cast<RankedTensorType>(key.getType());
     auto valueType = cast<RankedTensorType>(value.getType());

@@ -102,6 +102,40 @@ inline void applySequenceLength(IndexMath &math, AttentionOp op, Value length,
     windowOffset = diagonalOffset(math, window.getAlign(), queryLen, keyLen);
 }
 
+/// Hkv and Nk of `op`'s logical keys as index values, read from `key` and
+/// `pageTable` (the op's operands, as tensors or buffers; a null table for
+/// an unpaged op): paged caches [P, S, Hkv, D] hold Nk = M * S keys.
+inline std::pair<Value, Value> keyHeadsAndLength(IndexMath &math, Value key,
+                                                 Value pageTable) {
+  if (!pageTable)
+    return {math.dim(key, 1), math.dim(key, 2)};
+  Value pages = math.dim(pageTable, 1);
+  Value slots = math.dim(key, 1);
+  return {math.dim(key, 2), math.mul(pages, slots)};
+}
+
+/// Where key `row` of sequence `batch` lives in a paged cache `cache`
+/// ([P, S, Hkv, D]): (page, slot), with page = pageTable[batch, row / S]
+/// clamped into [0, P) so that a wrong entry never reads out of bounds.
+inline std::pair<Value, Value> pagedSlot(IndexMath &math, Value cache,
+                                         Value pageTable, Value batch,
+                                         Value row) {
+  Value slots = math.dim(cache, 1);
+  Value pageIndex = math.divU(row, slots);
+  Value entry;
+  if (isa<MemRefType>(pageTable.getType()))
+    entry = memref::LoadOp::create(math.b, math.loc, pageTable,
+                                   ValueRange{batch, pageIndex});
+  else
+    entry = tensor::ExtractOp::create(math.b, math.loc, pageTable,
+                                      ValueRange{batch, pageIndex});
+  Value page = arith::IndexCastOp::create(math.b, math.loc,
+                                          math.b.getIndexType(), entry);
+  Value lastPage = math.addConstant(math.dim(cache, 0), -1);
+  page = math.max(math.min(page, lastPage), math.constant(0));
+  return {page, math.remU(row, slots)};
+}
+
 /// The mask dims that broadcast: a static 1 where the scores' dim
 /// ([B, Hq, Nq, Nk]) is not 1 (see the op's verifier). Such a dim is read at
 /// index 0 and never expanded. All false without a mask.
@@ -111,9 +145,8 @@ inline SmallVector<bool> maskBroadcastDims(AttentionOp op) {
     return broadcast;
   auto maskType = cast<ShapedType>(op.getMask().getType());
   auto queryType = cast<ShapedType>(op.getQuery().getType());
-  auto keyType = cast<ShapedType>(op.getKey().getType());
   int64_t scoreShape[] = {queryType.getDimSize(0), queryType.getDimSize(1),
-                          queryType.getDimSize(2), keyType.getDimSize(2)};
+                          queryType.getDimSize(2), op.getKeyLength()};
   for (int64_t dim = 0; dim < 4; ++dim)
     broadcast[dim] = maskType.getDimSize(dim) == 1 && scoreShape[dim] != 1;
   return broadcast;

@@ -15,8 +15,7 @@ using namespace mlir::fa;
 
 std::string mlir::fa::whyNotPackable(AttentionOp op) {
   auto query = cast<RankedTensorType>(op.getQuery().getType());
-  auto key = cast<RankedTensorType>(op.getKey().getType());
-  int64_t queryHeads = query.getDimSize(1), keyHeads = key.getDimSize(1);
+  int64_t queryHeads = query.getDimSize(1), keyHeads = op.getKeyHeads();
   int64_t queryLen = query.getDimSize(2);
   if (ShapedType::isDynamic(queryHeads) || ShapedType::isDynamic(keyHeads))
     return "the head counts are dynamic";
@@ -108,7 +107,7 @@ AttentionOp mlir::fa::packQueryGroups(AttentionOp op, OpBuilder &b) {
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(op);
   Location loc = op.getLoc();
-  int64_t keyHeads = op.getKey().getType().getDimSize(1);
+  int64_t keyHeads = op.getKeyHeads();
   int64_t group = op.getGroupSize();
 
   SmallVector<Value> operands = {
@@ -126,6 +125,8 @@ AttentionOp mlir::fa::packQueryGroups(AttentionOp op, OpBuilder &b) {
   // operand segments are the op's own.
   if (Value lengths = op.getKvLengths())
     operands.push_back(lengths);
+  if (Value table = op.getPageTable())
+    operands.push_back(table);
   SmallVector<Type> resultTypes;
   for (Value result : op.getResults()) {
     auto type = cast<RankedTensorType>(result.getType());

@@ -532,6 +532,7 @@ void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
         outputType.getShape().drop_back(), b.getF32Type()));
   auto attention = AttentionOp::create(
       b, loc, resultTypes, query, key, value, mask, kvLengths,
+      /*page_table=*/Value(),
       b.getF64FloatAttr(match.scale),
       match.causal ? DiagonalAlignmentAttr::get(b.getContext(), *match.causal)
                    : nullptr,

@@ -144,9 +144,9 @@ AttentionShape describe(AttentionOp op) {
   AttentionShape shape;
   shape.batch = size(query.getDimSize(0));
   shape.heads = size(query.getDimSize(1));
-  shape.kvHeads = size(key.getDimSize(1));
+  shape.kvHeads = size(op.getKeyHeads());
   shape.queryLen = size(query.getDimSize(2));
-  shape.keyLen = size(key.getDimSize(2));
+  shape.keyLen = size(op.getKeyLength());
   shape.headDim = query.getDimSize(3);
   shape.valueDim = value.getDimSize(3);
   shape.elementBytes = elementBytes(query.getElementType());

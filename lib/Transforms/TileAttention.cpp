@@ -99,6 +99,41 @@ Value loadTile(OpBuilder &b, Location loc, Value source, Value batch,
                                  loc, b);
 }
 
+/// Keys [row0, row0 + rows) of sequence `batch`, head `kvHead`, gathered
+/// from a paged cache ([P, S, Hkv, width]) through its page table, so that
+/// a tile may straddle pages; padded with zeros to [tileRows, width].
+/// `rows` is at least 1.
+Value loadPagedTile(OpBuilder &b, Location loc, Value cache, Value pageTable,
+                    Value batch, Value kvHead, Value row0, Value rows,
+                    int64_t tileRows, int64_t width) {
+  Type elementType = cast<RankedTensorType>(cache.getType()).getElementType();
+  auto tileType = RankedTensorType::get({tileRows, width}, elementType);
+  Value init = tensor::EmptyOp::create(b, loc, tileType.getShape(), elementType);
+  AffineMap identity = b.getMultiDimIdentityMap(2);
+  auto par = utils::IteratorType::parallel;
+  return linalg::GenericOp::create(
+             b, loc, tileType, ValueRange{}, ValueRange{init},
+             ArrayRef<AffineMap>{identity},
+             ArrayRef<utils::IteratorType>{par, par},
+             [&](OpBuilder &nb, Location nloc, ValueRange) {
+               IndexMath m{nb, nloc};
+               Value r = linalg::IndexOp::create(nb, nloc, 0);
+               Value d = linalg::IndexOp::create(nb, nloc, 1);
+               // Padding rows read the tile's last key and are zeroed.
+               Value lastRow = m.addConstant(rows, -1);
+               Value row = m.add(row0, m.min(r, lastRow));
+               auto [page, slot] = pagedSlot(m, cache, pageTable, batch, row);
+               Value element = tensor::ExtractOp::create(
+                   nb, nloc, cache, ValueRange{page, slot, kvHead, d});
+               Value zero = arith::ConstantOp::create(
+                   nb, nloc, nb.getZeroAttr(elementType));
+               Value kept = arith::SelectOp::create(nb, nloc, m.lt(r, rows),
+                                                    element, zero);
+               linalg::YieldOp::create(nb, nloc, kept);
+             })
+      .getResult(0);
+}
+
 struct TileAttentionLowering {
   AttentionOp op;
   OpBuilder &b;
@@ -148,8 +183,8 @@ SmallVector<Value> TileAttentionLowering::lower() {
   Value query = op.getQuery(), key = op.getKey();
 
   Value batchSize = math.dim(query, 0), queryHeads = math.dim(query, 1);
-  Value queryLen = math.dim(query, 2), keyHeads = math.dim(key, 1);
-  Value keyLen = math.dim(key, 2);
+  Value queryLen = math.dim(query, 2);
+  auto [keyHeads, keyLen] = keyHeadsAndLength(math, key, op.getPageTable());
   Value groupSize = math.divU(queryHeads, keyHeads);
   Value queryBlocks = math.ceilDiv(queryLen, math.constant(blockQ));
 
@@ -265,12 +300,19 @@ std::pair<Value, Value> TileAttentionLowering::computeRows(
       [&](OpBuilder &lb, Location lloc, Value col0, ValueRange state) {
         IndexMath lm{lb, lloc};
         Value cols = lm.min(blockKVValue, lm.sub(keyLen, col0));
-        Value keyTile = loadTile(lb, lloc, key, batch, kvHead, col0, cols,
-                                 blockKV, zeroIndex, lm.constant(headDim),
-                                 headDim);
-        Value valueTile = loadTile(lb, lloc, value, batch, kvHead, col0, cols,
-                                   blockKV, zeroIndex, lm.constant(valueDim),
-                                   valueDim);
+        Value keyTile, valueTile;
+        if (Value table = op.getPageTable()) {
+          keyTile = loadPagedTile(lb, lloc, key, table, batch, kvHead, col0,
+                                  cols, blockKV, headDim);
+          valueTile = loadPagedTile(lb, lloc, value, table, batch, kvHead,
+                                    col0, cols, blockKV, valueDim);
+        } else {
+          keyTile = loadTile(lb, lloc, key, batch, kvHead, col0, cols, blockKV,
+                             zeroIndex, lm.constant(headDim), headDim);
+          valueTile = loadTile(lb, lloc, value, batch, kvHead, col0, cols,
+                               blockKV, zeroIndex, lm.constant(valueDim),
+                               valueDim);
+        }
         Value maskTile;
         if (mask)
           maskTile = loadTile(lb, lloc, mask, batch, head, row0, rows, tileRows,

@@ -87,11 +87,13 @@ SmallVector<Value> KernelBuilder::build() {
     mask = toBuffer(op.getMask());
   if (op.getKvLengths())
     kvLengths = toBuffer(op.getKvLengths());
+  if (op.getPageTable())
+    pageTable = toBuffer(op.getPageTable());
 
   Value batchSize = math.dim(query, 0), queryHeads = math.dim(query, 1);
   queryLen = math.dim(query, 2);
-  Value keyHeads = math.dim(key, 1);
-  keyLen = math.dim(key, 2);
+  Value keyHeads;
+  std::tie(keyHeads, keyLen) = keyHeadsAndLength(math, key, pageTable);
   tensorKeyLen = keyLen;
   groupSize = math.divU(queryHeads, keyHeads);
   Value queryBlocks = math.ceilDiv(queryLen, math.constant(blockQ));
@@ -949,6 +951,16 @@ KernelBuilder::chunkPosition(IndexMath &math, Value index, int64_t tileRows,
 /// shared tile (at `stage` when given), zero-filling rows up to `tileRows`.
 /// Thread t moves chunks t, t + threads, ...: consecutive threads read
 /// consecutive 16-byte chunks of global memory.
+SmallVector<Value> KernelBuilder::globalIndices(IndexMath &math, Value source,
+                                                Value batch, Value head,
+                                                Value row, Value column) {
+  if (!pageTable || (source != key && source != value))
+    return {batch, head, row, column};
+  // One table entry per row: a tile may straddle pages.
+  auto [page, slot] = pagedSlot(math, source, pageTable, batch, row);
+  return {page, slot, head, column};
+}
+
 void KernelBuilder::copyTile(Value source, Value batch, Value head, Value row0,
                              Value validRows, int64_t tileRows, int64_t width,
                              Value sharedTile, Value stage, Value thread) {
@@ -977,9 +989,10 @@ void KernelBuilder::copyTile(Value source, Value batch, Value head, Value row0,
           auto load = scf::IfOp::create(
               b, lloc, lm.lt(tileRow, validRows),
               [&](OpBuilder &tb, Location tloc) {
-                Value loaded =
-                    loadVector(tb, tloc, chunkType, source,
-                               ValueRange{batch, head, sourceRow, column});
+                IndexMath tm{tb, tloc};
+                Value loaded = loadVector(
+                    tb, tloc, chunkType, source,
+                    globalIndices(tm, source, batch, head, sourceRow, column));
                 scf::YieldOp::create(tb, tloc, loaded);
               },
               [&](OpBuilder &eb, Location eloc) {
@@ -1036,7 +1049,8 @@ SmallVector<Value> KernelBuilder::copyTileAsync(Value source, Value batch,
     tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
         b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), sharedTile,
         ValueRange{stage, tileRow, sharedAt}, source,
-        ValueRange{batch, head, sourceRow, column}, b.getIndexAttr(chunk),
+        globalIndices(math, source, batch, head, sourceRow, column),
+        b.getIndexAttr(chunk),
         sourceElements, b.getUnitAttr()));
   }
   return tokens;

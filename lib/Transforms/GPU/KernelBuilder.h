@@ -118,6 +118,8 @@ struct KernelBuilder {
   Value queryLen, keyLen, tensorKeyLen, groupSize, causalOffset, windowOffset,
       scale;
   Value kvLengths;
+  /// Paged K/V ([P, S, Hkv, D]): the page table [B, M]; null otherwise.
+  Value pageTable;
   SmallVector<bool> maskBroadcast;
 
   KernelBuilder(AttentionOp op, OpBuilder &b, TilingAttr tiling,
@@ -202,6 +204,10 @@ struct KernelBuilder {
   std::pair<Value, Value> chunkPosition(IndexMath &math, Value index,
                                         int64_t tileRows, int64_t chunksPerRow,
                                         int64_t chunk, Type type) const;
+  /// The indices of element (row, column) of source[batch, head]: K and V
+  /// of a paged op are read through the page table.
+  SmallVector<Value> globalIndices(IndexMath &math, Value source, Value batch,
+                                   Value head, Value row, Value column);
   void copyTile(Value source, Value batch, Value head, Value row0,
                 Value validRows, int64_t tileRows, int64_t width,
                 Value sharedTile, Value stage, Value thread);

@@ -34,9 +34,24 @@ static bool isSupportedInputElementType(Type type) {
   return type.isF16() || type.isBF16() || type.isF32();
 }
 
+int64_t AttentionOp::getKeyHeads() {
+  return getKey().getType().getDimSize(getKeyHeadsDim());
+}
+
+int64_t AttentionOp::getKeyLength() {
+  auto keyType = cast<RankedTensorType>(getKey().getType());
+  if (!isPaged())
+    return keyType.getDimSize(2);
+  int64_t pages = cast<RankedTensorType>(getPageTable().getType()).getDimSize(1);
+  int64_t slots = keyType.getDimSize(1);
+  if (ShapedType::isDynamic(pages) || ShapedType::isDynamic(slots))
+    return ShapedType::kDynamic;
+  return pages * slots;
+}
+
 int64_t AttentionOp::getGroupSize() {
   int64_t queryHeads = getQuery().getType().getDimSize(1);
-  int64_t kvHeads = getKey().getType().getDimSize(1);
+  int64_t kvHeads = getKeyHeads();
   if (ShapedType::isDynamic(queryHeads) || ShapedType::isDynamic(kvHeads) ||
       kvHeads == 0)
     return ShapedType::kDynamic;
@@ -61,9 +76,14 @@ LogicalResult AttentionOp::verify() {
     return emitOpError() << name << " must be a rank-" << rank << " tensor "
                          << layout << ", got " << type;
   };
+  bool paged = isPaged();
   if (failed(checkRank("query", queryType, 4, "[B, Hq, Nq, D]")) ||
-      failed(checkRank("key", keyType, 4, "[B, Hkv, Nk, D]")) ||
-      failed(checkRank("value", valueType, 4, "[B, Hkv, Nk, Dv]")))
+      failed(checkRank("key", keyType, 4,
+                       paged ? "[P, S, Hkv, D] (a paged cache)"
+                             : "[B, Hkv, Nk, D]")) ||
+      failed(checkRank("value", valueType, 4,
+                       paged ? "[P, S, Hkv, Dv] (a paged cache)"
+                             : "[B, Hkv, Nk, Dv]")))
     return failure();
 
   Type elementType = queryType.getElementType();
@@ -90,11 +110,34 @@ LogicalResult AttentionOp::verify() {
                          << ") must be " << expected << " as in " << refName
                          << ", got " << actual;
   };
-  if (failed(checkSameDim("key", keyType, 0, "B", "query", queryType, 0)) ||
-      failed(checkSameDim("value", valueType, 0, "B", "query", queryType, 0)) ||
-      failed(checkSameDim("value", valueType, 1, "Hkv", "key", keyType, 1)) ||
-      failed(checkSameDim("value", valueType, 2, "Nk", "key", keyType, 2)))
+  if (paged) {
+    // K and V share their pages, slots and heads; the table has one row of
+    // page numbers per sequence.
+    if (failed(checkSameDim("value", valueType, 0, "P", "key", keyType, 0)) ||
+        failed(checkSameDim("value", valueType, 1, "S", "key", keyType, 1)) ||
+        failed(checkSameDim("value", valueType, 2, "Hkv", "key", keyType, 2)))
+      return failure();
+    auto tableType = cast<RankedTensorType>(getPageTable().getType());
+    if (tableType.getRank() != 2 || !tableType.getElementType().isInteger(32))
+      return emitOpError() << "page_table must be a rank-2 tensor of i32 "
+                              "([B, M], the pages of each sequence), got "
+                           << tableType;
+    if (failed(checkSameDim("page_table", tableType, 0, "B", "query",
+                            queryType, 0)))
+      return failure();
+    if (keyType.getDimSize(1) == 0)
+      return emitOpError() << "key dim 1 (S, slots per page) must be at "
+                              "least 1, got 0";
+  } else if (failed(checkSameDim("key", keyType, 0, "B", "query", queryType,
+                                 0)) ||
+             failed(checkSameDim("value", valueType, 0, "B", "query",
+                                 queryType, 0)) ||
+             failed(checkSameDim("value", valueType, 1, "Hkv", "key", keyType,
+                                 1)) ||
+             failed(checkSameDim("value", valueType, 2, "Nk", "key", keyType,
+                                 2))) {
     return failure();
+  }
 
   // Head dims size the tiles and the MMA shapes, so they are static.
   for (auto [name, type, dimName] :
@@ -110,9 +153,10 @@ LogicalResult AttentionOp::verify() {
     return failure();
 
   int64_t queryHeads = queryType.getDimSize(1);
-  int64_t kvHeads = keyType.getDimSize(1);
+  int64_t kvHeads = getKeyHeads();
   if (kvHeads == 0)
-    return emitOpError() << "key dim 1 (Hkv) must be at least 1, got 0";
+    return emitOpError() << "key dim " << getKeyHeadsDim()
+                         << " (Hkv) must be at least 1, got 0";
   if (!ShapedType::isDynamic(queryHeads) && !ShapedType::isDynamic(kvHeads) &&
       queryHeads % kvHeads != 0)
     return emitOpError() << "query heads (Hq = " << queryHeads
@@ -156,7 +200,7 @@ LogicalResult AttentionOp::verify() {
                 "f32 (additive bias), got "
              << maskElementType;
     int64_t scoreShape[] = {queryType.getDimSize(0), queryType.getDimSize(1),
-                            queryType.getDimSize(2), keyType.getDimSize(2)};
+                            queryType.getDimSize(2), getKeyLength()};
     static constexpr StringLiteral scoreDimNames[] = {"B", "Hq", "Nq", "Nk"};
     for (int64_t dim = 0; dim < 4; ++dim) {
       int64_t actual = maskType.getDimSize(dim);

@@ -37,6 +37,7 @@ def FA_AttentionOp : FA_Op<"attention", [Pure, AttrSizedOperandSegments]> {
     | `value` | `[B, Hkv, Nk, Dv]` | same as query |
     | `mask` (optional) | broadcastable to `[B, Hq, Nq, Nk]` | i1, f16, bf16 or f32 |
     | `kv_lengths` (optional) | `[B]` | i32 |
+    | `page_table` (optional) | `[B, M]` | i32 |
     | `output` | `[B, Hq, Nq, Dv]` | value's |
     | `logsumexp` (optional) | `[B, Hq, Nq]` | f32 |
 
@@ -65,6 +66,13 @@ def FA_AttentionOp : FA_Op<"attention", [Pure, AttrSizedOperandSegments]> {
       `causal` and `window` is per sequence, `delta = L_b - Nq` (the last
       query sees the sequence's last key), as in FlashAttention's varlen
       kernels; top-left is unchanged.
+    * `page_table(%t : tensor<BxMxi32>)` reads K and V from paged caches,
+      vLLM's layout: `key` is `[P, S, Hkv, D]` and `value` `[P, S, Hkv, Dv]`
+      (P pages of S slots), and key `j` of batch `b` is slot `j mod S` of
+      page `t[b, j / S]`. Then `Nk = M * S` (with `kv_lengths`, usually
+      fewer keys are visible). Entries of pages that hold a visible key
+      must be in `[0, P)`; the lowerings clamp every entry into that range,
+      so a wrong entry reads a wrong page, never out of bounds.
     * `tiling = #fa.tiling<...>` (optional) fixes the tile sizes of the fused
       kernel; `fa-select-tiles` writes it, or checks one written by hand. It
       does not change the result.
@@ -87,6 +95,7 @@ def FA_AttentionOp : FA_Op<"attention", [Pure, AttrSizedOperandSegments]> {
                        AnyRankedTensor:$value,
                        Optional<AnyRankedTensor>:$mask,
                        Optional<AnyRankedTensor>:$kv_lengths,
+                       Optional<AnyRankedTensor>:$page_table,
                        F64Attr:$scale,
                        OptionalAttr<FA_DiagonalAlignment>:$causal,
                        OptionalAttr<FA_WindowAttr>:$window,
@@ -97,6 +106,7 @@ def FA_AttentionOp : FA_Op<"attention", [Pure, AttrSizedOperandSegments]> {
   let assemblyFormat = [{
     $query `,` $key `,` $value (`mask` `(` $mask^ `:` type($mask) `)`)?
     (`kv_lengths` `(` $kv_lengths^ `:` type($kv_lengths) `)`)?
+    (`page_table` `(` $page_table^ `:` type($page_table) `)`)?
     `scale` `=` $scale (`causal` `=` $causal^)? (`window` `=` $window^)?
     (`tiling` `=` $tiling^)? attr-dict `:` type($query) `,` type($key) `,` type($value)
     `->` type($output) (`,` type($logsumexp)^)?
@@ -110,6 +120,15 @@ def FA_AttentionOp : FA_Op<"attention", [Pure, AttrSizedOperandSegments]> {
     int64_t getGroupSize();
     /// True when the mask is a boolean keep-mask, false for an additive bias.
     bool hasBooleanMask();
+    /// True when K and V are paged caches [P, S, Hkv, D] read through
+    /// page_table.
+    bool isPaged() { return getPageTable() != nullptr; }
+    /// The dims of key that hold Hkv and, unpaged, Nk (paged: the page
+    /// slots S, with Nk = M * S).
+    int64_t getKeyHeadsDim() { return isPaged() ? 2 : 1; }
+    /// Static Hkv and Nk of the logical keys, or ShapedType::kDynamic.
+    int64_t getKeyHeads();
+    int64_t getKeyLength();
   }];
 }
 
