@@ -244,7 +244,7 @@ func.func @window_negative(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %
 // Unranked tensors carry no shape to check.
 func.func @unranked_query(%q: tensor<*xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>) {
   // expected-error @+1 {{'fa.attention' op operand #0 must be ranked tensor of any type values, but got 'tensor<*xf32>'}}
-  %o = "fa.attention"(%q, %k, %v) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 1.0 : f64}> : (tensor<*xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32>
+  %o = "fa.attention"(%q, %k, %v) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>, scale = 1.0 : f64}> : (tensor<*xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32>
   return
 }
 
@@ -253,7 +253,7 @@ func.func @unranked_query(%q: tensor<*xf32>, %k: tensor<1x2x8x16xf32>, %v: tenso
 // The scale is required: there is no implicit 1/sqrt(D).
 func.func @missing_scale(%q: tensor<1x2x8x16xf32>) {
   // expected-error @+1 {{'fa.attention' op requires attribute 'scale'}}
-  %o = "fa.attention"(%q, %q, %q) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>}> : (tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32>
+  %o = "fa.attention"(%q, %q, %q) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>}> : (tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32>
   return
 }
 
@@ -309,5 +309,53 @@ func.func @target_inconsistent() attributes {t = #fa.target<name = "x", smem_per
 
 // expected-error @+1 {{target warp_size must be positive, got 0}}
 func.func @target_zero_warp() attributes {t = #fa.target<name = "x", smem_per_block = 1024, smem_per_sm = 1024, regs_per_sm = 65536, regs_per_thread = 255, max_threads_per_block = 1024, max_threads_per_sm = 2048, warp_size = 0, sm_count = 1, mma = []>} {
+  return
+}
+
+// -----
+
+func.func @page_table_not_i32(%q: tensor<2x4x1x16xf32>, %kv: tensor<8x4x2x16xf32>, %t: tensor<2x3xi64>) {
+  // expected-error @+1 {{page_table must be a rank-2 tensor of i32 ([B, M], the pages of each sequence), got 'tensor<2x3xi64>'}}
+  %o = fa.attention %q, %kv, %kv page_table(%t : tensor<2x3xi64>) scale = 0.5 : tensor<2x4x1x16xf32>, tensor<8x4x2x16xf32>, tensor<8x4x2x16xf32> -> tensor<2x4x1x16xf32>
+  return
+}
+
+// -----
+
+func.func @page_table_batch(%q: tensor<2x4x1x16xf32>, %kv: tensor<8x4x2x16xf32>, %t: tensor<3x3xi32>) {
+  // expected-error @+1 {{page_table dim 0 (B) must be 2 as in query, got 3}}
+  %o = fa.attention %q, %kv, %kv page_table(%t : tensor<3x3xi32>) scale = 0.5 : tensor<2x4x1x16xf32>, tensor<8x4x2x16xf32>, tensor<8x4x2x16xf32> -> tensor<2x4x1x16xf32>
+  return
+}
+
+// -----
+
+func.func @paged_value_slots(%q: tensor<2x4x1x16xf32>, %k: tensor<8x4x2x16xf32>, %v: tensor<8x8x2x16xf32>, %t: tensor<2x3xi32>) {
+  // expected-error @+1 {{value dim 1 (S) must be 4 as in key, got 8}}
+  %o = fa.attention %q, %k, %v page_table(%t : tensor<2x3xi32>) scale = 0.5 : tensor<2x4x1x16xf32>, tensor<8x4x2x16xf32>, tensor<8x8x2x16xf32> -> tensor<2x4x1x16xf32>
+  return
+}
+
+// -----
+
+func.func @paged_heads(%q: tensor<2x3x1x16xf32>, %kv: tensor<8x4x2x16xf32>, %t: tensor<2x3xi32>) {
+  // expected-error @+1 {{query heads (Hq = 3) must be a multiple of key/value heads (Hkv = 2)}}
+  %o = fa.attention %q, %kv, %kv page_table(%t : tensor<2x3xi32>) scale = 0.5 : tensor<2x3x1x16xf32>, tensor<8x4x2x16xf32>, tensor<8x4x2x16xf32> -> tensor<2x3x1x16xf32>
+  return
+}
+
+// -----
+
+func.func @paged_mask_keys(%q: tensor<2x4x1x16xf32>, %kv: tensor<8x4x2x16xf32>, %t: tensor<2x3xi32>, %m: tensor<2x1x1x16xi1>) {
+  // expected-error @+1 {{mask dim 3 (Nk) must be 1 or 12 to broadcast to [B, Hq, Nq, Nk], got 16}}
+  %o = fa.attention %q, %kv, %kv mask(%m : tensor<2x1x1x16xi1>) page_table(%t : tensor<2x3xi32>) scale = 0.5 : tensor<2x4x1x16xf32>, tensor<8x4x2x16xf32>, tensor<8x4x2x16xf32> -> tensor<2x4x1x16xf32>
+  return
+}
+
+// -----
+
+func.func @paged_rank(%q: tensor<2x4x1x16xf32>, %kv: tensor<8x4x16xf32>, %t: tensor<2x3xi32>) {
+  // expected-error @+1 {{key must be a rank-4 tensor [P, S, Hkv, D] (a paged cache), got 'tensor<8x4x16xf32>'}}
+  %o = fa.attention %q, %kv, %kv page_table(%t : tensor<2x3xi32>) scale = 0.5 : tensor<2x4x1x16xf32>, tensor<8x4x16xf32>, tensor<8x4x16xf32> -> tensor<2x4x1x16xf32>
   return
 }

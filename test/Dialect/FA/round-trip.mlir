@@ -116,3 +116,14 @@ func.func @lengths(%q: tensor<2x8x1x64xf16>, %kv: tensor<2x8x64x64xf16>, %m: ten
       : tensor<2x8x1x64xf16>, tensor<2x8x64x64xf16>, tensor<2x8x64x64xf16> -> tensor<2x8x1x64xf16>
   return %o : tensor<2x8x1x64xf16>
 }
+
+// -----
+
+// A paged KV cache: K and V as [P, S, Hkv, D], one row of pages per sequence.
+// CHECK-LABEL: func.func @paged
+// CHECK: fa.attention %{{.*}}, %{{.*}}, %{{.*}} kv_lengths(%{{.*}} : tensor<2xi32>) page_table(%{{.*}} : tensor<2x4xi32>) scale = 1.250000e-01 :
+func.func @paged(%q: tensor<2x8x1x64xf16>, %kv: tensor<32x16x2x64xf16>, %len: tensor<2xi32>, %table: tensor<2x4xi32>) -> tensor<2x8x1x64xf16> {
+  %o = fa.attention %q, %kv, %kv kv_lengths(%len : tensor<2xi32>) page_table(%table : tensor<2x4xi32>) scale = 0.125
+      : tensor<2x8x1x64xf16>, tensor<32x16x2x64xf16>, tensor<32x16x2x64xf16> -> tensor<2x8x1x64xf16>
+  return %o : tensor<2x8x1x64xf16>
+}
