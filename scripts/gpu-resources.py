@@ -54,6 +54,24 @@ DECODE_CASES = [(chip, dtype, d, nk)
                 for nk in (32768,)]
 DECODE_CASES += [("sm_90", "f16", 128, 4096), ("sm_90", "f32", 64, 32768)]
 DECODE_HEADS, DECODE_KV_HEADS = 32, 8
+# Paged decode steps (vLLM's layout): B = 8 sequences over a cache of
+# PAGES pages of PAGE_SLOTS slots, M = Nk / PAGE_SLOTS pages each, with
+# kv_lengths. Entries: chip, dtype, head dim, Nk.
+PAGED_CASES = [(chip, "f16", d, 4096) for chip in ("sm_80", "sm_90") for d in (64, 128)]
+PAGED_BATCH, PAGES, PAGE_SLOTS = 8, 4096, 16
+
+
+def paged_attention(dtype, d, nk):
+    q = f"tensor<{PAGED_BATCH}x{DECODE_HEADS}x1x{d}x{dtype}>"
+    cache = f"tensor<{PAGES}x{PAGE_SLOTS}x{DECODE_KV_HEADS}x{d}x{dtype}>"
+    lengths = f"tensor<{PAGED_BATCH}xi32>"
+    table = f"tensor<{PAGED_BATCH}x{nk // PAGE_SLOTS}xi32>"
+    return (f"func.func @attention(%q: {q}, %k: {cache}, %v: {cache}, %len: {lengths}, "
+            f"%t: {table}) -> {q} {{\n"
+            f"  %o = fa.attention %q, %k, %v kv_lengths(%len : {lengths}) "
+            f"page_table(%t : {table}) scale = {d ** -0.5!r} : "
+            f"{q}, {cache}, {cache} -> {q}\n"
+            f"  return %o : {q}\n}}\n")
 
 
 def attention(dtype, d, causal, tiling, batch=BATCH, heads=HEADS,
@@ -194,9 +212,16 @@ def main():
                                      f"decode, Nk = {nk}", module)
             rows += new_rows
             failures += failed
+        for chip, dtype, d, nk in PAGED_CASES:
+            new_rows, failed = check(args, tmp, chip, dtype, d,
+                                     f"paged decode, Nk = {nk}",
+                                     paged_attention(dtype, d, nk))
+            rows += new_rows
+            failures += failed
 
     print(f"B = {BATCH}, H = {HEADS}, N = {SEQ} (decode: B = 1, Hq = "
-          f"{DECODE_HEADS}, Hkv = {DECODE_KV_HEADS}, Nq = 1); "
+          f"{DECODE_HEADS}, Hkv = {DECODE_KV_HEADS}, Nq = 1; paged decode: B = "
+          f"{PAGED_BATCH}, pages of {PAGE_SLOTS} slots, kv_lengths); "
           "`scripts/gpu-resources.py` (ptxas from CUDA 13.0)\n")
     print("| chip | type | d | mask / shape | kernel | tile | registers | spill bytes | "
           "shared memory (bytes) | tile report | Q+K+V bound | limit | check |")
