@@ -197,10 +197,47 @@ Value arrangeMask(OpBuilder &b, Location loc, Value mask, ArrayRef<Axis> labels,
       reassociation, sizes);
 }
 
+/// An integer tensor (lengths, page numbers) as i32, for the op's operands:
+/// wider values are clamped to [0, INT32_MAX] first, so that no length or
+/// page wraps around (the op clamps them into range itself).
+Value convertToI32(OpBuilder &b, Location loc, Value tensor) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  Type i32 = b.getI32Type();
+  if (type.getElementType() == i32)
+    return tensor;
+  Value init = tensor::EmptyOp::create(
+      b, loc, tensor::getMixedSizes(b, loc, tensor), i32);
+  AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
+  SmallVector<utils::IteratorType> parallel(type.getRank(),
+                                            utils::IteratorType::parallel);
+  auto convert = linalg::GenericOp::create(
+      b, loc, type.clone(i32), ValueRange{tensor}, ValueRange{init},
+      ArrayRef<AffineMap>{identity, identity}, parallel,
+      [&](OpBuilder &nested, Location loc, ValueRange args) {
+        Value value = args[0];
+        if (value.getType().isIndex())
+          value = arith::IndexCastOp::create(nested, loc,
+                                             nested.getI64Type(), value);
+        unsigned width = value.getType().getIntOrFloatBitWidth();
+        if (width < 32) {
+          value = arith::ExtSIOp::create(nested, loc, i32, value);
+        } else if (width > 32) {
+          Type wide = value.getType();
+          Value zero = arith::ConstantIntOp::create(nested, loc, wide, 0);
+          Value most = arith::ConstantIntOp::create(
+              nested, loc, wide, std::numeric_limits<int32_t>::max());
+          value = arith::MaxSIOp::create(nested, loc, value, zero);
+          value = arith::MinSIOp::create(nested, loc, value, most);
+          value = arith::TruncIOp::create(nested, loc, i32, value);
+        }
+        linalg::YieldOp::create(nested, loc, value);
+      });
+  return convert.getResult(0);
+}
+
 /// The op's kv_lengths ([B] i32) from the frontend's lengths: the [B] slice
-/// the mask reads (or its one value, splat over B), converted to i32. Wider
-/// lengths are clamped to [0, INT32_MAX] first, which keeps `j < L` for
-/// every key j: the op clamps to [0, Nk] itself.
+/// the mask reads (or its one value, splat over B), converted to i32; the
+/// clamp keeps `j < L` for every key j (the op clamps to [0, Nk] itself).
 Value buildKVLengths(OpBuilder &b, Location loc, const SequenceLengths &lengths,
                      Value query) {
   Value tensor = lengths.tensor;
@@ -235,39 +272,7 @@ Value buildKVLengths(OpBuilder &b, Location loc, const SequenceLengths &lengths,
                                                  offsets, sizes, strides);
   }
 
-  Type elementType = type.getElementType();
-  Type i32 = b.getI32Type();
-  if (elementType == i32)
-    return perSequence;
-  auto resultType = cast<RankedTensorType>(perSequence.getType()).clone(i32);
-  Value init = tensor::EmptyOp::create(
-      b, loc, tensor::getMixedSizes(b, loc, perSequence), i32);
-  MLIRContext *ctx = b.getContext();
-  AffineMap identity = AffineMap::getMultiDimIdentityMap(1, ctx);
-  auto convert = linalg::GenericOp::create(
-      b, loc, resultType, ValueRange{perSequence}, ValueRange{init},
-      ArrayRef<AffineMap>{identity, identity},
-      ArrayRef<utils::IteratorType>{utils::IteratorType::parallel},
-      [&](OpBuilder &nested, Location loc, ValueRange args) {
-        Value length = args[0];
-        if (length.getType().isIndex())
-          length = arith::IndexCastOp::create(nested, loc,
-                                              nested.getI64Type(), length);
-        unsigned width = length.getType().getIntOrFloatBitWidth();
-        if (width < 32) {
-          length = arith::ExtSIOp::create(nested, loc, i32, length);
-        } else if (width > 32) {
-          Type wide = length.getType();
-          Value zero = arith::ConstantIntOp::create(nested, loc, wide, 0);
-          Value most = arith::ConstantIntOp::create(
-              nested, loc, wide, std::numeric_limits<int32_t>::max());
-          length = arith::MaxSIOp::create(nested, loc, length, zero);
-          length = arith::MinSIOp::create(nested, loc, length, most);
-          length = arith::TruncIOp::create(nested, loc, i32, length);
-        }
-        linalg::YieldOp::create(nested, loc, length);
-      });
-  return convert.getResult(0);
+  return convertToI32(b, loc, perSequence);
 }
 
 /// Where the op's logsumexp is -inf (no visible key), replaces the output
@@ -465,7 +470,10 @@ void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
   Value query = transpose(b, loc, match.query, match.queryPermutation);
   Value key = transpose(b, loc, match.key, match.keyPermutation);
   Value value = transpose(b, loc, match.value, match.valuePermutation);
-  if (match.batchSplit.empty()) {
+  if (match.pageTable) {
+    // Paged caches are the op's K and V as they are ([P, S, Hkv, E]).
+    query = expandToRank4(b, loc, query);
+  } else if (match.batchSplit.empty()) {
     query = expandToRank4(b, loc, query);
     key = expandToRank4(b, loc, merge(key, match.keyCollapse));
     value = expandToRank4(b, loc, merge(value, match.valueCollapse));
@@ -517,6 +525,9 @@ void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
   Value kvLengths;
   if (match.kvLengths)
     kvLengths = buildKVLengths(b, loc, *match.kvLengths, query);
+  Value pageTable;
+  if (match.pageTable)
+    pageTable = convertToI32(b, loc, match.pageTable);
 
   auto queryType = cast<RankedTensorType>(query.getType());
   auto valueType = cast<RankedTensorType>(value.getType());
@@ -531,8 +542,7 @@ void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
     resultTypes.push_back(RankedTensorType::get(
         outputType.getShape().drop_back(), b.getF32Type()));
   auto attention = AttentionOp::create(
-      b, loc, resultTypes, query, key, value, mask, kvLengths,
-      /*page_table=*/Value(),
+      b, loc, resultTypes, query, key, value, mask, kvLengths, pageTable,
       b.getF64FloatAttr(match.scale),
       match.causal ? DiagonalAlignmentAttr::get(b.getContext(), *match.causal)
                    : nullptr,

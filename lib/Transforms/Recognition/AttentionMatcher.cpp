@@ -17,6 +17,7 @@
 #include "CausalMask.h"
 #include "HeadRepeat.h"
 #include "LengthMask.h"
+#include "PagedCache.h"
 #include "StructuredView.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -837,6 +838,30 @@ std::optional<AttentionMatch> Matcher::run() {
   match.root = root;
   match.numBatchDims = numBatchDims;
   match.patternOps.assign(patternOps.begin(), patternOps.end());
+
+  // K and V gathered page by page from paged caches through the same table
+  // are read through it instead (last: the checks above see the gathered
+  // shapes, which are the logical ones).
+  // (Rows that average V need the gathered V: kept as they are.)
+  if (numBatchDims == 2 && batchSplit.empty() && match.groupSize == 1 &&
+      match.fullyMaskedRows != FullyMaskedRows::MeanOfValues) {
+    std::optional<PageGather> keyPages =
+        findPageGather(match.key, match.keyPermutation);
+    std::optional<PageGather> valuePages =
+        findPageGather(match.value, match.valuePermutation);
+    if (keyPages && valuePages && keyPages->table == valuePages->table) {
+      auto keyCache = cast<RankedTensorType>(keyPages->cache.getType());
+      auto valueCache = cast<RankedTensorType>(valuePages->cache.getType());
+      if (keyCache.getShape().drop_back() ==
+          valueCache.getShape().drop_back()) {
+        match.key = keyPages->cache;
+        match.value = valuePages->cache;
+        match.keyPermutation.clear();
+        match.valuePermutation.clear();
+        match.pageTable = keyPages->table;
+      }
+    }
+  }
   return match;
 }
 

@@ -110,6 +110,10 @@ struct AttentionMatch {
   /// A padding mask that hides exactly the keys past each sequence's length
   /// (LengthMask.h) becomes the op's kv_lengths operand instead.
   std::optional<SequenceLengths> kvLengths;
+  /// K and V gathered from paged caches through one page table
+  /// (PagedCache.h): `key` and `value` are then the caches, in the op's
+  /// [P, S, Hkv, E] order, and this is the frontend's table.
+  Value pageTable;
   /// Why a mask that compares key positions with a length stays a mask.
   std::string maskNote;
   /// A splat constant added to every score: a [1, 1, 1, 1] bias.
