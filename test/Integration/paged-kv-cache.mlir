@@ -8,7 +8,9 @@
 // reference. Paths: the tiled lowering (2 key splits), the reference
 // decomposition, the GPU kernels with emulated threads (tensor cores on
 // sm_90 and sm_80 with threads reversed, FMA on sm_75).
-// B = 3, Hq = 4, Nq = 3, f16, logsumexp.
+// B = 3, Hq = 4, Nq = 3, f16, logsumexp. Then a decode step (Nq = 1, the
+// last query row) whose two query heads per key/value head are packed into
+// one block's rows (pack_gqa) and whose keys are split 3 ways.
 // RUN: fa-opt %s --fa-cpu-pipeline=reference=true | %run-entry main_contiguous > %t.contiguous
 // RUN: fa-opt %s --fa-cpu-pipeline | %run-entry main_paged > %t.tiled
 // RUN: %compare %t.tiled %t.contiguous --rtol 2e-3 --atol 1e-3 | FileCheck %s --check-prefix=SAME
@@ -21,6 +23,12 @@
 // RUN: fa-opt %s --fa-cpu-pipeline=gpu-kernel=sm_75 | %run-entry main_paged > %t.sm75
 // RUN: %compare %t.sm75 %t.contiguous --rtol 2e-3 --atol 1e-3 | FileCheck %s --check-prefix=SAME
 // SAME: MATCH 612 values
+// RUN: fa-opt %s --fa-cpu-pipeline=reference=true | %run-entry decode_contiguous > %t.dcontiguous
+// RUN: fa-opt %s --fa-cpu-pipeline | %run-entry decode_paged > %t.dtiled
+// RUN: %compare %t.dtiled %t.dcontiguous --rtol 2e-3 --atol 1e-3 | FileCheck %s --check-prefix=DECODE
+// RUN: fa-opt %s --fa-cpu-pipeline=gpu-kernel=sm_90 | %run-entry decode_paged > %t.dsm90
+// RUN: %compare %t.dsm90 %t.dcontiguous --rtol 2e-3 --atol 1e-3 | FileCheck %s --check-prefix=DECODE
+// DECODE: MATCH 204 values
 // The kernel reads K and V through the table, one entry per row, clamped.
 // RUN: fa-opt %s --fa-select-tiles=target=sm_90 --fa-distribute-attention | FileCheck %s --check-prefix=KERNEL
 // KERNEL: memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<3x5xi32>
@@ -36,6 +44,19 @@ func.func @paged(%q: tensor<3x4x3x16xf16>, %k: tensor<16x8x2x16xf16>, %v: tensor
       tiling = <block_q = 16, block_kv = 16, warps = 1, stages = 2, kv_splits = 2>
       : tensor<3x4x3x16xf16>, tensor<16x8x2x16xf16>, tensor<16x8x2x16xf16> -> tensor<3x4x3x16xf16>, tensor<3x4x3xf32>
   return %o, %l : tensor<3x4x3x16xf16>, tensor<3x4x3xf32>
+}
+
+func.func @paged_decode(%q: tensor<3x4x1x16xf16>, %k: tensor<16x8x2x16xf16>, %v: tensor<16x8x2x16xf16>, %len: tensor<3xi32>, %table: tensor<3x5xi32>) -> (tensor<3x4x1x16xf16>, tensor<3x4x1xf32>) {
+  %o, %l = fa.attention %q, %k, %v kv_lengths(%len : tensor<3xi32>) page_table(%table : tensor<3x5xi32>) scale = 0.25 causal = bottom_right
+      tiling = <block_q = 16, block_kv = 16, warps = 1, stages = 2, kv_splits = 3, pack_gqa = true>
+      : tensor<3x4x1x16xf16>, tensor<16x8x2x16xf16>, tensor<16x8x2x16xf16> -> tensor<3x4x1x16xf16>, tensor<3x4x1xf32>
+  return %o, %l : tensor<3x4x1x16xf16>, tensor<3x4x1xf32>
+}
+
+func.func @contiguous_decode(%q: tensor<3x4x1x16xf16>, %k: tensor<3x2x40x16xf16>, %v: tensor<3x2x40x16xf16>, %len: tensor<3xi32>) -> (tensor<3x4x1x16xf16>, tensor<3x4x1xf32>) {
+  %o, %l = fa.attention %q, %k, %v kv_lengths(%len : tensor<3xi32>) scale = 0.25 causal = bottom_right
+      : tensor<3x4x1x16xf16>, tensor<3x2x40x16xf16>, tensor<3x2x40x16xf16> -> tensor<3x4x1x16xf16>, tensor<3x4x1xf32>
+  return %o, %l : tensor<3x4x1x16xf16>, tensor<3x4x1xf32>
 }
 
 func.func @contiguous(%q: tensor<3x4x3x16xf16>, %k: tensor<3x2x40x16xf16>, %v: tensor<3x2x40x16xf16>, %len: tensor<3xi32>) -> (tensor<3x4x3x16xf16>, tensor<3x4x3xf32>) {
@@ -148,5 +169,38 @@ func.func @print(%o: tensor<3x4x3x16xf16>, %l: tensor<3x4x3xf32>) {
   %lu = tensor.cast %l : tensor<3x4x3xf32> to tensor<*xf32>
   call @printMemrefF32(%lu) : (tensor<*xf32>) -> ()
   call @printMemrefF32(%ou) : (tensor<*xf32>) -> ()
+  return
+}
+
+func.func @print_decode(%o: tensor<3x4x1x16xf16>, %l: tensor<3x4x1xf32>) {
+  %e = tensor.empty() : tensor<3x4x1x16xf32>
+  %of = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%o : tensor<3x4x1x16xf16>) outs(%e : tensor<3x4x1x16xf32>) {
+  ^bb0(%x: f16, %y: f32):
+    %w = arith.extf %x : f16 to f32
+    linalg.yield %w : f32
+  } -> tensor<3x4x1x16xf32>
+  %ou = tensor.cast %of : tensor<3x4x1x16xf32> to tensor<*xf32>
+  %lu = tensor.cast %l : tensor<3x4x1xf32> to tensor<*xf32>
+  call @printMemrefF32(%lu) : (tensor<*xf32>) -> ()
+  call @printMemrefF32(%ou) : (tensor<*xf32>) -> ()
+  return
+}
+
+func.func @decode_paged() {
+  %q3, %k, %v, %len, %table = call @inputs() : () -> (tensor<3x4x3x16xf16>, tensor<16x8x2x16xf16>, tensor<16x8x2x16xf16>, tensor<3xi32>, tensor<3x5xi32>)
+  %q = tensor.extract_slice %q3[0, 0, 2, 0] [3, 4, 1, 16] [1, 1, 1, 1] : tensor<3x4x3x16xf16> to tensor<3x4x1x16xf16>
+  %o, %l = call @paged_decode(%q, %k, %v, %len, %table) : (tensor<3x4x1x16xf16>, tensor<16x8x2x16xf16>, tensor<16x8x2x16xf16>, tensor<3xi32>, tensor<3x5xi32>) -> (tensor<3x4x1x16xf16>, tensor<3x4x1xf32>)
+  call @print_decode(%o, %l) : (tensor<3x4x1x16xf16>, tensor<3x4x1xf32>) -> ()
+  return
+}
+
+func.func @decode_contiguous() {
+  %q3, %k, %v, %len, %table = call @inputs() : () -> (tensor<3x4x3x16xf16>, tensor<16x8x2x16xf16>, tensor<16x8x2x16xf16>, tensor<3xi32>, tensor<3x5xi32>)
+  %q = tensor.extract_slice %q3[0, 0, 2, 0] [3, 4, 1, 16] [1, 1, 1, 1] : tensor<3x4x3x16xf16> to tensor<3x4x1x16xf16>
+  %kc = call @gather(%k, %table) : (tensor<16x8x2x16xf16>, tensor<3x5xi32>) -> tensor<3x2x40x16xf16>
+  %vc = call @gather(%v, %table) : (tensor<16x8x2x16xf16>, tensor<3x5xi32>) -> tensor<3x2x40x16xf16>
+  %o, %l = call @contiguous_decode(%q, %kc, %vc, %len) : (tensor<3x4x1x16xf16>, tensor<3x2x40x16xf16>, tensor<3x2x40x16xf16>, tensor<3xi32>) -> (tensor<3x4x1x16xf16>, tensor<3x4x1xf32>)
+  call @print_decode(%o, %l) : (tensor<3x4x1x16xf16>, tensor<3x4x1xf32>) -> ()
   return
 }
