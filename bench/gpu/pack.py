@@ -10,7 +10,15 @@ kernel whose S and P pass through shared memory, suffix `_smem`), extracts
 the cubin from the gpu.binary, and records the launch in manifest.json:
 grid and block from the tile report, dynamic shared memory as the
 pipeline's own gpu.launch_func states it (0 for kernels whose tiles are
-static shared memory). Compiles the launcher
+static shared memory).
+
+Decode steps (one query token; Hq = 32 over Hkv = 4 key/value heads, a
+group of 8; d = 128; B = 1 and 8; Nk from 1k to 128k; kv_lengths) compile
+to more than one kernel (the split kernel and the merge kernel): their
+manifest entries list every launch, in order, with its cubin, grid, block,
+shared memory and arguments, and every buffer the arguments name with its
+role (q, k, v, lengths, output, or workspace) and shape, as the pipeline's
+outlined host code states them. Compiles the launcher
 (fa_launch.c -> libfa_launch.so) and writes everything, with run.py, into
 <out>/ and <out>.tar.gz. On the GPU machine:
 
@@ -49,11 +57,89 @@ def source(c):
             f" : {t}, {t}, {t} -> {t}\n  return %o : {t}\n}}\n")
 
 
+DECODE_HEADS, DECODE_KV_HEADS, DECODE_D = 32, 4, 128
+
+
+def decode_configs():
+    for batch in (1, 8):
+        for nk in (1024, 4096, 16384, 32768, 131072):
+            yield {"kind": "decode", "batch": batch, "heads": DECODE_HEADS,
+                   "kv_heads": DECODE_KV_HEADS, "nq": 1, "nk": nk, "d": DECODE_D,
+                   "dtype": "f16"}
+
+
+def decode_source(c):
+    q = f"tensor<{c['batch']}x{c['heads']}x1x{c['d']}x{c['dtype']}>"
+    kv = f"tensor<{c['batch']}x{c['kv_heads']}x{c['nk']}x{c['d']}x{c['dtype']}>"
+    lengths = f"tensor<{c['batch']}xi32>"
+    return (f"func.func @attention(%q: {q}, %k: {kv}, %v: {kv}, %len: {lengths}) -> {q} {{\n"
+            f"  %o = fa.attention %q, %k, %v kv_lengths(%len : {lengths}) "
+            f"scale = {c['d'] ** -0.5!r} : {q}, {kv}, {kv} -> {q}\n  return %o : {q}\n}}\n")
+
+
+def decode_launches(outlined, roles):
+    """(buffers, launches) from the host function after gpu-kernel-outlining:
+    every buffer a launch names, traced through memref views to a function
+    argument (its role from `roles`) or an allocation (the returned one is
+    the output, the others are workspace), and each launch's kernel, grid,
+    block, dynamic shared memory and arguments."""
+    host = outlined[outlined.index("func.func @attention("):]
+    host = host[:host.index("\n  }\n")]
+    constants = {m.group(1): int(m.group(2)) for m in re.finditer(
+        r"(%\w+) = arith\.constant (\d+) : (?:index|i32|i64)", host)}
+    root = {}
+    for m in re.finditer(r"(%\w+) = memref\.(?:expand_shape|collapse_shape|cast) (%\w+)", host):
+        root[m.group(1)] = m.group(2)
+
+    def origin(name):
+        while name in root:
+            name = root[name]
+        return name
+    returned = origin(re.search(r"return (%\w+)", host).group(1))
+    allocs = {m.group(1): m.group(2) for m in re.finditer(
+        r"(%\w+) = memref\.alloc\(\) : memref<([^>]*)>", host)}
+    arguments = re.findall(r"(%arg\d+): memref<([^>]*)>", host[:host.index("\n")])
+    buffers, launches = {}, []
+
+    def describe(name):
+        parts = allocs.get(name) or dict(arguments)[name]
+        *dims, dtype = parts.split("x")
+        if name in allocs:
+            role = "output" if name == returned else "workspace"
+        else:
+            role = roles[[a for a, _ in arguments].index(name)]
+        return {"role": role, "shape": [int(d) for d in dims], "dtype": dtype}
+    for m in re.finditer(r"gpu\.launch_func\s+@(\w+)::@(\w+) blocks in \(([^)]*)\) "
+                         r"threads in \(([^)]*)\)([^\n]*)", host):
+        grid = [constants[x.strip()] for x in m.group(3).split(",")]
+        block = [constants[x.strip()] for x in m.group(4).split(",")]
+        dynamic = re.search(r"dynamic_shared_memory_size (%\w+)", m.group(5))
+        args = []
+        for arg in re.findall(r"(%\w+) : memref", m.group(5)):
+            name = origin(arg)
+            buffers.setdefault(name[1:], describe(name))
+            args.append(name[1:])
+        launches.append({"module": m.group(1), "kernel": m.group(2), "grid": grid,
+                         "block": block[0], "args": args,
+                         "shared_bytes": constants[dynamic.group(1)] if dynamic else 0})
+    return buffers, launches
+
+
+def binaries_of(module_text):
+    """{gpu.binary name: cubin bytes}."""
+    return {m.group(1): unescape(m.group(2)) for m in re.finditer(
+        r'gpu\.binary @(\w+)[^\n]*?bin = "((?:[^"\\]|\\.)*)"', module_text, re.S)}
+
+
 def cubin_of(module_text):
     match = re.search(r'bin = "((?:[^"\\]|\\.)*)"', module_text, re.S)
     if not match:
         sys.exit("no cubin in the pipeline's output")
-    raw, out, i = match.group(1), bytearray(), 0
+    return unescape(match.group(1))
+
+
+def unescape(raw):
+    out, i = bytearray(), 0
     while i < len(raw):
         if raw[i] == "\\":
             if raw[i + 1] in '"\\':
@@ -90,6 +176,41 @@ def launch_of(module_text):
             constant(launch.group(1)))
 
 
+def pack_decode(args, c, only, manifest):
+    """One decode step: every kernel's cubin, and the launches in order."""
+    name = f"decode_b{c['batch']}_nk{c['nk']}"
+    if only and name not in only:
+        return
+    mlir = os.path.join(args.out, name + ".mlir")
+    with open(mlir, "w") as f:
+        f.write(decode_source(c))
+    report = subprocess.run(
+        [args.fa_opt, mlir, f"--fa-select-tiles=target={args.chip} report=-"],
+        check=True, capture_output=True, text=True).stdout
+    tile = json.loads(report.splitlines()[0])
+    built = subprocess.run(
+        [args.fa_opt, mlir, f"--fa-gpu-pipeline=chip={args.chip} format=bin "
+         f"cuda-toolkit={args.cuda}", "--mlir-print-ir-after=gpu-kernel-outlining"],
+        capture_output=True, text=True)
+    if built.returncode != 0:
+        print(f"{name}: not built: {built.stderr.strip().splitlines()[-1]}", flush=True)
+        return
+    buffers, launches = decode_launches(built.stderr, ["q", "k", "v", "lengths"])
+    for module, cubin in binaries_of(built.stdout).items():
+        with open(os.path.join(args.out, f"{name}_{module}.cubin"), "wb") as f:
+            f.write(cubin)
+    for launch in launches:
+        launch["cubin"] = f"{name}_{launch.pop('module')}.cubin"
+    manifest["decode"].append(dict(
+        c, name=name, buffers=buffers, launches=launches,
+        tiling=[tile["block_q"], tile["block_kv"], tile["warps"], tile["stages"]],
+        kv_splits=tile["kv_splits"], pack_gqa=tile["pack_gqa"],
+        gpu_kernel=tile["gpu_kernel"]))
+    print(f"{name}: tile {tile['block_q']}x{tile['block_kv']}, {tile['kv_splits']} key "
+          f"splits, pack_gqa {str(tile['pack_gqa']).lower()}, {len(launches)} launches: "
+          + ", ".join(f"{l['grid']} x {l['block']}" for l in launches), flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--chip", default="sm_90")
@@ -98,20 +219,23 @@ def main():
     parser.add_argument("--cuda", default=os.environ.get("CUDA_HOME", "/usr/local/cuda"))
     parser.add_argument("--only", default="",
                         help="comma-separated kernel names (e.g. n512_d64), for a quick pack")
-    parser.add_argument("--variants", default="registers,smem",
+    parser.add_argument("--variants", default="registers,smem,decode",
                         help="which kernels to build: registers (the default "
-                             "kernel), smem (register-fragments=false)")
+                             "kernel), smem (register-fragments=false), decode "
+                             "(the decode steps)")
     args = parser.parse_args()
     variants = [v for v in args.variants.split(",") if v]
     for v in variants:
-        if v not in VARIANTS:
+        if v not in VARIANTS and v != "decode":
             sys.exit(f"unknown variant {v!r}; known: {', '.join(VARIANTS)}")
 
     shutil.rmtree(args.out, ignore_errors=True)
     os.makedirs(args.out)
-    manifest = {"chip": args.chip, "kernels": []}
+    manifest = {"chip": args.chip, "kernels": [], "decode": []}
     only = set(filter(None, args.only.split(",")))
     for c in configs():
+        if not set(variants) & set(VARIANTS):
+            break
         base = f"n{c['n']}_d{c['d']}{'_causal' if c['causal'] else ''}"
         if only and base not in only:
             continue
@@ -122,7 +246,7 @@ def main():
             [args.fa_opt, mlir, f"--fa-select-tiles=target={args.chip} report=-"],
             check=True, capture_output=True, text=True).stdout
         tile = json.loads(report.splitlines()[0])
-        for variant in variants:
+        for variant in (v for v in variants if v in VARIANTS):
             suffix, option = VARIANTS[variant]
             name = base + suffix
             built = subprocess.run(
@@ -151,6 +275,9 @@ def main():
                   f"{tile['warps']} warps, {tile['stages']} stage(s), "
                   f"{dynamic} bytes dynamic shared memory, {gpu_kernel}",
                   flush=True)
+    if "decode" in variants:
+        for c in decode_configs():
+            pack_decode(args, c, only, manifest)
     with open(os.path.join(args.out, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)
     subprocess.run(["cc", "-O2", "-shared", "-fPIC", f"-I{args.cuda}/include",

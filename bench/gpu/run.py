@@ -8,7 +8,15 @@ flash backend and its cuDNN backend in the same run with CUDA events, and
 prints TFLOP/s (4 * N^2 * d * heads * batch FLOPs, halved for causal) as a
 Markdown table. Needs PyTorch with CUDA and the driver, nothing else.
 
-  python3 run.py [--iters 20] [--warmup 5] [--only n4096_d64]
+Then every decode step (manifest "decode": one query token against Nk
+keys, GQA, kv_lengths; a split kernel and a merge kernel): its launches run
+in order on buffers allocated by role, the output is checked against SDPA's
+math backend in f32, and it is timed next to SDPA (enable_gqa) and, when
+the flash-attn package is installed, flash_attn_with_kvcache; the table
+gives microseconds per step and the K/V bandwidth (bytes of K and V read
+once, over the time), the number that bounds decode.
+
+  python3 run.py [--iters 20] [--warmup 5] [--only n4096_d64,decode_b1_nk4096]
 """
 import argparse
 import ctypes
@@ -43,6 +51,83 @@ def timed(fn, warmup, iters):
     return start.elapsed_time(end) / iters
 
 
+DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32,
+          "i32": torch.int32}
+
+
+def run_decode(c, lib, args):
+    """One decode entry; returns 1 when its output is wrong."""
+    b, hq, hkv, nk, d = c["batch"], c["heads"], c["kv_heads"], c["nk"], c["d"]
+    dtype = DTYPES[c["dtype"]]
+    by_role = {
+        "q": torch.randn(b, hq, 1, d, device="cuda", dtype=dtype),
+        "k": torch.randn(b, hkv, nk, d, device="cuda", dtype=dtype),
+        "v": torch.randn(b, hkv, nk, d, device="cuda", dtype=dtype),
+        "lengths": torch.full((b,), nk, device="cuda", dtype=torch.int32)}
+    buffers = {}
+    for name, buffer in c["buffers"].items():
+        tensor = by_role.get(buffer["role"])
+        if tensor is None:
+            tensor = torch.empty(buffer["shape"], device="cuda",
+                                 dtype=DTYPES[buffer["dtype"]])
+        elif list(tensor.shape) != buffer["shape"]:
+            sys.exit(f"{c['name']}: {buffer['role']} is {list(tensor.shape)}, "
+                     f"the kernel expects {buffer['shape']}")
+        buffers[name] = tensor
+    output = next(buffers[n] for n, x in c["buffers"].items()
+                  if x["role"] == "output").view(b, hq, 1, d)
+    launches = []
+    for launch in c["launches"]:
+        function = ctypes.c_void_p()
+        if lib.fa_load(os.path.join(HERE, launch["cubin"]).encode(),
+                       launch["kernel"].encode(), launch["shared_bytes"],
+                       ctypes.byref(function)):
+            sys.exit(f"{c['name']}: could not load {launch['cubin']}")
+        pointers = (ctypes.c_uint64 * len(launch["args"]))(
+            *(buffers[a].data_ptr() for a in launch["args"]))
+        launches.append((function, launch, pointers))
+
+    def ours():
+        stream = torch.cuda.current_stream().cuda_stream
+        for function, launch, pointers in launches:
+            if lib.fa_launch(function, *launch["grid"], launch["block"],
+                             launch["shared_bytes"], stream, pointers,
+                             len(launch["args"])):
+                sys.exit(f"{c['name']}: launch failed")
+
+    ours()
+    torch.cuda.synchronize()
+    q, k, v = by_role["q"], by_role["k"], by_role["v"]
+    group = hq // hkv
+    with sdpa_kernel(SDPBackend.MATH):
+        reference = F.scaled_dot_product_attention(
+            q.float(), k.float().repeat_interleave(group, 1),
+            v.float().repeat_interleave(group, 1))
+    error = (output.float() - reference).abs().max().item()
+    ok = error <= 2e-2
+    kv_bytes = 2 * k.numel() * k.element_size()
+
+    def cell(fn):
+        try:
+            ms = timed(fn, args.warmup, args.iters)
+        except (RuntimeError, TypeError):  # not available for this shape
+            return "n/a"
+        return f"{ms * 1e3:.1f} ({kv_bytes / (ms * 1e-3) / 1e9:.0f})"
+    sdpa = cell(lambda: F.scaled_dot_product_attention(q, k, v, enable_gqa=True))
+    try:
+        from flash_attn import flash_attn_with_kvcache
+        qb, kb, vb = (x.transpose(1, 2).contiguous() for x in (q, k, v))
+        flash = cell(lambda: flash_attn_with_kvcache(
+            qb, kb, vb, cache_seqlens=by_role["lengths"]))
+    except ImportError:
+        flash = "not installed"
+    print(f"| {b} | {nk} | {hq}/{hkv} | {c['tiling'][0]}x{c['tiling'][1]}, "
+          f"{c['kv_splits']} splits{', packed' if c['pack_gqa'] else ''} | "
+          f"{cell(ours)} | {error:.1e}{'' if ok else ' FAIL'} | {sdpa} | {flash} |",
+          flush=True)
+    return 0 if ok else 1
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iters", type=int, default=20)
@@ -68,7 +153,7 @@ def main():
     # SDPA's timings per configuration, shared by its kernel variants.
     sdpa = {}
     for c in manifest["kernels"]:
-        if args.only and c["name"] != args.only:
+        if args.only and c["name"] not in args.only.split(","):
             continue
         shape = (c["batch"], c["heads"], c["n"], c["d"])
         q, k, v = (torch.randn(shape, device="cuda", dtype=torch.float16)
@@ -115,6 +200,15 @@ def main():
               f"{c['batch']} x {c['heads']} | {c['tiling'][0]}x{c['tiling'][1]}, "
               f"{c['tiling'][2]}w, {c.get('gpu_kernel', '?')} | {mine:.1f} | {error:.1e}{'' if ok else ' FAIL'} | "
               f"{sdpa[key][0]} | {sdpa[key][1]} |", flush=True)
+    decode = [c for c in manifest.get("decode", [])
+              if not args.only or c["name"] in args.only.split(",")]
+    if decode:
+        print("\nDecode steps (one query token, d = 128, f16, kv_lengths): "
+              "microseconds per step (K/V bandwidth, GB/s)\n")
+        print("| B | Nk | Hq/Hkv | tile | fa-opt | max error | SDPA | flash_attn_with_kvcache |")
+        print("|---|---|---|---|---|---|---|---|")
+        for c in decode:
+            failed += run_decode(c, lib, args)
     return 1 if failed else 0
 
 
