@@ -42,6 +42,8 @@ CANDIDATES = "lib/Transforms/Recognition/Candidates.cpp"
 RAISE = "lib/Transforms/RaiseAttention.cpp"
 DECOMPOSE = "lib/Transforms/DecomposeAttention.cpp"
 PACK = "lib/Transforms/PackQueryGroups.cpp"
+LENGTH_MASK = "lib/Transforms/Recognition/LengthMask.cpp"
+PAGED = "lib/Transforms/Recognition/PagedCache.cpp"
 
 SWEEP = "test/Integration/Tiling/sweep-"
 DIFFERENTIAL = "test/Differential/random-programs.test"
@@ -420,6 +422,62 @@ MUTATIONS = [
                 nb, nloc, nb.getIndexType(), args[mask ? 2 : 1]);""",
      ["test/Integration/kv-lengths.mlir"],
      "the reference does not clamp a length to [0, Nk] (past Nk, its diagonal moves)"),
+    # Paged KV caches (session 10).
+    ("paged-first-page-only", INDEX,
+     """  Value pageIndex = math.divU(row, slots);""",
+     """  Value pageIndex = math.constant(0);""",
+     ["test/Integration/paged-kv-cache.mlir"],
+     "every key row is read from its sequence's first page"),
+    ("paged-tile-head-as-sequence", TILE,
+     """               auto [page, slot] = pagedSlot(m, cache, pageTable, batch, row);""",
+     """               auto [page, slot] = pagedSlot(m, cache, pageTable, kvHead, row);""",
+     ["test/Integration/paged-kv-cache.mlir"],
+     "the tiled path reads the page table's row of the key/value head, not of the sequence"),
+    ("paged-kernel-value-unpaged", KERNEL,
+     """  if (!pageTable || (source != key && source != value))""",
+     """  if (!pageTable || source != key)""",
+     ["test/Integration/paged-kv-cache.mlir"],
+     "the kernel reads V as if it were not paged"),
+    # Recognition of length masks and page gathers (session 10).
+    ("length-mask-less-equal", LENGTH_MASK,
+     """      if (op == ScalarOp::Less && keyThenLength) { // j < L""",
+     """      if ((op == ScalarOp::Less || op == ScalarOp::LessEq) &&
+          keyThenLength) { // j < L""",
+     ["test/Transforms/RaiseAttention/length-masks.mlir",
+      "test/Integration/raise-length-masks.mlir"],
+     "j <= L is taken for j < L (one key fewer than the frontend shows)"),
+    ("length-mask-hide-polarity", LENGTH_MASK,
+     """      if (op == ScalarOp::LessEq && lengthThenKey) { // L <= j
+        step.inside = 0;
+        step.outside = 1;""",
+     """      if (op == ScalarOp::LessEq && lengthThenKey) { // L <= j
+        step.inside = 1;
+        step.outside = 0;""",
+     ["test/Transforms/RaiseAttention/length-masks.mlir",
+      "test/Integration/raise-length-masks.mlir"],
+     "L <= j is read as j < L"),
+    ("length-mask-finite-bias", LENGTH_MASK,
+     """  if (meaning != MaskMeaning::Bias ||
+      outside == -std::numeric_limits<double>::infinity())
+    return sym->lengths;""",
+     """  if (meaning != MaskMeaning::Bias || outside < 0)
+    return sym->lengths;""",
+     ["test/Transforms/RaiseAttention/length-masks.mlir",
+      "test/Integration/raise-length-masks.mlir"],
+     "a -10000 bias from a length is taken for -inf"),
+    ("paged-slot-major", PAGED,
+     """    if (group.size() != 2 || gathered[group[0]] != GatherAxis::Page ||
+        gathered[group[1]] != GatherAxis::Slot)""",
+     """    if (group.size() != 2)""",
+     ["test/Transforms/RaiseAttention/paged-cache.mlir",
+      "test/Integration/raise-paged-cache.mlir"],
+     "keys numbered slot-major are taken for page-major"),
+    ("paged-two-tables", MATCHER,
+     """    if (keyPages && valuePages && keyPages->table == valuePages->table) {""",
+     """    if (keyPages && valuePages) {""",
+     ["test/Transforms/RaiseAttention/paged-cache.mlir",
+      "test/Integration/raise-paged-cache.mlir"],
+     "K and V gathered through different tables are given K's table"),
 ]
 
 
