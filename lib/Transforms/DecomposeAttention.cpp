@@ -89,6 +89,38 @@ Value gatherPagedCache(OpBuilder &b, Location loc, Value cache,
       });
 }
 
+/// For each of the `rows` packed rows, the sequence it belongs to: the
+/// number of the `count` sequences (with the clamped bounds of packedRows)
+/// that end at or before it; `count` for rows past the last one.
+Value sequenceOfRows(OpBuilder &b, Location loc, Value sums,
+                     OpFoldResult rows, Value count) {
+  Value total = getValueOrCreateConstantIndexOp(b, loc, rows);
+  Value init = createFilled(b, loc, {rows}, b.getIndexType(),
+                            b.getIndexAttr(0));
+  // A reduction over the entries of `sums` ((row, s) -> row), the last of
+  // which ends no sequence.
+  MLIRContext *ctx = b.getContext();
+  AffineExpr row, entry;
+  bindDims(ctx, row, entry);
+  return createGeneric(
+      b, loc, ValueRange{sums}, init,
+      {AffineMap::get(2, 0, {entry}, ctx), AffineMap::get(2, 0, {row}, ctx)},
+      {IteratorType::parallel, IteratorType::reduction},
+      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        IndexMath m{nb, nloc};
+        Value at = linalg::IndexOp::create(nb, nloc, 0);
+        Value s = linalg::IndexOp::create(nb, nloc, 1);
+        Value isSequence = m.lt(s, count);
+        Value safe = m.min(s, m.max(m.addConstant(count, -1), m.constant(0)));
+        auto [start, length] = packedRows(m, sums, safe, total);
+        Value ended = arith::AndIOp::create(nb, nloc, isSequence,
+                                            m.le(m.add(start, length), at));
+        Value one = arith::SelectOp::create(nb, nloc, ended, m.constant(1),
+                                            m.constant(0));
+        return m.add(args[1], one);
+      });
+}
+
 /// Index map of a mask operand over the score loops (b, h, i, j): a static
 /// size-1 mask dimension broadcasts, every other one is read as is.
 AffineMap getMaskMap(MLIRContext *ctx, RankedTensorType maskType,
@@ -204,6 +236,20 @@ struct DecomposeAttention : OpRewritePattern<AttentionOp> {
       scoreMaps.push_back(getMaskMap(
           ctx, cast<RankedTensorType>(mask.getType()), scoreShape));
     }
+    // Packed sequences: the sequence of every query row and key, so that a
+    // score is visible only within one sequence.
+    Value packedQueries = op.getCuSeqlensQ(), packedKeys = op.getCuSeqlensK();
+    Value sequenceCount, totalQueries, totalKeys, rowSequences, keySequences;
+    if (packedQueries) {
+      IndexMath pm{b, loc};
+      sequenceCount = packedSequenceCount(pm, packedQueries);
+      totalQueries = getValueOrCreateConstantIndexOp(b, loc, querySizes[2]);
+      totalKeys = getValueOrCreateConstantIndexOp(b, loc, keyLen);
+      rowSequences = sequenceOfRows(b, loc, packedQueries, querySizes[2],
+                                    sequenceCount);
+      keySequences =
+          sequenceOfRows(b, loc, packedKeys, keyLen, sequenceCount);
+    }
     // Per-sequence key lengths: read at the score's batch index.
     Value lengths = op.getKvLengths();
     Value queryLenValue, keyLenValue;
@@ -232,15 +278,45 @@ struct DecomposeAttention : OpRewritePattern<AttentionOp> {
             score.require(arith::CmpIOp::create(
                 nb, nloc, arith::CmpIPredicate::slt, col, sequenceKeys));
           }
+          Value row = linalg::IndexOp::create(nb, nloc, 2);
+          Value col = linalg::IndexOp::create(nb, nloc, 3);
+          Value sequenceQueries;
+          if (packedQueries) {
+            // Row and key of one sequence, at positions counted from its
+            // start; the diagonals are the sequence's own.
+            IndexMath em{nb, nloc};
+            Value rowSequence =
+                tensor::ExtractOp::create(nb, nloc, rowSequences, row);
+            Value keySequence =
+                tensor::ExtractOp::create(nb, nloc, keySequences, col);
+            score.require(em.eq(rowSequence, keySequence));
+            score.require(em.lt(rowSequence, sequenceCount));
+            Value sequence = em.min(
+                rowSequence, em.max(em.addConstant(sequenceCount, -1),
+                                    em.constant(0)));
+            PackedSequence bounds =
+                packedSequence(em, packedQueries, packedKeys, sequence,
+                               totalQueries, totalKeys);
+            row = em.sub(row, bounds.queryStart);
+            col = em.sub(col, bounds.keyStart);
+            for (auto [position, count] :
+                 {std::pair{row, bounds.queryLen}, {col, bounds.keyLen}}) {
+              score.require(em.le(em.constant(0), position));
+              score.require(em.lt(position, count));
+            }
+            sequenceKeys = bounds.keyLen;
+            sequenceQueries = bounds.queryLen;
+          }
           auto offsetFor = [&](DiagonalAlignment align, Value offset) {
-            if (!lengths || align == DiagonalAlignment::top_left)
+            if ((!lengths && !packedQueries) ||
+                align == DiagonalAlignment::top_left)
               return offset;
-            return arith::SubIOp::create(nb, nloc, sequenceKeys, queryLenValue)
+            return arith::SubIOp::create(
+                       nb, nloc, sequenceKeys,
+                       sequenceQueries ? sequenceQueries : queryLenValue)
                 .getResult();
           };
           if (causal || window) {
-            Value row = linalg::IndexOp::create(nb, nloc, 2);
-            Value col = linalg::IndexOp::create(nb, nloc, 3);
             auto diagonalPlus = [&](Value offset, int64_t extra) -> Value {
               Value diagonal = arith::AddIOp::create(nb, nloc, row, offset);
               if (extra == 0)

@@ -102,6 +102,48 @@ inline void applySequenceLength(IndexMath &math, AttentionOp op, Value length,
     windowOffset = diagonalOffset(math, window.getAlign(), queryLen, keyLen);
 }
 
+/// Element `at` of an integer tensor or buffer, as an index.
+inline Value loadIndex(IndexMath &math, Value source, Value at) {
+  Value element;
+  if (isa<MemRefType>(source.getType()))
+    element = memref::LoadOp::create(math.b, math.loc, source, at);
+  else
+    element = tensor::ExtractOp::create(math.b, math.loc, source, at);
+  return arith::IndexCastOp::create(math.b, math.loc, math.b.getIndexType(),
+                                    element);
+}
+
+/// Sequence `sequence` of a packed op: where its query and key rows start
+/// in the packed tensors, and how many there are, from cu_seqlens_q and
+/// cu_seqlens_k (tensors or buffers). Entries are clamped into [0, total]
+/// and each end to at least its start, so that bad prefix sums never
+/// address outside the packed rows.
+inline std::pair<Value, Value> packedRows(IndexMath &math, Value sums,
+                                          Value sequence, Value total) {
+  Value start = loadIndex(math, sums, sequence);
+  Value next = math.addConstant(sequence, 1);
+  Value end = loadIndex(math, sums, next);
+  start = math.min(math.max(start, math.constant(0)), total);
+  end = math.min(math.max(end, start), total);
+  return {start, math.sub(end, start)};
+}
+struct PackedSequence {
+  Value queryStart, queryLen, keyStart, keyLen;
+};
+inline PackedSequence packedSequence(IndexMath &math, Value cuSeqlensQ,
+                                     Value cuSeqlensK, Value sequence,
+                                     Value totalQueries, Value totalKeys) {
+  auto [queryStart, queryLen] =
+      packedRows(math, cuSeqlensQ, sequence, totalQueries);
+  auto [keyStart, keyLen] = packedRows(math, cuSeqlensK, sequence, totalKeys);
+  return {queryStart, queryLen, keyStart, keyLen};
+}
+
+/// The number of sequences of a packed op: one less than its prefix sums.
+inline Value packedSequenceCount(IndexMath &math, Value cuSeqlensQ) {
+  return math.addConstant(math.dim(cuSeqlensQ, 0), -1);
+}
+
 /// Hkv and Nk of `op`'s logical keys as index values, read from `key` and
 /// `pageTable` (the op's operands, as tensors or buffers; a null table for
 /// an unpaged op): paged caches [P, S, Hkv, D] hold Nk = M * S keys.

@@ -22,6 +22,8 @@ std::string mlir::fa::whyNotPackable(AttentionOp op) {
   if (queryHeads == keyHeads)
     return "every key/value head serves one query head: there is no group "
            "to pack";
+  if (op.isPacked())
+    return "packed sequences: a packed row would need its own sequence";
   if (op.getWindowAttr())
     return "a window depends on a query row's position, which a packed row "
            "no longer has";

@@ -161,6 +161,10 @@ struct TileAttentionLowering {
     zero = b.getFloatAttr(f32, 0.0);
   }
 
+  /// Q, K and V as the query blocks read them: the op's operands, or, with
+  /// packed sequences, views of the block's sequence (set per block).
+  Value queryData, keyData, valueData;
+
   SmallVector<Value> lower();
   /// Output tiles are f32 partial results when the keys are split.
   Type tileOutputType() const { return split ? f32 : valueElementType; }
@@ -182,9 +186,16 @@ SmallVector<Value> TileAttentionLowering::lower() {
   IndexMath math{b, loc};
   Value query = op.getQuery(), key = op.getKey();
 
+  queryData = query;
+  keyData = key;
+  valueData = op.getValue();
   Value batchSize = math.dim(query, 0), queryHeads = math.dim(query, 1);
   Value queryLen = math.dim(query, 2);
   auto [keyHeads, keyLen] = keyHeadsAndLength(math, key, op.getPageTable());
+  // The grid's z: the batch, or the packed sequences.
+  Value gridBatch = op.isPacked()
+                        ? packedSequenceCount(math, op.getCuSeqlensQ())
+                        : batchSize;
   Value groupSize = math.divU(queryHeads, keyHeads);
   Value queryBlocks = math.ceilDiv(queryLen, math.constant(blockQ));
 
@@ -224,7 +235,7 @@ SmallVector<Value> TileAttentionLowering::lower() {
   if (kvSplits > 1)
     gridX = math.mul(queryBlocks, math.constant(kvSplits));
   auto forall = scf::ForallOp::create(
-      b, loc, getAsOpFoldResult(ValueRange{batchSize, queryHeads, gridX}),
+      b, loc, getAsOpFoldResult(ValueRange{gridBatch, queryHeads, gridX}),
       outputs, b.getArrayAttr(mapping));
 
   buildQueryBlock(forall, queryLen, keyLen, groupSize, causalOffset,
@@ -254,7 +265,7 @@ std::pair<Value, Value> TileAttentionLowering::computeRows(
     Value scale, ArrayRef<bool> maskBroadcast) {
   MLIRContext *ctx = b.getContext();
   IndexMath math{b, loc};
-  Value query = op.getQuery(), key = op.getKey(), value = op.getValue();
+  Value query = queryData, key = keyData, value = valueData;
   Value mask = op.getMask();
   std::optional<DiagonalAlignment> causal = op.getCausal();
   WindowAttr window = op.getWindowAttr();
@@ -526,10 +537,51 @@ void TileAttentionLowering::buildQueryBlock(
     split = math.remU(queryBlock, splits);
     queryBlock = math.divU(queryBlock, splits);
   }
+  Value zeroIndex = math.constant(0);
+  // Packed sequences: the block works in its sequence's rows and keys, on
+  // views of Q, K and V that start there (positions from 0, diagonals per
+  // sequence); `batch` was the sequence, the data has one batch entry.
+  Value rowStart;
+  if (op.isPacked()) {
+    PackedSequence sequence =
+        packedSequence(math, op.getCuSeqlensQ(), op.getCuSeqlensK(), batch,
+                       queryLen, keyLen);
+    auto rowsOf = [&](Value tensor, Value start, Value count) -> Value {
+      auto type = cast<RankedTensorType>(tensor.getType());
+      SmallVector<OpFoldResult> offsets = {b.getIndexAttr(0),
+                                           b.getIndexAttr(0), start,
+                                           b.getIndexAttr(0)};
+      SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, tensor);
+      sizes[2] = count;
+      SmallVector<OpFoldResult> strides(4, b.getIndexAttr(1));
+      auto sliceType = RankedTensorType::get(
+          {type.getDimSize(0), type.getDimSize(1), ShapedType::kDynamic,
+           type.getDimSize(3)},
+          type.getElementType());
+      return tensor::ExtractSliceOp::create(b, loc, sliceType, tensor, offsets,
+                                            sizes, strides);
+    };
+    queryData = rowsOf(op.getQuery(), sequence.queryStart, sequence.queryLen);
+    keyData = rowsOf(op.getKey(), sequence.keyStart, sequence.keyLen);
+    valueData = rowsOf(op.getValue(), sequence.keyStart, sequence.keyLen);
+    queryLen = sequence.queryLen;
+    keyLen = sequence.keyLen;
+    if (std::optional<DiagonalAlignment> causal = op.getCausal())
+      causalOffset = diagonalOffset(math, *causal, queryLen, keyLen);
+    if (WindowAttr window = op.getWindowAttr())
+      windowOffset = diagonalOffset(math, window.getAlign(), queryLen, keyLen);
+    batch = zeroIndex;
+    rowStart = sequence.queryStart;
+  }
   Value row0 = math.mul(queryBlock, blockQValue);
   Value rows = math.min(blockQValue, math.sub(queryLen, row0));
+  if (rowStart) {
+    // Blocks past their sequence's last row compute and write nothing.
+    rows = math.max(rows, zeroIndex);
+    keyLen = arith::SelectOp::create(b, loc, math.gt(rows, zeroIndex), keyLen,
+                                     zeroIndex);
+  }
   Value kvHead = math.divU(head, groupSize);
-  Value zeroIndex = math.constant(0);
   bool wantsLogsumexp = this->wantsLogsumexp();
   if (Value lengths = op.getKvLengths()) {
     // This sequence's keys: the loop stops at its last visible block, and
@@ -588,6 +640,7 @@ void TileAttentionLowering::buildQueryBlock(
   }
 
   // Store the block's valid rows.
+  Value firstRow = rowStart ? math.add(rowStart, row0) : row0;
   auto insert = [&](Value tile, Value into, int64_t cols) {
     auto tileType = cast<RankedTensorType>(tile.getType());
     SmallVector<OpFoldResult> sliceSizes = {getAsOpFoldResult(rows)};
@@ -607,7 +660,7 @@ void TileAttentionLowering::buildQueryBlock(
     OpBuilder::InsertionGuard terminatorGuard(b);
     b.setInsertionPointToEnd(forall.getTerminator().getBody());
     SmallVector<OpFoldResult> offsets =
-        getAsOpFoldResult(ValueRange{batch, head, row0});
+        getAsOpFoldResult(ValueRange{batch, head, firstRow});
     SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1), b.getIndexAttr(1),
                                        getAsOpFoldResult(rows)};
     if (split) {

@@ -89,6 +89,10 @@ SmallVector<Value> KernelBuilder::build() {
     kvLengths = toBuffer(op.getKvLengths());
   if (op.getPageTable())
     pageTable = toBuffer(op.getPageTable());
+  if (op.isPacked()) {
+    packedQueries = toBuffer(op.getCuSeqlensQ());
+    packedKeys = toBuffer(op.getCuSeqlensK());
+  }
 
   Value batchSize = math.dim(query, 0), queryHeads = math.dim(query, 1);
   queryLen = math.dim(query, 2);
@@ -139,10 +143,23 @@ SmallVector<Value> KernelBuilder::build() {
   Value gridX = queryBlocks;
   if (kvSplits > 1)
     gridX = math.mul(queryBlocks, math.constant(kvSplits));
+  // The grid's z: the batch, or the packed sequences.
+  Value gridBatch =
+      packedQueries ? packedSequenceCount(math, packedQueries) : batchSize;
   auto grid = scf::ForallOp::create(
-      b, loc, getAsOpFoldResult(ValueRange{batchSize, queryHeads, gridX}),
+      b, loc, getAsOpFoldResult(ValueRange{gridBatch, queryHeads, gridX}),
       ValueRange{}, b.getArrayAttr(mapping));
+  // With packed sequences the block replaces these by its sequence's views
+  // and sizes; what follows the grid needs the whole tensors'.
+  SmallVector<Value *> perBlock = {&query,  &key,          &value,
+                                   &queryLen, &keyLen,     &tensorKeyLen,
+                                   &causalOffset, &windowOffset};
+  SmallVector<Value> whole;
+  for (Value *member : perBlock)
+    whole.push_back(*member);
   buildQueryBlock(grid);
+  for (auto [member, saved] : llvm::zip(perBlock, whole))
+    *member = saved;
   output = finalOutput;
   logsumexp = finalLse;
   // The workspace is freed where the pipeline frees temporaries (the
@@ -193,9 +210,46 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
     logsumexp = sliceOf(partialLse);
     outputElementType = f32;
   }
+  // Packed sequences: the block works in its sequence's rows and keys, on
+  // views of Q, K, V, O and the logsumexp that start there (positions from
+  // 0, diagonals per sequence); `batch` was the sequence, the data has one
+  // batch entry.
+  Value zeroIndex = math.constant(0);
+  if (packedQueries) {
+    PackedSequence sequence = packedSequence(
+        math, packedQueries, packedKeys, batch, queryLen, tensorKeyLen);
+    auto rowsOf = [&](Value buffer, Value start, Value count) -> Value {
+      auto type = cast<MemRefType>(buffer.getType());
+      SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
+      offsets[2] = start;
+      SmallVector<OpFoldResult> sizes = memref::getMixedSizes(b, loc, buffer);
+      sizes[2] = count;
+      SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
+      return memref::SubViewOp::create(b, loc, buffer, offsets, sizes, strides);
+    };
+    query = rowsOf(query, sequence.queryStart, sequence.queryLen);
+    key = rowsOf(key, sequence.keyStart, sequence.keyLen);
+    value = rowsOf(value, sequence.keyStart, sequence.keyLen);
+    output = rowsOf(output, sequence.queryStart, sequence.queryLen);
+    if (logsumexp)
+      logsumexp = rowsOf(logsumexp, sequence.queryStart, sequence.queryLen);
+    queryLen = sequence.queryLen;
+    keyLen = tensorKeyLen = sequence.keyLen;
+    if (std::optional<DiagonalAlignment> causal = op.getCausal())
+      causalOffset = diagonalOffset(math, *causal, queryLen, keyLen);
+    if (WindowAttr window = op.getWindowAttr())
+      windowOffset = diagonalOffset(math, window.getAlign(), queryLen, keyLen);
+    batch = zeroIndex;
+  }
   Value blockQValue = math.constant(blockQ);
   Value row0 = math.mul(queryBlock, blockQValue);
   Value rows = math.min(blockQValue, math.sub(queryLen, row0));
+  if (packedQueries) {
+    // Blocks past their sequence's last row compute and write nothing.
+    rows = math.max(rows, zeroIndex);
+    keyLen = arith::SelectOp::create(b, loc, math.gt(rows, zeroIndex), keyLen,
+                                     zeroIndex);
+  }
   Value kvHead = math.divU(head, groupSize);
   if (kvLengths) {
     // The block's sequence: the same for all its threads, so its key loop

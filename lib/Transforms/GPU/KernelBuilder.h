@@ -120,6 +120,9 @@ struct KernelBuilder {
   Value kvLengths;
   /// Paged K/V ([P, S, Hkv, D]): the page table [B, M]; null otherwise.
   Value pageTable;
+  /// Packed sequences: cu_seqlens_q and cu_seqlens_k ([B + 1]); null
+  /// otherwise.
+  Value packedQueries, packedKeys;
   SmallVector<bool> maskBroadcast;
 
   KernelBuilder(AttentionOp op, OpBuilder &b, TilingAttr tiling,

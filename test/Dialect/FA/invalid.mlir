@@ -244,7 +244,7 @@ func.func @window_negative(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %
 // Unranked tensors carry no shape to check.
 func.func @unranked_query(%q: tensor<*xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>) {
   // expected-error @+1 {{'fa.attention' op operand #0 must be ranked tensor of any type values, but got 'tensor<*xf32>'}}
-  %o = "fa.attention"(%q, %k, %v) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>, scale = 1.0 : f64}> : (tensor<*xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32>
+  %o = "fa.attention"(%q, %k, %v) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0>, scale = 1.0 : f64}> : (tensor<*xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32>
   return
 }
 
@@ -253,7 +253,7 @@ func.func @unranked_query(%q: tensor<*xf32>, %k: tensor<1x2x8x16xf32>, %v: tenso
 // The scale is required: there is no implicit 1/sqrt(D).
 func.func @missing_scale(%q: tensor<1x2x8x16xf32>) {
   // expected-error @+1 {{'fa.attention' op requires attribute 'scale'}}
-  %o = "fa.attention"(%q, %q, %q) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>}> : (tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32>
+  %o = "fa.attention"(%q, %q, %q) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0>}> : (tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32>
   return
 }
 
@@ -357,5 +357,53 @@ func.func @paged_mask_keys(%q: tensor<2x4x1x16xf32>, %kv: tensor<8x4x2x16xf32>, 
 func.func @paged_rank(%q: tensor<2x4x1x16xf32>, %kv: tensor<8x4x16xf32>, %t: tensor<2x3xi32>) {
   // expected-error @+1 {{key must be a rank-4 tensor [P, S, Hkv, D] (a paged cache), got 'tensor<8x4x16xf32>'}}
   %o = fa.attention %q, %kv, %kv page_table(%t : tensor<2x3xi32>) scale = 0.5 : tensor<2x4x1x16xf32>, tensor<8x4x16xf32>, tensor<8x4x16xf32> -> tensor<2x4x1x16xf32>
+  return
+}
+
+// -----
+
+func.func @packed_alone(%q: tensor<1x4x14x16xf32>, %k: tensor<1x2x39x16xf32>, %cq: tensor<4xi32>) {
+  // expected-error @+1 {{cu_seqlens_q and cu_seqlens_k go together: packed sequences pack both their queries and their keys}}
+  %o = fa.attention %q, %k, %k cu_seqlens_q(%cq : tensor<4xi32>) scale = 0.5 : tensor<1x4x14x16xf32>, tensor<1x2x39x16xf32>, tensor<1x2x39x16xf32> -> tensor<1x4x14x16xf32>
+  return
+}
+
+// -----
+
+func.func @packed_sums_type(%q: tensor<1x4x14x16xf32>, %k: tensor<1x2x39x16xf32>, %cq: tensor<4xi64>, %ck: tensor<4xi32>) {
+  // expected-error @+1 {{cu_seqlens_q must be a non-empty rank-1 tensor of i32 ([B + 1]: each sequence's first row, then the end of the last), got 'tensor<4xi64>'}}
+  %o = fa.attention %q, %k, %k cu_seqlens_q(%cq : tensor<4xi64>) cu_seqlens_k(%ck : tensor<4xi32>) scale = 0.5 : tensor<1x4x14x16xf32>, tensor<1x2x39x16xf32>, tensor<1x2x39x16xf32> -> tensor<1x4x14x16xf32>
+  return
+}
+
+// -----
+
+func.func @packed_sums_count(%q: tensor<1x4x14x16xf32>, %k: tensor<1x2x39x16xf32>, %cq: tensor<4xi32>, %ck: tensor<3xi32>) {
+  // expected-error @+1 {{cu_seqlens_k must have as many entries as cu_seqlens_q (one per sequence, plus one), got 3 and 4}}
+  %o = fa.attention %q, %k, %k cu_seqlens_q(%cq : tensor<4xi32>) cu_seqlens_k(%ck : tensor<3xi32>) scale = 0.5 : tensor<1x4x14x16xf32>, tensor<1x2x39x16xf32>, tensor<1x2x39x16xf32> -> tensor<1x4x14x16xf32>
+  return
+}
+
+// -----
+
+func.func @packed_batch(%q: tensor<2x4x14x16xf32>, %k: tensor<2x2x39x16xf32>, %cq: tensor<4xi32>, %ck: tensor<4xi32>) {
+  // expected-error @+1 {{query dim 0 must be 1 with packed sequences (they lie one after another along dim 2), got 2}}
+  %o = fa.attention %q, %k, %k cu_seqlens_q(%cq : tensor<4xi32>) cu_seqlens_k(%ck : tensor<4xi32>) scale = 0.5 : tensor<2x4x14x16xf32>, tensor<2x2x39x16xf32>, tensor<2x2x39x16xf32> -> tensor<2x4x14x16xf32>
+  return
+}
+
+// -----
+
+func.func @packed_mask(%q: tensor<1x4x14x16xf32>, %k: tensor<1x2x39x16xf32>, %m: tensor<1x1x14x39xi1>, %cq: tensor<4xi32>, %ck: tensor<4xi32>) {
+  // expected-error @+1 {{packed sequences take no mask (a mask over the packed rows would cross sequences)}}
+  %o = fa.attention %q, %k, %k mask(%m : tensor<1x1x14x39xi1>) cu_seqlens_q(%cq : tensor<4xi32>) cu_seqlens_k(%ck : tensor<4xi32>) scale = 0.5 : tensor<1x4x14x16xf32>, tensor<1x2x39x16xf32>, tensor<1x2x39x16xf32> -> tensor<1x4x14x16xf32>
+  return
+}
+
+// -----
+
+func.func @packed_lengths(%q: tensor<1x4x14x16xf32>, %k: tensor<1x2x39x16xf32>, %len: tensor<1xi32>, %cq: tensor<4xi32>, %ck: tensor<4xi32>) {
+  // expected-error @+1 {{packed sequences take no kv_lengths: cu_seqlens_k gives each sequence's keys}}
+  %o = fa.attention %q, %k, %k kv_lengths(%len : tensor<1xi32>) cu_seqlens_q(%cq : tensor<4xi32>) cu_seqlens_k(%ck : tensor<4xi32>) scale = 0.5 : tensor<1x4x14x16xf32>, tensor<1x2x39x16xf32>, tensor<1x2x39x16xf32> -> tensor<1x4x14x16xf32>
   return
 }

@@ -127,3 +127,14 @@ func.func @paged(%q: tensor<2x8x1x64xf16>, %kv: tensor<32x16x2x64xf16>, %len: te
       : tensor<2x8x1x64xf16>, tensor<32x16x2x64xf16>, tensor<32x16x2x64xf16> -> tensor<2x8x1x64xf16>
   return %o : tensor<2x8x1x64xf16>
 }
+
+// -----
+
+// Packed sequences (varlen): three sequences along dim 2 of Q, K and V.
+// CHECK-LABEL: func.func @packed
+// CHECK: fa.attention %{{.*}}, %{{.*}}, %{{.*}} cu_seqlens_q(%{{.*}} : tensor<4xi32>) cu_seqlens_k(%{{.*}} : tensor<4xi32>) scale = 2.500000e-01 causal = bottom_right :
+func.func @packed(%q: tensor<1x4x14x16xf16>, %k: tensor<1x2x39x16xf16>, %cq: tensor<4xi32>, %ck: tensor<4xi32>) -> tensor<1x4x14x16xf16> {
+  %o = fa.attention %q, %k, %k cu_seqlens_q(%cq : tensor<4xi32>) cu_seqlens_k(%ck : tensor<4xi32>) scale = 0.25 causal = bottom_right
+      : tensor<1x4x14x16xf16>, tensor<1x2x39x16xf16>, tensor<1x2x39x16xf16> -> tensor<1x4x14x16xf16>
+  return %o : tensor<1x4x14x16xf16>
+}

@@ -33,3 +33,11 @@ func.func @dynamic_heads(%q: tensor<1x?x1x32xf16>, %k: tensor<1x2x64x32xf16>) ->
   %o = fa.attention %q, %k, %k scale = 0.125 tiling = <block_q = 16, block_kv = 16, warps = 1, stages = 1, pack_gqa = true> : tensor<1x?x1x32xf16>, tensor<1x2x64x32xf16>, tensor<1x2x64x32xf16> -> tensor<1x?x1x32xf16>
   return %o : tensor<1x?x1x32xf16>
 }
+
+// -----
+
+func.func @packed_sequences(%q: tensor<1x8x40x32xf16>, %k: tensor<1x2x64x32xf16>, %cq: tensor<3xi32>, %ck: tensor<3xi32>) -> tensor<1x8x40x32xf16> {
+  // expected-error @+1 {{the tiling packs query groups (pack_gqa), but packed sequences: a packed row would need its own sequence}}
+  %o = fa.attention %q, %k, %k cu_seqlens_q(%cq : tensor<3xi32>) cu_seqlens_k(%ck : tensor<3xi32>) scale = 0.125 tiling = <block_q = 16, block_kv = 16, warps = 1, stages = 1, pack_gqa = true> : tensor<1x8x40x32xf16>, tensor<1x2x64x32xf16>, tensor<1x2x64x32xf16> -> tensor<1x8x40x32xf16>
+  return %o : tensor<1x8x40x32xf16>
+}

@@ -226,6 +226,53 @@ LogicalResult AttentionOp::verify() {
                            << formatDim(lengthsType.getDimSize(0));
   }
 
+  Value packedQueries = getCuSeqlensQ(), packedKeys = getCuSeqlensK();
+  if (static_cast<bool>(packedQueries) != static_cast<bool>(packedKeys))
+    return emitOpError() << "cu_seqlens_q and cu_seqlens_k go together: "
+                            "packed sequences pack both their queries and "
+                            "their keys";
+  if (packedQueries) {
+    for (auto [name, sums] :
+         {std::pair<StringRef, Value>{"cu_seqlens_q", packedQueries},
+          {"cu_seqlens_k", packedKeys}}) {
+      auto type = cast<RankedTensorType>(sums.getType());
+      if (type.getRank() != 1 || !type.getElementType().isInteger(32) ||
+          type.getDimSize(0) == 0)
+        return emitOpError()
+               << name
+               << " must be a non-empty rank-1 tensor of i32 ([B + 1]: each "
+                  "sequence's first row, then the end of the last), got "
+               << type;
+    }
+    int64_t queryEntries =
+        cast<RankedTensorType>(packedQueries.getType()).getDimSize(0);
+    int64_t keyEntries =
+        cast<RankedTensorType>(packedKeys.getType()).getDimSize(0);
+    if (!areCompatible(queryEntries, keyEntries))
+      return emitOpError() << "cu_seqlens_k must have as many entries as "
+                              "cu_seqlens_q (one per sequence, plus one), got "
+                           << keyEntries << " and " << queryEntries;
+    for (auto [name, type] :
+         {std::pair<StringRef, RankedTensorType>{"query", queryType},
+          {"key", keyType},
+          {"value", valueType}})
+      if (type.getDimSize(0) != 1)
+        return emitOpError() << name
+                             << " dim 0 must be 1 with packed sequences "
+                                "(they lie one after another along dim 2), "
+                                "got "
+                             << formatDim(type.getDimSize(0));
+    if (getMask())
+      return emitOpError() << "packed sequences take no mask (a mask over "
+                              "the packed rows would cross sequences)";
+    if (getKvLengths())
+      return emitOpError() << "packed sequences take no kv_lengths: "
+                              "cu_seqlens_k gives each sequence's keys";
+    if (getPageTable())
+      return emitOpError() << "packed sequences take no page_table: their "
+                              "keys are packed, not paged";
+  }
+
   double scale = getScale().convertToDouble();
   if (!std::isfinite(scale))
     return emitOpError() << "scale must be finite, got " << getScaleAttr();

@@ -38,6 +38,7 @@ def FA_AttentionOp : FA_Op<"attention", [Pure, AttrSizedOperandSegments]> {
     | `mask` (optional) | broadcastable to `[B, Hq, Nq, Nk]` | i1, f16, bf16 or f32 |
     | `kv_lengths` (optional) | `[B]` | i32 |
     | `page_table` (optional) | `[B, M]` | i32 |
+    | `cu_seqlens_q`, `cu_seqlens_k` (optional, together) | `[B + 1]` | i32 |
     | `output` | `[B, Hq, Nq, Dv]` | value's |
     | `logsumexp` (optional) | `[B, Hq, Nq]` | f32 |
 
@@ -73,6 +74,16 @@ def FA_AttentionOp : FA_Op<"attention", [Pure, AttrSizedOperandSegments]> {
       fewer keys are visible). Entries of pages that hold a visible key
       must be in `[0, P)`; the lowerings clamp every entry into that range,
       so a wrong entry reads a wrong page, never out of bounds.
+    * `cu_seqlens_q(%cq : tensor<Cxi32>) cu_seqlens_k(%ck : tensor<Cxi32>)`
+      packs C - 1 sequences back to back (FlashAttention's varlen layout):
+      Q, K, V and the results have a dim 0 of 1, and sequence `s` owns query
+      rows `[cq[s], cq[s + 1])` and key rows `[ck[s], ck[s + 1])`. Its
+      queries see only its keys, with positions counted from the start of
+      the sequence, so `causal` and `window` apply per sequence
+      (bottom-right: `delta = Lk_s - Lq_s`). The prefix sums must start at
+      0 and not decrease; rows past `cq[C - 1]` are not written. Entries are
+      clamped into `[0, N]`, so bad sums never address outside the tensors.
+      No mask, `kv_lengths` or `page_table` with packed sequences.
     * `tiling = #fa.tiling<...>` (optional) fixes the tile sizes of the fused
       kernel; `fa-select-tiles` writes it, or checks one written by hand. It
       does not change the result.
@@ -96,6 +107,8 @@ def FA_AttentionOp : FA_Op<"attention", [Pure, AttrSizedOperandSegments]> {
                        Optional<AnyRankedTensor>:$mask,
                        Optional<AnyRankedTensor>:$kv_lengths,
                        Optional<AnyRankedTensor>:$page_table,
+                       Optional<AnyRankedTensor>:$cu_seqlens_q,
+                       Optional<AnyRankedTensor>:$cu_seqlens_k,
                        F64Attr:$scale,
                        OptionalAttr<FA_DiagonalAlignment>:$causal,
                        OptionalAttr<FA_WindowAttr>:$window,
@@ -107,6 +120,8 @@ def FA_AttentionOp : FA_Op<"attention", [Pure, AttrSizedOperandSegments]> {
     $query `,` $key `,` $value (`mask` `(` $mask^ `:` type($mask) `)`)?
     (`kv_lengths` `(` $kv_lengths^ `:` type($kv_lengths) `)`)?
     (`page_table` `(` $page_table^ `:` type($page_table) `)`)?
+    (`cu_seqlens_q` `(` $cu_seqlens_q^ `:` type($cu_seqlens_q) `)`)?
+    (`cu_seqlens_k` `(` $cu_seqlens_k^ `:` type($cu_seqlens_k) `)`)?
     `scale` `=` $scale (`causal` `=` $causal^)? (`window` `=` $window^)?
     (`tiling` `=` $tiling^)? attr-dict `:` type($query) `,` type($key) `,` type($value)
     `->` type($output) (`,` type($logsumexp)^)?
@@ -123,6 +138,8 @@ def FA_AttentionOp : FA_Op<"attention", [Pure, AttrSizedOperandSegments]> {
     /// True when K and V are paged caches [P, S, Hkv, D] read through
     /// page_table.
     bool isPaged() { return getPageTable() != nullptr; }
+    /// True when the sequences are packed along dim 2 (cu_seqlens_q/k).
+    bool isPacked() { return getCuSeqlensQ() != nullptr; }
     /// The dims of key that hold Hkv and, unpaged, Nk (paged: the page
     /// slots S, with Nk = M * S).
     int64_t getKeyHeadsDim() { return isPaged() ? 2 : 1; }
