@@ -59,6 +59,19 @@ DECODE_HEADS, DECODE_KV_HEADS = 32, 8
 # kv_lengths. Entries: chip, dtype, head dim, Nk.
 PAGED_CASES = [(chip, "f16", d, 4096) for chip in ("sm_80", "sm_90") for d in (64, 128)]
 PAGED_BATCH, PAGES, PAGE_SLOTS = 8, 4096, 16
+# Packed sequences (varlen prefill): 8 sequences in 16384 query and key
+# rows, causal per sequence. Entries: chip, dtype, head dim.
+PACKED_CASES = [(chip, "f16", d) for chip in ("sm_80", "sm_90") for d in (64, 128)]
+PACKED_ROWS, PACKED_SEQUENCES = 16384, 8
+
+
+def packed_attention(dtype, d):
+    t = f"tensor<1x{HEADS}x{PACKED_ROWS}x{d}x{dtype}>"
+    sums = f"tensor<{PACKED_SEQUENCES + 1}xi32>"
+    return (f"func.func @attention(%q: {t}, %k: {t}, %v: {t}, %cq: {sums}, %ck: {sums}) -> {t} {{\n"
+            f"  %o = fa.attention %q, %k, %v cu_seqlens_q(%cq : {sums}) cu_seqlens_k(%ck : {sums}) "
+            f"scale = {d ** -0.5!r} causal = bottom_right : {t}, {t}, {t} -> {t}\n"
+            f"  return %o : {t}\n}}\n")
 
 
 def paged_attention(dtype, d, nk):
@@ -212,6 +225,12 @@ def main():
                                      f"decode, Nk = {nk}", module)
             rows += new_rows
             failures += failed
+        for chip, dtype, d in PACKED_CASES:
+            new_rows, failed = check(args, tmp, chip, dtype, d,
+                                     f"packed, {PACKED_SEQUENCES} sequences",
+                                     packed_attention(dtype, d))
+            rows += new_rows
+            failures += failed
         for chip, dtype, d, nk in PAGED_CASES:
             new_rows, failed = check(args, tmp, chip, dtype, d,
                                      f"paged decode, Nk = {nk}",
@@ -221,7 +240,8 @@ def main():
 
     print(f"B = {BATCH}, H = {HEADS}, N = {SEQ} (decode: B = 1, Hq = "
           f"{DECODE_HEADS}, Hkv = {DECODE_KV_HEADS}, Nq = 1; paged decode: B = "
-          f"{PAGED_BATCH}, pages of {PAGE_SLOTS} slots, kv_lengths); "
+          f"{PAGED_BATCH}, pages of {PAGE_SLOTS} slots, kv_lengths; packed: "
+          f"{PACKED_SEQUENCES} sequences in {PACKED_ROWS} rows); "
           "`scripts/gpu-resources.py` (ptxas from CUDA 13.0)\n")
     print("| chip | type | d | mask / shape | kernel | tile | registers | spill bytes | "
           "shared memory (bytes) | tile report | Q+K+V bound | limit | check |")

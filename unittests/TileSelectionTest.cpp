@@ -163,6 +163,13 @@ TEST(Registers, TensorCoreKernelFragments) {
             2 * (64 + 24) + 40 + 8 + 16 + 24);
   EXPECT_EQ(registersPerThread(Tiling{128, 32, 4, 2}, shape, preset("sm_80")),
             2 * (64 + 24) + 40 + 8 + 6 + 24);
+  // Packed sequences keep 8 more live (their bases and lengths): that tile
+  // no longer fits (ptxas spills 24 bytes on sm_90), and selection moves on.
+  shape.packedSequences = true;
+  EXPECT_EQ(registersPerThread(Tiling{128, 32, 4, 2}, shape, preset("sm_90")),
+            2 * (64 + 24) + 40 + 8 + 6 + 8 + 24);
+  EXPECT_GT(registersPerThread(Tiling{128, 32, 4, 2}, shape, preset("sm_90")),
+            255);
 }
 
 TEST(GPUKernel, TensorCoresNeedHalfOperandsAndWholeWarpTiles) {

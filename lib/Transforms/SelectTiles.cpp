@@ -145,6 +145,7 @@ AttentionShape describe(AttentionOp op) {
   shape.batch = size(query.getDimSize(0));
   shape.heads = size(query.getDimSize(1));
   shape.kvHeads = size(op.getKeyHeads());
+  shape.packedSequences = op.isPacked();
   shape.queryLen = size(query.getDimSize(2));
   shape.keyLen = size(op.getKeyLength());
   shape.headDim = query.getDimSize(3);

@@ -57,6 +57,9 @@ struct AttentionShape {
   /// (whyNotPackable in lib/Transforms/PackQueryGroups.h): heads and
   /// kvHeads known, and no mask that depends on a row's position.
   bool queryGroupsPackable = false;
+  /// Packed sequences (cu_seqlens_q/k): each block keeps its sequence's
+  /// bases and lengths live.
+  bool packedSequences = false;
 };
 
 /// The attention a tiling with packGQA computes: Hkv heads of G * Nq query

@@ -276,9 +276,13 @@ int64_t mlir::fa::registersPerThread(const Tiling &tiling,
     // measures about 10 registers at the spill frontier (d = 128, 128 x 32,
     // 4 warps: 20 spill bytes with one stage, none with two; docs/GPU.md).
     double hoistedAddresses = tiling.stages == 1 ? 10 : 0;
+    // A packed sequence's row and key bases (and lengths) stay live too:
+    // ptxas spills 24 bytes at that frontier on sm_90 without them counted
+    // (scripts/gpu-resources.py, packed cases).
+    double sequenceBases = shape.packedSequences ? 8 : 0;
     double inFlight = 5 * double(shape.headDim) / 16 +
                       double(tiling.blockKV) / 4 + 6 + hoistedAddresses +
-                      12 * fragmentRows;
+                      sequenceBases + 12 * fragmentRows;
     return clampToInt64(std::ceil(fragments + inFlight));
   }
   double threads = double(tiling.warps) * double(target.warpSize);
