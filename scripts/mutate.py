@@ -478,6 +478,26 @@ MUTATIONS = [
      ["test/Transforms/RaiseAttention/paged-cache.mlir",
       "test/Integration/raise-paged-cache.mlir"],
      "K and V gathered through different tables are given K's table"),
+    # Packed sequences (session 10).
+    ("packed-diagonal-from-totals", TILE,
+     """    if (std::optional<DiagonalAlignment> causal = op.getCausal())
+      causalOffset = diagonalOffset(math, *causal, queryLen, keyLen);
+    if (WindowAttr window = op.getWindowAttr())
+      windowOffset = diagonalOffset(math, window.getAlign(), queryLen, keyLen);
+    batch = zeroIndex;""",
+     """    batch = zeroIndex;""",
+     ["test/Integration/packed-sequences.mlir"],
+     "the tiled path aligns a packed sequence's diagonals to the packed totals"),
+    ("packed-key-base-ignored-kernel", KERNEL,
+     """    key = rowsOf(key, sequence.keyStart, sequence.keyLen);""",
+     """    key = rowsOf(key, zeroIndex, sequence.keyLen);""",
+     ["test/Integration/packed-sequences.mlir"],
+     "the kernel reads every sequence's K from the first packed key"),
+    ("packed-reference-global-rows", DECOMPOSE,
+     """            row = em.sub(row, bounds.queryStart);""",
+     """            (void)bounds.queryStart;""",
+     ["test/Integration/packed-sequences.mlir"],
+     "the reference counts query positions from the packed tensor's start"),
 ]
 
 
