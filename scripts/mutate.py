@@ -457,10 +457,9 @@ MUTATIONS = [
       "test/Integration/raise-length-masks.mlir"],
      "L <= j is read as j < L"),
     ("length-mask-finite-bias", LENGTH_MASK,
-     """  if (meaning != MaskMeaning::Bias ||
-      outside == -std::numeric_limits<double>::infinity())
+     """  if (maskShows(meaning, outside) == false)
     return sym->lengths;""",
-     """  if (meaning != MaskMeaning::Bias || outside < 0)
+     """  if (maskShows(meaning, outside) == false || outside < 0)
     return sym->lengths;""",
      ["test/Transforms/RaiseAttention/length-masks.mlir",
       "test/Integration/raise-length-masks.mlir"],

@@ -30,29 +30,42 @@ namespace {
 
 using utils::IteratorType;
 
-/// Gathers `kv` ([B, Hkv, N, E]) into [B, Hq, N, E], row h holding kv head
-/// h / (Hq / Hkv). Only used when the group size is not known statically, so
-/// that it cannot be written as an affine index map.
-Value gatherPerQueryHead(OpBuilder &b, Location loc, Value kv,
-                         OpFoldResult queryHeads) {
-  auto type = cast<RankedTensorType>(kv.getType());
-  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, kv);
-  Value kvHeads = getValueOrCreateConstantIndexOp(b, loc, sizes[1]);
-  Value groupSize = arith::DivUIOp::create(
-      b, loc, getValueOrCreateConstantIndexOp(b, loc, queryHeads), kvHeads);
-  sizes[1] = queryHeads;
-  Value init = createEmpty(b, loc, sizes, type.getElementType());
+/// A rank-4 tensor of `sizes` whose element at (i0, i1, i2, i3) is
+/// `source` at `sourceIndices(i0, i1, i2, i3)`: the gathers below.
+Value gather4D(OpBuilder &b, Location loc, Value source,
+               ArrayRef<OpFoldResult> sizes,
+               function_ref<SmallVector<Value>(IndexMath &, ArrayRef<Value>)>
+                   sourceIndices) {
+  Type elementType = cast<RankedTensorType>(source.getType()).getElementType();
+  Value init = createEmpty(b, loc, sizes, elementType);
   AffineMap identity = b.getMultiDimIdentityMap(4);
   SmallVector<IteratorType> parallel(4, IteratorType::parallel);
   return createGeneric(
       b, loc, ValueRange{}, init, {identity}, parallel,
       [&](OpBuilder &nb, Location nloc, ValueRange) -> Value {
-        SmallVector<Value> indices;
+        SmallVector<Value> at;
         for (int64_t dim = 0; dim < 4; ++dim)
-          indices.push_back(linalg::IndexOp::create(nb, nloc, dim));
-        indices[1] = arith::DivUIOp::create(nb, nloc, indices[1], groupSize);
-        return tensor::ExtractOp::create(nb, nloc, kv, indices);
+          at.push_back(linalg::IndexOp::create(nb, nloc, dim));
+        IndexMath inner{nb, nloc};
+        return tensor::ExtractOp::create(nb, nloc, source,
+                                         sourceIndices(inner, at));
       });
+}
+
+/// Gathers `kv` ([B, Hkv, N, E]) into [B, Hq, N, E], row h holding kv head
+/// h / (Hq / Hkv). Only used when the group size is not known statically, so
+/// that it cannot be written as an affine index map.
+Value gatherPerQueryHead(OpBuilder &b, Location loc, Value kv,
+                         OpFoldResult queryHeads) {
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, kv);
+  Value kvHeads = getValueOrCreateConstantIndexOp(b, loc, sizes[1]);
+  Value groupSize = arith::DivUIOp::create(
+      b, loc, getValueOrCreateConstantIndexOp(b, loc, queryHeads), kvHeads);
+  sizes[1] = queryHeads;
+  return gather4D(b, loc, kv, sizes,
+                  [&](IndexMath &m, ArrayRef<Value> at) -> SmallVector<Value> {
+                    return {at[0], m.divU(at[1], groupSize), at[2], at[3]};
+                  });
 }
 
 /// Gathers a paged cache ([P, S, Hkv, E]) through its page table ([B, M])
@@ -73,20 +86,12 @@ Value gatherPagedCache(OpBuilder &b, Location loc, Value cache,
       tensor::getMixedSize(b, loc, pageTable, 0),
       tensor::getMixedSize(b, loc, cache, 2), keys,
       b.getIndexAttr(type.getDimSize(3))};
-  Value init = createEmpty(b, loc, sizes, type.getElementType());
-  AffineMap identity = b.getMultiDimIdentityMap(4);
-  SmallVector<IteratorType> parallel(4, IteratorType::parallel);
-  return createGeneric(
-      b, loc, ValueRange{}, init, {identity}, parallel,
-      [&](OpBuilder &nb, Location nloc, ValueRange) -> Value {
-        SmallVector<Value> at;
-        for (int64_t dim = 0; dim < 4; ++dim)
-          at.push_back(linalg::IndexOp::create(nb, nloc, dim));
-        IndexMath inner{nb, nloc};
-        auto [page, slot] = pagedSlot(inner, cache, pageTable, at[0], at[2]);
-        return tensor::ExtractOp::create(nb, nloc, cache,
-                                         ValueRange{page, slot, at[1], at[3]});
-      });
+  return gather4D(b, loc, cache, sizes,
+                  [&](IndexMath &m, ArrayRef<Value> at) -> SmallVector<Value> {
+                    auto [page, slot] =
+                        pagedSlot(m, cache, pageTable, at[0], at[2]);
+                    return {page, slot, at[1], at[3]};
+                  });
 }
 
 /// For each of the `rows` packed rows, the sequence it belongs to: the

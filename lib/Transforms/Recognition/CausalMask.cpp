@@ -202,6 +202,23 @@ std::optional<SmallVector<double>> computedValues(Value mask) {
 
 } // namespace
 
+std::optional<bool> mlir::fa::recognition::maskShows(MaskMeaning meaning,
+                                                    double value) {
+  switch (meaning) {
+  case MaskMeaning::Keep:
+    return value != 0;
+  case MaskMeaning::Hide:
+    return value == 0;
+  case MaskMeaning::Bias:
+    if (value == 0)
+      return true;
+    if (value == -std::numeric_limits<double>::infinity())
+      return false;
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 std::optional<DiagonalAlignment> mlir::fa::recognition::classifyCausalMask(
     Value mask, ArrayRef<Axis> labels, MaskMeaning meaning, int64_t queryLen,
     int64_t keyLen) {
@@ -215,22 +232,6 @@ std::optional<DiagonalAlignment> mlir::fa::recognition::classifyCausalMask(
   if (!values)
     return std::nullopt;
 
-  // Visibility of each element; a bias must be exactly 0 or -inf.
-  auto visible = [&](double value) -> std::optional<bool> {
-    switch (meaning) {
-    case MaskMeaning::Keep:
-      return value != 0;
-    case MaskMeaning::Hide:
-      return value == 0;
-    case MaskMeaning::Bias:
-      if (value == 0)
-        return true;
-      if (value == -std::numeric_limits<double>::infinity())
-        return false;
-      return std::nullopt;
-    }
-    return std::nullopt;
-  };
 
   int64_t rowDim = -1, colDim = -1;
   for (auto [dim, axis] : llvm::enumerate(labels)) {
@@ -257,7 +258,7 @@ std::optional<DiagonalAlignment> mlir::fa::recognition::classifyCausalMask(
         point[dim] = rest % type.getDimSize(dim);
         rest /= type.getDimSize(dim);
       }
-      std::optional<bool> isVisible = visible((*values)[linear]);
+      std::optional<bool> isVisible = maskShows(meaning, (*values)[linear]);
       bool causal = point[colDim] <= point[rowDim] + delta;
       matches = isVisible && *isVisible == causal;
     }

@@ -23,6 +23,12 @@ enum class MaskMeaning {
   Bias  // float, -inf = hidden, 0 = visible (anything else: not causal)
 };
 
+/// Whether a mask element of value `value` shows its key under `meaning`:
+/// a keep-mask shows where nonzero, a hide-mask where zero, a bias where 0
+/// and hides where -inf; any other bias value neither shows nor hides
+/// (nullopt).
+std::optional<bool> maskShows(MaskMeaning meaning, double value);
+
 /// Returns the alignment when `mask`, read with `labels` over scores of
 /// `queryLen` x `keyLen`, hides exactly the keys j > i + delta of a causal
 /// mask (the same for every batch entry). Needs the mask's values at compile

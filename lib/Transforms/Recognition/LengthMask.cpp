@@ -741,26 +741,8 @@ std::optional<SequenceLengths> mlir::fa::recognition::classifyLengthMask(
     return text;
   };
   double inside = sym->inside, outside = sym->outside;
-  // Which side of the length the mask shows (nullopt: a bias value that
-  // neither shows nor hides).
-  auto visible = [&](double value) -> std::optional<bool> {
-    switch (meaning) {
-    case MaskMeaning::Keep:
-      return value != 0;
-    case MaskMeaning::Hide:
-      return value == 0;
-    case MaskMeaning::Bias:
-      if (value == 0)
-        return true;
-      if (value < 0 && !std::isnan(value))
-        return false;
-      return std::nullopt;
-    }
-    return std::nullopt;
-  };
-  std::optional<bool> insideVisible = visible(inside);
-  std::optional<bool> outsideVisible = visible(outside);
-  if (!insideVisible || !*insideVisible) {
+  std::optional<bool> insideShows = maskShows(meaning, inside);
+  if (!insideShows || !*insideShows) {
     why = meaning == MaskMeaning::Bias && inside != 0
               ? "the bias adds " + format(inside) +
                     " to keys inside the sequence, not 0"
@@ -768,11 +750,10 @@ std::optional<SequenceLengths> mlir::fa::recognition::classifyLengthMask(
                 "those past it";
     return std::nullopt;
   }
-  if (!outsideVisible || *outsideVisible)
-    return std::nullopt;
-  if (meaning != MaskMeaning::Bias ||
-      outside == -std::numeric_limits<double>::infinity())
+  if (maskShows(meaning, outside) == false)
     return sym->lengths;
+  if (meaning != MaskMeaning::Bias || !(outside < 0))
+    return std::nullopt;
   // s + lowest f32 rounds to the lowest f32 for every score below 2^103,
   // so a row with no key inside sees equal scores (the mean of V) and other
   // rows give those keys exp(-3.4e38) = 0: the same as the fill of a
