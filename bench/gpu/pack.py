@@ -176,18 +176,23 @@ def launch_of(module_text):
             constant(launch.group(1)))
 
 
+def write_and_select(args, name, text):
+    """Writes <out>/<name>.mlir; its path and the tile report's decision."""
+    mlir = os.path.join(args.out, name + ".mlir")
+    with open(mlir, "w") as f:
+        f.write(text)
+    report = subprocess.run(
+        [args.fa_opt, mlir, f"--fa-select-tiles=target={args.chip} report=-"],
+        check=True, capture_output=True, text=True).stdout
+    return mlir, json.loads(report.splitlines()[0])
+
+
 def pack_decode(args, c, only, manifest):
     """One decode step: every kernel's cubin, and the launches in order."""
     name = f"decode_b{c['batch']}_nk{c['nk']}"
     if only and name not in only:
         return
-    mlir = os.path.join(args.out, name + ".mlir")
-    with open(mlir, "w") as f:
-        f.write(decode_source(c))
-    report = subprocess.run(
-        [args.fa_opt, mlir, f"--fa-select-tiles=target={args.chip} report=-"],
-        check=True, capture_output=True, text=True).stdout
-    tile = json.loads(report.splitlines()[0])
+    mlir, tile = write_and_select(args, name, decode_source(c))
     built = subprocess.run(
         [args.fa_opt, mlir, f"--fa-gpu-pipeline=chip={args.chip} format=bin "
          f"cuda-toolkit={args.cuda}", "--mlir-print-ir-after=gpu-kernel-outlining"],
@@ -239,13 +244,7 @@ def main():
         base = f"n{c['n']}_d{c['d']}{'_causal' if c['causal'] else ''}"
         if only and base not in only:
             continue
-        mlir = os.path.join(args.out, base + ".mlir")
-        with open(mlir, "w") as f:
-            f.write(source(c))
-        report = subprocess.run(
-            [args.fa_opt, mlir, f"--fa-select-tiles=target={args.chip} report=-"],
-            check=True, capture_output=True, text=True).stdout
-        tile = json.loads(report.splitlines()[0])
+        mlir, tile = write_and_select(args, base, source(c))
         for variant in (v for v in variants if v in VARIANTS):
             suffix, option = VARIANTS[variant]
             name = base + suffix
