@@ -479,12 +479,12 @@ MUTATIONS = [
      "K and V gathered through different tables are given K's table"),
     # Packed sequences (session 10).
     ("packed-diagonal-from-totals", TILE,
-     """    if (std::optional<DiagonalAlignment> causal = op.getCausal())
-      causalOffset = diagonalOffset(math, *causal, queryLen, keyLen);
-    if (WindowAttr window = op.getWindowAttr())
-      windowOffset = diagonalOffset(math, window.getAlign(), queryLen, keyLen);
+     """    applyPackedSequence(math, op, sequence, queryLen, keyLen, causalOffset,
+                        windowOffset);
     batch = zeroIndex;""",
-     """    batch = zeroIndex;""",
+     """    queryLen = sequence.queryLen;
+    keyLen = sequence.keyLen;
+    batch = zeroIndex;""",
      ["test/Integration/packed-sequences.mlir"],
      "the tiled path aligns a packed sequence's diagonals to the packed totals"),
     ("packed-key-base-ignored-kernel", KERNEL,

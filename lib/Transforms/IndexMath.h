@@ -79,6 +79,17 @@ inline Value diagonalOffset(IndexMath &math, DiagonalAlignment align,
   return math.sub(keyLen, queryLen);
 }
 
+/// The causal and window diagonal offsets of `op` for `queryLen` queries
+/// over `keyLen` keys (left null where the op has no such mask).
+inline void alignDiagonals(IndexMath &math, AttentionOp op, Value queryLen,
+                           Value keyLen, Value &causalOffset,
+                           Value &windowOffset) {
+  if (std::optional<DiagonalAlignment> causal = op.getCausal())
+    causalOffset = diagonalOffset(math, *causal, queryLen, keyLen);
+  if (WindowAttr window = op.getWindowAttr())
+    windowOffset = diagonalOffset(math, window.getAlign(), queryLen, keyLen);
+}
+
 /// A sequence's key length from its kv_lengths entry (an i32):
 /// clamp(length, 0, Nk).
 inline Value sequenceKeyLength(IndexMath &math, Value length, Value keyLen) {
@@ -96,14 +107,11 @@ inline void applySequenceLength(IndexMath &math, AttentionOp op, Value length,
                                 Value queryLen, Value &keyLen,
                                 Value &causalOffset, Value &windowOffset) {
   keyLen = sequenceKeyLength(math, length, keyLen);
-  if (std::optional<DiagonalAlignment> causal = op.getCausal())
-    causalOffset = diagonalOffset(math, *causal, queryLen, keyLen);
-  if (WindowAttr window = op.getWindowAttr())
-    windowOffset = diagonalOffset(math, window.getAlign(), queryLen, keyLen);
+  alignDiagonals(math, op, queryLen, keyLen, causalOffset, windowOffset);
 }
 
 /// Element `at` of an integer tensor or buffer, as an index.
-inline Value loadIndex(IndexMath &math, Value source, Value at) {
+inline Value loadIndex(IndexMath &math, Value source, ValueRange at) {
   Value element;
   if (isa<MemRefType>(source.getType()))
     element = memref::LoadOp::create(math.b, math.loc, source, at);
@@ -139,6 +147,26 @@ inline PackedSequence packedSequence(IndexMath &math, Value cuSeqlensQ,
   return {queryStart, queryLen, keyStart, keyLen};
 }
 
+/// What a query block of packed sequence `sequence` works with: the
+/// sequence's query and key counts, and diagonals that are its own.
+inline void applyPackedSequence(IndexMath &math, AttentionOp op,
+                                const PackedSequence &sequence,
+                                Value &queryLen, Value &keyLen,
+                                Value &causalOffset, Value &windowOffset) {
+  queryLen = sequence.queryLen;
+  keyLen = sequence.keyLen;
+  alignDiagonals(math, op, queryLen, keyLen, causalOffset, windowOffset);
+}
+
+/// A block past its packed sequence's last row has no rows (`rows` would
+/// be negative) and sees no key, so it computes and writes nothing.
+inline void emptyPastLastRow(IndexMath &math, Value &rows, Value &keyLen) {
+  Value zero = math.constant(0);
+  rows = math.max(rows, zero);
+  keyLen = arith::SelectOp::create(math.b, math.loc, math.gt(rows, zero),
+                                   keyLen, zero);
+}
+
 /// The number of sequences of a packed op: one less than its prefix sums.
 inline Value packedSequenceCount(IndexMath &math, Value cuSeqlensQ) {
   return math.addConstant(math.dim(cuSeqlensQ, 0), -1);
@@ -164,15 +192,7 @@ inline std::pair<Value, Value> pagedSlot(IndexMath &math, Value cache,
                                          Value row) {
   Value slots = math.dim(cache, 1);
   Value pageIndex = math.divU(row, slots);
-  Value entry;
-  if (isa<MemRefType>(pageTable.getType()))
-    entry = memref::LoadOp::create(math.b, math.loc, pageTable,
-                                   ValueRange{batch, pageIndex});
-  else
-    entry = tensor::ExtractOp::create(math.b, math.loc, pageTable,
-                                      ValueRange{batch, pageIndex});
-  Value page = arith::IndexCastOp::create(math.b, math.loc,
-                                          math.b.getIndexType(), entry);
+  Value page = loadIndex(math, pageTable, ValueRange{batch, pageIndex});
   Value lastPage = math.addConstant(math.dim(cache, 0), -1);
   page = math.max(math.min(page, lastPage), math.constant(0));
   return {page, math.remU(row, slots)};

@@ -199,13 +199,8 @@ SmallVector<Value> TileAttentionLowering::lower() {
   Value groupSize = math.divU(queryHeads, keyHeads);
   Value queryBlocks = math.ceilDiv(queryLen, math.constant(blockQ));
 
-  std::optional<DiagonalAlignment> causal = op.getCausal();
-  WindowAttr window = op.getWindowAttr();
   Value causalOffset, windowOffset;
-  if (causal)
-    causalOffset = diagonalOffset(math, *causal, queryLen, keyLen);
-  if (window)
-    windowOffset = diagonalOffset(math, window.getAlign(), queryLen, keyLen);
+  alignDiagonals(math, op, queryLen, keyLen, causalOffset, windowOffset);
   Value scale = arith::ConstantOp::create(
       b, loc, b.getF32FloatAttr(op.getScale().convertToDouble()));
 
@@ -564,23 +559,15 @@ void TileAttentionLowering::buildQueryBlock(
     queryData = rowsOf(op.getQuery(), sequence.queryStart, sequence.queryLen);
     keyData = rowsOf(op.getKey(), sequence.keyStart, sequence.keyLen);
     valueData = rowsOf(op.getValue(), sequence.keyStart, sequence.keyLen);
-    queryLen = sequence.queryLen;
-    keyLen = sequence.keyLen;
-    if (std::optional<DiagonalAlignment> causal = op.getCausal())
-      causalOffset = diagonalOffset(math, *causal, queryLen, keyLen);
-    if (WindowAttr window = op.getWindowAttr())
-      windowOffset = diagonalOffset(math, window.getAlign(), queryLen, keyLen);
+    applyPackedSequence(math, op, sequence, queryLen, keyLen, causalOffset,
+                        windowOffset);
     batch = zeroIndex;
     rowStart = sequence.queryStart;
   }
   Value row0 = math.mul(queryBlock, blockQValue);
   Value rows = math.min(blockQValue, math.sub(queryLen, row0));
-  if (rowStart) {
-    // Blocks past their sequence's last row compute and write nothing.
-    rows = math.max(rows, zeroIndex);
-    keyLen = arith::SelectOp::create(b, loc, math.gt(rows, zeroIndex), keyLen,
-                                     zeroIndex);
-  }
+  if (rowStart)
+    emptyPastLastRow(math, rows, keyLen);
   Value kvHead = math.divU(head, groupSize);
   bool wantsLogsumexp = this->wantsLogsumexp();
   if (Value lengths = op.getKvLengths()) {

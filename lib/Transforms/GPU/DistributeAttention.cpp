@@ -101,10 +101,7 @@ SmallVector<Value> KernelBuilder::build() {
   tensorKeyLen = keyLen;
   groupSize = math.divU(queryHeads, keyHeads);
   Value queryBlocks = math.ceilDiv(queryLen, math.constant(blockQ));
-  if (std::optional<DiagonalAlignment> causal = op.getCausal())
-    causalOffset = diagonalOffset(math, *causal, queryLen, keyLen);
-  if (WindowAttr window = op.getWindowAttr())
-    windowOffset = diagonalOffset(math, window.getAlign(), queryLen, keyLen);
+  alignDiagonals(math, op, queryLen, keyLen, causalOffset, windowOffset);
   scale = f32Constant(b, loc, op.getScale().convertToDouble());
   maskBroadcast = maskBroadcastDims(op);
 
@@ -214,7 +211,6 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
   // views of Q, K, V, O and the logsumexp that start there (positions from
   // 0, diagonals per sequence); `batch` was the sequence, the data has one
   // batch entry.
-  Value zeroIndex = math.constant(0);
   if (packedQueries) {
     PackedSequence sequence = packedSequence(
         math, packedQueries, packedKeys, batch, queryLen, tensorKeyLen);
@@ -233,23 +229,16 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
     output = rowsOf(output, sequence.queryStart, sequence.queryLen);
     if (logsumexp)
       logsumexp = rowsOf(logsumexp, sequence.queryStart, sequence.queryLen);
-    queryLen = sequence.queryLen;
-    keyLen = tensorKeyLen = sequence.keyLen;
-    if (std::optional<DiagonalAlignment> causal = op.getCausal())
-      causalOffset = diagonalOffset(math, *causal, queryLen, keyLen);
-    if (WindowAttr window = op.getWindowAttr())
-      windowOffset = diagonalOffset(math, window.getAlign(), queryLen, keyLen);
-    batch = zeroIndex;
+    applyPackedSequence(math, op, sequence, queryLen, keyLen, causalOffset,
+                        windowOffset);
+    tensorKeyLen = keyLen;
+    batch = math.constant(0);
   }
   Value blockQValue = math.constant(blockQ);
   Value row0 = math.mul(queryBlock, blockQValue);
   Value rows = math.min(blockQValue, math.sub(queryLen, row0));
-  if (packedQueries) {
-    // Blocks past their sequence's last row compute and write nothing.
-    rows = math.max(rows, zeroIndex);
-    keyLen = arith::SelectOp::create(b, loc, math.gt(rows, zeroIndex), keyLen,
-                                     zeroIndex);
-  }
+  if (packedQueries)
+    emptyPastLastRow(math, rows, keyLen);
   Value kvHead = math.divU(head, groupSize);
   if (kvLengths) {
     // The block's sequence: the same for all its threads, so its key loop

@@ -102,42 +102,13 @@ using LoopLabels = SmallVector<std::optional<Axis>>;
 /// that do not appear in the result (reductions) stay unset.
 std::optional<LoopLabels> labelLoops(const StructuredView &view,
                                      ArrayRef<Axis> resultLabels) {
-  if (view.resultMap.getNumResults() != resultLabels.size())
-    return std::nullopt;
-  LoopLabels loops(view.numLoops);
-  for (auto [expr, label] :
-       llvm::zip(view.resultMap.getResults(), resultLabels)) {
-    if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
-      std::optional<Axis> &slot = loops[dim.getPosition()];
-      if (slot && *slot != label)
-        return std::nullopt;
-      slot = label;
-      continue;
-    }
-    // A result dim written at index 0 has size 1, whatever it is called.
-    auto constant = dyn_cast<AffineConstantExpr>(expr);
-    if (!constant || constant.getValue() != 0)
-      return std::nullopt;
-  }
-  return loops;
+  return rolesOfLoops(view.resultMap, resultLabels);
 }
 
 /// Labels of an operand read through `map` from labelled loops.
-std::optional<Labels> labelOperand(AffineMap map, ArrayRef<std::optional<Axis>> loops) {
-  Labels labels;
-  for (AffineExpr expr : map.getResults()) {
-    if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
-      if (!loops[dim.getPosition()])
-        return std::nullopt;
-      labels.push_back(*loops[dim.getPosition()]);
-      continue;
-    }
-    auto constant = dyn_cast<AffineConstantExpr>(expr);
-    if (!constant || constant.getValue() != 0)
-      return std::nullopt;
-    labels.push_back(Axis{AxisKind::Unit});
-  }
-  return labels;
+std::optional<Labels> labelOperand(AffineMap map,
+                                   ArrayRef<std::optional<Axis>> loops) {
+  return rolesOfOperand(map, loops, Axis{AxisKind::Unit});
 }
 
 Labels canonicalLabels(unsigned numBatchDims, AxisKind rows, AxisKind cols) {

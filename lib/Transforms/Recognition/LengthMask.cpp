@@ -327,45 +327,25 @@ double elementValue(DenseElementsAttr attr, uint64_t index) {
   return fromAPInt(attr.getValues<APInt>()[index]);
 }
 
-/// Roles of a structured op's loops, from the roles of its result's dims.
-std::optional<SmallVector<DimRole>> rolesOfLoops(AffineMap resultMap,
-                                                 ArrayRef<DimRole> roles) {
-  if (resultMap.getNumResults() != roles.size())
+/// Roles of a structured op's loops, from the roles of its result's dims;
+/// a loop the result does not read is Other.
+std::optional<SmallVector<DimRole>> loopRoles(AffineMap resultMap,
+                                              ArrayRef<DimRole> roles) {
+  std::optional<SmallVector<std::optional<DimRole>>> loops =
+      rolesOfLoops(resultMap, roles);
+  if (!loops)
     return std::nullopt;
-  SmallVector<std::optional<DimRole>> loops(resultMap.getNumDims());
-  for (auto [expr, role] : llvm::zip(resultMap.getResults(), roles)) {
-    if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
-      std::optional<DimRole> &slot = loops[dim.getPosition()];
-      if (slot && *slot != role)
-        return std::nullopt;
-      slot = role;
-      continue;
-    }
-    auto constant = dyn_cast<AffineConstantExpr>(expr);
-    if (!constant || constant.getValue() != 0)
-      return std::nullopt;
-  }
   SmallVector<DimRole> result;
-  for (std::optional<DimRole> role : loops)
+  for (std::optional<DimRole> role : *loops)
     result.push_back(role.value_or(DimRole::Other));
   return result;
 }
 
 /// Roles of an operand's dims, read through `map` from roled loops.
-std::optional<SmallVector<DimRole>> rolesOfOperand(AffineMap map,
-                                                   ArrayRef<DimRole> loops) {
-  SmallVector<DimRole> roles;
-  for (AffineExpr expr : map.getResults()) {
-    if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
-      roles.push_back(loops[dim.getPosition()]);
-      continue;
-    }
-    auto constant = dyn_cast<AffineConstantExpr>(expr);
-    if (!constant || constant.getValue() != 0)
-      return std::nullopt;
-    roles.push_back(DimRole::Fixed);
-  }
-  return roles;
+std::optional<SmallVector<DimRole>> operandRoles(AffineMap map,
+                                                 ArrayRef<DimRole> loops) {
+  SmallVector<std::optional<DimRole>> known(loops.begin(), loops.end());
+  return rolesOfOperand<DimRole>(map, known, DimRole::Fixed);
 }
 
 class Evaluator {
@@ -421,11 +401,11 @@ public:
           view->inputs.size() != 1)
         return std::nullopt;
       std::optional<SmallVector<DimRole>> loops =
-          rolesOfLoops(view->resultMap, roles);
+          loopRoles(view->resultMap, roles);
       if (!loops)
         return std::nullopt;
       std::optional<SmallVector<DimRole>> inputRoles =
-          rolesOfOperand(view->inputMaps[0], *loops);
+          operandRoles(view->inputMaps[0], *loops);
       if (!inputRoles)
         return std::nullopt;
       return tensor(view->inputs[0], *inputRoles, depth + 1);
@@ -501,15 +481,15 @@ private:
       auto type = dyn_cast<RankedTensorType>(operand.getType());
       if (!type || type.getRank() != resultType.getRank())
         return std::nullopt;
-      SmallVector<DimRole> operandRoles(roles);
+      SmallVector<DimRole> dimRoles(roles);
       for (int64_t dim = 0; dim < type.getRank(); ++dim) {
         if (broadcast && type.getDimSize(dim) == 1 &&
             resultType.getDimSize(dim) != 1)
-          operandRoles[dim] = DimRole::Fixed;
+          dimRoles[dim] = DimRole::Fixed;
         else if (!broadcast && type.getDimSize(dim) != resultType.getDimSize(dim))
           return std::nullopt;
       }
-      std::optional<Sym> arg = tensor(operand, operandRoles, depth + 1);
+      std::optional<Sym> arg = tensor(operand, dimRoles, depth + 1);
       if (!arg)
         return std::nullopt;
       args.push_back(*arg);
@@ -527,7 +507,7 @@ private:
       return std::nullopt;
     OpOperand *init = op.getDpsInitOperand(resultNumber);
     std::optional<SmallVector<DimRole>> loops =
-        rolesOfLoops(op.getMatchingIndexingMap(init), roles);
+        loopRoles(op.getMatchingIndexingMap(init), roles);
     if (!loops)
       return std::nullopt;
     Block &body = op.getRegion().front();
@@ -539,7 +519,7 @@ private:
       std::optional<Sym> sym;
       if (isa<RankedTensorType>(input->get().getType())) {
         std::optional<SmallVector<DimRole>> inputRoles =
-            rolesOfOperand(op.getMatchingIndexingMap(input), *loops);
+            operandRoles(op.getMatchingIndexingMap(input), *loops);
         if (inputRoles)
           sym = tensor(input->get(), *inputRoles, depth + 1);
       } else {

@@ -69,8 +69,7 @@ mlir::fa::recognition::findPageGather(Value kv,
     return std::nullopt;
   // Every op of the body is the extract, its page cast or an index.
   for (Operation &op : body.without_terminator())
-    if (!isa<tensor::ExtractOp, linalg::IndexOp, arith::IndexCastOp,
-             arith::IndexCastUIOp>(op))
+    if (!isa<tensor::ExtractOp, linalg::IndexOp, arith::IndexCastOp>(op))
       return std::nullopt;
   if (!body.getArgument(1).use_empty())
     return std::nullopt;

@@ -11,7 +11,9 @@
 #ifndef FA_TRANSFORMS_RECOGNITION_STRUCTUREDVIEW_H
 #define FA_TRANSFORMS_RECOGNITION_STRUCTUREDVIEW_H
 
+#include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
+#include "llvm/ADT/STLExtras.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -72,6 +74,56 @@ struct StructuredView {
   const ScalarNode &rootNode() const { return nodes[root]; }
   const ScalarNode &node(unsigned index) const { return nodes[index]; }
 };
+
+/// The role of each loop of a structured op, from the roles of its result's
+/// dims read through `resultMap`; loops the result does not read (its
+/// reductions) stay unset. Nullopt when a loop would get two roles or a
+/// result dim is neither a loop nor written at index 0 (a static 1).
+/// Shared by the matcher (roles are attention axes) and the length-mask
+/// classifier (roles are what a dim means to the mask).
+template <typename Role>
+std::optional<SmallVector<std::optional<Role>>>
+rolesOfLoops(AffineMap resultMap, ArrayRef<Role> resultRoles) {
+  if (resultMap.getNumResults() != resultRoles.size())
+    return std::nullopt;
+  SmallVector<std::optional<Role>> loops(resultMap.getNumDims());
+  for (auto [expr, role] : llvm::zip(resultMap.getResults(), resultRoles)) {
+    if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+      std::optional<Role> &slot = loops[dim.getPosition()];
+      if (slot && *slot != role)
+        return std::nullopt;
+      slot = role;
+      continue;
+    }
+    auto constant = dyn_cast<AffineConstantExpr>(expr);
+    if (!constant || constant.getValue() != 0)
+      return std::nullopt;
+  }
+  return loops;
+}
+
+/// The roles of an operand's dims read through `map` from roled loops,
+/// `readAtZero` for a dim read at index 0. Nullopt when the map reads an
+/// unroled loop or is not a projection with constant-0 results.
+template <typename Role>
+std::optional<SmallVector<Role>>
+rolesOfOperand(AffineMap map, ArrayRef<std::optional<Role>> loops,
+               Role readAtZero) {
+  SmallVector<Role> roles;
+  for (AffineExpr expr : map.getResults()) {
+    if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+      if (!loops[dim.getPosition()])
+        return std::nullopt;
+      roles.push_back(*loops[dim.getPosition()]);
+      continue;
+    }
+    auto constant = dyn_cast<AffineConstantExpr>(expr);
+    if (!constant || constant.getValue() != 0)
+      return std::nullopt;
+    roles.push_back(readAtZero);
+  }
+  return roles;
+}
 
 /// Returns the view of the op producing `value`, or nullopt when the op is
 /// not one the recognizer understands (or `value` is a block argument).

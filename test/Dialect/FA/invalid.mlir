@@ -407,3 +407,11 @@ func.func @packed_lengths(%q: tensor<1x4x14x16xf32>, %k: tensor<1x2x39x16xf32>, 
   %o = fa.attention %q, %k, %k kv_lengths(%len : tensor<1xi32>) cu_seqlens_q(%cq : tensor<4xi32>) cu_seqlens_k(%ck : tensor<4xi32>) scale = 0.5 : tensor<1x4x14x16xf32>, tensor<1x2x39x16xf32>, tensor<1x2x39x16xf32> -> tensor<1x4x14x16xf32>
   return
 }
+
+// -----
+
+func.func @paged_no_slots(%q: tensor<2x4x1x16xf32>, %kv: tensor<8x0x2x16xf32>, %t: tensor<2x3xi32>) {
+  // expected-error @+1 {{key dim 1 (S, slots per page) must be at least 1, got 0}}
+  %o = fa.attention %q, %kv, %kv page_table(%t : tensor<2x3xi32>) scale = 0.5 : tensor<2x4x1x16xf32>, tensor<8x0x2x16xf32>, tensor<8x0x2x16xf32> -> tensor<2x4x1x16xf32>
+  return
+}
