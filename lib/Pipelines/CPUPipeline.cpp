@@ -56,6 +56,8 @@ void mlir::fa::buildCPUPipeline(OpPassManager &pm,
     emulation.threadOrder = options.threadOrder;
     emulation.seed = options.threadSeed;
     pm.addPass(createFAEmulateThreadsOnCPU(emulation));
+    // The backward pass has no GPU kernel yet: its tiled form runs here.
+    pm.addPass(createFATileAttentionBackward());
   } else {
     FASelectTilesOptions tiles;
     tiles.target = "host";
@@ -64,6 +66,7 @@ void mlir::fa::buildCPUPipeline(OpPassManager &pm,
     tiles.minKVSplits = options.minKVSplits;
     pm.addPass(createFASelectTiles(tiles));
     pm.addPass(createFATileAttention());
+    pm.addPass(createFATileAttentionBackward());
   }
   addFrontendLowering(pm);
   addBufferization(pm);

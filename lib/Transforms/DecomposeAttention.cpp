@@ -1,10 +1,11 @@
 //===- DecomposeAttention.cpp - fa.attention to unfused linalg ------------===//
 //
-// Stage: reference lowering. Rewrites fa.attention into the textbook,
-// unfused computation on tensors (one linalg.generic per step, all in f32).
-// This is the executable definition of the op: every faster lowering is
-// tested against it, so it favours obvious correctness over speed and
-// materializes the full [B, Hq, Nq, Nk] scores.
+// Stage: reference lowering. Rewrites fa.attention and fa.attention_backward
+// into the textbook, unfused computation on tensors (one linalg.generic per
+// step, all in f32). This is the executable definition of the ops: every
+// faster lowering is tested against it, so it favours obvious correctness
+// over speed and materializes the full [B, Hq, Nq, Nk] scores (and, for the
+// backward, P, dP and dS).
 //
 //===----------------------------------------------------------------------===//
 
@@ -147,6 +148,256 @@ Value getDiagonalOffset(OpBuilder &b, Location loc, DiagonalAlignment align,
   return arith::SubIOp::create(b, loc, keyLen, queryLen);
 }
 
+/// What the unfused scores read: Q, K (gathered per query head when the
+/// group size is dynamic, `kvHead` the index map of its head dim otherwise)
+/// and everything that hides or biases a score. Shared by fa.attention and
+/// fa.attention_backward, so that the reference masks both the same way.
+struct ScoreSpec {
+  Value query, key;
+  AffineExpr kvHead; // over the dims (b, h, i, j, d)
+  Value mask, lengths, packedQueries, packedKeys;
+  std::optional<DiagonalAlignment> causal;
+  WindowAttr window;
+  double scale;
+};
+
+/// The scaled, masked scores [B, Hq, Nq, Nk] in f32, -inf where hidden.
+Value buildScores(OpBuilder &b, Location loc, const ScoreSpec &spec) {
+  MLIRContext *ctx = b.getContext();
+  Type f32 = b.getF32Type();
+  Value query = spec.query, key = spec.key;
+  auto queryType = cast<RankedTensorType>(query.getType());
+  auto keyType = cast<RankedTensorType>(key.getType());
+  SmallVector<OpFoldResult> querySizes = tensor::getMixedSizes(b, loc, query);
+  OpFoldResult keyLen = tensor::getMixedSize(b, loc, key, 2);
+  SmallVector<OpFoldResult> scoreSizes = {querySizes[0], querySizes[1],
+                                          querySizes[2], keyLen};
+  SmallVector<int64_t> scoreShape = {
+      queryType.getDimSize(0), queryType.getDimSize(1),
+      queryType.getDimSize(2), keyType.getDimSize(2)};
+  AffineExpr bIdx, h, i, j, d;
+  bindDims(ctx, bIdx, h, i, j, d);
+  auto par = IteratorType::parallel, red = IteratorType::reduction;
+  auto map = [&](unsigned numDims, ArrayRef<AffineExpr> results) {
+    return AffineMap::get(numDims, 0, results, ctx);
+  };
+
+  // raw[b,h,i,j] = sum_d Q[b,h,i,d] * K[b,g(h),j,d], in f32.
+  Value raw = createGeneric(
+      b, loc, ValueRange{query, key},
+      createFilled(b, loc, scoreSizes, f32, b.getFloatAttr(f32, 0.0)),
+      {map(5, {bIdx, h, i, d}), map(5, {bIdx, spec.kvHead, j, d}),
+       map(5, {bIdx, h, i, j})},
+      {par, par, par, par, red},
+      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        Value product =
+            arith::MulFOp::create(nb, nloc, castToF32(nb, nloc, args[0]),
+                                  castToF32(nb, nloc, args[1]));
+        return arith::AddFOp::create(nb, nloc, args[2], product);
+      });
+
+  // scores = scale * raw + bias, with hidden keys set to -inf.
+  std::optional<DiagonalAlignment> causal = spec.causal;
+  WindowAttr window = spec.window;
+  Value causalOffset, windowOffset;
+  if (causal || window) {
+    Value queryLen = getValueOrCreateConstantIndexOp(b, loc, querySizes[2]);
+    Value keyLenValue = getValueOrCreateConstantIndexOp(b, loc, keyLen);
+    if (causal)
+      causalOffset = getDiagonalOffset(b, loc, *causal, queryLen, keyLenValue);
+    if (window)
+      windowOffset = getDiagonalOffset(b, loc, window.getAlign(), queryLen,
+                                       keyLenValue);
+  }
+  // The scale is applied in f32, the precision of the computation.
+  Value scale =
+      arith::ConstantOp::create(b, loc, b.getF32FloatAttr(spec.scale));
+
+  SmallVector<Value> scoreInputs = {raw};
+  AffineMap identity4 = b.getMultiDimIdentityMap(4);
+  SmallVector<AffineMap> scoreMaps = {identity4};
+  Value mask = spec.mask;
+  if (mask) {
+    scoreInputs.push_back(mask);
+    scoreMaps.push_back(
+        getMaskMap(ctx, cast<RankedTensorType>(mask.getType()), scoreShape));
+  }
+  // Packed sequences: the sequence of every query row and key, so that a
+  // score is visible only within one sequence.
+  Value packedQueries = spec.packedQueries, packedKeys = spec.packedKeys;
+  Value sequenceCount, totalQueries, totalKeys, rowSequences, keySequences;
+  if (packedQueries) {
+    IndexMath pm{b, loc};
+    sequenceCount = packedSequenceCount(pm, packedQueries);
+    totalQueries = getValueOrCreateConstantIndexOp(b, loc, querySizes[2]);
+    totalKeys = getValueOrCreateConstantIndexOp(b, loc, keyLen);
+    rowSequences =
+        sequenceOfRows(b, loc, packedQueries, querySizes[2], sequenceCount);
+    keySequences = sequenceOfRows(b, loc, packedKeys, keyLen, sequenceCount);
+  }
+  // Per-sequence key lengths: read at the score's batch index.
+  Value lengths = spec.lengths;
+  Value queryLenValue, keyLenValue;
+  if (lengths) {
+    scoreInputs.push_back(lengths);
+    scoreMaps.push_back(map(4, {bIdx}));
+    queryLenValue = getValueOrCreateConstantIndexOp(b, loc, querySizes[2]);
+    keyLenValue = getValueOrCreateConstantIndexOp(b, loc, keyLen);
+  }
+  scoreMaps.push_back(identity4);
+  return createGeneric(
+      b, loc, scoreInputs, createEmpty(b, loc, scoreSizes, f32), scoreMaps,
+      {par, par, par, par},
+      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        MaskedScore score(nb, nloc, args[0], scale);
+        if (mask)
+          score.addMask(args[1]);
+        // L_b = clamp(len[b], 0, Nk): keys at or past it are hidden, and
+        // a bottom-right diagonal ends at the sequence's last key.
+        Value sequenceKeys;
+        if (lengths) {
+          IndexMath em{nb, nloc};
+          sequenceKeys =
+              sequenceKeyLength(em, args[mask ? 2 : 1], keyLenValue);
+          Value col = linalg::IndexOp::create(nb, nloc, 3);
+          score.require(arith::CmpIOp::create(
+              nb, nloc, arith::CmpIPredicate::slt, col, sequenceKeys));
+        }
+        Value row = linalg::IndexOp::create(nb, nloc, 2);
+        Value col = linalg::IndexOp::create(nb, nloc, 3);
+        Value sequenceQueries;
+        if (packedQueries) {
+          // Row and key of one sequence, at positions counted from its
+          // start; the diagonals are the sequence's own.
+          IndexMath em{nb, nloc};
+          Value rowSequence =
+              tensor::ExtractOp::create(nb, nloc, rowSequences, row);
+          Value keySequence =
+              tensor::ExtractOp::create(nb, nloc, keySequences, col);
+          score.require(em.eq(rowSequence, keySequence));
+          score.require(em.lt(rowSequence, sequenceCount));
+          Value sequence = em.min(
+              rowSequence,
+              em.max(em.addConstant(sequenceCount, -1), em.constant(0)));
+          PackedSequence bounds = packedSequence(
+              em, packedQueries, packedKeys, sequence, totalQueries, totalKeys);
+          row = em.sub(row, bounds.queryStart);
+          col = em.sub(col, bounds.keyStart);
+          for (auto [position, count] :
+               {std::pair{row, bounds.queryLen}, {col, bounds.keyLen}}) {
+            score.require(em.le(em.constant(0), position));
+            score.require(em.lt(position, count));
+          }
+          sequenceKeys = bounds.keyLen;
+          sequenceQueries = bounds.queryLen;
+        }
+        auto offsetFor = [&](DiagonalAlignment align, Value offset) {
+          if ((!lengths && !packedQueries) ||
+              align == DiagonalAlignment::top_left)
+            return offset;
+          return arith::SubIOp::create(
+                     nb, nloc, sequenceKeys,
+                     sequenceQueries ? sequenceQueries : queryLenValue)
+              .getResult();
+        };
+        if (causal || window) {
+          auto diagonalPlus = [&](Value offset, int64_t extra) -> Value {
+            Value diagonal = arith::AddIOp::create(nb, nloc, row, offset);
+            if (extra == 0)
+              return diagonal;
+            Value extraValue = arith::ConstantIndexOp::create(nb, nloc, extra);
+            return arith::AddIOp::create(nb, nloc, diagonal, extraValue);
+          };
+          auto cmp = [&](arith::CmpIPredicate pred, Value lhs, Value rhs) {
+            return arith::CmpIOp::create(nb, nloc, pred, lhs, rhs);
+          };
+          if (causal)
+            score.require(cmp(arith::CmpIPredicate::sle, col,
+                              diagonalPlus(offsetFor(*causal, causalOffset), 0)));
+          if (window) {
+            Value offset = offsetFor(window.getAlign(), windowOffset);
+            score.require(cmp(arith::CmpIPredicate::sge, col,
+                              diagonalPlus(offset, -window.getLeft())));
+            score.require(cmp(arith::CmpIPredicate::sle, col,
+                              diagonalPlus(offset, window.getRight())));
+          }
+        }
+        return score.finish();
+      });
+}
+
+/// The row statistics of the softmax of `scores` ([B, Hq, Nq, Nk]): its
+/// row max and the unnormalised P = exp(scores - max) with its row sum.
+struct SoftmaxRows {
+  Value rowMax, probs, rowSum;
+};
+SoftmaxRows buildSoftmaxRows(OpBuilder &b, Location loc, Value scores) {
+  MLIRContext *ctx = b.getContext();
+  Type f32 = b.getF32Type();
+  SmallVector<OpFoldResult> scoreSizes = tensor::getMixedSizes(b, loc, scores);
+  ArrayRef<OpFoldResult> rowSizes = ArrayRef(scoreSizes).drop_back();
+  auto par = IteratorType::parallel, red = IteratorType::reduction;
+  AffineMap identity4 = b.getMultiDimIdentityMap(4);
+  AffineMap rowMap = AffineMap::get(
+      4, 0, {getAffineDimExpr(0, ctx), getAffineDimExpr(1, ctx),
+             getAffineDimExpr(2, ctx)},
+      ctx);
+  auto negInf =
+      b.getFloatAttr(f32, APFloat::getInf(APFloat::IEEEsingle(), true));
+  // Row max, with a safe version (0 for rows with no visible key) so that
+  // exp(-inf - max) never becomes exp(NaN).
+  Value rowMax = createGeneric(
+      b, loc, ValueRange{scores}, createFilled(b, loc, rowSizes, f32, negInf),
+      {identity4, rowMap}, {par, par, par, red},
+      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        return arith::MaximumFOp::create(nb, nloc, args[0], args[1]);
+      });
+  // P = exp(scores - max): unnormalised probabilities.
+  Value probs = createGeneric(
+      b, loc, ValueRange{scores, rowMax}, createEmpty(b, loc, scoreSizes, f32),
+      {identity4, rowMap, identity4}, {par, par, par, par},
+      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        Value shifted = arith::SubFOp::create(nb, nloc, args[0],
+                                              safeRowMax(nb, nloc, args[1]));
+        return math::ExpOp::create(nb, nloc, shifted);
+      });
+  Value rowSum = createGeneric(
+      b, loc, ValueRange{probs},
+      createFilled(b, loc, rowSizes, f32, b.getFloatAttr(f32, 0.0)),
+      {identity4, rowMap}, {par, par, par, red},
+      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        return arith::AddFOp::create(nb, nloc, args[0], args[1]);
+      });
+  return {rowMax, probs, rowSum};
+}
+
+/// K and V as the scores read them: gathered per query head when the group
+/// size is dynamic (then `kvHead` is h itself), else through `h floordiv G`.
+AffineExpr readKeysPerQueryHead(OpBuilder &b, Location loc, int64_t groupSize,
+                                OpFoldResult queryHeads, Value &key,
+                                Value &value) {
+  AffineExpr h = getAffineDimExpr(1, b.getContext());
+  if (ShapedType::isDynamic(groupSize)) {
+    key = gatherPerQueryHead(b, loc, key, queryHeads);
+    value = gatherPerQueryHead(b, loc, value, queryHeads);
+    return h;
+  }
+  return groupSize == 1 ? h : h.floorDiv(groupSize);
+}
+
+/// Casts `results` to the types the op declares, which may have more static
+/// sizes than its operands.
+void replaceWithCasts(PatternRewriter &rewriter, Operation *op,
+                      SmallVector<Value> results) {
+  for (auto [index, original] : llvm::enumerate(op->getResults())) {
+    if (results[index].getType() != original.getType())
+      results[index] = tensor::CastOp::create(rewriter, op->getLoc(),
+                                              original.getType(),
+                                              results[index]);
+  }
+  rewriter.replaceOp(op, results);
+}
+
 struct DecomposeAttention : OpRewritePattern<AttentionOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -161,225 +412,34 @@ struct DecomposeAttention : OpRewritePattern<AttentionOp> {
       key = gatherPagedCache(b, loc, key, table);
       value = gatherPagedCache(b, loc, value, table);
     }
-    auto queryType = cast<RankedTensorType>(query.getType());
-    auto keyType = cast<RankedTensorType>(key.getType());
     auto valueType = cast<RankedTensorType>(value.getType());
-
     SmallVector<OpFoldResult> querySizes = tensor::getMixedSizes(b, loc, query);
-    SmallVector<OpFoldResult> keySizes = tensor::getMixedSizes(b, loc, key);
-    OpFoldResult keyLen = keySizes[2];
     OpFoldResult valueDim = b.getIndexAttr(valueType.getDimSize(3));
-    SmallVector<OpFoldResult> rowSizes(querySizes.begin(),
-                                       querySizes.begin() + 3);
-    SmallVector<OpFoldResult> scoreSizes = {querySizes[0], querySizes[1],
-                                            querySizes[2], keyLen};
     SmallVector<OpFoldResult> outputSizes = {querySizes[0], querySizes[1],
                                              querySizes[2], valueDim};
-    SmallVector<int64_t> scoreShape = {
-        queryType.getDimSize(0), queryType.getDimSize(1),
-        queryType.getDimSize(2), keyType.getDimSize(2)};
 
-    // Key/value head of query head h: h floordiv G when G is static,
-    // otherwise K and V are gathered per query head first.
-    AffineExpr bIdx, h, i, j, d;
-    bindDims(ctx, bIdx, h, i, j, d);
-    AffineExpr kvHead = h;
-    int64_t groupSize = op.getGroupSize();
-    if (ShapedType::isDynamic(groupSize)) {
-      key = gatherPerQueryHead(b, loc, key, querySizes[1]);
-      value = gatherPerQueryHead(b, loc, value, querySizes[1]);
-    } else if (groupSize != 1) {
-      kvHead = h.floorDiv(groupSize);
-    }
-
-    auto negInf =
-        b.getFloatAttr(f32, APFloat::getInf(APFloat::IEEEsingle(), true));
-    auto zero = b.getFloatAttr(f32, 0.0);
-    auto par = IteratorType::parallel, red = IteratorType::reduction;
-    auto map = [&](unsigned numDims, ArrayRef<AffineExpr> results) {
-      return AffineMap::get(numDims, 0, results, ctx);
-    };
-
-    // raw[b,h,i,j] = sum_d Q[b,h,i,d] * K[b,g(h),j,d], in f32.
-    Value raw = createGeneric(
-        b, loc, ValueRange{query, key},
-        createFilled(b, loc, scoreSizes, f32, zero),
-        {map(5, {bIdx, h, i, d}), map(5, {bIdx, kvHead, j, d}),
-         map(5, {bIdx, h, i, j})},
-        {par, par, par, par, red},
-        [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
-          Value product =
-              arith::MulFOp::create(nb, nloc, castToF32(nb, nloc, args[0]),
-                                    castToF32(nb, nloc, args[1]));
-          return arith::AddFOp::create(nb, nloc, args[2], product);
-        });
-
-    // scores = scale * raw + bias, with hidden keys set to -inf.
-    std::optional<DiagonalAlignment> causal = op.getCausal();
-    WindowAttr window = op.getWindowAttr();
-    Value causalOffset, windowOffset;
-    if (causal || window) {
-      Value queryLen = getValueOrCreateConstantIndexOp(b, loc, querySizes[2]);
-      Value keyLenValue = getValueOrCreateConstantIndexOp(b, loc, keyLen);
-      if (causal)
-        causalOffset =
-            getDiagonalOffset(b, loc, *causal, queryLen, keyLenValue);
-      if (window)
-        windowOffset = getDiagonalOffset(b, loc, window.getAlign(), queryLen,
-                                         keyLenValue);
-    }
-    // The scale is applied in f32, the precision of the computation.
-    Value scale = arith::ConstantOp::create(
-        b, loc, b.getF32FloatAttr(op.getScale().convertToDouble()));
-
-    SmallVector<Value> scoreInputs = {raw};
-    AffineMap identity4 = b.getMultiDimIdentityMap(4);
-    SmallVector<AffineMap> scoreMaps = {identity4};
-    Value mask = op.getMask();
-    if (mask) {
-      scoreInputs.push_back(mask);
-      scoreMaps.push_back(getMaskMap(
-          ctx, cast<RankedTensorType>(mask.getType()), scoreShape));
-    }
-    // Packed sequences: the sequence of every query row and key, so that a
-    // score is visible only within one sequence.
-    Value packedQueries = op.getCuSeqlensQ(), packedKeys = op.getCuSeqlensK();
-    Value sequenceCount, totalQueries, totalKeys, rowSequences, keySequences;
-    if (packedQueries) {
-      IndexMath pm{b, loc};
-      sequenceCount = packedSequenceCount(pm, packedQueries);
-      totalQueries = getValueOrCreateConstantIndexOp(b, loc, querySizes[2]);
-      totalKeys = getValueOrCreateConstantIndexOp(b, loc, keyLen);
-      rowSequences = sequenceOfRows(b, loc, packedQueries, querySizes[2],
-                                    sequenceCount);
-      keySequences =
-          sequenceOfRows(b, loc, packedKeys, keyLen, sequenceCount);
-    }
-    // Per-sequence key lengths: read at the score's batch index.
-    Value lengths = op.getKvLengths();
-    Value queryLenValue, keyLenValue;
-    if (lengths) {
-      scoreInputs.push_back(lengths);
-      scoreMaps.push_back(map(4, {bIdx}));
-      queryLenValue = getValueOrCreateConstantIndexOp(b, loc, querySizes[2]);
-      keyLenValue = getValueOrCreateConstantIndexOp(b, loc, keyLen);
-    }
-    scoreMaps.push_back(identity4);
-    Value scores = createGeneric(
-        b, loc, scoreInputs, createEmpty(b, loc, scoreSizes, f32), scoreMaps,
-        {par, par, par, par},
-        [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
-          MaskedScore score(nb, nloc, args[0], scale);
-          if (mask)
-            score.addMask(args[1]);
-          // L_b = clamp(len[b], 0, Nk): keys at or past it are hidden, and
-          // a bottom-right diagonal ends at the sequence's last key.
-          Value sequenceKeys;
-          if (lengths) {
-            IndexMath em{nb, nloc};
-            sequenceKeys =
-                sequenceKeyLength(em, args[mask ? 2 : 1], keyLenValue);
-            Value col = linalg::IndexOp::create(nb, nloc, 3);
-            score.require(arith::CmpIOp::create(
-                nb, nloc, arith::CmpIPredicate::slt, col, sequenceKeys));
-          }
-          Value row = linalg::IndexOp::create(nb, nloc, 2);
-          Value col = linalg::IndexOp::create(nb, nloc, 3);
-          Value sequenceQueries;
-          if (packedQueries) {
-            // Row and key of one sequence, at positions counted from its
-            // start; the diagonals are the sequence's own.
-            IndexMath em{nb, nloc};
-            Value rowSequence =
-                tensor::ExtractOp::create(nb, nloc, rowSequences, row);
-            Value keySequence =
-                tensor::ExtractOp::create(nb, nloc, keySequences, col);
-            score.require(em.eq(rowSequence, keySequence));
-            score.require(em.lt(rowSequence, sequenceCount));
-            Value sequence = em.min(
-                rowSequence, em.max(em.addConstant(sequenceCount, -1),
-                                    em.constant(0)));
-            PackedSequence bounds =
-                packedSequence(em, packedQueries, packedKeys, sequence,
-                               totalQueries, totalKeys);
-            row = em.sub(row, bounds.queryStart);
-            col = em.sub(col, bounds.keyStart);
-            for (auto [position, count] :
-                 {std::pair{row, bounds.queryLen}, {col, bounds.keyLen}}) {
-              score.require(em.le(em.constant(0), position));
-              score.require(em.lt(position, count));
-            }
-            sequenceKeys = bounds.keyLen;
-            sequenceQueries = bounds.queryLen;
-          }
-          auto offsetFor = [&](DiagonalAlignment align, Value offset) {
-            if ((!lengths && !packedQueries) ||
-                align == DiagonalAlignment::top_left)
-              return offset;
-            return arith::SubIOp::create(
-                       nb, nloc, sequenceKeys,
-                       sequenceQueries ? sequenceQueries : queryLenValue)
-                .getResult();
-          };
-          if (causal || window) {
-            auto diagonalPlus = [&](Value offset, int64_t extra) -> Value {
-              Value diagonal = arith::AddIOp::create(nb, nloc, row, offset);
-              if (extra == 0)
-                return diagonal;
-              Value extraValue = arith::ConstantIndexOp::create(nb, nloc, extra);
-              return arith::AddIOp::create(nb, nloc, diagonal, extraValue);
-            };
-            auto cmp = [&](arith::CmpIPredicate pred, Value lhs, Value rhs) {
-              return arith::CmpIOp::create(nb, nloc, pred, lhs, rhs);
-            };
-            if (causal)
-              score.require(cmp(arith::CmpIPredicate::sle, col,
-                          diagonalPlus(offsetFor(*causal, causalOffset), 0)));
-            if (window) {
-              Value offset = offsetFor(window.getAlign(), windowOffset);
-              score.require(cmp(arith::CmpIPredicate::sge, col,
-                          diagonalPlus(offset, -window.getLeft())));
-              score.require(cmp(arith::CmpIPredicate::sle, col,
-                          diagonalPlus(offset, window.getRight())));
-            }
-          }
-          return score.finish();
-        });
-
-    // Row max, with a safe version (0 for rows with no visible key) so that
-    // exp(-inf - max) never becomes exp(NaN).
-    AffineMap rowMap = map(4, {bIdx, h, i});
-    Value rowMax = createGeneric(
-        b, loc, ValueRange{scores}, createFilled(b, loc, rowSizes, f32, negInf),
-        {identity4, rowMap}, {par, par, par, red},
-        [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
-          return arith::MaximumFOp::create(nb, nloc, args[0], args[1]);
-        });
-    // P = exp(scores - max): unnormalised probabilities.
-    Value probs = createGeneric(
-        b, loc, ValueRange{scores, rowMax}, createEmpty(b, loc, scoreSizes, f32),
-        {identity4, rowMap, identity4}, {par, par, par, par},
-        [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
-          Value shifted = arith::SubFOp::create(nb, nloc, args[0],
-                                                safeRowMax(nb, nloc, args[1]));
-          return math::ExpOp::create(nb, nloc, shifted);
-        });
-
-    Value rowSum = createGeneric(
-        b, loc, ValueRange{probs}, createFilled(b, loc, rowSizes, f32, zero),
-        {identity4, rowMap}, {par, par, par, red},
-        [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
-          return arith::AddFOp::create(nb, nloc, args[0], args[1]);
-        });
+    AffineExpr kvHead = readKeysPerQueryHead(b, loc, op.getGroupSize(),
+                                             querySizes[1], key, value);
+    Value scores = buildScores(
+        b, loc,
+        ScoreSpec{query, key, kvHead, op.getMask(), op.getKvLengths(),
+                  op.getCuSeqlensQ(), op.getCuSeqlensK(), op.getCausal(),
+                  op.getWindowAttr(), op.getScale().convertToDouble()});
+    auto [rowMax, probs, rowSum] = buildSoftmaxRows(b, loc, scores);
 
     // unnormalised[b,h,i,e] = sum_j P[b,h,i,j] * V[b,g(h),j,e]; loops are
     // (b, h, i, e, j) so that j is the reduction.
-    AffineExpr e = j, jRed = d;
+    AffineExpr bIdx, h, i, e, j;
+    bindDims(ctx, bIdx, h, i, e, j);
+    auto map = [&](ArrayRef<AffineExpr> results) {
+      return AffineMap::get(5, 0, results, ctx);
+    };
+    auto par = IteratorType::parallel, red = IteratorType::reduction;
     Value unnormalised = createGeneric(
         b, loc, ValueRange{probs, value},
-        createFilled(b, loc, outputSizes, f32, zero),
-        {map(5, {bIdx, h, i, jRed}), map(5, {bIdx, kvHead, jRed, e}),
-         map(5, {bIdx, h, i, e})},
+        createFilled(b, loc, outputSizes, f32, b.getFloatAttr(f32, 0.0)),
+        {map({bIdx, h, i, j}), map({bIdx, kvHead, j, e}),
+         map({bIdx, h, i, e})},
         {par, par, par, par, red},
         [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
           Value product = arith::MulFOp::create(nb, nloc, args[0],
@@ -389,6 +449,8 @@ struct DecomposeAttention : OpRewritePattern<AttentionOp> {
 
     // O = unnormalised / rowSum, 0 for fully-masked rows, rounded once to
     // the value type.
+    AffineMap identity4 = b.getMultiDimIdentityMap(4);
+    AffineMap rowMap = AffineMap::get(4, 0, {bIdx, h, i}, ctx);
     Type outputElementType = valueType.getElementType();
     Value output = createGeneric(
         b, loc, ValueRange{unnormalised, rowSum},
@@ -399,26 +461,226 @@ struct DecomposeAttention : OpRewritePattern<AttentionOp> {
         });
 
     SmallVector<Value> results = {output};
-    if (Value logsumexp = op.getLogsumexp()) {
+    if (op.getLogsumexp()) {
       AffineMap identity3 = b.getMultiDimIdentityMap(3);
+      SmallVector<OpFoldResult> rowSizes(querySizes.begin(),
+                                         querySizes.begin() + 3);
       // logsumexp = max + log(sum): -inf for fully-masked rows (log 0).
       results.push_back(createGeneric(
-          b, loc, ValueRange{rowMax, rowSum}, createEmpty(b, loc, rowSizes, f32),
+          b, loc, ValueRange{rowMax, rowSum},
+          createEmpty(b, loc, rowSizes, f32),
           {identity3, identity3, identity3}, {par, par, par},
           [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
             Value logSum = math::LogOp::create(nb, nloc, args[1]);
-            return arith::AddFOp::create(nb, nloc, safeRowMax(nb, nloc, args[0]),
-                                         logSum);
+            return arith::AddFOp::create(
+                nb, nloc, safeRowMax(nb, nloc, args[0]), logSum);
           }));
     }
+    replaceWithCasts(rewriter, op, results);
+    return success();
+  }
+};
 
-    // The op may declare more static sizes than its operands do.
-    for (auto [index, original] : llvm::enumerate(op.getResults())) {
-      if (results[index].getType() != original.getType())
-        results[index] =
-            tensor::CastOp::create(b, loc, original.getType(), results[index]);
+/// Sums `perHead` ([B, Hq, N, E], one gradient per query head) over the
+/// heads of each group into [B, Hkv, N, E]: head g gets heads
+/// g * G .. g * G + G - 1. The group runs as a reduction loop of its own
+/// (its extent from a [G] operand), so that G may be dynamic.
+Value sumOverGroups(OpBuilder &b, Location loc, Value perHead,
+                    OpFoldResult kvHeads, Value groupSize) {
+  MLIRContext *ctx = b.getContext();
+  Type f32 = b.getF32Type();
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, perHead);
+  sizes[1] = kvHeads;
+  Value groupExtent = createEmpty(b, loc, {getAsOpFoldResult(groupSize)}, f32);
+  AffineExpr bIdx, g, n, e, r;
+  bindDims(ctx, bIdx, g, n, e, r);
+  auto par = IteratorType::parallel, red = IteratorType::reduction;
+  return createGeneric(
+      b, loc, ValueRange{groupExtent},
+      createFilled(b, loc, sizes, f32, b.getFloatAttr(f32, 0.0)),
+      {AffineMap::get(5, 0, {r}, ctx),
+       AffineMap::get(5, 0, {bIdx, g, n, e}, ctx)},
+      {par, par, par, par, red},
+      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        IndexMath m{nb, nloc};
+        SmallVector<Value> at;
+        for (int64_t dim = 0; dim < 5; ++dim)
+          at.push_back(linalg::IndexOp::create(nb, nloc, dim));
+        Value head = m.add(m.mul(at[1], groupSize), at[4]);
+        Value element = tensor::ExtractOp::create(
+            nb, nloc, perHead, ValueRange{at[0], head, at[2], at[3]});
+        return arith::AddFOp::create(nb, nloc, args[1], element);
+      });
+}
+
+/// `tensor` ([..] f32) rounded to `elementType`.
+Value roundTo(OpBuilder &b, Location loc, Value tensor, Type elementType) {
+  if (elementType.isF32())
+    return tensor;
+  auto type = cast<RankedTensorType>(tensor.getType());
+  AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
+  return createGeneric(
+      b, loc, ValueRange{tensor},
+      createEmpty(b, loc, tensor::getMixedSizes(b, loc, tensor), elementType),
+      {identity, identity},
+      SmallVector<IteratorType>(type.getRank(), IteratorType::parallel),
+      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        return arith::TruncFOp::create(nb, nloc, elementType, args[0]);
+      });
+}
+
+/// fa.attention_backward as the textbook backward of the unfused forward:
+/// P = softmax(S) from the scores again (the saved O and logsumexp are not
+/// read: the reference checks the lowerings that rely on them),
+/// dP = dO V^T, dS = P * (dP - rowsum(dP * P)), then the three (or four)
+/// contractions, all in f32, each gradient rounded once.
+struct DecomposeAttentionBackward
+    : OpRewritePattern<AttentionBackwardOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(AttentionBackwardOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    OpBuilder &b = rewriter;
+    Type f32 = b.getF32Type();
+    Value query = op.getQuery(), key = op.getKey(), value = op.getValue();
+    Value gradOutput = op.getGradOutput();
+    Type elementType = op.getQuery().getType().getElementType();
+    SmallVector<OpFoldResult> querySizes = tensor::getMixedSizes(b, loc, query);
+    SmallVector<OpFoldResult> keySizes = tensor::getMixedSizes(b, loc, key);
+    SmallVector<OpFoldResult> scoreSizes = {querySizes[0], querySizes[1],
+                                            querySizes[2], keySizes[2]};
+    ArrayRef<OpFoldResult> rowSizes = ArrayRef(scoreSizes).take_front(3);
+    int64_t headDim = op.getQuery().getType().getDimSize(3);
+    int64_t valueDim = op.getValue().getType().getDimSize(3);
+    AffineExpr kvHead = readKeysPerQueryHead(b, loc, op.getGroupSize(),
+                                             querySizes[1], key, value);
+    double scaleValue = op.getScale().convertToDouble();
+    Value scores = buildScores(
+        b, loc,
+        ScoreSpec{query, key, kvHead, op.getMask(), Value(), Value(), Value(),
+                  op.getCausal(), op.getWindowAttr(), scaleValue});
+    SoftmaxRows softmax = buildSoftmaxRows(b, loc, scores);
+
+    auto par = IteratorType::parallel, red = IteratorType::reduction;
+    AffineMap identity4 = b.getMultiDimIdentityMap(4);
+    AffineExpr bIdx, h, i, j, x;
+    bindDims(ctx, bIdx, h, i, j, x);
+    AffineMap rowMap = AffineMap::get(4, 0, {bIdx, h, i}, ctx);
+    auto map = [&](ArrayRef<AffineExpr> results) {
+      return AffineMap::get(5, 0, results, ctx);
+    };
+    auto zeros = [&](ArrayRef<OpFoldResult> sizes) {
+      return createFilled(b, loc, sizes, f32, b.getFloatAttr(f32, 0.0));
+    };
+    auto multiplyAdd = [](OpBuilder &nb, Location nloc, ValueRange args) {
+      Value product =
+          arith::MulFOp::create(nb, nloc, castToF32(nb, nloc, args[0]),
+                                castToF32(nb, nloc, args[1]));
+      return arith::AddFOp::create(nb, nloc, args[2], product).getResult();
+    };
+
+    // P = exp(S - max) / sum: 0 on rows with no visible key.
+    Value probs = createGeneric(
+        b, loc, ValueRange{softmax.probs, softmax.rowSum},
+        createEmpty(b, loc, scoreSizes, f32), {identity4, rowMap, identity4},
+        {par, par, par, par},
+        [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+          return normalizeRow(nb, nloc, args[0], args[1], f32);
+        });
+    // dP[b,h,i,j] = sum_e dO[b,h,i,e] * V[b,g(h),j,e]; loops (b,h,i,j,e).
+    Value gradProbs = createGeneric(
+        b, loc, ValueRange{gradOutput, value}, zeros(scoreSizes),
+        {map({bIdx, h, i, x}), map({bIdx, kvHead, j, x}),
+         map({bIdx, h, i, j})},
+        {par, par, par, par, red}, multiplyAdd);
+    // rowsum(dP * P), the softmax backward's correction.
+    Value correction = createGeneric(
+        b, loc, ValueRange{gradProbs, probs}, zeros(rowSizes),
+        {identity4, identity4, rowMap}, {par, par, par, red}, multiplyAdd);
+    // dS = P * (dP - correction).
+    Value gradScores = createGeneric(
+        b, loc, ValueRange{probs, gradProbs, correction},
+        createEmpty(b, loc, scoreSizes, f32),
+        {identity4, identity4, rowMap, identity4}, {par, par, par, par},
+        [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+          Value centered = arith::SubFOp::create(nb, nloc, args[1], args[2]);
+          return arith::MulFOp::create(nb, nloc, args[0], centered);
+        });
+    Value scale = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(scaleValue));
+    auto scaled = [&](Value tensor) {
+      auto type = cast<RankedTensorType>(tensor.getType());
+      AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
+      return createGeneric(
+          b, loc, ValueRange{tensor},
+          createEmpty(b, loc, tensor::getMixedSizes(b, loc, tensor), f32),
+          {identity, identity},
+          SmallVector<IteratorType>(type.getRank(), par),
+          [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+            return arith::MulFOp::create(nb, nloc, args[0], scale);
+          });
+    };
+
+    // dQ[b,h,i,d] = scale * sum_j dS[b,h,i,j] * K[b,g(h),j,d]; loops
+    // (b,h,i,d,j).
+    SmallVector<OpFoldResult> gradQuerySizes = querySizes;
+    AffineExpr dLoop = j, jLoop = x;
+    Value gradQuery = createGeneric(
+        b, loc, ValueRange{gradScores, key}, zeros(gradQuerySizes),
+        {map({bIdx, h, i, jLoop}), map({bIdx, kvHead, jLoop, dLoop}),
+         map({bIdx, h, i, dLoop})},
+        {par, par, par, par, red}, multiplyAdd);
+    // Per query head: dK_h[b,h,j,d] = scale * sum_i dS[b,h,i,j] Q[b,h,i,d]
+    // and dV_h[b,h,j,e] = sum_i P[b,h,i,j] dO[b,h,i,e]; loops (b,h,j,d,i).
+    AffineExpr jOut = i, dOut = j, iLoop = x;
+    auto perHeadKeyGradient = [&](Value scoreLike, Value rows, int64_t width) {
+      SmallVector<OpFoldResult> sizes = {querySizes[0], querySizes[1],
+                                         keySizes[2], b.getIndexAttr(width)};
+      return createGeneric(
+          b, loc, ValueRange{scoreLike, rows}, zeros(sizes),
+          {map({bIdx, h, iLoop, jOut}), map({bIdx, h, iLoop, dOut}),
+           map({bIdx, h, jOut, dOut})},
+          {par, par, par, par, red}, multiplyAdd);
+    };
+    Value gradKeyPerHead = perHeadKeyGradient(gradScores, query, headDim);
+    Value gradValuePerHead = perHeadKeyGradient(probs, gradOutput, valueDim);
+    IndexMath math{b, loc};
+    Value groupSize = math.divU(math.dim(query, 1), math.dim(op.getKey(), 1));
+    OpFoldResult kvHeads = tensor::getMixedSize(b, loc, op.getKey(), 1);
+    Value gradKey = sumOverGroups(b, loc, gradKeyPerHead, kvHeads, groupSize);
+    Value gradValue =
+        sumOverGroups(b, loc, gradValuePerHead, kvHeads, groupSize);
+
+    SmallVector<Value> results = {
+        roundTo(b, loc, scaled(gradQuery), elementType),
+        roundTo(b, loc, scaled(gradKey), elementType),
+        roundTo(b, loc, gradValue, elementType)};
+    if (op.getGradMask()) {
+      // dBias = dS summed over the bias's broadcast dims.
+      auto maskType = cast<RankedTensorType>(op.getMask().getType());
+      auto queryType = op.getQuery().getType();
+      SmallVector<int64_t> scoreShape = {
+          queryType.getDimSize(0), queryType.getDimSize(1),
+          queryType.getDimSize(2), op.getKeyLength()};
+      AffineMap maskMap = getMaskMap(ctx, maskType, scoreShape);
+      SmallVector<IteratorType> iterators;
+      SmallVector<OpFoldResult> maskSizes;
+      for (int64_t dim = 0; dim < 4; ++dim) {
+        bool broadcasts = isa<AffineConstantExpr>(maskMap.getResult(dim));
+        iterators.push_back(broadcasts ? red : par);
+        maskSizes.push_back(broadcasts ? b.getIndexAttr(1) : scoreSizes[dim]);
+      }
+      Value gradMask = createGeneric(
+          b, loc, ValueRange{gradScores}, zeros(maskSizes),
+          {identity4, maskMap}, iterators,
+          [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+            return arith::AddFOp::create(nb, nloc, args[0], args[1]);
+          });
+      results.push_back(
+          roundTo(b, loc, gradMask, maskType.getElementType()));
     }
-    rewriter.replaceOp(op, results);
+    replaceWithCasts(rewriter, op, results);
     return success();
   }
 };
@@ -435,5 +697,6 @@ struct FADecomposeAttentionPass
 } // namespace
 
 void mlir::fa::populateDecomposeAttentionPatterns(RewritePatternSet &patterns) {
-  patterns.add<DecomposeAttention>(patterns.getContext());
+  patterns.add<DecomposeAttention, DecomposeAttentionBackward>(
+      patterns.getContext());
 }

@@ -79,9 +79,11 @@ inline Value diagonalOffset(IndexMath &math, DiagonalAlignment align,
   return math.sub(keyLen, queryLen);
 }
 
-/// The causal and window diagonal offsets of `op` for `queryLen` queries
-/// over `keyLen` keys (left null where the op has no such mask).
-inline void alignDiagonals(IndexMath &math, AttentionOp op, Value queryLen,
+/// The causal and window diagonal offsets of `op` (fa.attention or
+/// fa.attention_backward) for `queryLen` queries over `keyLen` keys (left
+/// null where the op has no such mask).
+template <typename OpTy>
+inline void alignDiagonals(IndexMath &math, OpTy op, Value queryLen,
                            Value keyLen, Value &causalOffset,
                            Value &windowOffset) {
   if (std::optional<DiagonalAlignment> causal = op.getCausal())
@@ -201,7 +203,8 @@ inline std::pair<Value, Value> pagedSlot(IndexMath &math, Value cache,
 /// The mask dims that broadcast: a static 1 where the scores' dim
 /// ([B, Hq, Nq, Nk]) is not 1 (see the op's verifier). Such a dim is read at
 /// index 0 and never expanded. All false without a mask.
-inline SmallVector<bool> maskBroadcastDims(AttentionOp op) {
+template <typename OpTy>
+inline SmallVector<bool> maskBroadcastDims(OpTy op) {
   SmallVector<bool> broadcast(4, false);
   if (!op.getMask())
     return broadcast;
@@ -221,7 +224,8 @@ inline SmallVector<bool> maskBroadcastDims(AttentionOp op) {
 struct VisibleKeys {
   Value firstBlockStart, keyEnd;
 };
-inline VisibleKeys visibleKeys(IndexMath &math, AttentionOp op, Value row0,
+template <typename OpTy>
+inline VisibleKeys visibleKeys(IndexMath &math, OpTy op, Value row0,
                                Value rows, Value keyLen, Value causalOffset,
                                Value windowOffset, int64_t blockKV) {
   Value rowEnd = math.add(row0, rows);
@@ -243,6 +247,67 @@ inline VisibleKeys visibleKeys(IndexMath &math, AttentionOp op, Value row0,
   Value blockKVValue = math.constant(blockKV);
   Value firstBlock = math.floorDiv(keyBegin, blockKVValue);
   return {math.mul(firstBlock, blockKVValue), keyEnd};
+}
+
+/// The query rows that can see some key of [col0, col0 + cols), the
+/// transpose of visibleKeys for the backward pass's key-block loop: query
+/// blocks run from `firstBlockStart` (a multiple of `blockQ`) to `keyEnd`
+/// (here the end of the visible rows). Row i sees key j under causal iff
+/// i >= j - delta, and under a window iff j - delta - right <= i <=
+/// j - delta + left.
+template <typename OpTy>
+inline VisibleKeys visibleQueries(IndexMath &math, OpTy op, Value col0,
+                                  Value cols, Value queryLen,
+                                  Value causalOffset, Value windowOffset,
+                                  int64_t blockQ) {
+  Value colEnd = math.add(col0, cols);
+  Value lastCol = math.addConstant(colEnd, -1);
+  Value rowBegin = math.constant(0), rowEnd = queryLen;
+  if (op.getCausal())
+    rowBegin = math.max(rowBegin, math.sub(col0, causalOffset));
+  if (WindowAttr window = op.getWindowAttr()) {
+    Value firstDiagonal = math.sub(col0, windowOffset);
+    Value begin = math.addConstant(firstDiagonal, -window.getRight());
+    rowBegin = math.max(rowBegin, begin);
+    Value lastDiagonal = math.sub(lastCol, windowOffset);
+    Value end = math.addConstant(lastDiagonal, window.getLeft() + 1);
+    rowEnd = math.min(rowEnd, end);
+  }
+  Value blockQValue = math.constant(blockQ);
+  Value firstBlock = math.floorDiv(rowBegin, blockQValue);
+  return {math.mul(firstBlock, blockQValue), rowEnd};
+}
+
+/// Whether the tile of query rows [row0, row0 + rows) and keys [col0,
+/// col0 + cols) needs the element mask: `cols` short of `blockKV` (the
+/// tail), or a causal or window boundary crossing the tile. Otherwise every
+/// key of the tile is visible to every row (apart from an explicit mask).
+template <typename OpTy>
+inline Value tileCrossesMaskBoundary(IndexMath &math, OpTy op, Value row0,
+                                     Value rows, Value col0, Value cols,
+                                     int64_t blockKV, Value causalOffset,
+                                     Value windowOffset) {
+  Value colEnd = math.add(col0, cols);
+  Value lastCol = math.addConstant(colEnd, -1);
+  Value needsMask = math.lt(cols, math.constant(blockKV));
+  if (op.getCausal()) {
+    Value diagonal = math.add(row0, causalOffset);
+    Value crosses = math.gt(lastCol, diagonal);
+    needsMask = math.orI(needsMask, crosses);
+  }
+  if (WindowAttr window = op.getWindowAttr()) {
+    Value rowEnd = math.add(row0, rows);
+    Value lastRow = math.addConstant(rowEnd, -1);
+    Value lastDiagonal = math.add(lastRow, windowOffset);
+    Value lowest = math.addConstant(lastDiagonal, -window.getLeft());
+    Value firstDiagonal = math.add(row0, windowOffset);
+    Value highest = math.addConstant(firstDiagonal, window.getRight());
+    Value below = math.lt(col0, lowest);
+    Value above = math.gt(lastCol, highest);
+    Value crosses = math.orI(below, above);
+    needsMask = math.orI(needsMask, crosses);
+  }
+  return needsMask;
 }
 
 /// The keys that split `split` of `splits` walks (split-KV): the visible

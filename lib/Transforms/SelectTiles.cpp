@@ -134,7 +134,10 @@ std::string dtypeName(Type type) {
   return name;
 }
 
-AttentionShape describe(AttentionOp op) {
+/// The shape of fa.attention or fa.attention_backward, as tile selection
+/// sees it.
+template <typename OpTy>
+AttentionShape describe(OpTy op) {
   auto query = cast<RankedTensorType>(op.getQuery().getType());
   auto key = cast<RankedTensorType>(op.getKey().getType());
   auto value = cast<RankedTensorType>(op.getValue().getType());
@@ -145,7 +148,6 @@ AttentionShape describe(AttentionOp op) {
   shape.batch = size(query.getDimSize(0));
   shape.heads = size(query.getDimSize(1));
   shape.kvHeads = size(op.getKeyHeads());
-  shape.packedSequences = op.isPacked();
   shape.queryLen = size(query.getDimSize(2));
   shape.keyLen = size(op.getKeyLength());
   shape.headDim = query.getDimSize(3);
@@ -166,16 +168,21 @@ AttentionShape describe(AttentionOp op) {
   if (WindowAttr window = op.getWindowAttr())
     shape.window = AttentionShape::Window{window.getLeft(), window.getRight(),
                                           offset(window.getAlign())};
-  shape.queryGroupsPackable = whyNotPackable(op).empty();
+  if constexpr (std::is_same_v<OpTy, AttentionOp>) {
+    shape.packedSequences = op.isPacked();
+    shape.queryGroupsPackable = whyNotPackable(op).empty();
+  }
   return shape;
 }
 
-void writeReport(llvm::raw_ostream &os, AttentionOp op,
-                 const AttentionShape &shape, const ResolvedTarget &target,
-                 const TileDecision &decision) {
+/// One JSON line: the op's shape, the tiling and its costs, and why.
+/// `pass` is "forward" (fa.attention) or "backward".
+void writeReport(llvm::raw_ostream &os, Operation *op, Type elementType,
+                 StringRef pass, const AttentionShape &shape,
+                 const ResolvedTarget &target, const TileDecision &decision) {
   std::string loc;
   llvm::raw_string_ostream locStream(loc);
-  op.getLoc().print(locStream);
+  op->getLoc().print(locStream);
   auto size = [](int64_t value) -> llvm::json::Value {
     if (value == kUnknownSize)
       return nullptr;
@@ -184,6 +191,7 @@ void writeReport(llvm::raw_ostream &os, AttentionOp op,
   llvm::json::OStream json(os);
   json.object([&] {
     json.attribute("loc", loc);
+    json.attribute("pass", pass);
     json.attributeObject("shape", [&] {
       json.attribute("batch", size(shape.batch));
       json.attribute("heads", size(shape.heads));
@@ -193,7 +201,7 @@ void writeReport(llvm::raw_ostream &os, AttentionOp op,
       json.attribute("d", shape.headDim);
       json.attribute("dv", shape.valueDim);
     });
-    json.attribute("dtype", dtypeName(op.getQuery().getType().getElementType()));
+    json.attribute("dtype", dtypeName(elementType));
     json.attribute("target", target.description.name);
     json.attribute("policy", stringifyTilePolicy(decision.policy));
     json.attribute("block_q", decision.tiling.blockQ);
@@ -226,7 +234,7 @@ void writeReport(llvm::raw_ostream &os, AttentionOp op,
     json.attribute("fa1_br", decision.fa1BlockQ);
     // Which kernel fa-distribute-attention builds for this tiling (the
     // shared memory above is that kernel's).
-    if (target.description.isGPU())
+    if (target.description.isGPU() && pass == "forward")
       json.attribute("gpu_kernel",
                      hasMmaSync16816(target.description) &&
                              tensorCoreKernel(decision.tiling, shape)
@@ -236,6 +244,44 @@ void writeReport(llvm::raw_ostream &os, AttentionOp op,
                               target.origin + "; " + decision.why);
   });
   os << "\n";
+}
+
+/// Tiles an fa.attention_backward (or checks the tiling written on it) by
+/// the backward model of TileSelection.h, and reports it with "pass":
+/// "backward".
+template <typename ResolveTarget>
+WalkResult selectBackward(AttentionBackwardOp op, ResolveTarget &resolveTarget,
+                          llvm::raw_ostream *reportStream) {
+  FailureOr<ResolvedTarget> resolved = resolveTarget(
+      op, {{"query", op.getQuery()},
+           {"key", op.getKey()},
+           {"value", op.getValue()},
+           {"mask", op.getMask()},
+           {"output", op.getOutput()}});
+  if (failed(resolved))
+    return WalkResult::interrupt();
+  AttentionShape shape = describe(op);
+  TileSelection selection;
+  if (TilingAttr given = op.getTilingAttr())
+    selection = checkBackwardTiling(
+        Tiling{given.getBlockQ(), given.getBlockKv(), given.getWarps(),
+               given.getStages(), given.getKvSplits(), given.getPackGqa()},
+        shape, resolved->description);
+  else
+    selection = selectBackwardTiles(shape, resolved->description);
+  if (!selection.decision) {
+    op.emitOpError() << selection.error;
+    return WalkResult::interrupt();
+  }
+  const TileDecision &decision = *selection.decision;
+  op.setTilingAttr(TilingAttr::get(
+      op.getContext(), decision.tiling.blockQ, decision.tiling.blockKV,
+      decision.tiling.warps, decision.tiling.stages,
+      decision.costs.sharedMemoryBytes, /*kv_splits=*/1, /*pack_gqa=*/false));
+  if (reportStream)
+    writeReport(*reportStream, op, op.getQuery().getType().getElementType(),
+                "backward", shape, *resolved, decision);
+  return WalkResult::advance();
 }
 
 struct FASelectTilesPass : fa::impl::FASelectTilesBase<FASelectTilesPass> {
@@ -286,48 +332,43 @@ struct FASelectTilesPass : fa::impl::FASelectTilesBase<FASelectTilesPass> {
     }
 
     std::optional<std::string> nvvmChip = fromNvvmTarget(module);
-    WalkResult result = module.walk([&](AttentionOp op) -> WalkResult {
-      // First to last: the option, DLTI (which may differ per op), the
-      // #nvvm.target chip, the default. Errors point at the op they stop.
+    // First to last: the option, DLTI (which may differ per op), the
+    // #nvvm.target chip, the default. Errors point at the op they stop.
+    auto resolveTarget =
+        [&](Operation *op, ArrayRef<std::pair<StringRef, Value>> operands)
+        -> FailureOr<ResolvedTarget> {
       std::optional<ResolvedTarget> resolved;
       if (!target.empty()) {
         FailureOr<TargetDescription> preset =
             lookupPreset(op, target, "pass option target");
         if (failed(preset))
-          return WalkResult::interrupt();
+          return failure();
         resolved = ResolvedTarget{*preset, "the pass option"};
       }
       if (!resolved) {
         FailureOr<std::optional<ResolvedTarget>> dlti = fromDlti(op);
         if (failed(dlti))
-          return WalkResult::interrupt();
+          return failure();
         resolved = *dlti;
       }
       if (!resolved && nvvmChip) {
         FailureOr<TargetDescription> preset =
             lookupPreset(op, *nvvmChip, "#nvvm.target chip");
         if (failed(preset))
-          return WalkResult::interrupt();
+          return failure();
         resolved = ResolvedTarget{*preset, "#nvvm.target"};
       }
       if (!resolved)
         resolved = ResolvedTarget{*lookupTargetPreset(kDefaultTargetName),
                                   "the default"};
-
       if (std::string invalid =
               validateTargetDescription(resolved->description);
-          !invalid.empty()) {
-        op.emitOpError() << invalid << " (from " << resolved->origin << ")";
-        return WalkResult::interrupt();
-      }
+          !invalid.empty())
+        return op->emitOpError()
+               << invalid << " (from " << resolved->origin << ")";
       // GPU kernels index with 32 bits: refuse tensors they cannot address.
       if (resolved->description.isGPU()) {
-        for (auto [name, operand] :
-             {std::pair<StringRef, Value>{"query", op.getQuery()},
-              {"key", op.getKey()},
-              {"value", op.getValue()},
-              {"mask", op.getMask()},
-              {"output", op.getOutput()}}) {
+        for (auto [name, operand] : operands) {
           if (!operand)
             continue;
           auto type = cast<RankedTensorType>(operand.getType());
@@ -336,18 +377,34 @@ struct FASelectTilesPass : fa::impl::FASelectTilesBase<FASelectTilesPass> {
           double elements = 1;
           for (int64_t size : type.getShape())
             elements *= double(size);
-          if (elements > double(std::numeric_limits<int32_t>::max())) {
-            std::string count;
-            llvm::raw_string_ostream(count) << llvm::format("%.0f", elements);
-            op.emitOpError()
-                << name << " " << type << " has " << count
-                << " elements; kernels for " << resolved->description.name
-                << " index with 32 bits (at most 2147483647 elements per "
-                   "tensor)";
-            return WalkResult::interrupt();
-          }
+          if (elements <= double(std::numeric_limits<int32_t>::max()))
+            continue;
+          std::string count;
+          llvm::raw_string_ostream(count) << llvm::format("%.0f", elements);
+          return op->emitOpError()
+                 << name << " " << type << " has " << count
+                 << " elements; kernels for " << resolved->description.name
+                 << " index with 32 bits (at most 2147483647 elements per "
+                    "tensor)";
         }
       }
+      return *resolved;
+    };
+
+    WalkResult result = module.walk([&](Operation *walked) -> WalkResult {
+      if (auto backward = dyn_cast<AttentionBackwardOp>(walked))
+        return selectBackward(backward, resolveTarget, reportStream);
+      auto op = dyn_cast<AttentionOp>(walked);
+      if (!op)
+        return WalkResult::advance();
+      FailureOr<ResolvedTarget> resolved = resolveTarget(
+          op, {{"query", op.getQuery()},
+               {"key", op.getKey()},
+               {"value", op.getValue()},
+               {"mask", op.getMask()},
+               {"output", op.getOutput()}});
+      if (failed(resolved))
+        return WalkResult::interrupt();
       AttentionShape shape = describe(op);
       TileSelection selection;
       if (TilingAttr given = op.getTilingAttr()) {
@@ -411,7 +468,9 @@ struct FASelectTilesPass : fa::impl::FASelectTilesBase<FASelectTilesPass> {
           decision.costs.sharedMemoryBytes, decision.tiling.kvSplits,
           decision.tiling.packGQA));
       if (reportStream)
-        writeReport(*reportStream, op, shape, *resolved, decision);
+        writeReport(*reportStream, op,
+                    op.getQuery().getType().getElementType(), "forward",
+                    shape, *resolved, decision);
       return WalkResult::advance();
     });
     if (result.wasInterrupted())

@@ -1,7 +1,7 @@
 //===- TensorBuilders.h - Small builders shared by the lowerings -*- C++ -*-===//
 //
-// The reference decomposition and the tiled lowering both emit f32
-// linalg.generic ops on tensors; these are the few builders they share.
+// The reference decomposition and the tiled lowerings (forward and backward)
+// emit f32 linalg.generic ops on tensors; these are the builders they share.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Utils/Utils.h"
 
 #include <limits>
 
@@ -114,6 +115,48 @@ private:
   Value score;
   Value visible;
 };
+
+/// A [rows, cols] slice of a rank-4 tensor at (b, h, row0, col0), padded
+/// with zeros to [tileRows, tileCols]. Dims listed in `broadcast` are read at
+/// index 0 with size 1 (and stay size 1).
+inline Value loadTile(OpBuilder &b, Location loc, Value source, Value batch,
+               Value head, Value row0, Value rows, int64_t tileRows, Value col0,
+               Value cols, int64_t tileCols,
+               ArrayRef<bool> broadcast = {false, false, false, false}) {
+  auto type = cast<RankedTensorType>(source.getType());
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  // Constants become static offsets and sizes, so full tiles stay static.
+  SmallVector<OpFoldResult> offsets =
+      getAsOpFoldResult(ValueRange{batch, head, row0, col0});
+  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1), b.getIndexAttr(1),
+                                     getAsOpFoldResult(rows),
+                                     getAsOpFoldResult(cols)};
+  SmallVector<int64_t> tileShape = {tileRows, tileCols};
+  for (int64_t dim = 0; dim < 4; ++dim) {
+    if (!broadcast[dim])
+      continue;
+    offsets[dim] = zero;
+    sizes[dim] = b.getIndexAttr(1);
+    if (dim >= 2)
+      tileShape[dim - 2] = 1;
+  }
+  SmallVector<OpFoldResult> strides(4, b.getIndexAttr(1));
+  SmallVector<int64_t> sliceShape;
+  for (int64_t dim = 2; dim < 4; ++dim) {
+    std::optional<int64_t> size = getConstantIntValue(sizes[dim]);
+    sliceShape.push_back(size ? *size : ShapedType::kDynamic);
+  }
+  auto sliceType = RankedTensorType::get(sliceShape, type.getElementType());
+  Value slice = tensor::ExtractSliceOp::create(b, loc, sliceType, source,
+                                               offsets, sizes, strides);
+  auto tileType = RankedTensorType::get(tileShape, type.getElementType());
+  if (sliceType == tileType)
+    return slice;
+  Value padValue = arith::ConstantOp::create(
+      b, loc, b.getZeroAttr(type.getElementType()));
+  return tensor::createPadHighOp(tileType, slice, padValue, /*nofold=*/false,
+                                 loc, b);
+}
 
 } // namespace mlir::fa
 

@@ -57,48 +57,6 @@ namespace {
 
 using utils::IteratorType;
 
-/// A [rows, cols] slice of a rank-4 tensor at (b, h, row0, col0), padded
-/// with zeros to [tileRows, tileCols]. Dims listed in `broadcast` are read at
-/// index 0 with size 1 (and stay size 1).
-Value loadTile(OpBuilder &b, Location loc, Value source, Value batch,
-               Value head, Value row0, Value rows, int64_t tileRows, Value col0,
-               Value cols, int64_t tileCols,
-               ArrayRef<bool> broadcast = {false, false, false, false}) {
-  auto type = cast<RankedTensorType>(source.getType());
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  // Constants become static offsets and sizes, so full tiles stay static.
-  SmallVector<OpFoldResult> offsets =
-      getAsOpFoldResult(ValueRange{batch, head, row0, col0});
-  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1), b.getIndexAttr(1),
-                                     getAsOpFoldResult(rows),
-                                     getAsOpFoldResult(cols)};
-  SmallVector<int64_t> tileShape = {tileRows, tileCols};
-  for (int64_t dim = 0; dim < 4; ++dim) {
-    if (!broadcast[dim])
-      continue;
-    offsets[dim] = zero;
-    sizes[dim] = b.getIndexAttr(1);
-    if (dim >= 2)
-      tileShape[dim - 2] = 1;
-  }
-  SmallVector<OpFoldResult> strides(4, b.getIndexAttr(1));
-  SmallVector<int64_t> sliceShape;
-  for (int64_t dim = 2; dim < 4; ++dim) {
-    std::optional<int64_t> size = getConstantIntValue(sizes[dim]);
-    sliceShape.push_back(size ? *size : ShapedType::kDynamic);
-  }
-  auto sliceType = RankedTensorType::get(sliceShape, type.getElementType());
-  Value slice = tensor::ExtractSliceOp::create(b, loc, sliceType, source,
-                                               offsets, sizes, strides);
-  auto tileType = RankedTensorType::get(tileShape, type.getElementType());
-  if (sliceType == tileType)
-    return slice;
-  Value padValue = arith::ConstantOp::create(
-      b, loc, b.getZeroAttr(type.getElementType()));
-  return tensor::createPadHighOp(tileType, slice, padValue, /*nofold=*/false,
-                                 loc, b);
-}
-
 /// Keys [row0, row0 + rows) of sequence `batch`, head `kvHead`, gathered
 /// from a paged cache ([P, S, Hkv, width]) through its page table, so that
 /// a tile may straddle pages; padded with zeros to [tileRows, width].
@@ -277,11 +235,6 @@ std::pair<Value, Value> TileAttentionLowering::computeRows(
   if (split)
     visible = splitVisibleKeys(math, visible, split, kvSplits, blockKV);
   Value firstBlockStart = visible.firstBlockStart, keyEnd = visible.keyEnd;
-  Value lastRow;
-  if (window) {
-    Value rowEnd = math.add(row0, rows);
-    lastRow = math.addConstant(rowEnd, -1);
-  }
 
   SmallVector<OpFoldResult> rowSizes = {b.getIndexAttr(tileRows)};
   SmallVector<OpFoldResult> accSizes = {b.getIndexAttr(tileRows),
@@ -338,24 +291,9 @@ std::pair<Value, Value> TileAttentionLowering::computeRows(
 
         // Does this block need the element mask? The tail block, and blocks
         // that a causal or window boundary crosses.
-        Value colEnd = lm.add(col0, cols);
-        Value lastCol = lm.addConstant(colEnd, -1);
-        Value needsMask = lm.lt(cols, blockKVValue);
-        if (causal) {
-          Value diagonal = lm.add(row0, causalOffset);
-          Value crosses = lm.gt(lastCol, diagonal);
-          needsMask = lm.orI(needsMask, crosses);
-        }
-        if (window) {
-          Value lastDiagonal = lm.add(lastRow, windowOffset);
-          Value lowest = lm.addConstant(lastDiagonal, -window.getLeft());
-          Value firstDiagonal = lm.add(row0, windowOffset);
-          Value highest = lm.addConstant(firstDiagonal, window.getRight());
-          Value below = lm.lt(col0, lowest);
-          Value above = lm.gt(lastCol, highest);
-          Value crosses = lm.orI(below, above);
-          needsMask = lm.orI(needsMask, crosses);
-        }
+        Value needsMask = tileCrossesMaskBoundary(
+            lm, op, row0, rows, col0, cols, blockKV, causalOffset,
+            windowOffset);
 
         // scores = scale * raw (+ bias, keep-mask); hidden keys are -inf.
         auto buildScores = [&](OpBuilder &sb, Location sloc,

@@ -24,9 +24,11 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::init(true)};
   PassOptions::Option<bool> reference{
       *this, "reference",
-      llvm::cl::desc("Lower fa.attention through the unfused reference "
-                     "(fa-decompose-attention) instead of the tiled online "
-                     "softmax (fa-tile-attention); tests compare the two"),
+      llvm::cl::desc("Lower fa.attention and fa.attention_backward "
+                     "through the unfused reference (fa-decompose-attention) "
+                     "instead of the tiled online softmax (fa-tile-attention) "
+                     "and the tiled backward (fa-tile-attention-backward); "
+                     "tests compare the two"),
       llvm::cl::init(false)};
   PassOptions::Option<std::string> gpuKernel{
       *this, "gpu-kernel",
@@ -34,7 +36,8 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
                      "(fa-distribute-attention) with the tiles of this GPU "
                      "target, its threads emulated on the CPU "
                      "(fa-emulate-threads-on-cpu); tests compare it with the "
-                     "reference"),
+                     "reference. fa.attention_backward, which has no kernel "
+                     "yet, takes the tiled path with this target's tiles"),
       llvm::cl::init("")};
   PassOptions::Option<std::string> threadOrder{
       *this, "thread-order",
@@ -74,9 +77,9 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
 
 /// Lowers a module of func, TOSA, linalg, tensor, arith, math and fa ops to
 /// the LLVM dialect (raising attention first unless `raise=false`; tiled
-/// with the host preset's tiles unless `reference=true`), ready for `mlir-runner` with libmlir_runner_utils and
-/// libmlir_c_runner_utils. fa.attention goes through the reference
-/// decomposition; tensors are bufferized across function boundaries with
+/// with the host preset's tiles unless `reference=true`, forward and
+/// backward alike), ready for `mlir-runner` with libmlir_runner_utils and
+/// libmlir_c_runner_utils. Tensors are bufferized across function boundaries with
 /// identity layouts so that callers can pass plain memrefs.
 ///
 /// Example:

@@ -11,7 +11,7 @@
 include "mlir/Pass/PassBase.td"
 
 def FADecomposeAttention : Pass<"fa-decompose-attention"> {
-  let summary = "Lower fa.attention to unfused linalg on tensors (the reference)";
+  let summary = "Lower fa.attention and fa.attention_backward to unfused linalg on tensors (the reference)";
   let description = [{
     Rewrites every `fa.attention` into the textbook computation on tensors:
     the scores `scale * Q * K^T`, the masks, a row max, `exp`, a row sum, the
@@ -24,6 +24,15 @@ def FADecomposeAttention : Pass<"fa-decompose-attention"> {
     Grouped key/value heads are read through the index map `h floordiv G`
     when the group size `G = Hq / Hkv` is static; when it is dynamic, K and V
     are gathered per query head first.
+
+    `fa.attention_backward` becomes the textbook backward of that forward
+    computation: `P = softmax(S)` from the scores again (the saved output
+    and logsumexp are not read, so that the reference checks the lowerings
+    that rely on them), `dP = dO * V^T`, `dS = P * (dP - rowsum(dP * P))`,
+    `dQ = scale * dS * K`, and per query head `scale * dS^T * Q` and
+    `P^T * dO`, summed over the heads of each group into dK and dV. The bias
+    gradient is dS summed over the bias's broadcast dims. Fully-masked rows
+    have P = 0 and contribute nothing.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
@@ -67,6 +76,36 @@ def FATileAttention : Pass<"fa-tile-attention"> {
     evaluate the element mask.
     Rows with no visible key give 0 and a logsumexp of `-inf`. For f16/bf16,
     P is rounded to the input type before `P * V`, as FlashAttention-2 does.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
+def FATileAttentionBackward : Pass<"fa-tile-attention-backward"> {
+  let summary = "Lower fa.attention_backward to FlashAttention-2's tiled backward pass";
+  let description = [{
+    Rewrites every `fa.attention_backward` that carries a `tiling` (from
+    `fa-select-tiles`, or written by hand) into FlashAttention-2's backward
+    pass on tensors, by recomputation: `D = rowsum(dO * O)` first, then an
+    `scf.forall` over (batch, kv head, key block) that walks the query heads
+    of the group and the query blocks that see the key block, rebuilding
+    `P = exp(S - L)` from the saved logsumexp and accumulating `dV += P^T dO`
+    and `dK += dS^T Q` with `dS = P * (dP - D)`, `dP = dO V^T`. dQ has a
+    pass of its own, an `scf.forall` over (batch, head, query block) around
+    the key blocks it sees, so that no block adds into another's rows: the
+    result is deterministic and needs no atomics, at the price of computing
+    S, P and dP twice (docs/Tiling.md). Every tensor is tile-sized apart
+    from the [B, Hq, Nq] row term D; causal and window masks skip whole
+    blocks in both passes; rows whose logsumexp is `-inf` contribute zero.
+    For f16/bf16, P and dS are rounded to the input type before the matmuls
+    that read them, as FlashAttention-2 does. `grad_mask` is not tiled yet
+    (the pass says so; `fa-decompose-attention` lowers it).
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

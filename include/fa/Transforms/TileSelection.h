@@ -209,6 +209,52 @@ TileSelection selectTiles(const AttentionShape &shape,
 TileSelection checkTiling(const Tiling &tiling, const AttentionShape &shape,
                           const TargetDescription &target);
 
+//===----------------------------------------------------------------------===//
+// The backward pass (fa.attention_backward, FlashAttention-2's backward by
+// recomputation). A block of its dK/dV pass keeps a key block's K and V
+// resident and streams query blocks past them, so it holds more at once
+// than a forward block: K and V [Bc, D + Dv], Q and dO [Br, D + Dv] per
+// stage, and the P and dS tiles [Br, Bc] in the input type (the operands of
+// the transposed products dV += P^T dO and dK += dS^T Q), with L and D for
+// each query row. dK and dV accumulate in registers on a GPU; on the host
+// they, and the f32 S, P, dP and dS tiles, are scratch too.
+//===----------------------------------------------------------------------===//
+
+/// Bytes of shared memory (GPU; rows padded by 16 bytes) or scratch (host)
+/// of one block of the backward pass.
+int64_t backwardSharedMemoryBytes(const Tiling &tiling,
+                                  const AttentionShape &shape,
+                                  const TargetDescription &target);
+
+/// Registers per thread of the backward pass on a GPU: the f32 dK and dV
+/// accumulators [Bc, D + Dv] and the [Br, Bc] S, dP tiles spread over the
+/// block's threads, plus 32 for addresses and loop state. 0 on the host.
+/// A model until the backward kernel exists to fit it to ptxas.
+int64_t backwardRegistersPerThread(const Tiling &tiling,
+                                   const AttentionShape &shape,
+                                   const TargetDescription &target);
+
+/// Every cost of a backward tiling (occupancy 0 when it does not fit). The
+/// HBM estimate counts both passes: the dK/dV pass reads Q, dO, L and D
+/// once per visible key block, the dQ pass reads K and V once per visible
+/// query block.
+TileCosts evaluateBackwardTiling(const Tiling &tiling,
+                                 const AttentionShape &shape,
+                                 const TargetDescription &target);
+
+/// The backward tiling: the largest block_q x block_kv over {16, 32, 64,
+/// 128} (from 8 on the host; neither past the sequence it tiles) that fits,
+/// by tile area and then by block_kv (the dK/dV pass re-reads the query
+/// side once per key block). Policy FA2: FlashAttention-2 tunes its
+/// backward by hand within the same bound.
+TileSelection selectBackwardTiles(const AttentionShape &shape,
+                                  const TargetDescription &target);
+
+/// Checks a backward tiling the user wrote.
+TileSelection checkBackwardTiling(const Tiling &tiling,
+                                  const AttentionShape &shape,
+                                  const TargetDescription &target);
+
 } // namespace mlir::fa
 
 #endif // FA_TRANSFORMS_TILESELECTION_H

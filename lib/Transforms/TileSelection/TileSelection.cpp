@@ -792,3 +792,216 @@ TileSelection mlir::fa::checkTiling(const Tiling &tiling,
   result.decision = decision;
   return result;
 }
+
+//===----------------------------------------------------------------------===//
+// The backward pass.
+//===----------------------------------------------------------------------===//
+
+int64_t mlir::fa::backwardSharedMemoryBytes(const Tiling &tiling,
+                                            const AttentionShape &shape,
+                                            const TargetDescription &target) {
+  double e = shape.elementBytes;
+  double widths = double(shape.headDim) + double(shape.valueDim);
+  double br = tiling.blockQ, bc = tiling.blockKV;
+  // GPU rows are padded by 16 bytes against bank conflicts (4 tiles of
+  // rows: K, V, Q and dO, and the two score tiles).
+  double pad = target.isGPU() ? 16 : 0;
+  double keyValue = bc * (widths * e + 2 * pad);
+  double queryRows = double(tiling.stages) * br * (widths * e + 2 * pad);
+  double scoreTiles = 2 * br * (bc * e + pad);
+  double rowTerms = 2 * br * 4; // L and D
+  double total = keyValue + queryRows + scoreTiles + rowTerms;
+  if (!target.isGPU()) {
+    // The f32 accumulators and S, P, dP, dS tiles have no registers.
+    total += bc * widths * 4 + 4 * br * bc * 4;
+  }
+  return clampToInt64(total);
+}
+
+int64_t mlir::fa::backwardRegistersPerThread(const Tiling &tiling,
+                                             const AttentionShape &shape,
+                                             const TargetDescription &target) {
+  if (!target.isGPU())
+    return 0;
+  double threads = double(tiling.warps) * double(target.warpSize);
+  double accumulators = double(tiling.blockKV) *
+                        (double(shape.headDim) + double(shape.valueDim));
+  double scores = 2 * double(tiling.blockQ) * double(tiling.blockKV);
+  return clampToInt64(std::ceil((accumulators + scores) / threads) + 32);
+}
+
+TileCosts mlir::fa::evaluateBackwardTiling(const Tiling &tiling,
+                                           const AttentionShape &shape,
+                                           const TargetDescription &target) {
+  TileCosts costs;
+  costs.sharedMemoryBytes = backwardSharedMemoryBytes(tiling, shape, target);
+  costs.registersPerThread = backwardRegistersPerThread(tiling, shape, target);
+  int64_t threads = target.isGPU() ? tiling.warps * target.warpSize : 1;
+  bool fits = costs.sharedMemoryBytes <= target.sharedMemoryPerBlock &&
+              threads <= target.maxThreadsPerBlock &&
+              costs.registersPerThread <= target.registersPerThread &&
+              costs.registersPerThread * threads <= target.registersPerSM;
+  if (fits) {
+    int64_t bySharedMemory =
+        target.sharedMemoryPerSM / std::max<int64_t>(1, costs.sharedMemoryBytes);
+    int64_t byThreads = target.maxThreadsPerSM / threads;
+    int64_t byRegisters =
+        target.isGPU()
+            ? target.registersPerSM /
+                  std::max<int64_t>(1, costs.registersPerThread * threads)
+            : byThreads;
+    costs.occupancyBlocksPerSM =
+        std::max<int64_t>(1, std::min({bySharedMemory, byThreads, byRegisters}));
+  }
+  int64_t batch = known(shape.batch, 1), heads = known(shape.heads, 1);
+  int64_t kvHeads = known(shape.kvHeads, heads);
+  int64_t nq = known(shape.queryLen, kAssumedSequenceLength);
+  int64_t nk = known(shape.keyLen, kAssumedSequenceLength);
+  costs.visitedKVTiles = countVisitedKVTiles(tiling, shape);
+  costs.blocks = clampToInt64(double(batch) * double(kvHeads) *
+                                  double(ceilDiv(nk, tiling.blockKV)) +
+                              double(batch) * double(heads) *
+                                  double(ceilDiv(nq, tiling.blockQ)));
+  double e = shape.elementBytes;
+  double widths = double(shape.headDim) + double(shape.valueDim);
+  // Per head, every visited tile pair reads a query block's Q, dO, L and D
+  // in the dK/dV pass and a key block's K and V in the dQ pass; then the
+  // gradients are written once and O, dO read once for D.
+  double perPair = double(tiling.blockQ) * (widths * e + 8) +
+                   double(tiling.blockKV) * widths * e;
+  double once = double(nq) * (widths * e * 3) + double(nk) * widths * e * 2;
+  costs.hbmBytesTiled = clampToInt64(
+      double(batch) * double(heads) *
+      (double(costs.visitedKVTiles) * perPair + once));
+  // The unfused backward writes and reads P, dP and dS [Nq, Nk] in f32.
+  costs.hbmBytesUnfused = clampToInt64(
+      double(batch) * double(heads) *
+      (double(nq) * double(nk) * 4 * 6 + once));
+  costs.cost = double(costs.hbmBytesTiled);
+  return costs;
+}
+
+namespace {
+
+std::string describeBackward(const Tiling &tiling) {
+  return std::to_string(tiling.blockQ) + " x " +
+         std::to_string(tiling.blockKV) + ", " +
+         std::to_string(tiling.warps) +
+         (tiling.warps == 1 ? " warp" : " warps");
+}
+
+/// Fills a decision's FA1 columns: FlashAttention-1's forward formula, for
+/// comparison in the report.
+void fillFA1(TileDecision &decision, const AttentionShape &shape,
+             const TargetDescription &target) {
+  int64_t m = target.sharedMemoryPerBlock / shape.elementBytes;
+  decision.fa1BlockKV = fa1BlockKV(m, shape.headDim);
+  decision.fa1BlockQ = fa1BlockQ(m, shape.headDim);
+}
+
+} // namespace
+
+TileSelection mlir::fa::selectBackwardTiles(const AttentionShape &shape,
+                                            const TargetDescription &target) {
+  TileSelection result;
+  int64_t granule = target.isGPU() ? 16 : 8;
+  std::vector<int64_t> sizes;
+  for (int64_t size = granule; size <= 128; size *= 2)
+    sizes.push_back(size);
+  auto capped = [&](int64_t size, int64_t length) {
+    if (length == kUnknownSize)
+      return size;
+    return std::min(size, roundUp(std::max<int64_t>(length, 1), granule));
+  };
+  std::optional<TileDecision> best;
+  int64_t considered = 0;
+  for (int64_t blockQ : sizes) {
+    for (int64_t blockKV : sizes) {
+      Tiling tiling;
+      tiling.blockQ = capped(blockQ, shape.queryLen);
+      tiling.blockKV = capped(blockKV, shape.keyLen);
+      tiling.warps =
+          target.isGPU() ? std::max<int64_t>(1, std::min<int64_t>(
+                                                    4, tiling.blockQ / 16))
+                         : 1;
+      tiling.stages = 1;
+      ++considered;
+      TileCosts costs = evaluateBackwardTiling(tiling, shape, target);
+      if (costs.occupancyBlocksPerSM == 0)
+        continue;
+      auto area = [](const Tiling &t) { return t.blockQ * t.blockKV; };
+      if (best && (area(tiling) < area(best->tiling) ||
+                   (area(tiling) == area(best->tiling) &&
+                    tiling.blockKV <= best->tiling.blockKV)))
+        continue;
+      TileDecision decision;
+      decision.tiling = tiling;
+      decision.costs = costs;
+      decision.policy = TilePolicy::FA2;
+      best = decision;
+    }
+  }
+  if (!best) {
+    result.error = "no backward tiling fits " + target.name +
+                   ": even " + std::to_string(granule) + " x " +
+                   std::to_string(granule) + " tiles need " +
+                   std::to_string(backwardSharedMemoryBytes(
+                       Tiling{granule, granule, 1, 1}, shape, target)) +
+                   " bytes of shared memory; it has " +
+                   std::to_string(target.sharedMemoryPerBlock) + " per block";
+    return result;
+  }
+  fillFA1(*best, shape, target);
+  best->why = "backward pass: the largest of " + std::to_string(considered) +
+              " tiles over {" + std::to_string(granule) +
+              "..128}^2 that fits (" + describeBackward(best->tiling) + ", " +
+              formatBytes(best->costs.sharedMemoryBytes) + " of " +
+              formatBytes(target.sharedMemoryPerBlock) +
+              " for K, V, Q, dO, P and dS" +
+              (target.isGPU() ? "" : ", the f32 accumulators and scores") +
+              "), by area and then block_kv";
+  result.decision = best;
+  return result;
+}
+
+TileSelection mlir::fa::checkBackwardTiling(const Tiling &tiling,
+                                            const AttentionShape &shape,
+                                            const TargetDescription &target) {
+  TileSelection result;
+  if (tiling.blockQ <= 0 || tiling.blockKV <= 0 || tiling.warps <= 0 ||
+      tiling.stages <= 0) {
+    result.error = "the tiling written on the op must have positive sizes";
+    return result;
+  }
+  if (tiling.kvSplits != 1 || tiling.packGQA) {
+    result.error = "the backward pass takes no kv_splits or pack_gqa (they "
+                   "are decode-step forms of the forward pass)";
+    return result;
+  }
+  TileCosts costs = evaluateBackwardTiling(tiling, shape, target);
+  if (costs.occupancyBlocksPerSM == 0) {
+    result.error = "the backward tiling written on the op (" +
+                   describeBackward(tiling) + ") needs " +
+                   std::to_string(costs.sharedMemoryBytes) +
+                   " bytes of shared memory and about " +
+                   std::to_string(costs.registersPerThread) +
+                   " registers per thread; " + target.name + " has " +
+                   std::to_string(target.sharedMemoryPerBlock) +
+                   " bytes per block and " +
+                   std::to_string(target.registersPerThread) +
+                   " registers per thread";
+    return result;
+  }
+  TileDecision decision;
+  decision.tiling = tiling;
+  decision.costs = costs;
+  decision.policy = TilePolicy::User;
+  fillFA1(decision, shape, target);
+  decision.why = "the backward tiling written on the op (" +
+                 describeBackward(tiling) + ") wins; it fits " + target.name +
+                 " with " + std::to_string(costs.sharedMemoryBytes) + " of " +
+                 std::to_string(target.sharedMemoryPerBlock) +
+                 " bytes of shared memory";
+  result.decision = decision;
+  return result;
+}

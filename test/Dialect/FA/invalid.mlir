@@ -415,3 +415,116 @@ func.func @paged_no_slots(%q: tensor<2x4x1x16xf32>, %kv: tensor<8x0x2x16xf32>, %
   %o = fa.attention %q, %kv, %kv page_table(%t : tensor<2x3xi32>) scale = 0.5 : tensor<2x4x1x16xf32>, tensor<8x0x2x16xf32>, tensor<8x0x2x16xf32> -> tensor<2x4x1x16xf32>
   return
 }
+
+// -----
+
+// fa.attention_backward shares the forward op's input checks.
+func.func @backward_heads(%q: tensor<1x3x8x16xf32>, %k: tensor<1x2x8x16xf32>, %o: tensor<1x3x8x16xf32>, %lse: tensor<1x3x8xf32>) {
+  // expected-error @+1 {{query heads (Hq = 3) must be a multiple of key/value heads (Hkv = 2)}}
+  %dq, %dk, %dv = fa.attention_backward %q, %k, %k, %o, %o, %lse scale = 0.5 : tensor<1x3x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x3x8x16xf32>, tensor<1x3x8x16xf32>, tensor<1x3x8xf32> -> tensor<1x3x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>
+  return
+}
+
+// -----
+
+func.func @backward_element_type(%q: tensor<1x2x8x16xf16>, %k: tensor<1x2x8x16xf32>, %o: tensor<1x2x8x16xf16>, %lse: tensor<1x2x8xf32>) {
+  // expected-error @+1 {{key element type must be 'f16' as in query, got 'f32'}}
+  %dq, %dk, %dv = fa.attention_backward %q, %k, %k, %o, %o, %lse scale = 0.5 : tensor<1x2x8x16xf16>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf16>, tensor<1x2x8x16xf16>, tensor<1x2x8xf32> -> tensor<1x2x8x16xf16>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>
+  return
+}
+
+// -----
+
+func.func @backward_keys(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x9x16xf32>, %o: tensor<1x2x8x16xf32>, %lse: tensor<1x2x8xf32>) {
+  // expected-error @+1 {{value dim 2 (Nk) must be 8 as in key, got 9}}
+  %dq, %dk, %dv = fa.attention_backward %q, %k, %v, %o, %o, %lse scale = 0.5 : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x9x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8xf32> -> tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x9x16xf32>
+  return
+}
+
+// -----
+
+func.func @backward_output(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x4xf32>, %o: tensor<1x2x8x16xf32>, %do: tensor<1x2x8x4xf32>, %lse: tensor<1x2x8xf32>) {
+  // expected-error @+1 {{output must be 'tensor<1x2x8x4xf32>' ([B, Hq, Nq, Dv] with value's element type, as fa.attention's output), got 'tensor<1x2x8x16xf32>'}}
+  %dq, %dk, %dv = fa.attention_backward %q, %k, %v, %o, %do, %lse scale = 0.5 : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8xf32> -> tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x4xf32>
+  return
+}
+
+// -----
+
+func.func @backward_grad_output(%q: tensor<1x2x8x16xf16>, %o: tensor<1x2x8x16xf16>, %do: tensor<1x2x8x16xf32>, %lse: tensor<1x2x8xf32>) {
+  // expected-error @+1 {{grad_output must be 'tensor<1x2x8x16xf16>' ([B, Hq, Nq, Dv] with value's element type, as fa.attention's output), got 'tensor<1x2x8x16xf32>'}}
+  %dq, %dk, %dv = fa.attention_backward %q, %q, %q, %o, %do, %lse scale = 0.5 : tensor<1x2x8x16xf16>, tensor<1x2x8x16xf16>, tensor<1x2x8x16xf16>, tensor<1x2x8x16xf16>, tensor<1x2x8x16xf32>, tensor<1x2x8xf32> -> tensor<1x2x8x16xf16>, tensor<1x2x8x16xf16>, tensor<1x2x8x16xf16>
+  return
+}
+
+// -----
+
+func.func @backward_logsumexp(%q: tensor<1x2x8x16xf32>, %lse: tensor<1x2x8xf16>) {
+  // expected-error @+1 {{logsumexp must be 'tensor<1x2x8xf32>' ([B, Hq, Nq] in f32), got 'tensor<1x2x8xf16>'}}
+  %dq, %dk, %dv = fa.attention_backward %q, %q, %q, %q, %q, %lse scale = 0.5 : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8xf16> -> tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>
+  return
+}
+
+// -----
+
+func.func @backward_grad_key(%q: tensor<1x4x8x16xf32>, %k: tensor<1x2x8x16xf32>, %o: tensor<1x4x8x16xf32>, %lse: tensor<1x4x8xf32>) {
+  // expected-error @+1 {{grad_key must be 'tensor<1x2x8x16xf32>' (the type of the input it is the gradient of), got 'tensor<1x4x8x16xf32>'}}
+  %dq, %dk, %dv = fa.attention_backward %q, %k, %k, %o, %o, %lse scale = 0.5 : tensor<1x4x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>, tensor<1x4x8xf32> -> tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>, tensor<1x2x8x16xf32>
+  return
+}
+
+// -----
+
+func.func @backward_grad_query_type(%q: tensor<1x2x8x16xbf16>, %lse: tensor<1x2x8xf32>) {
+  // expected-error @+1 {{grad_query must be 'tensor<1x2x8x16xbf16>' (the type of the input it is the gradient of), got 'tensor<1x2x8x16xf32>'}}
+  %dq, %dk, %dv = fa.attention_backward %q, %q, %q, %q, %q, %lse scale = 0.5 : tensor<1x2x8x16xbf16>, tensor<1x2x8x16xbf16>, tensor<1x2x8x16xbf16>, tensor<1x2x8x16xbf16>, tensor<1x2x8x16xbf16>, tensor<1x2x8xf32> -> tensor<1x2x8x16xf32>, tensor<1x2x8x16xbf16>, tensor<1x2x8x16xbf16>
+  return
+}
+
+// -----
+
+func.func @backward_grad_mask_without_mask(%q: tensor<1x2x8x16xf32>, %lse: tensor<1x2x8xf32>) {
+  // expected-error @+1 {{grad_mask needs a mask: it is the gradient of the additive bias}}
+  %dq, %dk, %dv, %db = fa.attention_backward %q, %q, %q, %q, %q, %lse scale = 0.5 : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8xf32> -> tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x1x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @backward_grad_boolean_mask(%q: tensor<1x2x8x16xf32>, %lse: tensor<1x2x8xf32>, %m: tensor<1x1x8x8xi1>) {
+  // expected-error @+1 {{grad_mask needs an additive (float) mask; a boolean keep-mask has no gradient}}
+  %dq, %dk, %dv, %db = fa.attention_backward %q, %q, %q, %q, %q, %lse mask(%m : tensor<1x1x8x8xi1>) scale = 0.5 : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8xf32> -> tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x1x8x8xi1>
+  return
+}
+
+// -----
+
+func.func @backward_grad_mask_shape(%q: tensor<1x2x8x16xf32>, %lse: tensor<1x2x8xf32>, %m: tensor<1x1x8x8xf32>) {
+  // expected-error @+1 {{grad_mask must be 'tensor<1x1x8x8xf32>' (the mask's type: broadcast dims are summed), got 'tensor<1x2x8x8xf32>'}}
+  %dq, %dk, %dv, %db = fa.attention_backward %q, %q, %q, %q, %q, %lse mask(%m : tensor<1x1x8x8xf32>) scale = 0.5 : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8xf32> -> tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @backward_mask_shape(%q: tensor<1x2x8x16xf32>, %lse: tensor<1x2x8xf32>, %m: tensor<1x1x8x5xf32>) {
+  // expected-error @+1 {{mask dim 3 (Nk) must be 1 or 8 to broadcast to [B, Hq, Nq, Nk], got 5}}
+  %dq, %dk, %dv = fa.attention_backward %q, %q, %q, %q, %q, %lse mask(%m : tensor<1x1x8x5xf32>) scale = 0.5 : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8xf32> -> tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>
+  return
+}
+
+// -----
+
+func.func @backward_window(%q: tensor<1x2x8x16xf32>, %lse: tensor<1x2x8xf32>) {
+  // expected-error @+1 {{window right = 1 contradicts causal, which hides every key right of the diagonal; expected right = 0}}
+  %dq, %dk, %dv = fa.attention_backward %q, %q, %q, %q, %q, %lse scale = 0.5 causal = top_left window = <left = 2, right = 1, align = top_left> : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8xf32> -> tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>
+  return
+}
+
+// -----
+
+func.func @backward_dynamic_head_dim(%q: tensor<1x2x8x?xf32>, %lse: tensor<1x2x8xf32>) {
+  // expected-error @+1 {{query dim 3 (D) must be static, got 'tensor<1x2x8x?xf32>'}}
+  %dq, %dk, %dv = fa.attention_backward %q, %q, %q, %q, %q, %lse scale = 0.5 : tensor<1x2x8x?xf32>, tensor<1x2x8x?xf32>, tensor<1x2x8x?xf32>, tensor<1x2x8x?xf32>, tensor<1x2x8x?xf32>, tensor<1x2x8xf32> -> tensor<1x2x8x?xf32>, tensor<1x2x8x?xf32>, tensor<1x2x8x?xf32>
+  return
+}

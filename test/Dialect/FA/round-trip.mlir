@@ -138,3 +138,28 @@ func.func @packed(%q: tensor<1x4x14x16xf16>, %k: tensor<1x2x39x16xf16>, %cq: ten
       : tensor<1x4x14x16xf16>, tensor<1x2x39x16xf16>, tensor<1x2x39x16xf16> -> tensor<1x4x14x16xf16>
   return %o : tensor<1x4x14x16xf16>
 }
+
+// -----
+
+// The backward op: gradients of a causal GQA attention.
+// CHECK-LABEL: func.func @backward
+// CHECK: fa.attention_backward %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} scale = 1.250000e-01 causal = bottom_right :
+func.func @backward(%q: tensor<2x8x128x64xf16>, %k: tensor<2x2x128x64xf16>, %v: tensor<2x2x128x64xf16>, %o: tensor<2x8x128x64xf16>, %do: tensor<2x8x128x64xf16>, %lse: tensor<2x8x128xf32>) -> (tensor<2x8x128x64xf16>, tensor<2x2x128x64xf16>, tensor<2x2x128x64xf16>) {
+  %dq, %dk, %dv = fa.attention_backward %q, %k, %v, %o, %do, %lse scale = 0.125 causal = bottom_right
+      : tensor<2x8x128x64xf16>, tensor<2x2x128x64xf16>, tensor<2x2x128x64xf16>, tensor<2x8x128x64xf16>, tensor<2x8x128x64xf16>, tensor<2x8x128xf32>
+      -> tensor<2x8x128x64xf16>, tensor<2x2x128x64xf16>, tensor<2x2x128x64xf16>
+  return %dq, %dk, %dv : tensor<2x8x128x64xf16>, tensor<2x2x128x64xf16>, tensor<2x2x128x64xf16>
+}
+
+// -----
+
+// The backward op with a broadcast bias and its gradient, and a window.
+// CHECK-LABEL: func.func @backward_bias
+// CHECK: fa.attention_backward %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} mask(%{{.*}} : tensor<1x4x16x24xf32>) scale = 2.500000e-01 window = <left = 3, right = 2, align = top_left> :
+// CHECK-SAME: -> tensor<2x4x16x32xf32>, tensor<2x4x24x32xf32>, tensor<2x4x24x8xf32>, tensor<1x4x16x24xf32>
+func.func @backward_bias(%q: tensor<2x4x16x32xf32>, %k: tensor<2x4x24x32xf32>, %v: tensor<2x4x24x8xf32>, %o: tensor<2x4x16x8xf32>, %do: tensor<2x4x16x8xf32>, %lse: tensor<2x4x16xf32>, %bias: tensor<1x4x16x24xf32>) -> tensor<1x4x16x24xf32> {
+  %dq, %dk, %dv, %db = fa.attention_backward %q, %k, %v, %o, %do, %lse mask(%bias : tensor<1x4x16x24xf32>) scale = 0.25 window = <left = 3, right = 2, align = top_left>
+      : tensor<2x4x16x32xf32>, tensor<2x4x24x32xf32>, tensor<2x4x24x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16xf32>
+      -> tensor<2x4x16x32xf32>, tensor<2x4x24x32xf32>, tensor<2x4x24x8xf32>, tensor<1x4x16x24xf32>
+  return %db : tensor<1x4x16x24xf32>
+}

@@ -1,6 +1,7 @@
 //===- FAOps.cpp - Operations of the fa dialect ---------------------------===//
 //
-// The verifier of fa.attention. Every rejection names the operand and states
+// The verifiers of fa.attention and fa.attention_backward, which share their
+// input checks. Every rejection names the operand and states
 // the expected versus the actual shape or type, because the op is written by
 // passes (the recognizer) as often as by people, and both need to know which
 // relation broke.
@@ -63,155 +64,220 @@ bool AttentionOp::hasBooleanMask() {
   return mask && cast<ShapedType>(mask.getType()).getElementType().isInteger(1);
 }
 
-LogicalResult AttentionOp::verify() {
-  auto queryType = cast<RankedTensorType>(getQuery().getType());
-  auto keyType = cast<RankedTensorType>(getKey().getType());
-  auto valueType = cast<RankedTensorType>(getValue().getType());
+namespace {
 
-  // Ranks first: every later check indexes dimensions.
-  auto checkRank = [&](StringRef name, RankedTensorType type, int64_t rank,
-                       StringRef layout) -> LogicalResult {
+/// The checks fa.attention and fa.attention_backward share: the element
+/// types, the head dims and counts, the mask, the scale and the diagonal
+/// attributes. Each emits at the op and names what broke.
+struct AttentionChecks {
+  Operation *op;
+  RankedTensorType queryType, keyType, valueType;
+
+  InFlightDiagnostic fail() { return op->emitOpError(); }
+
+  LogicalResult rank(StringRef name, RankedTensorType type, int64_t rank,
+                     StringRef layout) {
     if (type.getRank() == rank)
       return success();
-    return emitOpError() << name << " must be a rank-" << rank << " tensor "
-                         << layout << ", got " << type;
-  };
-  bool paged = isPaged();
-  if (failed(checkRank("query", queryType, 4, "[B, Hq, Nq, D]")) ||
-      failed(checkRank("key", keyType, 4,
-                       paged ? "[P, S, Hkv, D] (a paged cache)"
-                             : "[B, Hkv, Nk, D]")) ||
-      failed(checkRank("value", valueType, 4,
-                       paged ? "[P, S, Hkv, Dv] (a paged cache)"
-                             : "[B, Hkv, Nk, Dv]")))
-    return failure();
-
-  Type elementType = queryType.getElementType();
-  if (!isSupportedInputElementType(elementType))
-    return emitOpError() << "query element type must be f16, bf16 or f32, got "
-                         << elementType;
-  for (auto [name, type] : {std::pair<StringRef, RankedTensorType>{"key", keyType},
-                            {"value", valueType}}) {
-    if (type.getElementType() != elementType)
-      return emitOpError() << name << " element type must be " << elementType
-                           << " as in query, got " << type.getElementType();
+    return fail() << name << " must be a rank-" << rank << " tensor "
+                  << layout << ", got " << type;
   }
 
-  // Each dimension that two operands share must agree.
-  auto checkSameDim = [&](StringRef name, RankedTensorType type, int64_t dim,
-                          StringRef dimName, StringRef refName,
-                          RankedTensorType refType,
-                          int64_t refDim) -> LogicalResult {
+  /// Q, K and V share one supported element type.
+  LogicalResult elementTypes() {
+    Type elementType = queryType.getElementType();
+    if (!isSupportedInputElementType(elementType))
+      return fail() << "query element type must be f16, bf16 or f32, got "
+                    << elementType;
+    for (auto [name, type] :
+         {std::pair<StringRef, RankedTensorType>{"key", keyType},
+          {"value", valueType}}) {
+      if (type.getElementType() != elementType)
+        return fail() << name << " element type must be " << elementType
+                      << " as in query, got " << type.getElementType();
+    }
+    return success();
+  }
+
+  /// Dim `dim` of `type` agrees with dim `refDim` of `refType`.
+  LogicalResult sameDim(StringRef name, RankedTensorType type, int64_t dim,
+                        StringRef dimName, StringRef refName,
+                        RankedTensorType refType, int64_t refDim) {
     int64_t actual = type.getDimSize(dim);
     int64_t expected = refType.getDimSize(refDim);
     if (areCompatible(actual, expected))
       return success();
-    return emitOpError() << name << " dim " << dim << " (" << dimName
-                         << ") must be " << expected << " as in " << refName
-                         << ", got " << actual;
-  };
+    return fail() << name << " dim " << dim << " (" << dimName << ") must be "
+                  << expected << " as in " << refName << ", got " << actual;
+  }
+
+  /// K and V [B, Hkv, Nk, *] of unpaged keys agree with Q and each other.
+  LogicalResult contiguousKeys() {
+    if (failed(sameDim("key", keyType, 0, "B", "query", queryType, 0)) ||
+        failed(sameDim("value", valueType, 0, "B", "query", queryType, 0)) ||
+        failed(sameDim("value", valueType, 1, "Hkv", "key", keyType, 1)) ||
+        failed(sameDim("value", valueType, 2, "Nk", "key", keyType, 2)))
+      return failure();
+    return success();
+  }
+
+  /// D and Dv are static, K's D is Q's, and Hq is a multiple of Hkv.
+  LogicalResult headDimsAndCounts(int64_t kvHeadsDim) {
+    // Head dims size the tiles and the MMA shapes, so they are static.
+    for (auto [name, type, dimName] :
+         {std::tuple<StringRef, RankedTensorType, StringRef>{"query",
+                                                             queryType, "D"},
+          {"key", keyType, "D"},
+          {"value", valueType, "Dv"}}) {
+      if (type.isDynamicDim(3))
+        return fail() << name << " dim 3 (" << dimName
+                      << ") must be static, got " << type;
+    }
+    if (failed(sameDim("key", keyType, 3, "D", "query", queryType, 3)))
+      return failure();
+    int64_t queryHeads = queryType.getDimSize(1);
+    int64_t kvHeads = keyType.getDimSize(kvHeadsDim);
+    if (kvHeads == 0)
+      return fail() << "key dim " << kvHeadsDim
+                    << " (Hkv) must be at least 1, got 0";
+    if (!ShapedType::isDynamic(queryHeads) && !ShapedType::isDynamic(kvHeads) &&
+        queryHeads % kvHeads != 0)
+      return fail() << "query heads (Hq = " << queryHeads
+                    << ") must be a multiple of key/value heads (Hkv = "
+                    << kvHeads << ")";
+    return success();
+  }
+
+  /// [B, Hq, Nq, Dv] with value's element type.
+  RankedTensorType expectedOutput() {
+    return RankedTensorType::get(
+        {queryType.getDimSize(0), queryType.getDimSize(1),
+         queryType.getDimSize(2), valueType.getDimSize(3)},
+        valueType.getElementType());
+  }
+
+  /// `type` is `expected` up to dynamic dims; `what` explains `expected`.
+  LogicalResult matches(StringRef name, Type type, RankedTensorType expected,
+                        StringRef what) {
+    auto actual = cast<RankedTensorType>(type);
+    if (actual.getElementType() == expected.getElementType() &&
+        succeeded(verifyCompatibleShape(actual, expected)))
+      return success();
+    return fail() << name << " must be " << expected << " (" << what
+                  << "), got " << actual;
+  }
+
+  LogicalResult logsumexp(StringRef name, Type type) {
+    auto expected = RankedTensorType::get(
+        expectedOutput().getShape().take_front(3),
+        Float32Type::get(op->getContext()));
+    return matches(name, type, expected, "[B, Hq, Nq] in f32");
+  }
+
+  /// A rank-4 i1 or float mask that broadcasts to [B, Hq, Nq, Nk].
+  LogicalResult mask(Value mask, int64_t keyLength) {
+    auto maskType = cast<RankedTensorType>(mask.getType());
+    if (failed(rank("mask", maskType, 4, "broadcastable to [B, Hq, Nq, Nk]")))
+      return failure();
+    Type maskElementType = maskType.getElementType();
+    if (!maskElementType.isInteger(1) &&
+        !isSupportedInputElementType(maskElementType))
+      return fail() << "mask element type must be i1 (keep-mask) or f16, "
+                       "bf16 or f32 (additive bias), got "
+                    << maskElementType;
+    int64_t scoreShape[] = {queryType.getDimSize(0), queryType.getDimSize(1),
+                            queryType.getDimSize(2), keyLength};
+    static constexpr StringLiteral scoreDimNames[] = {"B", "Hq", "Nq", "Nk"};
+    for (int64_t dim = 0; dim < 4; ++dim) {
+      int64_t actual = maskType.getDimSize(dim);
+      if (actual == 1 || areCompatible(actual, scoreShape[dim]))
+        continue;
+      return fail() << "mask dim " << dim << " (" << scoreDimNames[dim]
+                    << ") must be 1 or " << formatDim(scoreShape[dim])
+                    << " to broadcast to [B, Hq, Nq, Nk], got " << actual;
+    }
+    return success();
+  }
+
+  /// A finite scale; a window beside causal agrees with it.
+  LogicalResult scaleAndDiagonals(FloatAttr scaleAttr,
+                                  std::optional<DiagonalAlignment> causal,
+                                  WindowAttr window) {
+    double scale = scaleAttr.getValueAsDouble();
+    if (!std::isfinite(scale))
+      return fail() << "scale must be finite, got " << scaleAttr;
+    if (!causal || !window)
+      return success();
+    if (window.getAlign() != *causal)
+      return fail() << "window alignment (" << stringifyEnum(window.getAlign())
+                    << ") contradicts causal alignment ("
+                    << stringifyEnum(*causal) << ")";
+    if (window.getRight() != 0)
+      return fail() << "window right = " << window.getRight()
+                    << " contradicts causal, which hides every key right of "
+                       "the diagonal; expected right = 0";
+    return success();
+  }
+};
+
+} // namespace
+
+LogicalResult AttentionOp::verify() {
+  AttentionChecks check{*this,
+                        cast<RankedTensorType>(getQuery().getType()),
+                        cast<RankedTensorType>(getKey().getType()),
+                        cast<RankedTensorType>(getValue().getType())};
+  RankedTensorType queryType = check.queryType, keyType = check.keyType,
+                   valueType = check.valueType;
+
+  // Ranks first: every later check indexes dimensions.
+  bool paged = isPaged();
+  if (failed(check.rank("query", queryType, 4, "[B, Hq, Nq, D]")) ||
+      failed(check.rank("key", keyType, 4,
+                        paged ? "[P, S, Hkv, D] (a paged cache)"
+                              : "[B, Hkv, Nk, D]")) ||
+      failed(check.rank("value", valueType, 4,
+                        paged ? "[P, S, Hkv, Dv] (a paged cache)"
+                              : "[B, Hkv, Nk, Dv]")) ||
+      failed(check.elementTypes()))
+    return failure();
+
   if (paged) {
     // K and V share their pages, slots and heads; the table has one row of
     // page numbers per sequence.
-    if (failed(checkSameDim("value", valueType, 0, "P", "key", keyType, 0)) ||
-        failed(checkSameDim("value", valueType, 1, "S", "key", keyType, 1)) ||
-        failed(checkSameDim("value", valueType, 2, "Hkv", "key", keyType, 2)))
+    if (failed(check.sameDim("value", valueType, 0, "P", "key", keyType, 0)) ||
+        failed(check.sameDim("value", valueType, 1, "S", "key", keyType, 1)) ||
+        failed(check.sameDim("value", valueType, 2, "Hkv", "key", keyType, 2)))
       return failure();
     auto tableType = cast<RankedTensorType>(getPageTable().getType());
     if (tableType.getRank() != 2 || !tableType.getElementType().isInteger(32))
       return emitOpError() << "page_table must be a rank-2 tensor of i32 "
                               "([B, M], the pages of each sequence), got "
                            << tableType;
-    if (failed(checkSameDim("page_table", tableType, 0, "B", "query",
-                            queryType, 0)))
+    if (failed(check.sameDim("page_table", tableType, 0, "B", "query",
+                             queryType, 0)))
       return failure();
     if (keyType.getDimSize(1) == 0)
       return emitOpError() << "key dim 1 (S, slots per page) must be at "
                               "least 1, got 0";
-  } else if (failed(checkSameDim("key", keyType, 0, "B", "query", queryType,
-                                 0)) ||
-             failed(checkSameDim("value", valueType, 0, "B", "query",
-                                 queryType, 0)) ||
-             failed(checkSameDim("value", valueType, 1, "Hkv", "key", keyType,
-                                 1)) ||
-             failed(checkSameDim("value", valueType, 2, "Nk", "key", keyType,
-                                 2))) {
+  } else if (failed(check.contiguousKeys())) {
     return failure();
   }
-
-  // Head dims size the tiles and the MMA shapes, so they are static.
-  for (auto [name, type, dimName] :
-       {std::tuple<StringRef, RankedTensorType, StringRef>{"query", queryType,
-                                                           "D"},
-        {"key", keyType, "D"},
-        {"value", valueType, "Dv"}}) {
-    if (type.isDynamicDim(3))
-      return emitOpError() << name << " dim 3 (" << dimName
-                           << ") must be static, got " << type;
-  }
-  if (failed(checkSameDim("key", keyType, 3, "D", "query", queryType, 3)))
+  if (failed(check.headDimsAndCounts(getKeyHeadsDim())))
     return failure();
-
-  int64_t queryHeads = queryType.getDimSize(1);
-  int64_t kvHeads = getKeyHeads();
-  if (kvHeads == 0)
-    return emitOpError() << "key dim " << getKeyHeadsDim()
-                         << " (Hkv) must be at least 1, got 0";
-  if (!ShapedType::isDynamic(queryHeads) && !ShapedType::isDynamic(kvHeads) &&
-      queryHeads % kvHeads != 0)
-    return emitOpError() << "query heads (Hq = " << queryHeads
-                         << ") must be a multiple of key/value heads (Hkv = "
-                         << kvHeads << ")";
 
   // Results.
-  SmallVector<int64_t> outputShape = {
-      queryType.getDimSize(0), queryType.getDimSize(1),
-      queryType.getDimSize(2), valueType.getDimSize(3)};
-  auto expectedOutput =
-      RankedTensorType::get(outputShape, valueType.getElementType());
-  auto outputType = cast<RankedTensorType>(getOutput().getType());
-  if (outputType.getElementType() != expectedOutput.getElementType() ||
-      failed(verifyCompatibleShape(outputType, expectedOutput)))
-    return emitOpError() << "output must be " << expectedOutput
-                         << " ([B, Hq, Nq, Dv] with value's element type), got "
-                         << outputType;
-
-  if (Value logsumexp = getLogsumexp()) {
-    auto expectedLse = RankedTensorType::get(
-        ArrayRef<int64_t>(outputShape).take_front(3),
-        Float32Type::get(getContext()));
-    auto lseType = cast<RankedTensorType>(logsumexp.getType());
-    if (lseType.getElementType() != expectedLse.getElementType() ||
-        failed(verifyCompatibleShape(lseType, expectedLse)))
-      return emitOpError() << "logsumexp must be " << expectedLse
-                           << " ([B, Hq, Nq] in f32), got " << lseType;
-  }
-
-  if (Value mask = getMask()) {
-    auto maskType = cast<RankedTensorType>(mask.getType());
-    if (failed(checkRank("mask", maskType, 4,
-                         "broadcastable to [B, Hq, Nq, Nk]")))
+  if (failed(check.matches("output", getOutput().getType(),
+                           check.expectedOutput(),
+                           "[B, Hq, Nq, Dv] with value's element type")))
+    return failure();
+  if (Value logsumexp = getLogsumexp())
+    if (failed(check.logsumexp("logsumexp", logsumexp.getType())))
       return failure();
-    Type maskElementType = maskType.getElementType();
-    if (!maskElementType.isInteger(1) &&
-        !isSupportedInputElementType(maskElementType))
-      return emitOpError()
-             << "mask element type must be i1 (keep-mask) or f16, bf16 or "
-                "f32 (additive bias), got "
-             << maskElementType;
-    int64_t scoreShape[] = {queryType.getDimSize(0), queryType.getDimSize(1),
-                            queryType.getDimSize(2), getKeyLength()};
-    static constexpr StringLiteral scoreDimNames[] = {"B", "Hq", "Nq", "Nk"};
-    for (int64_t dim = 0; dim < 4; ++dim) {
-      int64_t actual = maskType.getDimSize(dim);
-      if (actual == 1 || areCompatible(actual, scoreShape[dim]))
-        continue;
-      return emitOpError() << "mask dim " << dim << " (" << scoreDimNames[dim]
-                           << ") must be 1 or " << formatDim(scoreShape[dim])
-                           << " to broadcast to [B, Hq, Nq, Nk], got "
-                           << actual;
-    }
-  }
+
+  if (Value mask = getMask())
+    if (failed(check.mask(mask, getKeyLength())))
+      return failure();
 
   if (Value lengths = getKvLengths()) {
     auto lengthsType = cast<RankedTensorType>(lengths.getType());
@@ -273,23 +339,69 @@ LogicalResult AttentionOp::verify() {
                               "keys are packed, not paged";
   }
 
-  double scale = getScale().convertToDouble();
-  if (!std::isfinite(scale))
-    return emitOpError() << "scale must be finite, got " << getScaleAttr();
+  return check.scaleAndDiagonals(getScaleAttr(), getCausal(), getWindowAttr());
+}
 
-  if (std::optional<DiagonalAlignment> causal = getCausal()) {
-    if (WindowAttr window = getWindowAttr()) {
-      if (window.getAlign() != *causal)
-        return emitOpError()
-               << "window alignment (" << stringifyEnum(window.getAlign())
-               << ") contradicts causal alignment ("
-               << stringifyEnum(*causal) << ")";
-      if (window.getRight() != 0)
-        return emitOpError()
-               << "window right = " << window.getRight()
-               << " contradicts causal, which hides every key right of the "
-                  "diagonal; expected right = 0";
-    }
+int64_t AttentionBackwardOp::getGroupSize() {
+  int64_t queryHeads = getQuery().getType().getDimSize(1);
+  int64_t kvHeads = getKeyHeads();
+  if (ShapedType::isDynamic(queryHeads) || ShapedType::isDynamic(kvHeads) ||
+      kvHeads == 0)
+    return ShapedType::kDynamic;
+  return queryHeads / kvHeads;
+}
+
+bool AttentionBackwardOp::hasBooleanMask() {
+  Value mask = getMask();
+  return mask && cast<ShapedType>(mask.getType()).getElementType().isInteger(1);
+}
+
+LogicalResult AttentionBackwardOp::verify() {
+  AttentionChecks check{*this, getQuery().getType(), getKey().getType(),
+                        getValue().getType()};
+  if (failed(check.rank("query", check.queryType, 4, "[B, Hq, Nq, D]")) ||
+      failed(check.rank("key", check.keyType, 4, "[B, Hkv, Nk, D]")) ||
+      failed(check.rank("value", check.valueType, 4, "[B, Hkv, Nk, Dv]")) ||
+      failed(check.elementTypes()) || failed(check.contiguousKeys()) ||
+      failed(check.headDimsAndCounts(/*kvHeadsDim=*/1)))
+    return failure();
+
+  // The forward results and the output gradient.
+  RankedTensorType output = check.expectedOutput();
+  StringRef outputShape = "[B, Hq, Nq, Dv] with value's element type, as "
+                          "fa.attention's output";
+  if (failed(check.matches("output", getOutput().getType(), output,
+                           outputShape)) ||
+      failed(check.matches("grad_output", getGradOutput().getType(), output,
+                           outputShape)) ||
+      failed(check.logsumexp("logsumexp", getLogsumexp().getType())))
+    return failure();
+
+  // Each gradient has its input's type.
+  for (auto [name, gradient, input] :
+       {std::tuple<StringRef, Value, Value>{"grad_query", getGradQuery(),
+                                            getQuery()},
+        {"grad_key", getGradKey(), getKey()},
+        {"grad_value", getGradValue(), getValue()}})
+    if (failed(check.matches(name, gradient.getType(),
+                             cast<RankedTensorType>(input.getType()),
+                             "the type of the input it is the gradient of")))
+      return failure();
+
+  Value mask = getMask();
+  if (mask && failed(check.mask(mask, getKeyLength())))
+    return failure();
+  if (Value gradMask = getGradMask()) {
+    if (!mask)
+      return emitOpError() << "grad_mask needs a mask: it is the gradient of "
+                              "the additive bias";
+    if (hasBooleanMask())
+      return emitOpError() << "grad_mask needs an additive (float) mask; a "
+                              "boolean keep-mask has no gradient";
+    if (failed(check.matches("grad_mask", gradMask.getType(),
+                             cast<RankedTensorType>(mask.getType()),
+                             "the mask's type: broadcast dims are summed")))
+      return failure();
   }
-  return success();
+  return check.scaleAndDiagonals(getScaleAttr(), getCausal(), getWindowAttr());
 }

@@ -1,7 +1,8 @@
 //===- FAOps.td - Operations of the fa dialect --------------*- tablegen -*-===//
 //
-// fa.attention: the whole attention computation as one op. Its verifier checks
-// every shape and type relation so that later passes can rely on them.
+// fa.attention: the whole attention computation as one op, and
+// fa.attention_backward: its gradients. Their verifiers check every shape and
+// type relation so that later passes can rely on them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -146,6 +147,111 @@ def FA_AttentionOp : FA_Op<"attention", [Pure, AttrSizedOperandSegments]> {
     /// Static Hkv and Nk of the logical keys, or ShapedType::kDynamic.
     int64_t getKeyHeads();
     int64_t getKeyLength();
+  }];
+}
+
+def FA_AttentionBackwardOp : FA_Op<"attention_backward", [Pure]> {
+  let summary = "Gradients of fa.attention by recomputation: dQ, dK, dV (and dBias)";
+  let description = [{
+    The gradients of the forward attention (`fa.attention` with the same
+    operands and attributes) with respect to Q, K and V, and, when asked
+    for, with respect to its additive bias, given the gradient `dO` of its
+    output. With `S = scale * Q K^T + bias` (hidden keys `-inf`) and
+    `P = softmax(S)` row by row:
+
+    ```
+    dV  = P^T dO                       (summed over the heads of a group)
+    dP  = dO V^T
+    dS  = P * (dP - D),   D[i] = sum_e dO[i,e] * O[i,e]
+    dQ  = scale * dS K
+    dK  = scale * dS^T Q               (summed over the heads of a group)
+    dBias = dS                         (summed over the mask's broadcast dims)
+    ```
+
+    `output` and `logsumexp` must be the forward op's results for these
+    inputs: they are what lets a lowering rebuild `P = exp(S - L)` tile by
+    tile (FlashAttention's recomputation) instead of storing it, and `D`
+    from O instead of P. The reference decomposition
+    (`fa-decompose-attention`) computes the softmax again from Q and K and
+    uses `D = rowsum(dP * P)`, the textbook softmax backward, so that it is
+    an oracle independent of both.
+
+    Operands and results:
+
+    | name | shape | element type |
+    |---|---|---|
+    | `query` | `[B, Hq, Nq, D]` | f16, bf16 or f32 |
+    | `key` | `[B, Hkv, Nk, D]` | same as query |
+    | `value` | `[B, Hkv, Nk, Dv]` | same as query |
+    | `output`, `grad_output` | `[B, Hq, Nq, Dv]` | same as query |
+    | `logsumexp` | `[B, Hq, Nq]` | f32 |
+    | `mask` (optional) | broadcastable to `[B, Hq, Nq, Nk]` | i1, f16, bf16 or f32 |
+    | `grad_query`, `grad_key`, `grad_value` | as `query`, `key`, `value` | same as query |
+    | `grad_mask` (optional) | the mask's own type | a float mask's |
+
+    `scale`, `mask`, `causal` and `window` mean what they mean on
+    `fa.attention` (GQA and MQA too: `Hq` a multiple of `Hkv`).
+    Accumulation is f32 whatever the input type; each gradient is rounded
+    to its result type once. `grad_mask` is only for an additive (float)
+    bias, and has the bias's shape: a broadcast dimension of the bias is
+    summed over. **Fully-masked rows** (no visible key, logsumexp `-inf`)
+    contribute zero to every gradient, never NaN.
+
+    Example:
+
+    ```mlir
+    %dq, %dk, %dv = fa.attention_backward %q, %k, %v, %o, %do, %lse
+        scale = 0.125 causal = bottom_right
+        : tensor<2x8x128x64xf16>, tensor<2x2x128x64xf16>,
+          tensor<2x2x128x64xf16>, tensor<2x8x128x64xf16>,
+          tensor<2x8x128x64xf16>, tensor<2x8x128xf32>
+        -> tensor<2x8x128x64xf16>, tensor<2x2x128x64xf16>,
+           tensor<2x2x128x64xf16>
+    ```
+  }];
+
+  let arguments = (ins AnyRankedTensor:$query,
+                       AnyRankedTensor:$key,
+                       AnyRankedTensor:$value,
+                       AnyRankedTensor:$output,
+                       AnyRankedTensor:$grad_output,
+                       AnyRankedTensor:$logsumexp,
+                       Optional<AnyRankedTensor>:$mask,
+                       F64Attr:$scale,
+                       OptionalAttr<FA_DiagonalAlignment>:$causal,
+                       OptionalAttr<FA_WindowAttr>:$window,
+                       OptionalAttr<FA_TilingAttr>:$tiling);
+  let results = (outs AnyRankedTensor:$grad_query,
+                      AnyRankedTensor:$grad_key,
+                      AnyRankedTensor:$grad_value,
+                      Optional<AnyRankedTensor>:$grad_mask);
+
+  let assemblyFormat = [{
+    $query `,` $key `,` $value `,` $output `,` $grad_output `,` $logsumexp
+    (`mask` `(` $mask^ `:` type($mask) `)`)?
+    `scale` `=` $scale (`causal` `=` $causal^)? (`window` `=` $window^)?
+    (`tiling` `=` $tiling^)? attr-dict `:` type($query) `,` type($key) `,`
+    type($value) `,` type($output) `,` type($grad_output) `,` type($logsumexp)
+    `->` type($grad_query) `,` type($grad_key) `,` type($grad_value)
+    (`,` type($grad_mask)^)?
+  }];
+
+  let hasVerifier = 1;
+
+  let extraClassDeclaration = [{
+    /// Hq / Hkv, or ShapedType::kDynamic when either is dynamic.
+    int64_t getGroupSize();
+    /// True when the mask is a boolean keep-mask, false for an additive bias.
+    bool hasBooleanMask();
+    /// The backward op reads unpaged, unpacked keys (the helpers shared with
+    /// fa.attention ask).
+    bool isPaged() { return false; }
+    bool isPacked() { return false; }
+    ::mlir::Value getKvLengths() { return nullptr; }
+    ::mlir::Value getPageTable() { return nullptr; }
+    int64_t getKeyHeadsDim() { return 1; }
+    int64_t getKeyHeads() { return getKey().getType().getDimSize(1); }
+    int64_t getKeyLength() { return getKey().getType().getDimSize(2); }
   }];
 }
 

@@ -1,0 +1,552 @@
+//===- TileAttentionBackward.cpp - fa.attention_backward, tiled -----------===//
+//
+// Stage: tiling. Lowers an fa.attention_backward annotated by
+// fa-select-tiles into FlashAttention-2's backward pass on tensors, by
+// recomputation: the forward's output O and logsumexp L are all it keeps,
+// and every probability tile is rebuilt as P = exp(S - L).
+//
+//   D = rowsum(dO * O)                                   [B, Hq, Nq] f32
+//   scf.forall (b, kv head, key block)                   -- dK and dV
+//     dK = dV = 0 (f32, [Bc, D] and [Bc, Dv])
+//     scf.for query head of the kv head's group            (GQA sums here)
+//       scf.for query block that sees the key block
+//         S  = scale Q K^T (+ bias) [Br, Bc]; masked -> -inf
+//         P  = exp(S - L), 0 on rows with L = -inf
+//         dV += P^T dO; dP = dO V^T; dS = P * (dP - D); dK += dS^T Q
+//     dK *= scale
+//   scf.forall (b, head, query block)                    -- dQ
+//     dQ = 0 ([Br, D] f32)
+//     scf.for key block the query block sees
+//       S, P, dP, dS as above; dQ += dS K
+//     dQ *= scale
+//
+// dQ gets a pass of its own rather than f32 atomics (FlashAttention-2's
+// choice, where every key block adds into every query row it sees): each dQ
+// row is then summed by one block in a fixed order, so the result is
+// deterministic, at the price of recomputing S, P and dP (7 tile matmuls per
+// visible tile pair instead of 5). docs/Tiling.md has the trade-off.
+//
+// As in the forward lowering, every buffer is tile-sized and has a static
+// shape; tails are padded and masked; key or query blocks that the causal or
+// window mask hides entirely are never visited. P and dS are rounded to the
+// input type before the matmuls that read them, as FlashAttention-2 feeds
+// them to its tensor cores.
+//
+//===----------------------------------------------------------------------===//
+
+#include "IndexMath.h"
+#include "TensorBuilders.h"
+
+#include "fa/Dialect/FA/IR/FAOps.h"
+#include "fa/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <limits>
+
+namespace mlir::fa {
+#define GEN_PASS_DEF_FATILEATTENTIONBACKWARD
+#include "fa/Transforms/Passes.h.inc"
+} // namespace mlir::fa
+
+using namespace mlir;
+using namespace mlir::fa;
+
+namespace {
+
+using utils::IteratorType;
+
+/// Rows [row0, row0 + rows) of a [B, H, N] tensor at (b, h), padded with
+/// zeros to [tileRows].
+Value loadRowTile(OpBuilder &b, Location loc, Value source, Value batch,
+                  Value head, Value row0, Value rows, int64_t tileRows) {
+  auto type = cast<RankedTensorType>(source.getType());
+  SmallVector<OpFoldResult> offsets =
+      getAsOpFoldResult(ValueRange{batch, head, row0});
+  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1), b.getIndexAttr(1),
+                                     getAsOpFoldResult(rows)};
+  SmallVector<OpFoldResult> strides(3, b.getIndexAttr(1));
+  std::optional<int64_t> staticRows = getConstantIntValue(rows);
+  auto sliceType = RankedTensorType::get(
+      {staticRows ? *staticRows : ShapedType::kDynamic},
+      type.getElementType());
+  Value slice = tensor::ExtractSliceOp::create(b, loc, sliceType, source,
+                                               offsets, sizes, strides);
+  auto tileType = RankedTensorType::get({tileRows}, type.getElementType());
+  if (sliceType == tileType)
+    return slice;
+  Value padValue =
+      arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
+  return tensor::createPadHighOp(tileType, slice, padValue, /*nofold=*/false,
+                                 loc, b);
+}
+
+/// Writes the first `rows` rows of `tile` ([tileRows, cols]) into `into` at
+/// (b, h, row0, 0), from the terminator of `forall`.
+void insertRows(OpBuilder &b, Location loc, scf::ForallOp forall, Value tile,
+                Value into, Value batch, Value head, Value row0, Value rows) {
+  auto tileType = cast<RankedTensorType>(tile.getType());
+  int64_t cols = tileType.getDimSize(1);
+  auto one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
+  Value valid = tensor::ExtractSliceOp::create(
+      b, loc,
+      RankedTensorType::get({ShapedType::kDynamic, cols},
+                            tileType.getElementType()),
+      tile, SmallVector<OpFoldResult>{zero, zero},
+      SmallVector<OpFoldResult>{getAsOpFoldResult(rows), b.getIndexAttr(cols)},
+      SmallVector<OpFoldResult>{one, one});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(forall.getTerminator().getBody());
+  SmallVector<OpFoldResult> offsets =
+      getAsOpFoldResult(ValueRange{batch, head, row0});
+  offsets.push_back(zero);
+  tensor::ParallelInsertSliceOp::create(
+      b, loc, valid, into, offsets,
+      SmallVector<OpFoldResult>{one, one, getAsOpFoldResult(rows),
+                                b.getIndexAttr(cols)},
+      SmallVector<OpFoldResult>(4, one));
+}
+
+struct BackwardLowering {
+  AttentionBackwardOp op;
+  OpBuilder &b;
+  Location loc;
+  int64_t blockQ, blockKV, headDim, valueDim;
+  Type elementType, f32;
+  Value scale, queryLen, keyLen, groupSize, causalOffset, windowOffset;
+  SmallVector<bool> maskBroadcast;
+  /// D = rowsum(dO * O), [B, Hq, Nq] in f32.
+  Value rowCorrection;
+
+  BackwardLowering(AttentionBackwardOp op, OpBuilder &b, TilingAttr tiling)
+      : op(op), b(b), loc(op.getLoc()), blockQ(tiling.getBlockQ()),
+        blockKV(tiling.getBlockKv()) {
+    headDim = op.getQuery().getType().getDimSize(3);
+    valueDim = op.getValue().getType().getDimSize(3);
+    elementType = op.getQuery().getType().getElementType();
+    f32 = b.getF32Type();
+  }
+
+  SmallVector<Value> lower();
+  Value computeRowCorrection();
+  std::pair<Value, Value> gradKeysAndValues();
+  Value gradQueries();
+
+  /// The tiles of one query block against one key block.
+  struct QueryTiles {
+    Value query, gradOutput, logsumexp, correction;
+  };
+  QueryTiles loadQueryTiles(OpBuilder &lb, Location lloc, Value batch,
+                            Value head, Value row0, Value rows);
+  /// P and dS of the tile pair, [Br, Bc] in f32, both 0 where hidden.
+  std::pair<Value, Value> recompute(OpBuilder &lb, Location lloc, Value batch,
+                                    Value head, const QueryTiles &queries,
+                                    Value row0, Value rows, Value keyTile,
+                                    Value valueTile, Value col0, Value cols);
+  /// `acc += lhs^T rhs` (transposeLhs) or `acc += lhs rhs`, with lhs
+  /// [Br, Bc] in f32 rounded to the input type first, rhs in the input type.
+  Value multiplyAccumulate(OpBuilder &lb, Location lloc, Value lhs, Value rhs,
+                           Value acc, bool transposeLhs);
+  /// `acc * scale` rounded to the input type.
+  Value finish(OpBuilder &lb, Location lloc, Value acc, bool scaled);
+};
+
+SmallVector<Value> BackwardLowering::lower() {
+  IndexMath math{b, loc};
+  Value query = op.getQuery(), key = op.getKey();
+  queryLen = math.dim(query, 2);
+  keyLen = math.dim(key, 2);
+  groupSize = math.divU(math.dim(query, 1), math.dim(key, 1));
+  alignDiagonals(math, op, queryLen, keyLen, causalOffset, windowOffset);
+  scale = arith::ConstantOp::create(
+      b, loc, b.getF32FloatAttr(op.getScale().convertToDouble()));
+  maskBroadcast = maskBroadcastDims(op);
+  rowCorrection = computeRowCorrection();
+  auto [gradKey, gradValue] = gradKeysAndValues();
+  Value gradQuery = gradQueries();
+  SmallVector<Value> results = {gradQuery, gradKey, gradValue};
+  for (auto [index, result] : llvm::enumerate(results)) {
+    Type declared = op->getResult(index).getType();
+    if (result.getType() != declared)
+      result = tensor::CastOp::create(b, loc, declared, result);
+  }
+  return results;
+}
+
+Value BackwardLowering::computeRowCorrection() {
+  MLIRContext *ctx = b.getContext();
+  SmallVector<OpFoldResult> rowSizes =
+      tensor::getMixedSizes(b, loc, op.getLogsumexp());
+  AffineMap identity4 = b.getMultiDimIdentityMap(4);
+  AffineMap rowMap = AffineMap::get(
+      4, 0,
+      {getAffineDimExpr(0, ctx), getAffineDimExpr(1, ctx),
+       getAffineDimExpr(2, ctx)},
+      ctx);
+  auto par = IteratorType::parallel, red = IteratorType::reduction;
+  return createGeneric(
+      b, loc, ValueRange{op.getGradOutput(), op.getOutput()},
+      createFilled(b, loc, rowSizes, f32, b.getFloatAttr(f32, 0.0)),
+      {identity4, identity4, rowMap}, {par, par, par, red},
+      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        Value product =
+            arith::MulFOp::create(nb, nloc, castToF32(nb, nloc, args[0]),
+                                  castToF32(nb, nloc, args[1]));
+        return arith::AddFOp::create(nb, nloc, args[2], product);
+      });
+}
+
+BackwardLowering::QueryTiles
+BackwardLowering::loadQueryTiles(OpBuilder &lb, Location lloc, Value batch,
+                                 Value head, Value row0, Value rows) {
+  IndexMath m{lb, lloc};
+  Value zero = m.constant(0);
+  QueryTiles tiles;
+  tiles.query = loadTile(lb, lloc, op.getQuery(), batch, head, row0, rows,
+                         blockQ, zero, m.constant(headDim), headDim);
+  tiles.gradOutput = loadTile(lb, lloc, op.getGradOutput(), batch, head, row0,
+                              rows, blockQ, zero, m.constant(valueDim),
+                              valueDim);
+  tiles.logsumexp = loadRowTile(lb, lloc, op.getLogsumexp(), batch, head, row0,
+                                rows, blockQ);
+  tiles.correction =
+      loadRowTile(lb, lloc, rowCorrection, batch, head, row0, rows, blockQ);
+  return tiles;
+}
+
+std::pair<Value, Value> BackwardLowering::recompute(
+    OpBuilder &lb, Location lloc, Value batch, Value head,
+    const QueryTiles &queries, Value row0, Value rows, Value keyTile,
+    Value valueTile, Value col0, Value cols) {
+  MLIRContext *ctx = lb.getContext();
+  IndexMath lm{lb, lloc};
+  AffineExpr i, j, x;
+  bindDims(ctx, i, j, x);
+  auto map = [&](unsigned numDims, ArrayRef<AffineExpr> results) {
+    return AffineMap::get(numDims, 0, results, ctx);
+  };
+  auto par = IteratorType::parallel, red = IteratorType::reduction;
+  AffineMap id2 = lb.getMultiDimIdentityMap(2), row2 = map(2, {i});
+  SmallVector<OpFoldResult> scoreSizes = {lb.getIndexAttr(blockQ),
+                                          lb.getIndexAttr(blockKV)};
+  auto zeros = [&]() {
+    return createFilled(lb, lloc, scoreSizes, f32, lb.getFloatAttr(f32, 0.0));
+  };
+  auto multiplyAdd = [](OpBuilder &nb, Location nloc, ValueRange args) {
+    Value product =
+        arith::MulFOp::create(nb, nloc, castToF32(nb, nloc, args[0]),
+                              castToF32(nb, nloc, args[1]));
+    return arith::AddFOp::create(nb, nloc, args[2], product).getResult();
+  };
+
+  // raw = Q K^T and dP = dO V^T, in f32.
+  Value raw = createGeneric(lb, lloc, ValueRange{queries.query, keyTile},
+                            zeros(),
+                            {map(3, {i, x}), map(3, {j, x}), map(3, {i, j})},
+                            {par, par, red}, multiplyAdd);
+  Value gradProbs = createGeneric(
+      lb, lloc, ValueRange{queries.gradOutput, valueTile}, zeros(),
+      {map(3, {i, x}), map(3, {j, x}), map(3, {i, j})}, {par, par, red},
+      multiplyAdd);
+
+  Value mask = op.getMask();
+  Value maskTile;
+  if (mask)
+    maskTile = loadTile(lb, lloc, mask, batch, head, row0, rows, blockQ, col0,
+                        cols, blockKV, maskBroadcast);
+  // The element mask only where the tile is padded (rows or keys) or a
+  // causal or window boundary crosses it.
+  Value needsMask = tileCrossesMaskBoundary(lm, op, row0, rows, col0, cols,
+                                            blockKV, causalOffset,
+                                            windowOffset);
+  needsMask = lm.orI(needsMask, lm.lt(rows, lm.constant(blockQ)));
+  std::optional<DiagonalAlignment> causal = op.getCausal();
+  WindowAttr window = op.getWindowAttr();
+
+  // P = exp(scale * raw (+ bias) - L), 0 where hidden or where the row saw
+  // no key in the forward pass (L = -inf).
+  auto buildProbs = [&](OpBuilder &sb, Location sloc,
+                        bool elementMask) -> Value {
+    SmallVector<Value> inputs = {raw, queries.logsumexp};
+    SmallVector<AffineMap> maps = {id2, row2};
+    if (maskTile) {
+      inputs.push_back(maskTile);
+      maps.push_back(map(
+          2, {maskBroadcast[2] ? getAffineConstantExpr(0, ctx) : i,
+              maskBroadcast[3] ? getAffineConstantExpr(0, ctx) : j}));
+    }
+    maps.push_back(id2);
+    return createGeneric(
+        sb, sloc, inputs, createEmpty(sb, sloc, scoreSizes, f32), maps,
+        {par, par},
+        [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+          MaskedScore score(nb, nloc, args[0], scale);
+          if (maskTile)
+            score.addMask(args[2]);
+          if (elementMask) {
+            IndexMath em{nb, nloc};
+            Value localRow = linalg::IndexOp::create(nb, nloc, 0);
+            Value localCol = linalg::IndexOp::create(nb, nloc, 1);
+            Value row = em.add(row0, localRow);
+            Value col = em.add(col0, localCol);
+            score.require(em.lt(localRow, rows)); // padded query rows
+            score.require(em.lt(localCol, cols)); // padded keys
+            if (causal)
+              score.require(em.le(col, em.add(row, causalOffset)));
+            if (window) {
+              Value diagonal = em.add(row, windowOffset);
+              score.require(
+                  em.le(em.addConstant(diagonal, -window.getLeft()), col));
+              score.require(
+                  em.le(col, em.addConstant(diagonal, window.getRight())));
+            }
+          }
+          Value lse = args[1];
+          Value negInf = arith::ConstantOp::create(
+              nb, nloc,
+              nb.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
+          Value noKey = arith::CmpFOp::create(
+              nb, nloc, arith::CmpFPredicate::OEQ, lse, negInf);
+          Value shifted = arith::SubFOp::create(nb, nloc, score.finish(),
+                                                safeRowMax(nb, nloc, lse));
+          Value prob = math::ExpOp::create(nb, nloc, shifted);
+          Value zero =
+              arith::ConstantOp::create(nb, nloc, nb.getF32FloatAttr(0));
+          return arith::SelectOp::create(nb, nloc, noKey, zero, prob);
+        });
+  };
+  auto masked = scf::IfOp::create(
+      lb, lloc, needsMask,
+      [&](OpBuilder &tb, Location tloc) {
+        scf::YieldOp::create(tb, tloc, buildProbs(tb, tloc, true));
+      },
+      [&](OpBuilder &eb, Location eloc) {
+        scf::YieldOp::create(eb, eloc, buildProbs(eb, eloc, false));
+      });
+  Value probs = masked.getResult(0);
+
+  // dS = P * (dP - D).
+  Value gradScores = createGeneric(
+      lb, lloc, ValueRange{probs, gradProbs, queries.correction},
+      createEmpty(lb, lloc, scoreSizes, f32), {id2, id2, row2, id2},
+      {par, par},
+      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        Value centered = arith::SubFOp::create(nb, nloc, args[1], args[2]);
+        return arith::MulFOp::create(nb, nloc, args[0], centered);
+      });
+  return {probs, gradScores};
+}
+
+Value BackwardLowering::multiplyAccumulate(OpBuilder &lb, Location lloc,
+                                           Value lhs, Value rhs, Value acc,
+                                           bool transposeLhs) {
+  MLIRContext *ctx = lb.getContext();
+  // Loops (r, c, k): acc[r, c] += lhs'[r, k] * rhs[k, c], lhs' = lhs or
+  // lhs^T.
+  AffineExpr r, c, k;
+  bindDims(ctx, r, c, k);
+  auto map = [&](ArrayRef<AffineExpr> results) {
+    return AffineMap::get(3, 0, results, ctx);
+  };
+  auto par = IteratorType::parallel, red = IteratorType::reduction;
+  Type inputType = elementType;
+  return createGeneric(
+      lb, lloc, ValueRange{lhs, rhs}, acc,
+      {transposeLhs ? map({k, r}) : map({r, k}), map({k, c}), map({r, c})},
+      {par, par, red},
+      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        Value left = args[0];
+        if (!inputType.isF32())
+          left = castToF32(nb, nloc,
+                           arith::TruncFOp::create(nb, nloc, inputType, left));
+        Value product = arith::MulFOp::create(nb, nloc, left,
+                                              castToF32(nb, nloc, args[1]));
+        return arith::AddFOp::create(nb, nloc, args[2], product);
+      });
+}
+
+Value BackwardLowering::finish(OpBuilder &lb, Location lloc, Value acc,
+                               bool scaled) {
+  AffineMap id2 = lb.getMultiDimIdentityMap(2);
+  auto par = IteratorType::parallel;
+  return createGeneric(
+      lb, lloc, ValueRange{acc},
+      createEmpty(lb, lloc, tensor::getMixedSizes(lb, lloc, acc), elementType),
+      {id2, id2}, {par, par},
+      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        Value result = args[0];
+        if (scaled)
+          result = arith::MulFOp::create(nb, nloc, result, scale);
+        if (elementType.isF32())
+          return result;
+        return arith::TruncFOp::create(nb, nloc, elementType, result);
+      });
+}
+
+std::pair<Value, Value> BackwardLowering::gradKeysAndValues() {
+  MLIRContext *ctx = b.getContext();
+  IndexMath math{b, loc};
+  Value key = op.getKey(), value = op.getValue();
+  Value batchSize = math.dim(key, 0), keyHeads = math.dim(key, 1);
+  Value keyBlocks = math.ceilDiv(keyLen, math.constant(blockKV));
+  SmallVector<Value> outputs = {
+      createEmpty(b, loc, tensor::getMixedSizes(b, loc, key), elementType),
+      createEmpty(b, loc, tensor::getMixedSizes(b, loc, value), elementType)};
+  SmallVector<Attribute> mapping = {
+      gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimZ),
+      gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimY),
+      gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimX)};
+  auto forall = scf::ForallOp::create(
+      b, loc, getAsOpFoldResult(ValueRange{batchSize, keyHeads, keyBlocks}),
+      outputs, b.getArrayAttr(mapping));
+
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(forall.getBody());
+  Value batch = forall.getInductionVar(0), kvHead = forall.getInductionVar(1);
+  Value blockKVValue = math.constant(blockKV);
+  Value col0 = math.mul(forall.getInductionVar(2), blockKVValue);
+  Value cols = math.min(blockKVValue, math.sub(keyLen, col0));
+  Value zero = math.constant(0), one = math.constant(1);
+  Value keyTile = loadTile(b, loc, key, batch, kvHead, col0, cols, blockKV,
+                           zero, math.constant(headDim), headDim);
+  Value valueTile = loadTile(b, loc, value, batch, kvHead, col0, cols, blockKV,
+                             zero, math.constant(valueDim), valueDim);
+  auto accumulator = [&](int64_t width) {
+    return createFilled(b, loc, {b.getIndexAttr(blockKV), b.getIndexAttr(width)},
+                        f32, b.getFloatAttr(f32, 0.0));
+  };
+  VisibleKeys rowRange = visibleQueries(math, op, col0, cols, queryLen,
+                                        causalOffset, windowOffset, blockQ);
+  Value blockQValue = math.constant(blockQ);
+  // Every query head of the group, one after another: the group's sum is
+  // formed in this block, in a fixed order.
+  auto headLoop = scf::ForOp::create(
+      b, loc, zero, groupSize, one,
+      ValueRange{accumulator(headDim), accumulator(valueDim)},
+      [&](OpBuilder &hb, Location hloc, Value member, ValueRange headState) {
+        IndexMath hm{hb, hloc};
+        Value head = hm.add(hm.mul(kvHead, groupSize), member);
+        auto rowLoop = scf::ForOp::create(
+            hb, hloc, rowRange.firstBlockStart, rowRange.keyEnd, blockQValue,
+            headState,
+            [&](OpBuilder &lb, Location lloc, Value row0, ValueRange state) {
+              IndexMath lm{lb, lloc};
+              Value rows = lm.min(blockQValue, lm.sub(queryLen, row0));
+              QueryTiles queries =
+                  loadQueryTiles(lb, lloc, batch, head, row0, rows);
+              auto [probs, gradScores] =
+                  recompute(lb, lloc, batch, head, queries, row0, rows,
+                            keyTile, valueTile, col0, cols);
+              // dV += P^T dO; dK += dS^T Q.
+              Value gradValue = multiplyAccumulate(
+                  lb, lloc, probs, queries.gradOutput, state[1], true);
+              Value gradKey = multiplyAccumulate(lb, lloc, gradScores,
+                                                 queries.query, state[0], true);
+              scf::YieldOp::create(lb, lloc, ValueRange{gradKey, gradValue});
+            });
+        scf::YieldOp::create(hb, hloc, rowLoop.getResults());
+      });
+  Value gradKeyTile = finish(b, loc, headLoop.getResult(0), /*scaled=*/true);
+  Value gradValueTile =
+      finish(b, loc, headLoop.getResult(1), /*scaled=*/false);
+  insertRows(b, loc, forall, gradKeyTile, forall.getRegionIterArgs()[0], batch,
+             kvHead, col0, cols);
+  insertRows(b, loc, forall, gradValueTile, forall.getRegionIterArgs()[1],
+             batch, kvHead, col0, cols);
+  return {forall.getResult(0), forall.getResult(1)};
+}
+
+Value BackwardLowering::gradQueries() {
+  MLIRContext *ctx = b.getContext();
+  IndexMath math{b, loc};
+  Value query = op.getQuery(), key = op.getKey(), value = op.getValue();
+  Value batchSize = math.dim(query, 0), queryHeads = math.dim(query, 1);
+  Value queryBlocks = math.ceilDiv(queryLen, math.constant(blockQ));
+  SmallVector<Value> outputs = {
+      createEmpty(b, loc, tensor::getMixedSizes(b, loc, query), elementType)};
+  SmallVector<Attribute> mapping = {
+      gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimZ),
+      gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimY),
+      gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimX)};
+  auto forall = scf::ForallOp::create(
+      b, loc, getAsOpFoldResult(ValueRange{batchSize, queryHeads, queryBlocks}),
+      outputs, b.getArrayAttr(mapping));
+
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(forall.getBody());
+  Value batch = forall.getInductionVar(0), head = forall.getInductionVar(1);
+  Value blockQValue = math.constant(blockQ);
+  Value row0 = math.mul(forall.getInductionVar(2), blockQValue);
+  Value rows = math.min(blockQValue, math.sub(queryLen, row0));
+  Value kvHead = math.divU(head, groupSize);
+  Value zero = math.constant(0);
+  QueryTiles queries = loadQueryTiles(b, loc, batch, head, row0, rows);
+  VisibleKeys visible = visibleKeys(math, op, row0, rows, keyLen, causalOffset,
+                                    windowOffset, blockKV);
+  Value blockKVValue = math.constant(blockKV);
+  Value init = createFilled(
+      b, loc, {b.getIndexAttr(blockQ), b.getIndexAttr(headDim)}, f32,
+      b.getFloatAttr(f32, 0.0));
+  auto keyLoop = scf::ForOp::create(
+      b, loc, visible.firstBlockStart, visible.keyEnd, blockKVValue,
+      ValueRange{init},
+      [&](OpBuilder &lb, Location lloc, Value col0, ValueRange state) {
+        IndexMath lm{lb, lloc};
+        Value cols = lm.min(blockKVValue, lm.sub(keyLen, col0));
+        Value keyTile = loadTile(lb, lloc, key, batch, kvHead, col0, cols,
+                                 blockKV, zero, lm.constant(headDim), headDim);
+        Value valueTile =
+            loadTile(lb, lloc, value, batch, kvHead, col0, cols, blockKV, zero,
+                     lm.constant(valueDim), valueDim);
+        Value gradScores =
+            recompute(lb, lloc, batch, head, queries, row0, rows, keyTile,
+                      valueTile, col0, cols)
+                .second;
+        // dQ += dS K.
+        scf::YieldOp::create(lb, lloc,
+                             multiplyAccumulate(lb, lloc, gradScores, keyTile,
+                                                state[0], false));
+      });
+  Value gradQueryTile = finish(b, loc, keyLoop.getResult(0), /*scaled=*/true);
+  insertRows(b, loc, forall, gradQueryTile, forall.getRegionIterArgs()[0],
+             batch, head, row0, rows);
+  return forall.getResult(0);
+}
+
+struct FATileAttentionBackwardPass
+    : fa::impl::FATileAttentionBackwardBase<FATileAttentionBackwardPass> {
+  void runOnOperation() override {
+    SmallVector<AttentionBackwardOp> ops;
+    getOperation()->walk([&](AttentionBackwardOp op) { ops.push_back(op); });
+    for (AttentionBackwardOp op : ops) {
+      TilingAttr tiling = op.getTilingAttr();
+      if (!tiling) {
+        op.emitOpError() << "has no tiling; run fa-select-tiles first (or "
+                            "write tiling = #fa.tiling<...> on the op)";
+        return signalPassFailure();
+      }
+      if (tiling.getKvSplits() != 1 || tiling.getPackGqa()) {
+        op.emitOpError() << "tiling of the backward pass takes no kv_splits "
+                            "or pack_gqa (they are decode-step forms of the "
+                            "forward pass), got "
+                         << tiling;
+        return signalPassFailure();
+      }
+      if (op.getGradMask()) {
+        op.emitOpError() << "grad_mask has no tiled lowering yet; lower "
+                            "this op with fa-decompose-attention";
+        return signalPassFailure();
+      }
+      OpBuilder builder(op);
+      BackwardLowering lowering(op, builder, tiling);
+      SmallVector<Value> results = lowering.lower();
+      op.replaceAllUsesWith(results);
+      op.erase();
+    }
+  }
+};
+
+} // namespace
