@@ -206,6 +206,9 @@ TileSelection selectTiles(const AttentionShape &shape,
                           const TargetDescription &target, TilePolicy policy);
 
 /// Checks a tiling the user wrote; the error names bytes needed and limits.
+/// On the host, whose "shared memory" is its cache, a tiling is accepted
+/// however much scratch it needs (the why says when it exceeds the cache):
+/// the machine's cache size must not decide whether a program compiles.
 TileSelection checkTiling(const Tiling &tiling, const AttentionShape &shape,
                           const TargetDescription &target);
 
@@ -250,7 +253,7 @@ TileCosts evaluateBackwardTiling(const Tiling &tiling,
 TileSelection selectBackwardTiles(const AttentionShape &shape,
                                   const TargetDescription &target);
 
-/// Checks a backward tiling the user wrote.
+/// Checks a backward tiling the user wrote (on the host, as checkTiling).
 TileSelection checkBackwardTiling(const Tiling &tiling,
                                   const AttentionShape &shape,
                                   const TargetDescription &target);

@@ -158,6 +158,17 @@ std::string misfit(const Tiling &tiling, const TileCosts &costs,
   return "";
 }
 
+/// On the host, a tiling whose scratch exceeds the cache: what the report
+/// says about it ("" on GPUs and when it fits).
+std::string overHostCache(const TileCosts &costs,
+                          const TargetDescription &target) {
+  if (target.isGPU() || costs.sharedMemoryBytes <= target.sharedMemoryPerBlock)
+    return "";
+  return "its " + formatBytes(costs.sharedMemoryBytes) + " of scratch " +
+         "exceed the host's " + formatBytes(target.sharedMemoryPerBlock) +
+         " of cache, which costs speed, not correctness";
+}
+
 } // namespace
 
 std::optional<TilePolicy> mlir::fa::parseTilePolicy(llvm::StringRef text) {
@@ -770,6 +781,11 @@ TileSelection mlir::fa::checkTiling(const Tiling &tiling,
     return result;
   }
   TileCosts costs = evaluateTiling(tiling, shape, target);
+  // The host's "shared memory" is its cache, which bounds speed, not
+  // correctness: a tiling written on the op runs however large it is.
+  std::string overCache = overHostCache(costs, target);
+  if (!overCache.empty())
+    costs.occupancyBlocksPerSM = 1;
   if (costs.occupancyBlocksPerSM == 0) {
     std::string reason = misfit(tiling, costs, target);
     result.error = "the tiling written on the op (" + describe(tiling) + ") " +
@@ -785,10 +801,13 @@ TileSelection mlir::fa::checkTiling(const Tiling &tiling,
   decision.fa1BlockKV = fa1BlockKV(m, shape.headDim);
   decision.fa1BlockQ = fa1BlockQ(m, shape.headDim);
   decision.why = "the tiling written on the op (" + describe(tiling) +
-                 ") wins; it fits " + target.name + " with " +
-                 std::to_string(costs.sharedMemoryBytes) + " of " +
-                 std::to_string(target.sharedMemoryPerBlock) +
-                 " bytes of shared memory";
+                 ") wins; " +
+                 (overCache.empty()
+                      ? "it fits " + target.name + " with " +
+                            std::to_string(costs.sharedMemoryBytes) + " of " +
+                            std::to_string(target.sharedMemoryPerBlock) +
+                            " bytes of shared memory"
+                      : overCache);
   result.decision = decision;
   return result;
 }
@@ -979,6 +998,9 @@ TileSelection mlir::fa::checkBackwardTiling(const Tiling &tiling,
     return result;
   }
   TileCosts costs = evaluateBackwardTiling(tiling, shape, target);
+  std::string overCache = overHostCache(costs, target);
+  if (!overCache.empty())
+    costs.occupancyBlocksPerSM = 1;
   if (costs.occupancyBlocksPerSM == 0) {
     result.error = "the backward tiling written on the op (" +
                    describeBackward(tiling) + ") needs " +
@@ -998,10 +1020,13 @@ TileSelection mlir::fa::checkBackwardTiling(const Tiling &tiling,
   decision.policy = TilePolicy::User;
   fillFA1(decision, shape, target);
   decision.why = "the backward tiling written on the op (" +
-                 describeBackward(tiling) + ") wins; it fits " + target.name +
-                 " with " + std::to_string(costs.sharedMemoryBytes) + " of " +
-                 std::to_string(target.sharedMemoryPerBlock) +
-                 " bytes of shared memory";
+                 describeBackward(tiling) + ") wins; " +
+                 (overCache.empty()
+                      ? "it fits " + target.name + " with " +
+                            std::to_string(costs.sharedMemoryBytes) + " of " +
+                            std::to_string(target.sharedMemoryPerBlock) +
+                            " bytes of shared memory"
+                      : overCache);
   result.decision = decision;
   return result;
 }

@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""Writes test/Integration/Backward/sweep-*.mlir: one attention backward per
+file. Each runs the forward op (for O and the logsumexp) and then
+fa.attention_backward with the case's tiles through fa-cpu-pipeline twice:
+the tiled backward (fa-tile-attention-backward) and reference=true (the
+unfused textbook backward); every printed gradient is compared at the
+dtype's tolerance, and both runs are checked on their own against the
+float64 oracle (backward_oracle.py, attention_backward_reference.py).
+
+The inputs are make_tiling_sweep.py's (@fill, @ramp, @keep, @bias), with dO
+from @fill too.
+
+Run from the repository root after changing a case:
+  python3 test/Integration/Inputs/make_backward_sweep.py
+"""
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import make_tiling_sweep as sweep  # noqa: E402
+
+OUT = os.path.join(HERE, "..", "Backward")
+
+# Tolerances of the tiled backward vs the reference (docs/Tiling.md): f32
+# differs by the order of rounding and by D = rowsum(dO O) (from the saved,
+# rounded O) instead of rowsum(dP P); f16 and bf16 also by P and dS rounded
+# to the input type before the matmuls that read them, and by O rounded to
+# the input type.
+TOLERANCE = {"f32": ("1e-4", "5e-5"), "f16": ("2e-2", "4e-3"),
+             "bf16": ("6e-2", "3e-2")}
+
+# At N = 1000 the keys' ramp (K[j, 0] += 0.08 j, up to 80) makes dQ's column
+# 0 a sum of terms 80 times its size; both lowerings then differ from the
+# float64 oracle by about 4e-5 (in opposite directions), so that case has a
+# wider atol.
+TOLERANCE_OVERRIDE = {"n1000-tails": ("1e-4", "2e-4")}
+
+# name, B, Hq, Hkv, Nq, Nk, D, Dv, dtype, mask, causal, window,
+# (block_q, block_kv), grad_mask, oracle, what
+CASES = [
+    ("n7-tail", 1, 2, 2, 7, 7, 16, 16, "f32", None, None, None, (4, 4), False, True,
+     "N = 7 with 4 x 4 tiles: partial query and key blocks in both passes"),
+    ("nq-ne-nk-dv", 1, 2, 2, 37, 50, 16, 8, "f32", None, None, None, (16, 8), False, True,
+     "Nq = 37 != Nk = 50, Dv = 8 != D = 16, tiles that divide neither"),
+    ("tiles-divide-f16", 1, 2, 2, 64, 64, 64, 64, "f16", None, None, None, (32, 32), False, True,
+     "f16 inputs with f32 accumulation, N = 64 and D = 64 with tiles that divide them"),
+    ("causal-top-left", 1, 2, 2, 40, 56, 16, 16, "f32", None, "top_left", None, (16, 16), False, True,
+     "causal top-left, Nq < Nk: key blocks past the diagonal skipped in the dQ pass, query blocks before it in the dK/dV pass"),
+    ("causal-bottom-right-empty-rows", 1, 2, 2, 56, 40, 16, 16, "f32", None, "bottom_right", None, (8, 16), False, True,
+     "causal bottom-right with Nq > Nk: rows 0..15 see no key (logsumexp -inf) and contribute no gradient, no NaN"),
+    ("window", 1, 1, 1, 60, 60, 16, 16, "f32", None, None, (5, 3, "top_left"), (8, 8), False, True,
+     "a sliding window (5 left, 3 right) over 8 x 8 tiles: most tile pairs skipped in both passes"),
+    ("window-causal-bottom-right", 1, 2, 2, 30, 45, 16, 16, "f32", None, "bottom_right", (7, 0, "bottom_right"), (8, 8), False, True,
+     "a bottom-right window with causal, Nq != Nk"),
+    ("keep-mask-empty-row-f16", 1, 2, 2, 20, 24, 16, 16, "f16", ("bool", (1, 2, 20, 24)), None, None, (8, 8), False, True,
+     "a full boolean keep-mask whose row 2 hides every key, f16"),
+    ("bias-gqa", 2, 4, 2, 21, 26, 16, 16, "f32", ("bias", (2, 1, 21, 26)), None, None, (8, 16), False, True,
+     "an additive bias broadcast over heads with -inf entries and a row of -inf, GQA (group of 2)"),
+    ("gqa-causal", 2, 8, 2, 33, 41, 32, 16, "f32", None, "bottom_right", None, (16, 16), False, True,
+     "GQA: 8 query heads over 2 key/value heads (dK and dV summed over each group of 4), causal bottom-right, Dv != D"),
+    ("mqa-bias-f16", 1, 4, 1, 31, 45, 64, 64, "f16", ("bias", (1, 1, 31, 45)), None, None, (16, 16), False, True,
+     "MQA (one key/value head for 4 query heads) with an f16 bias"),
+    ("bf16-causal", 1, 2, 2, 64, 64, 64, 64, "bf16", None, "bottom_right", None, (16, 32), False, True,
+     "bf16 inputs, causal with Nq = Nk"),
+    ("n1000-tails", 1, 1, 1, 1000, 1000, 32, 32, "f32", None, "bottom_right", None, (64, 48), False, False,
+     "N = 1000 with tiles that divide neither length (64 x 48), causal; the oracle is too slow at this size, so only tiled vs reference"),
+    ("bias-gradient", 2, 2, 2, 20, 24, 16, 16, "f32", ("bias", (1, 2, 20, 24)), None, None, (8, 8), True, True,
+     "the bias gradient (grad_mask), summed over the batch the bias broadcasts over; reference only (no tiled lowering yet)"),
+]
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    for case in CASES:
+        (name, b, hq, hkv, nq, nk, d, dv, dtype, mask, causal, window, tile,
+         grad_mask, oracle, what) = case
+        bq, bkv = tile
+        rtol, atol = TOLERANCE_OVERRIDE.get(name, TOLERANCE[dtype])
+        tensor = sweep.tensor
+        qd, kd, vd, od = [b, hq, nq, d], [b, hkv, nk, d], [b, hkv, nk, dv], [b, hq, nq, dv]
+        qt, kt, vt, ot = (tensor(x, dtype) for x in (qd, kd, vd, od))
+        lt = tensor(od[:3], "f32")
+        mt = None
+        if mask:
+            kind, shape = mask
+            mt = tensor(shape, "i1" if kind == "bool" else dtype)
+        attrs = ""
+        if causal:
+            attrs += f" causal = {causal}"
+        if window:
+            attrs += f" window = <left = {window[0]}, right = {window[1]}, align = {window[2]}>"
+        tiling = f" tiling = <block_q = {bq}, block_kv = {bkv}, warps = 1, stages = 1>"
+        grads = [qt, kt, vt] + ([mt] if grad_mask else [])
+        lines = [f"// The tiled backward vs the reference: {what}.\n",
+                 f"// B = {b}, Hq = {hq}, Hkv = {hkv}, Nq = {nq}, Nk = {nk}, D = {d}, "
+                 f"Dv = {dv}, {dtype}, tiles {bq} x {bkv}.\n",
+                 "// Generated by test/Integration/Inputs/make_backward_sweep.py.\n"]
+        if not grad_mask:
+            lines.append("// RUN: fa-opt %s --fa-cpu-pipeline | %mlir-run > %t.tiled\n")
+        lines.append("// RUN: fa-opt %s --fa-cpu-pipeline=reference=true | %mlir-run > %t.reference\n")
+        if not grad_mask:
+            lines.append(f"// RUN: %compare %t.tiled %t.reference --rtol {rtol} --atol {atol}\n")
+        if oracle:
+            outputs = "%t.reference" + ("" if grad_mask else " %t.tiled")
+            lines.append("// RUN: %python %S/../Inputs/backward_oracle.py %s " + outputs +
+                         " | FileCheck %s --check-prefix=ORACLE\n")
+            lines.append("// ORACLE: reference: ORACLE MATCH\n")
+            if not grad_mask:
+                lines.append("// ORACLE: tiled: ORACLE MATCH\n")
+        if not grad_mask:
+            # The tiled form: both passes, nothing of [Nq, Nk].
+            lines.append("// RUN: fa-opt %s --fa-select-tiles=target=host "
+                         "--fa-tile-attention-backward | FileCheck %s\n")
+            # No [Nq, Nk] scores, per head or whole, anywhere in @backward.
+            never = (f"// CHECK-NOT: x{hq}x{nq}x{nk}xf32>\n"
+                     f"// CHECK-NOT: tensor<{nq}x{nk}xf32>\n")
+            lines.append("// CHECK-LABEL: func.func @backward\n")
+            for step in ("scf.forall", "scf.for", "scf.for", "scf.forall", "scf.for"):
+                lines.append(never + f"// CHECK: {step}\n")
+            lines.append(never + "// CHECK-NOT: fa.attention_backward\n"
+                         "// CHECK: func.func @fill\n")
+        lines.append("\nfunc.func private @printMemrefF32(tensor<*xf32>)\n\n")
+        margs = f", %m: {mt}" if mt else ""
+        mop = f" mask(%m : {mt})" if mt else ""
+        lhs = "%dq, %dk, %dv" + (", %db" if grad_mask else "")
+        lines.append(f"func.func @backward(%q: {qt}, %k: {kt}, %v: {vt}, %do: {ot}{margs}) "
+                     f"-> ({', '.join(grads)}) {{\n")
+        lines.append(f"  %o, %l = fa.attention %q, %k, %v{mop} scale = 0.25{attrs}\n"
+                     f"      : {qt}, {kt}, {vt} -> {ot}, {lt}\n")
+        lines.append(f"  {lhs} = fa.attention_backward %q, %k, %v, %o, %do, %l{mop} "
+                     f"scale = 0.25{attrs}{tiling}\n"
+                     f"      : {qt}, {kt}, {vt}, {ot}, {ot}, {lt}\n"
+                     f"      -> {', '.join(grads)}\n")
+        lines.append(f"  return {lhs} : {', '.join(grads)}\n}}\n\n")
+        lines.append(sweep.INPUT_FUNCTIONS)
+        consts = sorted({b, hq, hkv, nq, nk, d, dv, 1} | (set(mask[1]) if mask else set()))
+        lines.append("func.func @main() {\n")
+        for c in consts:
+            lines.append(f"  %c{c} = arith.constant {c} : index\n")
+        lines.append("  %isQuery = arith.constant false\n  %isKey = arith.constant true\n")
+        args = []
+        for dims, seed, ramp in ((qd, 1, "isQuery"), (kd, 2, "isKey"), (vd, 3, None),
+                                 (od, 4, None)):
+            text, value = sweep.make_input(dims, seed, dtype, ramp)
+            lines.append(text)
+            args.append(value)
+        if mask:
+            kind, shape = mask
+            mshape = ", ".join(f"%c{x}" for x in shape)
+            if kind == "bool":
+                lines.append(f"  %me = tensor.empty({mshape}) : tensor<?x?x?x?xi1>\n")
+                lines.append("  %mk = call @keep(%me) : (tensor<?x?x?x?xi1>) -> tensor<?x?x?x?xi1>\n")
+                lines.append(f"  %mm = tensor.cast %mk : tensor<?x?x?x?xi1> to {mt}\n")
+                args.append("%mm")
+            else:
+                lines.append(f"  %me = tensor.empty({mshape}) : tensor<?x?x?x?xf32>\n")
+                lines.append("  %mb = call @bias(%me) : (tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32>\n")
+                lines.append(f"  %mm = tensor.cast %mb : tensor<?x?x?x?xf32> to {tensor(shape, 'f32')}\n")
+                if dtype != "f32":
+                    lines.append(f"  %mt = arith.truncf %mm : {tensor(shape, 'f32')} to {mt}\n")
+                    args.append("%mt")
+                else:
+                    args.append("%mm")
+        types = [qt, kt, vt, ot] + ([mt] if mt else [])
+        lines.append(f"  {lhs} = call @backward({', '.join(args)}) : "
+                     f"({', '.join(types)}) -> ({', '.join(grads)})\n")
+        for n, (value, t) in enumerate(zip(lhs.split(", "), grads)):
+            if not t.endswith("f32>"):
+                wide = t[:t.rindex("x") + 1] + "f32>"
+                lines.append(f"  %w{n} = arith.extf {value} : {t} to {wide}\n")
+                value, t = f"%w{n}", wide
+            lines.append(f"  %p{n} = tensor.cast {value} : {t} to tensor<*xf32>\n")
+            lines.append(f"  call @printMemrefF32(%p{n}) : (tensor<*xf32>) -> ()\n")
+        lines.append("  return\n}\n")
+        with open(os.path.join(OUT, f"sweep-{name}.mlir"), "w") as f:
+            f.write("".join(lines))
+
+
+if __name__ == "__main__":
+    main()
