@@ -491,3 +491,87 @@ TEST(KVSplits, SplitsMeetTheLastWaveHeuristic) {
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// The backward pass.
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+TEST(Backward, SharedMemoryCountsEveryResidentTile) {
+  TargetDescription sm90 = preset("sm_90");
+  AttentionShape shape = makeShape(4096, 64, 2);
+  Tiling tiling{128, 64, 4, 1};
+  // K, V: 64 rows of 2 * (128 + 16) bytes; Q, dO: 128 rows of the same;
+  // P, dS: 2 * 128 rows of 64 * 2 + 16 bytes; L and D: 2 * 128 * 4.
+  int64_t expected = 64 * 288 + 128 * 288 + 2 * 128 * 144 + 1024;
+  EXPECT_EQ(backwardSharedMemoryBytes(tiling, shape, sm90), expected);
+  // The forward block of the same tiles holds less: no dO, P or dS.
+  EXPECT_LT(sharedMemoryBytes(tiling, shape, sm90), expected);
+  // Each query stage adds a Q and a dO tile.
+  Tiling staged = tiling;
+  staged.stages = 2;
+  EXPECT_EQ(backwardSharedMemoryBytes(staged, shape, sm90),
+            expected + 128 * 288);
+}
+
+TEST(Backward, RegistersBoundTheTileBeforeSharedMemory) {
+  TargetDescription sm90 = preset("sm_90");
+  AttentionShape shape = makeShape(4096, 64, 2);
+  TileSelection result = selectBackwardTiles(shape, sm90);
+  ASSERT_TRUE(result.decision) << result.error;
+  const Tiling &tiling = result.decision->tiling;
+  EXPECT_EQ(tiling.blockQ, 128);
+  EXPECT_EQ(tiling.blockKV, 64);
+  EXPECT_EQ(tiling.warps, 4);
+  // 128 x 128 fits shared memory but not 255 registers per thread.
+  Tiling square{128, 128, 4, 1};
+  EXPECT_LE(backwardSharedMemoryBytes(square, shape, sm90),
+            sm90.sharedMemoryPerBlock);
+  EXPECT_GT(backwardRegistersPerThread(square, shape, sm90),
+            sm90.registersPerThread);
+  EXPECT_EQ(evaluateBackwardTiling(square, shape, sm90).occupancyBlocksPerSM,
+            0);
+  EXPECT_NE(result.decision->why.find("backward pass"), std::string::npos);
+}
+
+TEST(Backward, TilesStayWithinTheSequences) {
+  TargetDescription sm80 = preset("sm_80");
+  AttentionShape shape = makeShape(20, 64, 2);
+  TileSelection result = selectBackwardTiles(shape, sm80);
+  ASSERT_TRUE(result.decision) << result.error;
+  // 20 rows round up to 32, never to 128.
+  EXPECT_EQ(result.decision->tiling.blockQ, 32);
+  EXPECT_EQ(result.decision->tiling.blockKV, 32);
+}
+
+TEST(Backward, HostTilingsBeyondTheCacheAreKept) {
+  // This machine's host, with a 32 KiB cache whatever it really has.
+  TargetDescription host = preset("host");
+  host.sharedMemoryPerBlock = host.sharedMemoryPerSM = 32 * 1024;
+  AttentionShape shape = makeShape(1000, 128, 4);
+  Tiling big{64, 64, 1, 1};
+  ASSERT_GT(backwardSharedMemoryBytes(big, shape, host), 32 * 1024);
+  TileSelection checked = checkBackwardTiling(big, shape, host);
+  ASSERT_TRUE(checked.decision) << checked.error;
+  EXPECT_NE(checked.decision->why.find("costs speed, not correctness"),
+            std::string::npos);
+  // The choice itself stays within the cache.
+  TileSelection chosen = selectBackwardTiles(shape, host);
+  ASSERT_TRUE(chosen.decision) << chosen.error;
+  EXPECT_LE(chosen.decision->costs.sharedMemoryBytes, 32 * 1024);
+  // A split tiling is not a backward tiling.
+  Tiling split = big;
+  split.kvSplits = 2;
+  EXPECT_FALSE(checkBackwardTiling(split, shape, host).decision);
+}
+
+TEST(Backward, FusedTrafficIsBelowTheUnfusedAtLongSequences) {
+  TargetDescription sm90 = preset("sm_90");
+  AttentionShape shape = makeShape(8192, 64, 2);
+  TileCosts costs = evaluateBackwardTiling(Tiling{128, 64, 4, 1}, shape, sm90);
+  // The model: about 3.8 times less (P, dP and dS never reach memory).
+  EXPECT_LT(costs.hbmBytesTiled * 3, costs.hbmBytesUnfused);
+}
+
+} // namespace
