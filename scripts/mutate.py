@@ -54,6 +54,17 @@ SPLIT_SWEEP = [SWEEP + n + ".mlir" for n in
 PACK_SWEEP = [SWEEP + n + ".mlir" for n in
               ("pack-gqa-decode-causal", "pack-gqa-nq4-bias-splits3",
                "kernel-mma-pack-gqa-splits5")]
+BACKWARD = "test/Integration/Backward/"
+BACKWARD_SWEEP = [BACKWARD + "sweep-" + n + ".mlir" for n in
+                  ("n7-tail", "nq-ne-nk-dv", "tiles-divide-f16", "causal-top-left",
+                   "causal-bottom-right-empty-rows", "window",
+                   "window-causal-bottom-right", "keep-mask-empty-row-f16",
+                   "bias-gqa", "gqa-causal", "mqa-bias-f16", "bf16-causal",
+                   "n1000-tails", "bias-gradient")]
+BACKWARD_CAUSAL = [BACKWARD + "sweep-" + n + ".mlir" for n in
+                   ("causal-top-left", "causal-bottom-right-empty-rows",
+                    "window-causal-bottom-right", "gqa-causal", "bf16-causal")]
+TILE_BACKWARD = "lib/Transforms/TileAttentionBackward.cpp"
 MULTI_BLOCK = [SWEEP + n + ".mlir" for n in
                ("decode", "n7-tail", "n127-nq-ne-nk", "f16-d64", "n64-divides",
                 "bf16-d128", "gqa", "additive-bias")]
@@ -149,14 +160,15 @@ MUTATIONS = [
      [SWEEP + "window.mlir", SWEEP + "window-causal.mlir",
       "test/Integration/position-masks.mlir"],
      "the window's right bound is one key too far (tiled)"),
-    ("crossing-block-unmasked", TILE,
-     """          Value diagonal = lm.add(row0, causalOffset);
-          Value crosses = lm.gt(lastCol, diagonal);""",
-     """          Value diagonal = lm.add(row0, causalOffset);
-          Value crosses = lm.gt(lastCol, lm.addConstant(diagonal, 1));""",
+    ("crossing-block-unmasked", INDEX,
+     """    Value diagonal = math.add(row0, causalOffset);
+    Value crosses = math.gt(lastCol, diagonal);""",
+     """    Value diagonal = math.add(row0, causalOffset);
+    Value crosses = math.gt(lastCol, math.addConstant(diagonal, 1));""",
      [SWEEP + "causal-top-left.mlir", SWEEP + "causal-bottom-right.mlir",
-      SWEEP + "causal-bf16.mlir", SWEEP + "causal-diagonal-at-block-end.mlir"],
-     "a key block the diagonal crosses by one key skips the element mask"),
+      SWEEP + "causal-bf16.mlir", SWEEP + "causal-diagonal-at-block-end.mlir"] +
+     BACKWARD_CAUSAL,
+     "a key block the diagonal crosses by one key skips the element mask (forward and backward share the test)"),
     ("causal-block-skipped-early", INDEX,
      """    Value diagonal = math.add(lastRow, causalOffset);
     Value end = math.addConstant(diagonal, 1);""",
@@ -201,10 +213,10 @@ MUTATIONS = [
       "test/Integration/explicit-masks.mlir"],
      "a row with no visible key gives 0/0 = NaN instead of 0"),
     ("reference-causal-off-by-one", DECOMPOSE,
-     """              score.require(cmp(arith::CmpIPredicate::sle, col,
-                          diagonalPlus(offsetFor(*causal, causalOffset), 0)));""",
-     """              score.require(cmp(arith::CmpIPredicate::slt, col,
-                          diagonalPlus(offsetFor(*causal, causalOffset), 0)));""",
+     """            score.require(cmp(arith::CmpIPredicate::sle, col,
+                              diagonalPlus(offsetFor(*causal, causalOffset), 0)));""",
+     """            score.require(cmp(arith::CmpIPredicate::slt, col,
+                              diagonalPlus(offsetFor(*causal, causalOffset), 0)));""",
      [SWEEP + "causal-top-left.mlir", SWEEP + "causal-bottom-right.mlir"],
      "the reference lowering hides the causal diagonal"),
     ("kernel-no-rescale", KERNEL,
@@ -416,10 +428,10 @@ MUTATIONS = [
      ["test/Integration/kv-lengths.mlir"],
      "the kernel aligns a bottom-right causal diagonal to Nk, not to the sequence's length"),
     ("lengths-unclamped-reference", DECOMPOSE,
-     """            sequenceKeys =
-                sequenceKeyLength(em, args[mask ? 2 : 1], keyLenValue);""",
-     """            sequenceKeys = arith::IndexCastOp::create(
-                nb, nloc, nb.getIndexType(), args[mask ? 2 : 1]);""",
+     """          sequenceKeys =
+              sequenceKeyLength(em, args[mask ? 2 : 1], keyLenValue);""",
+     """          sequenceKeys = arith::IndexCastOp::create(
+              nb, nloc, nb.getIndexType(), args[mask ? 2 : 1]);""",
      ["test/Integration/kv-lengths.mlir"],
      "the reference does not clamp a length to [0, Nk] (past Nk, its diagonal moves)"),
     # Paged KV caches (session 10).
@@ -493,10 +505,59 @@ MUTATIONS = [
      ["test/Integration/packed-sequences.mlir"],
      "the kernel reads every sequence's K from the first packed key"),
     ("packed-reference-global-rows", DECOMPOSE,
-     """            row = em.sub(row, bounds.queryStart);""",
-     """            (void)bounds.queryStart;""",
+     """          row = em.sub(row, bounds.queryStart);""",
+     """          (void)bounds.queryStart;""",
      ["test/Integration/packed-sequences.mlir"],
      "the reference counts query positions from the packed tensor's start"),
+    # The backward pass (session 11).
+    ("backward-no-softmax-correction", TILE_BACKWARD,
+     """        Value centered = arith::SubFOp::create(nb, nloc, args[1], args[2]);""",
+     """        Value centered = args[1];""",
+     BACKWARD_SWEEP[:4],
+     "the tiled backward drops D from dS = P (dP - D)"),
+    ("backward-correction-from-grad-output", TILE_BACKWARD,
+     """      b, loc, ValueRange{op.getGradOutput(), op.getOutput()},""",
+     """      b, loc, ValueRange{op.getGradOutput(), op.getGradOutput()},""",
+     BACKWARD_SWEEP[:4],
+     "D = rowsum(dO * dO) instead of rowsum(dO * O)"),
+    ("backward-first-head-of-group", TILE_BACKWARD,
+     """      b, loc, zero, groupSize, one,""",
+     """      b, loc, zero, one, one,""",
+     [BACKWARD + "sweep-gqa-causal.mlir", BACKWARD + "sweep-bias-gqa.mlir",
+      BACKWARD + "sweep-mqa-bias-f16.mlir"],
+     "dK and dV of a key/value head sum only its group's first query head"),
+    ("backward-dk-unscaled", TILE_BACKWARD,
+     """  Value gradKeyTile = finish(b, loc, headLoop.getResult(0), /*scaled=*/true);""",
+     """  Value gradKeyTile = finish(b, loc, headLoop.getResult(0), /*scaled=*/false);""",
+     BACKWARD_SWEEP[:4],
+     "dK misses the scale"),
+    ("backward-causal-rows-from-block-end", INDEX,
+     """    rowBegin = math.max(rowBegin, math.sub(col0, causalOffset));""",
+     """    rowBegin = math.max(rowBegin, math.sub(lastCol, causalOffset));""",
+     BACKWARD_CAUSAL,
+     "the dK/dV pass starts at the rows that see the key block's last key, skipping rows that see only its first keys"),
+    ("backward-window-rows-end", INDEX,
+     """    Value end = math.addConstant(lastDiagonal, window.getLeft() + 1);""",
+     """    Value end = math.addConstant(lastDiagonal, window.getLeft());""",
+     [BACKWARD + "sweep-window.mlir", BACKWARD + "sweep-window-causal-bottom-right.mlir"],
+     "the dK/dV pass stops one query row before the last that sees the key block through the window"),
+    ("backward-dq-keys-transposed", TILE_BACKWARD,
+     """                             multiplyAccumulate(lb, lloc, gradScores, keyTile,
+                                                state[0], false));""",
+     """                             multiplyAccumulate(lb, lloc, gradScores, keyTile,
+                                                state[0], true));""",
+     BACKWARD_SWEEP[:4],
+     "dQ += dS^T K instead of dS K (same shapes when the tiles are square)"),
+    ("reference-backward-no-correction", DECOMPOSE,
+     """          Value centered = arith::SubFOp::create(nb, nloc, args[1], args[2]);""",
+     """          Value centered = args[1];""",
+     [BACKWARD + "joint-graph.mlir", BACKWARD + "sweep-n7-tail.mlir"],
+     "the reference backward drops rowsum(dP * P) from dS"),
+    ("reference-bias-gradient-from-probs", DECOMPOSE,
+     """          b, loc, ValueRange{gradScores}, zeros(maskSizes),""",
+     """          b, loc, ValueRange{probs}, zeros(maskSizes),""",
+     [BACKWARD + "sweep-bias-gradient.mlir"],
+     "the bias gradient sums P instead of dS"),
 ]
 
 
