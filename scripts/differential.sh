@@ -5,10 +5,16 @@
 #                                   threads emulated on the CPU; by seed)
 # Key tiles are capped at 4, 8 or 16 keys by seed (FA_MAX_BLOCK_KV=""
 # selects tiles uncapped), so that most programs cross 3 key blocks.
+#   scripts/differential.sh --backward 1:201   (200 backward programs, one
+#                                   per seed: tiled vs reference and oracle)
 # Prints one line per failing seed and a summary; see docs/Robustness.md.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${FA_BUILD_DIR:-$root/build}
+if [ "${1:-}" = "--backward" ]; then
+  exec python3 "$root/test/Differential/Inputs/random_backward.py" run \
+    --seeds "${2:-1:101}" --fa-opt "$build/bin/fa-opt"
+fi
 exec python3 "$root/test/Differential/Inputs/random_attention.py" run \
   --seeds "${1:-1:101}" --count 20 --fa-opt "$build/bin/fa-opt" \
   --classes --max-block-kv "${FA_MAX_BLOCK_KV-4,8,16}" ${2:+--gpu-kernel "$2"}

@@ -13,7 +13,8 @@ rtol and atol per dtype below (f16 and bf16 also carry O and the gradients
 rounded to the input type, and P and dS rounded before the tiled matmuls).
 
 Usage: backward_oracle.py sweep-NAME.mlir OUTPUT... (printMemrefF32 output
-of dQ, dK, dV and, with grad_mask, dBias).
+of dQ, dK, dV and, with grad_mask, dBias); random_backward.py calls check()
+with its own cases.
 """
 import math
 import os
@@ -37,10 +38,10 @@ def flatten(tensor):
     return [tensor]
 
 
-def main():
-    case_path, outputs = sys.argv[1], sys.argv[2:]
-    name = os.path.basename(case_path)[len("sweep-"):-len(".mlir")]
-    case = next(c for c in sweep.CASES if c[0] == name)
+def check(case, outputs):
+    """Checks each printed run in `outputs` against the oracle for `case`
+    (a make_backward_sweep.CASES tuple); prints one line per run and
+    returns 1 when any run is off."""
     (_, b, hq, hkv, nq, nk, d, dv, dtype, mask, causal, window, _tile,
      grad_mask, _oracle, _what) = case
     fill, ramp, build = sweep_oracle.fill, sweep_oracle.ramp, sweep_oracle.build
@@ -109,6 +110,13 @@ def main():
             print(f"{label}: ORACLE MATCH on all {count} values of "
                   f"{', '.join(names)}, worst error {worst:.3f} of the tolerance")
     return 1 if failed else 0
+
+
+def main():
+    case_path, outputs = sys.argv[1], sys.argv[2:]
+    name = os.path.basename(case_path)[len("sweep-"):-len(".mlir")]
+    case = next(c for c in sweep.CASES if c[0] == name)
+    return check(case, outputs)
 
 
 if __name__ == "__main__":
