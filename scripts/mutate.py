@@ -60,9 +60,11 @@ BACKWARD_SWEEP = [BACKWARD + "sweep-" + n + ".mlir" for n in
                    "causal-bottom-right-empty-rows", "window",
                    "window-causal-bottom-right", "keep-mask-empty-row-f16",
                    "bias-gqa", "gqa-causal", "mqa-bias-f16", "bf16-causal",
-                   "n1000-tails", "bias-gradient")]
+                   "n1000-tails", "bias-gradient", "window-last-row-starts-block",
+                   "causal-diagonal-at-block-end")]
 BACKWARD_CAUSAL = [BACKWARD + "sweep-" + n + ".mlir" for n in
                    ("causal-top-left", "causal-bottom-right-empty-rows",
+                    "causal-diagonal-at-block-end",
                     "window-causal-bottom-right", "gqa-causal", "bf16-causal")]
 TILE_BACKWARD = "lib/Transforms/TileAttentionBackward.cpp"
 MULTI_BLOCK = [SWEEP + n + ".mlir" for n in
@@ -539,7 +541,8 @@ MUTATIONS = [
     ("backward-window-rows-end", INDEX,
      """    Value end = math.addConstant(lastDiagonal, window.getLeft() + 1);""",
      """    Value end = math.addConstant(lastDiagonal, window.getLeft());""",
-     [BACKWARD + "sweep-window.mlir", BACKWARD + "sweep-window-causal-bottom-right.mlir"],
+     [BACKWARD + "sweep-window.mlir", BACKWARD + "sweep-window-causal-bottom-right.mlir",
+      BACKWARD + "sweep-window-last-row-starts-block.mlir"],
      "the dK/dV pass stops one query row before the last that sees the key block through the window"),
     ("backward-dq-keys-transposed", TILE_BACKWARD,
      """                             multiplyAccumulate(lb, lloc, gradScores, keyTile,
@@ -548,6 +551,21 @@ MUTATIONS = [
                                                 state[0], true));""",
      BACKWARD_SWEEP[:4],
      "dQ += dS^T K instead of dS K (same shapes when the tiles are square)"),
+    ("backward-bias-gradient-first-batch", TILE_BACKWARD,
+     """    if (broadcast)
+      return {zero, size};""",
+     """    if (broadcast)
+      return {zero, one};""",
+     [BACKWARD + "sweep-bias-gradient.mlir",
+      BACKWARD + "sweep-bias-gradient-key-padding-causal.mlir",
+      BACKWARD + "sweep-bias-gradient-per-row.mlir"],
+     "the tiled bias gradient sums only the first batch entry and head of those the bias broadcasts over"),
+    ("backward-bias-gradient-rows-unskipped-wrongly", INDEX,
+     """    rowBegin = math.max(rowBegin, begin);""",
+     """    rowBegin = math.max(rowBegin, math.addConstant(begin, 1));""",
+     [BACKWARD + "sweep-window.mlir", BACKWARD + "sweep-window-last-row-starts-block.mlir",
+      BACKWARD + "sweep-bias-gradient-full-window-f16.mlir"],
+     "the dK/dV pass (and the bias gradient's row walk) starts one row after the first that sees the key block through the window"),
     ("reference-backward-no-correction", DECOMPOSE,
      """          Value centered = arith::SubFOp::create(nb, nloc, args[1], args[2]);""",
      """          Value centered = args[1];""",

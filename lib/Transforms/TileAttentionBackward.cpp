@@ -19,6 +19,10 @@
 //     scf.for key block the query block sees
 //       S, P, dP, dS as above; dQ += dS K
 //     dQ *= scale
+//   scf.forall (bias batch, bias head, bias tile)        -- dBias, if asked
+//     scf.for over each dim the bias broadcasts (batch, heads, the key
+//       blocks a row block sees, the row blocks that see a key block)
+//       S, P, dP, dS as above; dBias tile += dS, summed over broadcast dims
 //
 // dQ gets a pass of its own rather than f32 atomics (FlashAttention-2's
 // choice, where every key block adds into every query row it sees): each dQ
@@ -134,6 +138,8 @@ struct BackwardLowering {
   Value computeRowCorrection();
   std::pair<Value, Value> gradKeysAndValues();
   Value gradQueries();
+  /// dBias: dS summed over the bias's broadcast dims, in the bias's type.
+  Value gradBias();
 
   /// The tiles of one query block against one key block.
   struct QueryTiles {
@@ -168,6 +174,8 @@ SmallVector<Value> BackwardLowering::lower() {
   auto [gradKey, gradValue] = gradKeysAndValues();
   Value gradQuery = gradQueries();
   SmallVector<Value> results = {gradQuery, gradKey, gradValue};
+  if (op.getGradMask())
+    results.push_back(gradBias());
   for (auto [index, result] : llvm::enumerate(results)) {
     Type declared = op->getResult(index).getType();
     if (result.getType() != declared)
@@ -516,6 +524,180 @@ Value BackwardLowering::gradQueries() {
   return forall.getResult(0);
 }
 
+Value BackwardLowering::gradBias() {
+  MLIRContext *ctx = b.getContext();
+  IndexMath math{b, loc};
+  Value mask = op.getMask();
+  auto maskType = cast<RankedTensorType>(mask.getType());
+  Value query = op.getQuery(), key = op.getKey(), value = op.getValue();
+  Value blockQValue = math.constant(blockQ), blockKVValue = math.constant(blockKV);
+  Value zero = math.constant(0), one = math.constant(1);
+  // The tile of dBias one block writes: [Br, Bc], with a broadcast row or
+  // key dim of size 1 (summed over).
+  bool rowsBroadcast = maskBroadcast[2], keysBroadcast = maskBroadcast[3];
+  int64_t tileRows = rowsBroadcast ? 1 : blockQ;
+  int64_t tileCols = keysBroadcast ? 1 : blockKV;
+  // Grid: the bias's batch and heads (1 where they broadcast), and its
+  // (query block, key block) pairs.
+  Value gridBatch = maskBroadcast[0] ? one : math.dim(query, 0);
+  Value gridHeads = maskBroadcast[1] ? one : math.dim(query, 1);
+  Value rowBlocks = rowsBroadcast ? one : math.ceilDiv(queryLen, blockQValue);
+  Value keyBlocks = keysBroadcast ? one : math.ceilDiv(keyLen, blockKVValue);
+  SmallVector<Value> outputs = {createEmpty(
+      b, loc, tensor::getMixedSizes(b, loc, mask), f32)};
+  SmallVector<Attribute> mapping = {
+      gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimZ),
+      gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimY),
+      gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimX)};
+  auto forall = scf::ForallOp::create(
+      b, loc,
+      getAsOpFoldResult(
+          ValueRange{gridBatch, gridHeads, math.mul(rowBlocks, keyBlocks)}),
+      outputs, b.getArrayAttr(mapping));
+
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(forall.getBody());
+  Value gridB = forall.getInductionVar(0), gridH = forall.getInductionVar(1);
+  Value pair = forall.getInductionVar(2);
+  Value blockRow0 = math.mul(math.divU(pair, keyBlocks), blockQValue);
+  Value blockCol0 = math.mul(math.remU(pair, keyBlocks), blockKVValue);
+  Value blockRows = math.min(blockQValue, math.sub(queryLen, blockRow0));
+  Value blockCols = math.min(blockKVValue, math.sub(keyLen, blockCol0));
+  Value init = createFilled(
+      b, loc, {b.getIndexAttr(tileRows), b.getIndexAttr(tileCols)}, f32,
+      b.getFloatAttr(f32, 0.0));
+  // A broadcast dim of the bias is a loop over all of that dim; another is
+  // the grid's one index.
+  auto range = [&](bool broadcast, Value gridIndex, Value size)
+      -> std::pair<Value, Value> {
+    if (broadcast)
+      return {zero, size};
+    return {gridIndex, math.add(gridIndex, one)};
+  };
+  auto [batchBegin, batchEnd] =
+      range(maskBroadcast[0], gridB, math.dim(query, 0));
+  auto [headBegin, headEnd] =
+      range(maskBroadcast[1], gridH, math.dim(query, 1));
+  AffineExpr i, j;
+  bindDims(ctx, i, j);
+  auto par = IteratorType::parallel, red = IteratorType::reduction;
+  AffineMap sumMap = AffineMap::get(
+      2, 0,
+      {rowsBroadcast ? getAffineConstantExpr(0, ctx) : i,
+       keysBroadcast ? getAffineConstantExpr(0, ctx) : j},
+      ctx);
+  auto batchLoop = scf::ForOp::create(
+      b, loc, batchBegin, batchEnd, one, ValueRange{init},
+      [&](OpBuilder &bb, Location bloc, Value batch, ValueRange batchState) {
+        auto headLoop = scf::ForOp::create(
+            bb, bloc, headBegin, headEnd, one, batchState,
+            [&](OpBuilder &hb, Location hloc, Value head, ValueRange headState) {
+              IndexMath hm{hb, hloc};
+              Value kvHead = hm.divU(head, groupSize);
+              // Keys: this block's, or every key block its rows see.
+              Value keyBegin = blockCol0, keyEnd = hm.add(blockCol0, blockCols);
+              if (keysBroadcast) {
+                VisibleKeys visible = rowsBroadcast
+                    ? VisibleKeys{zero, keyLen}
+                    : visibleKeys(hm, op, blockRow0, blockRows, keyLen,
+                                  causalOffset, windowOffset, blockKV);
+                keyBegin = visible.firstBlockStart;
+                keyEnd = visible.keyEnd;
+              }
+              auto keyLoop = scf::ForOp::create(
+                  hb, hloc, keyBegin, keyEnd, blockKVValue, headState,
+                  [&](OpBuilder &kb, Location kloc, Value col0,
+                      ValueRange keyState) {
+                    IndexMath km{kb, kloc};
+                    Value cols = km.min(blockKVValue, km.sub(keyLen, col0));
+                    Value keyTile =
+                        loadTile(kb, kloc, key, batch, kvHead, col0, cols,
+                                 blockKV, zero, km.constant(headDim), headDim);
+                    Value valueTile = loadTile(kb, kloc, value, batch, kvHead,
+                                               col0, cols, blockKV, zero,
+                                               km.constant(valueDim), valueDim);
+                    // Rows: this block's, or every query block that sees
+                    // the key block.
+                    Value rowBegin = blockRow0;
+                    Value rowEnd = km.add(blockRow0, blockRows);
+                    if (rowsBroadcast) {
+                      VisibleKeys rowsSeeing =
+                          visibleQueries(km, op, col0, cols, queryLen,
+                                         causalOffset, windowOffset, blockQ);
+                      rowBegin = rowsSeeing.firstBlockStart;
+                      rowEnd = rowsSeeing.keyEnd;
+                    }
+                    auto rowLoop = scf::ForOp::create(
+                        kb, kloc, rowBegin, rowEnd, blockQValue, keyState,
+                        [&](OpBuilder &lb, Location lloc, Value row0,
+                            ValueRange state) {
+                          IndexMath lm{lb, lloc};
+                          Value rows =
+                              lm.min(blockQValue, lm.sub(queryLen, row0));
+                          QueryTiles queries =
+                              loadQueryTiles(lb, lloc, batch, head, row0, rows);
+                          Value gradScores =
+                              recompute(lb, lloc, batch, head, queries, row0,
+                                        rows, keyTile, valueTile, col0, cols)
+                                  .second;
+                          // acc += dS, summed over the broadcast dims.
+                          Value sum = createGeneric(
+                              lb, lloc, ValueRange{gradScores}, state[0],
+                              {lb.getMultiDimIdentityMap(2), sumMap},
+                              {rowsBroadcast ? red : par,
+                               keysBroadcast ? red : par},
+                              [&](OpBuilder &nb, Location nloc,
+                                  ValueRange args) -> Value {
+                                return arith::AddFOp::create(nb, nloc, args[1],
+                                                             args[0]);
+                              });
+                          scf::YieldOp::create(lb, lloc, sum);
+                        });
+                    scf::YieldOp::create(kb, kloc, rowLoop.getResults());
+                  });
+              scf::YieldOp::create(hb, hloc, keyLoop.getResults());
+            });
+        scf::YieldOp::create(bb, bloc, headLoop.getResults());
+      });
+  // Store the valid part of the tile at (b, h, row0, col0) of the bias.
+  Value acc = batchLoop.getResult(0);
+  auto oneAttr = b.getIndexAttr(1), zeroAttr = b.getIndexAttr(0);
+  OpFoldResult validRows =
+      rowsBroadcast ? OpFoldResult(oneAttr) : OpFoldResult(blockRows);
+  OpFoldResult validCols =
+      keysBroadcast ? OpFoldResult(oneAttr) : OpFoldResult(blockCols);
+  Value valid = tensor::ExtractSliceOp::create(
+      b, loc,
+      RankedTensorType::get({rowsBroadcast ? 1 : ShapedType::kDynamic,
+                             keysBroadcast ? 1 : ShapedType::kDynamic},
+                            f32),
+      acc, SmallVector<OpFoldResult>{zeroAttr, zeroAttr},
+      SmallVector<OpFoldResult>{validRows, validCols},
+      SmallVector<OpFoldResult>{oneAttr, oneAttr});
+  b.setInsertionPointToEnd(forall.getTerminator().getBody());
+  tensor::ParallelInsertSliceOp::create(
+      b, loc, valid, forall.getRegionIterArgs()[0],
+      getAsOpFoldResult(ValueRange{gridB, gridH, rowsBroadcast ? zero : blockRow0,
+                                   keysBroadcast ? zero : blockCol0}),
+      SmallVector<OpFoldResult>{oneAttr, oneAttr, validRows, validCols},
+      SmallVector<OpFoldResult>(4, oneAttr));
+  b.setInsertionPointAfter(forall);
+  // Rounded once to the bias's type.
+  Type maskElementType = maskType.getElementType();
+  Value result = forall.getResult(0);
+  if (maskElementType.isF32())
+    return result;
+  AffineMap identity = b.getMultiDimIdentityMap(4);
+  return createGeneric(
+      b, loc, ValueRange{result},
+      createEmpty(b, loc, tensor::getMixedSizes(b, loc, result),
+                  maskElementType),
+      {identity, identity}, SmallVector<IteratorType>(4, par),
+      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        return arith::TruncFOp::create(nb, nloc, maskElementType, args[0]);
+      });
+}
+
 struct FATileAttentionBackwardPass
     : fa::impl::FATileAttentionBackwardBase<FATileAttentionBackwardPass> {
   void runOnOperation() override {
@@ -533,11 +715,6 @@ struct FATileAttentionBackwardPass
                             "or pack_gqa (they are decode-step forms of the "
                             "forward pass), got "
                          << tiling;
-        return signalPassFailure();
-      }
-      if (op.getGradMask()) {
-        op.emitOpError() << "grad_mask has no tiled lowering yet; lower "
-                            "this op with fa-decompose-attention";
         return signalPassFailure();
       }
       OpBuilder builder(op);

@@ -104,8 +104,11 @@ def FATileAttentionBackward : Pass<"fa-tile-attention-backward"> {
     from the [B, Hq, Nq] row term D; causal and window masks skip whole
     blocks in both passes; rows whose logsumexp is `-inf` contribute zero.
     For f16/bf16, P and dS are rounded to the input type before the matmuls
-    that read them, as FlashAttention-2 does. `grad_mask` is not tiled yet
-    (the pass says so; `fa-decompose-attention` lowers it).
+    that read them, as FlashAttention-2 does. The bias gradient
+    (`grad_mask`) gets a third grid over the bias's own tiles: each block
+    walks what its tile broadcasts over (batch, heads, the key blocks its
+    rows see, or the query blocks that see its keys) and sums dS, so it too
+    is deterministic.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

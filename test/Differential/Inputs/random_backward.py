@@ -3,7 +3,8 @@
 fa.attention + fa.attention_backward programs (sizes that rarely divide a
 tile, D != Dv, f32/f16/bf16, GQA and MQA, additive and boolean masks with
 random broadcast dims, causal in both alignments, windows with and without
-causal, random tiles), each run through fa-cpu-pipeline tiled
+causal, random tiles; half of the additive biases ask for their gradient), each
+run through fa-cpu-pipeline tiled
 (fa-tile-attention-backward) and with reference=true, every gradient
 compared at the dtype's tolerance (make_backward_sweep.TOLERANCE), and the
 tiled run checked against the float64 oracle (backward_oracle.check) where
@@ -63,9 +64,11 @@ def draw(seed):
         right = 0 if causal else rng.randint(0, 6)
         window = (rng.randint(0, 12), right, align)
     tile = (rng.choice([4, 8, 16, 32]), rng.choice([4, 8, 16, 32]))
+    # Half of the additive biases ask for their gradient.
+    grad_mask = bool(mask) and mask[0] == "bias" and rng.random() < 0.5
     cost = b * hq * nq * nk * (d + dv)
     return (f"seed{seed}", b, hq, hkv, nq, nk, d, dv, dtype, mask, causal,
-            window, tile, False, cost <= ORACLE_BUDGET,
+            window, tile, grad_mask, cost <= ORACLE_BUDGET,
             f"random backward program of seed {seed}")
 
 
@@ -137,6 +140,7 @@ def main():
         return 0
     first, last = (int(x) for x in args.seeds.split(":"))
     failing, oracle_checked = [], 0
+    bias_gradients = sum(draw(seed)[13] for seed in range(first, last))
     with tempfile.TemporaryDirectory() as workdir:
         for seed in range(first, last):
             problems, checked = run_seed(seed, args.fa_opt, workdir)
@@ -146,7 +150,8 @@ def main():
                 print(f"seed {seed} FAILED: {draw(seed)}")
                 for problem in problems:
                     print("  " + problem)
-    print(f"oracle checked {oracle_checked} of {last - first} programs")
+    print(f"oracle checked {oracle_checked} of {last - first} programs, "
+          f"{bias_gradients} with the bias gradient")
     print(f"seeds {first}..{last - 1}: {last - first} backward programs, "
           f"{len(failing)} failing seeds" +
           (f" ({', '.join(map(str, failing))})" if failing else ""))

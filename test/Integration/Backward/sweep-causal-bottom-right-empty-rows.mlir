@@ -9,23 +9,23 @@
 // ORACLE: tiled: ORACLE MATCH
 // RUN: fa-opt %s --fa-select-tiles=target=host --fa-tile-attention-backward | FileCheck %s
 // CHECK-LABEL: func.func @backward
-// CHECK-NOT: x2x56x40xf32>
 // CHECK-NOT: tensor<56x40xf32>
+// CHECK-NOT: x2x56x40xf32>
 // CHECK: scf.forall
-// CHECK-NOT: x2x56x40xf32>
 // CHECK-NOT: tensor<56x40xf32>
+// CHECK-NOT: x2x56x40xf32>
 // CHECK: scf.for
-// CHECK-NOT: x2x56x40xf32>
 // CHECK-NOT: tensor<56x40xf32>
+// CHECK-NOT: x2x56x40xf32>
 // CHECK: scf.for
-// CHECK-NOT: x2x56x40xf32>
 // CHECK-NOT: tensor<56x40xf32>
+// CHECK-NOT: x2x56x40xf32>
 // CHECK: scf.forall
-// CHECK-NOT: x2x56x40xf32>
 // CHECK-NOT: tensor<56x40xf32>
+// CHECK-NOT: x2x56x40xf32>
 // CHECK: scf.for
-// CHECK-NOT: x2x56x40xf32>
 // CHECK-NOT: tensor<56x40xf32>
+// CHECK-NOT: x2x56x40xf32>
 // CHECK-NOT: fa.attention_backward
 // CHECK: func.func @fill
 

@@ -9,23 +9,23 @@
 // ORACLE: tiled: ORACLE MATCH
 // RUN: fa-opt %s --fa-select-tiles=target=host --fa-tile-attention-backward | FileCheck %s
 // CHECK-LABEL: func.func @backward
-// CHECK-NOT: x8x33x41xf32>
 // CHECK-NOT: tensor<33x41xf32>
+// CHECK-NOT: x8x33x41xf32>
 // CHECK: scf.forall
-// CHECK-NOT: x8x33x41xf32>
 // CHECK-NOT: tensor<33x41xf32>
+// CHECK-NOT: x8x33x41xf32>
 // CHECK: scf.for
-// CHECK-NOT: x8x33x41xf32>
 // CHECK-NOT: tensor<33x41xf32>
+// CHECK-NOT: x8x33x41xf32>
 // CHECK: scf.for
-// CHECK-NOT: x8x33x41xf32>
 // CHECK-NOT: tensor<33x41xf32>
+// CHECK-NOT: x8x33x41xf32>
 // CHECK: scf.forall
-// CHECK-NOT: x8x33x41xf32>
 // CHECK-NOT: tensor<33x41xf32>
+// CHECK-NOT: x8x33x41xf32>
 // CHECK: scf.for
-// CHECK-NOT: x8x33x41xf32>
 // CHECK-NOT: tensor<33x41xf32>
+// CHECK-NOT: x8x33x41xf32>
 // CHECK-NOT: fa.attention_backward
 // CHECK: func.func @fill
 

@@ -6,23 +6,23 @@
 // RUN: %compare %t.tiled %t.reference --rtol 1e-4 --atol 2e-4
 // RUN: fa-opt %s --fa-select-tiles=target=host --fa-tile-attention-backward | FileCheck %s
 // CHECK-LABEL: func.func @backward
-// CHECK-NOT: x1x1000x1000xf32>
 // CHECK-NOT: tensor<1000x1000xf32>
+// CHECK-NOT: x1x1000x1000xf32>
 // CHECK: scf.forall
-// CHECK-NOT: x1x1000x1000xf32>
 // CHECK-NOT: tensor<1000x1000xf32>
+// CHECK-NOT: x1x1000x1000xf32>
 // CHECK: scf.for
-// CHECK-NOT: x1x1000x1000xf32>
 // CHECK-NOT: tensor<1000x1000xf32>
+// CHECK-NOT: x1x1000x1000xf32>
 // CHECK: scf.for
-// CHECK-NOT: x1x1000x1000xf32>
 // CHECK-NOT: tensor<1000x1000xf32>
+// CHECK-NOT: x1x1000x1000xf32>
 // CHECK: scf.forall
-// CHECK-NOT: x1x1000x1000xf32>
 // CHECK-NOT: tensor<1000x1000xf32>
+// CHECK-NOT: x1x1000x1000xf32>
 // CHECK: scf.for
-// CHECK-NOT: x1x1000x1000xf32>
 // CHECK-NOT: tensor<1000x1000xf32>
+// CHECK-NOT: x1x1000x1000xf32>
 // CHECK-NOT: fa.attention_backward
 // CHECK: func.func @fill
 

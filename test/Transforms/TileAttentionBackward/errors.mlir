@@ -11,10 +11,10 @@ func.func @untiled(%q: tensor<1x2x8x16xf32>, %lse: tensor<1x2x8xf32>) {
 
 // -----
 
-func.func @bias_gradient(%q: tensor<1x2x8x16xf32>, %lse: tensor<1x2x8xf32>, %m: tensor<1x1x8x8xf32>) {
-  // expected-error @+1 {{'fa.attention_backward' op grad_mask has no tiled lowering yet; lower this op with fa-decompose-attention}}
-  %dq, %dk, %dv, %db = fa.attention_backward %q, %q, %q, %q, %q, %lse mask(%m : tensor<1x1x8x8xf32>) scale = 0.5 tiling = <block_q = 8, block_kv = 8, warps = 1, stages = 1>
+func.func @split_tiling(%q: tensor<1x2x8x16xf32>, %lse: tensor<1x2x8xf32>) {
+  // expected-error @+1 {{'fa.attention_backward' op tiling of the backward pass takes no kv_splits or pack_gqa (they are decode-step forms of the forward pass), got #fa.tiling<block_q = 8, block_kv = 8, warps = 1, stages = 1, kv_splits = 2>}}
+  %dq, %dk, %dv = fa.attention_backward %q, %q, %q, %q, %q, %lse scale = 0.5 tiling = <block_q = 8, block_kv = 8, warps = 1, stages = 1, kv_splits = 2>
       : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8xf32>
-      -> tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x1x8x8xf32>
+      -> tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>
   return
 }
