@@ -246,18 +246,24 @@ void writeReport(llvm::raw_ostream &os, Operation *op, Type elementType,
   os << "\n";
 }
 
+/// The operands a GPU kernel addresses with 32-bit indices, by name.
+template <typename OpTy>
+SmallVector<std::pair<StringRef, Value>> addressedOperands(OpTy op) {
+  return {{"query", op.getQuery()},
+          {"key", op.getKey()},
+          {"value", op.getValue()},
+          {"mask", op.getMask()},
+          {"output", op.getOutput()}};
+}
+
 /// Tiles an fa.attention_backward (or checks the tiling written on it) by
 /// the backward model of TileSelection.h, and reports it with "pass":
 /// "backward".
 template <typename ResolveTarget>
 WalkResult selectBackward(AttentionBackwardOp op, ResolveTarget &resolveTarget,
                           llvm::raw_ostream *reportStream) {
-  FailureOr<ResolvedTarget> resolved = resolveTarget(
-      op, {{"query", op.getQuery()},
-           {"key", op.getKey()},
-           {"value", op.getValue()},
-           {"mask", op.getMask()},
-           {"output", op.getOutput()}});
+  FailureOr<ResolvedTarget> resolved =
+      resolveTarget(op, addressedOperands(op));
   if (failed(resolved))
     return WalkResult::interrupt();
   AttentionShape shape = describe(op);
@@ -397,12 +403,8 @@ struct FASelectTilesPass : fa::impl::FASelectTilesBase<FASelectTilesPass> {
       auto op = dyn_cast<AttentionOp>(walked);
       if (!op)
         return WalkResult::advance();
-      FailureOr<ResolvedTarget> resolved = resolveTarget(
-          op, {{"query", op.getQuery()},
-               {"key", op.getKey()},
-               {"value", op.getValue()},
-               {"mask", op.getMask()},
-               {"output", op.getOutput()}});
+      FailureOr<ResolvedTarget> resolved =
+          resolveTarget(op, addressedOperands(op));
       if (failed(resolved))
         return WalkResult::interrupt();
       AttentionShape shape = describe(op);

@@ -8,6 +8,8 @@
 #ifndef FA_LIB_TRANSFORMS_TENSORBUILDERS_H
 #define FA_LIB_TRANSFORMS_TENSORBUILDERS_H
 
+#include "IndexMath.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -115,6 +117,23 @@ private:
   Value score;
   Value visible;
 };
+
+/// Inside a tile's linalg body: hides key `col` from query row `row` where
+/// the causal or window mask of `op` (fa.attention or fa.attention_backward)
+/// does, with the diagonal offsets of alignDiagonals. Shared by the forward
+/// and backward tiled lowerings so that both hide the same keys.
+template <typename OpTy>
+inline void requireDiagonalBand(MaskedScore &score, IndexMath &m, OpTy op,
+                                Value row, Value col, Value causalOffset,
+                                Value windowOffset) {
+  if (op.getCausal())
+    score.require(m.le(col, m.add(row, causalOffset)));
+  if (WindowAttr window = op.getWindowAttr()) {
+    Value diagonal = m.add(row, windowOffset);
+    score.require(m.le(m.addConstant(diagonal, -window.getLeft()), col));
+    score.require(m.le(col, m.addConstant(diagonal, window.getRight())));
+  }
+}
 
 /// A [rows, cols] slice of a rank-4 tensor at (b, h, row0, col0), padded
 /// with zeros to [tileRows, tileCols]. Dims listed in `broadcast` are read at

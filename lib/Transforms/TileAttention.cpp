@@ -220,8 +220,6 @@ std::pair<Value, Value> TileAttentionLowering::computeRows(
   IndexMath math{b, loc};
   Value query = queryData, key = keyData, value = valueData;
   Value mask = op.getMask();
-  std::optional<DiagonalAlignment> causal = op.getCausal();
-  WindowAttr window = op.getWindowAttr();
   Value blockKVValue = math.constant(blockKV);
   Value zeroIndex = math.constant(0);
 
@@ -323,19 +321,8 @@ std::pair<Value, Value> TileAttentionLowering::computeRows(
                   Value row = em.add(row0, linalg::IndexOp::create(nb, nloc, 0));
                   Value col = em.add(col0, localCol);
                   score.require(em.lt(localCol, cols)); // the padded tail
-                  auto notAfter = [&](Value lhs, Value rhs) {
-                    return arith::CmpIOp::create(
-                        nb, nloc, arith::CmpIPredicate::sle, lhs, rhs);
-                  };
-                  if (causal)
-                    score.require(notAfter(col, em.add(row, causalOffset)));
-                  if (window) {
-                    Value diagonal = em.add(row, windowOffset);
-                    Value low = em.addConstant(diagonal, -window.getLeft());
-                    score.require(notAfter(low, col));
-                    Value high = em.addConstant(diagonal, window.getRight());
-                    score.require(notAfter(col, high));
-                  }
+                  requireDiagonalBand(score, em, op, row, col, causalOffset,
+                                      windowOffset);
                 }
                 return score.finish();
               });

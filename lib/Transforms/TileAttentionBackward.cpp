@@ -63,6 +63,19 @@ namespace {
 
 using utils::IteratorType;
 
+/// The grid of one pass: an scf.forall over `sizes` mapped to GPU blocks
+/// (z, y, x), whose results are `outputs`.
+scf::ForallOp createBlockGrid(OpBuilder &b, Location loc, ValueRange sizes,
+                              ValueRange outputs) {
+  MLIRContext *ctx = b.getContext();
+  SmallVector<Attribute> mapping = {
+      gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimZ),
+      gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimY),
+      gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimX)};
+  return scf::ForallOp::create(b, loc, getAsOpFoldResult(sizes), outputs,
+                               b.getArrayAttr(mapping));
+}
+
 /// Rows [row0, row0 + rows) of a [B, H, N] tensor at (b, h), padded with
 /// zeros to [tileRows].
 Value loadRowTile(OpBuilder &b, Location loc, Value source, Value batch,
@@ -271,9 +284,6 @@ std::pair<Value, Value> BackwardLowering::recompute(
                                             blockKV, causalOffset,
                                             windowOffset);
   needsMask = lm.orI(needsMask, lm.lt(rows, lm.constant(blockQ)));
-  std::optional<DiagonalAlignment> causal = op.getCausal();
-  WindowAttr window = op.getWindowAttr();
-
   // P = exp(scale * raw (+ bias) - L), 0 where hidden or where the row saw
   // no key in the forward pass (L = -inf).
   auto buildProbs = [&](OpBuilder &sb, Location sloc,
@@ -302,15 +312,8 @@ std::pair<Value, Value> BackwardLowering::recompute(
             Value col = em.add(col0, localCol);
             score.require(em.lt(localRow, rows)); // padded query rows
             score.require(em.lt(localCol, cols)); // padded keys
-            if (causal)
-              score.require(em.le(col, em.add(row, causalOffset)));
-            if (window) {
-              Value diagonal = em.add(row, windowOffset);
-              score.require(
-                  em.le(em.addConstant(diagonal, -window.getLeft()), col));
-              score.require(
-                  em.le(col, em.addConstant(diagonal, window.getRight())));
-            }
+            requireDiagonalBand(score, em, op, row, col, causalOffset,
+                                windowOffset);
           }
           Value lse = args[1];
           Value negInf = arith::ConstantOp::create(
@@ -395,7 +398,6 @@ Value BackwardLowering::finish(OpBuilder &lb, Location lloc, Value acc,
 }
 
 std::pair<Value, Value> BackwardLowering::gradKeysAndValues() {
-  MLIRContext *ctx = b.getContext();
   IndexMath math{b, loc};
   Value key = op.getKey(), value = op.getValue();
   Value batchSize = math.dim(key, 0), keyHeads = math.dim(key, 1);
@@ -403,13 +405,8 @@ std::pair<Value, Value> BackwardLowering::gradKeysAndValues() {
   SmallVector<Value> outputs = {
       createEmpty(b, loc, tensor::getMixedSizes(b, loc, key), elementType),
       createEmpty(b, loc, tensor::getMixedSizes(b, loc, value), elementType)};
-  SmallVector<Attribute> mapping = {
-      gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimZ),
-      gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimY),
-      gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimX)};
-  auto forall = scf::ForallOp::create(
-      b, loc, getAsOpFoldResult(ValueRange{batchSize, keyHeads, keyBlocks}),
-      outputs, b.getArrayAttr(mapping));
+  auto forall = createBlockGrid(
+      b, loc, ValueRange{batchSize, keyHeads, keyBlocks}, outputs);
 
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(forall.getBody());
@@ -468,20 +465,14 @@ std::pair<Value, Value> BackwardLowering::gradKeysAndValues() {
 }
 
 Value BackwardLowering::gradQueries() {
-  MLIRContext *ctx = b.getContext();
   IndexMath math{b, loc};
   Value query = op.getQuery(), key = op.getKey(), value = op.getValue();
   Value batchSize = math.dim(query, 0), queryHeads = math.dim(query, 1);
   Value queryBlocks = math.ceilDiv(queryLen, math.constant(blockQ));
   SmallVector<Value> outputs = {
       createEmpty(b, loc, tensor::getMixedSizes(b, loc, query), elementType)};
-  SmallVector<Attribute> mapping = {
-      gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimZ),
-      gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimY),
-      gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimX)};
-  auto forall = scf::ForallOp::create(
-      b, loc, getAsOpFoldResult(ValueRange{batchSize, queryHeads, queryBlocks}),
-      outputs, b.getArrayAttr(mapping));
+  auto forall = createBlockGrid(
+      b, loc, ValueRange{batchSize, queryHeads, queryBlocks}, outputs);
 
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(forall.getBody());
@@ -545,15 +536,9 @@ Value BackwardLowering::gradBias() {
   Value keyBlocks = keysBroadcast ? one : math.ceilDiv(keyLen, blockKVValue);
   SmallVector<Value> outputs = {createEmpty(
       b, loc, tensor::getMixedSizes(b, loc, mask), f32)};
-  SmallVector<Attribute> mapping = {
-      gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimZ),
-      gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimY),
-      gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimX)};
-  auto forall = scf::ForallOp::create(
-      b, loc,
-      getAsOpFoldResult(
-          ValueRange{gridBatch, gridHeads, math.mul(rowBlocks, keyBlocks)}),
-      outputs, b.getArrayAttr(mapping));
+  Value pairs = math.mul(rowBlocks, keyBlocks);
+  auto forall = createBlockGrid(
+      b, loc, ValueRange{gridBatch, gridHeads, pairs}, outputs);
 
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(forall.getBody());

@@ -158,6 +158,16 @@ std::string misfit(const Tiling &tiling, const TileCosts &costs,
   return "";
 }
 
+/// Whether a tiling written on an op has positive sizes; sets `result`'s
+/// error when not.
+bool hasPositiveSizes(const Tiling &tiling, TileSelection &result) {
+  if (tiling.blockQ > 0 && tiling.blockKV > 0 && tiling.warps > 0 &&
+      tiling.stages > 0)
+    return true;
+  result.error = "the tiling written on the op must have positive sizes";
+  return false;
+}
+
 /// On the host, a tiling whose scratch exceeds the cache: what the report
 /// says about it ("" on GPUs and when it fits).
 std::string overHostCache(const TileCosts &costs,
@@ -770,11 +780,8 @@ TileSelection mlir::fa::checkTiling(const Tiling &tiling,
                                     const AttentionShape &shape,
                                     const TargetDescription &target) {
   TileSelection result;
-  if (tiling.blockQ <= 0 || tiling.blockKV <= 0 || tiling.warps <= 0 ||
-      tiling.stages <= 0) {
-    result.error = "the tiling written on the op must have positive sizes";
+  if (!hasPositiveSizes(tiling, result))
     return result;
-  }
   if (tiling.packGQA && !shape.queryGroupsPackable) {
     result.error = "the tiling written on the op packs query groups "
                    "(pack_gqa), which this attention does not allow";
@@ -987,11 +994,8 @@ TileSelection mlir::fa::checkBackwardTiling(const Tiling &tiling,
                                             const AttentionShape &shape,
                                             const TargetDescription &target) {
   TileSelection result;
-  if (tiling.blockQ <= 0 || tiling.blockKV <= 0 || tiling.warps <= 0 ||
-      tiling.stages <= 0) {
-    result.error = "the tiling written on the op must have positive sizes";
+  if (!hasPositiveSizes(tiling, result))
     return result;
-  }
   if (tiling.kvSplits != 1 || tiling.packGQA) {
     result.error = "the backward pass takes no kv_splits or pack_gqa (they "
                    "are decode-step forms of the forward pass)";

@@ -53,17 +53,7 @@ def check(case, outputs):
         "scale": make_tiling_sweep.SCALE,
     }
     if mask:
-        kind, shape = mask
-        if kind == "bool":
-            spec["mask"] = [[[[make_tiling_sweep.keep_value(i, j)
-                               for j in range(shape[3])] for i in range(shape[2])]
-                             for _ in range(shape[1])] for _ in range(shape[0])]
-        else:
-            def bias(bb, hh, i, j):
-                if (i + 2 * j) % 7 == 0 or i == 1:
-                    return -math.inf
-                return fill(bb, hh, i, j, 5.0)
-            spec["mask"] = build(shape, bias, dtype)
+        spec["mask"] = sweep_oracle.build_mask(mask, dtype)
     if causal:
         spec["causal"] = causal
     if window:

@@ -155,22 +155,9 @@ def module_text(case):
         lines.append(text)
         args.append(value)
     if mask:
-        kind, shape = mask
-        mshape = ", ".join(f"%c{x}" for x in shape)
-        if kind == "bool":
-            lines.append(f"  %me = tensor.empty({mshape}) : tensor<?x?x?x?xi1>\n")
-            lines.append("  %mk = call @keep(%me) : (tensor<?x?x?x?xi1>) -> tensor<?x?x?x?xi1>\n")
-            lines.append(f"  %mm = tensor.cast %mk : tensor<?x?x?x?xi1> to {mt}\n")
-            args.append("%mm")
-        else:
-            lines.append(f"  %me = tensor.empty({mshape}) : tensor<?x?x?x?xf32>\n")
-            lines.append("  %mb = call @bias(%me) : (tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32>\n")
-            lines.append(f"  %mm = tensor.cast %mb : tensor<?x?x?x?xf32> to {tensor(shape, 'f32')}\n")
-            if dtype != "f32":
-                lines.append(f"  %mt = arith.truncf %mm : {tensor(shape, 'f32')} to {mt}\n")
-                args.append("%mt")
-            else:
-                args.append("%mm")
+        text, value, _ = sweep.make_mask_input(mask, dtype)
+        lines.append(text)
+        args.append(value)
     types = [qt, kt, vt, ot] + ([mt] if mt else [])
     lines.append(f"  {lhs} = call @backward({', '.join(args)}) : "
                  f"({', '.join(types)}) -> ({', '.join(grads)})\n")

@@ -373,6 +373,25 @@ def make_input(dims, seed, dt, ramp=None):
     return text, out
 
 
+def make_mask_input(mask, dtype):
+    """MLIR for @main that builds the case's mask (@keep for a boolean one,
+    @bias rounded to `dtype` for an additive one): (text, value, type)."""
+    kind, shape = mask
+    mshape = ", ".join(f"%c{x}" for x in shape)
+    if kind == "bool":
+        return (f"  %me = tensor.empty({mshape}) : tensor<?x?x?x?xi1>\n"
+                "  %mk = call @keep(%me) : (tensor<?x?x?x?xi1>) -> tensor<?x?x?x?xi1>\n"
+                f"  %mm = tensor.cast %mk : tensor<?x?x?x?xi1> to {tensor(shape, 'i1')}\n",
+                "%mm", tensor(shape, "i1"))
+    text = (f"  %me = tensor.empty({mshape}) : tensor<?x?x?x?xf32>\n"
+            "  %mb = call @bias(%me) : (tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32>\n"
+            f"  %mm = tensor.cast %mb : tensor<?x?x?x?xf32> to {tensor(shape, 'f32')}\n")
+    if dtype == "f32":
+        return text, "%mm", tensor(shape, "f32")
+    text += f"  %mt = arith.truncf %mm : {tensor(shape, 'f32')} to {tensor(shape, dtype)}\n"
+    return text, "%mt", tensor(shape, dtype)
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     failures = []
@@ -497,24 +516,10 @@ def main():
         args = [vq, vk, vv]
         types = [tensor(qd, dtype), tensor(kd, dtype), tensor(vd, dtype)]
         if mask:
-            kind, shape = mask
-            mshape = ", ".join(f"%c{x}" for x in shape)
-            if kind == "bool":
-                lines.append(f"  %me = tensor.empty({mshape}) : tensor<?x?x?x?xi1>\n")
-                lines.append("  %mk = call @keep(%me) : (tensor<?x?x?x?xi1>) -> tensor<?x?x?x?xi1>\n")
-                lines.append(f"  %mm = tensor.cast %mk : tensor<?x?x?x?xi1> to {tensor(shape, 'i1')}\n")
-                args.append("%mm")
-                types.append(tensor(shape, "i1"))
-            else:
-                lines.append(f"  %me = tensor.empty({mshape}) : tensor<?x?x?x?xf32>\n")
-                lines.append("  %mb = call @bias(%me) : (tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32>\n")
-                lines.append(f"  %mm = tensor.cast %mb : tensor<?x?x?x?xf32> to {tensor(shape, 'f32')}\n")
-                mval = "%mm"
-                if dtype != "f32":
-                    lines.append(f"  %mt = arith.truncf %mm : {tensor(shape, 'f32')} to {tensor(shape, dtype)}\n")
-                    mval = "%mt"
-                args.append(mval)
-                types.append(tensor(shape, dtype))
+            text, value, mtype = make_mask_input(mask, dtype)
+            lines.append(text)
+            args.append(value)
+            types.append(mtype)
         # Cast to the function's (possibly dynamic) types.
         ftypes = [qt, kt, vt] + ([mt] if mt else [])
         call_args = []

@@ -70,6 +70,20 @@ def build(dims, value, dtype):
               for r in range(n)] for hh in range(h)] for bb in range(b)]
 
 
+def build_mask(mask, dtype):
+    """The case's mask as @keep or @bias computes it: booleans, or the bias
+    in f32 rounded to `dtype`."""
+    kind, shape = mask
+    if kind == "bool":
+        return build(shape, lambda bb, hh, i, j: sweep.keep_value(i, j), "bool")
+
+    def bias(bb, hh, i, j):
+        if (i + 2 * j) % 7 == 0 or i == 1:
+            return -math.inf
+        return fill(bb, hh, i, j, 5.0)
+    return build(shape, bias, dtype)
+
+
 def main():
     case_path, outputs = sys.argv[1], sys.argv[2:]
     name = os.path.basename(case_path)[len("sweep-"):-len(".mlir")]
@@ -83,17 +97,7 @@ def main():
         "scale": sweep.SCALE,
     }
     if mask:
-        kind, shape = mask
-        if kind == "bool":
-            spec["mask"] = build(shape, lambda bb, hh, i, j: sweep.keep_value(i, j), "f32")
-            spec["mask"] = [[[[bool(x) for x in row] for row in m] for m in mb]
-                            for mb in spec["mask"]]
-        else:
-            def bias(bb, hh, i, j):
-                if (i + 2 * j) % 7 == 0 or i == 1:
-                    return -math.inf
-                return fill(bb, hh, i, j, 5.0)
-            spec["mask"] = build(shape, bias, dtype)
+        spec["mask"] = build_mask(mask, dtype)
     if causal:
         spec["causal"] = causal
     if window:

@@ -50,19 +50,24 @@ int64_t AttentionOp::getKeyLength() {
   return pages * slots;
 }
 
-int64_t AttentionOp::getGroupSize() {
-  int64_t queryHeads = getQuery().getType().getDimSize(1);
-  int64_t kvHeads = getKeyHeads();
+/// Hq / Hkv, or kDynamic when either is dynamic (or Hkv is 0, which the
+/// verifier rejects).
+static int64_t groupSize(int64_t queryHeads, int64_t kvHeads) {
   if (ShapedType::isDynamic(queryHeads) || ShapedType::isDynamic(kvHeads) ||
       kvHeads == 0)
     return ShapedType::kDynamic;
   return queryHeads / kvHeads;
 }
 
-bool AttentionOp::hasBooleanMask() {
-  Value mask = getMask();
+static bool isBooleanMask(Value mask) {
   return mask && cast<ShapedType>(mask.getType()).getElementType().isInteger(1);
 }
+
+int64_t AttentionOp::getGroupSize() {
+  return groupSize(getQuery().getType().getDimSize(1), getKeyHeads());
+}
+
+bool AttentionOp::hasBooleanMask() { return isBooleanMask(getMask()); }
 
 namespace {
 
@@ -343,18 +348,10 @@ LogicalResult AttentionOp::verify() {
 }
 
 int64_t AttentionBackwardOp::getGroupSize() {
-  int64_t queryHeads = getQuery().getType().getDimSize(1);
-  int64_t kvHeads = getKeyHeads();
-  if (ShapedType::isDynamic(queryHeads) || ShapedType::isDynamic(kvHeads) ||
-      kvHeads == 0)
-    return ShapedType::kDynamic;
-  return queryHeads / kvHeads;
+  return groupSize(getQuery().getType().getDimSize(1), getKeyHeads());
 }
 
-bool AttentionBackwardOp::hasBooleanMask() {
-  Value mask = getMask();
-  return mask && cast<ShapedType>(mask.getType()).getElementType().isInteger(1);
-}
+bool AttentionBackwardOp::hasBooleanMask() { return isBooleanMask(getMask()); }
 
 LogicalResult AttentionBackwardOp::verify() {
   AttentionChecks check{*this, getQuery().getType(), getKey().getType(),
