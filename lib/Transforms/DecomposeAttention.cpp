@@ -189,12 +189,7 @@ Value buildScores(OpBuilder &b, Location loc, const ScoreSpec &spec) {
       {map(5, {bIdx, h, i, d}), map(5, {bIdx, spec.kvHead, j, d}),
        map(5, {bIdx, h, i, j})},
       {par, par, par, par, red},
-      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
-        Value product =
-            arith::MulFOp::create(nb, nloc, castToF32(nb, nloc, args[0]),
-                                  castToF32(nb, nloc, args[1]));
-        return arith::AddFOp::create(nb, nloc, args[2], product);
-      });
+      multiplyAddF32);
 
   // scores = scale * raw + bias, with hidden keys set to -inf.
   std::optional<DiagonalAlignment> causal = spec.causal;
@@ -574,13 +569,7 @@ struct DecomposeAttentionBackward
     auto zeros = [&](ArrayRef<OpFoldResult> sizes) {
       return createFilled(b, loc, sizes, f32, b.getFloatAttr(f32, 0.0));
     };
-    auto multiplyAdd = [](OpBuilder &nb, Location nloc, ValueRange args) {
-      Value product =
-          arith::MulFOp::create(nb, nloc, castToF32(nb, nloc, args[0]),
-                                castToF32(nb, nloc, args[1]));
-      return arith::AddFOp::create(nb, nloc, args[2], product).getResult();
-    };
-
+  
     // P = exp(S - max) / sum: 0 on rows with no visible key.
     Value probs = createGeneric(
         b, loc, ValueRange{softmax.probs, softmax.rowSum},
@@ -594,11 +583,11 @@ struct DecomposeAttentionBackward
         b, loc, ValueRange{gradOutput, value}, zeros(scoreSizes),
         {map({bIdx, h, i, x}), map({bIdx, kvHead, j, x}),
          map({bIdx, h, i, j})},
-        {par, par, par, par, red}, multiplyAdd);
+        {par, par, par, par, red}, multiplyAddF32);
     // rowsum(dP * P), the softmax backward's correction.
     Value correction = createGeneric(
         b, loc, ValueRange{gradProbs, probs}, zeros(rowSizes),
-        {identity4, identity4, rowMap}, {par, par, par, red}, multiplyAdd);
+        {identity4, identity4, rowMap}, {par, par, par, red}, multiplyAddF32);
     // dS = P * (dP - correction).
     Value gradScores = createGeneric(
         b, loc, ValueRange{probs, gradProbs, correction},
@@ -630,7 +619,7 @@ struct DecomposeAttentionBackward
         b, loc, ValueRange{gradScores, key}, zeros(gradQuerySizes),
         {map({bIdx, h, i, jLoop}), map({bIdx, kvHead, jLoop, dLoop}),
          map({bIdx, h, i, dLoop})},
-        {par, par, par, par, red}, multiplyAdd);
+        {par, par, par, par, red}, multiplyAddF32);
     // Per query head: dK_h[b,h,j,d] = scale * sum_i dS[b,h,i,j] Q[b,h,i,d]
     // and dV_h[b,h,j,e] = sum_i P[b,h,i,j] dO[b,h,i,e]; loops (b,h,j,d,i).
     AffineExpr jOut = i, dOut = j, iLoop = x;
@@ -641,7 +630,7 @@ struct DecomposeAttentionBackward
           b, loc, ValueRange{scoreLike, rows}, zeros(sizes),
           {map({bIdx, h, iLoop, jOut}), map({bIdx, h, iLoop, dOut}),
            map({bIdx, h, jOut, dOut})},
-          {par, par, par, par, red}, multiplyAdd);
+          {par, par, par, par, red}, multiplyAddF32);
     };
     Value gradKeyPerHead = perHeadKeyGradient(gradScores, query, headDim);
     Value gradValuePerHead = perHeadKeyGradient(probs, gradOutput, valueDim);

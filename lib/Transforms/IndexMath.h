@@ -251,12 +251,14 @@ inline VisibleKeys visibleKeys(IndexMath &math, OpTy op, Value row0,
 
 /// The query rows that can see some key of [col0, col0 + cols), the
 /// transpose of visibleKeys for the backward pass's key-block loop: query
-/// blocks run from `firstBlockStart` (a multiple of `blockQ`) to `keyEnd`
-/// (here the end of the visible rows). Row i sees key j under causal iff
-/// i >= j - delta, and under a window iff j - delta - right <= i <=
-/// j - delta + left.
+/// blocks run from `firstBlockStart` (a multiple of `blockQ`) to `rowEnd`.
+/// Row i sees key j under causal iff i >= j - delta, and under a window iff
+/// j - delta - right <= i <= j - delta + left.
+struct VisibleRows {
+  Value firstBlockStart, rowEnd;
+};
 template <typename OpTy>
-inline VisibleKeys visibleQueries(IndexMath &math, OpTy op, Value col0,
+inline VisibleRows visibleQueries(IndexMath &math, OpTy op, Value col0,
                                   Value cols, Value queryLen,
                                   Value causalOffset, Value windowOffset,
                                   int64_t blockQ) {

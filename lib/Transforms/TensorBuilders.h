@@ -11,7 +11,9 @@
 #include "IndexMath.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Utils/Utils.h"
 
@@ -53,6 +55,14 @@ createGeneric(OpBuilder &b, Location loc, ValueRange inputs, Value init,
         linalg::YieldOp::create(nb, nloc, body(nb, nloc, args));
       });
   return generic.getResult(0);
+}
+
+/// The body of an f32 contraction: `args[2] + f32(args[0]) * f32(args[1])`
+/// (the operands widened from f16/bf16).
+inline Value multiplyAddF32(OpBuilder &b, Location loc, ValueRange args) {
+  Value product = arith::MulFOp::create(b, loc, castToF32(b, loc, args[0]),
+                                        castToF32(b, loc, args[1]));
+  return arith::AddFOp::create(b, loc, args[2], product);
 }
 
 /// `max`, or 0 where it is -inf: the shift that keeps exp(-inf - shift) from
@@ -133,6 +143,19 @@ inline void requireDiagonalBand(MaskedScore &score, IndexMath &m, OpTy op,
     score.require(m.le(m.addConstant(diagonal, -window.getLeft()), col));
     score.require(m.le(col, m.addConstant(diagonal, window.getRight())));
   }
+}
+
+/// The grid of a tiled lowering's pass: an scf.forall over `sizes` mapped to GPU blocks
+/// (z, y, x), whose results are `outputs`.
+inline scf::ForallOp createBlockGrid(OpBuilder &b, Location loc, ValueRange sizes,
+                              ValueRange outputs) {
+  MLIRContext *ctx = b.getContext();
+  SmallVector<Attribute> mapping = {
+      gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimZ),
+      gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimY),
+      gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimX)};
+  return scf::ForallOp::create(b, loc, getAsOpFoldResult(sizes), outputs,
+                               b.getArrayAttr(mapping));
 }
 
 /// A [rows, cols] slice of a rank-4 tensor at (b, h, row0, col0), padded

@@ -140,7 +140,6 @@ struct TileAttentionLowering {
 };
 
 SmallVector<Value> TileAttentionLowering::lower() {
-  MLIRContext *ctx = b.getContext();
   IndexMath math{b, loc};
   Value query = op.getQuery(), key = op.getKey();
 
@@ -180,16 +179,11 @@ SmallVector<Value> TileAttentionLowering::lower() {
 
   // Grid: (batch, head, query block [x split]), mapped to GPU blocks
   // (z, y, x).
-  SmallVector<Attribute> mapping = {
-      gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimZ),
-      gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimY),
-      gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimX)};
   Value gridX = queryBlocks;
   if (kvSplits > 1)
     gridX = math.mul(queryBlocks, math.constant(kvSplits));
-  auto forall = scf::ForallOp::create(
-      b, loc, getAsOpFoldResult(ValueRange{gridBatch, queryHeads, gridX}),
-      outputs, b.getArrayAttr(mapping));
+  auto forall = createBlockGrid(
+      b, loc, ValueRange{gridBatch, queryHeads, gridX}, outputs);
 
   buildQueryBlock(forall, queryLen, keyLen, groupSize, causalOffset,
                   windowOffset, scale, maskBroadcast);
@@ -280,12 +274,7 @@ std::pair<Value, Value> TileAttentionLowering::computeRows(
             lb, lloc, ValueRange{queryTile, keyTile},
             createFilled(lb, lloc, scoreSizes, f32, zero),
             {map(3, {i, d}), map(3, {j, d}), map(3, {i, j})}, {par, par, red},
-            [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
-              Value product =
-                  arith::MulFOp::create(nb, nloc, castToF32(nb, nloc, args[0]),
-                                        castToF32(nb, nloc, args[1]));
-              return arith::AddFOp::create(nb, nloc, args[2], product);
-            });
+            multiplyAddF32);
 
         // Does this block need the element mask? The tail block, and blocks
         // that a causal or window boundary crosses.

@@ -63,19 +63,6 @@ namespace {
 
 using utils::IteratorType;
 
-/// The grid of one pass: an scf.forall over `sizes` mapped to GPU blocks
-/// (z, y, x), whose results are `outputs`.
-scf::ForallOp createBlockGrid(OpBuilder &b, Location loc, ValueRange sizes,
-                              ValueRange outputs) {
-  MLIRContext *ctx = b.getContext();
-  SmallVector<Attribute> mapping = {
-      gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimZ),
-      gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimY),
-      gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimX)};
-  return scf::ForallOp::create(b, loc, getAsOpFoldResult(sizes), outputs,
-                               b.getArrayAttr(mapping));
-}
-
 /// Rows [row0, row0 + rows) of a [B, H, N] tensor at (b, h), padded with
 /// zeros to [tileRows].
 Value loadRowTile(OpBuilder &b, Location loc, Value source, Value batch,
@@ -212,12 +199,7 @@ Value BackwardLowering::computeRowCorrection() {
       b, loc, ValueRange{op.getGradOutput(), op.getOutput()},
       createFilled(b, loc, rowSizes, f32, b.getFloatAttr(f32, 0.0)),
       {identity4, identity4, rowMap}, {par, par, par, red},
-      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
-        Value product =
-            arith::MulFOp::create(nb, nloc, castToF32(nb, nloc, args[0]),
-                                  castToF32(nb, nloc, args[1]));
-        return arith::AddFOp::create(nb, nloc, args[2], product);
-      });
+      multiplyAddF32);
 }
 
 BackwardLowering::QueryTiles
@@ -256,22 +238,16 @@ std::pair<Value, Value> BackwardLowering::recompute(
   auto zeros = [&]() {
     return createFilled(lb, lloc, scoreSizes, f32, lb.getFloatAttr(f32, 0.0));
   };
-  auto multiplyAdd = [](OpBuilder &nb, Location nloc, ValueRange args) {
-    Value product =
-        arith::MulFOp::create(nb, nloc, castToF32(nb, nloc, args[0]),
-                              castToF32(nb, nloc, args[1]));
-    return arith::AddFOp::create(nb, nloc, args[2], product).getResult();
-  };
 
   // raw = Q K^T and dP = dO V^T, in f32.
   Value raw = createGeneric(lb, lloc, ValueRange{queries.query, keyTile},
                             zeros(),
                             {map(3, {i, x}), map(3, {j, x}), map(3, {i, j})},
-                            {par, par, red}, multiplyAdd);
+                            {par, par, red}, multiplyAddF32);
   Value gradProbs = createGeneric(
       lb, lloc, ValueRange{queries.gradOutput, valueTile}, zeros(),
       {map(3, {i, x}), map(3, {j, x}), map(3, {i, j})}, {par, par, red},
-      multiplyAdd);
+      multiplyAddF32);
 
   Value mask = op.getMask();
   Value maskTile;
@@ -423,7 +399,7 @@ std::pair<Value, Value> BackwardLowering::gradKeysAndValues() {
     return createFilled(b, loc, {b.getIndexAttr(blockKV), b.getIndexAttr(width)},
                         f32, b.getFloatAttr(f32, 0.0));
   };
-  VisibleKeys rowRange = visibleQueries(math, op, col0, cols, queryLen,
+  VisibleRows rowRange = visibleQueries(math, op, col0, cols, queryLen,
                                         causalOffset, windowOffset, blockQ);
   Value blockQValue = math.constant(blockQ);
   // Every query head of the group, one after another: the group's sum is
@@ -435,7 +411,7 @@ std::pair<Value, Value> BackwardLowering::gradKeysAndValues() {
         IndexMath hm{hb, hloc};
         Value head = hm.add(hm.mul(kvHead, groupSize), member);
         auto rowLoop = scf::ForOp::create(
-            hb, hloc, rowRange.firstBlockStart, rowRange.keyEnd, blockQValue,
+            hb, hloc, rowRange.firstBlockStart, rowRange.rowEnd, blockQValue,
             headState,
             [&](OpBuilder &lb, Location lloc, Value row0, ValueRange state) {
               IndexMath lm{lb, lloc};
@@ -606,11 +582,11 @@ Value BackwardLowering::gradBias() {
                     Value rowBegin = blockRow0;
                     Value rowEnd = km.add(blockRow0, blockRows);
                     if (rowsBroadcast) {
-                      VisibleKeys rowsSeeing =
+                      VisibleRows rowsSeeing =
                           visibleQueries(km, op, col0, cols, queryLen,
                                          causalOffset, windowOffset, blockQ);
                       rowBegin = rowsSeeing.firstBlockStart;
-                      rowEnd = rowsSeeing.keyEnd;
+                      rowEnd = rowsSeeing.rowEnd;
                     }
                     auto rowLoop = scf::ForOp::create(
                         kb, kloc, rowBegin, rowEnd, blockQValue, keyState,
