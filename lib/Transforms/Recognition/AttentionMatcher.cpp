@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AttentionMatcher.h"
+#include "ChainMatcher.h"
 #include "CausalMask.h"
 #include "HeadRepeat.h"
 #include "LengthMask.h"
@@ -36,6 +37,7 @@
 using namespace mlir;
 using namespace mlir::fa;
 using namespace mlir::fa::recognition;
+using namespace mlir::fa::recognition::detail;
 
 std::string mlir::fa::recognition::formatLabels(ArrayRef<Axis> labels) {
   std::string text = "[";
@@ -94,9 +96,7 @@ StringRef mlir::fa::recognition::stringifyRejectCategory(RejectCategory c) {
   llvm_unreachable("unknown category");
 }
 
-namespace {
-
-using LoopLabels = SmallVector<std::optional<Axis>>;
+namespace mlir::fa::recognition::detail {
 
 /// Labels of the loops of an op, given the labels of its result dims. Loops
 /// that do not appear in the result (reductions) stay unset.
@@ -132,25 +132,6 @@ std::string formatConstant(double value) {
   os << llvm::format("%.9g", value);
   return text;
 }
-
-/// One node of the expression the matcher walks: a tensor (leaf), or a
-/// scalar operation that some op's body computes on its operands.
-struct Term {
-  ScalarKind kind = ScalarKind::Input;
-  double constant = 0;
-  SmallVector<Term *, 3> operands;
-  /// The tensor this term is, when it exists as one (leaves, op results).
-  Value value;
-  /// The attention axis of each dim of `value` (or of the op's loops).
-  Labels labels;
-  bool expansionTried = false;
-  Term *expansion = nullptr;
-};
-
-/// A contraction `init + a * b` (casts allowed on a and b) with zero init.
-struct Contraction {
-  unsigned reductionLoop;
-};
 
 std::optional<Contraction> getContraction(const StructuredView &view) {
   if (view.inputs.size() != 2)
@@ -190,7 +171,7 @@ std::optional<Contraction> getContraction(const StructuredView &view) {
 }
 
 /// Finds an exp or a softmax among the producers of `value`, a few ops up.
-Operation *findSoftmax(Value value, unsigned depth = 8) {
+Operation *findSoftmax(Value value, unsigned depth) {
   if (depth == 0)
     return nullptr;
   Operation *def = value.getDefiningOp();
@@ -216,84 +197,6 @@ Operation *findSoftmax(Value value, unsigned depth = 8) {
       return found;
   return nullptr;
 }
-
-class Matcher {
-public:
-  Matcher(Operation *root, Rejection &rejection)
-      : root(root), rejection(rejection) {
-    rejection.location = root;
-  }
-
-  std::optional<AttentionMatch> run();
-
-private:
-  Term *leaf(Value value, Labels labels) {
-    Term &term = terms.emplace_back();
-    term.value = value;
-    term.labels = std::move(labels);
-    return &term;
-  }
-
-  /// Looks through elementwise producers (and copies such as transposes and
-  /// broadcasts) so that fused and unfused spellings give the same term.
-  Term *resolve(Term *term);
-  /// One step of resolve: the expansion of a tensor term, or null.
-  Term *step(Term *term);
-  Term *expand(Term *term);
-  Term *lookThroughBatchReshape(Term *term);
-  Term *peelCasts(Term *term) {
-    term = resolve(term);
-    while (term->kind == ScalarKind::ExtF || term->kind == ScalarKind::TruncF)
-      term = resolve(term->operands[0]);
-    return term;
-  }
-  /// True when `term` is computed from a contraction (the scores side).
-  bool dependsOnContraction(Term *term, unsigned depth = 16);
-
-  std::nullopt_t reject(RejectCategory category, const Twine &message) {
-    rejection.category = category;
-    rejection.message = message.str();
-    return std::nullopt;
-  }
-  /// reject() for the checks that return bool.
-  bool fail(RejectCategory category, const Twine &message) {
-    reject(category, message);
-    return false;
-  }
-
-  bool matchProbabilities(Term *probs, Term *&scores);
-  bool matchRowReduction(Term *stat, Term *expectedInput, bool isMax,
-                         StringRef what, Term **reducedInput = nullptr);
-  bool matchLogSumExp(Term *x, Term *lse, Term *&scores);
-  bool matchScores(Term *scores, Term *&contraction);
-  bool matchQueryKey(Term *contraction);
-  Value peelOperand(Term *operand, Labels &labels, bool allowScale);
-  bool checkLayout(StringRef name, ArrayRef<Axis> actual,
-                   ArrayRef<Axis> expected,
-                   SmallVectorImpl<int64_t> &permutation);
-  bool checkMask(Value mask, ArrayRef<Axis> labels);
-  bool checkExternalUses();
-
-  Operation *root;
-  Rejection &rejection;
-  AttentionMatch match;
-  std::deque<Term> terms;
-  /// While set, ops looked through are part of the pattern.
-  bool collecting = false;
-  /// While set (from P back to Q·Kᵀ), reshapes of the batch dim are looked
-  /// through; Q, K, V and masks are taken as they are.
-  bool inChain = false;
-  llvm::SetVector<Operation *> patternOps;
-  unsigned numBatchDims = 0;
-  /// Sizes of [B, H] where the chain splits its batch dim (see
-  /// lookThroughBatchReshape); empty otherwise.
-  SmallVector<int64_t, 2> batchSplit;
-  double fill = 0;
-  /// The log-sum-exp softmax's max + log(sum), when it is a tensor.
-  Term *logsumexpTerm = nullptr;
-  /// Whether the softmax is spelled exp(x - (max + log(sum))).
-  bool logSumExpSoftmax = false;
-};
 
 Term *Matcher::resolve(Term *term) {
   while (Term *next = step(term))
@@ -931,7 +834,7 @@ bool Matcher::matchProbabilities(Term *probs, Term *&scores) {
 /// that order) is counted as the whole dim: the log-sum-exp of a softmax on
 /// scores split into [B, H] reduces them in the split form while the scores
 /// are seen, through the reshape, in the merged one.
-static bool sameAxes(ArrayRef<Axis> a, ArrayRef<Axis> b) {
+bool sameAxes(ArrayRef<Axis> a, ArrayRef<Axis> b) {
   auto merged = [](ArrayRef<Axis> labels) {
     Labels result;
     for (size_t i = 0; i < labels.size(); ++i) {
@@ -1415,7 +1318,7 @@ bool Matcher::checkMask(Value mask, ArrayRef<Axis> labels) {
 /// True when nothing observes `op`: it has no side effects and its results
 /// are unused, or used only by such ops (a reshaped copy of the logsumexp
 /// that the graph pruned, say).
-static bool isDeadCode(Operation *op, unsigned depth = 4) {
+bool isDeadCode(Operation *op, unsigned depth) {
   if (depth == 0 || !wouldOpBeTriviallyDead(op))
     return false;
   return llvm::all_of(op->getUsers(), [&](Operation *user) {
@@ -1458,7 +1361,7 @@ bool Matcher::checkExternalUses() {
   return true;
 }
 
-} // namespace
+} // namespace mlir::fa::recognition::detail
 
 bool mlir::fa::recognition::isContraction(Operation *op) {
   if (op->getNumResults() != 1)
