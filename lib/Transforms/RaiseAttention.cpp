@@ -450,13 +450,36 @@ Value frontendLogsumexp(OpBuilder &b, Location loc, Value logsumexp,
   return logsumexp;
 }
 
+/// `tensor` (of the frontend's shape) in the frontend's element type and
+/// static shape: a widening or narrowing cast, then a tensor.cast.
+Value toFrontendType(OpBuilder &b, Location loc, Value tensor,
+                     RankedTensorType frontendType) {
+  auto currentType = cast<RankedTensorType>(tensor.getType());
+  if (currentType.getElementType() != frontendType.getElementType()) {
+    auto retyped = currentType.clone(frontendType.getElementType());
+    if (currentType.getElementType().getIntOrFloatBitWidth() <
+        frontendType.getElementType().getIntOrFloatBitWidth())
+      tensor = arith::ExtFOp::create(b, loc, retyped, tensor);
+    else
+      tensor = arith::TruncFOp::create(b, loc, retyped, tensor);
+  }
+  if (tensor.getType() != frontendType)
+    tensor = tensor::CastOp::create(b, loc, frontendType, tensor);
+  return tensor;
+}
+
 /// Emits fa.attention for `match` before its root, replaces the root and
 /// erases the ops that became dead; adds them to `erased`.
 void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
              llvm::DenseSet<Operation *> &erased) {
   Operation *root = match.root;
   OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPoint(root);
+  // The forward op goes before its first use: O, or a gradient computed
+  // before it.
+  Operation *forwardPoint = root;
+  if (match.backward && match.backward->insertionPoint->isBeforeInBlock(root))
+    forwardPoint = match.backward->insertionPoint;
+  rewriter.setInsertionPoint(forwardPoint);
   OpBuilder &b = rewriter;
   Location loc = root->getLoc();
   auto merge = [&](Value tensor,
@@ -536,7 +559,7 @@ void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
        queryType.getDimSize(2), valueType.getDimSize(3)},
       valueType.getElementType());
   bool needsLogsumexp = match.fullyMaskedRows != FullyMaskedRows::NotPossible ||
-                        match.logsumexp;
+                        match.logsumexp || match.backward;
   SmallVector<Type> resultTypes = {outputType};
   if (needsLogsumexp)
     resultTypes.push_back(RankedTensorType::get(
@@ -570,22 +593,51 @@ void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
   auto rootType = cast<RankedTensorType>(root->getResult(0).getType());
   output = collapseFromRank4(b, loc, output, rootType.getRank());
   output = transpose(b, loc, output, match.outputPermutation);
-  auto currentType = cast<RankedTensorType>(output.getType());
-  if (currentType.getElementType() != rootType.getElementType()) {
-    auto widened = currentType.clone(rootType.getElementType());
-    if (currentType.getElementType().getIntOrFloatBitWidth() <
-        rootType.getElementType().getIntOrFloatBitWidth())
-      output = arith::ExtFOp::create(b, loc, widened, output);
-    else
-      output = arith::TruncFOp::create(b, loc, widened, output);
+  rewriter.replaceAllUsesWith(root->getResult(0),
+                              toFrontendType(b, loc, output, rootType));
+
+  if (match.backward) {
+    // The joint graph's gradients: fa.attention_backward reads the op's O
+    // and logsumexp, so P is never materialized.
+    // It goes before the first gradient, after dO (which may be computed
+    // from O).
+    const BackwardMatch &backward = *match.backward;
+    rewriter.setInsertionPoint(backward.insertionPoint);
+    Value gradOutput = expandToRank4(
+        b, loc,
+        transpose(b, loc, backward.gradOutput,
+                  backward.gradOutputPermutation));
+    auto gradOutputType = cast<RankedTensorType>(gradOutput.getType());
+    gradOutput = toFrontendType(
+        b, loc, gradOutput,
+        gradOutputType.clone(outputType.getElementType()));
+    auto gradients = AttentionBackwardOp::create(
+        b, loc,
+        TypeRange{query.getType(), key.getType(), value.getType()}, query,
+        key, value, attention.getOutput(), gradOutput,
+        attention.getLogsumexp(), mask, attention.getScaleAttr(),
+        attention.getCausalAttr(), /*window=*/nullptr, /*tiling=*/nullptr);
+    auto replaceGradient = [&](const std::optional<GradientUse> &use,
+                               Value gradient) {
+      if (!use)
+        return;
+      auto frontendType = cast<RankedTensorType>(use->value.getType());
+      gradient = collapseFromRank4(b, loc, gradient, frontendType.getRank());
+      gradient = transpose(b, loc, gradient, use->permutation);
+      rewriter.replaceAllUsesWith(
+          use->value, toFrontendType(b, loc, gradient, frontendType));
+    };
+    replaceGradient(backward.gradQuery, gradients.getGradQuery());
+    replaceGradient(backward.gradKey, gradients.getGradKey());
+    replaceGradient(backward.gradValue, gradients.getGradValue());
   }
-  if (output.getType() != rootType)
-    output = tensor::CastOp::create(b, loc, rootType, output);
-  rewriter.replaceAllUsesWith(root->getResult(0), output);
+
 
   // Erase what became dead: the pattern, then whatever only it used.
   SmallVector<Operation *> worklist(match.patternOps.begin(),
                                     match.patternOps.end());
+  if (match.backward)
+    llvm::append_range(worklist, match.backward->patternOps);
   worklist.push_back(root);
   while (!worklist.empty()) {
     Operation *op = worklist.pop_back_val();

@@ -218,7 +218,8 @@ Term *Matcher::step(Term *term) {
     if (!term->expansion)
       return nullptr;
     if (collecting)
-      patternOps.insert(term->value.getDefiningOp());
+      (collectInto ? *collectInto : patternOps)
+          .insert(term->value.getDefiningOp());
     return term->expansion;
   }
   return nullptr;
@@ -470,7 +471,7 @@ std::optional<AttentionMatch> Matcher::run() {
   // The op computes [batch..., Nq, Dv]; the result is transposed back to
   // the order P·V writes (the inverse of the permutation that would bring
   // P·V's order to the op's).
-  Labels outputLabels = *labelOperand(view->resultMap, loops);
+  outputLabels = *labelOperand(view->resultMap, loops);
   Labels canonicalOutput =
       canonicalLabels(numBatchDims, AxisKind::Query, AxisKind::ValueDim);
   SmallVector<int64_t, 4> toCanonical;
@@ -492,6 +493,9 @@ std::optional<AttentionMatch> Matcher::run() {
   Labels valueLabels = *labelOperand(valueMap, loops);
   match.value = peelOperand(leaf(view->inputs[1 - probsIndex], valueLabels),
                             valueLabels, /*allowScale=*/false);
+  this->valueLabels = valueLabels;
+  probabilities = view->inputs[probsIndex];
+  probabilitiesLabels = probsLabels;
   if (!match.value)
     return reject(RejectCategory::Structure,
                   "V is computed inside the P·V op, not passed as a tensor");
@@ -718,7 +722,8 @@ std::optional<AttentionMatch> Matcher::run() {
   // shapes, which are the logical ones).
   // (Rows that average V need the gathered V: kept as they are.)
   if (numBatchDims == 2 && batchSplit.empty() && match.groupSize == 1 &&
-      match.fullyMaskedRows != FullyMaskedRows::MeanOfValues) {
+      match.fullyMaskedRows != FullyMaskedRows::MeanOfValues &&
+      !match.backward) {
     std::optional<PageGather> keyPages =
         findPageGather(match.key, match.keyPermutation);
     std::optional<PageGather> valuePages =
@@ -735,6 +740,34 @@ std::optional<AttentionMatch> Matcher::run() {
         match.pageTable = keyPages->table;
       }
     }
+  }
+
+  // A joint graph also needs what fa.attention_backward can state.
+  if (match.backward) {
+    if (match.groupSize != 1)
+      return reject(RejectCategory::Shape,
+                    "P feeds attention's backward, and K and V are repeated "
+                    "per query head: the backward's dK and dV would be those "
+                    "of the repeated heads");
+    if (!batchSplit.empty())
+      return reject(RejectCategory::Shape,
+                    "P feeds attention's backward, and the chain splits its "
+                    "batch dim into [B, H]");
+    if (match.kvLengths)
+      return reject(RejectCategory::Mask,
+                    "P feeds attention's backward, and its mask is a "
+                    "per-sequence length, which fa.attention_backward does "
+                    "not take");
+    if (match.fullyMaskedRows != FullyMaskedRows::NotPossible)
+      return reject(RejectCategory::Mask,
+                    "P feeds attention's backward, and a row may have no "
+                    "visible key: the frontend's gradients there are NaN or "
+                    "those of a uniform softmax, where "
+                    "fa.attention_backward gives 0");
+    if (match.logsumexp)
+      return reject(RejectCategory::ExternalUse,
+                    "P feeds attention's backward, and the logsumexp is "
+                    "used outside the pattern too");
   }
   return match;
 }
@@ -1136,6 +1169,9 @@ bool Matcher::matchScores(Term *scores, Term *&contraction) {
       match.mask = condition->value;
       match.maskLabels = condition->labels;
       match.invertMask = invert;
+      selectCondition = condition->value;
+      selectConditionLabels = condition->labels;
+      selectHidesWhenTrue = invert;
       // Scales seen so far multiply the filled value too: -inf and the
       // lowest finite value keep their meaning only under a positive scale.
       if (match.scale <= 0) {
@@ -1170,7 +1206,8 @@ static bool isOrderOfAxes(ArrayRef<Axis> labels) {
 /// once: a broadcast behind it (the repeat of GQA's K/V heads, say) is a
 /// copy the op cannot read through. Returns null when the operand is
 /// computed inside another op's body.
-Value Matcher::peelOperand(Term *term, Labels &labels, bool allowScale) {
+Value Matcher::peelOperand(Term *term, Labels &labels, bool allowScale,
+                           double *scaleOut) {
   Term *best = nullptr;
   double scale = 1.0, bestScale = 1.0;
   Term *current = term;
@@ -1210,9 +1247,14 @@ Value Matcher::peelOperand(Term *term, Labels &labels, bool allowScale) {
   }
   if (!best) {
     labels = term->labels;
+    if (scaleOut)
+      *scaleOut = 1.0;
     return term->value;
   }
-  match.scale *= bestScale;
+  if (scaleOut)
+    *scaleOut = bestScale;
+  else
+    match.scale *= bestScale;
   labels = best->labels;
   return best->value;
 }
@@ -1259,6 +1301,8 @@ bool Matcher::matchQueryKey(Term *contractionTerm) {
     return fail(RejectCategory::Structure,
            "Q or K is computed inside the Q·Kᵀ op, not passed as a tensor");
   }
+  this->queryLabels = queryLabels;
+  this->keyLabels = keyLabels;
   // Q and K in any order of their dims (K stored as [..., D, Nk], BSHD,
   // sequence-first): the labels say which dim is which, and the rewrite
   // transposes them to the op's order.
@@ -1346,19 +1390,35 @@ bool Matcher::checkExternalUses() {
         deadUsers.push_back(user);
   for (Operation *user : deadUsers)
     patternOps.insert(user);
-  for (Operation *op : patternOps) {
-    if (match.logsumexp && op == logsumexpOp)
-      continue;
-    for (Operation *user : op->getUsers()) {
-      if (user == root || patternOps.contains(user) || isDeadCode(user))
+  auto firstExternalUse = [&]() -> std::pair<Operation *, Operation *> {
+    for (Operation *op : patternOps) {
+      if (match.logsumexp && op == logsumexpOp)
         continue;
-      return fail(RejectCategory::ExternalUse,
-             "the result of " + op->getName().getStringRef() +
-                 " (scores or probabilities) is also used by " +
-                 user->getName().getStringRef() + " outside the pattern");
+      for (Operation *user : op->getUsers())
+        if (user != root && !patternOps.contains(user) &&
+            !backwardOps.contains(user) && !isDeadCode(user))
+          return {op, user};
     }
+    return {nullptr, nullptr};
+  };
+  auto [op, user] = firstExternalUse();
+  if (!op)
+    return true;
+  // A joint graph: P feeds attention's backward too. Its ops are then
+  // users of the pattern like the root.
+  bool looksLikeBackward = false;
+  if (matchBackward(looksLikeBackward)) {
+    std::tie(op, user) = firstExternalUse();
+    if (!op)
+      return true;
+  } else if (looksLikeBackward) {
+    return false;
   }
-  return true;
+  match.backward.reset();
+  return fail(RejectCategory::ExternalUse,
+              "the result of " + op->getName().getStringRef() +
+                  " (scores or probabilities) is also used by " +
+                  user->getName().getStringRef() + " outside the pattern");
 }
 
 } // namespace mlir::fa::recognition::detail

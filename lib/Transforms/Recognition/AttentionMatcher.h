@@ -82,6 +82,31 @@ struct SequenceLengths {
   int64_t sequenceDim = -1;
 };
 
+/// A gradient the frontend computes that fa.attention_backward replaces:
+/// `value` is the op's [batch..., N, D] result transposed by `permutation`
+/// (result dim i is dim p[i]; empty when already in order).
+struct GradientUse {
+  Value value;
+  SmallVector<int64_t, 4> permutation;
+};
+
+/// The backward half of a joint forward + backward graph (autodiff of the
+/// unfused attention, as frontends emit it for training), found from the
+/// other users of P (JointGraphMatcher.cpp).
+struct BackwardMatch {
+  /// dO as the frontend holds it, and the transpose to [batch..., Nq, Dv].
+  Value gradOutput;
+  SmallVector<int64_t, 4> gradOutputPermutation;
+  /// The gradients the graph computes (any of them may be absent).
+  std::optional<GradientUse> gradQuery, gradKey, gradValue;
+  /// The first gradient contraction, in the root's block: the backward op
+  /// goes there (dO, which it reads, may be computed after the root).
+  Operation *insertionPoint = nullptr;
+  /// dP, softmax's backward and the gradient contractions: erased after
+  /// the rewrite once dead.
+  SmallVector<Operation *> patternOps;
+};
+
 /// Everything fa.attention needs, in the frontend's terms.
 struct AttentionMatch {
   Operation *root = nullptr; // the P·V contraction
@@ -127,6 +152,9 @@ struct AttentionMatch {
   /// Ops computing the scores, softmax and probabilities: erased after the
   /// rewrite once dead.
   SmallVector<Operation *> patternOps;
+  /// Set when P also feeds attention's backward: the rewrite then emits
+  /// fa.attention_backward beside fa.attention.
+  std::optional<BackwardMatch> backward;
 };
 
 /// True when `op` computes a contraction `init + a * b` with one reduction

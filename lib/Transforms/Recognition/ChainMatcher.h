@@ -111,12 +111,47 @@ private:
   bool matchLogSumExp(Term *x, Term *lse, Term *&scores);
   bool matchScores(Term *scores, Term *&contraction);
   bool matchQueryKey(Term *contraction);
-  Value peelOperand(Term *operand, Labels &labels, bool allowScale);
+  /// With `scaleOut`, the scale peeled off is stored there instead of
+  /// multiplied into the match's scale.
+  Value peelOperand(Term *operand, Labels &labels, bool allowScale,
+                    double *scaleOut = nullptr);
   bool checkLayout(StringRef name, ArrayRef<Axis> actual,
                    ArrayRef<Axis> expected,
                    SmallVectorImpl<int64_t> &permutation);
   bool checkMask(Value mask, ArrayRef<Axis> labels);
   bool checkExternalUses();
+
+  // The backward of a joint graph (JointGraphMatcher.cpp).
+  /// Matches the users of P outside the forward chain as attention's
+  /// backward and fills match.backward. Returns false with
+  /// `looksLikeBackward` unset when no gradient contraction reads P (the
+  /// caller then reports the plain external use), and with the rejection
+  /// set otherwise.
+  bool matchBackward(bool &looksLikeBackward);
+  /// True when `term` is P, through copies and casts.
+  bool isProbabilities(Term *term);
+  /// resolve() that stops at P instead of expanding its softmax.
+  Term *resolveUntilProbabilities(Term *term);
+  /// peelOperand() for Q, K, V and dO: the copies looked through are not
+  /// part of the pattern (the forward may share them).
+  Value peelInput(Term *term, Labels &labels, bool allowScale,
+                  double *scaleOut);
+  /// dS = c · P∘(dP − r) or c · (P∘dP − P∘r), through the mask's select;
+  /// multiplies `factor` by c.
+  bool matchScoreGradient(Term *gradient, double &factor);
+  bool matchSoftmaxBackward(Term *term, double &factor);
+  /// The factors of a product (casts peeled, constants into `factor`).
+  void flattenProduct(Term *term, SmallVectorImpl<Term *> &factors,
+                      double &factor);
+  /// dP = dO·Vᵀ, with the V of the forward chain.
+  bool matchGradProbabilities(Term *term);
+  /// rowsum(dP∘P) or rowsum(dO∘O), over the key or the value dim.
+  bool matchRowCorrection(Term *term);
+  bool isGradOutput(Term *term, ArrayRef<Axis> labels);
+  bool isOutput(Term *term);
+  /// A gradient contraction's result and the constant scales applied to it
+  /// alone; returns the tensor the frontend uses as the gradient.
+  Value followResultScales(Operation *contraction, double &factor);
 
   Operation *root;
   Rejection &rejection;
@@ -137,6 +172,25 @@ private:
   Term *logsumexpTerm = nullptr;
   /// Whether the softmax is spelled exp(x - (max + log(sum))).
   bool logSumExpSoftmax = false;
+
+  // What the backward of a joint graph is checked against.
+  /// P as the root reads it, and its dims' roles.
+  Value probabilities;
+  Labels probabilitiesLabels;
+  /// The roles of the root's result dims, and of Q, K and V as peeled.
+  Labels outputLabels, queryLabels, keyLabels, valueLabels;
+  /// A mask applied by select(condition, s, fill): the gradient may be
+  /// masked by the same condition.
+  Value selectCondition;
+  Labels selectConditionLabels;
+  bool selectHidesWhenTrue = false;
+  /// While set, terms looked through go here instead of patternOps.
+  llvm::SetVector<Operation *> *collectInto = nullptr;
+  llvm::SetVector<Operation *> backwardOps;
+  /// P as the root reads it and the tensors it is a copy or a cast of.
+  SmallVector<std::pair<Value, Labels>> probabilityTensors;
+  Value gradOutput;
+  Labels gradOutputLabels;
 };
 
 /// A contraction `init + a * b` (casts allowed on a and b) with zero init.

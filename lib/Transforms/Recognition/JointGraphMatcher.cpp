@@ -1,0 +1,775 @@
+//===- JointGraphMatcher.cpp - Attention's backward in joint graphs -------===//
+//
+// Stage: recognition (what is found). A training graph holds the unfused
+// forward pass and its autodiff. P = softmax(s·Q·Kᵀ + mask) feeds O = P·V
+// and also
+//   dV = Pᵀ·dO,   dP = dO·Vᵀ,
+//   dS = P∘(dP − rowsum(dP∘P))   (or rowsum(dO∘O), or P∘dP − P∘rowsum(...)),
+//   dQ = s·dS·K,  dK = s·dSᵀ·Q,
+// with the scale anywhere on the way and masked_fill's select on dS.
+//
+// Starting from P, the matcher walks P's users down, labelling every dim,
+// to the contractions that leave the N×N space (the gradients). It then
+// checks each of them back up with the forward chain's terms: every tensor
+// read must be the forward's Q, K, V or P, or one dO; the constants on each
+// gradient must multiply to the forward's scale. A tensor computed from P
+// that this does not explain (a dropout mask, a second use of P, a bias
+// gradient) refuses the whole candidate: P would stay materialized.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ChainMatcher.h"
+
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+#include <functional>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::fa;
+using namespace mlir::fa::recognition;
+using namespace mlir::fa::recognition::detail;
+
+namespace {
+
+/// A contraction that reads a tensor computed from P and leaves the N×N
+/// space: one of dQ, dK, dV. Its loops are labelled from that input, except
+/// `freeLoop`, the head or value dim of the other operand.
+struct GradientContraction {
+  Operation *op;
+  StructuredView view;
+  LoopLabels loops;
+  unsigned scoreInput;
+  unsigned freeLoop;
+  unsigned reducedLoop;
+};
+
+/// Two scales agree when they differ by f32 rounding at most: frontends
+/// write the backward's constants apart from the forward's (a division by
+/// sqrt(d) forward, a multiplication by its rounded reciprocal backward).
+bool sameScale(double a, double b) {
+  return std::abs(a - b) <=
+         4 * std::numeric_limits<float>::epsilon() * std::abs(b);
+}
+
+std::string opName(Operation *op) {
+  return op->getName().getStringRef().str();
+}
+
+/// The scale a single-input elementwise body applies to its input: the
+/// input times or over constants, through casts. Nullopt for anything else.
+std::optional<double> bodyScale(const StructuredView &view) {
+  double scale = 1.0;
+  unsigned index = view.root;
+  while (true) {
+    const ScalarNode &node = view.node(index);
+    switch (node.kind) {
+    case ScalarKind::Input:
+      return scale;
+    case ScalarKind::ExtF:
+    case ScalarKind::TruncF:
+      index = node.operands[0];
+      continue;
+    case ScalarKind::Neg:
+      scale = -scale;
+      index = node.operands[0];
+      continue;
+    case ScalarKind::Mul:
+    case ScalarKind::Div: {
+      unsigned lhs = node.operands[0], rhs = node.operands[1];
+      bool isDiv = node.kind == ScalarKind::Div;
+      if (!isDiv && view.node(lhs).kind == ScalarKind::Constant)
+        std::swap(lhs, rhs);
+      if (view.node(rhs).kind != ScalarKind::Constant)
+        return std::nullopt;
+      double constant = view.node(rhs).constant;
+      if (constant == 0 || !std::isfinite(constant))
+        return std::nullopt;
+      scale = isDiv ? scale / constant : scale * constant;
+      index = lhs;
+      continue;
+    }
+    default:
+      return std::nullopt;
+    }
+  }
+}
+
+} // namespace
+
+bool Matcher::isProbabilities(Term *term) {
+  bool wasCollecting = collecting;
+  collecting = false;
+  auto restore = llvm::scope_exit([&] { collecting = wasCollecting; });
+  while (true) {
+    if (term->kind == ScalarKind::Input && term->value) {
+      for (auto &[value, labels] : probabilityTensors)
+        if (term->value == value && sameAxes(term->labels, labels))
+          return true;
+      term = step(term);
+      if (!term)
+        return false;
+      continue;
+    }
+    if (term->kind == ScalarKind::ExtF || term->kind == ScalarKind::TruncF) {
+      term = term->operands[0];
+      continue;
+    }
+    return false;
+  }
+}
+
+Value Matcher::peelInput(Term *term, Labels &labels, bool allowScale,
+                         double *scaleOut) {
+  bool wasCollecting = collecting;
+  collecting = false;
+  Value tensor = peelOperand(term, labels, allowScale, scaleOut);
+  collecting = wasCollecting;
+  return tensor;
+}
+
+Term *Matcher::resolveUntilProbabilities(Term *term) {
+  while (true) {
+    if (term->kind == ScalarKind::Input && term->value)
+      for (auto &[value, labels] : probabilityTensors)
+        if (term->value == value && sameAxes(term->labels, labels))
+          return term;
+    Term *next = step(term);
+    if (!next)
+      return term;
+    term = next;
+  }
+}
+
+void Matcher::flattenProduct(Term *term, SmallVectorImpl<Term *> &factors,
+                             double &factor) {
+  term = resolveUntilProbabilities(term);
+  switch (term->kind) {
+  case ScalarKind::ExtF:
+  case ScalarKind::TruncF:
+    flattenProduct(term->operands[0], factors, factor);
+    return;
+  case ScalarKind::Neg:
+    factor = -factor;
+    flattenProduct(term->operands[0], factors, factor);
+    return;
+  case ScalarKind::Constant:
+    factor *= term->constant;
+    return;
+  case ScalarKind::Mul:
+    flattenProduct(term->operands[0], factors, factor);
+    flattenProduct(term->operands[1], factors, factor);
+    return;
+  case ScalarKind::Div: {
+    Term *divisor = resolveUntilProbabilities(term->operands[1]);
+    if (divisor->kind == ScalarKind::Constant && divisor->constant != 0) {
+      factor /= divisor->constant;
+      flattenProduct(term->operands[0], factors, factor);
+      return;
+    }
+    break;
+  }
+  default:
+    break;
+  }
+  factors.push_back(term);
+}
+
+bool Matcher::isGradOutput(Term *term, ArrayRef<Axis> expected) {
+  Labels labels;
+  double unit = 1.0;
+  Value tensor = peelInput(term, labels, /*allowScale=*/false, &unit);
+  if (!tensor)
+    return fail(RejectCategory::Structure,
+                "dO is computed inside a gradient contraction, not passed "
+                "as a tensor");
+  SmallVector<int64_t, 4> unused;
+  if (!checkLayout("dO", labels, expected, unused))
+    return false;
+  if (!gradOutput) {
+    gradOutput = tensor;
+    gradOutputLabels = labels;
+    return true;
+  }
+  if (gradOutput != tensor || !sameAxes(gradOutputLabels, labels))
+    return fail(RejectCategory::Structure,
+                "the backward reads two different tensors as dO");
+  return true;
+}
+
+bool Matcher::isOutput(Term *term) {
+  bool wasCollecting = collecting;
+  collecting = false;
+  term = resolve(term);
+  collecting = wasCollecting;
+  while (term->kind == ScalarKind::ExtF || term->kind == ScalarKind::TruncF)
+    term = resolve(term->operands[0]);
+  return term->kind == ScalarKind::Input &&
+         term->value == root->getResult(0) &&
+         sameAxes(term->labels, outputLabels);
+}
+
+bool Matcher::matchGradProbabilities(Term *term) {
+  term = resolveUntilProbabilities(term);
+  while (term->kind == ScalarKind::ExtF || term->kind == ScalarKind::TruncF)
+    term = resolveUntilProbabilities(term->operands[0]);
+  std::optional<StructuredView> view =
+      term->kind == ScalarKind::Input ? getStructuredView(term->value)
+                                      : std::nullopt;
+  std::optional<Contraction> contraction =
+      view ? getContraction(*view) : std::nullopt;
+  if (!contraction)
+    return fail(RejectCategory::Structure,
+                "softmax's backward subtracts from " +
+                    (term->kind == ScalarKind::Input
+                         ? (term->value.getDefiningOp()
+                                ? opName(term->value.getDefiningOp())
+                                : std::string("a block argument"))
+                         : stringifyScalarKind(term->kind).str() + "(...)") +
+                    ", not from dP = dO·Vᵀ");
+  if (!view->implicitInit && view->initConstant != 0.0)
+    return fail(RejectCategory::Contraction,
+                "dO·Vᵀ accumulates into a tensor that is not zero");
+  std::optional<LoopLabels> loops = labelLoops(*view, term->labels);
+  if (!loops)
+    return fail(RejectCategory::Layout,
+                "dP is not read as it is written");
+  (*loops)[contraction->reductionLoop] = Axis{AxisKind::ValueDim};
+  std::optional<Labels> lhs = labelOperand(view->inputMaps[0], *loops);
+  std::optional<Labels> rhs = labelOperand(view->inputMaps[1], *loops);
+  if (!lhs || !rhs ||
+      llvm::any_of(*loops, [](auto &label) { return !label; }))
+    return fail(RejectCategory::Contraction,
+                "dP's contraction has a loop that is not an axis of the "
+                "scores");
+  unsigned gradIndex = llvm::is_contained(*lhs, Axis{AxisKind::Query}) ? 0 : 1;
+  Labels gradLabels = gradIndex == 0 ? *lhs : *rhs;
+  Labels valueSide = gradIndex == 0 ? *rhs : *lhs;
+  if (!llvm::is_contained(gradLabels, Axis{AxisKind::Query}) ||
+      llvm::is_contained(gradLabels, Axis{AxisKind::Key}) ||
+      !llvm::is_contained(valueSide, Axis{AxisKind::Key}))
+    return fail(RejectCategory::Contraction,
+                "dP = dO·Vᵀ does not contract dO's value dim with V's");
+  Labels valueRead = valueSide;
+  double unit = 1.0;
+  Value valueTensor =
+      peelInput(leaf(view->inputs[1 - gradIndex], valueSide), valueRead,
+                /*allowScale=*/false, &unit);
+  if (valueTensor != match.value || !sameAxes(valueRead, valueLabels))
+    return fail(RejectCategory::Contraction,
+                "dP multiplies dO by a tensor that is not the forward's V, "
+                "read as it is");
+  (collectInto ? *collectInto : patternOps).insert(view->op);
+  return isGradOutput(leaf(view->inputs[gradIndex], gradLabels),
+                      canonicalLabels(numBatchDims, AxisKind::Query,
+                                      AxisKind::ValueDim));
+}
+
+bool Matcher::matchRowCorrection(Term *term) {
+  term = resolveUntilProbabilities(term);
+  while (term->kind == ScalarKind::ExtF || term->kind == ScalarKind::TruncF)
+    term = resolveUntilProbabilities(term->operands[0]);
+  auto notRowSum = [&]() {
+    return fail(RejectCategory::Structure,
+                "softmax's backward subtracts " +
+                    stringifyScalarKind(term->kind) +
+                    "(...) from dP, not rowsum(dP∘P) or rowsum(dO∘O)");
+  };
+  if (term->kind != ScalarKind::Input)
+    return notRowSum();
+  std::optional<StructuredView> view = getStructuredView(term->value);
+  if (!view || llvm::count(view->reductionLoops, true) != 1 ||
+      view->rootNode().kind != ScalarKind::Add)
+    return notRowSum();
+  if (!view->implicitInit && view->initConstant != 0.0)
+    return fail(RejectCategory::Structure,
+                "the row sum of softmax's backward does not start at 0");
+  std::optional<LoopLabels> loops = labelLoops(*view, term->labels);
+  if (!loops)
+    return notRowSum();
+  unsigned reduced = llvm::find(view->reductionLoops, true) -
+                     view->reductionLoops.begin();
+
+  // The summed product, as factors of the op's inputs read with the reduced
+  // loop labelled `kind`.
+  auto summedFactors = [&](AxisKind kind, SmallVectorImpl<Term *> &factors,
+                           double &factor) -> bool {
+    LoopLabels labelled = *loops;
+    labelled[reduced] = Axis{kind};
+    if (llvm::any_of(labelled, [](auto &label) { return !label; }))
+      return false;
+    SmallVector<Term *> inputs;
+    for (auto [input, map] : llvm::zip(view->inputs, view->inputMaps)) {
+      std::optional<Labels> labels = labelOperand(map, labelled);
+      if (!labels)
+        return false;
+      inputs.push_back(leaf(input, *labels));
+    }
+    const ScalarNode &add = view->rootNode();
+    unsigned summand = view->node(add.operands[0]).kind == ScalarKind::Init
+                           ? add.operands[1]
+                           : add.operands[0];
+    // Rebuild the body's summand over the labelled inputs.
+    std::function<Term *(unsigned)> build = [&](unsigned index) -> Term * {
+      const ScalarNode &node = view->node(index);
+      if (node.kind == ScalarKind::Input)
+        return inputs[node.input];
+      Term &scalar = terms.emplace_back();
+      scalar.kind = node.kind;
+      scalar.constant = node.constant;
+      for (unsigned operand : node.operands)
+        scalar.operands.push_back(build(operand));
+      return &scalar;
+    };
+    flattenProduct(build(summand), factors, factor);
+    return factors.size() == 2;
+  };
+
+  // rowsum(dP∘P): the reduced loop is the key dim.
+  SmallVector<Term *> factors;
+  double factor = 1.0;
+  if (summedFactors(AxisKind::Key, factors, factor) &&
+      llvm::any_of(factors, [&](Term *t) { return isProbabilities(t); })) {
+    if (factor != 1.0)
+      return fail(RejectCategory::Scale,
+                  "the row sum of softmax's backward is scaled by " +
+                      formatConstant(factor));
+    Term *other = isProbabilities(factors[0]) ? factors[1] : factors[0];
+    (collectInto ? *collectInto : patternOps).insert(view->op);
+    return matchGradProbabilities(other);
+  }
+  // rowsum(dO∘O): the reduced loop is the value dim.
+  factors.clear();
+  factor = 1.0;
+  if (summedFactors(AxisKind::ValueDim, factors, factor)) {
+    unsigned outputIndex = isOutput(factors[0]) ? 0 : 1;
+    if (!isOutput(factors[outputIndex]))
+      return fail(RejectCategory::Structure,
+                  "the row sum of softmax's backward sums neither dP∘P nor "
+                  "dO∘O");
+    if (factor != 1.0)
+      return fail(RejectCategory::Scale,
+                  "the row sum of softmax's backward is scaled by " +
+                      formatConstant(factor));
+    (collectInto ? *collectInto : patternOps).insert(view->op);
+    return isGradOutput(factors[1 - outputIndex],
+                        canonicalLabels(numBatchDims, AxisKind::Query,
+                                        AxisKind::ValueDim));
+  }
+  return fail(RejectCategory::Structure,
+              "the row sum of softmax's backward sums neither dP∘P over the "
+              "key dim nor dO∘O over the value dim");
+}
+
+bool Matcher::matchSoftmaxBackward(Term *term, double &factor) {
+  // P∘(dP − r), constants aside.
+  if (term->kind == ScalarKind::Mul) {
+    SmallVector<Term *> factors;
+    double constant = 1.0;
+    flattenProduct(term, factors, constant);
+    Term *probs = nullptr, *difference = nullptr;
+    for (Term *candidate : factors) {
+      if (!probs && isProbabilities(candidate)) {
+        probs = candidate;
+      } else if (!difference && candidate->kind == ScalarKind::Sub) {
+        difference = candidate;
+      } else {
+        return fail(RejectCategory::Structure,
+                    "softmax's backward multiplies by " +
+                        stringifyScalarKind(candidate->kind) +
+                        "(...) besides P and dP − rowsum(dP∘P) (a dropout "
+                        "mask?)");
+      }
+    }
+    if (!probs)
+      return fail(RejectCategory::Structure,
+                  "the gradient of the scores is not a multiple of P");
+    if (!difference)
+      return fail(RejectCategory::Structure,
+                  "softmax's backward has no rowsum term: the gradient of "
+                  "the scores is P∘dP, not P∘(dP − rowsum(dP∘P))");
+    factor *= constant;
+    return matchGradProbabilities(difference->operands[0]) &&
+           matchRowCorrection(difference->operands[1]);
+  }
+  // P∘dP − P∘r (the transpose of softmax's JVP, as JAX writes it).
+  if (term->kind == ScalarKind::Sub) {
+    SmallVector<Term *> lhs, rhs;
+    double lhsConstant = 1.0, rhsConstant = 1.0;
+    flattenProduct(term->operands[0], lhs, lhsConstant);
+    flattenProduct(term->operands[1], rhs, rhsConstant);
+    auto split = [&](SmallVectorImpl<Term *> &factors) -> Term * {
+      if (factors.size() != 2)
+        return nullptr;
+      if (isProbabilities(factors[0]))
+        return factors[1];
+      if (isProbabilities(factors[1]))
+        return factors[0];
+      return nullptr;
+    };
+    Term *gradProbs = split(lhs), *correction = split(rhs);
+    if (!gradProbs || !correction || lhsConstant != rhsConstant)
+      return fail(RejectCategory::Structure,
+                  "the gradient of the scores is a difference that is not "
+                  "P∘dP − P∘rowsum(dP∘P)");
+    factor *= lhsConstant;
+    return matchGradProbabilities(gradProbs) && matchRowCorrection(correction);
+  }
+  return fail(RejectCategory::Structure,
+              "the gradient of the scores is " +
+                  stringifyScalarKind(term->kind) +
+                  "(...), not P∘(dP − rowsum(dP∘P))");
+}
+
+bool Matcher::matchScoreGradient(Term *gradient, double &factor) {
+  Term *term = gradient;
+  while (true) {
+    term = resolveUntilProbabilities(term);
+    switch (term->kind) {
+    case ScalarKind::ExtF:
+    case ScalarKind::TruncF:
+      term = term->operands[0];
+      continue;
+    case ScalarKind::Neg:
+      factor = -factor;
+      term = term->operands[0];
+      continue;
+    case ScalarKind::Mul:
+    case ScalarKind::Div: {
+      bool isDiv = term->kind == ScalarKind::Div;
+      Term *lhs = term->operands[0], *rhs = term->operands[1];
+      if (!isDiv &&
+          resolveUntilProbabilities(lhs)->kind == ScalarKind::Constant)
+        std::swap(lhs, rhs);
+      Term *constant = resolveUntilProbabilities(rhs);
+      if (constant->kind == ScalarKind::Constant) {
+        if (constant->constant == 0 || !std::isfinite(constant->constant))
+          return fail(RejectCategory::Scale,
+                      "the gradient of the scores is scaled by " +
+                          formatConstant(constant->constant));
+        factor = isDiv ? factor / constant->constant
+                       : factor * constant->constant;
+        term = lhs;
+        continue;
+      }
+      if (isDiv)
+        return fail(RejectCategory::Structure,
+                    "the gradient of the scores is divided by a tensor");
+      return matchSoftmaxBackward(term, factor);
+    }
+    case ScalarKind::Sub:
+      return matchSoftmaxBackward(term, factor);
+    case ScalarKind::Select: {
+      // masked_fill's backward: 0 where the forward hid the score.
+      Term *condition = term->operands[0];
+      Term *hidden = selectHidesWhenTrue ? term->operands[1] : term->operands[2];
+      Term *kept = selectHidesWhenTrue ? term->operands[2] : term->operands[1];
+      Term *zero = resolveUntilProbabilities(hidden);
+      if (!selectCondition || condition->kind != ScalarKind::Input ||
+          condition->value != selectCondition ||
+          !sameAxes(condition->labels, selectConditionLabels) ||
+          zero->kind != ScalarKind::Constant || zero->constant != 0.0)
+        return fail(RejectCategory::Mask,
+                    "the gradient of the scores goes through a select that "
+                    "is not the forward's mask with 0 where it hides");
+      term = kept;
+      continue;
+    }
+    default:
+      return fail(RejectCategory::Structure,
+                  "the gradient of the scores is " +
+                      stringifyScalarKind(term->kind) +
+                      "(...), not P∘(dP − rowsum(dP∘P))");
+    }
+  }
+}
+
+Value Matcher::followResultScales(Operation *contraction, double &factor) {
+  Value result = contraction->getResult(0);
+  while (result.hasOneUse()) {
+    Operation *user = *result.getUsers().begin();
+    if (user->getNumResults() != 1)
+      break;
+    std::optional<StructuredView> view =
+        getStructuredView(user->getResult(0));
+    if (!view || view->hasReduction() || view->inputs.size() != 1 ||
+        view->inputMaps[0] != view->resultMap)
+      break;
+    std::optional<double> scale = bodyScale(*view);
+    if (!scale)
+      break;
+    factor *= *scale;
+    backwardOps.insert(user);
+    result = view->result;
+  }
+  return result;
+}
+
+bool Matcher::matchBackward(bool &looksLikeBackward) {
+  looksLikeBackward = false;
+  if (!probabilities)
+    return false;
+
+  // P as the root reads it, and the tensors it is a copy or a cast of: the
+  // backward may read any of them.
+  probabilityTensors.clear();
+  {
+    bool wasCollecting = collecting;
+    collecting = false;
+    Term *term = leaf(probabilities, probabilitiesLabels);
+    while (term) {
+      if (term->kind == ScalarKind::Input && term->value) {
+        probabilityTensors.push_back({term->value, term->labels});
+        term = step(term);
+      } else if (term->kind == ScalarKind::ExtF ||
+                 term->kind == ScalarKind::TruncF) {
+        term = term->operands[0];
+      } else {
+        break;
+      }
+    }
+    collecting = wasCollecting;
+  }
+
+  // Down from P: elementwise ops and row sums stay in the N×N space; a
+  // contraction with one free dim of its other operand leaves it.
+  struct Reached {
+    Value value;
+    Labels labels;
+  };
+  SmallVector<Reached> worklist;
+  for (auto &[value, labels] : probabilityTensors)
+    worklist.push_back({value, labels});
+  llvm::SetVector<Operation *> downstream;
+  llvm::DenseSet<Operation *> seen;
+  SmallVector<GradientContraction, 4> contractions;
+  Operation *unexplained = nullptr;
+  while (!worklist.empty()) {
+    Reached reached = worklist.pop_back_val();
+    for (Operation *user : reached.value.getUsers()) {
+      if (user == root || patternOps.contains(user) || isDeadCode(user) ||
+          !seen.insert(user).second)
+        continue;
+      std::optional<StructuredView> view =
+          user->getNumResults() == 1 ? getStructuredView(user->getResult(0))
+                                     : std::nullopt;
+      const Value *input =
+          view ? llvm::find(view->inputs, reached.value) : nullptr;
+      if (!view || input == view->inputs.end()) {
+        unexplained = unexplained ? unexplained : user;
+        continue;
+      }
+      unsigned inputIndex = input - view->inputs.begin();
+      LoopLabels loops(view->numLoops);
+      bool consistent = true;
+      for (auto [dim, expr] :
+           llvm::enumerate(view->inputMaps[inputIndex].getResults())) {
+        auto loop = dyn_cast<AffineDimExpr>(expr);
+        if (!loop)
+          continue;
+        std::optional<Axis> &slot = loops[loop.getPosition()];
+        consistent &= !slot || *slot == reached.labels[dim];
+        slot = reached.labels[dim];
+      }
+      SmallVector<unsigned> unlabelled;
+      for (auto [loop, label] : llvm::enumerate(loops))
+        if (!label)
+          unlabelled.push_back(loop);
+      unsigned numReductions = llvm::count(view->reductionLoops, true);
+      unsigned reduced = llvm::find(view->reductionLoops, true) -
+                         view->reductionLoops.begin();
+      if (consistent && unlabelled.empty() &&
+          (numReductions == 0 ||
+           (numReductions == 1 && loops[reduced]->kind == AxisKind::Key))) {
+        // Elementwise on P, or a row sum of it.
+        std::optional<Labels> labels = labelOperand(view->resultMap, loops);
+        if (labels) {
+          downstream.insert(user);
+          worklist.push_back({view->result, *labels});
+          continue;
+        }
+      }
+      if (consistent && numReductions == 1 && unlabelled.size() == 1 &&
+          loops[reduced] &&
+          (loops[reduced]->kind == AxisKind::Key ||
+           loops[reduced]->kind == AxisKind::Query) &&
+          getContraction(*view)) {
+        contractions.push_back(
+            {user, *view, loops, inputIndex, unlabelled[0], reduced});
+        continue;
+      }
+      unexplained = unexplained ? unexplained : user;
+    }
+  }
+  if (contractions.empty())
+    return false;
+  looksLikeBackward = true;
+  if (unexplained)
+    return fail(RejectCategory::ExternalUse,
+                "P feeds attention's backward, but it (or a tensor computed "
+                "from it) is also used by " +
+                    opName(unexplained) + ", which is not part of it");
+
+  // Each contraction, checked back up. Ops on the N×N side (softmax's
+  // backward, dP) are collected apart: nothing else may use them.
+  llvm::SetVector<Operation *> scoreSide;
+  collectInto = &scoreSide;
+  bool wasCollecting = collecting;
+  collecting = true;
+  auto restore = llvm::scope_exit([&] {
+    collectInto = nullptr;
+    collecting = wasCollecting;
+  });
+  BackwardMatch result;
+  for (GradientContraction &contraction : contractions) {
+    AxisKind reducedKind = contraction.loops[contraction.reducedLoop]->kind;
+    Term *scoreTerm = nullptr;
+    auto labelFree = [&](AxisKind kind) {
+      contraction.loops[contraction.freeLoop] = Axis{kind};
+      Labels labels = *labelOperand(
+          contraction.view.inputMaps[contraction.scoreInput],
+          contraction.loops);
+      scoreTerm = leaf(contraction.view.inputs[contraction.scoreInput],
+                       labels);
+    };
+    labelFree(AxisKind::ValueDim);
+    unsigned otherInput = 1 - contraction.scoreInput;
+    auto otherLabels = [&]() {
+      return *labelOperand(contraction.view.inputMaps[otherInput],
+                           contraction.loops);
+    };
+    std::optional<Labels> resultLabels;
+    if (!contraction.view.implicitInit &&
+        contraction.view.initConstant != 0.0)
+      return fail(RejectCategory::Contraction,
+                  "a gradient contraction accumulates into a tensor that is "
+                  "not zero");
+
+    if (isProbabilities(scoreTerm)) {
+      // dV = Pᵀ·dO.
+      if (reducedKind != AxisKind::Query)
+        return fail(RejectCategory::Contraction,
+                    "P is multiplied over its key dim by a tensor other than "
+                    "V (dV = Pᵀ·dO contracts the query dim)");
+      resolveUntilProbabilities(scoreTerm); // collects copies of P
+      if (!isGradOutput(leaf(contraction.view.inputs[otherInput],
+                             otherLabels()),
+                        canonicalLabels(numBatchDims, AxisKind::Query,
+                                        AxisKind::ValueDim)))
+        return false;
+      double factor = 1.0;
+      Value gradient = followResultScales(contraction.op, factor);
+      if (factor != 1.0)
+        return fail(RejectCategory::Scale,
+                    "dV = Pᵀ·dO is scaled by " + formatConstant(factor));
+      if (result.gradValue)
+        return fail(RejectCategory::Structure,
+                    "two contractions compute Pᵀ·dO");
+      resultLabels = labelOperand(contraction.view.resultMap,
+                                  contraction.loops);
+      GradientUse use{gradient, {}};
+      SmallVector<int64_t, 4> toCanonical;
+      if (!checkLayout("dV", *resultLabels,
+                       canonicalLabels(numBatchDims, AxisKind::Key,
+                                       AxisKind::ValueDim),
+                       toCanonical))
+        return false;
+      use.permutation.resize(toCanonical.size());
+      for (auto [index, source] : llvm::enumerate(toCanonical))
+        use.permutation[source] = index;
+      result.gradValue = use;
+      backwardOps.insert(contraction.op);
+      continue;
+    }
+
+    // dQ = s·dS·K (over the key dim) or dK = s·dSᵀ·Q (over the query dim).
+    labelFree(AxisKind::HeadDim);
+    bool isQuery = reducedKind == AxisKind::Key;
+    double factor = 1.0;
+    if (!matchScoreGradient(scoreTerm, factor))
+      return false;
+    Labels read = otherLabels();
+    double operandScale = 1.0;
+    Value operand = peelInput(leaf(contraction.view.inputs[otherInput], read),
+                              read, /*allowScale=*/true, &operandScale);
+    Value expected = isQuery ? match.key : match.query;
+    if (operand != expected ||
+        !sameAxes(read, isQuery ? keyLabels : queryLabels))
+      return fail(RejectCategory::Contraction,
+                  Twine("the gradient of the scores is contracted over the ") +
+                      (isQuery ? "key dim with a tensor that is not the "
+                                 "forward's K (dQ = dS·K)"
+                               : "query dim with a tensor that is not the "
+                                 "forward's Q (dK = dSᵀ·Q)") +
+                      ", read as it is");
+    factor *= operandScale;
+    Value gradient = followResultScales(contraction.op, factor);
+    if (!sameScale(factor, match.scale))
+      return fail(RejectCategory::Scale,
+                  llvm::formatv("{0} carries the scale {1}, but the "
+                                "forward's scores carry {2}",
+                                isQuery ? "dQ" : "dK", formatConstant(factor),
+                                formatConstant(match.scale))
+                      .str());
+    std::optional<GradientUse> &slot =
+        isQuery ? result.gradQuery : result.gradKey;
+    if (slot)
+      return fail(RejectCategory::Structure,
+                  Twine("two contractions compute ") + (isQuery ? "dQ" : "dK"));
+    resultLabels =
+        labelOperand(contraction.view.resultMap, contraction.loops);
+    SmallVector<int64_t, 4> toCanonical;
+    if (!checkLayout(isQuery ? "dQ" : "dK", *resultLabels,
+                     canonicalLabels(numBatchDims,
+                                     isQuery ? AxisKind::Query : AxisKind::Key,
+                                     AxisKind::HeadDim),
+                     toCanonical))
+      return false;
+    GradientUse use{gradient, {}};
+    use.permutation.resize(toCanonical.size());
+    for (auto [index, source] : llvm::enumerate(toCanonical))
+      use.permutation[source] = index;
+    slot = use;
+    backwardOps.insert(contraction.op);
+  }
+
+  // Everything computed from P is explained, and nothing outside uses the
+  // N×N side of the backward: else P would stay materialized.
+  for (Operation *op : downstream)
+    if (!scoreSide.contains(op) && !backwardOps.contains(op))
+      return fail(RejectCategory::ExternalUse,
+                  "P feeds attention's backward, but " + opName(op) +
+                      " computes from it something the backward does not "
+                      "use");
+  for (Operation *op : scoreSide)
+    for (Operation *user : op->getUsers())
+      if (!scoreSide.contains(user) && !backwardOps.contains(user) &&
+          !patternOps.contains(user) && user != root && !isDeadCode(user))
+        return fail(RejectCategory::ExternalUse,
+                    "the result of " + opName(op) +
+                        " in attention's backward is also used by " +
+                        opName(user));
+  backwardOps.insert(scoreSide.begin(), scoreSide.end());
+
+  for (GradientContraction &contraction : contractions) {
+    if (contraction.op->getBlock() != root->getBlock())
+      return fail(RejectCategory::Structure,
+                  "attention's backward is in another block than its "
+                  "forward");
+    if (!result.insertionPoint ||
+        contraction.op->isBeforeInBlock(result.insertionPoint))
+      result.insertionPoint = contraction.op;
+  }
+  result.gradOutput = gradOutput;
+  SmallVector<int64_t, 4> unused;
+  checkLayout("dO", gradOutputLabels,
+              canonicalLabels(numBatchDims, AxisKind::Query,
+                              AxisKind::ValueDim),
+              result.gradOutputPermutation);
+  result.patternOps.assign(backwardOps.begin(), backwardOps.end());
+  match.backward = std::move(result);
+  return true;
+}
