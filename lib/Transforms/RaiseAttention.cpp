@@ -23,6 +23,7 @@
 #include "llvm/ADT/SetVector.h"
 
 #include <limits>
+#include <set>
 #include <numeric>
 
 namespace mlir::fa {
@@ -692,6 +693,12 @@ struct FARaiseAttentionPass
     llvm::DenseSet<Operation *> explained;
     llvm::DenseMap<Operation *, std::string> rejectedRoots;
     IRRewriter rewriter(&getContext());
+    // Refusals are reported after every candidate was tried: a raised joint
+    // graph erases gradient contractions tried as candidates before it, and
+    // a refused one covers them.
+    SmallVector<std::pair<Operation *, Rejection>> rejections;
+    llvm::DenseSet<Operation *> covered;
+    std::set<std::pair<Operation *, std::string>> remarked;
     for (Operation *root : candidates) {
       // An earlier rewrite may have erased this candidate.
       if (erased.contains(root))
@@ -701,12 +708,7 @@ struct FARaiseAttentionPass
       if (!match) {
         if (rejection.category == RejectCategory::NotCandidate)
           continue;
-        reject(rejection.category);
-        explained.insert(rejection.location);
-        rejectedRoots[root] = rejection.message;
-        if (explain)
-          rejection.location->emitRemark()
-              << "attention not raised: " << rejection.message;
+        rejections.push_back({root, std::move(rejection)});
         continue;
       }
       ++numCandidates;
@@ -718,6 +720,24 @@ struct FARaiseAttentionPass
                               "kv_lengths: "
                            << match->maskNote;
       rewrite(*match, rewriter, erased);
+    }
+    // In program order: a candidate covered by one reported before it is
+    // not reported (two candidates may cover each other).
+    for (auto &[root, rejection] : rejections) {
+      if (erased.contains(root) || covered.contains(root))
+        continue;
+      covered.insert(rejection.covers.begin(), rejection.covers.end());
+      reject(rejection.category);
+      rejectedRoots[root] = rejection.message;
+      // One remark per reason and place: the contractions of a dropout
+      // graph all read the same P∘M, say.
+      bool repeated = !remarked.insert({rejection.location,
+                                        rejection.message})
+                           .second;
+      explained.insert(rejection.location);
+      if (explain && !repeated)
+        rejection.location->emitRemark()
+            << "attention not raised: " << rejection.message;
     }
     // No silent misses: an exp or softmax that reached a contraction but
     // was neither raised nor explained above gets its own remark.

@@ -64,6 +64,10 @@ struct Rejection {
   std::string message;
   /// Where a remark belongs: the softmax when one was found, else the root.
   Operation *location = nullptr;
+  /// Other candidates that belong to the refused computation (the
+  /// gradient contractions of a joint graph): their own reasons would only
+  /// repeat this one, so they are not reported.
+  SmallVector<Operation *> covers;
 };
 
 /// What the frontend computes for a row in which every key is hidden. The

@@ -371,26 +371,30 @@ bool Matcher::matchSoftmaxBackward(Term *term, double &factor) {
     double constant = 1.0;
     flattenProduct(term, factors, constant);
     Term *probs = nullptr, *difference = nullptr;
+    SmallVector<Term *> others;
     for (Term *candidate : factors) {
-      if (!probs && isProbabilities(candidate)) {
+      if (!probs && isProbabilities(candidate))
         probs = candidate;
-      } else if (!difference && candidate->kind == ScalarKind::Sub) {
+      else if (!difference && candidate->kind == ScalarKind::Sub)
         difference = candidate;
-      } else {
-        return fail(RejectCategory::Structure,
-                    "softmax's backward multiplies by " +
-                        stringifyScalarKind(candidate->kind) +
-                        "(...) besides P and dP − rowsum(dP∘P) (a dropout "
-                        "mask?)");
-      }
+      else
+        others.push_back(candidate);
     }
     if (!probs)
       return fail(RejectCategory::Structure,
                   "the gradient of the scores is not a multiple of P");
-    if (!difference)
+    if (!difference && others.size() == 1)
       return fail(RejectCategory::Structure,
                   "softmax's backward has no rowsum term: the gradient of "
                   "the scores is P∘dP, not P∘(dP − rowsum(dP∘P))");
+    if (!difference || !others.empty())
+      return fail(RejectCategory::Structure,
+                  "softmax's backward multiplies P∘(dP − rowsum(dP∘P)) by " +
+                      (others.empty() ? std::string("nothing else")
+                                      : stringifyScalarKind(others.front()->kind)
+                                                .str() +
+                                            "(...)") +
+                      " as well (a dropout mask?)");
     factor *= constant;
     return matchGradProbabilities(difference->operands[0]) &&
            matchRowCorrection(difference->operands[1]);
@@ -579,6 +583,12 @@ bool Matcher::matchBackward(bool &looksLikeBackward) {
         if (!label)
           unlabelled.push_back(loop);
       unsigned numReductions = llvm::count(view->reductionLoops, true);
+      // A row statistic broadcast back over the keys (dP − rowsum(...)).
+      if (numReductions == 0 && unlabelled.size() == 1 &&
+          !llvm::is_contained(reached.labels, Axis{AxisKind::Key})) {
+        loops[unlabelled.front()] = Axis{AxisKind::Key};
+        unlabelled.clear();
+      }
       unsigned reduced = llvm::find(view->reductionLoops, true) -
                          view->reductionLoops.begin();
       if (consistent && unlabelled.empty() &&
@@ -607,6 +617,9 @@ bool Matcher::matchBackward(bool &looksLikeBackward) {
   if (contractions.empty())
     return false;
   looksLikeBackward = true;
+  for (GradientContraction &contraction : contractions)
+    rejection.covers.push_back(contraction.op);
+  llvm::append_range(rejection.covers, downstream);
   if (unexplained)
     return fail(RejectCategory::ExternalUse,
                 "P feeds attention's backward, but it (or a tensor computed "

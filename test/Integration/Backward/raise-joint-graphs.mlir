@@ -5,7 +5,8 @@
 // - @generic_causal: linalg.generic on [B, H, N, D], a causal keep-mask by
 //   select, the scale on the scores, torch's softmax backward
 //   P∘(dP − rowsum(dP∘P)) with the row sum fused into one generic, the
-//   scale on dS;
+//   scale and masked_fill's backward select on dS, dK written as
+//   [B, H, D, Nk];
 // - @torch_batch_matmul: torch-mlir's [B*H, N, D] batch_matmul with
 //   transposes, Nq ≠ Nk and D ≠ Dv, linalg.softmax, Q scaled before Q·Kᵀ,
 //   the row term rowsum(dO∘O), dQ scaled after its matmul, dK read from the
@@ -21,7 +22,8 @@
 // No N×N tensor is left in a raised function.
 // RAISED-LABEL: func.func @generic_causal
 // RAISED: %[[O:.*]], %[[L:.*]] = fa.attention %{{.*}}, %{{.*}}, %{{.*}} scale = 5.000000e-01 causal = bottom_right
-// RAISED: fa.attention_backward %{{.*}}, %{{.*}}, %{{.*}}, %[[O]], %{{.*}}, %[[L]] scale = 5.000000e-01 causal = bottom_right
+// RAISED: %{{.*}}, %[[DK:.*]], %{{.*}} = fa.attention_backward %{{.*}}, %{{.*}}, %{{.*}}, %[[O]], %{{.*}}, %[[L]] scale = 5.000000e-01 causal = bottom_right
+// RAISED: linalg.transpose ins(%[[DK]] : tensor<1x2x6x4xf32>) {{.*}} permutation = [0, 1, 3, 2]
 // RAISED-NOT: 6x6xf32
 // RAISED-LABEL: func.func @torch_batch_matmul
 // RAISED: %[[O:.*]], %[[L:.*]] = fa.attention %{{.*}}, %{{.*}}, %{{.*}} scale = 2.500000e-01 : tensor<1x2x6x4xf32>, tensor<1x2x7x4xf32>, tensor<1x2x7x3xf32>
@@ -46,6 +48,7 @@
 #sT4 = affine_map<(b, h, j, d, i) -> (b, h, i, j)>
 #qT4 = affine_map<(b, h, j, d, i) -> (b, h, i, d)>
 #kT4 = affine_map<(b, h, j, d, i) -> (b, h, j, d)>
+#dkT4 = affine_map<(b, h, j, d, i) -> (b, h, d, j)>
 #id2 = affine_map<(i, j) -> (i, j)>
 #id3 = affine_map<(b, i, j) -> (b, i, j)>
 #row3 = affine_map<(b, i, j) -> (b, i)>
@@ -54,7 +57,7 @@ func.func private @printMemrefF32(tensor<*xf32>)
 
 func.func @generic_causal(%q: tensor<1x2x6x4xf32>, %k: tensor<1x2x6x4xf32>,
     %v: tensor<1x2x6x4xf32>, %do: tensor<1x2x6x4xf32>)
-    -> (tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>) {
+    -> (tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>, tensor<1x2x4x6xf32>, tensor<1x2x6x4xf32>) {
   %zero = arith.constant 0.0 : f32
   %ninf = arith.constant 0xFF800000 : f32
   %scale = arith.constant 0.5 : f32
@@ -136,7 +139,8 @@ func.func @generic_causal(%q: tensor<1x2x6x4xf32>, %k: tensor<1x2x6x4xf32>,
     %r = arith.addf %acc, %m : f32
     linalg.yield %r : f32
   } -> tensor<1x2x6x6xf32>
-  // dS = s · P∘(dP − rowsum(dP∘P)).
+  // dS = s · P∘(dP − rowsum(dP∘P)), 0 where the mask hides (masked_fill's
+  // backward).
   %dpp = linalg.generic {indexing_maps = [#id4, #id4, #row4], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
       ins(%dp, %p : tensor<1x2x6x6xf32>, tensor<1x2x6x6xf32>) outs(%z3 : tensor<1x2x6xf32>) {
   ^bb0(%a: f32, %b: f32, %acc: f32):
@@ -144,12 +148,13 @@ func.func @generic_causal(%q: tensor<1x2x6x4xf32>, %k: tensor<1x2x6x4xf32>,
     %r = arith.addf %acc, %m : f32
     linalg.yield %r : f32
   } -> tensor<1x2x6xf32>
-  %ds = linalg.generic {indexing_maps = [#id4, #id4, #row4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
-      ins(%p, %dp, %dpp : tensor<1x2x6x6xf32>, tensor<1x2x6x6xf32>, tensor<1x2x6xf32>) outs(%e4 : tensor<1x2x6x6xf32>) {
-  ^bb0(%a: f32, %b: f32, %c: f32, %o: f32):
+  %ds = linalg.generic {indexing_maps = [#id4, #id4, #row4, #mask4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%p, %dp, %dpp, %keep : tensor<1x2x6x6xf32>, tensor<1x2x6x6xf32>, tensor<1x2x6xf32>, tensor<6x6xi1>) outs(%e4 : tensor<1x2x6x6xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32, %kp: i1, %o: f32):
     %d = arith.subf %b, %c : f32
     %m = arith.mulf %a, %d : f32
-    %r = arith.mulf %m, %scale : f32
+    %sm = arith.mulf %m, %scale : f32
+    %r = arith.select %kp, %sm, %zero : f32
     linalg.yield %r : f32
   } -> tensor<1x2x6x6xf32>
   // dQ = dS·K, dK = dSᵀ·Q.
@@ -160,14 +165,16 @@ func.func @generic_causal(%q: tensor<1x2x6x4xf32>, %k: tensor<1x2x6x4xf32>,
     %r = arith.addf %acc, %m : f32
     linalg.yield %r : f32
   } -> tensor<1x2x6x4xf32>
-  %dk = linalg.generic {indexing_maps = [#sT4, #qT4, #kT4], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
-      ins(%ds, %q : tensor<1x2x6x6xf32>, tensor<1x2x6x4xf32>) outs(%zo : tensor<1x2x6x4xf32>) {
+  %ekt = tensor.empty() : tensor<1x2x4x6xf32>
+  %zkt = linalg.fill ins(%zero : f32) outs(%ekt : tensor<1x2x4x6xf32>) -> tensor<1x2x4x6xf32>
+  %dk = linalg.generic {indexing_maps = [#sT4, #qT4, #dkT4], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%ds, %q : tensor<1x2x6x6xf32>, tensor<1x2x6x4xf32>) outs(%zkt : tensor<1x2x4x6xf32>) {
   ^bb0(%a: f32, %b: f32, %acc: f32):
     %m = arith.mulf %a, %b : f32
     %r = arith.addf %acc, %m : f32
     linalg.yield %r : f32
-  } -> tensor<1x2x6x4xf32>
-  return %out, %dq, %dk, %dv : tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>
+  } -> tensor<1x2x4x6xf32>
+  return %out, %dq, %dk, %dv : tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>, tensor<1x2x4x6xf32>, tensor<1x2x6x4xf32>
 }
 
 func.func @torch_batch_matmul(%q: tensor<2x6x4xf32>, %k: tensor<2x7x4xf32>,
@@ -342,10 +349,10 @@ func.func @main() {
   %ak1 = tensor.cast %ak : tensor<?x?x?x?xf32> to tensor<1x2x6x4xf32>
   %av1 = tensor.cast %av : tensor<?x?x?x?xf32> to tensor<1x2x6x4xf32>
   %ado1 = tensor.cast %ado : tensor<?x?x?x?xf32> to tensor<1x2x6x4xf32>
-  %ao, %adq, %adk, %adv = call @generic_causal(%aq1, %ak1, %av1, %ado1) : (tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>) -> (tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>)
+  %ao, %adq, %adk, %adv = call @generic_causal(%aq1, %ak1, %av1, %ado1) : (tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>) -> (tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>, tensor<1x2x4x6xf32>, tensor<1x2x6x4xf32>)
   %ao2 = tensor.cast %ao : tensor<1x2x6x4xf32> to tensor<?x?x?x?xf32>
   %adq2 = tensor.cast %adq : tensor<1x2x6x4xf32> to tensor<?x?x?x?xf32>
-  %adk2 = tensor.cast %adk : tensor<1x2x6x4xf32> to tensor<?x?x?x?xf32>
+  %adk2 = tensor.cast %adk : tensor<1x2x4x6xf32> to tensor<?x?x?x?xf32>
   %adv2 = tensor.cast %adv : tensor<1x2x6x4xf32> to tensor<?x?x?x?xf32>
   call @print4(%ao2, %adq2, %adk2, %adv2) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> ()
 
