@@ -44,6 +44,9 @@ DECOMPOSE = "lib/Transforms/DecomposeAttention.cpp"
 PACK = "lib/Transforms/PackQueryGroups.cpp"
 LENGTH_MASK = "lib/Transforms/Recognition/LengthMask.cpp"
 PAGED = "lib/Transforms/Recognition/PagedCache.cpp"
+JOINT = "lib/Transforms/Recognition/JointGraphMatcher.cpp"
+JOINT_TESTS = ["test/Transforms/RaiseAttention/joint-graphs.mlir",
+               "test/Integration/Backward/raise-joint-graphs.mlir"]
 
 SWEEP = "test/Integration/Tiling/sweep-"
 DIFFERENTIAL = "test/Differential/random-programs.test"
@@ -578,6 +581,47 @@ MUTATIONS = [
      """          b, loc, ValueRange{probs}, zeros(maskSizes),""",
      [BACKWARD + "sweep-bias-gradient.mlir"],
      "the bias gradient sums P instead of dS"),
+    ("joint-row-term-unchecked", JOINT,
+     """    return matchGradProbabilities(difference->operands[0]) &&
+           matchRowCorrection(difference->operands[1]);""",
+     """    return matchGradProbabilities(difference->operands[0]);""",
+     JOINT_TESTS, "softmax's backward is accepted whatever its row term sums"),
+    ("joint-scale-unchecked", JOINT,
+     """    if (!sameScale(factor, match.scale))""",
+     """    if (false && !sameScale(factor, match.scale))""",
+     JOINT_TESTS, "dQ and dK are accepted with any scale"),
+    ("joint-any-gradient-select", JOINT,
+     """          condition->value != selectCondition ||""",
+     """          false ||""",
+     JOINT_TESTS, "the gradient may be masked by any tensor, not only the forward's mask"),
+    ("joint-k-operand-unchecked", JOINT,
+     """    if (operand != expected ||""",
+     """    if (false ||""",
+     JOINT_TESTS, "dQ and dK may contract the score gradient with any tensor"),
+    ("joint-two-grad-outputs", JOINT,
+     """  if (gradOutput != tensor || !sameAxes(gradOutputLabels, labels))""",
+     """  if (false)""",
+     JOINT_TESTS, "dV and dP may read different tensors as dO"),
+    ("joint-dv-scale-unchecked", JOINT,
+     """      if (factor != 1.0)
+        return fail(RejectCategory::Scale,
+                    "dV = Pᵀ·dO is scaled by " + formatConstant(factor));""",
+     """      (void)factor;""",
+     JOINT_TESTS, "a scaled Pᵀ·dO is accepted as dV"),
+    ("joint-gradients-swapped", RAISE,
+     """    replaceGradient(backward.gradQuery, gradients.getGradQuery());
+    replaceGradient(backward.gradKey, gradients.getGradKey());""",
+     """    replaceGradient(backward.gradQuery, gradients.getGradKey());
+    replaceGradient(backward.gradKey, gradients.getGradQuery());""",
+     JOINT_TESTS, "the raised dQ and dK are swapped"),
+    ("joint-gradient-layout-dropped", RAISE,
+     """      gradient = transpose(b, loc, gradient, use->permutation);""",
+     """      gradient = transpose(b, loc, gradient, {});""",
+     JOINT_TESTS, "a gradient the frontend writes transposed is returned in the op's order"),
+    ("joint-backward-before-grad-output", RAISE,
+     """    rewriter.setInsertionPoint(backward.insertionPoint);""",
+     """    rewriter.setInsertionPoint(forwardPoint);""",
+     JOINT_TESTS, "the backward op is emitted before a dO computed from O"),
 ]
 
 
