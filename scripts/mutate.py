@@ -622,6 +622,14 @@ MUTATIONS = [
      """    rewriter.setInsertionPoint(backward.insertionPoint);""",
      """    rewriter.setInsertionPoint(forwardPoint);""",
      JOINT_TESTS, "the backward op is emitted before a dO computed from O"),
+    ("joint-split-parts-swapped", JOINT,
+     """    guess = {Axis{AxisKind::Batch, 0, 1}, Axis{AxisKind::Batch, 0, 2}};""",
+     """    guess = {Axis{AxisKind::Batch, 0, 2}, Axis{AxisKind::Batch, 0, 1}};""",
+     JOINT_TESTS, "a batch dim split back into [B, H] is read as [H, B]"),
+    ("joint-dq-factor-from-read-only", JOINT,
+     """    factor *= readScale / forwardScale;""",
+     """    factor *= readScale;""",
+     JOINT_TESTS, "the scale of the forward's own Q or K is counted twice"),
 ]
 
 

@@ -604,10 +604,13 @@ void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
     // from O).
     const BackwardMatch &backward = *match.backward;
     rewriter.setInsertionPoint(backward.insertionPoint);
-    Value gradOutput = expandToRank4(
-        b, loc,
-        transpose(b, loc, backward.gradOutput,
-                  backward.gradOutputPermutation));
+    Value gradOutput = transpose(b, loc, backward.gradOutput,
+                                 backward.gradOutputPermutation);
+    if (!backward.gradOutputSplitBatch) {
+      gradOutput = match.batchSplit.empty()
+                       ? expandToRank4(b, loc, gradOutput)
+                       : splitBatch(b, loc, gradOutput, match.batchSplit);
+    }
     auto gradOutputType = cast<RankedTensorType>(gradOutput.getType());
     gradOutput = toFrontendType(
         b, loc, gradOutput,
@@ -623,7 +626,14 @@ void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
       if (!use)
         return;
       auto frontendType = cast<RankedTensorType>(use->value.getType());
-      gradient = collapseFromRank4(b, loc, gradient, frontendType.getRank());
+      if (use->splitBatch)
+        ; // [B, H] as the op's
+      else if (!match.batchSplit.empty())
+        gradient = tensor::CollapseShapeOp::create(
+            b, loc, gradient,
+            SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
+      else
+        gradient = collapseFromRank4(b, loc, gradient, frontendType.getRank());
       gradient = transpose(b, loc, gradient, use->permutation);
       rewriter.replaceAllUsesWith(
           use->value, toFrontendType(b, loc, gradient, frontendType));

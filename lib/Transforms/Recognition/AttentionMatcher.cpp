@@ -749,10 +749,6 @@ std::optional<AttentionMatch> Matcher::run() {
                     "P feeds attention's backward, and K and V are repeated "
                     "per query head: the backward's dK and dV would be those "
                     "of the repeated heads");
-    if (!batchSplit.empty())
-      return reject(RejectCategory::Shape,
-                    "P feeds attention's backward, and the chain splits its "
-                    "batch dim into [B, H]");
     if (match.kvLengths)
       return reject(RejectCategory::Mask,
                     "P feeds attention's backward, and its mask is a "
@@ -1192,7 +1188,7 @@ bool Matcher::matchScores(Term *scores, Term *&contraction) {
 
 /// True when `labels` name each axis once and have no broadcast dim: a
 /// tensor the op can read after a transpose.
-static bool isOrderOfAxes(ArrayRef<Axis> labels) {
+bool isOrderOfAxes(ArrayRef<Axis> labels) {
   for (auto [index, axis] : llvm::enumerate(labels))
     if (axis.kind == AxisKind::Unit ||
         llvm::is_contained(labels.drop_front(index + 1), axis))

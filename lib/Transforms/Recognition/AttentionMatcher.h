@@ -92,6 +92,9 @@ struct SequenceLengths {
 struct GradientUse {
   Value value;
   SmallVector<int64_t, 4> permutation;
+  /// The frontend's gradient holds the op's [B, H] as two dims; else its
+  /// batch dims are the op's, or their merge when the chain splits them.
+  bool splitBatch = false;
 };
 
 /// The backward half of a joint forward + backward graph (autodiff of the
@@ -101,6 +104,8 @@ struct BackwardMatch {
   /// dO as the frontend holds it, and the transpose to [batch..., Nq, Dv].
   Value gradOutput;
   SmallVector<int64_t, 4> gradOutputPermutation;
+  /// dO holds the op's [B, H] as two dims (see GradientUse::splitBatch).
+  bool gradOutputSplitBatch = false;
   /// The gradients the graph computes (any of them may be absent).
   std::optional<GradientUse> gradQuery, gradKey, gradValue;
   /// The first gradient contraction, in the root's block: the backward op

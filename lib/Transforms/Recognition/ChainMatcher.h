@@ -39,6 +39,8 @@ bool sameAxes(ArrayRef<Axis> a, ArrayRef<Axis> b);
 /// True when nothing observes `op` (no effects, results unused or used only
 /// by such ops).
 bool isDeadCode(Operation *op, unsigned depth = 4);
+/// True when `labels` name each axis once and have no broadcast dim.
+bool isOrderOfAxes(ArrayRef<Axis> labels);
 /// Finds an exp or a softmax among the producers of `value`, a few ops up.
 Operation *findSoftmax(Value value, unsigned depth = 8);
 
@@ -147,7 +149,19 @@ private:
   bool matchGradProbabilities(Term *term);
   /// rowsum(dP∘P) or rowsum(dO∘O), over the key or the value dim.
   bool matchRowCorrection(Term *term);
-  bool isGradOutput(Term *term, ArrayRef<Axis> labels);
+  bool isGradOutput(Term *term);
+  /// The tensor behind an operand, through batch reshapes, copies, widening
+  /// casts and (with `allowScale`) constant scales, multiplied into
+  /// `scale`: two reads of one tensor, however each was reshaped or
+  /// transposed, end at the same term.
+  Term *deepSource(Term *term, double &scale, bool allowScale);
+  /// The labels of a reshape's result that merges or splits the batch dim
+  /// of `source` (read as `labels`), checked by reading it back.
+  std::optional<Labels> reshapedLabels(Operation *reshape, Value source,
+                                       ArrayRef<Axis> labels);
+  /// [B, H, rows, cols] when `labels` hold the parts of a split batch dim,
+  /// else [batch..., rows, cols].
+  Labels gradientLayout(ArrayRef<Axis> labels, AxisKind rows, AxisKind cols);
   bool isOutput(Term *term);
   /// A gradient contraction's result and the constant scales applied to it
   /// alone; returns the tensor the frontend uses as the gradient.

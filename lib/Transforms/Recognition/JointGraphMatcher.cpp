@@ -20,6 +20,8 @@
 
 #include "ChainMatcher.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -100,6 +102,93 @@ std::optional<double> bodyScale(const StructuredView &view) {
 
 } // namespace
 
+Term *Matcher::deepSource(Term *term, double &scale, bool allowScale) {
+  bool wasCollecting = collecting;
+  collecting = false;
+  Term *best = term;
+  double current = scale, bestScale = scale;
+  while (true) {
+    if (term->kind == ScalarKind::Input && term->value) {
+      if (isOrderOfAxes(term->labels)) {
+        best = term;
+        bestScale = current;
+      }
+      term = step(term);
+      if (!term)
+        break;
+      continue;
+    }
+    if (term->kind == ScalarKind::ExtF) {
+      term = term->operands[0];
+      continue;
+    }
+    bool isDiv = term->kind == ScalarKind::Div;
+    if (allowScale && (term->kind == ScalarKind::Mul || isDiv)) {
+      Term *lhs = term->operands[0], *rhs = term->operands[1];
+      if (!isDiv && resolve(lhs)->kind == ScalarKind::Constant)
+        std::swap(lhs, rhs);
+      Term *constant = resolve(rhs);
+      if (constant->kind == ScalarKind::Constant &&
+          std::isfinite(constant->constant) && constant->constant != 0) {
+        current = isDiv ? current / constant->constant
+                        : current * constant->constant;
+        term = lhs;
+        continue;
+      }
+    }
+    break;
+  }
+  collecting = wasCollecting;
+  scale = bestScale;
+  return best;
+}
+
+std::optional<Labels> Matcher::reshapedLabels(Operation *reshape,
+                                              Value source,
+                                              ArrayRef<Axis> labels) {
+  if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp, tosa::ReshapeOp>(
+          reshape) ||
+      labels.empty())
+    return std::nullopt;
+  int64_t sourceRank = labels.size();
+  int64_t resultRank =
+      cast<RankedTensorType>(reshape->getResult(0).getType()).getRank();
+  // The guess: [B, H, ...] merged into [B·H, ...], or split back.
+  Labels guess;
+  if (resultRank == sourceRank - 1 && sourceRank >= 2 &&
+      labels[0] == Axis{AxisKind::Batch, 0, 1} &&
+      labels[1] == Axis{AxisKind::Batch, 0, 2}) {
+    guess.push_back(Axis{AxisKind::Batch, 0});
+    guess.append(labels.begin() + 2, labels.end());
+  } else if (resultRank == sourceRank + 1 &&
+             labels[0] == Axis{AxisKind::Batch, 0}) {
+    guess = {Axis{AxisKind::Batch, 0, 1}, Axis{AxisKind::Batch, 0, 2}};
+    guess.append(labels.begin() + 1, labels.end());
+  } else {
+    return std::nullopt;
+  }
+  // Read back through the same rules as the forward chain.
+  Term *back = lookThroughBatchReshape(leaf(reshape->getResult(0), guess));
+  if (!back || back->value != source || !sameAxes(back->labels, labels))
+    return std::nullopt;
+  return guess;
+}
+
+Labels Matcher::gradientLayout(ArrayRef<Axis> labels, AxisKind rows,
+                               AxisKind cols) {
+  if (llvm::any_of(labels, [](const Axis &axis) {
+        return axis.kind == AxisKind::Batch && axis.part != 0;
+      }))
+    return {Axis{AxisKind::Batch, 0, 1}, Axis{AxisKind::Batch, 0, 2},
+            Axis{rows}, Axis{cols}};
+  return canonicalLabels(numBatchDims, rows, cols);
+}
+
+/// Two terms are one tensor read the same way.
+static bool sameTensor(Term *a, Term *b) {
+  return a->value == b->value && sameAxes(a->labels, b->labels);
+}
+
 bool Matcher::isProbabilities(Term *term) {
   bool wasCollecting = collecting;
   collecting = false;
@@ -178,23 +267,25 @@ void Matcher::flattenProduct(Term *term, SmallVectorImpl<Term *> &factors,
   factors.push_back(term);
 }
 
-bool Matcher::isGradOutput(Term *term, ArrayRef<Axis> expected) {
-  Labels labels;
-  double unit = 1.0;
-  Value tensor = peelInput(term, labels, /*allowScale=*/false, &unit);
-  if (!tensor)
+bool Matcher::isGradOutput(Term *term) {
+  double scale = 1.0;
+  Term *source = deepSource(term, scale, /*allowScale=*/false);
+  if (!source->value)
     return fail(RejectCategory::Structure,
                 "dO is computed inside a gradient contraction, not passed "
                 "as a tensor");
   SmallVector<int64_t, 4> unused;
-  if (!checkLayout("dO", labels, expected, unused))
+  if (!checkLayout("dO", source->labels,
+                   gradientLayout(source->labels, AxisKind::Query,
+                                  AxisKind::ValueDim),
+                   unused))
     return false;
   if (!gradOutput) {
-    gradOutput = tensor;
-    gradOutputLabels = labels;
+    gradOutput = source->value;
+    gradOutputLabels = source->labels;
     return true;
   }
-  if (gradOutput != tensor || !sameAxes(gradOutputLabels, labels))
+  if (gradOutput != source->value || !sameAxes(gradOutputLabels, source->labels))
     return fail(RejectCategory::Structure,
                 "the backward reads two different tensors as dO");
   return true;
@@ -253,19 +344,17 @@ bool Matcher::matchGradProbabilities(Term *term) {
       !llvm::is_contained(valueSide, Axis{AxisKind::Key}))
     return fail(RejectCategory::Contraction,
                 "dP = dO·Vᵀ does not contract dO's value dim with V's");
-  Labels valueRead = valueSide;
-  double unit = 1.0;
-  Value valueTensor =
-      peelInput(leaf(view->inputs[1 - gradIndex], valueSide), valueRead,
-                /*allowScale=*/false, &unit);
-  if (valueTensor != match.value || !sameAxes(valueRead, valueLabels))
+  double readScale = 1.0, forwardScale = 1.0;
+  Term *read = deepSource(leaf(view->inputs[1 - gradIndex], valueSide),
+                          readScale, /*allowScale=*/true);
+  Term *forward =
+      deepSource(leaf(match.value, valueLabels), forwardScale, true);
+  if (!sameTensor(read, forward) || readScale != forwardScale)
     return fail(RejectCategory::Contraction,
                 "dP multiplies dO by a tensor that is not the forward's V, "
                 "read as it is");
   (collectInto ? *collectInto : patternOps).insert(view->op);
-  return isGradOutput(leaf(view->inputs[gradIndex], gradLabels),
-                      canonicalLabels(numBatchDims, AxisKind::Query,
-                                      AxisKind::ValueDim));
+  return isGradOutput(leaf(view->inputs[gradIndex], gradLabels));
 }
 
 bool Matcher::matchRowCorrection(Term *term) {
@@ -355,9 +444,7 @@ bool Matcher::matchRowCorrection(Term *term) {
                   "the row sum of softmax's backward is scaled by " +
                       formatConstant(factor));
     (collectInto ? *collectInto : patternOps).insert(view->op);
-    return isGradOutput(factors[1 - outputIndex],
-                        canonicalLabels(numBatchDims, AxisKind::Query,
-                                        AxisKind::ValueDim));
+    return isGradOutput(factors[1 - outputIndex]);
   }
   return fail(RejectCategory::Structure,
               "the row sum of softmax's backward sums neither dP∘P over the "
@@ -516,6 +603,18 @@ bool Matcher::matchBackward(bool &looksLikeBackward) {
   looksLikeBackward = false;
   if (!probabilities)
     return false;
+  // Reshapes of the batch dim are looked through as in the chain (torch's
+  // 4-D matmuls run as batch_matmul on [B·H, ...]); a split the forward
+  // does not make is not taken.
+  bool wasInChain = inChain;
+  inChain = true;
+  SmallVector<int64_t, 2> forwardSplit = batchSplit;
+  bool matched = false;
+  auto restoreChain = llvm::scope_exit([&] {
+    inChain = wasInChain;
+    if (!matched)
+      batchSplit = forwardSplit;
+  });
 
   // P as the root reads it, and the tensors it is a copy or a cast of: the
   // backward may read any of them.
@@ -557,6 +656,13 @@ bool Matcher::matchBackward(bool &looksLikeBackward) {
       if (user == root || patternOps.contains(user) || isDeadCode(user) ||
           !seen.insert(user).second)
         continue;
+      // [B, H] merged into B·H for a batch_matmul, or split back.
+      if (std::optional<Labels> labels =
+              reshapedLabels(user, reached.value, reached.labels)) {
+        downstream.insert(user);
+        worklist.push_back({user->getResult(0), *labels});
+        continue;
+      }
       std::optional<StructuredView> view =
           user->getNumResults() == 1 ? getStructuredView(user->getResult(0))
                                      : std::nullopt;
@@ -669,9 +775,7 @@ bool Matcher::matchBackward(bool &looksLikeBackward) {
                     "V (dV = Pᵀ·dO contracts the query dim)");
       resolveUntilProbabilities(scoreTerm); // collects copies of P
       if (!isGradOutput(leaf(contraction.view.inputs[otherInput],
-                             otherLabels()),
-                        canonicalLabels(numBatchDims, AxisKind::Query,
-                                        AxisKind::ValueDim)))
+                             otherLabels())))
         return false;
       double factor = 1.0;
       Value gradient = followResultScales(contraction.op, factor);
@@ -683,12 +787,11 @@ bool Matcher::matchBackward(bool &looksLikeBackward) {
                     "two contractions compute Pᵀ·dO");
       resultLabels = labelOperand(contraction.view.resultMap,
                                   contraction.loops);
-      GradientUse use{gradient, {}};
+      Labels expected =
+          gradientLayout(*resultLabels, AxisKind::Key, AxisKind::ValueDim);
+      GradientUse use{gradient, {}, expected.size() == 4 && numBatchDims == 1};
       SmallVector<int64_t, 4> toCanonical;
-      if (!checkLayout("dV", *resultLabels,
-                       canonicalLabels(numBatchDims, AxisKind::Key,
-                                       AxisKind::ValueDim),
-                       toCanonical))
+      if (!checkLayout("dV", *resultLabels, expected, toCanonical))
         return false;
       use.permutation.resize(toCanonical.size());
       for (auto [index, source] : llvm::enumerate(toCanonical))
@@ -704,13 +807,18 @@ bool Matcher::matchBackward(bool &looksLikeBackward) {
     double factor = 1.0;
     if (!matchScoreGradient(scoreTerm, factor))
       return false;
-    Labels read = otherLabels();
-    double operandScale = 1.0;
-    Value operand = peelInput(leaf(contraction.view.inputs[otherInput], read),
-                              read, /*allowScale=*/true, &operandScale);
-    Value expected = isQuery ? match.key : match.query;
-    if (operand != expected ||
-        !sameAxes(read, isQuery ? keyLabels : queryLabels))
+    // The forward's K (or Q) as the op reads it, and the tensor read here,
+    // each down to its source: their scales differ by what the gradient
+    // carries.
+    double readScale = 1.0, forwardScale = 1.0;
+    Term *read = deepSource(
+        leaf(contraction.view.inputs[otherInput], otherLabels()), readScale,
+        /*allowScale=*/true);
+    Term *forward =
+        deepSource(leaf(isQuery ? match.key : match.query,
+                        isQuery ? keyLabels : queryLabels),
+                   forwardScale, /*allowScale=*/true);
+    if (!sameTensor(read, forward))
       return fail(RejectCategory::Contraction,
                   Twine("the gradient of the scores is contracted over the ") +
                       (isQuery ? "key dim with a tensor that is not the "
@@ -718,7 +826,7 @@ bool Matcher::matchBackward(bool &looksLikeBackward) {
                                : "query dim with a tensor that is not the "
                                  "forward's Q (dK = dSᵀ·Q)") +
                       ", read as it is");
-    factor *= operandScale;
+    factor *= readScale / forwardScale;
     Value gradient = followResultScales(contraction.op, factor);
     if (!sameScale(factor, match.scale))
       return fail(RejectCategory::Scale,
@@ -734,14 +842,14 @@ bool Matcher::matchBackward(bool &looksLikeBackward) {
                   Twine("two contractions compute ") + (isQuery ? "dQ" : "dK"));
     resultLabels =
         labelOperand(contraction.view.resultMap, contraction.loops);
+    Labels expected =
+        gradientLayout(*resultLabels, isQuery ? AxisKind::Query : AxisKind::Key,
+                       AxisKind::HeadDim);
     SmallVector<int64_t, 4> toCanonical;
-    if (!checkLayout(isQuery ? "dQ" : "dK", *resultLabels,
-                     canonicalLabels(numBatchDims,
-                                     isQuery ? AxisKind::Query : AxisKind::Key,
-                                     AxisKind::HeadDim),
+    if (!checkLayout(isQuery ? "dQ" : "dK", *resultLabels, expected,
                      toCanonical))
       return false;
-    GradientUse use{gradient, {}};
+    GradientUse use{gradient, {}, expected.size() == 4 && numBatchDims == 1};
     use.permutation.resize(toCanonical.size());
     for (auto [index, source] : llvm::enumerate(toCanonical))
       use.permutation[source] = index;
@@ -777,12 +885,20 @@ bool Matcher::matchBackward(bool &looksLikeBackward) {
       result.insertionPoint = contraction.op;
   }
   result.gradOutput = gradOutput;
-  SmallVector<int64_t, 4> unused;
   checkLayout("dO", gradOutputLabels,
-              canonicalLabels(numBatchDims, AxisKind::Query,
-                              AxisKind::ValueDim),
+              gradientLayout(gradOutputLabels, AxisKind::Query,
+                             AxisKind::ValueDim),
               result.gradOutputPermutation);
+  result.gradOutputSplitBatch =
+      gradientLayout(gradOutputLabels, AxisKind::Query, AxisKind::ValueDim)
+              .size() == 4 &&
+      numBatchDims == 1;
+  if (batchSplit != forwardSplit)
+    return fail(RejectCategory::Shape,
+                "the backward splits the batch dim into [B, H] where the "
+                "forward does not");
   result.patternOps.assign(backwardOps.begin(), backwardOps.end());
   match.backward = std::move(result);
+  matched = true;
   return true;
 }

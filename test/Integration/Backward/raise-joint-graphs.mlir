@@ -11,13 +11,16 @@
 //   transposes, Nq ≠ Nk and D ≠ Dv, linalg.softmax, Q scaled before Q·Kᵀ,
 //   the row term rowsum(dO∘O), dQ scaled after its matmul, dK read from the
 //   scaled Q;
+// - @torch_4d_autograd: torch-mlir's lowering of AOTAutograd's joint graph
+//   on [B, H, N, D], every matmul a batch_matmul on [B·H, ...] between
+//   collapse_shape and expand_shape, dK from d(Kᵀ) = Qᵀ·dS transposed back;
 // - @tosa_jax: TOSA, with JAX's softmax backward P∘dP − P∘rowsum(P∘dP)
 //   and dO computed after O from it (the backward op goes after dO).
 // RUN: fa-opt %s --fa-raise-attention | FileCheck %s --check-prefix=RAISED
 // RUN: fa-opt %s --fa-cpu-pipeline | %mlir-run > %t.raised
 // RUN: fa-opt %s --fa-cpu-pipeline=raise=false | %mlir-run > %t.frontend
 // RUN: %compare %t.raised %t.frontend --rtol 1e-5 --atol 1e-6 | FileCheck %s --check-prefix=SAME
-// SAME: MATCH 566 values
+// SAME: MATCH 758 values
 
 // No N×N tensor is left in a raised function.
 // RAISED-LABEL: func.func @generic_causal
@@ -31,6 +34,10 @@
 // RAISED-SAME: -> tensor<1x2x6x4xf32>, tensor<1x2x7x4xf32>, tensor<1x2x7x3xf32>
 // RAISED-NOT: 6x7xf32
 // RAISED-NOT: 7x6xf32
+// RAISED-LABEL: func.func @torch_4d_autograd
+// RAISED: %[[O:.*]], %[[L:.*]] = fa.attention %{{.*}}, %{{.*}}, %{{.*}} scale = 5.000000e-01 : tensor<1x2x6x4xf32>
+// RAISED: fa.attention_backward %{{.*}}, %{{.*}}, %{{.*}}, %[[O]], %arg3, %[[L]] scale = 5.000000e-01 :
+// RAISED-NOT: 6x6xf32
 // RAISED-LABEL: func.func @tosa_jax
 // RAISED: %[[O:.*]], %[[L:.*]] = fa.attention %{{.*}}, %{{.*}}, %{{.*}} scale = 0.35355338454246521
 // RAISED: tosa.sub %{{.*}}, %{{.*}} : (tensor<2x6x4xf32>
@@ -251,6 +258,119 @@ func.func @torch_batch_matmul(%q: tensor<2x6x4xf32>, %k: tensor<2x7x4xf32>,
   return %o, %dq, %dk, %dv : tensor<2x6x3xf32>, tensor<2x6x4xf32>, tensor<2x7x4xf32>, tensor<2x7x3xf32>
 }
 
+// torch-mlir's lowering of AOTAutograd's joint graph for 4-D attention:
+// every matmul runs as batch_matmul on [B*H, ...] between collapse_shape
+// and expand_shape (aten.view), the softmax and its backward run on
+// [B, H, N, N], and dK comes out transposed (autograd of q @ kᵀ gives
+// d(kᵀ) = qᵀ @ dS, transposed back).
+func.func @torch_4d_autograd(%q: tensor<1x2x6x4xf32>, %k: tensor<1x2x6x4xf32>,
+    %v: tensor<1x2x6x4xf32>, %do: tensor<1x2x6x4xf32>)
+    -> (tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %scale = arith.constant 0.5 : f32
+  %ekt = tensor.empty() : tensor<1x2x4x6xf32>
+  %kt = linalg.transpose ins(%k : tensor<1x2x6x4xf32>) outs(%ekt : tensor<1x2x4x6xf32>) permutation = [0, 1, 3, 2]
+  %q3 = tensor.collapse_shape %q [[0, 1], [2], [3]] : tensor<1x2x6x4xf32> into tensor<2x6x4xf32>
+  %kt3 = tensor.collapse_shape %kt [[0, 1], [2], [3]] : tensor<1x2x4x6xf32> into tensor<2x4x6xf32>
+  %es3 = tensor.empty() : tensor<2x6x6xf32>
+  %zs3 = linalg.fill ins(%zero : f32) outs(%es3 : tensor<2x6x6xf32>) -> tensor<2x6x6xf32>
+  %s3 = linalg.batch_matmul ins(%q3, %kt3 : tensor<2x6x4xf32>, tensor<2x4x6xf32>) outs(%zs3 : tensor<2x6x6xf32>) -> tensor<2x6x6xf32>
+  %s = tensor.expand_shape %s3 [[0, 1], [2], [3]] output_shape [1, 2, 6, 6] : tensor<2x6x6xf32> into tensor<1x2x6x6xf32>
+  %e4 = tensor.empty() : tensor<1x2x6x6xf32>
+  %x = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%s : tensor<1x2x6x6xf32>) outs(%e4 : tensor<1x2x6x6xf32>) {
+  ^bb0(%a: f32, %unused: f32):
+    %r = arith.mulf %a, %scale : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x6x6xf32>
+  %e3 = tensor.empty() : tensor<1x2x6xf32>
+  %n3 = linalg.fill ins(%ninf : f32) outs(%e3 : tensor<1x2x6xf32>) -> tensor<1x2x6xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<1x2x6xf32>) -> tensor<1x2x6xf32>
+  %max = linalg.generic {indexing_maps = [#id4, #row4], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%x : tensor<1x2x6x6xf32>) outs(%n3 : tensor<1x2x6xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.maximumf %a, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x6xf32>
+  %ex = linalg.generic {indexing_maps = [#id4, #row4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x, %max : tensor<1x2x6x6xf32>, tensor<1x2x6xf32>) outs(%e4 : tensor<1x2x6x6xf32>) {
+  ^bb0(%a: f32, %m: f32, %unused: f32):
+    %d = arith.subf %a, %m : f32
+    %r = math.exp %d : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x6x6xf32>
+  %sum = linalg.generic {indexing_maps = [#id4, #row4], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%ex : tensor<1x2x6x6xf32>) outs(%z3 : tensor<1x2x6xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %a, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x6xf32>
+  %p = linalg.generic {indexing_maps = [#id4, #row4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%ex, %sum : tensor<1x2x6x6xf32>, tensor<1x2x6xf32>) outs(%e4 : tensor<1x2x6x6xf32>) {
+  ^bb0(%a: f32, %t: f32, %unused: f32):
+    %r = arith.divf %a, %t : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x6x6xf32>
+  %p3 = tensor.collapse_shape %p [[0, 1], [2], [3]] : tensor<1x2x6x6xf32> into tensor<2x6x6xf32>
+  %v3 = tensor.collapse_shape %v [[0, 1], [2], [3]] : tensor<1x2x6x4xf32> into tensor<2x6x4xf32>
+  %eo3 = tensor.empty() : tensor<2x6x4xf32>
+  %zo3 = linalg.fill ins(%zero : f32) outs(%eo3 : tensor<2x6x4xf32>) -> tensor<2x6x4xf32>
+  %o3 = linalg.batch_matmul ins(%p3, %v3 : tensor<2x6x6xf32>, tensor<2x6x4xf32>) outs(%zo3 : tensor<2x6x4xf32>) -> tensor<2x6x4xf32>
+  %o = tensor.expand_shape %o3 [[0, 1], [2], [3]] output_shape [1, 2, 6, 4] : tensor<2x6x4xf32> into tensor<1x2x6x4xf32>
+  // Backward. dV = Pᵀ·dO.
+  %pt = linalg.transpose ins(%p : tensor<1x2x6x6xf32>) outs(%e4 : tensor<1x2x6x6xf32>) permutation = [0, 1, 3, 2]
+  %pt3 = tensor.collapse_shape %pt [[0, 1], [2], [3]] : tensor<1x2x6x6xf32> into tensor<2x6x6xf32>
+  %do3 = tensor.collapse_shape %do [[0, 1], [2], [3]] : tensor<1x2x6x4xf32> into tensor<2x6x4xf32>
+  %dv3 = linalg.batch_matmul ins(%pt3, %do3 : tensor<2x6x6xf32>, tensor<2x6x4xf32>) outs(%zo3 : tensor<2x6x4xf32>) -> tensor<2x6x4xf32>
+  %dv = tensor.expand_shape %dv3 [[0, 1], [2], [3]] output_shape [1, 2, 6, 4] : tensor<2x6x4xf32> into tensor<1x2x6x4xf32>
+  // dP = dO·Vᵀ.
+  %evt = tensor.empty() : tensor<1x2x4x6xf32>
+  %vt = linalg.transpose ins(%v : tensor<1x2x6x4xf32>) outs(%evt : tensor<1x2x4x6xf32>) permutation = [0, 1, 3, 2]
+  %vt3 = tensor.collapse_shape %vt [[0, 1], [2], [3]] : tensor<1x2x4x6xf32> into tensor<2x4x6xf32>
+  %do3b = tensor.collapse_shape %do [[0, 1], [2], [3]] : tensor<1x2x6x4xf32> into tensor<2x6x4xf32>
+  %dp3 = linalg.batch_matmul ins(%do3b, %vt3 : tensor<2x6x4xf32>, tensor<2x4x6xf32>) outs(%zs3 : tensor<2x6x6xf32>) -> tensor<2x6x6xf32>
+  %dp = tensor.expand_shape %dp3 [[0, 1], [2], [3]] output_shape [1, 2, 6, 6] : tensor<2x6x6xf32> into tensor<1x2x6x6xf32>
+  // _softmax_backward_data: P∘(dP − rowsum(dP∘P)), then the scale.
+  %dpp = linalg.generic {indexing_maps = [#id4, #id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%dp, %p : tensor<1x2x6x6xf32>, tensor<1x2x6x6xf32>) outs(%e4 : tensor<1x2x6x6xf32>) {
+  ^bb0(%a: f32, %b: f32, %unused: f32):
+    %r = arith.mulf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x6x6xf32>
+  %rows = linalg.generic {indexing_maps = [#id4, #row4], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%dpp : tensor<1x2x6x6xf32>) outs(%z3 : tensor<1x2x6xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %a, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x6xf32>
+  %gs = linalg.generic {indexing_maps = [#id4, #id4, #row4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%p, %dp, %rows : tensor<1x2x6x6xf32>, tensor<1x2x6x6xf32>, tensor<1x2x6xf32>) outs(%e4 : tensor<1x2x6x6xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32, %unused: f32):
+    %d = arith.subf %b, %c : f32
+    %m = arith.mulf %a, %d : f32
+    %r = arith.mulf %m, %scale : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x6x6xf32>
+  // dQ = dS·K.
+  %gs3 = tensor.collapse_shape %gs [[0, 1], [2], [3]] : tensor<1x2x6x6xf32> into tensor<2x6x6xf32>
+  %k3 = tensor.collapse_shape %k [[0, 1], [2], [3]] : tensor<1x2x6x4xf32> into tensor<2x6x4xf32>
+  %dq3 = linalg.batch_matmul ins(%gs3, %k3 : tensor<2x6x6xf32>, tensor<2x6x4xf32>) outs(%zo3 : tensor<2x6x4xf32>) -> tensor<2x6x4xf32>
+  %dq = tensor.expand_shape %dq3 [[0, 1], [2], [3]] output_shape [1, 2, 6, 4] : tensor<2x6x4xf32> into tensor<1x2x6x4xf32>
+  // d(kᵀ) = qᵀ·dS, transposed back to dK.
+  %eqt = tensor.empty() : tensor<1x2x4x6xf32>
+  %qt = linalg.transpose ins(%q : tensor<1x2x6x4xf32>) outs(%eqt : tensor<1x2x4x6xf32>) permutation = [0, 1, 3, 2]
+  %qt3 = tensor.collapse_shape %qt [[0, 1], [2], [3]] : tensor<1x2x4x6xf32> into tensor<2x4x6xf32>
+  %gs3b = tensor.collapse_shape %gs [[0, 1], [2], [3]] : tensor<1x2x6x6xf32> into tensor<2x6x6xf32>
+  %edkt3 = tensor.empty() : tensor<2x4x6xf32>
+  %zdkt3 = linalg.fill ins(%zero : f32) outs(%edkt3 : tensor<2x4x6xf32>) -> tensor<2x4x6xf32>
+  %dkt3 = linalg.batch_matmul ins(%qt3, %gs3b : tensor<2x4x6xf32>, tensor<2x6x6xf32>) outs(%zdkt3 : tensor<2x4x6xf32>) -> tensor<2x4x6xf32>
+  %dkt = tensor.expand_shape %dkt3 [[0, 1], [2], [3]] output_shape [1, 2, 4, 6] : tensor<2x4x6xf32> into tensor<1x2x4x6xf32>
+  %edk = tensor.empty() : tensor<1x2x6x4xf32>
+  %dk = linalg.transpose ins(%dkt : tensor<1x2x4x6xf32>) outs(%edk : tensor<1x2x6x4xf32>) permutation = [0, 1, 3, 2]
+  return %o, %dq, %dk, %dv : tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>
+}
+
 // dO is computed from O (the gradient of a loss 0.5·sum((O − T)²) is
 // O − T), so the backward op must go after it.
 func.func @tosa_jax(%q: tensor<2x6x4xf32>, %k: tensor<2x6x4xf32>,
@@ -355,6 +475,14 @@ func.func @main() {
   %adk2 = tensor.cast %adk : tensor<1x2x4x6xf32> to tensor<?x?x?x?xf32>
   %adv2 = tensor.cast %adv : tensor<1x2x6x4xf32> to tensor<?x?x?x?xf32>
   call @print4(%ao2, %adq2, %adk2, %adv2) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> ()
+
+  // The same inputs for @torch_4d_autograd.
+  %to, %tdq, %tdk, %tdv = call @torch_4d_autograd(%aq1, %ak1, %av1, %ado1) : (tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>) -> (tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>)
+  %to2 = tensor.cast %to : tensor<1x2x6x4xf32> to tensor<?x?x?x?xf32>
+  %tdq2 = tensor.cast %tdq : tensor<1x2x6x4xf32> to tensor<?x?x?x?xf32>
+  %tdk2 = tensor.cast %tdk : tensor<1x2x6x4xf32> to tensor<?x?x?x?xf32>
+  %tdv2 = tensor.cast %tdv : tensor<1x2x6x4xf32> to tensor<?x?x?x?xf32>
+  call @print4(%to2, %tdq2, %tdk2, %tdv2) : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>) -> ()
 
   // Q [2, 6, 4], K [2, 7, 4], V [2, 7, 3], dO [2, 6, 3] for @torch_batch_matmul.
   %bq = call @input(%s1, %c1, %c2, %c6, %c4) : (f32, index, index, index, index) -> tensor<?x?x?x?xf32>
