@@ -595,11 +595,13 @@ MUTATIONS = [
      """          false ||""",
      JOINT_TESTS, "the gradient may be masked by any tensor, not only the forward's mask"),
     ("joint-k-operand-unchecked", JOINT,
-     """    if (operand != expected ||""",
-     """    if (false ||""",
+     """    if (!sameTensor(read, forward))
+      return fail(RejectCategory::Contraction,""",
+     """    if (false)
+      return fail(RejectCategory::Contraction,""",
      JOINT_TESTS, "dQ and dK may contract the score gradient with any tensor"),
     ("joint-two-grad-outputs", JOINT,
-     """  if (gradOutput != tensor || !sameAxes(gradOutputLabels, labels))""",
+     """  if (gradOutput != source->value || !sameAxes(gradOutputLabels, source->labels))""",
      """  if (false)""",
      JOINT_TESTS, "dV and dP may read different tensors as dO"),
     ("joint-dv-scale-unchecked", JOINT,
