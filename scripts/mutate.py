@@ -668,7 +668,9 @@ def prepare(workdir):
         os.makedirs(os.path.dirname(target), exist_ok=True)
         if (not os.path.exists(target) or
                 open(source, "rb").read() != open(target, "rb").read()):
-            shutil.copy2(source, target)
+            # A fresh mtime: ninja must see the copy as newer than its
+            # objects (copy2 would keep the source's older one).
+            shutil.copy(source, target)
     if not os.path.exists(os.path.join(build, "build.ninja")):
         configure = run(["cmake", "-S", src, "-B", build, "-G", "Ninja",
                          "-DCMAKE_BUILD_TYPE=Release",
