@@ -46,7 +46,9 @@ LENGTH_MASK = "lib/Transforms/Recognition/LengthMask.cpp"
 PAGED = "lib/Transforms/Recognition/PagedCache.cpp"
 JOINT = "lib/Transforms/Recognition/JointGraphMatcher.cpp"
 JOINT_TESTS = ["test/Transforms/RaiseAttention/joint-graphs.mlir",
-               "test/Integration/Backward/raise-joint-graphs.mlir"]
+               "test/Integration/Backward/raise-joint-graphs.mlir",
+               "test/Integration/Backward/raise-joint-graph-masks.mlir",
+               "test/Differential/random-joint-graphs.test"]
 
 SWEEP = "test/Integration/Tiling/sweep-"
 DIFFERENTIAL = "test/Differential/random-programs.test"
@@ -586,10 +588,10 @@ MUTATIONS = [
            matchRowCorrection(difference->operands[1]);""",
      """    return matchGradProbabilities(difference->operands[0]);""",
      JOINT_TESTS, "softmax's backward is accepted whatever its row term sums"),
-    ("joint-scale-unchecked", JOINT,
-     """    if (!sameScale(factor, match.scale))""",
-     """    if (false && !sameScale(factor, match.scale))""",
-     JOINT_TESTS, "dQ and dK are accepted with any scale"),
+    ("joint-gradient-factor-inverted", JOINT,
+     """        sameScale(factor, match.scale) ? 1.0 : factor / match.scale;""",
+     """        sameScale(factor, match.scale) ? 1.0 : match.scale / factor;""",
+     JOINT_TESTS, "a gradient scaled beyond the forward's scale gets the inverse factor"),
     ("joint-any-gradient-select", JOINT,
      """          condition->value != selectCondition ||""",
      """          false ||""",
@@ -604,17 +606,16 @@ MUTATIONS = [
      """  if (gradOutput != source->value || !sameAxes(gradOutputLabels, source->labels))""",
      """  if (false)""",
      JOINT_TESTS, "dV and dP may read different tensors as dO"),
-    ("joint-dv-scale-unchecked", JOINT,
-     """      if (factor != 1.0)
-        return fail(RejectCategory::Scale,
-                    "dV = Pᵀ·dO is scaled by " + formatConstant(factor));""",
-     """      (void)factor;""",
-     JOINT_TESTS, "a scaled Pᵀ·dO is accepted as dV"),
+    ("joint-gradient-factor-dropped", RAISE,
+     """      if (use->factor != 1.0)
+        gradient = scaleTensor(b, loc, gradient, use->factor);""",
+     """      (void)scaleTensor;""",
+     JOINT_TESTS, "a scaled Pᵀ·dO (or dS) is raised without its extra factor"),
     ("joint-gradients-swapped", RAISE,
-     """    replaceGradient(backward.gradQuery, gradients.getGradQuery());
-    replaceGradient(backward.gradKey, gradients.getGradKey());""",
-     """    replaceGradient(backward.gradQuery, gradients.getGradKey());
-    replaceGradient(backward.gradKey, gradients.getGradQuery());""",
+     """    replaceGradient(backward.gradQuery, gradQuery);
+    replaceGradient(backward.gradKey, gradKey);""",
+     """    replaceGradient(backward.gradQuery, gradKey);
+    replaceGradient(backward.gradKey, gradQuery);""",
      JOINT_TESTS, "the raised dQ and dK are swapped"),
     ("joint-gradient-layout-dropped", RAISE,
      """      gradient = transpose(b, loc, gradient, use->permutation);""",
@@ -624,10 +625,10 @@ MUTATIONS = [
      """    rewriter.setInsertionPoint(backward.insertionPoint);""",
      """    rewriter.setInsertionPoint(forwardPoint);""",
      JOINT_TESTS, "the backward op is emitted before a dO computed from O"),
-    ("joint-split-parts-swapped", JOINT,
-     """    guess = {Axis{AxisKind::Batch, 0, 1}, Axis{AxisKind::Batch, 0, 2}};""",
-     """    guess = {Axis{AxisKind::Batch, 0, 2}, Axis{AxisKind::Batch, 0, 1}};""",
-     JOINT_TESTS, "a batch dim split back into [B, H] is read as [H, B]"),
+    ("joint-merge-reads-other-batch", JOINT,
+     """  Labels guess = {Axis{AxisKind::Batch, 0}};""",
+     """  Labels guess = {Axis{AxisKind::Batch, 1}};""",
+     JOINT_TESTS, "a merged [B·H] dim is labelled as another batch dim"),
     ("joint-dq-factor-from-read-only", JOINT,
      """    factor *= readScale / forwardScale;""",
      """    factor *= readScale;""",

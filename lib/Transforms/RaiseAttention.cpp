@@ -278,10 +278,13 @@ Value buildKVLengths(OpBuilder &b, Location loc, const SequenceLengths &lengths,
 
 /// Where the op's logsumexp is -inf (no visible key), replaces the output
 /// row by what the frontend computes there: NaN, or the mean of V over all
-/// keys (of K/V head h / groupSize, as the op reads them).
+/// keys (of K/V head h / groupSize, as the op reads them). With Nk = 0 the
+/// frontend's P·V is an empty sum, 0 as in the op: `keysExist` (an i1, or
+/// null when Nk > 0 is known) keeps those rows.
 Value restoreFullyMaskedRows(OpBuilder &b, Location loc, Value output,
                              Value logsumexp, Value value,
-                             FullyMaskedRows rows, int64_t groupSize) {
+                             FullyMaskedRows rows, int64_t groupSize,
+                             Value keysExist) {
   MLIRContext *ctx = b.getContext();
   auto outputType = cast<RankedTensorType>(output.getType());
   Type elementType = outputType.getElementType();
@@ -343,6 +346,8 @@ Value restoreFullyMaskedRows(OpBuilder &b, Location loc, Value output,
                    nb.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
                Value empty = arith::CmpFOp::create(
                    nb, nloc, arith::CmpFPredicate::OEQ, args[1], negInf);
+               if (keysExist)
+                 empty = arith::AndIOp::create(nb, nloc, empty, keysExist);
                Value replacement;
                if (rows == FullyMaskedRows::MeanOfValues) {
                  replacement = arith::DivFOp::create(nb, nloc, args[2], args[3]);
@@ -449,6 +454,110 @@ Value frontendLogsumexp(OpBuilder &b, Location loc, Value logsumexp,
   if (logsumexp.getType() != targetType)
     logsumexp = tensor::CastOp::create(b, loc, targetType, logsumexp);
   return logsumexp;
+}
+
+/// `tensor` times the constant `factor`, in its element type.
+Value scaleTensor(OpBuilder &b, Location loc, Value tensor, double factor) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
+  Value init = tensor::EmptyOp::create(
+      b, loc, tensor::getMixedSizes(b, loc, tensor), type.getElementType());
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, ValueRange{tensor}, ValueRange{init},
+             ArrayRef<AffineMap>{identity, identity},
+             SmallVector<utils::IteratorType>(type.getRank(),
+                                              utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               Value constant = arith::ConstantOp::create(
+                   nb, nloc, nb.getFloatAttr(type.getElementType(), factor));
+               linalg::YieldOp::create(
+                   nb, nloc,
+                   ValueRange{
+                       arith::MulFOp::create(nb, nloc, args[0], constant)});
+             })
+      .getResult(0);
+}
+
+/// Nk > 0 for the op's K ([B, Hkv, Nk, D]), as an i1.
+Value keysExist(OpBuilder &b, Location loc, Value key) {
+  Value keyLength = getValueOrCreateConstantIndexOp(
+      b, loc, tensor::getMixedSize(b, loc, key, 2));
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, keyLength,
+                               zero);
+}
+
+/// [B, H] i1: whether some row of the head has no visible key (the op's
+/// logsumexp is -inf there) while keys exist.
+Value headsWithEmptyRows(OpBuilder &b, Location loc, Value logsumexp,
+                         Value keys) {
+  MLIRContext *ctx = b.getContext();
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, logsumexp);
+  Value empty = tensor::EmptyOp::create(
+      b, loc, ArrayRef<OpFoldResult>(sizes).take_front(2), b.getI1Type());
+  Value falseValue = arith::ConstantIntOp::create(b, loc, 0, 1);
+  Value init =
+      linalg::FillOp::create(b, loc, ValueRange{falseValue}, ValueRange{empty})
+          .getResult(0);
+  AffineExpr bIdx, h, i;
+  bindDims(ctx, bIdx, h, i);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, ValueRange{logsumexp},
+             ValueRange{init},
+             ArrayRef<AffineMap>{AffineMap::get(3, 0, {bIdx, h, i}, ctx),
+                                 AffineMap::get(3, 0, {bIdx, h}, ctx)},
+             ArrayRef<utils::IteratorType>{utils::IteratorType::parallel,
+                                           utils::IteratorType::parallel,
+                                           utils::IteratorType::reduction},
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               Value negInf = arith::ConstantOp::create(
+                   nb, nloc,
+                   nb.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
+               Value isEmpty = arith::CmpFOp::create(
+                   nb, nloc, arith::CmpFPredicate::OEQ, args[0], negInf);
+               isEmpty = arith::AndIOp::create(nb, nloc, isEmpty, keys);
+               linalg::YieldOp::create(
+                   nb, nloc,
+                   ValueRange{arith::OrIOp::create(nb, nloc, isEmpty, args[1])});
+             })
+      .getResult(0);
+}
+
+/// The frontend's NaNs in a gradient of the op ([B, H, N, D]): where
+/// `flags` (read through `flagsMap` from the gradient's loops) is set, NaN.
+Value poisonGradient(OpBuilder &b, Location loc, Value gradient, Value flags,
+                     AffineMap flagsMap, Value extraCondition) {
+  auto type = cast<RankedTensorType>(gradient.getType());
+  AffineMap identity = b.getMultiDimIdentityMap(4);
+  Value init = tensor::EmptyOp::create(
+      b, loc, tensor::getMixedSizes(b, loc, gradient), type.getElementType());
+  SmallVector<utils::IteratorType> parallel(4, utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, ValueRange{gradient, flags},
+             ValueRange{init},
+             ArrayRef<AffineMap>{identity, flagsMap, identity}, parallel,
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               Value flag = args[1];
+               if (flag.getType().isF32()) {
+                 Value negInf = arith::ConstantOp::create(
+                     nb, nloc,
+                     nb.getF32FloatAttr(
+                         -std::numeric_limits<float>::infinity()));
+                 flag = arith::CmpFOp::create(
+                     nb, nloc, arith::CmpFPredicate::OEQ, flag, negInf);
+               }
+               if (extraCondition)
+                 flag = arith::AndIOp::create(nb, nloc, flag, extraCondition);
+               Value nan = arith::ConstantOp::create(
+                   nb, nloc,
+                   nb.getFloatAttr(type.getElementType(),
+                                   std::numeric_limits<double>::quiet_NaN()));
+               linalg::YieldOp::create(
+                   nb, nloc,
+                   ValueRange{arith::SelectOp::create(nb, nloc, flag, nan,
+                                                      args[0])});
+             })
+      .getResult(0);
 }
 
 /// `tensor` (of the frontend's shape) in the frontend's element type and
@@ -587,9 +696,10 @@ void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
                                });
   }
   if (match.fullyMaskedRows != FullyMaskedRows::NotPossible)
-    output = restoreFullyMaskedRows(b, loc, output, attention.getLogsumexp(),
-                                    value, match.fullyMaskedRows,
-                                    match.groupSize);
+    output = restoreFullyMaskedRows(
+        b, loc, output, attention.getLogsumexp(), value,
+        match.fullyMaskedRows, match.groupSize,
+        match.pageTable ? Value() : keysExist(b, loc, key));
 
   auto rootType = cast<RankedTensorType>(root->getResult(0).getType());
   output = collapseFromRank4(b, loc, output, rootType.getRank());
@@ -626,6 +736,8 @@ void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
       if (!use)
         return;
       auto frontendType = cast<RankedTensorType>(use->value.getType());
+      if (use->factor != 1.0)
+        gradient = scaleTensor(b, loc, gradient, use->factor);
       if (use->splitBatch)
         ; // [B, H] as the op's
       else if (!match.batchSplit.empty())
@@ -638,9 +750,31 @@ void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
       rewriter.replaceAllUsesWith(
           use->value, toFrontendType(b, loc, gradient, frontendType));
     };
-    replaceGradient(backward.gradQuery, gradients.getGradQuery());
-    replaceGradient(backward.gradKey, gradients.getGradKey());
-    replaceGradient(backward.gradValue, gradients.getGradValue());
+    Value gradQuery = gradients.getGradQuery();
+    Value gradKey = gradients.getGradKey();
+    Value gradValue = gradients.getGradValue();
+    if (match.fullyMaskedRows == FullyMaskedRows::NaN) {
+      // A row with no visible key is NaN in the frontend's P, so in every
+      // sum that reads it: the whole head's dV and (unless masked_fill's
+      // backward zeroes the row first) dK, and that row of dQ.
+      MLIRContext *ctx = b.getContext();
+      AffineExpr bIdx, h, i, d;
+      bindDims(ctx, bIdx, h, i, d);
+      Value lse = attention.getLogsumexp();
+      Value keys = keysExist(b, loc, key);
+      Value heads = headsWithEmptyRows(b, loc, lse, keys);
+      AffineMap perHead = AffineMap::get(4, 0, {bIdx, h}, ctx);
+      gradValue = poisonGradient(b, loc, gradValue, heads, perHead, Value());
+      if (!backward.gradKey || !backward.gradKey->maskedGradient)
+        gradKey = poisonGradient(b, loc, gradKey, heads, perHead, Value());
+      if (!backward.gradQuery || !backward.gradQuery->maskedGradient)
+        gradQuery = poisonGradient(b, loc, gradQuery, lse,
+                                   AffineMap::get(4, 0, {bIdx, h, i}, ctx),
+                                   keys);
+    }
+    replaceGradient(backward.gradQuery, gradQuery);
+    replaceGradient(backward.gradKey, gradKey);
+    replaceGradient(backward.gradValue, gradValue);
   }
 
 

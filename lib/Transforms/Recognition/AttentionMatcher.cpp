@@ -754,11 +754,14 @@ std::optional<AttentionMatch> Matcher::run() {
                     "P feeds attention's backward, and its mask is a "
                     "per-sequence length, which fa.attention_backward does "
                     "not take");
-    if (match.fullyMaskedRows != FullyMaskedRows::NotPossible)
+    // Rows with no visible key and a -inf fill give NaN gradients, which
+    // the rewrite puts back; a lowest-finite fill gives those of a uniform
+    // softmax, which it does not compute.
+    if (match.fullyMaskedRows == FullyMaskedRows::MeanOfValues)
       return reject(RejectCategory::Mask,
-                    "P feeds attention's backward, and a row may have no "
-                    "visible key: the frontend's gradients there are NaN or "
-                    "those of a uniform softmax, where "
+                    "P feeds attention's backward, and a row may have every "
+                    "key filled with the lowest finite value: the frontend's "
+                    "gradients there are those of a uniform softmax, where "
                     "fa.attention_backward gives 0");
     if (match.logsumexp)
       return reject(RejectCategory::ExternalUse,

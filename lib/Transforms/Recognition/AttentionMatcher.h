@@ -95,6 +95,14 @@ struct GradientUse {
   /// The frontend's gradient holds the op's [B, H] as two dims; else its
   /// batch dims are the op's, or their merge when the chain splits them.
   bool splitBatch = false;
+  /// dQ, dK: masked_fill's backward zeroes the score gradient where the
+  /// forward hid a score, so a row with no visible key adds 0 (as in the
+  /// op) instead of NaN.
+  bool maskedGradient = false;
+  /// The frontend's gradient is this multiple of the op's: constants a
+  /// frontend puts on a gradient beyond the forward's scale (or fewer)
+  /// are kept exactly.
+  double factor = 1.0;
 };
 
 /// The backward half of a joint forward + backward graph (autodiff of the

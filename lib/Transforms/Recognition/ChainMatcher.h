@@ -155,8 +155,8 @@ private:
   /// `scale`: two reads of one tensor, however each was reshaped or
   /// transposed, end at the same term.
   Term *deepSource(Term *term, double &scale, bool allowScale);
-  /// The labels of a reshape's result that merges or splits the batch dim
-  /// of `source` (read as `labels`), checked by reading it back.
+  /// The labels of a reshape's result that merges the [B, H] dims of
+  /// `source` (read as `labels`), checked by reading it back.
   std::optional<Labels> reshapedLabels(Operation *reshape, Value source,
                                        ArrayRef<Axis> labels);
   /// [B, H, rows, cols] when `labels` hold the parts of a split batch dim,
@@ -201,6 +201,8 @@ private:
   /// While set, terms looked through go here instead of patternOps.
   llvm::SetVector<Operation *> *collectInto = nullptr;
   llvm::SetVector<Operation *> backwardOps;
+  /// Set when matchScoreGradient went through masked_fill's backward.
+  bool scoreGradientMasked = false;
   /// P as the root reads it and the tensors it is a copy or a cast of.
   SmallVector<std::pair<Value, Labels>> probabilityTensors;
   Value gradOutput;

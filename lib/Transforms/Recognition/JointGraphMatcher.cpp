@@ -153,20 +153,15 @@ std::optional<Labels> Matcher::reshapedLabels(Operation *reshape,
   int64_t sourceRank = labels.size();
   int64_t resultRank =
       cast<RankedTensorType>(reshape->getResult(0).getType()).getRank();
-  // The guess: [B, H, ...] merged into [B·H, ...], or split back.
-  Labels guess;
-  if (resultRank == sourceRank - 1 && sourceRank >= 2 &&
-      labels[0] == Axis{AxisKind::Batch, 0, 1} &&
-      labels[1] == Axis{AxisKind::Batch, 0, 2}) {
-    guess.push_back(Axis{AxisKind::Batch, 0});
-    guess.append(labels.begin() + 2, labels.end());
-  } else if (resultRank == sourceRank + 1 &&
-             labels[0] == Axis{AxisKind::Batch, 0}) {
-    guess = {Axis{AxisKind::Batch, 0, 1}, Axis{AxisKind::Batch, 0, 2}};
-    guess.append(labels.begin() + 1, labels.end());
-  } else {
+  // The guess: [B, H, ...] merged into [B·H, ...] for a batch_matmul. (The
+  // walk down from P meets only merges: the matmuls' results, which are
+  // split back, are where it stops.)
+  if (resultRank != sourceRank - 1 || sourceRank < 2 ||
+      labels[0] != Axis{AxisKind::Batch, 0, 1} ||
+      labels[1] != Axis{AxisKind::Batch, 0, 2})
     return std::nullopt;
-  }
+  Labels guess = {Axis{AxisKind::Batch, 0}};
+  guess.append(labels.begin() + 2, labels.end());
   // Read back through the same rules as the forward chain.
   Term *back = lookThroughBatchReshape(leaf(reshape->getResult(0), guess));
   if (!back || back->value != source || !sameAxes(back->labels, labels))
@@ -235,6 +230,12 @@ Term *Matcher::resolveUntilProbabilities(Term *term) {
 
 void Matcher::flattenProduct(Term *term, SmallVectorImpl<Term *> &factors,
                              double &factor) {
+  // O is the forward's: the reshapes or copies it is read through are the
+  // program's, not the backward's.
+  if (isOutput(term)) {
+    factors.push_back(term);
+    return;
+  }
   term = resolveUntilProbabilities(term);
   switch (term->kind) {
   case ScalarKind::ExtF:
@@ -417,11 +418,20 @@ bool Matcher::matchRowCorrection(Term *term) {
     return factors.size() == 2;
   };
 
-  // rowsum(dP∘P): the reduced loop is the key dim.
+  // Which dim is summed decides how the summand's tensors are read: tried
+  // without collecting, then read again for real.
   SmallVector<Term *> factors;
   double factor = 1.0;
-  if (summedFactors(AxisKind::Key, factors, factor) &&
-      llvm::any_of(factors, [&](Term *t) { return isProbabilities(t); })) {
+  bool wasCollecting = collecting;
+  collecting = false;
+  bool sumsOverKeys =
+      summedFactors(AxisKind::Key, factors, factor) &&
+      llvm::any_of(factors, [&](Term *t) { return isProbabilities(t); });
+  collecting = wasCollecting;
+  factors.clear();
+  factor = 1.0;
+  // rowsum(dP∘P): the reduced loop is the key dim.
+  if (sumsOverKeys && summedFactors(AxisKind::Key, factors, factor)) {
     if (factor != 1.0)
       return fail(RejectCategory::Scale,
                   "the row sum of softmax's backward is scaled by " +
@@ -566,6 +576,7 @@ bool Matcher::matchScoreGradient(Term *gradient, double &factor) {
         return fail(RejectCategory::Mask,
                     "the gradient of the scores goes through a select that "
                     "is not the forward's mask with 0 where it hides");
+      scoreGradientMasked = true;
       term = kept;
       continue;
     }
@@ -779,9 +790,6 @@ bool Matcher::matchBackward(bool &looksLikeBackward) {
         return false;
       double factor = 1.0;
       Value gradient = followResultScales(contraction.op, factor);
-      if (factor != 1.0)
-        return fail(RejectCategory::Scale,
-                    "dV = Pᵀ·dO is scaled by " + formatConstant(factor));
       if (result.gradValue)
         return fail(RejectCategory::Structure,
                     "two contractions compute Pᵀ·dO");
@@ -789,7 +797,8 @@ bool Matcher::matchBackward(bool &looksLikeBackward) {
                                   contraction.loops);
       Labels expected =
           gradientLayout(*resultLabels, AxisKind::Key, AxisKind::ValueDim);
-      GradientUse use{gradient, {}, expected.size() == 4 && numBatchDims == 1};
+      GradientUse use{gradient, {}, expected.size() == 4 && numBatchDims == 1,
+                      /*maskedGradient=*/false, factor};
       SmallVector<int64_t, 4> toCanonical;
       if (!checkLayout("dV", *resultLabels, expected, toCanonical))
         return false;
@@ -805,8 +814,10 @@ bool Matcher::matchBackward(bool &looksLikeBackward) {
     labelFree(AxisKind::HeadDim);
     bool isQuery = reducedKind == AxisKind::Key;
     double factor = 1.0;
+    scoreGradientMasked = false;
     if (!matchScoreGradient(scoreTerm, factor))
       return false;
+    bool masked = scoreGradientMasked;
     // The forward's K (or Q) as the op reads it, and the tensor read here,
     // each down to its source: their scales differ by what the gradient
     // carries.
@@ -828,13 +839,11 @@ bool Matcher::matchBackward(bool &looksLikeBackward) {
                       ", read as it is");
     factor *= readScale / forwardScale;
     Value gradient = followResultScales(contraction.op, factor);
-    if (!sameScale(factor, match.scale))
-      return fail(RejectCategory::Scale,
-                  llvm::formatv("{0} carries the scale {1}, but the "
-                                "forward's scores carry {2}",
-                                isQuery ? "dQ" : "dK", formatConstant(factor),
-                                formatConstant(match.scale))
-                      .str());
+    // The op's gradient carries the forward's scale; any other constant
+    // the frontend puts on it (a loss scale, a scale written twice) is
+    // kept as a factor.
+    double ratio =
+        sameScale(factor, match.scale) ? 1.0 : factor / match.scale;
     std::optional<GradientUse> &slot =
         isQuery ? result.gradQuery : result.gradKey;
     if (slot)
@@ -849,7 +858,8 @@ bool Matcher::matchBackward(bool &looksLikeBackward) {
     if (!checkLayout(isQuery ? "dQ" : "dK", *resultLabels, expected,
                      toCanonical))
       return false;
-    GradientUse use{gradient, {}, expected.size() == 4 && numBatchDims == 1};
+    GradientUse use{gradient, {}, expected.size() == 4 && numBatchDims == 1,
+                    masked, ratio};
     use.permutation.resize(toCanonical.size());
     for (auto [index, source] : llvm::enumerate(toCanonical))
       use.permutation[source] = index;

@@ -5,7 +5,7 @@
 // (Numerical runs of raised joint graphs: Integration/Backward/.)
 // RUN: fa-opt %s -split-input-file --fa-raise-attention=explain=true -verify-diagnostics | FileCheck %s
 // RUN: fa-opt %s --fa-raise-attention=print-counts=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=COUNTS
-// COUNTS: remark: fa-raise-attention: 19 candidates, 2 raised, 8 rejected (structure), 3 rejected (contraction), 2 rejected (external-use), 2 rejected (scale), 2 rejected (mask)
+// COUNTS: remark: fa-raise-attention: 19 candidates, 5 raised, 8 rejected (structure), 3 rejected (contraction), 2 rejected (external-use), 1 rejected (mask)
 
 // The base case, torch-mlir's spelling on [B*H, N, D]: raised, and no N×N
 // tensor is left.
@@ -151,8 +151,17 @@ func.func @gradient_select_other_mask(%q: tensor<2x4x4xf32>, %k: tensor<2x4x4xf3
 }
 // -----
 
-// A keep-mask that may hide a whole row: the frontend's gradients there are
-// NaN, the op's 0.
+// A keep-mask that may hide a whole row: raised, and where the op's
+// logsumexp is -inf the frontend's NaNs are put back (the whole head's dV;
+// dQ and dK keep the op's 0 because masked_fill's backward zeroes the row).
+// CHECK-LABEL: func.func @mask_rows_may_be_empty
+// CHECK: %[[O:.*]], %[[L:.*]] = fa.attention
+// CHECK: %[[DQ:.*]], %[[DK:.*]], %[[DV:.*]] = fa.attention_backward
+// CHECK: %[[HEADS:.*]] = linalg.generic {{.*}} ins(%[[L]] : tensor<1x2x4xf32>)
+// CHECK: linalg.generic {{.*}} ins(%[[DV]], %[[HEADS]] :
+// CHECK-NOT: linalg.generic {{.*}} ins(%[[DK]]
+// CHECK-NOT: linalg.generic {{.*}} ins(%[[DQ]]
+// CHECK: return
 func.func @mask_rows_may_be_empty(%q: tensor<2x4x4xf32>, %k: tensor<2x4x4xf32>, %v: tensor<2x4x4xf32>, %do: tensor<2x4x4xf32>, %keep: tensor<4x4xi1>) -> (tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>) {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<2x4x4xf32>
@@ -166,7 +175,6 @@ func.func @mask_rows_may_be_empty(%q: tensor<2x4x4xf32>, %k: tensor<2x4x4xf32>, 
     %y = arith.select %m, %x, %ninf : f32
     linalg.yield %y : f32
   } -> tensor<2x4x4xf32>
-  // expected-remark@+1 {{attention not raised: P feeds attention's backward, and a row may have no visible key: the frontend's gradients there are NaN or those of a uniform softmax, where fa.attention_backward gives 0}}
   %p = linalg.softmax dimension(2) ins(%s : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
   %o = linalg.batch_matmul ins(%p, %v : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
   %pt = linalg.transpose ins(%p : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
@@ -510,14 +518,19 @@ func.func @dropout_backward(%q: tensor<2x4x4xf32>, %k: tensor<2x4x4xf32>, %v: te
 }
 // -----
 
-// dV is scaled by 2: not Pᵀ·dO.
+// dV is scaled by 2 (a loss scale, say): raised, the factor kept on the
+// op's dV.
+// CHECK-LABEL: func.func @dv_scaled
+// CHECK: %{{.*}}, %{{.*}}, %[[DV:.*]] = fa.attention_backward
+// CHECK: linalg.generic {{.*}} ins(%[[DV]]
+// CHECK: arith.constant 2.000000e+00 : f32
+// CHECK: return
 func.func @dv_scaled(%q: tensor<2x4x4xf32>, %k: tensor<2x4x4xf32>, %v: tensor<2x4x4xf32>, %do: tensor<2x4x4xf32>) -> (tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>) {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<2x4x4xf32>
   %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
   %kt = linalg.transpose ins(%k : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
   %s = linalg.batch_matmul ins(%q, %kt : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
-  // expected-remark@+1 {{attention not raised: dV = Pᵀ·dO is scaled by 2}}
   %p = linalg.softmax dimension(2) ins(%s : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
   %o = linalg.batch_matmul ins(%p, %v : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
   %pt = linalg.transpose ins(%p : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
@@ -549,8 +562,16 @@ func.func @dv_scaled(%q: tensor<2x4x4xf32>, %k: tensor<2x4x4xf32>, %v: tensor<2x
 }
 // -----
 
-// The forward scales the scores by 0.5; dS is scaled by 0.25.
-func.func @dq_wrong_scale(%q: tensor<2x4x4xf32>, %k: tensor<2x4x4xf32>, %v: tensor<2x4x4xf32>, %do: tensor<2x4x4xf32>) -> (tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>) {
+// The forward scales the scores by 0.5; dS is scaled by 0.25: raised, dQ
+// and dK keep the factor 0.5 beyond the op's scale.
+// CHECK-LABEL: func.func @gradient_extra_scale
+// CHECK: %[[DQ:.*]], %[[DK:.*]], %{{.*}} = fa.attention_backward {{.*}} scale = 5.000000e-01
+// CHECK: linalg.generic {{.*}} ins(%[[DQ]]
+// CHECK: arith.constant 5.000000e-01 : f32
+// CHECK: linalg.generic {{.*}} ins(%[[DK]]
+// CHECK: arith.constant 5.000000e-01 : f32
+// CHECK: return
+func.func @gradient_extra_scale(%q: tensor<2x4x4xf32>, %k: tensor<2x4x4xf32>, %v: tensor<2x4x4xf32>, %do: tensor<2x4x4xf32>) -> (tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>) {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<2x4x4xf32>
   %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
@@ -563,7 +584,6 @@ func.func @dq_wrong_scale(%q: tensor<2x4x4xf32>, %k: tensor<2x4x4xf32>, %v: tens
     %y = arith.mulf %x, %c : f32
     linalg.yield %y : f32
   } -> tensor<2x4x4xf32>
-  // expected-remark@+1 {{attention not raised: dQ carries the scale 0.25, but the forward's scores carry 0.5}}
   %p = linalg.softmax dimension(2) ins(%s : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
   %o = linalg.batch_matmul ins(%p, %v : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
   %pt = linalg.transpose ins(%p : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
