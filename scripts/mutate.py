@@ -589,8 +589,8 @@ MUTATIONS = [
      """    return matchGradProbabilities(difference->operands[0]);""",
      JOINT_TESTS, "softmax's backward is accepted whatever its row term sums"),
     ("joint-gradient-factor-inverted", JOINT,
-     """        sameScale(factor, match.scale) ? 1.0 : factor / match.scale;""",
-     """        sameScale(factor, match.scale) ? 1.0 : match.scale / factor;""",
+     """    double ratio = sameScale(factor, match.scale) ? 1.0 : factor / match.scale;""",
+     """    double ratio = sameScale(factor, match.scale) ? 1.0 : match.scale / factor;""",
      JOINT_TESTS, "a gradient scaled beyond the forward's scale gets the inverse factor"),
     ("joint-any-gradient-select", JOINT,
      """          condition->value != selectCondition ||""",
@@ -603,7 +603,8 @@ MUTATIONS = [
       return fail(RejectCategory::Contraction,""",
      JOINT_TESTS, "dQ and dK may contract the score gradient with any tensor"),
     ("joint-two-grad-outputs", JOINT,
-     """  if (gradOutput != source->value || !sameAxes(gradOutputLabels, source->labels))""",
+     """  if (gradOutput != source->value ||
+      !sameAxes(gradOutputLabels, source->labels))""",
      """  if (false)""",
      JOINT_TESTS, "dV and dP may read different tensors as dO"),
     ("joint-gradient-factor-dropped", RAISE,
@@ -633,6 +634,14 @@ MUTATIONS = [
      """    factor *= readScale / forwardScale;""",
      """    factor *= readScale;""",
      JOINT_TESTS, "the scale of the forward's own Q or K is counted twice"),
+    ("joint-nan-heads-dropped", RAISE,
+     """      gradValue = poisonGradient(b, loc, gradValue, heads, perHead, Value());""",
+     """      (void)perHead;""",
+     JOINT_TESTS, "dV keeps the op's 0 where the frontend's is NaN (a head with an empty row)"),
+    ("joint-nan-rows-despite-select", RAISE,
+     """      if (!backward.gradQuery || !backward.gradQuery->maskedGradient)""",
+     """      if (true)""",
+     JOINT_TESTS, "dQ gets NaN rows even where masked_fill's backward zeroed them"),
 ]
 
 

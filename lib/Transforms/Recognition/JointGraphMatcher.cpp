@@ -57,9 +57,7 @@ bool sameScale(double a, double b) {
          4 * std::numeric_limits<float>::epsilon() * std::abs(b);
 }
 
-std::string opName(Operation *op) {
-  return op->getName().getStringRef().str();
-}
+std::string opName(Operation *op) { return op->getName().getStringRef().str(); }
 
 /// The scale a single-input elementwise body applies to its input: the
 /// input times or over constants, through casts. Nullopt for anything else.
@@ -130,8 +128,8 @@ Term *Matcher::deepSource(Term *term, double &scale, bool allowScale) {
       Term *constant = resolve(rhs);
       if (constant->kind == ScalarKind::Constant &&
           std::isfinite(constant->constant) && constant->constant != 0) {
-        current = isDiv ? current / constant->constant
-                        : current * constant->constant;
+        current =
+            isDiv ? current / constant->constant : current * constant->constant;
         term = lhs;
         continue;
       }
@@ -143,8 +141,7 @@ Term *Matcher::deepSource(Term *term, double &scale, bool allowScale) {
   return best;
 }
 
-std::optional<Labels> Matcher::reshapedLabels(Operation *reshape,
-                                              Value source,
+std::optional<Labels> Matcher::reshapedLabels(Operation *reshape, Value source,
                                               ArrayRef<Axis> labels) {
   if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp, tosa::ReshapeOp>(
           reshape) ||
@@ -276,17 +273,18 @@ bool Matcher::isGradOutput(Term *term) {
                 "dO is computed inside a gradient contraction, not passed "
                 "as a tensor");
   SmallVector<int64_t, 4> unused;
-  if (!checkLayout("dO", source->labels,
-                   gradientLayout(source->labels, AxisKind::Query,
-                                  AxisKind::ValueDim),
-                   unused))
+  if (!checkLayout(
+          "dO", source->labels,
+          gradientLayout(source->labels, AxisKind::Query, AxisKind::ValueDim),
+          unused))
     return false;
   if (!gradOutput) {
     gradOutput = source->value;
     gradOutputLabels = source->labels;
     return true;
   }
-  if (gradOutput != source->value || !sameAxes(gradOutputLabels, source->labels))
+  if (gradOutput != source->value ||
+      !sameAxes(gradOutputLabels, source->labels))
     return fail(RejectCategory::Structure,
                 "the backward reads two different tensors as dO");
   return true;
@@ -299,8 +297,7 @@ bool Matcher::isOutput(Term *term) {
   collecting = wasCollecting;
   while (term->kind == ScalarKind::ExtF || term->kind == ScalarKind::TruncF)
     term = resolve(term->operands[0]);
-  return term->kind == ScalarKind::Input &&
-         term->value == root->getResult(0) &&
+  return term->kind == ScalarKind::Input && term->value == root->getResult(0) &&
          sameAxes(term->labels, outputLabels);
 }
 
@@ -308,9 +305,9 @@ bool Matcher::matchGradProbabilities(Term *term) {
   term = resolveUntilProbabilities(term);
   while (term->kind == ScalarKind::ExtF || term->kind == ScalarKind::TruncF)
     term = resolveUntilProbabilities(term->operands[0]);
-  std::optional<StructuredView> view =
-      term->kind == ScalarKind::Input ? getStructuredView(term->value)
-                                      : std::nullopt;
+  std::optional<StructuredView> view = term->kind == ScalarKind::Input
+                                           ? getStructuredView(term->value)
+                                           : std::nullopt;
   std::optional<Contraction> contraction =
       view ? getContraction(*view) : std::nullopt;
   if (!contraction)
@@ -327,13 +324,11 @@ bool Matcher::matchGradProbabilities(Term *term) {
                 "dO·Vᵀ accumulates into a tensor that is not zero");
   std::optional<LoopLabels> loops = labelLoops(*view, term->labels);
   if (!loops)
-    return fail(RejectCategory::Layout,
-                "dP is not read as it is written");
+    return fail(RejectCategory::Layout, "dP is not read as it is written");
   (*loops)[contraction->reductionLoop] = Axis{AxisKind::ValueDim};
   std::optional<Labels> lhs = labelOperand(view->inputMaps[0], *loops);
   std::optional<Labels> rhs = labelOperand(view->inputMaps[1], *loops);
-  if (!lhs || !rhs ||
-      llvm::any_of(*loops, [](auto &label) { return !label; }))
+  if (!lhs || !rhs || llvm::any_of(*loops, [](auto &label) { return !label; }))
     return fail(RejectCategory::Contraction,
                 "dP's contraction has a loop that is not an axis of the "
                 "scores");
@@ -380,8 +375,8 @@ bool Matcher::matchRowCorrection(Term *term) {
   std::optional<LoopLabels> loops = labelLoops(*view, term->labels);
   if (!loops)
     return notRowSum();
-  unsigned reduced = llvm::find(view->reductionLoops, true) -
-                     view->reductionLoops.begin();
+  unsigned reduced =
+      llvm::find(view->reductionLoops, true) - view->reductionLoops.begin();
 
   // The summed product, as factors of the op's inputs read with the reduced
   // loop labelled `kind`.
@@ -487,10 +482,10 @@ bool Matcher::matchSoftmaxBackward(Term *term, double &factor) {
     if (!difference || !others.empty())
       return fail(RejectCategory::Structure,
                   "softmax's backward multiplies P∘(dP − rowsum(dP∘P)) by " +
-                      (others.empty() ? std::string("nothing else")
-                                      : stringifyScalarKind(others.front()->kind)
-                                                .str() +
-                                            "(...)") +
+                      (others.empty()
+                           ? std::string("nothing else")
+                           : stringifyScalarKind(others.front()->kind).str() +
+                                 "(...)") +
                       " as well (a dropout mask?)");
     factor *= constant;
     return matchGradProbabilities(difference->operands[0]) &&
@@ -551,8 +546,8 @@ bool Matcher::matchScoreGradient(Term *gradient, double &factor) {
           return fail(RejectCategory::Scale,
                       "the gradient of the scores is scaled by " +
                           formatConstant(constant->constant));
-        factor = isDiv ? factor / constant->constant
-                       : factor * constant->constant;
+        factor =
+            isDiv ? factor / constant->constant : factor * constant->constant;
         term = lhs;
         continue;
       }
@@ -566,7 +561,8 @@ bool Matcher::matchScoreGradient(Term *gradient, double &factor) {
     case ScalarKind::Select: {
       // masked_fill's backward: 0 where the forward hid the score.
       Term *condition = term->operands[0];
-      Term *hidden = selectHidesWhenTrue ? term->operands[1] : term->operands[2];
+      Term *hidden =
+          selectHidesWhenTrue ? term->operands[1] : term->operands[2];
       Term *kept = selectHidesWhenTrue ? term->operands[2] : term->operands[1];
       Term *zero = resolveUntilProbabilities(hidden);
       if (!selectCondition || condition->kind != ScalarKind::Input ||
@@ -595,8 +591,7 @@ Value Matcher::followResultScales(Operation *contraction, double &factor) {
     Operation *user = *result.getUsers().begin();
     if (user->getNumResults() != 1)
       break;
-    std::optional<StructuredView> view =
-        getStructuredView(user->getResult(0));
+    std::optional<StructuredView> view = getStructuredView(user->getResult(0));
     if (!view || view->hasReduction() || view->inputs.size() != 1 ||
         view->inputMaps[0] != view->resultMap)
       break;
@@ -706,8 +701,8 @@ bool Matcher::matchBackward(bool &looksLikeBackward) {
         loops[unlabelled.front()] = Axis{AxisKind::Key};
         unlabelled.clear();
       }
-      unsigned reduced = llvm::find(view->reductionLoops, true) -
-                         view->reductionLoops.begin();
+      unsigned reduced =
+          llvm::find(view->reductionLoops, true) - view->reductionLoops.begin();
       if (consistent && unlabelled.empty() &&
           (numReductions == 0 ||
            (numReductions == 1 && loops[reduced]->kind == AxisKind::Key))) {
@@ -759,11 +754,10 @@ bool Matcher::matchBackward(bool &looksLikeBackward) {
     Term *scoreTerm = nullptr;
     auto labelFree = [&](AxisKind kind) {
       contraction.loops[contraction.freeLoop] = Axis{kind};
-      Labels labels = *labelOperand(
-          contraction.view.inputMaps[contraction.scoreInput],
-          contraction.loops);
-      scoreTerm = leaf(contraction.view.inputs[contraction.scoreInput],
-                       labels);
+      Labels labels =
+          *labelOperand(contraction.view.inputMaps[contraction.scoreInput],
+                        contraction.loops);
+      scoreTerm = leaf(contraction.view.inputs[contraction.scoreInput], labels);
     };
     labelFree(AxisKind::ValueDim);
     unsigned otherInput = 1 - contraction.scoreInput;
@@ -772,8 +766,7 @@ bool Matcher::matchBackward(bool &looksLikeBackward) {
                            contraction.loops);
     };
     std::optional<Labels> resultLabels;
-    if (!contraction.view.implicitInit &&
-        contraction.view.initConstant != 0.0)
+    if (!contraction.view.implicitInit && contraction.view.initConstant != 0.0)
       return fail(RejectCategory::Contraction,
                   "a gradient contraction accumulates into a tensor that is "
                   "not zero");
@@ -785,20 +778,23 @@ bool Matcher::matchBackward(bool &looksLikeBackward) {
                     "P is multiplied over its key dim by a tensor other than "
                     "V (dV = Pᵀ·dO contracts the query dim)");
       resolveUntilProbabilities(scoreTerm); // collects copies of P
-      if (!isGradOutput(leaf(contraction.view.inputs[otherInput],
-                             otherLabels())))
+      if (!isGradOutput(
+              leaf(contraction.view.inputs[otherInput], otherLabels())))
         return false;
       double factor = 1.0;
       Value gradient = followResultScales(contraction.op, factor);
       if (result.gradValue)
         return fail(RejectCategory::Structure,
                     "two contractions compute Pᵀ·dO");
-      resultLabels = labelOperand(contraction.view.resultMap,
-                                  contraction.loops);
+      resultLabels =
+          labelOperand(contraction.view.resultMap, contraction.loops);
       Labels expected =
           gradientLayout(*resultLabels, AxisKind::Key, AxisKind::ValueDim);
-      GradientUse use{gradient, {}, expected.size() == 4 && numBatchDims == 1,
-                      /*maskedGradient=*/false, factor};
+      GradientUse use{gradient,
+                      {},
+                      expected.size() == 4 && numBatchDims == 1,
+                      /*maskedGradient=*/false,
+                      factor};
       SmallVector<int64_t, 4> toCanonical;
       if (!checkLayout("dV", *resultLabels, expected, toCanonical))
         return false;
@@ -825,10 +821,9 @@ bool Matcher::matchBackward(bool &looksLikeBackward) {
     Term *read = deepSource(
         leaf(contraction.view.inputs[otherInput], otherLabels()), readScale,
         /*allowScale=*/true);
-    Term *forward =
-        deepSource(leaf(isQuery ? match.key : match.query,
-                        isQuery ? keyLabels : queryLabels),
-                   forwardScale, /*allowScale=*/true);
+    Term *forward = deepSource(leaf(isQuery ? match.key : match.query,
+                                    isQuery ? keyLabels : queryLabels),
+                               forwardScale, /*allowScale=*/true);
     if (!sameTensor(read, forward))
       return fail(RejectCategory::Contraction,
                   Twine("the gradient of the scores is contracted over the ") +
@@ -842,15 +837,13 @@ bool Matcher::matchBackward(bool &looksLikeBackward) {
     // The op's gradient carries the forward's scale; any other constant
     // the frontend puts on it (a loss scale, a scale written twice) is
     // kept as a factor.
-    double ratio =
-        sameScale(factor, match.scale) ? 1.0 : factor / match.scale;
+    double ratio = sameScale(factor, match.scale) ? 1.0 : factor / match.scale;
     std::optional<GradientUse> &slot =
         isQuery ? result.gradQuery : result.gradKey;
     if (slot)
       return fail(RejectCategory::Structure,
                   Twine("two contractions compute ") + (isQuery ? "dQ" : "dK"));
-    resultLabels =
-        labelOperand(contraction.view.resultMap, contraction.loops);
+    resultLabels = labelOperand(contraction.view.resultMap, contraction.loops);
     Labels expected =
         gradientLayout(*resultLabels, isQuery ? AxisKind::Query : AxisKind::Key,
                        AxisKind::HeadDim);
@@ -858,8 +851,8 @@ bool Matcher::matchBackward(bool &looksLikeBackward) {
     if (!checkLayout(isQuery ? "dQ" : "dK", *resultLabels, expected,
                      toCanonical))
       return false;
-    GradientUse use{gradient, {}, expected.size() == 4 && numBatchDims == 1,
-                    masked, ratio};
+    GradientUse use{
+        gradient, {}, expected.size() == 4 && numBatchDims == 1, masked, ratio};
     use.permutation.resize(toCanonical.size());
     for (auto [index, source] : llvm::enumerate(toCanonical))
       use.permutation[source] = index;
@@ -895,10 +888,10 @@ bool Matcher::matchBackward(bool &looksLikeBackward) {
       result.insertionPoint = contraction.op;
   }
   result.gradOutput = gradOutput;
-  checkLayout("dO", gradOutputLabels,
-              gradientLayout(gradOutputLabels, AxisKind::Query,
-                             AxisKind::ValueDim),
-              result.gradOutputPermutation);
+  checkLayout(
+      "dO", gradOutputLabels,
+      gradientLayout(gradOutputLabels, AxisKind::Query, AxisKind::ValueDim),
+      result.gradOutputPermutation);
   result.gradOutputSplitBatch =
       gradientLayout(gradOutputLabels, AxisKind::Query, AxisKind::ValueDim)
               .size() == 4 &&
