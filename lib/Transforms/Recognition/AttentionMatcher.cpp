@@ -587,9 +587,11 @@ std::optional<AttentionMatch> Matcher::run() {
     return std::nullopt;
 
   // GQA/MQA: K and V repeated per query head the same way are read from
-  // their unrepeated heads instead.
+  // their unrepeated heads instead. (Not in a joint graph: its dK and dV are
+  // the repeated heads', summed over each group by the program itself, so
+  // the op reads the repeated K and V there.)
   if (numBatchDims > 0 && match.keyPermutation.empty() &&
-      match.valuePermutation.empty()) {
+      match.valuePermutation.empty() && !match.backward) {
     int64_t headDim = numBatchDims - 1;
     std::optional<HeadRepeat> keyRepeat = findHeadRepeat(match.key, headDim);
     std::optional<HeadRepeat> valueRepeat =
@@ -744,11 +746,6 @@ std::optional<AttentionMatch> Matcher::run() {
 
   // A joint graph also needs what fa.attention_backward can state.
   if (match.backward) {
-    if (match.groupSize != 1)
-      return reject(RejectCategory::Shape,
-                    "P feeds attention's backward, and K and V are repeated "
-                    "per query head: the backward's dK and dV would be those "
-                    "of the repeated heads");
     if (match.kvLengths)
       return reject(RejectCategory::Mask,
                     "P feeds attention's backward, and its mask is a "
