@@ -16,8 +16,8 @@ failing seed reproduces with:
   random_backward.py show --seed S          # the case and its module
   random_backward.py run --seeds A:B --fa-opt build/bin/fa-opt
 
-Frontend joint graphs (autodiff of unfused attention) are not generated
-yet: fa-raise-attention does not recognize them (docs/Recognition.md).
+Frontend joint graphs (autodiff of unfused attention, which
+fa-raise-attention turns into these ops) are drawn by random_joint_graph.py.
 """
 import argparse
 import os

@@ -28,7 +28,8 @@ What is drawn, each the way some frontend writes it:
   - masks: none, causal (an iota keep-mask), an additive bias with -inf
     entries and an empty row, a keep-mask with an empty row, with or without
     masked_fill's backward select on dS;
-  - Nq != Nk, D != Dv, B and H;
+  - Nq != Nk, D != Dv, B and H; grouped K/V heads (repeat_kv) whose
+    dK and dV the program sums over each group;
   - a constant on dS beyond the forward's scale (a loss scale), which the
     rewrite keeps as a factor;
   - one time in eight a near miss (no rowsum term, P also returned, dK
@@ -77,6 +78,10 @@ def draw(seed):
         case["nk"] = max(case["nk"], case["nq"])  # top-left: no empty row
     if style == "tosa" and case["mask"] in ("causal", "keep"):
         case["mask"] = "bias"
+    # Grouped K/V heads (repeat_kv), on [B*H, N, D] batch_matmuls.
+    case["group"] = 1
+    if style == "bmm" and rng.random() < 0.3:
+        case["h"], case["group"] = 2 * rng.choice([1, 2]), 2
     if rng.random() < 0.125:
         case["near_miss"] = rng.choice(["no-rowsum", "p-returned", "k-for-q"])
         if case["near_miss"] == "k-for-q":
@@ -275,15 +280,29 @@ def function(case):
     ts = em.ty(nq, nk)
     tosa = c["style"] == "tosa"
     mask_ty = {"bias": ts, "keep": f"tensor<{nq}x{nk}xi1>"}.get(c["mask"])
-    args = [f"%q: {tq}", f"%k: {tk}", f"%v: {tv}", f"%do: {to}"]
+    group = c["group"]
+    hkv = c["h"] // group
+    # With grouped heads, K and V come as [B, Hkv, Nk, X] and are repeated
+    # into the query heads; dK and dV go back summed over each group.
+    tk_in = f"tensor<{c['b']}x{hkv}x{nk}x{d}xf32>" if group > 1 else tk
+    tv_in = f"tensor<{c['b']}x{hkv}x{nk}x{dv}xf32>" if group > 1 else tv
+    k_arg, v_arg = ("%kh", "%vh") if group > 1 else ("%k", "%v")
+    args = [f"%q: {tq}", f"{k_arg}: {tk_in}", f"{v_arg}: {tv_in}", f"%do: {to}"]
     if mask_ty:
         args.append(f"%mask: {mask_ty}")
-    results = [to, tq, tk, tv] + ([ts] if c["near_miss"] == "p-returned" else [])
+    results = [to, tq, tk_in, tv_in] + ([ts] if c["near_miss"] == "p-returned" else [])
     em.emit("%zero = arith.constant 0.0 : f32")
     em.emit(f"%ninf = arith.constant {NINF} : f32")
     if tosa:
         em.emit('%zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>')
         em.emit('%shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>')
+    if group > 1:
+        for arg, name, cols in ((k_arg, "%k", d), (v_arg, "%v", dv)):
+            t5 = f"tensor<{c['b']}x{hkv}x{group}x{nk}x{cols}xf32>"
+            e, rep = em.fresh("e"), em.fresh("rep")
+            em.emit(f"{e} = tensor.empty() : {t5}")
+            em.emit(f"{rep} = linalg.broadcast ins({arg} : tensor<{c['b']}x{hkv}x{nk}x{cols}xf32>) outs({e} : {t5}) dimensions = [2]")
+            em.emit(f"{name} = tensor.collapse_shape {rep} [[0, 1, 2], [3], [4]] : {t5} into {em.ty(nk, cols)}")
     s = 1.0 / (d ** 0.5)
     # Forward. Where the scale goes.
     q_used, k_used, q_scale, k_scale, score_scale = "%q", "%k", 1.0, 1.0, 1.0
@@ -391,6 +410,21 @@ def function(case):
         dk = em.transpose(dkt, d, nk)
     if k_scale != 1.0:
         dk = em.scale(dk, tk, k_scale)
+    if group > 1:
+        summed = []
+        for grad, cols in ((dk, d), (dV, dv)):
+            t5 = f"tensor<{c['b']}x{hkv}x{group}x{nk}x{cols}xf32>"
+            t4 = f"tensor<{c['b']}x{hkv}x{nk}x{cols}xf32>"
+            g5, total = em.fresh(), em.fresh()
+            em.emit(f"{g5} = tensor.expand_shape {grad} [[0, 1, 2], [3], [4]] output_shape [{c['b']}, {hkv}, {group}, {nk}, {cols}] : {em.ty(nk, cols)} into {t5}")
+            z = em.zeros(t4)
+            em.emit(f"{total} = linalg.reduce ins({g5} : {t5}) outs({z} : {t4}) dimensions = [2]")
+            em.emit("  (%ga: f32, %gacc: f32) {")
+            em.emit("    %gs = arith.addf %ga, %gacc : f32")
+            em.emit("    linalg.yield %gs : f32")
+            em.emit("  }")
+            summed.append(total)
+        dk, dV = summed
     returned = [o, dq, dk, dV] + ([p] if c["near_miss"] == "p-returned" else [])
     em.emit(f"return {', '.join(returned)} : {', '.join(results)}")
     head = f"func.func @joint({', '.join(args)}) -> ({', '.join(results)}) {{"
@@ -402,19 +436,24 @@ def module(case):
     em = Emitter(c)
     nq, nk, d, dv = c["nq"], c["nk"], c["d"], c["dv"]
     shapes = {"q": (nq, d), "k": (nk, d), "v": (nk, dv), "do": (nq, dv)}
+    group = c.get("group", 1)
+    kv_dims = [c["b"], c["h"] // group] if group > 1 else None
     lines = ["func.func private @printMemrefF32(tensor<*xf32>)", "", function(c), ""]
     # Inputs: 2*sin(0.7*(linear index) + phase), one function per shape.
     main = ["func.func @main() {"]
     dims = [c["b"], c["h"]] if em.rank4 else [c["b"] * c["h"]]
+    input_types = {}
     for index, (name, (rows, cols)) in enumerate(shapes.items()):
-        t = em.ty(rows, cols)
-        rank = len(dims) + 2
+        lead = kv_dims if kv_dims and name in ("k", "v") else dims
+        t = f"tensor<{'x'.join(str(x) for x in lead + [rows, cols])}xf32>"
+        input_types[name] = t
+        rank = len(lead) + 2
         loops = ", ".join(f"d{k}" for k in range(rank))
         lines += [f"func.func @input_{name}() -> {t} {{",
                   f"  %e = tensor.empty() : {t}",
                   f"  %r = linalg.generic {{indexing_maps = [affine_map<({loops}) -> ({loops})>], iterator_types = [{', '.join([PARALLEL] * rank)}]}} outs(%e : {t}) {{",
                   "  ^bb0(%o: f32):"]
-        sizes = dims + [rows, cols]
+        sizes = lead + [rows, cols]
         lines.append("    %n0 = arith.constant 0 : index")
         for k in range(rank):
             lines += [f"    %i{k} = linalg.index {k} : index",
@@ -436,7 +475,7 @@ def module(case):
                   "}", ""]
         main.append(f"  %{name} = call @input_{name}() : () -> {t}")
     args = ["%q", "%k", "%v", "%do"]
-    arg_types = [em.ty(*shapes[n]) for n in ("q", "k", "v", "do")]
+    arg_types = [input_types[n] for n in ("q", "k", "v", "do")]
     if c["mask"] == "bias":
         # -inf entries, and one row of -inf (the first sequence's last row).
         rows = []
@@ -458,7 +497,7 @@ def module(case):
         main.append(f"  %mask = arith.constant dense<{repr(keep).replace(chr(39), '')}> : tensor<{nq}x{nk}xi1>")
         args.append("%mask")
         arg_types.append(f"tensor<{nq}x{nk}xi1>")
-    results = [em.ty(nq, dv), em.ty(nq, d), em.ty(nk, d), em.ty(nk, dv)]
+    results = [em.ty(nq, dv), em.ty(nq, d), input_types["k"], input_types["v"]]
     if c["near_miss"] == "p-returned":
         results.append(em.ty(nq, nk))
     names = [f"%r{k}" for k in range(len(results))]
