@@ -101,44 +101,13 @@ std::optional<double> bodyScale(const StructuredView &view) {
 } // namespace
 
 Term *Matcher::deepSource(Term *term, double &scale, bool allowScale) {
-  bool wasCollecting = collecting;
-  collecting = false;
-  Term *best = term;
-  double current = scale, bestScale = scale;
-  while (true) {
-    if (term->kind == ScalarKind::Input && term->value) {
-      if (isOrderOfAxes(term->labels)) {
-        best = term;
-        bestScale = current;
-      }
-      term = step(term);
-      if (!term)
-        break;
-      continue;
-    }
-    if (term->kind == ScalarKind::ExtF) {
-      term = term->operands[0];
-      continue;
-    }
-    bool isDiv = term->kind == ScalarKind::Div;
-    if (allowScale && (term->kind == ScalarKind::Mul || isDiv)) {
-      Term *lhs = term->operands[0], *rhs = term->operands[1];
-      if (!isDiv && resolve(lhs)->kind == ScalarKind::Constant)
-        std::swap(lhs, rhs);
-      Term *constant = resolve(rhs);
-      if (constant->kind == ScalarKind::Constant &&
-          std::isfinite(constant->constant) && constant->constant != 0) {
-        current =
-            isDiv ? current / constant->constant : current * constant->constant;
-        term = lhs;
-        continue;
-      }
-    }
-    break;
-  }
-  collecting = wasCollecting;
-  scale = bestScale;
-  return best;
+  // peelOperand's walk, which stops at the last tensor that still has each
+  // axis once, here also through the batch reshapes (inChain is set).
+  Labels labels;
+  double found = 1.0;
+  Value tensor = peelInput(term, labels, allowScale, &found);
+  scale *= found;
+  return leaf(tensor, labels);
 }
 
 std::optional<Labels> Matcher::reshapedLabels(Operation *reshape, Value source,
