@@ -137,9 +137,18 @@ def FARaiseAttention : Pass<"fa-raise-attention"> {
 
     Where the frontend's result on rows with no visible key differs from the
     op's (0), the rewrite keeps the frontend's: NaN for `-inf` masks (and for
-    a dynamic or empty key length), the mean of V for masks filled with the
-    lowest finite value. It does so with an elementwise fix-up on the op's
-    logsumexp, so the raised program computes exactly what the input did.
+    a dynamic key length that is not 0), the mean of V for masks filled with
+    the lowest finite value. It does so with an elementwise fix-up on the
+    op's logsumexp, so the raised program computes exactly what the input
+    did.
+
+    In a training graph P also feeds attention's backward (its autodiff:
+    `dV = P^T dO`, `dP = dO V^T`, softmax's backward in torch's or JAX's
+    form, the mask's and the scale's backward, `dQ = dS K`, `dK = dS^T Q`).
+    Those users are matched too, and the whole joint graph becomes
+    `fa.attention` plus `fa.attention_backward` on its O and logsumexp, so
+    that P is never materialized; anything else computed from P refuses the
+    candidate.
   }];
   let options = [
     Option<"explain", "explain", "bool", /*default=*/"false",
