@@ -23,8 +23,8 @@
 #include "llvm/ADT/SetVector.h"
 
 #include <limits>
-#include <set>
 #include <numeric>
+#include <set>
 
 namespace mlir::fa {
 #define GEN_PASS_DEF_FARAISEATTENTION
@@ -776,7 +776,6 @@ void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
     replaceGradient(backward.gradKey, gradKey);
     replaceGradient(backward.gradValue, gradValue);
   }
-
 
   // Erase what became dead: the pattern, then whatever only it used.
   SmallVector<Operation *> worklist(match.patternOps.begin(),

@@ -444,18 +444,17 @@ bool Matcher::matchSoftmaxBackward(Term *term, double &factor) {
     if (!probs)
       return fail(RejectCategory::Structure,
                   "the gradient of the scores is not a multiple of P");
-    if (!difference && others.size() == 1)
+    if (!difference)
       return fail(RejectCategory::Structure,
                   "softmax's backward has no rowsum term: the gradient of "
-                  "the scores is P∘dP, not P∘(dP − rowsum(dP∘P))");
-    if (!difference || !others.empty())
+                  "the scores is " +
+                      Twine(others.size() == 1 ? "P∘dP" : "a product of P") +
+                      ", not P∘(dP − rowsum(dP∘P))");
+    if (!others.empty())
       return fail(RejectCategory::Structure,
                   "softmax's backward multiplies P∘(dP − rowsum(dP∘P)) by " +
-                      (others.empty()
-                           ? std::string("nothing else")
-                           : stringifyScalarKind(others.front()->kind).str() +
-                                 "(...)") +
-                      " as well (a dropout mask?)");
+                      stringifyScalarKind(others.front()->kind) +
+                      "(...) as well (a dropout mask?)");
     factor *= constant;
     return matchGradProbabilities(difference->operands[0]) &&
            matchRowCorrection(difference->operands[1]);

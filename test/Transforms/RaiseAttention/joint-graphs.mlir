@@ -5,7 +5,7 @@
 // (Numerical runs of raised joint graphs: Integration/Backward/.)
 // RUN: fa-opt %s -split-input-file --fa-raise-attention=explain=true -verify-diagnostics | FileCheck %s
 // RUN: fa-opt %s --fa-raise-attention=print-counts=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=COUNTS
-// COUNTS: remark: fa-raise-attention: 20 candidates, 5 raised, 8 rejected (structure), 3 rejected (contraction), 3 rejected (external-use), 1 rejected (mask)
+// COUNTS: remark: fa-raise-attention: 31 candidates, 5 raised, 14 rejected (structure), 5 rejected (contraction), 4 rejected (external-use), 1 rejected (scale), 2 rejected (mask)
 
 // The base case, torch-mlir's spelling on [B*H, N, D]: raised, and no N×N
 // tensor is left.
@@ -650,6 +650,386 @@ func.func @gradient_extra_scale(%q: tensor<2x4x4xf32>, %k: tensor<2x4x4xf32>, %v
     %y = arith.mulf %x, %c : f32
     linalg.yield %y : f32
   } -> tensor<2x4x4xf32>
+  %dq = linalg.batch_matmul ins(%g, %k : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %gt = linalg.transpose ins(%g : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %dk = linalg.batch_matmul ins(%gt, %q : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  return %o, %dq, %dk, %dv : tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>
+}
+// -----
+
+// The score gradient is 2·P: no softmax backward at all.
+func.func @gradient_is_p(%q: tensor<2x4x4xf32>, %k: tensor<2x4x4xf32>, %v: tensor<2x4x4xf32>, %do: tensor<2x4x4xf32>) -> (tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x4x4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %kt = linalg.transpose ins(%k : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  // expected-remark@+1 {{attention not raised: the gradient of the scores is input(...), not P∘(dP − rowsum(dP∘P))}}
+  %p = linalg.softmax dimension(2) ins(%s : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %pt = linalg.transpose ins(%p : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %dv = linalg.batch_matmul ins(%pt, %do : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %vt = linalg.transpose ins(%v : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %dp = linalg.batch_matmul ins(%do, %vt : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%p : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) {
+  ^bb0(%x: f32, %unused: f32):
+    %c = arith.constant 2.0 : f32
+    %y = arith.mulf %x, %c : f32
+    linalg.yield %y : f32
+  } -> tensor<2x4x4xf32>
+  %dq = linalg.batch_matmul ins(%g, %k : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %gt = linalg.transpose ins(%g : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %dk = linalg.batch_matmul ins(%gt, %q : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  return %o, %dq, %dk, %dv : tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>
+}
+// -----
+
+// The row sum starts at 1.
+func.func @row_sum_from_one(%q: tensor<2x4x4xf32>, %k: tensor<2x4x4xf32>, %v: tensor<2x4x4xf32>, %do: tensor<2x4x4xf32>) -> (tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x4x4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %kt = linalg.transpose ins(%k : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  // expected-remark@+1 {{attention not raised: the row sum of softmax's backward does not start at 0}}
+  %p = linalg.softmax dimension(2) ins(%s : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %pt = linalg.transpose ins(%p : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %dv = linalg.batch_matmul ins(%pt, %do : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %vt = linalg.transpose ins(%v : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %dp = linalg.batch_matmul ins(%do, %vt : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %pdp = linalg.mul ins(%p, %dp : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %er = tensor.empty() : tensor<2x4xf32>
+  %one = arith.constant 1.0 : f32
+  %zr = linalg.fill ins(%one : f32) outs(%er : tensor<2x4xf32>) -> tensor<2x4xf32>
+  %r = linalg.reduce ins(%pdp : tensor<2x4x4xf32>) outs(%zr : tensor<2x4xf32>) dimensions = [2]
+    (%a: f32, %acc: f32) {
+      %sum = arith.addf %a, %acc : f32
+      linalg.yield %sum : f32
+    }
+  %rb = linalg.broadcast ins(%r : tensor<2x4xf32>) outs(%e : tensor<2x4x4xf32>) dimensions = [2]
+  %diff = linalg.sub ins(%dp, %rb : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %g = linalg.mul ins(%p, %diff : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %dq = linalg.batch_matmul ins(%g, %k : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %gt = linalg.transpose ins(%g : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %dk = linalg.batch_matmul ins(%gt, %q : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  return %o, %dq, %dk, %dv : tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>
+}
+// -----
+
+// The row sum sums 2·dP∘P.
+func.func @row_sum_scaled(%q: tensor<2x4x4xf32>, %k: tensor<2x4x4xf32>, %v: tensor<2x4x4xf32>, %do: tensor<2x4x4xf32>) -> (tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x4x4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %kt = linalg.transpose ins(%k : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  // expected-remark@+1 {{attention not raised: the row sum of softmax's backward is scaled by 2}}
+  %p = linalg.softmax dimension(2) ins(%s : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %pt = linalg.transpose ins(%p : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %dv = linalg.batch_matmul ins(%pt, %do : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %vt = linalg.transpose ins(%v : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %dp = linalg.batch_matmul ins(%do, %vt : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %pdp = linalg.mul ins(%p, %dp : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %pdp2 = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%pdp : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) {
+  ^bb0(%x: f32, %unused: f32):
+    %c = arith.constant 2.0 : f32
+    %y = arith.mulf %x, %c : f32
+    linalg.yield %y : f32
+  } -> tensor<2x4x4xf32>
+  %er = tensor.empty() : tensor<2x4xf32>
+  %zr = linalg.fill ins(%zero : f32) outs(%er : tensor<2x4xf32>) -> tensor<2x4xf32>
+  %r = linalg.reduce ins(%pdp2 : tensor<2x4x4xf32>) outs(%zr : tensor<2x4xf32>) dimensions = [2]
+    (%a: f32, %acc: f32) {
+      %sum = arith.addf %a, %acc : f32
+      linalg.yield %sum : f32
+    }
+  %rb = linalg.broadcast ins(%r : tensor<2x4xf32>) outs(%e : tensor<2x4x4xf32>) dimensions = [2]
+  %diff = linalg.sub ins(%dp, %rb : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %g = linalg.mul ins(%p, %diff : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %dq = linalg.batch_matmul ins(%g, %k : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %gt = linalg.transpose ins(%g : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %dk = linalg.batch_matmul ins(%gt, %q : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  return %o, %dq, %dk, %dv : tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>
+}
+// -----
+
+// dO·Vᵀ accumulates into an uninitialized tensor.
+func.func @dp_not_from_zero(%q: tensor<2x4x4xf32>, %k: tensor<2x4x4xf32>, %v: tensor<2x4x4xf32>, %do: tensor<2x4x4xf32>) -> (tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x4x4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %kt = linalg.transpose ins(%k : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  // expected-remark@+1 {{attention not raised: dO·Vᵀ accumulates into a tensor that is not zero}}
+  %p = linalg.softmax dimension(2) ins(%s : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %pt = linalg.transpose ins(%p : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %dv = linalg.batch_matmul ins(%pt, %do : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %vt = linalg.transpose ins(%v : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %dp = linalg.batch_matmul ins(%do, %vt : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %pdp = linalg.mul ins(%p, %dp : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %er = tensor.empty() : tensor<2x4xf32>
+  %zr = linalg.fill ins(%zero : f32) outs(%er : tensor<2x4xf32>) -> tensor<2x4xf32>
+  %r = linalg.reduce ins(%pdp : tensor<2x4x4xf32>) outs(%zr : tensor<2x4xf32>) dimensions = [2]
+    (%a: f32, %acc: f32) {
+      %sum = arith.addf %a, %acc : f32
+      linalg.yield %sum : f32
+    }
+  %rb = linalg.broadcast ins(%r : tensor<2x4xf32>) outs(%e : tensor<2x4x4xf32>) dimensions = [2]
+  %diff = linalg.sub ins(%dp, %rb : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %g = linalg.mul ins(%p, %diff : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %dq = linalg.batch_matmul ins(%g, %k : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %gt = linalg.transpose ins(%g : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %dk = linalg.batch_matmul ins(%gt, %q : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  return %o, %dq, %dk, %dv : tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>
+}
+// -----
+
+// dQ accumulates into an uninitialized tensor.
+func.func @dq_not_from_zero(%q: tensor<2x4x4xf32>, %k: tensor<2x4x4xf32>, %v: tensor<2x4x4xf32>, %do: tensor<2x4x4xf32>) -> (tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x4x4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %kt = linalg.transpose ins(%k : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  // expected-remark@+1 {{attention not raised: a gradient contraction accumulates into a tensor that is not zero}}
+  %p = linalg.softmax dimension(2) ins(%s : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %pt = linalg.transpose ins(%p : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %dv = linalg.batch_matmul ins(%pt, %do : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %vt = linalg.transpose ins(%v : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %dp = linalg.batch_matmul ins(%do, %vt : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %pdp = linalg.mul ins(%p, %dp : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %er = tensor.empty() : tensor<2x4xf32>
+  %zr = linalg.fill ins(%zero : f32) outs(%er : tensor<2x4xf32>) -> tensor<2x4xf32>
+  %r = linalg.reduce ins(%pdp : tensor<2x4x4xf32>) outs(%zr : tensor<2x4xf32>) dimensions = [2]
+    (%a: f32, %acc: f32) {
+      %sum = arith.addf %a, %acc : f32
+      linalg.yield %sum : f32
+    }
+  %rb = linalg.broadcast ins(%r : tensor<2x4xf32>) outs(%e : tensor<2x4x4xf32>) dimensions = [2]
+  %diff = linalg.sub ins(%dp, %rb : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %g = linalg.mul ins(%p, %diff : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %dq = linalg.batch_matmul ins(%g, %k : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %gt = linalg.transpose ins(%g : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %dk = linalg.batch_matmul ins(%gt, %q : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  return %o, %dq, %dk, %dv : tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>
+}
+// -----
+
+// dS = P∘(2·dP − rowsum(dP∘P)).
+func.func @subtracts_from_scaled_dp(%q: tensor<2x4x4xf32>, %k: tensor<2x4x4xf32>, %v: tensor<2x4x4xf32>, %do: tensor<2x4x4xf32>) -> (tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x4x4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %kt = linalg.transpose ins(%k : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  // expected-remark@+1 {{attention not raised: softmax's backward subtracts from mul(...), not from dP = dO·Vᵀ}}
+  %p = linalg.softmax dimension(2) ins(%s : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %pt = linalg.transpose ins(%p : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %dv = linalg.batch_matmul ins(%pt, %do : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %vt = linalg.transpose ins(%v : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %dp = linalg.batch_matmul ins(%do, %vt : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %pdp = linalg.mul ins(%p, %dp : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %dp2 = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%dp : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) {
+  ^bb0(%x: f32, %unused: f32):
+    %c = arith.constant 2.0 : f32
+    %y = arith.mulf %x, %c : f32
+    linalg.yield %y : f32
+  } -> tensor<2x4x4xf32>
+  %er = tensor.empty() : tensor<2x4xf32>
+  %zr = linalg.fill ins(%zero : f32) outs(%er : tensor<2x4xf32>) -> tensor<2x4xf32>
+  %r = linalg.reduce ins(%pdp : tensor<2x4x4xf32>) outs(%zr : tensor<2x4xf32>) dimensions = [2]
+    (%a: f32, %acc: f32) {
+      %sum = arith.addf %a, %acc : f32
+      linalg.yield %sum : f32
+    }
+  %rb = linalg.broadcast ins(%r : tensor<2x4xf32>) outs(%e : tensor<2x4x4xf32>) dimensions = [2]
+  %diff = linalg.sub ins(%dp2, %rb : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %g = linalg.mul ins(%p, %diff : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %dq = linalg.batch_matmul ins(%g, %k : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %gt = linalg.transpose ins(%g : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %dk = linalg.batch_matmul ins(%gt, %q : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  return %o, %dq, %dk, %dv : tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>
+}
+// -----
+
+// dQ computed twice.
+func.func @two_dq(%q: tensor<2x4x4xf32>, %k: tensor<2x4x4xf32>, %v: tensor<2x4x4xf32>, %do: tensor<2x4x4xf32>) -> (tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x4x4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %kt = linalg.transpose ins(%k : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  // expected-remark@+1 {{attention not raised: two contractions compute dQ}}
+  %p = linalg.softmax dimension(2) ins(%s : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %pt = linalg.transpose ins(%p : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %dv = linalg.batch_matmul ins(%pt, %do : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %vt = linalg.transpose ins(%v : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %dp = linalg.batch_matmul ins(%do, %vt : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %pdp = linalg.mul ins(%p, %dp : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %er = tensor.empty() : tensor<2x4xf32>
+  %zr = linalg.fill ins(%zero : f32) outs(%er : tensor<2x4xf32>) -> tensor<2x4xf32>
+  %r = linalg.reduce ins(%pdp : tensor<2x4x4xf32>) outs(%zr : tensor<2x4xf32>) dimensions = [2]
+    (%a: f32, %acc: f32) {
+      %sum = arith.addf %a, %acc : f32
+      linalg.yield %sum : f32
+    }
+  %rb = linalg.broadcast ins(%r : tensor<2x4xf32>) outs(%e : tensor<2x4x4xf32>) dimensions = [2]
+  %diff = linalg.sub ins(%dp, %rb : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %g = linalg.mul ins(%p, %diff : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %dq = linalg.batch_matmul ins(%g, %k : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %gt = linalg.transpose ins(%g : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %dk = linalg.batch_matmul ins(%gt, %q : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %dq2 = linalg.batch_matmul ins(%g, %k : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  return %o, %dq, %dk, %dv, %dq2 : tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>
+}
+// -----
+
+// JAX's form with 2·P∘dP − P∘rowsum(P∘dP).
+func.func @jax_unequal_constants(%q: tensor<2x4x4xf32>, %k: tensor<2x4x4xf32>, %v: tensor<2x4x4xf32>, %do: tensor<2x4x4xf32>) -> (tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x4x4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %kt = linalg.transpose ins(%k : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  // expected-remark@+1 {{attention not raised: the gradient of the scores is a difference that is not P∘dP − P∘rowsum(dP∘P)}}
+  %p = linalg.softmax dimension(2) ins(%s : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %pt = linalg.transpose ins(%p : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %dv = linalg.batch_matmul ins(%pt, %do : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %vt = linalg.transpose ins(%v : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %dp = linalg.batch_matmul ins(%do, %vt : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %pdp = linalg.mul ins(%p, %dp : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %er = tensor.empty() : tensor<2x4xf32>
+  %zr = linalg.fill ins(%zero : f32) outs(%er : tensor<2x4xf32>) -> tensor<2x4xf32>
+  %r = linalg.reduce ins(%pdp : tensor<2x4x4xf32>) outs(%zr : tensor<2x4xf32>) dimensions = [2]
+    (%a: f32, %acc: f32) {
+      %sum = arith.addf %a, %acc : f32
+      linalg.yield %sum : f32
+    }
+  %rb = linalg.broadcast ins(%r : tensor<2x4xf32>) outs(%e : tensor<2x4x4xf32>) dimensions = [2]
+  %pdp2 = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%pdp : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) {
+  ^bb0(%x: f32, %unused: f32):
+    %c = arith.constant 2.0 : f32
+    %y = arith.mulf %x, %c : f32
+    linalg.yield %y : f32
+  } -> tensor<2x4x4xf32>
+  %prb = linalg.mul ins(%p, %rb : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %g = linalg.sub ins(%pdp2, %prb : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %dq = linalg.batch_matmul ins(%g, %k : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %gt = linalg.transpose ins(%g : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %dk = linalg.batch_matmul ins(%gt, %q : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  return %o, %dq, %dk, %dv : tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>
+}
+// -----
+
+// dS divided by a tensor.
+func.func @divided_by_tensor(%q: tensor<2x4x4xf32>, %k: tensor<2x4x4xf32>, %v: tensor<2x4x4xf32>, %do: tensor<2x4x4xf32>, %m: tensor<2x4x4xf32>) -> (tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x4x4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %kt = linalg.transpose ins(%k : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  // expected-remark@+1 {{attention not raised: the gradient of the scores is divided by a tensor}}
+  %p = linalg.softmax dimension(2) ins(%s : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %pt = linalg.transpose ins(%p : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %dv = linalg.batch_matmul ins(%pt, %do : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %vt = linalg.transpose ins(%v : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %dp = linalg.batch_matmul ins(%do, %vt : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %pdp = linalg.mul ins(%p, %dp : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %er = tensor.empty() : tensor<2x4xf32>
+  %zr = linalg.fill ins(%zero : f32) outs(%er : tensor<2x4xf32>) -> tensor<2x4xf32>
+  %r = linalg.reduce ins(%pdp : tensor<2x4x4xf32>) outs(%zr : tensor<2x4xf32>) dimensions = [2]
+    (%a: f32, %acc: f32) {
+      %sum = arith.addf %a, %acc : f32
+      linalg.yield %sum : f32
+    }
+  %rb = linalg.broadcast ins(%r : tensor<2x4xf32>) outs(%e : tensor<2x4x4xf32>) dimensions = [2]
+  %diff = linalg.sub ins(%dp, %rb : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %g0 = linalg.mul ins(%p, %diff : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %g = linalg.div ins(%g0, %m : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %dq = linalg.batch_matmul ins(%g, %k : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %gt = linalg.transpose ins(%g : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %dk = linalg.batch_matmul ins(%gt, %q : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  return %o, %dq, %dk, %dv : tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>
+}
+// -----
+
+// dP is also returned: the backward's N×N side has another user.
+func.func @dp_returned(%q: tensor<2x4x4xf32>, %k: tensor<2x4x4xf32>, %v: tensor<2x4x4xf32>, %do: tensor<2x4x4xf32>) -> (tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x4x4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %kt = linalg.transpose ins(%k : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  // expected-remark@+1 {{attention not raised: the result of linalg.batch_matmul in attention's backward is also used by func.return}}
+  %p = linalg.softmax dimension(2) ins(%s : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %pt = linalg.transpose ins(%p : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %dv = linalg.batch_matmul ins(%pt, %do : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %vt = linalg.transpose ins(%v : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %dp = linalg.batch_matmul ins(%do, %vt : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %pdp = linalg.mul ins(%p, %dp : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %er = tensor.empty() : tensor<2x4xf32>
+  %zr = linalg.fill ins(%zero : f32) outs(%er : tensor<2x4xf32>) -> tensor<2x4xf32>
+  %r = linalg.reduce ins(%pdp : tensor<2x4x4xf32>) outs(%zr : tensor<2x4xf32>) dimensions = [2]
+    (%a: f32, %acc: f32) {
+      %sum = arith.addf %a, %acc : f32
+      linalg.yield %sum : f32
+    }
+  %rb = linalg.broadcast ins(%r : tensor<2x4xf32>) outs(%e : tensor<2x4x4xf32>) dimensions = [2]
+  %diff = linalg.sub ins(%dp, %rb : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %g = linalg.mul ins(%p, %diff : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %dq = linalg.batch_matmul ins(%g, %k : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %gt = linalg.transpose ins(%g : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %dk = linalg.batch_matmul ins(%gt, %q : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  return %o, %dq, %dk, %dv, %dp : tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>
+}
+// -----
+
+// A keep-mask filling with the lowest finite value, which may fill a
+// whole row: the frontend's gradients there are a uniform softmax's.
+func.func @lowest_fill(%q: tensor<2x4x4xf32>, %k: tensor<2x4x4xf32>, %v: tensor<2x4x4xf32>, %do: tensor<2x4x4xf32>, %keep: tensor<4x4xi1>) -> (tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x4x4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %kt = linalg.transpose ins(%k : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %s0 = linalg.batch_matmul ins(%q, %kt : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (i, j)>, affine_map<(b, i, j) -> (b, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s0, %keep : tensor<2x4x4xf32>, tensor<4x4xi1>) outs(%e : tensor<2x4x4xf32>) {
+  ^bb0(%x: f32, %m: i1, %unused: f32):
+    %ninf = arith.constant -3.40282347E+38 : f32
+    %y = arith.select %m, %x, %ninf : f32
+    linalg.yield %y : f32
+  } -> tensor<2x4x4xf32>
+  // expected-remark@+1 {{attention not raised: P feeds attention's backward, and a row may have every key filled with the lowest finite value: the frontend's gradients there are those of a uniform softmax, where fa.attention_backward gives 0}}
+  %p = linalg.softmax dimension(2) ins(%s : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %pt = linalg.transpose ins(%p : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %dv = linalg.batch_matmul ins(%pt, %do : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %vt = linalg.transpose ins(%v : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %dp = linalg.batch_matmul ins(%do, %vt : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %pdp = linalg.mul ins(%p, %dp : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %er = tensor.empty() : tensor<2x4xf32>
+  %zr = linalg.fill ins(%zero : f32) outs(%er : tensor<2x4xf32>) -> tensor<2x4xf32>
+  %r = linalg.reduce ins(%pdp : tensor<2x4x4xf32>) outs(%zr : tensor<2x4xf32>) dimensions = [2]
+    (%a: f32, %acc: f32) {
+      %sum = arith.addf %a, %acc : f32
+      linalg.yield %sum : f32
+    }
+  %rb = linalg.broadcast ins(%r : tensor<2x4xf32>) outs(%e : tensor<2x4x4xf32>) dimensions = [2]
+  %diff = linalg.sub ins(%dp, %rb : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %g = linalg.mul ins(%p, %diff : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
   %dq = linalg.batch_matmul ins(%g, %k : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
   %gt = linalg.transpose ins(%g : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
   %dk = linalg.batch_matmul ins(%gt, %q : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
