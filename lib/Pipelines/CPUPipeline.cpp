@@ -52,11 +52,17 @@ void mlir::fa::buildCPUPipeline(OpPassManager &pm,
     kernel.tensorCores = chipHasTensorCores(options.gpuKernel);
     kernel.registerFragments = options.registerFragments;
     pm.addPass(createFADistributeAttention(kernel));
+    // The backward kernels where the chip and types allow; what they cannot
+    // take (f32, sm_75, a bias gradient) runs tiled below.
+    FADistributeAttentionBackwardOptions backward;
+    backward.asyncCopies = kernel.asyncCopies;
+    backward.tensorCores = kernel.tensorCores;
+    backward.requireKernel = false;
+    pm.addPass(createFADistributeAttentionBackward(backward));
     FAEmulateThreadsOnCPUOptions emulation;
     emulation.threadOrder = options.threadOrder;
     emulation.seed = options.threadSeed;
     pm.addPass(createFAEmulateThreadsOnCPU(emulation));
-    // The backward pass has no GPU kernel yet: its tiled form runs here.
     pm.addPass(createFATileAttentionBackward());
   } else {
     FASelectTilesOptions tiles;

@@ -165,6 +165,10 @@ void mlir::fa::buildGPUPipeline(OpPassManager &pm,
   kernel.tensorCores = chipHasTensorCores(options.chip);
   kernel.registerFragments = options.registerFragments;
   pm.addPass(createFADistributeAttention(kernel));
+  FADistributeAttentionBackwardOptions backward;
+  backward.asyncCopies = kernel.asyncCopies;
+  backward.tensorCores = kernel.tensorCores;
+  pm.addPass(createFADistributeAttentionBackward(backward));
   addFrontendLowering(pm);
   // The host code returns the kernels' outputs; temporaries of other host
   // ops are not freed (docs/GPU.md).

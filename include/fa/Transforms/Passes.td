@@ -336,6 +336,62 @@ def FADistributeAttention : Pass<"fa-distribute-attention"> {
   ];
 }
 
+def FADistributeAttentionBackward : Pass<"fa-distribute-attention-backward"> {
+  let summary = "Lower fa.attention_backward to FlashAttention-2's backward "
+                "GPU kernels (tensor cores)";
+  let description = [{
+    Rewrites every `fa.attention_backward` that carries a `tiling` into
+    three block- and thread-mapped kernels with the contract of
+    `fa-distribute-attention` (`scf.forall` over `#gpu.block<z, y, x>`
+    around one over `#gpu.thread<x>`, tiles in workgroup memory):
+
+    1. `D = rowsum(dO * O)`, one thread per query row, into an f32
+       workspace `[B, Hq, Nq]`;
+    2. dK and dV: a block per (batch, kv head, key block) keeps the key
+       block's K and V in shared memory and streams the query blocks that
+       see it (of every query head of the group) past them, `cp.async`
+       with `stages >= 2`; warps split the keys; `Sᵀ = K·Qᵀ` and
+       `dPᵀ = V·dOᵀ` are `nvgpu.mma.sync` m16n8k16 on `nvgpu.ldmatrix`
+       fragments, `Pᵀ = exp(scale·Sᵀ + mask − L)` and `dSᵀ = Pᵀ∘(dPᵀ − D)`
+       are computed on the accumulator fragments, and `dV += Pᵀ·dO`,
+       `dK += dSᵀ·Q` take Pᵀ and dSᵀ as A operands straight from the
+       registers (rounded in pairs), dO and Q through `ldmatrix.trans`;
+    3. dQ: a block per (batch, head, query block) keeps Q and dO and
+       streams the visible key blocks; `S = Q·Kᵀ`, `dP = dO·Vᵀ`, dS as
+       above, `dQ += dS·K`.
+
+    dQ has a kernel of its own, so every gradient row is summed by one
+    block in a fixed order: deterministic, no atomics. Causal and window
+    masks skip whole blocks in both kernels; rows whose logsumexp is
+    `-inf` contribute zero. The kernel needs f16 or bf16 operands,
+    `tensor-cores` (sm_80 and later), D and Dv multiples of 16, block_q and
+    block_kv multiples of 16, and no `grad_mask`; each kernel takes the
+    most warps (up to the tiling's) that own whole 16-row fragment tiles.
+    An op it cannot take is an error, or with `require-kernel=false` is
+    left for `fa-tile-attention-backward`. See docs/GPU.md.
+  }];
+  let options = [
+    Option<"asyncCopies", "async-copies", "bool", /*default=*/"true",
+           "Prefetch the streamed tiles with cp.async when the tiling has "
+           "two or more stages (needs sm_80 or later)">,
+    Option<"tensorCores", "tensor-cores", "bool", /*default=*/"true",
+           "The chip has mma.sync m16n8k16 (sm_80 or later)">,
+    Option<"requireKernel", "require-kernel", "bool", /*default=*/"true",
+           "Report an op the kernel cannot take as an error; with false, "
+           "leave it for fa-tile-attention-backward">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
 def FAStoreBF16AsI16 : Pass<"fa-store-bf16-as-i16", "::mlir::ModuleOp"> {
   let summary = "Retype bf16 data movement in the LLVM dialect as i16 for "
                 "hosts without bf16";

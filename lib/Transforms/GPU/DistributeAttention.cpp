@@ -329,11 +329,11 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
   if (asyncCopies) {
     SmallVector<Value> tokens =
         copyTileAsync(key, batch, kvHead, firstBlockStart,
-                      validKeyRows(math, firstBlockStart), lastKey, headDim,
-                      keySmem, zero, thread);
+                      validKeyRows(math, firstBlockStart), lastKey, blockKV,
+                      headDim, keySmem, zero, thread);
     tokens.append(copyTileAsync(value, batch, kvHead, firstBlockStart,
                                 validKeyRows(math, firstBlockStart), lastKey,
-                                valueDim, valueSmem, zero, thread));
+                                blockKV, valueDim, valueSmem, zero, thread));
     nvgpu::DeviceAsyncCreateGroupOp::create(
         b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), tokens);
   }
@@ -357,10 +357,10 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
           Value validNext = validKeyRows(lm, next);
           SmallVector<Value> tokens =
               copyTileAsync(key, batch, kvHead, next, validNext, lastKey,
-                            headDim, keySmem, nextStage, thread);
+                            blockKV, headDim, keySmem, nextStage, thread);
           tokens.append(copyTileAsync(value, batch, kvHead, next, validNext,
-                                      lastKey, valueDim, valueSmem, nextStage,
-                                      thread));
+                                      lastKey, blockKV, valueDim, valueSmem,
+                                      nextStage, thread));
           Value group = nvgpu::DeviceAsyncCreateGroupOp::create(
               b, lloc, nvgpu::DeviceAsyncTokenType::get(ctx), tokens);
           nvgpu::DeviceAsyncWaitOp::create(b, lloc, group,
@@ -953,180 +953,12 @@ KernelBuilder::forRowOwner(Value ownsRow,
   return SmallVector<Value>(branch.getResults());
 }
 
-/// Row-major order (chunk i at row i / C, column i % C, C chunks per row)
-/// puts the 8 threads that share one pass of 16-byte shared-memory accesses
-/// (a quarter-warp) on 8 / C rows when C < 8, and with rows padded by one
-/// chunk, rows of C = 2 or 4 chunks then put two of them on the same banks.
-/// Such tiles are copied 8 rows at a time, down the rows first (chunk i of
-/// group g = i / 8C at row 8g + i % 8, column (i % 8C) / 8): the 8 threads
-/// are on 8 rows C + 1 chunks apart, distinct banks when C + 1 is odd. A
-/// warp still moves 32 consecutive chunks of global memory (a tile's rows
-/// are contiguous there), so the loads stay coalesced.
-std::pair<Value, Value>
-KernelBuilder::chunkPosition(IndexMath &math, Value index, int64_t tileRows,
-                             int64_t chunksPerRow, int64_t chunk,
-                             Type type) const {
-  constexpr int64_t rowsPerGroup = 8;
-  bool downFirst = chunk * elementBytes(type) == kChunkBytes &&
-                   chunksPerRow < rowsPerGroup && chunksPerRow % 2 == 0 &&
-                   tileRows % rowsPerGroup == 0;
-  // One op per statement: the IR's order must not depend on the host
-  // compiler's order of evaluating arguments.
-  Value chunkSize = math.constant(chunk);
-  if (!downFirst) {
-    Value perRow = math.constant(chunksPerRow);
-    Value row = math.divU(index, perRow);
-    Value chunkColumn = math.remU(index, perRow);
-    return {row, math.mul(chunkColumn, chunkSize)};
-  }
-  Value groupSize = math.constant(rowsPerGroup * chunksPerRow);
-  Value rowsPerGroupValue = math.constant(rowsPerGroup);
-  Value group = math.divU(index, groupSize);
-  Value inGroup = math.remU(index, groupSize);
-  Value groupRow = math.mul(group, rowsPerGroupValue);
-  Value rowInGroup = math.remU(inGroup, rowsPerGroupValue);
-  Value row = math.add(groupRow, rowInGroup);
-  Value chunkColumn = math.divU(inGroup, rowsPerGroupValue);
-  return {row, math.mul(chunkColumn, chunkSize)};
-}
-
-/// Copies rows [row0, row0 + validRows) of source[batch, head] into the
-/// shared tile (at `stage` when given), zero-filling rows up to `tileRows`.
-/// Thread t moves chunks t, t + threads, ...: consecutive threads read
-/// consecutive 16-byte chunks of global memory.
-SmallVector<Value> KernelBuilder::globalIndices(IndexMath &math, Value source,
-                                                Value batch, Value head,
-                                                Value row, Value column) {
-  if (!pageTable || (source != key && source != value))
-    return {batch, head, row, column};
-  // One table entry per row: a tile may straddle pages.
-  auto [page, slot] = pagedSlot(math, source, pageTable, batch, row);
-  return {page, slot, head, column};
-}
-
-void KernelBuilder::copyTile(Value source, Value batch, Value head, Value row0,
-                             Value validRows, int64_t tileRows, int64_t width,
-                             Value sharedTile, Value stage, Value thread) {
-  IndexMath math{b, loc};
-  Type type = cast<MemRefType>(source.getType()).getElementType();
-  int64_t chunk = chunkElements(width, type);
-  int64_t chunksPerRow = width / chunk;
-  int64_t totalChunks = tileRows * chunksPerRow;
-  int64_t steps = llvm::divideCeil(totalChunks, threads);
-  auto chunkType = VectorType::get({chunk}, type);
-  Value zeros = arith::ConstantOp::create(
-      b, loc, DenseElementsAttr::get(chunkType, b.getZeroAttr(type)));
-  Value stepsValue = math.constant(steps);
-  scf::ForOp::create(
-      b, loc, math.constant(0), stepsValue, math.constant(1), ValueRange{},
-      [&](OpBuilder &lb, Location lloc, Value step, ValueRange) {
-        OpBuilder::InsertionGuard loopGuard(b);
-        b.setInsertionPoint(lb.getInsertionBlock(), lb.getInsertionPoint());
-        IndexMath lm{b, lloc};
-        Value index = lm.add(lm.mul(step, lm.constant(threads)), thread);
-        auto body = [&]() {
-          Value tileRow, column;
-          std::tie(tileRow, column) =
-              chunkPosition(lm, index, tileRows, chunksPerRow, chunk, type);
-          Value sourceRow = lm.add(row0, tileRow);
-          auto load = scf::IfOp::create(
-              b, lloc, lm.lt(tileRow, validRows),
-              [&](OpBuilder &tb, Location tloc) {
-                IndexMath tm{tb, tloc};
-                Value loaded = loadVector(
-                    tb, tloc, chunkType, source,
-                    globalIndices(tm, source, batch, head, sourceRow, column));
-                scf::YieldOp::create(tb, tloc, loaded);
-              },
-              [&](OpBuilder &eb, Location eloc) {
-                scf::YieldOp::create(eb, eloc, zeros);
-              });
-          SmallVector<Value> indices;
-          if (stage)
-            indices.push_back(stage);
-          indices.append(
-              {tileRow, sharedColumn(lm, tileRow, column, width, type)});
-          storeVector(b, lloc, load.getResult(0), sharedTile, indices);
-        };
-        if (totalChunks % threads == 0) {
-          body();
-        } else {
-          auto inTile =
-              scf::IfOp::create(b, lloc, lm.lt(index, lm.constant(totalChunks)),
-                                /*withElseRegion=*/false);
-          OpBuilder::InsertionGuard ifGuard(b);
-          b.setInsertionPointToStart(inTile.thenBlock());
-          body();
-        }
-        scf::YieldOp::create(b, lloc);
-      });
-}
-
-/// Starts cp.async copies of rows [row0, row0 + validRows) of
-/// source[batch, head] into the shared tile at `stage`, 16 bytes per thread
-/// and copy, zero-filling the rows past `validRows` (their source bytes are
-/// not read; the row index is clamped to `lastRow` all the same). Returns
-/// the copies' tokens for one commit group.
-SmallVector<Value> KernelBuilder::copyTileAsync(Value source, Value batch,
-                                                Value head, Value row0,
-                                                Value validRows, Value lastRow,
-                                                int64_t width, Value sharedTile,
-                                                Value stage, Value thread) {
-  IndexMath math{b, loc};
-  Type type = cast<MemRefType>(source.getType()).getElementType();
-  int64_t chunk = chunkElements(width, type);
-  int64_t chunksPerRow = width / chunk;
-  int64_t steps = blockKV * chunksPerRow / threads;
-  Value fullChunk = math.constant(chunk);
-  Value noChunk = math.constant(0);
-  SmallVector<Value> tokens;
-  for (int64_t step = 0; step < steps; ++step) {
-    Value index = math.addConstant(thread, step * threads);
-    Value tileRow, column;
-    std::tie(tileRow, column) =
-        chunkPosition(math, index, blockKV, chunksPerRow, chunk, type);
-    Value sourceRow = math.min(math.add(row0, tileRow), lastRow);
-    Value sourceElements = arith::SelectOp::create(
-        b, loc, math.lt(tileRow, validRows), fullChunk, noChunk);
-    Value sharedAt = sharedColumn(math, tileRow, column, width, type);
-    tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
-        b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), sharedTile,
-        ValueRange{stage, tileRow, sharedAt}, source,
-        globalIndices(math, source, batch, head, sourceRow, column),
-        b.getIndexAttr(chunk),
-        sourceElements, b.getUnitAttr()));
-  }
-  return tokens;
-}
-
-/// scale * raw plus the mask element, -inf where the key is hidden
-/// (padding past Nk, causal, window, keep-mask).
+/// The element's score (kernelScore) under this op's masks.
 Value KernelBuilder::scoreOf(Value raw, Value batch, Value head, Value row,
                              Value col) {
-  IndexMath math{b, loc};
-  MaskedScore score(b, loc, raw, scale);
-  if (mask) {
-    // Padded rows and keys read a valid element; their scores are dropped.
-    Value zero = math.constant(0);
-    Value lastRow = math.addConstant(queryLen, -1);
-    Value lastCol = math.addConstant(tensorKeyLen, -1);
-    Value clampedRow = math.max(zero, math.min(row, lastRow));
-    Value clampedCol = math.max(zero, math.min(col, lastCol));
-    Value indices[] = {batch, head, clampedRow, clampedCol};
-    for (int64_t dim = 0; dim < 4; ++dim)
-      if (maskBroadcast[dim])
-        indices[dim] = zero;
-    score.addMask(memref::LoadOp::create(b, loc, mask, indices));
-  }
-  score.require(math.lt(col, keyLen));
-  if (causalOffset)
-    score.require(math.le(col, math.add(row, causalOffset)));
-  if (WindowAttr window = op.getWindowAttr()) {
-    Value diagonal = math.add(row, windowOffset);
-    score.require(math.le(math.addConstant(diagonal, -window.getLeft()), col));
-    score.require(math.le(col, math.addConstant(diagonal, window.getRight())));
-  }
-  return score.finish();
+  ScoreMasks masks{mask,   maskBroadcast, queryLen,    tensorKeyLen,
+                   keyLen, causalOffset,  windowOffset};
+  return kernelScore(b, loc, op, masks, raw, scale, batch, head, row, col);
 }
 
 /// The online softmax of query row `row` (thread `thread`) over one key

@@ -12,12 +12,14 @@
 #define FA_LIB_TRANSFORMS_GPU_KERNELBUILDER_H
 
 #include "../IndexMath.h"
+#include "../TensorBuilders.h"
 #include "WarpMatmul.h"
 
 #include "fa/Dialect/FA/IR/FAOps.h"
 #include "fa/Transforms/TileSelection.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -80,11 +82,106 @@ inline Value extendToF32(OpBuilder &b, Location loc, Value vector) {
   return arith::ExtFOp::create(b, loc, type.clone(b.getF32Type()), vector);
 }
 
-struct KernelBuilder {
-  AttentionOp op;
+/// Where a kernel's scores come from: what masks the element (row, col) of
+/// query head `head` in batch `batch`.
+struct ScoreMasks {
+  /// The op's mask buffer (null without one) and its broadcast dims.
+  Value mask;
+  ArrayRef<bool> maskBroadcast;
+  /// Query rows, the keys K and V have (which bounds addresses), the keys
+  /// the sequence has (past them scores are -inf), and the diagonal offsets
+  /// of alignDiagonals (null without causal or window masks).
+  Value queryLen, tensorKeyLen, keyLen, causalOffset, windowOffset;
+};
+
+/// scale * raw plus the mask element, -inf where the key is hidden (past
+/// keyLen, causal, window, keep-mask): the score of one element in every
+/// GPU kernel of fa.attention (OpTy AttentionOp) and fa.attention_backward.
+/// Rows and keys past the tensors read a valid mask element; their scores
+/// are dropped by the caller or by keyLen.
+template <typename OpTy>
+Value kernelScore(OpBuilder &b, Location loc, OpTy op, const ScoreMasks &masks,
+                  Value raw, Value scale, Value batch, Value head, Value row,
+                  Value col) {
+  IndexMath math{b, loc};
+  MaskedScore score(b, loc, raw, scale);
+  if (masks.mask) {
+    Value zero = math.constant(0);
+    Value lastRow = math.addConstant(masks.queryLen, -1);
+    Value lastCol = math.addConstant(masks.tensorKeyLen, -1);
+    Value clampedRow = math.max(zero, math.min(row, lastRow));
+    Value clampedCol = math.max(zero, math.min(col, lastCol));
+    Value indices[] = {batch, head, clampedRow, clampedCol};
+    for (int64_t dim = 0; dim < 4; ++dim)
+      if (masks.maskBroadcast[dim])
+        indices[dim] = zero;
+    score.addMask(memref::LoadOp::create(b, loc, masks.mask, indices));
+  }
+  score.require(math.lt(col, masks.keyLen));
+  requireDiagonalBand(score, math, op, row, col, masks.causalOffset,
+                      masks.windowOffset);
+  return score.finish();
+}
+
+/// What every kernel of fa-distribute-attention and
+/// fa-distribute-attention-backward shares: copies of rows of a
+/// [B, H, N, width] tensor into shared tiles (16 bytes per thread and step,
+/// synchronous or cp.async) and the layout of those tiles (padded rows, or
+/// unpadded rows with XOR-swizzled 16-byte chunks for the register-fragment
+/// kernels' ldmatrix reads). Defined in SharedTiles.cpp.
+struct TileCopier {
   OpBuilder &b;
   Location loc;
-  int64_t blockQ, blockKV, stages, threads, headDim, valueDim;
+  MLIRContext *ctx;
+  /// Threads of a block.
+  int64_t threads;
+  /// Whether the tensor-core kernel keeps S and P in mma.sync fragments
+  /// (FlashAttention-2's register-resident softmax, RegisterFragmentKernel.cpp)
+  /// instead of passing them through shared memory; its shared tiles are
+  /// swizzled (swizzledRows).
+  bool registerFragments = false;
+  /// K and V, and for paged K/V ([P, S, Hkv, D]) the page table [B, M]
+  /// (null otherwise): globalIndices reads K and V through it.
+  Value key, value, pageTable;
+
+  TileCopier(OpBuilder &b, Location loc, int64_t threads)
+      : b(b), loc(loc), ctx(b.getContext()), threads(threads) {}
+
+  /// (row, column) of chunk `index` of a tile with `tileRows` rows of
+  /// `chunksPerRow` chunks of `chunk` elements (see the definition).
+  std::pair<Value, Value> chunkPosition(IndexMath &math, Value index,
+                                        int64_t tileRows, int64_t chunksPerRow,
+                                        int64_t chunk, Type type) const;
+  /// The indices of element (row, column) of source[batch, head]: K and V
+  /// of a paged op are read through the page table.
+  SmallVector<Value> globalIndices(IndexMath &math, Value source, Value batch,
+                                   Value head, Value row, Value column);
+  void copyTile(Value source, Value batch, Value head, Value row0,
+                Value validRows, int64_t tileRows, int64_t width,
+                Value sharedTile, Value stage, Value thread);
+  SmallVector<Value> copyTileAsync(Value source, Value batch, Value head,
+                                   Value row0, Value validRows, Value lastRow,
+                                   int64_t tileRows, int64_t width,
+                                   Value sharedTile, Value stage, Value thread);
+  /// Whether tiles of `width` elements per row are stored unpadded with
+  /// their 16-byte chunks swizzled (see sharedColumn); padded otherwise.
+  bool swizzledRows(int64_t width, Type type) const;
+  /// The allocated row length of a shared tile of `width` columns.
+  int64_t sharedRowLength(int64_t width, Type type) const;
+  /// Where column `column` (a multiple of 8 elements, the start of a 16-byte
+  /// chunk, or any column of a padded tile) of row `row` is stored.
+  Value sharedColumn(IndexMath &math, Value row, Value column, int64_t width,
+                     Type type) const;
+  /// ldmatrix.x4 (`.trans` when `transpose`) of four 8x8 matrices of a
+  /// shared tile of `width` columns (at `stage` when given): this lane gives
+  /// the address of (row, column).
+  Value ldmatrix(Value tile, Value stage, Value row, Value column,
+                 int64_t width, Type type, bool transpose);
+};
+
+struct KernelBuilder : TileCopier {
+  AttentionOp op;
+  int64_t blockQ, blockKV, stages, headDim, valueDim;
   int64_t keyChunk;
   /// Key splits (split-KV): each grid block computes one run of its query
   /// block's key blocks into the workspace, and a second kernel merges.
@@ -99,16 +196,11 @@ struct KernelBuilder {
   /// that no thread idles; the two combine the row's max and sum with one
   /// warp shuffle. 1 otherwise (and always in the FMA kernel).
   int64_t rowSplit = 1;
-  /// Whether the tensor-core kernel keeps S and P in mma.sync fragments
-  /// (FlashAttention-2's register-resident softmax, RegisterFragmentKernel.cpp)
-  /// instead of passing them through shared memory.
-  bool registerFragments = false;
   Type queryElementType, keyElementType, valueElementType, outputElementType,
       f32;
-  MLIRContext *ctx;
 
   // Buffers and sizes seen from inside the kernel.
-  Value query, key, value, mask, output, logsumexp;
+  Value query, mask, output, logsumexp;
   /// With key splits: the workspace of partial outputs [S, B, Hq, Nq, Dv]
   /// and logsumexps [S, B, Hq, Nq], both f32.
   Value partialOutput, partialLse;
@@ -118,8 +210,6 @@ struct KernelBuilder {
   Value queryLen, keyLen, tensorKeyLen, groupSize, causalOffset, windowOffset,
       scale;
   Value kvLengths;
-  /// Paged K/V ([P, S, Hkv, D]): the page table [B, M]; null otherwise.
-  Value pageTable;
   /// Packed sequences: cu_seqlens_q and cu_seqlens_k ([B + 1]); null
   /// otherwise.
   Value packedQueries, packedKeys;
@@ -128,10 +218,9 @@ struct KernelBuilder {
   KernelBuilder(AttentionOp op, OpBuilder &b, TilingAttr tiling,
                 bool allowAsyncCopies, bool allowTensorCores,
                 bool allowRegisterFragments = false)
-      : op(op), b(b), loc(op.getLoc()), blockQ(tiling.getBlockQ()),
-        blockKV(tiling.getBlockKv()), stages(tiling.getStages()),
-        threads(tiling.getWarps() * kWarpSize),
-        kvSplits(tiling.getKvSplits()), ctx(b.getContext()) {
+      : TileCopier(b, op.getLoc(), tiling.getWarps() * kWarpSize), op(op),
+        blockQ(tiling.getBlockQ()), blockKV(tiling.getBlockKv()),
+        stages(tiling.getStages()), kvSplits(tiling.getKvSplits()) {
     auto qType = cast<RankedTensorType>(op.getQuery().getType());
     auto vType = cast<RankedTensorType>(op.getValue().getType());
     headDim = qType.getDimSize(3);
@@ -202,22 +291,6 @@ struct KernelBuilder {
   SmallVector<Value> forRowOwner(Value ownsRow,
                                  function_ref<SmallVector<Value>()> compute,
                                  ValueRange otherwise);
-  /// (row, column) of chunk `index` of a tile with `tileRows` rows of
-  /// `chunksPerRow` chunks of `chunk` elements (see the definition).
-  std::pair<Value, Value> chunkPosition(IndexMath &math, Value index,
-                                        int64_t tileRows, int64_t chunksPerRow,
-                                        int64_t chunk, Type type) const;
-  /// The indices of element (row, column) of source[batch, head]: K and V
-  /// of a paged op are read through the page table.
-  SmallVector<Value> globalIndices(IndexMath &math, Value source, Value batch,
-                                   Value head, Value row, Value column);
-  void copyTile(Value source, Value batch, Value head, Value row0,
-                Value validRows, int64_t tileRows, int64_t width,
-                Value sharedTile, Value stage, Value thread);
-  SmallVector<Value> copyTileAsync(Value source, Value batch, Value head,
-                                   Value row0, Value validRows, Value lastRow,
-                                   int64_t width, Value sharedTile, Value stage,
-                                   Value thread);
   /// (m, l, acc slices...) after one key block.
   SmallVector<Value> computeKeyBlock(Value thread, Value row, Value batch,
                                      Value head, Value col0, Value stage,
@@ -270,15 +343,6 @@ struct KernelBuilder {
   // The register-fragment kernel (registerFragments, RegisterFragmentKernel.cpp):
   // warp w owns rows [w R, (w + 1) R) of the block, R = block_q / warps, as
   // R / 16 fragment rows of 16; S, P and O live in mma.sync fragments.
-  /// Whether tiles of `width` elements per row are stored unpadded with
-  /// their 16-byte chunks swizzled (see sharedColumn); padded otherwise.
-  bool swizzledRows(int64_t width, Type type) const;
-  /// The allocated row length of a shared tile of `width` columns.
-  int64_t sharedRowLength(int64_t width, Type type) const;
-  /// Where column `column` (a multiple of 8 elements, the start of a 16-byte
-  /// chunk, or any column of a padded tile) of row `row` is stored.
-  Value sharedColumn(IndexMath &math, Value row, Value column, int64_t width,
-                     Type type) const;
   /// (m, l) per fragment row and the O fragments, all zero / -inf.
   SmallVector<Value> fragmentInitState();
   /// The state after one key block.

@@ -36,6 +36,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Fragments.h"
 #include "KernelBuilder.h"
 #include "../TensorBuilders.h"
 
@@ -50,158 +51,12 @@ namespace mlir::fa::gpu_kernel {
 
 namespace {
 
-/// Lanes per quad: the lanes that share a fragment row.
-constexpr int64_t kQuad = 4;
-
-VectorType aFragmentType(Type element) {
-  return VectorType::get({4, 2}, element);
-}
-VectorType bFragmentType(Type element) {
-  return VectorType::get({2, 2}, element);
-}
-VectorType accumulatorType(MLIRContext *ctx) {
-  return VectorType::get({2, 2}, Float32Type::get(ctx));
-}
-
 /// Fragment rows (of 16) per warp.
 int64_t rowTiles(const KernelBuilder &kernel) {
   return kernel.blockQ / (kernel.threads / kWarpSize) / kMmaM;
 }
 
-/// The lane's own coordinates, and the row and column each lane gives to an
-/// ldmatrix.x4 of four 8x8 matrices.
-struct Lane {
-  Value warpRow0; // the warp's first row in the block
-  Value group;    // g = lane / 4: fragment rows g and g + 8
-  Value quad;     // q = lane % 4: fragment columns 2q and 2q + 1
-  Value row16;    // lane % 16
-  Value row8;     // lane % 8
-  Value upper8;   // 8 (lane / 16)
-  Value odd8;     // 8 ((lane / 8) % 2)
-};
-
-Lane laneOf(IndexMath &math, Value thread, int64_t rowsPerWarp) {
-  Value lane = math.remU(thread, math.constant(kWarpSize));
-  Value warp = math.divU(thread, math.constant(kWarpSize));
-  Value eight = math.constant(8);
-  Lane result;
-  result.warpRow0 = math.mul(warp, math.constant(rowsPerWarp));
-  result.group = math.divU(lane, math.constant(kQuad));
-  result.quad = math.remU(lane, math.constant(kQuad));
-  result.row16 = math.remU(lane, math.constant(16));
-  result.row8 = math.remU(lane, eight);
-  result.upper8 = math.mul(math.divU(lane, math.constant(16)), eight);
-  Value eighth = math.divU(lane, eight);
-  result.odd8 = math.mul(math.remU(eighth, math.constant(2)), eight);
-  return result;
-}
-
-Value extractElement(OpBuilder &b, Location loc, Value vector, int64_t row,
-                     int64_t column) {
-  return vector::ExtractOp::create(b, loc, vector,
-                                   ArrayRef<int64_t>{row, column});
-}
-
-Value insertElement(OpBuilder &b, Location loc, Value element, Value vector,
-                    int64_t row, int64_t column) {
-  return vector::InsertOp::create(b, loc, element, vector,
-                                  ArrayRef<int64_t>{row, column});
-}
-
-/// Registers `first` and `first + 1` of an ldmatrix.x4 result: the B
-/// fragment of one 8-column tile.
-Value bFragment(OpBuilder &b, Location loc, Value x4, int64_t first) {
-  Type element = getElementTypeOrSelf(x4.getType());
-  Value fragment =
-      arith::ConstantOp::create(b, loc, b.getZeroAttr(bFragmentType(element)));
-  for (int64_t i = 0; i < 2; ++i) {
-    Value registerPair =
-        vector::ExtractOp::create(b, loc, x4, ArrayRef<int64_t>{first + i});
-    fragment = vector::InsertOp::create(b, loc, registerPair, fragment,
-                                        ArrayRef<int64_t>{i});
-  }
-  return fragment;
-}
-
-Value mmaSync(OpBuilder &b, Location loc, Value a, Value bFrag, Value acc) {
-  return nvgpu::MmaSyncOp::create(b, loc, a, bFrag, acc,
-                                  ArrayRef<int64_t>{kMmaM, kMmaN, kMmaK})
-      .getResult();
-}
-
-/// acc[i][n] += A[i] B[n] for every fragment row i and 8-column tile n, the
-/// B fragments taken two per ldmatrix.x4 result in `bPairs`. The pairs are
-/// regrouped only here, after all of a step's loads are issued, so that the
-/// CPU model exchanges those loads in one wave (WarpCollectives.h).
-void multiplyFragments(OpBuilder &b, Location loc, ArrayRef<Value> aFragments,
-                       ArrayRef<Value> bPairs, MutableArrayRef<Value> acc) {
-  SmallVector<Value> bFragments;
-  for (Value pair : bPairs) {
-    bFragments.push_back(bFragment(b, loc, pair, 0));
-    bFragments.push_back(bFragment(b, loc, pair, 2));
-  }
-  int64_t tiles = static_cast<int64_t>(bFragments.size());
-  for (auto [i, a] : llvm::enumerate(aFragments))
-    for (int64_t n = 0; n < tiles; ++n) {
-      Value &c = acc[i * tiles + n];
-      c = mmaSync(b, loc, a, bFragments[n], c);
-    }
-}
-
-/// Each value combined with `kind` over the four lanes of its quad: one
-/// butterfly shuffle per distance, all values of a distance issued together.
-SmallVector<Value> combineOverQuad(OpBuilder &b, Location loc,
-                                   ArrayRef<Value> values,
-                                   arith::AtomicRMWKind kind) {
-  SmallVector<Value> result(values);
-  for (int64_t distance = 1; distance < kQuad; distance *= 2) {
-    Value offset =
-        arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(distance));
-    Value width =
-        arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(kWarpSize));
-    SmallVector<Value> theirs;
-    for (Value value : result)
-      theirs.push_back(gpu::ShuffleOp::create(b, loc, value, offset, width,
-                                              gpu::ShuffleMode::XOR)
-                           .getShuffleResult());
-    for (size_t i = 0; i < result.size(); ++i)
-      result[i] = arith::getReductionOp(kind, b, loc, result[i], theirs[i]);
-  }
-  return result;
-}
-
 } // namespace
-
-bool KernelBuilder::swizzledRows(int64_t width, Type type) const {
-  // The tile report's shared memory (sharedMemoryBytes) decides the same way.
-  return registerFragments && swizzledSharedRows(width, elementBytes(type));
-}
-
-int64_t KernelBuilder::sharedRowLength(int64_t width, Type type) const {
-  return swizzledRows(width, type) ? width : paddedWidth(width, type);
-}
-
-/// Chunk c of row r is stored at chunk c xor ((r / s) mod min(C, 8)), C the
-/// row's chunks and s = max(1, 8 / C): eight consecutive rows at the same
-/// chunk (an ldmatrix matrix) then occupy eight distinct 16-byte bank
-/// groups, and so do the chunks a quarter-warp copies (one row of 8 chunks,
-/// or 8 / C rows of C).
-Value KernelBuilder::sharedColumn(IndexMath &math, Value row, Value column,
-                                  int64_t width, Type type) const {
-  if (!swizzledRows(width, type))
-    return column;
-  int64_t perChunk = kChunkBytes / elementBytes(type);
-  int64_t chunks = width / perChunk;
-  int64_t span = std::min<int64_t>(chunks, 8);
-  int64_t rowsPerKey = std::max<int64_t>(1, 8 / chunks);
-  Value chunkSize = math.constant(perChunk);
-  Value chunk = math.divU(column, chunkSize);
-  Value within = math.remU(column, chunkSize);
-  Value key =
-      math.remU(math.divU(row, math.constant(rowsPerKey)), math.constant(span));
-  Value swizzled = arith::XOrIOp::create(math.b, math.loc, chunk, key);
-  return math.add(math.mul(swizzled, chunkSize), within);
-}
 
 SmallVector<Value> KernelBuilder::fragmentInitState() {
   int64_t fragmentRows = 2 * rowTiles(*this);
@@ -224,16 +79,6 @@ SmallVector<Value> KernelBuilder::fragmentKeyBlock(
   int64_t nTiles = blockKV / kMmaN, vTiles = valueDim / kMmaN;
   int64_t fragmentRows = 2 * mTiles;
   Lane lane = laneOf(math, thread, blockQ / (threads / kWarpSize));
-  auto ldmatrix = [&](Value tile, Value tileStage, Value row, Value column,
-                      int64_t width, Type type, bool transpose) -> Value {
-    SmallVector<Value> indices;
-    if (tileStage)
-      indices.push_back(tileStage);
-    indices.push_back(row);
-    indices.push_back(sharedColumn(math, row, column, width, type));
-    return nvgpu::LdMatrixOp::create(b, loc, aFragmentType(type), tile,
-                                     indices, transpose, /*numTiles=*/4);
-  };
   Value zeroAcc =
       arith::ConstantOp::create(b, loc, b.getZeroAttr(accumulatorType(ctx)));
 

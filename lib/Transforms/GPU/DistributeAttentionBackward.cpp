@@ -1,0 +1,783 @@
+//===- DistributeAttentionBackward.cpp - the backward pass as GPU kernels -===//
+//
+// Stage: GPU kernel, before the hardware mapping. Lowers an
+// fa.attention_backward that carries a tiling into FlashAttention-2's
+// backward pass on tensor cores, as three kernels written with upstream ops
+// and mapping attributes (the same contract as fa-distribute-attention):
+//
+//   D = rowsum(dO * O)                  one thread per query row, f32
+//
+//   scf.forall (b, kv head, key block)  [#gpu.block]           -- dK, dV
+//     K_s [Bc][D], V_s [Bc][Dv]          resident
+//     Q_s [stages][Br][D], dO_s [stages][Br][Dv]   streamed (cp.async)
+//     warp w owns keys [w R, (w + 1) R) of the block, R = Bc / warps
+//     for (query head of the group, visible query block):
+//       S^T  = K Q^T, dP^T = V dO^T          mma.sync, f32 fragments
+//       P^T  = exp(scale S^T (+ mask) - L)   0 where hidden or L = -inf
+//       dS^T = P^T * (dP^T - D)
+//       dV  += P^T dO, dK += dS^T Q          A operands: P^T, dS^T rounded
+//                                            in pairs from the accumulators
+//     store scale dK, dV from the fragments
+//
+//   scf.forall (b, head, query block)   [#gpu.block]           -- dQ
+//     Q_s [Br][D], dO_s [Br][Dv] resident; K_s, V_s streamed
+//     warp w owns query rows [w R, (w + 1) R), R = Br / warps
+//     for visible key block: S = Q K^T, dP = dO V^T, P, dS as above,
+//       dQ += dS K
+//     store scale dQ
+//
+// The dK/dV kernel is the forward kernel turned around: its warps own key
+// rows, so S^T's accumulator fragments for 16 queries are, rounded, exactly
+// the A operand of P^T dO, as S's are of P V in the forward kernel; the
+// same holds for dS^T and dK. Nothing passes through shared memory but the
+// four input tiles, and no warp reads another's rows, so a key block needs
+// only the barriers around its streamed tiles. dQ gets a kernel of its own
+// rather than f32 atomics (FlashAttention-2's choice): each dQ row is summed
+// by one block in a fixed order, so the result is deterministic and no
+// block writes another's rows (docs/Tiling.md has the trade-off). GQA: a
+// dK/dV block walks every query head of its group, so the group's sum is
+// formed in one block too.
+//
+// The kernels run on a CPU after fa-emulate-threads-on-cpu, which is how
+// they are tested; fa-lower-to-gpu maps them onto gpu.launch.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Fragments.h"
+#include "KernelBuilder.h"
+
+#include "fa/Dialect/FA/IR/FAOps.h"
+#include "fa/Transforms/Passes.h"
+#include "fa/Transforms/TileSelection.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <limits>
+#include <tuple>
+
+namespace mlir::fa {
+#define GEN_PASS_DEF_FADISTRIBUTEATTENTIONBACKWARD
+#include "fa/Transforms/Passes.h.inc"
+} // namespace mlir::fa
+
+using namespace mlir;
+using namespace mlir::fa;
+using namespace mlir::fa::gpu_kernel;
+
+namespace {
+
+/// Query rows per block of the D = rowsum(dO * O) kernel: one per thread.
+constexpr int64_t kRowTermThreads = 128;
+
+/// The most warps a kernel may have when each must own whole 16-row
+/// fragment tiles of `rows` rows, and at most `warps`.
+int64_t warpsFor(int64_t rows, int64_t warps) {
+  int64_t result = std::max<int64_t>(1, warps);
+  while (result > 1 && rows % (kMmaM * result) != 0)
+    --result;
+  return result;
+}
+
+/// Why the tensor-core backward kernel cannot take `op` with `tiling`, or
+/// the empty string when it can.
+std::string unsupportedReason(AttentionBackwardOp op, TilingAttr tiling,
+                              bool tensorCores) {
+  Type element = op.getQuery().getType().getElementType();
+  int64_t headDim = op.getQuery().getType().getDimSize(3);
+  int64_t valueDim = op.getValue().getType().getDimSize(3);
+  if (!tensorCores)
+    return "needs mma.sync (sm_80 or later)";
+  if (!isMmaSyncOperandTypes(element, element, element))
+    return "needs f16 or bf16 operands (mma.sync)";
+  if (op.getGradMask())
+    return "does not compute the bias gradient (grad_mask)";
+  if (ShapedType::isDynamic(headDim) || headDim % kMmaK != 0 ||
+      ShapedType::isDynamic(valueDim) || valueDim % kMmaK != 0)
+    return "needs D and Dv to be static multiples of 16";
+  if (tiling.getBlockQ() % kMmaM != 0 || tiling.getBlockKv() % kMmaM != 0)
+    return "needs block_q and block_kv to be multiples of 16";
+  return "";
+}
+
+struct BackwardKernel : TileCopier {
+  AttentionBackwardOp op;
+  int64_t blockQ, blockKV, stages, warps, headDim, valueDim;
+  bool allowAsyncCopies;
+  Type elementType, f32;
+  Value query, key, value, output, gradOutput, logsumexp, mask;
+  Value gradQuery, gradKey, gradValue;
+  /// D = rowsum(dO * O), [B, Hq, Nq] f32, written by the first kernel.
+  Value rowTerm;
+  Value queryLen, keyLen, groupSize, causalOffset, windowOffset, scale;
+  SmallVector<bool> maskBroadcast;
+
+  BackwardKernel(AttentionBackwardOp op, OpBuilder &b, TilingAttr tiling,
+                 bool allowAsyncCopies)
+      : TileCopier(b, op.getLoc(), tiling.getWarps() * kWarpSize), op(op),
+        blockQ(tiling.getBlockQ()), blockKV(tiling.getBlockKv()),
+        stages(tiling.getStages()), warps(tiling.getWarps()),
+        allowAsyncCopies(allowAsyncCopies) {
+    headDim = op.getQuery().getType().getDimSize(3);
+    valueDim = op.getValue().getType().getDimSize(3);
+    elementType = op.getQuery().getType().getElementType();
+    f32 = b.getF32Type();
+    registerFragments = true; // swizzled shared rows
+  }
+
+  SmallVector<Value> build();
+
+private:
+  /// The first kernel: D into `rowTerm`.
+  void buildRowTerm(Value batchSize, Value queryHeads);
+  void buildKeyValueGradients(Value batchSize, Value keyHeads);
+  void buildQueryGradients(Value batchSize, Value queryHeads);
+
+  /// Whether the streamed tiles of `rows` rows go through cp.async.
+  bool asyncCopies(int64_t rows) const {
+    auto even = [&](int64_t width) {
+      int64_t chunk = chunkElements(width, elementType);
+      return chunk * elementBytes(elementType) == kChunkBytes &&
+             (rows * (width / chunk)) % threads == 0;
+    };
+    return allowAsyncCopies && stages > 1 && even(headDim) && even(valueDim);
+  }
+  Value sharedTile(ArrayRef<int64_t> shape) {
+    auto workgroup =
+        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+    return memref::AllocOp::create(
+        b, loc,
+        MemRefType::get(shape, elementType, MemRefLayoutAttrInterface(),
+                        workgroup));
+  }
+  scf::ForallOp threadLoop() {
+    return scf::ForallOp::create(
+        b, loc, SmallVector<OpFoldResult>{b.getIndexAttr(threads)},
+        ValueRange{},
+        b.getArrayAttr(
+            {gpu::GPUThreadMappingAttr::get(ctx, gpu::MappingId::DimX)}));
+  }
+  scf::ForallOp blockGrid(ValueRange sizes) {
+    SmallVector<Attribute> mapping = {
+        gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimZ),
+        gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimY),
+        gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimX)};
+    return scf::ForallOp::create(b, loc, getAsOpFoldResult(sizes),
+                                 ValueRange{}, b.getArrayAttr(mapping));
+  }
+
+  /// acc[i][n] = sum_k A[warp rows 16 i..][k] B[n rows][k] over `width`
+  /// columns: A's fragment rows and B's 8-row tiles both read with
+  /// ldmatrix.x4 from row-major shared tiles (B two tiles per load). A from
+  /// `lhs` (at `lhsStage` when given) at rows `rowBase` + 16 i, B from
+  /// `rhs` (at `rhsStage`) rows 0 .. `columns`.
+  SmallVector<Value> warpProduct(const Lane &lane, int64_t mTiles, Value lhs,
+                                 Value lhsStage, Value rowBase, Value rhs,
+                                 Value rhsStage, int64_t columns,
+                                 int64_t width);
+  /// acc[i][c] += A_i B over `kTiles` 8-column tiles of A, A's fragments
+  /// the packed pairs `pairs[(i kTiles + n) 2 + r]` (an accumulator's row
+  /// halves, rounded), B the shared tile `rhs` (at `rhsStage`) whose rows
+  /// are the contraction, read with ldmatrix.x4.trans.
+  void accumulateFromRegisters(const Lane &lane, int64_t mTiles,
+                               int64_t kTiles, ArrayRef<Value> pairs,
+                               Value rhs, Value rhsStage, int64_t width,
+                               MutableArrayRef<Value> acc);
+  /// P and dS of one accumulator element: P = exp(score - L) (0 where the
+  /// score is -inf or L = -inf), dS = P (dP - D).
+  std::pair<Value, Value> probabilityAndGradient(Value raw, Value gradProb,
+                                                 Value lse, Value term,
+                                                 Value batch, Value head,
+                                                 Value row, Value col,
+                                                 Value rowExists);
+  /// Rounds element pairs (j = 0, 1) of f32 `values[((i n) 2 + r) 2 + j]`
+  /// into packed registers of the input type.
+  SmallVector<Value> packPairs(ArrayRef<Value> values);
+  /// Stores `factor` acc (rounded) of the warp's fragment rows to
+  /// dest[batch, head, rowBase + ..., :], rows below `rowLimit` only.
+  void storeFragments(const Lane &lane, int64_t mTiles, ArrayRef<Value> acc,
+                      int64_t width, Value dest, Value batch, Value head,
+                      Value rowBase, Value rowLimit, Value factor);
+  Value zeroAccumulator() {
+    return arith::ConstantOp::create(b, loc,
+                                     b.getZeroAttr(accumulatorType(ctx)));
+  }
+};
+
+Value toBuffer(OpBuilder &b, Location loc, Value tensor) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  auto memrefType = MemRefType::get(type.getShape(), type.getElementType());
+  return bufferization::ToBufferOp::create(b, loc, memrefType, tensor,
+                                           /*read_only=*/true);
+}
+
+SmallVector<Value> BackwardKernel::build() {
+  IndexMath math{b, loc};
+  query = toBuffer(b, loc, op.getQuery());
+  key = toBuffer(b, loc, op.getKey());
+  value = toBuffer(b, loc, op.getValue());
+  output = toBuffer(b, loc, op.getOutput());
+  gradOutput = toBuffer(b, loc, op.getGradOutput());
+  logsumexp = toBuffer(b, loc, op.getLogsumexp());
+  if (op.getMask())
+    mask = toBuffer(b, loc, op.getMask());
+  Value batchSize = math.dim(query, 0), queryHeads = math.dim(query, 1);
+  Value keyHeads = math.dim(key, 1);
+  queryLen = math.dim(query, 2);
+  keyLen = math.dim(key, 2);
+  groupSize = math.divU(queryHeads, keyHeads);
+  alignDiagonals(math, op, queryLen, keyLen, causalOffset, windowOffset);
+  scale = f32Constant(b, loc, op.getScale().convertToDouble());
+  maskBroadcast = maskBroadcastDims(op);
+
+  auto allocLike = [&](Value tensor, Type element) -> Value {
+    auto type = cast<RankedTensorType>(tensor.getType());
+    SmallVector<Value> dynamicSizes;
+    for (int64_t dim = 0; dim < type.getRank(); ++dim)
+      if (type.isDynamicDim(dim))
+        dynamicSizes.push_back(math.dim(tensor, dim));
+    return memref::AllocOp::create(
+        b, loc, MemRefType::get(type.getShape(), element), dynamicSizes);
+  };
+  rowTerm = allocLike(op.getLogsumexp(), f32);
+  gradQuery = allocLike(op.getQuery(), elementType);
+  gradKey = allocLike(op.getKey(), elementType);
+  gradValue = allocLike(op.getValue(), elementType);
+
+  buildRowTerm(batchSize, queryHeads);
+  buildKeyValueGradients(batchSize, keyHeads);
+  buildQueryGradients(batchSize, queryHeads);
+  // D is freed where the pipeline frees temporaries (as the split-KV
+  // workspace of the forward kernel).
+  SmallVector<Value> results;
+  for (auto [buffer, result] :
+       llvm::zip(SmallVector<Value>{gradQuery, gradKey, gradValue},
+                 op.getResults()))
+    results.push_back(bufferization::ToTensorOp::create(
+        b, loc, result.getType(), buffer, /*restrict=*/true,
+        /*writable=*/true));
+  return results;
+}
+
+/// D[b, h, row] = sum_e dO[row, e] O[row, e] in f32, one thread per row,
+/// 16 bytes of both rows per step.
+void BackwardKernel::buildRowTerm(Value batchSize, Value queryHeads) {
+  OpBuilder::InsertionGuard guard(b);
+  IndexMath math{b, loc};
+  threads = kRowTermThreads;
+  Value rowBlocks = math.ceilDiv(queryLen, math.constant(threads));
+  scf::ForallOp grid = blockGrid({batchSize, queryHeads, rowBlocks});
+  b.setInsertionPointToStart(grid.getBody());
+  Value batch = grid.getInductionVar(0), head = grid.getInductionVar(1);
+  scf::ForallOp rows = threadLoop();
+  b.setInsertionPointToStart(rows.getBody());
+  Value row = math.add(math.mul(grid.getInductionVar(2), math.constant(threads)),
+                       rows.getInductionVar(0));
+  auto inRange = scf::IfOp::create(b, loc, math.lt(row, queryLen),
+                                   /*withElseRegion=*/false);
+  b.setInsertionPointToStart(inRange.thenBlock());
+  int64_t chunk = chunkElements(valueDim, elementType);
+  auto chunkType = VectorType::get({chunk}, elementType);
+  auto sum = scf::ForOp::create(
+      b, loc, math.constant(0), math.constant(valueDim), math.constant(chunk),
+      ValueRange{f32Constant(b, loc, 0)},
+      [&](OpBuilder &lb, Location lloc, Value column, ValueRange partial) {
+        SmallVector<Value> at = {batch, head, row, column};
+        Value gradient =
+            extendToF32(lb, lloc, loadVector(lb, lloc, chunkType, gradOutput, at));
+        Value out =
+            extendToF32(lb, lloc, loadVector(lb, lloc, chunkType, output, at));
+        Value product = arith::MulFOp::create(lb, lloc, gradient, out);
+        scf::YieldOp::create(
+            lb, lloc,
+            ValueRange{vector::ReductionOp::create(
+                lb, lloc, vector::CombiningKind::ADD, product, partial[0])});
+      });
+  memref::StoreOp::create(b, loc, sum.getResult(0), rowTerm,
+                          ValueRange{batch, head, row});
+}
+
+SmallVector<Value> BackwardKernel::warpProduct(const Lane &lane, int64_t mTiles,
+                                               Value lhs, Value lhsStage,
+                                               Value rowBase, Value rhs,
+                                               Value rhsStage, int64_t columns,
+                                               int64_t width) {
+  IndexMath math{b, loc};
+  int64_t nTiles = columns / kMmaN;
+  SmallVector<Value> acc(mTiles * nTiles, zeroAccumulator());
+  for (int64_t step = 0; step < width / kMmaK; ++step) {
+    SmallVector<Value> lhsFragments, rhsPairs;
+    for (int64_t i = 0; i < mTiles; ++i) {
+      Value row = math.add(math.addConstant(rowBase, i * kMmaM), lane.row16);
+      Value column = math.addConstant(lane.upper8, step * kMmaK);
+      lhsFragments.push_back(
+          ldmatrix(lhs, lhsStage, row, column, width, elementType, false));
+    }
+    // Matrices (rows n..n+7, k 0-7), (n..n+7, 8-15), (n+8.., 0-7),
+    // (n+8.., 8-15): the B fragments of tiles n / 8 and n / 8 + 1.
+    for (int64_t n = 0; n < nTiles; n += 2) {
+      Value row = math.add(math.addConstant(lane.row8, n * kMmaN), lane.upper8);
+      Value column = math.addConstant(lane.odd8, step * kMmaK);
+      rhsPairs.push_back(
+          ldmatrix(rhs, rhsStage, row, column, width, elementType, false));
+    }
+    multiplyFragments(b, loc, lhsFragments, rhsPairs, acc);
+  }
+  return acc;
+}
+
+void BackwardKernel::accumulateFromRegisters(const Lane &lane, int64_t mTiles,
+                                             int64_t kTiles,
+                                             ArrayRef<Value> pairs, Value rhs,
+                                             Value rhsStage, int64_t width,
+                                             MutableArrayRef<Value> acc) {
+  IndexMath math{b, loc};
+  for (int64_t step = 0; step < kTiles * kMmaN / kMmaK; ++step) {
+    // Matrices (k..k+7, c..c+7), (k+8.., c..), (k.., c+8..), (k+8.., c+8..):
+    // .trans gives the B fragments of column tiles c / 8 and c / 8 + 1.
+    SmallVector<Value> rhsPairs;
+    for (int64_t c = 0; c < width / kMmaN; c += 2) {
+      Value row = math.add(math.addConstant(lane.row8, step * kMmaK), lane.odd8);
+      Value column = math.addConstant(lane.upper8, c * kMmaN);
+      rhsPairs.push_back(
+          ldmatrix(rhs, rhsStage, row, column, width, elementType, true));
+    }
+    // A's registers: (row g, k 0-7), (row g + 8, k 0-7), (row g, k 8-15),
+    // (row g + 8, k 8-15): row halves of accumulator tiles 2 step, 2 step + 1.
+    SmallVector<Value> lhsFragments;
+    for (int64_t i = 0; i < mTiles; ++i) {
+      Value fragment = arith::ConstantOp::create(
+          b, loc, b.getZeroAttr(aFragmentType(elementType)));
+      for (int64_t reg = 0; reg < 4; ++reg) {
+        int64_t n = 2 * step + reg / 2, r = reg % 2;
+        fragment = vector::InsertOp::create(b, loc, pairs[(i * kTiles + n) * 2 + r],
+                                            fragment, ArrayRef<int64_t>{reg});
+      }
+      lhsFragments.push_back(fragment);
+    }
+    multiplyFragments(b, loc, lhsFragments, rhsPairs, acc);
+  }
+}
+
+std::pair<Value, Value> BackwardKernel::probabilityAndGradient(
+    Value raw, Value gradProb, Value lse, Value term, Value batch, Value head,
+    Value row, Value col, Value rowExists) {
+  ScoreMasks masks{mask,   maskBroadcast, queryLen,    keyLen,
+                   keyLen, causalOffset,  windowOffset};
+  Value score = kernelScore(b, loc, op, masks, raw, scale, batch, head, row, col);
+  Value negInf = f32Constant(b, loc, -std::numeric_limits<double>::infinity());
+  Value zero = f32Constant(b, loc, 0);
+  // Rows past Nq (zero-filled tiles) and rows the forward pass saw no key
+  // in contribute nothing.
+  Value noKey =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, lse, negInf);
+  Value skip = arith::OrIOp::create(
+      b, loc, noKey,
+      arith::XOrIOp::create(
+          b, loc, rowExists,
+          arith::ConstantOp::create(b, loc, b.getBoolAttr(true))));
+  Value prob = math::ExpOp::create(
+      b, loc, arith::SubFOp::create(b, loc, score, safeRowMax(b, loc, lse)));
+  prob = arith::SelectOp::create(b, loc, skip, zero, prob);
+  Value centered = arith::SubFOp::create(b, loc, gradProb, term);
+  return {prob, arith::MulFOp::create(b, loc, prob, centered)};
+}
+
+SmallVector<Value> BackwardKernel::packPairs(ArrayRef<Value> values) {
+  auto pairType = VectorType::get({2}, f32);
+  SmallVector<Value> pairs;
+  for (size_t at = 0; at < values.size(); at += 2) {
+    Value pair = arith::ConstantOp::create(b, loc, b.getZeroAttr(pairType));
+    for (int64_t j = 0; j < 2; ++j)
+      pair = vector::InsertOp::create(b, loc, values[at + j], pair,
+                                      ArrayRef<int64_t>{j});
+    // One cvt.rn.f16x2.f32 (.bf16x2): the packed register mma.sync takes.
+    pairs.push_back(
+        arith::TruncFOp::create(b, loc, pairType.clone(elementType), pair));
+  }
+  return pairs;
+}
+
+void BackwardKernel::storeFragments(const Lane &lane, int64_t mTiles,
+                                    ArrayRef<Value> acc, int64_t width,
+                                    Value dest, Value batch, Value head,
+                                    Value rowBase, Value rowLimit,
+                                    Value factor) {
+  IndexMath math{b, loc};
+  int64_t tiles = width / kMmaN;
+  Value pairColumn = math.mul(lane.quad, math.constant(2));
+  auto pairType = VectorType::get({2}, elementType);
+  for (int64_t i = 0; i < mTiles; ++i)
+    for (int64_t r = 0; r < 2; ++r) {
+      Value row = math.add(math.addConstant(rowBase, i * kMmaM + 8 * r),
+                           lane.group);
+      scf::IfOp::create(
+          b, loc, math.lt(row, rowLimit), [&](OpBuilder &tb, Location tloc) {
+            IndexMath tm{tb, tloc};
+            for (int64_t c = 0; c < tiles; ++c) {
+              Value pair =
+                  arith::ConstantOp::create(tb, tloc, tb.getZeroAttr(pairType));
+              for (int64_t j = 0; j < 2; ++j) {
+                Value element = extractElement(tb, tloc, acc[i * tiles + c], r, j);
+                Value scaled = arith::MulFOp::create(tb, tloc, element, factor);
+                Value rounded = arith::TruncFOp::create(tb, tloc, elementType,
+                                                        scaled);
+                pair = vector::InsertOp::create(tb, tloc, rounded, pair,
+                                                ArrayRef<int64_t>{j});
+              }
+              Value column = tm.addConstant(pairColumn, c * kMmaN);
+              vector::StoreOp::create(tb, tloc, pair, dest,
+                                      ValueRange{batch, head, row, column})
+                  .setAlignment(2 * elementBytes(elementType));
+            }
+            scf::YieldOp::create(tb, tloc);
+          });
+    }
+}
+
+void BackwardKernel::buildKeyValueGradients(Value batchSize, Value keyHeads) {
+  OpBuilder::InsertionGuard guard(b);
+  IndexMath math{b, loc};
+  int64_t kernelWarps = warpsFor(blockKV, warps);
+  threads = kernelWarps * kWarpSize;
+  int64_t rowsPerWarp = blockKV / kernelWarps, mTiles = rowsPerWarp / kMmaM;
+  int64_t queryTiles = blockQ / kMmaN;
+  bool async = asyncCopies(blockQ);
+  int64_t buffers = async ? stages : 1;
+  Value blockKVValue = math.constant(blockKV);
+  scf::ForallOp grid = blockGrid(
+      {batchSize, keyHeads, math.ceilDiv(keyLen, blockKVValue)});
+  b.setInsertionPointToStart(grid.getBody());
+  Value batch = grid.getInductionVar(0), kvHead = grid.getInductionVar(1);
+  Value col0 = math.mul(grid.getInductionVar(2), blockKVValue);
+  Value cols = math.min(blockKVValue, math.sub(keyLen, col0));
+  Value keySmem = sharedTile({blockKV, sharedRowLength(headDim, elementType)});
+  Value valueSmem =
+      sharedTile({blockKV, sharedRowLength(valueDim, elementType)});
+  Value querySmem =
+      sharedTile({buffers, blockQ, sharedRowLength(headDim, elementType)});
+  Value gradOutputSmem =
+      sharedTile({buffers, blockQ, sharedRowLength(valueDim, elementType)});
+
+  // The query blocks that see the key block, for every head of the group:
+  // one loop over (member, query block), the same for every thread.
+  VisibleRows visible = visibleQueries(math, op, col0, cols, queryLen,
+                                       causalOffset, windowOffset, blockQ);
+  Value blockQValue = math.constant(blockQ);
+  Value span = math.max(math.sub(visible.rowEnd, visible.firstBlockStart),
+                        math.constant(0));
+  Value queryBlocks = math.ceilDiv(span, blockQValue);
+  Value iterations = math.mul(groupSize, queryBlocks);
+
+  scf::ForallOp loop = threadLoop();
+  b.setInsertionPointToStart(loop.getBody());
+  Value thread = loop.getInductionVar(0);
+  Lane lane = laneOf(math, thread, rowsPerWarp);
+  Value zero = math.constant(0), one = math.constant(1);
+  copyTile(key, batch, kvHead, col0, cols, blockKV, headDim, keySmem, Value(),
+           thread);
+  copyTile(value, batch, kvHead, col0, cols, blockKV, valueDim, valueSmem,
+           Value(), thread);
+  // Iteration `it` is query block it mod blocks of head member it / blocks.
+  auto position = [&](IndexMath &m, Value it) -> std::pair<Value, Value> {
+    // Blocks >= 1 here whenever an iteration exists; max keeps the
+    // division defined where none does.
+    Value blocks = m.max(queryBlocks, m.constant(1));
+    Value member = m.divU(it, blocks);
+    Value head = m.add(m.mul(kvHead, groupSize), member);
+    Value row0 =
+        m.add(visible.firstBlockStart, m.mul(m.remU(it, blocks), blockQValue));
+    return {head, row0};
+  };
+  auto validRows = [&](IndexMath &m, Value it, Value row0) {
+    Value rows = m.min(blockQValue, m.sub(queryLen, row0));
+    return arith::SelectOp::create(b, loc, m.lt(it, iterations), rows,
+                                   m.constant(0))
+        .getResult();
+  };
+  Value lastRow = math.addConstant(queryLen, -1);
+  auto prefetch = [&](IndexMath &m, Value it, Value stage) {
+    Value head, row0;
+    std::tie(head, row0) = position(m, it);
+    // Past the last iteration the copies fill zeros from a valid address.
+    Value safeHead = m.min(head, m.addConstant(math.dim(query, 1), -1));
+    Value rows = validRows(m, it, row0);
+    SmallVector<Value> tokens =
+        copyTileAsync(query, batch, safeHead, row0, rows, lastRow, blockQ,
+                      headDim, querySmem, stage, thread);
+    tokens.append(copyTileAsync(gradOutput, batch, safeHead, row0, rows,
+                                lastRow, blockQ, valueDim, gradOutputSmem,
+                                stage, thread));
+    return nvgpu::DeviceAsyncCreateGroupOp::create(
+        b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), tokens);
+  };
+  if (async)
+    prefetch(math, zero, zero);
+
+  SmallVector<Value> init(mTiles * (headDim + valueDim) / kMmaN,
+                          zeroAccumulator());
+  auto iterationLoop = scf::ForOp::create(
+      b, loc, zero, iterations, one, init,
+      [&](OpBuilder &lb, Location lloc, Value it, ValueRange state) {
+        OpBuilder::InsertionGuard loopGuard(b);
+        b.setInsertionPoint(lb.getInsertionBlock(), lb.getInsertionPoint());
+        IndexMath lm{b, lloc};
+        Value head, row0;
+        std::tie(head, row0) = position(lm, it);
+        Value stage = zero;
+        if (async) {
+          stage = lm.remU(it, lm.constant(stages));
+          Value next = lm.addConstant(it, 1);
+          Value group =
+              prefetch(lm, next, lm.remU(next, lm.constant(stages)));
+          nvgpu::DeviceAsyncWaitOp::create(b, lloc, group,
+                                           b.getI32IntegerAttr(1));
+        } else {
+          Value rows = lm.min(blockQValue, lm.sub(queryLen, row0));
+          copyTile(query, batch, head, row0, rows, blockQ, headDim, querySmem,
+                   stage, thread);
+          copyTile(gradOutput, batch, head, row0, rows, blockQ, valueDim,
+                   gradOutputSmem, stage, thread);
+        }
+        gpu::BarrierOp::create(b, lloc);
+
+        // S^T = K Q^T and dP^T = V dO^T over the warp's keys.
+        SmallVector<Value> scores =
+            warpProduct(lane, mTiles, keySmem, Value(), lane.warpRow0,
+                        querySmem, stage, blockQ, headDim);
+        SmallVector<Value> gradProbs =
+            warpProduct(lane, mTiles, valueSmem, Value(), lane.warpRow0,
+                        gradOutputSmem, stage, blockQ, valueDim);
+        // The lane's query columns: L and D once per column.
+        Value pairColumn = lm.mul(lane.quad, lm.constant(2));
+        SmallVector<Value> rowsOf, lses, terms, exists;
+        for (int64_t n = 0; n < queryTiles; ++n)
+          for (int64_t j = 0; j < 2; ++j) {
+            Value row =
+                lm.add(row0, lm.addConstant(pairColumn, n * kMmaN + j));
+            Value inRange = lm.lt(row, queryLen);
+            Value at = lm.min(row, lastRow);
+            rowsOf.push_back(row);
+            exists.push_back(inRange);
+            lses.push_back(memref::LoadOp::create(
+                b, lloc, logsumexp, ValueRange{batch, head, at}));
+            terms.push_back(memref::LoadOp::create(
+                b, lloc, rowTerm, ValueRange{batch, head, at}));
+          }
+        SmallVector<Value> probs(mTiles * queryTiles * 4),
+            gradScores(mTiles * queryTiles * 4);
+        for (int64_t i = 0; i < mTiles; ++i)
+          for (int64_t r = 0; r < 2; ++r) {
+            Value col = lm.add(
+                col0, lm.add(lm.addConstant(lane.warpRow0, i * kMmaM + 8 * r),
+                             lane.group));
+            for (int64_t n = 0; n < queryTiles; ++n)
+              for (int64_t j = 0; j < 2; ++j) {
+                int64_t at = ((i * queryTiles + n) * 2 + r) * 2 + j;
+                std::tie(probs[at], gradScores[at]) = probabilityAndGradient(
+                    extractElement(b, lloc, scores[i * queryTiles + n], r, j),
+                    extractElement(b, lloc, gradProbs[i * queryTiles + n], r,
+                                   j),
+                    lses[n * 2 + j], terms[n * 2 + j], batch, head,
+                    rowsOf[n * 2 + j], col, exists[n * 2 + j]);
+              }
+          }
+        SmallVector<Value> next(state);
+        MutableArrayRef<Value> gradKeys(next.data(), mTiles * headDim / kMmaN);
+        MutableArrayRef<Value> gradValues(next.data() + gradKeys.size(),
+                                          mTiles * valueDim / kMmaN);
+        // dV += P^T dO, dK += dS^T Q: the A operands from the registers.
+        accumulateFromRegisters(lane, mTiles, queryTiles, packPairs(probs),
+                                gradOutputSmem, stage, valueDim, gradValues);
+        accumulateFromRegisters(lane, mTiles, queryTiles, packPairs(gradScores),
+                                querySmem, stage, headDim, gradKeys);
+        // Before a buffer is filled again, every warp is done with it.
+        gpu::BarrierOp::create(b, lloc);
+        scf::YieldOp::create(b, lloc, next);
+      });
+
+  ValueRange results = iterationLoop.getResults();
+  int64_t keyFragments = mTiles * headDim / kMmaN;
+  Value rowBase = math.add(col0, lane.warpRow0);
+  storeFragments(lane, mTiles, SmallVector<Value>(results.take_front(keyFragments)),
+                 headDim, gradKey, batch, kvHead, rowBase, keyLen, scale);
+  storeFragments(lane, mTiles, SmallVector<Value>(results.drop_front(keyFragments)),
+                 valueDim, gradValue, batch, kvHead, rowBase, keyLen,
+                 f32Constant(b, loc, 1));
+}
+
+void BackwardKernel::buildQueryGradients(Value batchSize, Value queryHeads) {
+  OpBuilder::InsertionGuard guard(b);
+  IndexMath math{b, loc};
+  int64_t kernelWarps = warpsFor(blockQ, warps);
+  threads = kernelWarps * kWarpSize;
+  int64_t rowsPerWarp = blockQ / kernelWarps, mTiles = rowsPerWarp / kMmaM;
+  int64_t keyTiles = blockKV / kMmaN;
+  bool async = asyncCopies(blockKV);
+  int64_t buffers = async ? stages : 1;
+  Value blockQValue = math.constant(blockQ), blockKVValue = math.constant(blockKV);
+  scf::ForallOp grid = blockGrid(
+      {batchSize, queryHeads, math.ceilDiv(queryLen, blockQValue)});
+  b.setInsertionPointToStart(grid.getBody());
+  Value batch = grid.getInductionVar(0), head = grid.getInductionVar(1);
+  Value row0 = math.mul(grid.getInductionVar(2), blockQValue);
+  Value rows = math.min(blockQValue, math.sub(queryLen, row0));
+  Value kvHead = math.divU(head, groupSize);
+  Value querySmem = sharedTile({blockQ, sharedRowLength(headDim, elementType)});
+  Value gradOutputSmem =
+      sharedTile({blockQ, sharedRowLength(valueDim, elementType)});
+  Value keySmem =
+      sharedTile({buffers, blockKV, sharedRowLength(headDim, elementType)});
+  Value valueSmem =
+      sharedTile({buffers, blockKV, sharedRowLength(valueDim, elementType)});
+  VisibleKeys visible = visibleKeys(math, op, row0, rows, keyLen, causalOffset,
+                                    windowOffset, blockKV);
+  Value firstBlockStart = visible.firstBlockStart, keyEnd = visible.keyEnd;
+
+  scf::ForallOp loop = threadLoop();
+  b.setInsertionPointToStart(loop.getBody());
+  Value thread = loop.getInductionVar(0);
+  Lane lane = laneOf(math, thread, rowsPerWarp);
+  Value zero = math.constant(0);
+  copyTile(query, batch, head, row0, rows, blockQ, headDim, querySmem, Value(),
+           thread);
+  copyTile(gradOutput, batch, head, row0, rows, blockQ, valueDim,
+           gradOutputSmem, Value(), thread);
+  // The lane's rows: g and g + 8 of each fragment row, with L and D.
+  Value lastRow = math.addConstant(queryLen, -1);
+  SmallVector<Value> rowsOf, lses, terms, exists;
+  for (int64_t i = 0; i < mTiles; ++i)
+    for (int64_t r = 0; r < 2; ++r) {
+      Value row = math.add(
+          row0, math.add(math.addConstant(lane.warpRow0, i * kMmaM + 8 * r),
+                         lane.group));
+      Value at = math.min(row, lastRow);
+      rowsOf.push_back(row);
+      exists.push_back(math.lt(row, queryLen));
+      lses.push_back(memref::LoadOp::create(b, loc, logsumexp,
+                                            ValueRange{batch, head, at}));
+      terms.push_back(
+          memref::LoadOp::create(b, loc, rowTerm, ValueRange{batch, head, at}));
+    }
+  Value lastKey = math.addConstant(keyLen, -1);
+  auto validKeyRows = [&](IndexMath &m, Value start) {
+    Value rowsLeft = m.min(blockKVValue, m.sub(keyLen, start));
+    return arith::SelectOp::create(b, loc, m.lt(start, keyEnd), rowsLeft,
+                                   m.constant(0))
+        .getResult();
+  };
+  auto prefetch = [&](IndexMath &m, Value start, Value stage) {
+    Value valid = validKeyRows(m, start);
+    SmallVector<Value> tokens =
+        copyTileAsync(key, batch, kvHead, start, valid, lastKey, blockKV,
+                      headDim, keySmem, stage, thread);
+    tokens.append(copyTileAsync(value, batch, kvHead, start, valid, lastKey,
+                                blockKV, valueDim, valueSmem, stage, thread));
+    return nvgpu::DeviceAsyncCreateGroupOp::create(
+        b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), tokens);
+  };
+  if (async)
+    prefetch(math, firstBlockStart, zero);
+
+  SmallVector<Value> init(mTiles * headDim / kMmaN, zeroAccumulator());
+  auto keyLoop = scf::ForOp::create(
+      b, loc, firstBlockStart, keyEnd, blockKVValue, init,
+      [&](OpBuilder &lb, Location lloc, Value col0, ValueRange state) {
+        OpBuilder::InsertionGuard loopGuard(b);
+        b.setInsertionPoint(lb.getInsertionBlock(), lb.getInsertionPoint());
+        IndexMath lm{b, lloc};
+        Value stage = zero;
+        if (async) {
+          Value block = lm.divU(lm.sub(col0, firstBlockStart), blockKVValue);
+          stage = lm.remU(block, lm.constant(stages));
+          Value next = lm.add(col0, blockKVValue);
+          Value nextStage = lm.remU(lm.addConstant(block, 1),
+                                    lm.constant(stages));
+          Value group = prefetch(lm, next, nextStage);
+          nvgpu::DeviceAsyncWaitOp::create(b, lloc, group,
+                                           b.getI32IntegerAttr(1));
+        } else {
+          Value cols = lm.min(blockKVValue, lm.sub(keyLen, col0));
+          copyTile(key, batch, kvHead, col0, cols, blockKV, headDim, keySmem,
+                   stage, thread);
+          copyTile(value, batch, kvHead, col0, cols, blockKV, valueDim,
+                   valueSmem, stage, thread);
+        }
+        gpu::BarrierOp::create(b, lloc);
+
+        // S = Q K^T and dP = dO V^T over the warp's rows.
+        SmallVector<Value> scores =
+            warpProduct(lane, mTiles, querySmem, Value(), lane.warpRow0,
+                        keySmem, stage, blockKV, headDim);
+        SmallVector<Value> gradProbs =
+            warpProduct(lane, mTiles, gradOutputSmem, Value(), lane.warpRow0,
+                        valueSmem, stage, blockKV, valueDim);
+        Value pairColumn = lm.mul(lane.quad, lm.constant(2));
+        SmallVector<Value> gradScores(mTiles * keyTiles * 4);
+        for (int64_t i = 0; i < mTiles; ++i)
+          for (int64_t n = 0; n < keyTiles; ++n)
+            for (int64_t r = 0; r < 2; ++r)
+              for (int64_t j = 0; j < 2; ++j) {
+                Value col =
+                    lm.add(col0, lm.addConstant(pairColumn, n * kMmaN + j));
+                int64_t row = i * 2 + r;
+                gradScores[((i * keyTiles + n) * 2 + r) * 2 + j] =
+                    probabilityAndGradient(
+                        extractElement(b, lloc, scores[i * keyTiles + n], r, j),
+                        extractElement(b, lloc, gradProbs[i * keyTiles + n], r,
+                                       j),
+                        lses[row], terms[row], batch, head, rowsOf[row], col,
+                        exists[row])
+                        .second;
+              }
+        SmallVector<Value> next(state);
+        // dQ += dS K: dS's A fragments from the registers, K read
+        // transposed.
+        accumulateFromRegisters(lane, mTiles, keyTiles, packPairs(gradScores),
+                                keySmem, stage, headDim, next);
+        gpu::BarrierOp::create(b, lloc);
+        scf::YieldOp::create(b, lloc, next);
+      });
+
+  storeFragments(lane, mTiles, SmallVector<Value>(keyLoop.getResults()),
+                 headDim, gradQuery, batch, head,
+                 math.add(row0, lane.warpRow0), queryLen, scale);
+}
+
+struct FADistributeAttentionBackwardPass
+    : fa::impl::FADistributeAttentionBackwardBase<
+          FADistributeAttentionBackwardPass> {
+  using FADistributeAttentionBackwardBase::FADistributeAttentionBackwardBase;
+
+  void runOnOperation() override {
+    SmallVector<AttentionBackwardOp> ops;
+    getOperation()->walk([&](AttentionBackwardOp op) { ops.push_back(op); });
+    for (AttentionBackwardOp op : ops) {
+      TilingAttr tiling = op.getTilingAttr();
+      if (!tiling) {
+        op.emitOpError() << "has no tiling; run fa-select-tiles first (or "
+                            "write tiling = #fa.tiling<...> on the op)";
+        return signalPassFailure();
+      }
+      std::string reason = unsupportedReason(op, tiling, tensorCores);
+      if (!reason.empty()) {
+        if (!requireKernel)
+          continue; // left to fa-tile-attention-backward
+        op.emitOpError() << "has no GPU kernel here: the backward kernel "
+                         << reason;
+        return signalPassFailure();
+      }
+      OpBuilder builder(op);
+      BackwardKernel kernel(op, builder, tiling, asyncCopies);
+      SmallVector<Value> results = kernel.build();
+      op.replaceAllUsesWith(results);
+      op.erase();
+    }
+  }
+};
+
+} // namespace
