@@ -118,7 +118,7 @@ struct BackwardKernel : TileCopier {
 
   BackwardKernel(AttentionBackwardOp op, OpBuilder &b, TilingAttr tiling,
                  bool allowAsyncCopies)
-      : TileCopier(b, op.getLoc(), tiling.getWarps() * kWarpSize), op(op),
+      : TileCopier(b, op.getLoc(), tiling.getWarps() * gpu_kernel::kWarpSize), op(op),
         blockQ(tiling.getBlockQ()), blockKV(tiling.getBlockKv()),
         stages(tiling.getStages()), warps(tiling.getWarps()),
         allowAsyncCopies(allowAsyncCopies) {
@@ -149,10 +149,10 @@ private:
   Value sharedTile(ArrayRef<int64_t> shape) {
     auto workgroup =
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-    return memref::AllocOp::create(
-        b, loc,
-        MemRefType::get(shape, elementType, MemRefLayoutAttrInterface(),
-                        workgroup));
+    return memref::AllocOp::create(b, loc,
+                                   MemRefType::get(shape, elementType,
+                                                   MemRefLayoutAttrInterface(),
+                                                   workgroup));
   }
   scf::ForallOp threadLoop() {
     return scf::ForallOp::create(
@@ -166,8 +166,8 @@ private:
         gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimZ),
         gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimY),
         gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimX)};
-    return scf::ForallOp::create(b, loc, getAsOpFoldResult(sizes),
-                                 ValueRange{}, b.getArrayAttr(mapping));
+    return scf::ForallOp::create(b, loc, getAsOpFoldResult(sizes), ValueRange{},
+                                 b.getArrayAttr(mapping));
   }
 
   /// acc[i][n] = sum_k A[warp rows 16 i..][k] B[n rows][k] over `width`
@@ -183,10 +183,9 @@ private:
   /// the packed pairs `pairs[(i kTiles + n) 2 + r]` (an accumulator's row
   /// halves, rounded), B the shared tile `rhs` (at `rhsStage`) whose rows
   /// are the contraction, read with ldmatrix.x4.trans.
-  void accumulateFromRegisters(const Lane &lane, int64_t mTiles,
-                               int64_t kTiles, ArrayRef<Value> pairs,
-                               Value rhs, Value rhsStage, int64_t width,
-                               MutableArrayRef<Value> acc);
+  void accumulateFromRegisters(const Lane &lane, int64_t mTiles, int64_t kTiles,
+                               ArrayRef<Value> pairs, Value rhs, Value rhsStage,
+                               int64_t width, MutableArrayRef<Value> acc);
   /// P and dS of one accumulator element: P = exp(score - L) (0 where the
   /// score is -inf or L = -inf), dS = P (dP - D).
   std::pair<Value, Value> probabilityAndGradient(Value raw, Value gradProb,
@@ -254,9 +253,8 @@ SmallVector<Value> BackwardKernel::build() {
   // D is freed where the pipeline frees temporaries (as the split-KV
   // workspace of the forward kernel).
   SmallVector<Value> results;
-  for (auto [buffer, result] :
-       llvm::zip(SmallVector<Value>{gradQuery, gradKey, gradValue},
-                 op.getResults()))
+  for (auto [buffer, result] : llvm::zip(
+           SmallVector<Value>{gradQuery, gradKey, gradValue}, op.getResults()))
     results.push_back(bufferization::ToTensorOp::create(
         b, loc, result.getType(), buffer, /*restrict=*/true,
         /*writable=*/true));
@@ -275,8 +273,9 @@ void BackwardKernel::buildRowTerm(Value batchSize, Value queryHeads) {
   Value batch = grid.getInductionVar(0), head = grid.getInductionVar(1);
   scf::ForallOp rows = threadLoop();
   b.setInsertionPointToStart(rows.getBody());
-  Value row = math.add(math.mul(grid.getInductionVar(2), math.constant(threads)),
-                       rows.getInductionVar(0));
+  Value row =
+      math.add(math.mul(grid.getInductionVar(2), math.constant(threads)),
+               rows.getInductionVar(0));
   auto inRange = scf::IfOp::create(b, loc, math.lt(row, queryLen),
                                    /*withElseRegion=*/false);
   b.setInsertionPointToStart(inRange.thenBlock());
@@ -287,8 +286,8 @@ void BackwardKernel::buildRowTerm(Value batchSize, Value queryHeads) {
       ValueRange{f32Constant(b, loc, 0)},
       [&](OpBuilder &lb, Location lloc, Value column, ValueRange partial) {
         SmallVector<Value> at = {batch, head, row, column};
-        Value gradient =
-            extendToF32(lb, lloc, loadVector(lb, lloc, chunkType, gradOutput, at));
+        Value gradient = extendToF32(
+            lb, lloc, loadVector(lb, lloc, chunkType, gradOutput, at));
         Value out =
             extendToF32(lb, lloc, loadVector(lb, lloc, chunkType, output, at));
         Value product = arith::MulFOp::create(lb, lloc, gradient, out);
@@ -341,7 +340,8 @@ void BackwardKernel::accumulateFromRegisters(const Lane &lane, int64_t mTiles,
     // .trans gives the B fragments of column tiles c / 8 and c / 8 + 1.
     SmallVector<Value> rhsPairs;
     for (int64_t c = 0; c < width / kMmaN; c += 2) {
-      Value row = math.add(math.addConstant(lane.row8, step * kMmaK), lane.odd8);
+      Value row =
+          math.add(math.addConstant(lane.row8, step * kMmaK), lane.odd8);
       Value column = math.addConstant(lane.upper8, c * kMmaN);
       rhsPairs.push_back(
           ldmatrix(rhs, rhsStage, row, column, width, elementType, true));
@@ -354,8 +354,9 @@ void BackwardKernel::accumulateFromRegisters(const Lane &lane, int64_t mTiles,
           b, loc, b.getZeroAttr(aFragmentType(elementType)));
       for (int64_t reg = 0; reg < 4; ++reg) {
         int64_t n = 2 * step + reg / 2, r = reg % 2;
-        fragment = vector::InsertOp::create(b, loc, pairs[(i * kTiles + n) * 2 + r],
-                                            fragment, ArrayRef<int64_t>{reg});
+        fragment =
+            vector::InsertOp::create(b, loc, pairs[(i * kTiles + n) * 2 + r],
+                                     fragment, ArrayRef<int64_t>{reg});
       }
       lhsFragments.push_back(fragment);
     }
@@ -363,12 +364,14 @@ void BackwardKernel::accumulateFromRegisters(const Lane &lane, int64_t mTiles,
   }
 }
 
-std::pair<Value, Value> BackwardKernel::probabilityAndGradient(
-    Value raw, Value gradProb, Value lse, Value term, Value batch, Value head,
-    Value row, Value col, Value rowExists) {
+std::pair<Value, Value>
+BackwardKernel::probabilityAndGradient(Value raw, Value gradProb, Value lse,
+                                       Value term, Value batch, Value head,
+                                       Value row, Value col, Value rowExists) {
   ScoreMasks masks{mask,   maskBroadcast, queryLen,    keyLen,
                    keyLen, causalOffset,  windowOffset};
-  Value score = kernelScore(b, loc, op, masks, raw, scale, batch, head, row, col);
+  Value score =
+      kernelScore(b, loc, op, masks, raw, scale, batch, head, row, col);
   Value negInf = f32Constant(b, loc, -std::numeric_limits<double>::infinity());
   Value zero = f32Constant(b, loc, 0);
   // Rows past Nq (zero-filled tiles) and rows the forward pass saw no key
@@ -413,8 +416,8 @@ void BackwardKernel::storeFragments(const Lane &lane, int64_t mTiles,
   auto pairType = VectorType::get({2}, elementType);
   for (int64_t i = 0; i < mTiles; ++i)
     for (int64_t r = 0; r < 2; ++r) {
-      Value row = math.add(math.addConstant(rowBase, i * kMmaM + 8 * r),
-                           lane.group);
+      Value row =
+          math.add(math.addConstant(rowBase, i * kMmaM + 8 * r), lane.group);
       scf::IfOp::create(
           b, loc, math.lt(row, rowLimit), [&](OpBuilder &tb, Location tloc) {
             IndexMath tm{tb, tloc};
@@ -422,10 +425,11 @@ void BackwardKernel::storeFragments(const Lane &lane, int64_t mTiles,
               Value pair =
                   arith::ConstantOp::create(tb, tloc, tb.getZeroAttr(pairType));
               for (int64_t j = 0; j < 2; ++j) {
-                Value element = extractElement(tb, tloc, acc[i * tiles + c], r, j);
+                Value element =
+                    extractElement(tb, tloc, acc[i * tiles + c], r, j);
                 Value scaled = arith::MulFOp::create(tb, tloc, element, factor);
-                Value rounded = arith::TruncFOp::create(tb, tloc, elementType,
-                                                        scaled);
+                Value rounded =
+                    arith::TruncFOp::create(tb, tloc, elementType, scaled);
                 pair = vector::InsertOp::create(tb, tloc, rounded, pair,
                                                 ArrayRef<int64_t>{j});
               }
@@ -443,14 +447,14 @@ void BackwardKernel::buildKeyValueGradients(Value batchSize, Value keyHeads) {
   OpBuilder::InsertionGuard guard(b);
   IndexMath math{b, loc};
   int64_t kernelWarps = warpsFor(blockKV, warps);
-  threads = kernelWarps * kWarpSize;
+  threads = kernelWarps * gpu_kernel::kWarpSize;
   int64_t rowsPerWarp = blockKV / kernelWarps, mTiles = rowsPerWarp / kMmaM;
   int64_t queryTiles = blockQ / kMmaN;
   bool async = asyncCopies(blockQ);
   int64_t buffers = async ? stages : 1;
   Value blockKVValue = math.constant(blockKV);
-  scf::ForallOp grid = blockGrid(
-      {batchSize, keyHeads, math.ceilDiv(keyLen, blockKVValue)});
+  scf::ForallOp grid =
+      blockGrid({batchSize, keyHeads, math.ceilDiv(keyLen, blockKVValue)});
   b.setInsertionPointToStart(grid.getBody());
   Value batch = grid.getInductionVar(0), kvHead = grid.getInductionVar(1);
   Value col0 = math.mul(grid.getInductionVar(2), blockKVValue);
@@ -532,8 +536,7 @@ void BackwardKernel::buildKeyValueGradients(Value batchSize, Value keyHeads) {
         if (async) {
           stage = lm.remU(it, lm.constant(stages));
           Value next = lm.addConstant(it, 1);
-          Value group =
-              prefetch(lm, next, lm.remU(next, lm.constant(stages)));
+          Value group = prefetch(lm, next, lm.remU(next, lm.constant(stages)));
           nvgpu::DeviceAsyncWaitOp::create(b, lloc, group,
                                            b.getI32IntegerAttr(1));
         } else {
@@ -557,14 +560,13 @@ void BackwardKernel::buildKeyValueGradients(Value batchSize, Value keyHeads) {
         SmallVector<Value> rowsOf, lses, terms, exists;
         for (int64_t n = 0; n < queryTiles; ++n)
           for (int64_t j = 0; j < 2; ++j) {
-            Value row =
-                lm.add(row0, lm.addConstant(pairColumn, n * kMmaN + j));
+            Value row = lm.add(row0, lm.addConstant(pairColumn, n * kMmaN + j));
             Value inRange = lm.lt(row, queryLen);
             Value at = lm.min(row, lastRow);
             rowsOf.push_back(row);
             exists.push_back(inRange);
-            lses.push_back(memref::LoadOp::create(
-                b, lloc, logsumexp, ValueRange{batch, head, at}));
+            lses.push_back(memref::LoadOp::create(b, lloc, logsumexp,
+                                                  ValueRange{batch, head, at}));
             terms.push_back(memref::LoadOp::create(
                 b, lloc, rowTerm, ValueRange{batch, head, at}));
           }
@@ -603,10 +605,12 @@ void BackwardKernel::buildKeyValueGradients(Value batchSize, Value keyHeads) {
   ValueRange results = iterationLoop.getResults();
   int64_t keyFragments = mTiles * headDim / kMmaN;
   Value rowBase = math.add(col0, lane.warpRow0);
-  storeFragments(lane, mTiles, SmallVector<Value>(results.take_front(keyFragments)),
-                 headDim, gradKey, batch, kvHead, rowBase, keyLen, scale);
-  storeFragments(lane, mTiles, SmallVector<Value>(results.drop_front(keyFragments)),
-                 valueDim, gradValue, batch, kvHead, rowBase, keyLen,
+  storeFragments(lane, mTiles,
+                 SmallVector<Value>(results.take_front(keyFragments)), headDim,
+                 gradKey, batch, kvHead, rowBase, keyLen, scale);
+  storeFragments(lane, mTiles,
+                 SmallVector<Value>(results.drop_front(keyFragments)), valueDim,
+                 gradValue, batch, kvHead, rowBase, keyLen,
                  f32Constant(b, loc, 1));
 }
 
@@ -614,14 +618,15 @@ void BackwardKernel::buildQueryGradients(Value batchSize, Value queryHeads) {
   OpBuilder::InsertionGuard guard(b);
   IndexMath math{b, loc};
   int64_t kernelWarps = warpsFor(blockQ, warps);
-  threads = kernelWarps * kWarpSize;
+  threads = kernelWarps * gpu_kernel::kWarpSize;
   int64_t rowsPerWarp = blockQ / kernelWarps, mTiles = rowsPerWarp / kMmaM;
   int64_t keyTiles = blockKV / kMmaN;
   bool async = asyncCopies(blockKV);
   int64_t buffers = async ? stages : 1;
-  Value blockQValue = math.constant(blockQ), blockKVValue = math.constant(blockKV);
-  scf::ForallOp grid = blockGrid(
-      {batchSize, queryHeads, math.ceilDiv(queryLen, blockQValue)});
+  Value blockQValue = math.constant(blockQ),
+        blockKVValue = math.constant(blockKV);
+  scf::ForallOp grid =
+      blockGrid({batchSize, queryHeads, math.ceilDiv(queryLen, blockQValue)});
   b.setInsertionPointToStart(grid.getBody());
   Value batch = grid.getInductionVar(0), head = grid.getInductionVar(1);
   Value row0 = math.mul(grid.getInductionVar(2), blockQValue);
@@ -695,8 +700,8 @@ void BackwardKernel::buildQueryGradients(Value batchSize, Value queryHeads) {
           Value block = lm.divU(lm.sub(col0, firstBlockStart), blockKVValue);
           stage = lm.remU(block, lm.constant(stages));
           Value next = lm.add(col0, blockKVValue);
-          Value nextStage = lm.remU(lm.addConstant(block, 1),
-                                    lm.constant(stages));
+          Value nextStage =
+              lm.remU(lm.addConstant(block, 1), lm.constant(stages));
           Value group = prefetch(lm, next, nextStage);
           nvgpu::DeviceAsyncWaitOp::create(b, lloc, group,
                                            b.getI32IntegerAttr(1));
@@ -744,8 +749,8 @@ void BackwardKernel::buildQueryGradients(Value batchSize, Value queryHeads) {
       });
 
   storeFragments(lane, mTiles, SmallVector<Value>(keyLoop.getResults()),
-                 headDim, gradQuery, batch, head,
-                 math.add(row0, lane.warpRow0), queryLen, scale);
+                 headDim, gradQuery, batch, head, math.add(row0, lane.warpRow0),
+                 queryLen, scale);
 }
 
 struct FADistributeAttentionBackwardPass

@@ -104,8 +104,14 @@ def check(case, outputs):
 
 def main():
     case_path, outputs = sys.argv[1], sys.argv[2:]
-    name = os.path.basename(case_path)[len("sweep-"):-len(".mlir")]
-    case = next(c for c in sweep.CASES if c[0] == name)
+    base = os.path.basename(case_path)[:-len(".mlir")]
+    if base.startswith("gpu-kernel-"):
+        # A GPU_CASES case: the same inputs, no bias gradient.
+        case = next(c for c in sweep.GPU_CASES
+                    if c[0] == base[len("gpu-kernel-"):])
+        case = case[:13] + (False, True, case[13])
+    else:
+        case = next(c for c in sweep.CASES if c[0] == base[len("sweep-"):])
     return check(case, outputs)
 
 
