@@ -498,21 +498,41 @@ TEST(KVSplits, SplitsMeetTheLastWaveHeuristic) {
 
 namespace {
 
-TEST(Backward, SharedMemoryCountsEveryResidentTile) {
+TEST(Backward, SharedMemoryIsWhatTheLargerKernelAllocates) {
   TargetDescription sm90 = preset("sm_90");
   AttentionShape shape = makeShape(4096, 64, 2);
+  // d = 64 in f16: 128-byte rows, swizzled, unpadded. One stage: the dK/dV
+  // kernel holds K, V [64 rows] and Q, dO [128 rows]; the dQ kernel Q, dO
+  // [128] and K, V [64]: the same 4 tiles.
   Tiling tiling{128, 64, 4, 1};
-  // K, V: 64 rows of 2 * (128 + 16) bytes; Q, dO: 128 rows of the same;
-  // P, dS: 2 * 128 rows of 64 * 2 + 16 bytes; L and D: 2 * 128 * 4.
-  int64_t expected = 64 * 288 + 128 * 288 + 2 * 128 * 144 + 1024;
-  EXPECT_EQ(backwardSharedMemoryBytes(tiling, shape, sm90), expected);
-  // The forward block of the same tiles holds less: no dO, P or dS.
-  EXPECT_LT(sharedMemoryBytes(tiling, shape, sm90), expected);
-  // Each query stage adds a Q and a dO tile.
+  EXPECT_EQ(backwardSharedMemoryBytes(tiling, shape, sm90),
+            2 * 64 * 128 + 2 * 128 * 128);
+  // Two stages with cp.async: the dK/dV kernel streams Q and dO through 2
+  // buffers, the dQ kernel K and V; the larger kernel decides.
   Tiling staged = tiling;
   staged.stages = 2;
   EXPECT_EQ(backwardSharedMemoryBytes(staged, shape, sm90),
-            expected + 128 * 288);
+            2 * 64 * 128 + 2 * 2 * 128 * 128);
+  // Without cp.async (sm_75) the streamed tiles have one buffer.
+  EXPECT_EQ(backwardStreamBuffers(staged, shape, /*asyncCopies=*/false, 128,
+                                  128),
+            1);
+  // Copies that do not spread evenly over the threads stay synchronous:
+  // 16 rows of 8 chunks over 256 threads.
+  EXPECT_EQ(backwardStreamBuffers(staged, shape, true, 16, 256), 1);
+  EXPECT_EQ(backwardStreamBuffers(staged, shape, true, 32, 256), 2);
+  // d = 40 (80-byte rows: 5 chunks, no swizzle) pads each row by 16 bytes.
+  AttentionShape odd = makeShape(4096, 40, 2);
+  EXPECT_EQ(backwardSharedMemoryBytes(tiling, odd, sm90),
+            2 * 64 * 96 + 2 * 128 * 96);
+}
+
+TEST(Backward, KernelWarpsOwnWholeFragmentTiles) {
+  EXPECT_EQ(backwardKernelWarps(128, 8), 8);
+  EXPECT_EQ(backwardKernelWarps(64, 8), 4);
+  EXPECT_EQ(backwardKernelWarps(32, 8), 2);
+  EXPECT_EQ(backwardKernelWarps(48, 4), 3);
+  EXPECT_EQ(backwardKernelWarps(16, 4), 1);
 }
 
 TEST(Backward, RegistersBoundTheTileBeforeSharedMemory) {
@@ -521,11 +541,15 @@ TEST(Backward, RegistersBoundTheTileBeforeSharedMemory) {
   TileSelection result = selectBackwardTiles(shape, sm90);
   ASSERT_TRUE(result.decision) << result.error;
   const Tiling &tiling = result.decision->tiling;
-  EXPECT_EQ(tiling.blockQ, 128);
-  EXPECT_EQ(tiling.blockKV, 64);
-  EXPECT_EQ(tiling.warps, 4);
-  // 128 x 128 fits shared memory but not 255 registers per thread.
-  Tiling square{128, 128, 4, 1};
+  // d = 64: 64 x 128 with a warp per 16 keys, cp.async (ptxas: 229 and
+  // 248 registers, no spills; docs/GPU.md).
+  EXPECT_EQ(tiling.blockQ, 64);
+  EXPECT_EQ(tiling.blockKV, 128);
+  EXPECT_EQ(tiling.warps, 8);
+  EXPECT_EQ(tiling.stages, 2);
+  // 128 x 128 fits shared memory but not 255 registers per thread: the
+  // dK/dV kernel's S^T, dP^T and their packed pairs over 128 queries.
+  Tiling square{128, 128, 8, 1};
   EXPECT_LE(backwardSharedMemoryBytes(square, shape, sm90),
             sm90.sharedMemoryPerBlock);
   EXPECT_GT(backwardRegistersPerThread(square, shape, sm90),
@@ -533,6 +557,32 @@ TEST(Backward, RegistersBoundTheTileBeforeSharedMemory) {
   EXPECT_EQ(evaluateBackwardTiling(square, shape, sm90).occupancyBlocksPerSM,
             0);
   EXPECT_NE(result.decision->why.find("backward pass"), std::string::npos);
+  // d = 128: 32 x 64 over 4 warps.
+  TileSelection wide = selectBackwardTiles(makeShape(4096, 128, 2), sm90);
+  ASSERT_TRUE(wide.decision) << wide.error;
+  EXPECT_EQ(wide.decision->tiling.blockQ, 32);
+  EXPECT_EQ(wide.decision->tiling.blockKV, 64);
+  EXPECT_EQ(wide.decision->tiling.warps, 4);
+}
+
+TEST(Backward, RegisterModelFollowsTheSpillFrontier) {
+  // ptxas -v (CUDA 13.0, sm_80, f16, causal; docs/GPU.md): the largest
+  // fragment counts that compiled without spills are admitted, the
+  // smallest that spilled refused.
+  TargetDescription sm80 = preset("sm_80");
+  AttentionShape d64 = makeShape(4096, 64, 2);
+  AttentionShape d128 = makeShape(4096, 128, 2);
+  auto admitted = [&](Tiling tiling, const AttentionShape &shape) {
+    return backwardRegistersPerThread(tiling, shape, sm80) <=
+           sm80.registersPerThread;
+  };
+  // No spills: dQ kernel 192 fragment registers, dK/dV kernel 176.
+  EXPECT_TRUE(admitted(Tiling{64, 128, 8, 2}, d64));
+  EXPECT_TRUE(admitted(Tiling{32, 64, 4, 2}, d128));
+  // Spills: dQ kernel 208 (96 bytes), dK/dV kernel 224 (48 to 600 bytes).
+  EXPECT_FALSE(admitted(Tiling{64, 32, 2, 2}, d128));
+  EXPECT_FALSE(admitted(Tiling{64, 64, 4, 2}, d128));
+  EXPECT_FALSE(admitted(Tiling{128, 64, 4, 2}, d64));
 }
 
 TEST(Backward, TilesStayWithinTheSequences) {

@@ -216,23 +216,40 @@ TileSelection checkTiling(const Tiling &tiling, const AttentionShape &shape,
 // The backward pass (fa.attention_backward, FlashAttention-2's backward by
 // recomputation). A block of its dK/dV pass keeps a key block's K and V
 // resident and streams query blocks past them, so it holds more at once
-// than a forward block: K and V [Bc, D + Dv], Q and dO [Br, D + Dv] per
-// stage, and the P and dS tiles [Br, Bc] in the input type (the operands of
-// the transposed products dV += P^T dO and dK += dS^T Q), with L and D for
-// each query row. dK and dV accumulate in registers on a GPU; on the host
-// they, and the f32 S, P, dP and dS tiles, are scratch too.
+// than a forward block. On a GPU (fa-distribute-attention-backward) the
+// dK/dV kernel's shared memory is K and V [Bc, D + Dv] and Q and dO
+// [Br, D + Dv] per streamed buffer, the dQ kernel's Q and dO once and K
+// and V per buffer; S, P, dP, dS and the f32 gradients live in mma.sync
+// fragments. On the host the f32 accumulators and the S, P, dP and dS
+// tiles are scratch too.
 //===----------------------------------------------------------------------===//
 
-/// Bytes of shared memory (GPU; rows padded by 16 bytes) or scratch (host)
-/// of one block of the backward pass.
+/// Warps of a backward GPU kernel whose warps split `rows` rows (block_kv
+/// for the dK/dV kernel, block_q for the dQ kernel): the most, up to
+/// `warps`, that own whole 16-row fragment tiles.
+int64_t backwardKernelWarps(int64_t rows, int64_t warps);
+
+/// Buffers a backward GPU kernel streams its tiles of `rows` rows through
+/// (Q and dO in the dK/dV kernel, K and V in the dQ kernel): the tiling's
+/// stages when they go through cp.async (`asyncCopies`, stages >= 2, rows
+/// of 16-byte chunks that spread evenly over `threads`), else 1.
+int64_t backwardStreamBuffers(const Tiling &tiling, const AttentionShape &shape,
+                              bool asyncCopies, int64_t rows, int64_t threads);
+
+/// Bytes of shared memory (GPU: the larger of the two gradient kernels',
+/// exactly what they allocate) or scratch (host) of one block of the
+/// backward pass.
 int64_t backwardSharedMemoryBytes(const Tiling &tiling,
                                   const AttentionShape &shape,
                                   const TargetDescription &target);
 
-/// Registers per thread of the backward pass on a GPU: the f32 dK and dV
-/// accumulators [Bc, D + Dv] and the [Br, Bc] S, dP tiles spread over the
-/// block's threads, plus 32 for addresses and loop state. 0 on the host.
-/// A model until the backward kernel exists to fit it to ptxas.
+/// Registers per thread of the backward pass on a GPU: the larger of the
+/// two gradient kernels', each a lane's fragments (dK/dV kernel: the f32
+/// dK and dV accumulators, S^T and dP^T, and P^T and dS^T packed in pairs,
+/// for each of its 16-row key tiles; dQ kernel: dQ, S, dP and dS packed,
+/// for each 16-row query tile), plus 60 for addresses and loop state,
+/// fitted to ptxas so that what it admits compiles without spills
+/// (docs/GPU.md). 0 on the host.
 int64_t backwardRegistersPerThread(const Tiling &tiling,
                                    const AttentionShape &shape,
                                    const TargetDescription &target);
@@ -247,9 +264,10 @@ TileCosts evaluateBackwardTiling(const Tiling &tiling,
 
 /// The backward tiling: the largest block_q x block_kv over {16, 32, 64,
 /// 128} (from 8 on the host; neither past the sequence it tiles) that fits,
-/// by tile area and then by block_kv (the dK/dV pass re-reads the query
-/// side once per key block). Policy FA2: FlashAttention-2 tunes its
-/// backward by hand within the same bound.
+/// by tile area, then by block_kv (the dK/dV pass re-reads the query side
+/// once per key block), then by stages. On a GPU with one warp per 16 keys
+/// of a block (at most 8), and 2 stages (cp.async) where they fit. Policy
+/// FA2: FlashAttention-2 tunes its backward by hand within the same bound.
 TileSelection selectBackwardTiles(const AttentionShape &shape,
                                   const TargetDescription &target);
 

@@ -74,15 +74,6 @@ namespace {
 /// Query rows per block of the D = rowsum(dO * O) kernel: one per thread.
 constexpr int64_t kRowTermThreads = 128;
 
-/// The most warps a kernel may have when each must own whole 16-row
-/// fragment tiles of `rows` rows, and at most `warps`.
-int64_t warpsFor(int64_t rows, int64_t warps) {
-  int64_t result = std::max<int64_t>(1, warps);
-  while (result > 1 && rows % (kMmaM * result) != 0)
-    --result;
-  return result;
-}
-
 /// Why the tensor-core backward kernel cannot take `op` with `tiling`, or
 /// the empty string when it can.
 std::string unsupportedReason(AttentionBackwardOp op, TilingAttr tiling,
@@ -137,14 +128,17 @@ private:
   void buildKeyValueGradients(Value batchSize, Value keyHeads);
   void buildQueryGradients(Value batchSize, Value queryHeads);
 
-  /// Whether the streamed tiles of `rows` rows go through cp.async.
-  bool asyncCopies(int64_t rows) const {
-    auto even = [&](int64_t width) {
-      int64_t chunk = chunkElements(width, elementType);
-      return chunk * elementBytes(elementType) == kChunkBytes &&
-             (rows * (width / chunk)) % threads == 0;
-    };
-    return allowAsyncCopies && stages > 1 && even(headDim) && even(valueDim);
+  /// The buffers the streamed tiles of `rows` rows go through (the
+  /// tiling's stages with cp.async; backwardStreamBuffers in
+  /// TileSelection.h, which the tile report's shared memory counts too).
+  int64_t streamBuffers(int64_t rows) const {
+    AttentionShape shape;
+    shape.headDim = headDim;
+    shape.valueDim = valueDim;
+    shape.elementBytes = elementBytes(elementType);
+    Tiling tiling{blockQ, blockKV, warps, stages};
+    return backwardStreamBuffers(tiling, shape, allowAsyncCopies, rows,
+                                 threads);
   }
   Value sharedTile(ArrayRef<int64_t> shape) {
     auto workgroup =
@@ -446,12 +440,12 @@ void BackwardKernel::storeFragments(const Lane &lane, int64_t mTiles,
 void BackwardKernel::buildKeyValueGradients(Value batchSize, Value keyHeads) {
   OpBuilder::InsertionGuard guard(b);
   IndexMath math{b, loc};
-  int64_t kernelWarps = warpsFor(blockKV, warps);
+  int64_t kernelWarps = backwardKernelWarps(blockKV, warps);
   threads = kernelWarps * gpu_kernel::kWarpSize;
   int64_t rowsPerWarp = blockKV / kernelWarps, mTiles = rowsPerWarp / kMmaM;
   int64_t queryTiles = blockQ / kMmaN;
-  bool async = asyncCopies(blockQ);
-  int64_t buffers = async ? stages : 1;
+  int64_t buffers = streamBuffers(blockQ);
+  bool async = buffers > 1;
   Value blockKVValue = math.constant(blockKV);
   scf::ForallOp grid =
       blockGrid({batchSize, keyHeads, math.ceilDiv(keyLen, blockKVValue)});
@@ -617,12 +611,12 @@ void BackwardKernel::buildKeyValueGradients(Value batchSize, Value keyHeads) {
 void BackwardKernel::buildQueryGradients(Value batchSize, Value queryHeads) {
   OpBuilder::InsertionGuard guard(b);
   IndexMath math{b, loc};
-  int64_t kernelWarps = warpsFor(blockQ, warps);
+  int64_t kernelWarps = backwardKernelWarps(blockQ, warps);
   threads = kernelWarps * gpu_kernel::kWarpSize;
   int64_t rowsPerWarp = blockQ / kernelWarps, mTiles = rowsPerWarp / kMmaM;
   int64_t keyTiles = blockKV / kMmaN;
-  bool async = asyncCopies(blockKV);
-  int64_t buffers = async ? stages : 1;
+  int64_t buffers = streamBuffers(blockKV);
+  bool async = buffers > 1;
   Value blockQValue = math.constant(blockQ),
         blockKVValue = math.constant(blockKV);
   scf::ForallOp grid =

@@ -823,24 +823,87 @@ TileSelection mlir::fa::checkTiling(const Tiling &tiling,
 // The backward pass.
 //===----------------------------------------------------------------------===//
 
+int64_t mlir::fa::backwardKernelWarps(int64_t rows, int64_t warps) {
+  constexpr int64_t fragmentRows = 16;
+  int64_t result = std::max<int64_t>(1, warps);
+  while (result > 1 && rows % (fragmentRows * result) != 0)
+    --result;
+  return result;
+}
+
+int64_t mlir::fa::backwardStreamBuffers(const Tiling &tiling,
+                                        const AttentionShape &shape,
+                                        bool asyncCopies, int64_t rows,
+                                        int64_t threads) {
+  constexpr int64_t chunkBytes = 16;
+  auto even = [&](int64_t width) {
+    int64_t bytes = width * shape.elementBytes;
+    return bytes % chunkBytes == 0 &&
+           (rows * (bytes / chunkBytes)) % std::max<int64_t>(1, threads) == 0;
+  };
+  bool async = asyncCopies && tiling.stages > 1 && even(shape.headDim) &&
+               even(shape.valueDim);
+  return async ? tiling.stages : 1;
+}
+
+namespace {
+
+/// The two gradient kernels of fa-distribute-attention-backward: their
+/// warps, and the buffers each streams through.
+struct BackwardKernels {
+  int64_t keyWarps, queryWarps, queryBuffers, keyBuffers;
+};
+
+BackwardKernels backwardKernels(const Tiling &tiling,
+                                const AttentionShape &shape,
+                                const TargetDescription &target) {
+  BackwardKernels kernels;
+  kernels.keyWarps = backwardKernelWarps(tiling.blockKV, tiling.warps);
+  kernels.queryWarps = backwardKernelWarps(tiling.blockQ, tiling.warps);
+  bool async = hasMmaSync16816(target);
+  kernels.queryBuffers =
+      backwardStreamBuffers(tiling, shape, async, tiling.blockQ,
+                            kernels.keyWarps * target.warpSize);
+  kernels.keyBuffers =
+      backwardStreamBuffers(tiling, shape, async, tiling.blockKV,
+                            kernels.queryWarps * target.warpSize);
+  return kernels;
+}
+
+} // namespace
+
 int64_t mlir::fa::backwardSharedMemoryBytes(const Tiling &tiling,
                                             const AttentionShape &shape,
                                             const TargetDescription &target) {
   double e = shape.elementBytes;
-  double widths = double(shape.headDim) + double(shape.valueDim);
   double br = tiling.blockQ, bc = tiling.blockKV;
-  // GPU rows are padded by 16 bytes against bank conflicts (4 tiles of
-  // rows: K, V, Q and dO, and the two score tiles).
-  double pad = target.isGPU() ? 16 : 0;
-  double keyValue = bc * (widths * e + 2 * pad);
-  double queryRows = double(tiling.stages) * br * (widths * e + 2 * pad);
-  double scoreTiles = 2 * br * (bc * e + pad);
-  double rowTerms = 2 * br * 4; // L and D
-  double total = keyValue + queryRows + scoreTiles + rowTerms;
-  if (!target.isGPU()) {
-    // The f32 accumulators and S, P, dP, dS tiles have no registers.
-    total += bc * widths * 4 + 4 * br * bc * 4;
+  if (target.isGPU()) {
+    // Rows unpadded where their chunks can be swizzled, else padded by 16
+    // bytes; each tile a whole number of 16-byte chunks.
+    auto rowBytes = [&](int64_t width) {
+      double bytes = double(width) * e;
+      return swizzledSharedRows(width, shape.elementBytes) ? bytes
+                                                           : bytes + 16;
+    };
+    auto alignUp = [](double bytes) { return std::ceil(bytes / 16) * 16; };
+    BackwardKernels kernels = backwardKernels(tiling, shape, target);
+    auto pair = [&](double rows, double buffers) {
+      return alignUp(buffers * rows * rowBytes(shape.headDim)) +
+             alignUp(buffers * rows * rowBytes(shape.valueDim));
+    };
+    double keyValue = pair(bc, 1) + pair(br, double(kernels.queryBuffers));
+    double query = pair(br, 1) + pair(bc, double(kernels.keyBuffers));
+    return clampToInt64(std::max(keyValue, query));
   }
+  // The host: K, V, Q, dO and the P and dS tiles in the input type, L and
+  // D, the f32 accumulators and the S, P, dP and dS tiles.
+  double widths = double(shape.headDim) + double(shape.valueDim);
+  double keyValue = bc * widths * e;
+  double queryRows = double(tiling.stages) * br * widths * e;
+  double scoreTiles = 2 * br * bc * e;
+  double rowTerms = 2 * br * 4; // L and D
+  double total = keyValue + queryRows + scoreTiles + rowTerms +
+                 bc * widths * 4 + 4 * br * bc * 4;
   return clampToInt64(total);
 }
 
@@ -849,11 +912,20 @@ int64_t mlir::fa::backwardRegistersPerThread(const Tiling &tiling,
                                              const TargetDescription &target) {
   if (!target.isGPU())
     return 0;
-  double threads = double(tiling.warps) * double(target.warpSize);
-  double accumulators = double(tiling.blockKV) *
-                        (double(shape.headDim) + double(shape.valueDim));
-  double scores = 2 * double(tiling.blockQ) * double(tiling.blockKV);
-  return clampToInt64(std::ceil((accumulators + scores) / threads) + 32);
+  constexpr int64_t fragmentRows = 16;
+  constexpr double overhead = 60;
+  BackwardKernels kernels = backwardKernels(tiling, shape, target);
+  double d = shape.headDim, dv = shape.valueDim;
+  double br = tiling.blockQ, bc = tiling.blockKV;
+  // A lane holds 1/32 of each 16 x 8 f32 fragment (4 registers), and a
+  // pair of rounded elements per register.
+  double keyTiles = std::max<double>(
+      1, std::floor(bc / double(fragmentRows * kernels.keyWarps)));
+  double queryTiles = std::max<double>(
+      1, std::floor(br / double(fragmentRows * kernels.queryWarps)));
+  double keyValue = keyTiles * (d / 2 + dv / 2 + br + br / 2);
+  double query = queryTiles * (d / 2 + bc + bc / 4);
+  return clampToInt64(std::ceil(std::max(keyValue, query) + overhead));
 }
 
 TileCosts mlir::fa::evaluateBackwardTiling(const Tiling &tiling,
@@ -913,7 +985,9 @@ std::string describeBackward(const Tiling &tiling) {
   return std::to_string(tiling.blockQ) + " x " +
          std::to_string(tiling.blockKV) + ", " +
          std::to_string(tiling.warps) +
-         (tiling.warps == 1 ? " warp" : " warps");
+         (tiling.warps == 1 ? " warp" : " warps") +
+         (tiling.stages > 1 ? ", " + std::to_string(tiling.stages) + " stages"
+                            : "");
 }
 
 /// Fills a decision's FA1 columns: FlashAttention-1's forward formula, for
@@ -941,30 +1015,38 @@ TileSelection mlir::fa::selectBackwardTiles(const AttentionShape &shape,
   };
   std::optional<TileDecision> best;
   int64_t considered = 0;
+  // Stages beyond 1 only where the kernels stream through cp.async.
+  llvm::SmallVector<int64_t> stageCounts = {1};
+  if (target.isGPU() && hasMmaSync16816(target))
+    stageCounts.push_back(2);
   for (int64_t blockQ : sizes) {
     for (int64_t blockKV : sizes) {
-      Tiling tiling;
-      tiling.blockQ = capped(blockQ, shape.queryLen);
-      tiling.blockKV = capped(blockKV, shape.keyLen);
-      tiling.warps =
-          target.isGPU() ? std::max<int64_t>(1, std::min<int64_t>(
-                                                    4, tiling.blockQ / 16))
-                         : 1;
-      tiling.stages = 1;
-      ++considered;
-      TileCosts costs = evaluateBackwardTiling(tiling, shape, target);
-      if (costs.occupancyBlocksPerSM == 0)
-        continue;
-      auto area = [](const Tiling &t) { return t.blockQ * t.blockKV; };
-      if (best && (area(tiling) < area(best->tiling) ||
-                   (area(tiling) == area(best->tiling) &&
-                    tiling.blockKV <= best->tiling.blockKV)))
-        continue;
-      TileDecision decision;
-      decision.tiling = tiling;
-      decision.costs = costs;
-      decision.policy = TilePolicy::FA2;
-      best = decision;
+      for (int64_t stages : stageCounts) {
+        Tiling tiling;
+        tiling.blockQ = capped(blockQ, shape.queryLen);
+        tiling.blockKV = capped(blockKV, shape.keyLen);
+        // One warp per 16 keys of the dK/dV kernel's block (each owns one
+        // fragment tile of keys), at most 8.
+        tiling.warps = target.isGPU() ? std::max<int64_t>(
+                                            1, std::min<int64_t>(
+                                                   8, tiling.blockKV / 16))
+                                      : 1;
+        tiling.stages = stages;
+        ++considered;
+        TileCosts costs = evaluateBackwardTiling(tiling, shape, target);
+        if (costs.occupancyBlocksPerSM == 0)
+          continue;
+        auto key = [](const Tiling &t) {
+          return std::make_tuple(t.blockQ * t.blockKV, t.blockKV, t.stages);
+        };
+        if (best && key(tiling) <= key(best->tiling))
+          continue;
+        TileDecision decision;
+        decision.tiling = tiling;
+        decision.costs = costs;
+        decision.policy = TilePolicy::FA2;
+        best = decision;
+      }
     }
   }
   if (!best) {
@@ -983,9 +1065,14 @@ TileSelection mlir::fa::selectBackwardTiles(const AttentionShape &shape,
               "..128}^2 that fits (" + describeBackward(best->tiling) + ", " +
               formatBytes(best->costs.sharedMemoryBytes) + " of " +
               formatBytes(target.sharedMemoryPerBlock) +
-              " for K, V, Q, dO, P and dS" +
-              (target.isGPU() ? "" : ", the f32 accumulators and scores") +
-              "), by area and then block_kv";
+              (target.isGPU()
+                   ? " for K, V, Q and dO; about " +
+                         std::to_string(best->costs.registersPerThread) +
+                         " of " + std::to_string(target.registersPerThread) +
+                         " registers per thread"
+                   : " for K, V, Q, dO, P and dS, the f32 accumulators and "
+                     "scores") +
+              "), by area, then block_kv, then stages";
   result.decision = best;
   return result;
 }
