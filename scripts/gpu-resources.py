@@ -16,7 +16,11 @@ For each chip, head dim and element type, compiles one attention with
     bytes + 2 KB (no score tile);
 and, for decode steps whose keys tile selection splits (kv_splits > 1),
 that the merge kernel that follows spills nothing and uses no shared
-memory.
+memory. The backward pass (fa.attention_backward) compiles to three
+kernels (D = rowsum(dO O), dK/dV, dQ): each must spill nothing and fit 255
+registers, the two gradient kernels must use mma.sync, and cp.async when
+the report has 2 stages, the larger of their shared memory must equal the
+report's, and the D kernel must use none.
 Prints a Markdown table (for docs/GPU.md) and exits 1 if any check fails.
 
   scripts/gpu-resources.py [--fa-opt build/bin/fa-opt] [--ptxas PATH]
@@ -44,6 +48,13 @@ CASES += [(chip, "f16", d, False, f"<block_q = 64, block_kv = 64, warps = 4, sta
           for chip in ("sm_80", "sm_90") for d in (64, 128)]
 
 SEQ, HEADS, BATCH = 4096, 16, 2
+# The backward pass: chip, dtype, head dim, causal (the chip's selection).
+BACKWARD_CASES = [(chip, "f16", d, causal)
+                  for chip in ("sm_80", "sm_90")
+                  for d in (64, 128)
+                  for causal in (False, True)]
+BACKWARD_CASES += [(chip, "bf16", d, True) for chip in ("sm_80", "sm_90")
+                   for d in (64, 128)]
 # Decode steps (one query token, 32 query heads over 8 key/value heads):
 # tile selection splits the keys, so the split kernel and the merge kernel
 # are both checked. Entries: chip, dtype, head dim, Nk.
@@ -98,6 +109,18 @@ def attention(dtype, d, causal, tiling, batch=BATCH, heads=HEADS,
             f"  %o = fa.attention %q, %k, %v scale = {d ** -0.5!r}{mask} : "
             f"{q}, {kv}, {kv} -> {q}\n"
             f"  return %o : {q}\n}}\n")
+
+
+def attention_backward(dtype, d, causal, batch=BATCH, heads=HEADS, n=SEQ):
+    t = f"tensor<{batch}x{heads}x{n}x{d}x{dtype}>"
+    lse = f"tensor<{batch}x{heads}x{n}xf32>"
+    mask = " causal = bottom_right" if causal else ""
+    return (f"func.func @backward(%q: {t}, %k: {t}, %v: {t}, %o: {t}, %do: {t}, "
+            f"%l: {lse}) -> ({t}, {t}, {t}) {{\n"
+            f"  %dq, %dk, %dv = fa.attention_backward %q, %k, %v, %o, %do, %l "
+            f"scale = {d ** -0.5!r}{mask} : {t}, {t}, {t}, {t}, {t}, {lse} "
+            f"-> {t}, {t}, {t}\n"
+            f"  return %dq, %dk, %dv : {t}, {t}, {t}\n}}\n")
 
 
 def run(cmd, **kwargs):
@@ -203,6 +226,59 @@ def check(args, tmp, chip, dtype, d, label, module):
     return rows, failures
 
 
+def check_backward(args, tmp, chip, dtype, d, causal):
+    """The three kernels of one fa.attention_backward: table rows and the
+    number of failed checks."""
+    label = "backward" + (", causal" if causal else "")
+    source = os.path.join(tmp, "backward.mlir")
+    with open(source, "w") as f:
+        f.write(attention_backward(dtype, d, causal))
+    report = run([args.fa_opt, source,
+                  f"--fa-select-tiles=target={chip} report=-"])
+    if report.returncode:
+        sys.exit(report.stderr)
+    decision = json.loads(report.stdout.splitlines()[0])
+    compiled = run([args.fa_opt, source,
+                    f"--fa-gpu-pipeline=chip={chip} format=isa",
+                    "--mlir-print-ir-after=fa-lower-to-gpu"])
+    if compiled.returncode:
+        sys.exit(compiled.stderr)
+    dynamic = [int(x) for x in re.findall(
+        r"dynamic_shared_memory_size %c(\d+)_i32", compiled.stderr)]
+    objects = ptx_objects(compiled.stdout)
+    if len(objects) != 3:
+        sys.exit(f"{chip} {dtype} d={d} {label}: {len(objects)} kernels, "
+                 "expected 3 (D, dK/dV, dQ)")
+    tile = (f"{decision['block_q']}×{decision['block_kv']}, {decision['warps']} "
+            f"warps, {decision['stages']} stage{'s' if decision['stages'] > 1 else ''}")
+    limit, expected = decision["smem_limit"], decision["smem_bytes"]
+    rows, failures, gradient_shared = [], 0, []
+    for name, ptx_text in zip(("D = rowsum(dO∘O)", "dK, dV", "dQ"), objects):
+        registers, spills, static = assemble(args.ptxas, chip, tmp, ptx_text)
+        uses_dynamic = "__dynamic_shmem__" in ptx_text
+        shared = dynamic.pop(0) if uses_dynamic and dynamic else static
+        ok = spills == 0 and registers <= 255 and shared <= limit
+        if name.startswith("D "):
+            ok = ok and shared == 0
+        else:
+            gradient_shared.append(shared)
+            ok = ok and "mma.sync.aligned.m16n8k16" in ptx_text
+            ok = ok and (("cp.async.cg" in ptx_text) ==
+                         (decision["stages"] > 1))
+        failures += not ok
+        rows.append(f"| {chip} | {dtype} | {d} | {label} | {name} | {tile} | "
+                    f"{registers} | {spills} | "
+                    f"{shared} ({'dynamic' if uses_dynamic else 'static'}) | "
+                    f"{expected if not name.startswith('D ') else '—'} | — | "
+                    f"{limit} | {'ok' if ok else 'FAIL'} |")
+    if max(gradient_shared) != expected:
+        failures += 1
+        rows.append(f"| {chip} | {dtype} | {d} | {label} | the report's "
+                    f"{expected} bytes are not the larger kernel's "
+                    f"{max(gradient_shared)} | | | | | | | | FAIL |")
+    return rows, failures
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fa-opt", default=os.path.join(ROOT, "build", "bin", "fa-opt"))
@@ -235,6 +311,11 @@ def main():
             new_rows, failed = check(args, tmp, chip, dtype, d,
                                      f"paged decode, Nk = {nk}",
                                      paged_attention(dtype, d, nk))
+            rows += new_rows
+            failures += failed
+        for chip, dtype, d, causal in BACKWARD_CASES:
+            new_rows, failed = check_backward(args, tmp, chip, dtype, d,
+                                              causal)
             rows += new_rows
             failures += failed
 

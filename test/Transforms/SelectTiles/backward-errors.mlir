@@ -2,7 +2,7 @@
 // RUN: fa-opt %s --split-input-file --verify-diagnostics --fa-select-tiles=target=sm_75
 
 func.func @too_big(%q: tensor<1x2x512x128xf16>, %lse: tensor<1x2x512xf32>) {
-  // expected-error @+1 {{'fa.attention_backward' op the backward tiling written on the op (128 x 128, 4 warps) needs 209920 bytes of shared memory and about 544 registers per thread; sm_75 has 65536 bytes per block and 255 registers per thread}}
+  // expected-error @+1 {{'fa.attention_backward' op the backward tiling written on the op (128 x 128, 4 warps) needs 131072 bytes of shared memory and about 700 registers per thread; sm_75 has 65536 bytes per block and 255 registers per thread}}
   %dq, %dk, %dv = fa.attention_backward %q, %q, %q, %q, %q, %lse scale = 0.125 tiling = <block_q = 128, block_kv = 128, warps = 4, stages = 1>
       : tensor<1x2x512x128xf16>, tensor<1x2x512x128xf16>, tensor<1x2x512x128xf16>, tensor<1x2x512x128xf16>, tensor<1x2x512x128xf16>, tensor<1x2x512xf32>
       -> tensor<1x2x512x128xf16>, tensor<1x2x512x128xf16>, tensor<1x2x512x128xf16>
