@@ -33,6 +33,8 @@ LLVM = "/usr/lib/llvm-22"
 TILE = "lib/Transforms/TileAttention.cpp"
 KERNEL = "lib/Transforms/GPU/DistributeAttention.cpp"
 FRAGMENTS = "lib/Transforms/GPU/RegisterFragmentKernel.cpp"
+FRAGMENT_HELPERS = "lib/Transforms/GPU/Fragments.h"
+SHARED_TILES = "lib/Transforms/GPU/SharedTiles.cpp"
 LANES = "lib/Transforms/GPU/WarpCollectives.cpp"
 INDEX = "lib/Transforms/IndexMath.h"
 BUILDERS = "lib/Transforms/TensorBuilders.h"
@@ -72,6 +74,14 @@ BACKWARD_CAUSAL = [BACKWARD + "sweep-" + n + ".mlir" for n in
                     "causal-diagonal-at-block-end",
                     "window-causal-bottom-right", "gqa-causal", "bf16-causal")]
 TILE_BACKWARD = "lib/Transforms/TileAttentionBackward.cpp"
+BACKWARD_KERNEL = "lib/Transforms/GPU/DistributeAttentionBackward.cpp"
+# Every case of the backward GPU kernels (emulated threads, sm_80).
+GPU_BACKWARD = [BACKWARD + "gpu-kernel-" + n + ".mlir" for n in
+                ("causal-two-fragment-rows-f16", "tails-dv-bf16",
+                 "gqa-window-cp-async-f16", "keep-mask-empty-rows-f16",
+                 "mqa-bias-causal-top-left-bf16", "causal-empty-rows-f16",
+                 "d128-four-warps-f16")]
+GPU_BACKWARD_ASYNC = [GPU_BACKWARD[i] for i in (2, 3, 4, 6)]
 MULTI_BLOCK = [SWEEP + n + ".mlir" for n in
                ("decode", "n7-tail", "n127-nq-ne-nk", "f16-d64", "n64-divides",
                 "bf16-d128", "gqa", "additive-bias")]
@@ -287,7 +297,7 @@ MUTATIONS = [
      "        int64_t n = 2 * step + reg / 2, r = reg % 2;",
      "        int64_t n = 2 * step + reg / 2, r = 1 - reg % 2;",
      KERNEL_MMA, "P's A fragment takes rows g + 8 and g in swapped registers"),
-    ("quad-shuffle-dropped", FRAGMENTS,
+    ("quad-shuffle-dropped", FRAGMENT_HELPERS,
      "  for (int64_t distance = 1; distance < kQuad; distance *= 2) {",
      "  for (int64_t distance = 1; distance < kQuad / 2; distance *= 2) {",
      KERNEL_MMA, "a row's max and sum combine two lanes of its quad, not four"),
@@ -295,9 +305,9 @@ MUTATIONS = [
      """                                    valueElementType, true));""",
      """                                    valueElementType, false));""",
      KERNEL_MMA, "V's B fragments are loaded without .trans"),
-    ("fragment-swizzle-mismatch", FRAGMENTS,
-     "    indices.push_back(sharedColumn(math, row, column, width, type));",
-     "    indices.push_back(column);",
+    ("fragment-swizzle-mismatch", SHARED_TILES,
+     "  indices.push_back(sharedColumn(math, row, column, width, type));",
+     "  indices.push_back(column);",
      KERNEL_MMA, "ldmatrix reads unswizzled columns of the swizzled tiles"),
     ("fragment-missing-end-barrier", KERNEL,
      """          if (stages == 1 || asyncCopies)
@@ -454,7 +464,7 @@ MUTATIONS = [
      """               auto [page, slot] = pagedSlot(m, cache, pageTable, kvHead, row);""",
      ["test/Integration/paged-kv-cache.mlir"],
      "the tiled path reads the page table's row of the key/value head, not of the sequence"),
-    ("paged-kernel-value-unpaged", KERNEL,
+    ("paged-kernel-value-unpaged", SHARED_TILES,
      """  if (!pageTable || (source != key && source != value))""",
      """  if (!pageTable || source != key)""",
      ["test/Integration/paged-kv-cache.mlir"],
@@ -642,6 +652,56 @@ MUTATIONS = [
      """      if (!backward.gradQuery || !backward.gradQuery->maskedGradient)""",
      """      if (true)""",
      JOINT_TESTS, "dQ gets NaN rows even where masked_fill's backward zeroed them"),
+    # The backward GPU kernels (session 13).
+    ("backward-kernel-no-correction", BACKWARD_KERNEL,
+     """  Value centered = arith::SubFOp::create(b, loc, gradProb, term);""",
+     """  Value centered = gradProb;""",
+     GPU_BACKWARD, "the kernels drop D from dS = P (dP - D)"),
+    ("backward-kernel-b-not-transposed", BACKWARD_KERNEL,
+     """          ldmatrix(rhs, rhsStage, row, column, width, elementType, true));""",
+     """          ldmatrix(rhs, rhsStage, row, column, width, elementType, false));""",
+     GPU_BACKWARD, "dO, Q and K are read without .trans as the B operands of dV, dK and dQ"),
+    ("backward-kernel-fragment-halves-swapped", BACKWARD_KERNEL,
+     """        int64_t n = 2 * step + reg / 2, r = reg % 2;""",
+     """        int64_t n = 2 * step + reg % 2, r = reg / 2;""",
+     GPU_BACKWARD, "P^T and dS^T's A fragments take the accumulator halves in the wrong order"),
+    ("backward-kernel-first-head-of-group", BACKWARD_KERNEL,
+     """  Value iterations = math.mul(groupSize, queryBlocks);""",
+     """  Value iterations = queryBlocks;""",
+     GPU_BACKWARD, "the dK/dV kernel sums only the first query head of a group"),
+    ("backward-kernel-dk-unscaled", BACKWARD_KERNEL,
+     """                 gradKey, batch, kvHead, rowBase, keyLen, scale);""",
+     """                 gradKey, batch, kvHead, rowBase, keyLen,
+                 f32Constant(b, loc, 1));""",
+     GPU_BACKWARD, "dK misses the scale (kernel)"),
+    ("backward-kernel-padded-rows-count", BACKWARD_KERNEL,
+     """  Value skip = arith::OrIOp::create(
+      b, loc, noKey,""",
+     """  Value skip = noKey;
+  (void)arith::OrIOp::create(
+      b, loc, noKey,""",
+     GPU_BACKWARD, "query rows past Nq (zero-filled Q and dO, L of the last row) add to dK and dV"),
+    ("backward-kernel-dq-kv-head", BACKWARD_KERNEL,
+     """  Value kvHead = math.divU(head, groupSize);""",
+     """  Value kvHead = math.remU(head, groupSize);""",
+     GPU_BACKWARD, "the dQ kernel reads K/V head h mod G instead of h / G"),
+    ("backward-kernel-no-end-barrier", BACKWARD_KERNEL,
+     """        // Before a buffer is filled again, every warp is done with it.
+        gpu::BarrierOp::create(b, lloc);""",
+     """        // Before a buffer is filled again, every warp is done with it.""",
+     GPU_BACKWARD, "the dK/dV kernel refills Q_s and dO_s while other warps may still read them"),
+    ("backward-kernel-wait-too-few", BACKWARD_KERNEL,
+     """          Value group = prefetch(lm, next, nextStage);
+          nvgpu::DeviceAsyncWaitOp::create(b, lloc, group,
+                                           b.getI32IntegerAttr(1));""",
+     """          Value group = prefetch(lm, next, nextStage);
+          nvgpu::DeviceAsyncWaitOp::create(b, lloc, group,
+                                           b.getI32IntegerAttr(2));""",
+     GPU_BACKWARD_ASYNC, "the dQ kernel computes a key block before its cp.async group has landed"),
+    ("backward-kernel-stream-stage", BACKWARD_KERNEL,
+     """          stage = lm.remU(it, lm.constant(stages));""",
+     """          stage = lm.remU(lm.addConstant(it, 1), lm.constant(stages));""",
+     GPU_BACKWARD_ASYNC, "the dK/dV kernel reads the buffer being prefetched, not the one that landed"),
 ]
 
 
