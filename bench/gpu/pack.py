@@ -18,7 +18,10 @@ to more than one kernel (the split kernel and the merge kernel): their
 manifest entries list every launch, in order, with its cubin, grid, block,
 shared memory and arguments, and every buffer the arguments name with its
 role (q, k, v, lengths, output, or workspace) and shape, as the pipeline's
-outlined host code states them. Compiles the launcher
+outlined host code states them. Backward steps (fa.attention_backward, the
+same sweep's shapes at N = 1k, 4k and 8k) compile to three kernels
+(D = rowsum(dO O), dK/dV, dQ) and are recorded the same way, with the
+roles q, k, v, o, do, lse, dq, dk, dv and workspace. Compiles the launcher
 (fa_launch.c -> libfa_launch.so) and writes everything, with run.py, into
 <out>/ and <out>.tar.gz. On the GPU machine:
 
@@ -57,6 +60,27 @@ def source(c):
             f" : {t}, {t}, {t} -> {t}\n  return %o : {t}\n}}\n")
 
 
+def backward_configs():
+    for d in (64, 128):
+        for causal in (False, True):
+            for n in (1024, 4096, 8192):
+                yield {"kind": "backward", "batch": TOKENS // n,
+                       "heads": HIDDEN // d, "n": n, "d": d, "causal": causal,
+                       "dtype": "f16"}
+
+
+def backward_source(c):
+    t = f"tensor<{c['batch']}x{c['heads']}x{c['n']}x{c['d']}x{c['dtype']}>"
+    lse = f"tensor<{c['batch']}x{c['heads']}x{c['n']}xf32>"
+    mask = " causal = top_left" if c["causal"] else ""
+    return (f"func.func @attention(%q: {t}, %k: {t}, %v: {t}, %o: {t}, %do: {t}, "
+            f"%lse: {lse}) -> ({t}, {t}, {t}) {{\n"
+            f"  %dq, %dk, %dv = fa.attention_backward %q, %k, %v, %o, %do, %lse "
+            f"scale = {c['d'] ** -0.5!r}{mask} : {t}, {t}, {t}, {t}, {t}, {lse} "
+            f"-> {t}, {t}, {t}\n"
+            f"  return %dq, %dk, %dv : {t}, {t}, {t}\n}}\n")
+
+
 DECODE_HEADS, DECODE_KV_HEADS, DECODE_D = 32, 4, 128
 
 
@@ -77,12 +101,13 @@ def decode_source(c):
             f"scale = {c['d'] ** -0.5!r} : {q}, {kv}, {kv} -> {q}\n  return %o : {q}\n}}\n")
 
 
-def decode_launches(outlined, roles):
+def decode_launches(outlined, roles, outputs=("output",)):
     """(buffers, launches) from the host function after gpu-kernel-outlining:
     every buffer a launch names, traced through memref views to a function
-    argument (its role from `roles`) or an allocation (the returned one is
-    the output, the others are workspace), and each launch's kernel, grid,
-    block, dynamic shared memory and arguments."""
+    argument (its role from `roles`) or an allocation (the returned ones
+    take the roles `outputs` in the order they are returned, the others are
+    workspace), and each launch's kernel, grid, block, dynamic shared memory
+    and arguments."""
     host = outlined[outlined.index("func.func @attention("):]
     host = host[:host.index("\n  }\n")]
     constants = {m.group(1): int(m.group(2)) for m in re.finditer(
@@ -95,7 +120,8 @@ def decode_launches(outlined, roles):
         while name in root:
             name = root[name]
         return name
-    returned = origin(re.search(r"return (%\w+)", host).group(1))
+    returned = [origin(x.strip()) for x in
+                re.search(r"return ([^:]*) :", host).group(1).split(",")]
     allocs = {m.group(1): m.group(2) for m in re.finditer(
         r"(%\w+) = memref\.alloc\(\) : memref<([^>]*)>", host)}
     arguments = re.findall(r"(%arg\d+): memref<([^>]*)>", host[:host.index("\n")])
@@ -105,7 +131,8 @@ def decode_launches(outlined, roles):
         parts = allocs.get(name) or dict(arguments)[name]
         *dims, dtype = parts.split("x")
         if name in allocs:
-            role = "output" if name == returned else "workspace"
+            role = (outputs[returned.index(name)] if name in returned
+                    else "workspace")
         else:
             role = roles[[a for a, _ in arguments].index(name)]
         return {"role": role, "shape": [int(d) for d in dims], "dtype": dtype}
@@ -216,6 +243,35 @@ def pack_decode(args, c, only, manifest):
           + ", ".join(f"{l['grid']} x {l['block']}" for l in launches), flush=True)
 
 
+def pack_backward(args, c, only, manifest):
+    """One backward step: its three kernels' cubins, and the launches."""
+    name = f"backward_n{c['n']}_d{c['d']}{'_causal' if c['causal'] else ''}"
+    if only and name not in only:
+        return
+    mlir, tile = write_and_select(args, name, backward_source(c))
+    built = subprocess.run(
+        [args.fa_opt, mlir, f"--fa-gpu-pipeline=chip={args.chip} format=bin "
+         f"cuda-toolkit={args.cuda}", "--mlir-print-ir-after=gpu-kernel-outlining"],
+        capture_output=True, text=True)
+    if built.returncode != 0:
+        print(f"{name}: not built: {built.stderr.strip().splitlines()[-1]}", flush=True)
+        return
+    buffers, launches = decode_launches(
+        built.stderr, ["q", "k", "v", "o", "do", "lse"], ("dq", "dk", "dv"))
+    for module, cubin in binaries_of(built.stdout).items():
+        with open(os.path.join(args.out, f"{name}_{module}.cubin"), "wb") as f:
+            f.write(cubin)
+    for launch in launches:
+        launch["cubin"] = f"{name}_{launch.pop('module')}.cubin"
+    manifest["backward"].append(dict(
+        c, name=name, buffers=buffers, launches=launches,
+        tiling=[tile["block_q"], tile["block_kv"], tile["warps"], tile["stages"]]))
+    print(f"{name}: tile {tile['block_q']}x{tile['block_kv']}, {tile['warps']} warps, "
+          f"{tile['stages']} stage(s), {len(launches)} launches: "
+          + ", ".join(f"{l['grid']} x {l['block']} ({l['shared_bytes']} B)"
+                      for l in launches), flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--chip", default="sm_90")
@@ -224,19 +280,19 @@ def main():
     parser.add_argument("--cuda", default=os.environ.get("CUDA_HOME", "/usr/local/cuda"))
     parser.add_argument("--only", default="",
                         help="comma-separated kernel names (e.g. n512_d64), for a quick pack")
-    parser.add_argument("--variants", default="registers,smem,decode",
+    parser.add_argument("--variants", default="registers,smem,decode,backward",
                         help="which kernels to build: registers (the default "
                              "kernel), smem (register-fragments=false), decode "
-                             "(the decode steps)")
+                             "(the decode steps), backward (the backward steps)")
     args = parser.parse_args()
     variants = [v for v in args.variants.split(",") if v]
     for v in variants:
-        if v not in VARIANTS and v != "decode":
+        if v not in VARIANTS and v not in ("decode", "backward"):
             sys.exit(f"unknown variant {v!r}; known: {', '.join(VARIANTS)}")
 
     shutil.rmtree(args.out, ignore_errors=True)
     os.makedirs(args.out)
-    manifest = {"chip": args.chip, "kernels": [], "decode": []}
+    manifest = {"chip": args.chip, "kernels": [], "decode": [], "backward": []}
     only = set(filter(None, args.only.split(",")))
     for c in configs():
         if not set(variants) & set(VARIANTS):
@@ -277,6 +333,9 @@ def main():
     if "decode" in variants:
         for c in decode_configs():
             pack_decode(args, c, only, manifest)
+    if "backward" in variants:
+        for c in backward_configs():
+            pack_backward(args, c, only, manifest)
     with open(os.path.join(args.out, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)
     subprocess.run(["cc", "-O2", "-shared", "-fPIC", f"-I{args.cuda}/include",

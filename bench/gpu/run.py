@@ -16,6 +16,14 @@ the flash-attn package is installed, flash_attn_with_kvcache; the table
 gives microseconds per step and the K/V bandwidth (bytes of K and V read
 once, over the time), the number that bounds decode.
 
+Then every backward step (manifest "backward": fa.attention_backward's
+three kernels, D = rowsum(dO O), dK/dV and dQ): O and the logsumexp come
+from PyTorch's flash forward on the same inputs, the gradients of the first
+batch entry's first heads are checked against autograd through SDPA's math
+backend in f32, and the step is timed next to the backward of SDPA's flash
+and cuDNN backends (torch.autograd.grad on their forward); TFLOP/s count
+2.5 times the forward's FLOPs, FlashAttention-2's convention.
+
   python3 run.py [--iters 20] [--warmup 5] [--only n4096_d64,decode_b1_nk4096]
 """
 import argparse
@@ -55,27 +63,8 @@ DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32,
           "i32": torch.int32}
 
 
-def run_decode(c, lib, args):
-    """One decode entry; returns 1 when its output is wrong."""
-    b, hq, hkv, nk, d = c["batch"], c["heads"], c["kv_heads"], c["nk"], c["d"]
-    dtype = DTYPES[c["dtype"]]
-    by_role = {
-        "q": torch.randn(b, hq, 1, d, device="cuda", dtype=dtype),
-        "k": torch.randn(b, hkv, nk, d, device="cuda", dtype=dtype),
-        "v": torch.randn(b, hkv, nk, d, device="cuda", dtype=dtype),
-        "lengths": torch.full((b,), nk, device="cuda", dtype=torch.int32)}
-    buffers = {}
-    for name, buffer in c["buffers"].items():
-        tensor = by_role.get(buffer["role"])
-        if tensor is None:
-            tensor = torch.empty(buffer["shape"], device="cuda",
-                                 dtype=DTYPES[buffer["dtype"]])
-        elif list(tensor.shape) != buffer["shape"]:
-            sys.exit(f"{c['name']}: {buffer['role']} is {list(tensor.shape)}, "
-                     f"the kernel expects {buffer['shape']}")
-        buffers[name] = tensor
-    output = next(buffers[n] for n, x in c["buffers"].items()
-                  if x["role"] == "output").view(b, hq, 1, d)
+def load_launches(c, lib, buffers):
+    """A callable that runs the entry's launches in order on `buffers`."""
     launches = []
     for launch in c["launches"]:
         function = ctypes.c_void_p()
@@ -94,6 +83,98 @@ def run_decode(c, lib, args):
                              launch["shared_bytes"], stream, pointers,
                              len(launch["args"])):
                 sys.exit(f"{c['name']}: launch failed")
+    return ours
+
+
+def buffers_by_role(c, by_role):
+    """The entry's buffers: the tensors of `by_role` where a buffer has that
+    role, new ones (outputs, workspace) otherwise."""
+    buffers = {}
+    for name, buffer in c["buffers"].items():
+        tensor = by_role.get(buffer["role"])
+        if tensor is None:
+            tensor = torch.empty(buffer["shape"], device="cuda",
+                                 dtype=DTYPES[buffer["dtype"]])
+        elif list(tensor.shape) != buffer["shape"]:
+            sys.exit(f"{c['name']}: {buffer['role']} is {list(tensor.shape)}, "
+                     f"the kernel expects {buffer['shape']}")
+        buffers[name] = tensor
+    return buffers
+
+
+# Heads of the first batch entry whose gradients are checked against the
+# f32 math backend (its N x N scores for every head would not fit).
+CHECKED_HEADS = 4
+
+
+def run_backward(c, lib, args):
+    """One backward entry; returns 1 when its gradients are wrong."""
+    b, h, n, d, causal = c["batch"], c["heads"], c["n"], c["d"], c["causal"]
+    scale = d ** -0.5
+    q, k, v, do = (torch.randn(b, h, n, d, device="cuda", dtype=torch.float16)
+                   for _ in range(4))
+    out, lse = torch.ops.aten._scaled_dot_product_flash_attention(
+        q, k, v, 0.0, causal, False, scale=scale)[:2]
+    # The flash forward's output may be strided, its logsumexp padded.
+    buffers = buffers_by_role(c, {"q": q, "k": k, "v": v,
+                                  "o": out.contiguous(), "do": do,
+                                  "lse": lse[..., :n].float().contiguous()})
+    grads = {}
+    for name, buffer in c["buffers"].items():
+        if buffer["role"] in ("dq", "dk", "dv"):
+            grads[buffer["role"]] = buffers[name]
+    ours = load_launches(c, lib, buffers)
+    ours()
+    torch.cuda.synchronize()
+    part = [x[:1, :CHECKED_HEADS].float().requires_grad_() for x in (q, k, v)]
+    with sdpa_kernel(SDPBackend.MATH):
+        reference = F.scaled_dot_product_attention(*part, is_causal=causal,
+                                                   scale=scale)
+    expected = torch.autograd.grad(reference, part,
+                                   do[:1, :CHECKED_HEADS].float())
+    error = max((grads[role][:1, :CHECKED_HEADS].float() - want).abs().max().item()
+                / max(1.0, want.abs().max().item())
+                for role, want in zip(("dq", "dk", "dv"), expected))
+    ok = error <= 3e-2
+    flops = 2.5 * 4 * n * n * d * h * b / (2 if causal else 1)
+
+    def rate(fn):
+        try:
+            ms = timed(fn, args.warmup, args.iters)
+        except RuntimeError:  # not available for this shape
+            return "n/a"
+        return f"{flops / (ms * 1e-3) / 1e12:.1f}"
+
+    def sdpa_backward(kind):
+        try:
+            leaves = [x.detach().requires_grad_() for x in (q, k, v)]
+            with sdpa_kernel(kind):
+                result = F.scaled_dot_product_attention(*leaves, is_causal=causal)
+            return rate(lambda: torch.autograd.grad(result, leaves, do,
+                                                    retain_graph=True))
+        except RuntimeError:
+            return "n/a"
+    print(f"| {n} | {d} | {'yes' if causal else 'no'} | {b} x {h} | "
+          f"{c['tiling'][0]}x{c['tiling'][1]}, {c['tiling'][2]}w, "
+          f"{c['tiling'][3]} stages | {rate(ours)} | {error:.1e}{'' if ok else ' FAIL'} | "
+          f"{sdpa_backward(SDPBackend.FLASH_ATTENTION)} | "
+          f"{sdpa_backward(SDPBackend.CUDNN_ATTENTION)} |", flush=True)
+    return 0 if ok else 1
+
+
+def run_decode(c, lib, args):
+    """One decode entry; returns 1 when its output is wrong."""
+    b, hq, hkv, nk, d = c["batch"], c["heads"], c["kv_heads"], c["nk"], c["d"]
+    dtype = DTYPES[c["dtype"]]
+    by_role = {
+        "q": torch.randn(b, hq, 1, d, device="cuda", dtype=dtype),
+        "k": torch.randn(b, hkv, nk, d, device="cuda", dtype=dtype),
+        "v": torch.randn(b, hkv, nk, d, device="cuda", dtype=dtype),
+        "lengths": torch.full((b,), nk, device="cuda", dtype=torch.int32)}
+    buffers = buffers_by_role(c, by_role)
+    output = next(buffers[n] for n, x in c["buffers"].items()
+                  if x["role"] == "output").view(b, hq, 1, d)
+    ours = load_launches(c, lib, buffers)
 
     ours()
     torch.cuda.synchronize()
@@ -209,6 +290,18 @@ def main():
         print("|---|---|---|---|---|---|---|---|")
         for c in decode:
             failed += run_decode(c, lib, args)
+    backward = [c for c in manifest.get("backward", [])
+                if not args.only or c["name"] in args.only.split(",")]
+    if backward:
+        print("\nBackward steps (fa.attention_backward, f16; O and the "
+              "logsumexp from SDPA's flash forward): TFLOP/s of the backward "
+              "(2.5 x the forward's FLOPs); max error of dQ, dK, dV over "
+              f"{CHECKED_HEADS} heads vs autograd in f32, relative to their "
+              "largest magnitude\n")
+        print("| N | d | causal | B x H | tile | fa-opt | max error | flash backward | cuDNN backward |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        for c in backward:
+            failed += run_backward(c, lib, args)
     return 1 if failed else 0
 
 
