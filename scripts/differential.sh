@@ -7,6 +7,10 @@
 # selects tiles uncapped), so that most programs cross 3 key blocks.
 #   scripts/differential.sh --backward 1:201   (200 backward programs, one
 #                                   per seed: tiled vs reference and oracle)
+#   scripts/differential.sh --backward-kernel 1:201   (200 backward programs
+#                                   for the GPU kernels, one per seed: emulated
+#                                   threads forward and in reverse vs
+#                                   reference and oracle)
 #   scripts/differential.sh --joint 1:501      (500 joint forward + backward
 #                                   graphs, one per seed: raised or refused as
 #                                   drawn, raised vs as written)
@@ -17,6 +21,10 @@ build=${FA_BUILD_DIR:-$root/build}
 if [ "${1:-}" = "--joint" ]; then
   exec python3 "$root/test/Differential/Inputs/random_joint_graph.py" run \
     --seeds "${2:-1:101}" --fa-opt "$build/bin/fa-opt"
+fi
+if [ "${1:-}" = "--backward-kernel" ]; then
+  exec python3 "$root/test/Differential/Inputs/random_backward.py" run \
+    --gpu-kernel --seeds "${2:-1:101}" --fa-opt "$build/bin/fa-opt"
 fi
 if [ "${1:-}" = "--backward" ]; then
   exec python3 "$root/test/Differential/Inputs/random_backward.py" run \

@@ -16,6 +16,12 @@ failing seed reproduces with:
   random_backward.py show --seed S          # the case and its module
   random_backward.py run --seeds A:B --fa-opt build/bin/fa-opt
 
+With --gpu-kernel the programs are drawn for the GPU kernels
+(fa-distribute-attention-backward: f16/bf16, D and Dv multiples of 16,
+tiles of whole 16-row fragment tiles, one or two stages) and run through
+fa-cpu-pipeline=gpu-kernel=sm_80 with the threads forward and in reverse,
+which must agree bit for bit, besides the reference and the oracle.
+
 Frontend joint graphs (autodiff of unfused attention, which
 fa-raise-attention turns into these ops) are drawn by random_joint_graph.py.
 """
@@ -72,6 +78,66 @@ def draw(seed):
             f"random backward program of seed {seed}")
 
 
+def fragment_registers(d, dv, bq, bkv, warps):
+    """The backward tile model's registers (TileSelection.h,
+    backwardRegistersPerThread) for the GPU kernels, so that the drawn
+    tiling is one fa-select-tiles accepts for sm_80."""
+    def kernel_warps(rows):
+        w = warps
+        while w > 1 and rows % (16 * w):
+            w -= 1
+        return w
+    key_tiles = max(1, bkv // (16 * kernel_warps(bkv)))
+    query_tiles = max(1, bq // (16 * kernel_warps(bq)))
+    return max(key_tiles * (d / 2 + dv / 2 + 1.5 * bq),
+               query_tiles * (d / 2 + 1.25 * bkv)) + 60
+
+
+def draw_gpu(seed):
+    """One backward case (a make_backward_sweep.GPU_CASES tuple) for the GPU
+    kernels, from `seed`."""
+    rng = random.Random(seed)
+    b = rng.choice([1, 1, 2])
+    hkv = rng.choice([1, 2])
+    hq = hkv * rng.choice([1, 1, 2, 4])
+    nq = rng.randint(1, 90)
+    nk = rng.randint(1, 90)
+    d = rng.choice([16, 32, 64])
+    dv = rng.choice([d, d, 16, 32])
+    dtype = rng.choice(["f16", "bf16"])
+    mask = None
+    kind = rng.random()
+    if kind < 0.2:
+        shape = tuple(size if rng.random() < 0.6 else 1 for size in (b, hq, nq, nk))
+        mask = ("bool", shape)
+    elif kind < 0.4:
+        shape = tuple(size if rng.random() < 0.6 else 1 for size in (b, hq, nq, nk))
+        mask = ("bias", shape)
+    causal = rng.choice([None, None, "top_left", "bottom_right"])
+    window = None
+    if rng.random() < 0.25:
+        align = causal or rng.choice(["top_left", "bottom_right"])
+        right = 0 if causal else rng.randint(0, 6)
+        window = (rng.randint(0, 12), right, align)
+    while True:
+        bq, bkv = rng.choice([16, 32, 64]), rng.choice([16, 32, 64])
+        warps = rng.choice([1, 2, 4])
+        if fragment_registers(d, dv, bq, bkv, warps) <= 255:
+            break
+    stages = rng.choice([1, 2])
+    return (f"seed{seed}", b, hq, hkv, nq, nk, d, dv, dtype, mask, causal,
+            window, (bq, bkv, warps, stages),
+            f"random backward program of seed {seed} for the GPU kernels")
+
+
+def as_case(gpu_case):
+    """A GPU_CASES tuple as the CASES tuple the oracle takes."""
+    return gpu_case[:12] + (gpu_case[12][:2], False,
+                            gpu_case[1] * gpu_case[2] * gpu_case[4] * gpu_case[5] *
+                            (gpu_case[6] + gpu_case[7]) <= ORACLE_BUDGET,
+                            gpu_case[13])
+
+
 def run_pipeline(fa_opt, path, options, out):
     libs = ",".join(os.path.join(LLVM, "lib", lib) for lib in
                     ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so"))
@@ -89,28 +155,54 @@ def run_pipeline(fa_opt, path, options, out):
     return None
 
 
-def run_seed(seed, fa_opt, workdir):
+def data_lines(path):
+    """The printed values, without the buffers' addresses."""
+    return [line for line in open(path) if "base@" not in line]
+
+
+def run_seed(seed, fa_opt, workdir, gpu_kernel=False):
     """Returns a list of problems (empty when the seed passes) and whether
     the oracle checked it."""
-    case = draw(seed)
     path = os.path.join(workdir, f"seed{seed}.mlir")
+    if gpu_kernel:
+        gpu_case = draw_gpu(seed)
+        case = as_case(gpu_case)
+        text = sweep.module_text(gpu_case, gpu=True)
+        runs = ("gpu-kernel=sm_80", "reference=true",
+                "gpu-kernel=sm_80 thread-order=reverse")
+    else:
+        case = draw(seed)
+        text = sweep.module_text(case)
+        runs = ("", "reference=true")
     with open(path, "w") as f:
-        f.write(sweep.module_text(case))
+        f.write(text)
     tiled, reference = path + ".tiled", path + ".reference"
+    outputs = [tiled, reference, path + ".reverse"]
     problems = []
-    for options, out in (("", tiled), ("reference=true", reference)):
+    for options, out in zip(runs, outputs):
         problem = run_pipeline(fa_opt, path, options, out)
         if problem:
             problems.append(problem)
     if problems:
         return problems, False
+    if gpu_kernel:
+        # The kernels took the op (the CPU pipeline would otherwise have
+        # run it tiled).
+        kernel = subprocess.run(
+            [fa_opt, path, "--fa-select-tiles=target=sm_80",
+             "--fa-distribute-attention-backward"], capture_output=True, text=True)
+        if kernel.returncode:
+            problems.append("no kernel: " + kernel.stderr.strip()[:300])
+    if gpu_kernel and data_lines(outputs[2]) != data_lines(tiled):
+        problems.append("the kernel's threads in reverse give other numbers")
     rtol, atol = sweep.TOLERANCE[case[8]]
     compared = subprocess.run(
         [sys.executable, os.path.join(INPUTS, "compare_outputs.py"), tiled,
          reference, "--rtol", rtol, "--atol", atol],
         capture_output=True, text=True)
     if compared.returncode:
-        problems.append("tiled vs reference: " + compared.stdout.strip()[:300])
+        problems.append(("kernel" if gpu_kernel else "tiled") + " vs reference: " +
+                        compared.stdout.strip()[:300])
     if case[14]:
         from io import StringIO
         saved, sys.stdout = sys.stdout, StringIO()
@@ -132,27 +224,36 @@ def main():
     run = sub.add_parser("run")
     run.add_argument("--seeds", required=True, help="A:B, B excluded")
     run.add_argument("--fa-opt", required=True)
+    for command in (show, run):
+        command.add_argument("--gpu-kernel", action="store_true",
+                             help="programs for the GPU kernels, run with "
+                                  "emulated threads (sm_80)")
     args = parser.parse_args()
     if args.command == "show":
-        case = draw(args.seed)
+        case = draw_gpu(args.seed) if args.gpu_kernel else draw(args.seed)
         print("// " + repr(case))
-        print(sweep.module_text(case))
+        print(sweep.module_text(case, gpu=args.gpu_kernel))
         return 0
     first, last = (int(x) for x in args.seeds.split(":"))
     failing, oracle_checked = [], 0
-    bias_gradients = sum(draw(seed)[13] for seed in range(first, last))
+    bias_gradients = 0 if args.gpu_kernel else sum(
+        draw(seed)[13] for seed in range(first, last))
     with tempfile.TemporaryDirectory() as workdir:
         for seed in range(first, last):
-            problems, checked = run_seed(seed, args.fa_opt, workdir)
+            problems, checked = run_seed(seed, args.fa_opt, workdir,
+                                         args.gpu_kernel)
             oracle_checked += checked
             if problems:
                 failing.append(seed)
-                print(f"seed {seed} FAILED: {draw(seed)}")
+                drawn = draw_gpu(seed) if args.gpu_kernel else draw(seed)
+                print(f"seed {seed} FAILED: {drawn}")
                 for problem in problems:
                     print("  " + problem)
     print(f"oracle checked {oracle_checked} of {last - first} programs, "
           f"{bias_gradients} with the bias gradient")
-    print(f"seeds {first}..{last - 1}: {last - first} backward programs, "
+    kind = "backward programs for the GPU kernels" if args.gpu_kernel else \
+        "backward programs"
+    print(f"seeds {first}..{last - 1}: {last - first} {kind}, "
           f"{len(failing)} failing seeds" +
           (f" ({', '.join(map(str, failing))})" if failing else ""))
     return 1 if failing else 0
