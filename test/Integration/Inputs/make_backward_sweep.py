@@ -86,8 +86,8 @@ CASES = [
 # (block_q, block_kv, warps, stages), what. Every case is f16 or bf16 (the
 # kernel's mma.sync operands).
 GPU_CASES = [
-    ("causal-two-fragment-rows-f16", 1, 2, 2, 64, 64, 64, 64, "f16", None, "bottom_right", None, (32, 64, 2, 1),
-     "causal, 2 warps: the dK/dV kernel's warps own two 16-row fragment tiles of keys each, the dQ kernel's one"),
+    ("causal-two-fragment-rows-f16", 1, 2, 2, 64, 64, 32, 32, "f16", None, "bottom_right", None, (16, 64, 2, 1),
+     "causal, 2 warps: the dK/dV kernel's warps own two 16-row fragment tiles of keys each, the dQ kernel's one warp its one"),
     ("tails-dv-bf16", 1, 2, 2, 37, 50, 32, 16, "bf16", None, None, None, (16, 32, 1, 1),
      "bf16, Nq = 37 != Nk = 50 and Dv = 16 != D = 32: partial query and key blocks in both kernels"),
     ("gqa-window-cp-async-f16", 2, 4, 2, 45, 45, 16, 16, "f16", None, None, (5, 3, "top_left"), (16, 16, 1, 2),
@@ -98,8 +98,8 @@ GPU_CASES = [
      "MQA with a bf16 bias and causal top-left, 2 warps and two cp.async stages"),
     ("causal-empty-rows-f16", 1, 2, 2, 56, 40, 16, 16, "f16", None, "bottom_right", None, (16, 16, 1, 1),
      "causal bottom-right with Nq > Nk: rows 0..15 see no key (logsumexp -inf) and contribute nothing"),
-    ("d128-four-warps-f16", 1, 1, 1, 96, 80, 128, 128, "f16", None, "bottom_right", None, (64, 64, 4, 2),
-     "D = 128 with 4 warps and two cp.async stages, causal, tails in both kernels"),
+    ("d128-four-warps-f16", 1, 1, 1, 96, 80, 128, 128, "f16", None, "bottom_right", None, (32, 64, 4, 2),
+     "D = 128 with the tiling fa-select-tiles chooses for it (32 x 64, 4 warps, two cp.async stages), causal, tails in both kernels"),
 ]
 
 
