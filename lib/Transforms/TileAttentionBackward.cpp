@@ -50,6 +50,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <limits>
+#include <tuple>
 
 namespace mlir::fa {
 #define GEN_PASS_DEF_FATILEATTENTIONBACKWARD
@@ -535,9 +536,11 @@ Value BackwardLowering::gradBias() {
       return {zero, size};
     return {gridIndex, math.add(gridIndex, one)};
   };
-  auto [batchBegin, batchEnd] =
+  // std::tie, not structured bindings: the loop bodies below capture them.
+  Value batchBegin, batchEnd, headBegin, headEnd;
+  std::tie(batchBegin, batchEnd) =
       range(maskBroadcast[0], gridB, math.dim(query, 0));
-  auto [headBegin, headEnd] =
+  std::tie(headBegin, headEnd) =
       range(maskBroadcast[1], gridH, math.dim(query, 1));
   AffineExpr i, j;
   bindDims(ctx, i, j);
