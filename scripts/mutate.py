@@ -80,7 +80,7 @@ GPU_BACKWARD = [BACKWARD + "gpu-kernel-" + n + ".mlir" for n in
                 ("causal-two-fragment-rows-f16", "tails-dv-bf16",
                  "gqa-window-cp-async-f16", "keep-mask-empty-rows-f16",
                  "mqa-bias-causal-top-left-bf16", "causal-empty-rows-f16",
-                 "d128-four-warps-f16")]
+                 "d128-four-warps-f16", "padded-rows-far-scores")]
 GPU_BACKWARD_ASYNC = [GPU_BACKWARD[i] for i in (2, 3, 4, 6)]
 MULTI_BLOCK = [SWEEP + n + ".mlir" for n in
                ("decode", "n7-tail", "n127-nq-ne-nk", "f16-d64", "n64-divides",
