@@ -247,7 +247,8 @@ int64_t backwardSharedMemoryBytes(const Tiling &tiling,
 /// two gradient kernels', each a lane's fragments (dK/dV kernel: the f32
 /// dK and dV accumulators, S^T and dP^T, and P^T and dS^T packed in pairs,
 /// for each of its 16-row key tiles; dQ kernel: dQ, S, dP and dS packed,
-/// for each 16-row query tile), plus 60 for addresses and loop state,
+/// for each 16-row query tile; the bias gradient's kernel, when larger, its
+/// f32 dBias sums, S and dP), plus 60 for addresses and loop state,
 /// fitted to ptxas so that what it admits compiles without spills
 /// (docs/GPU.md). 0 on the host.
 int64_t backwardRegistersPerThread(const Tiling &tiling,

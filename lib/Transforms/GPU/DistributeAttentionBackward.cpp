@@ -85,8 +85,12 @@ std::string unsupportedReason(AttentionBackwardOp op, TilingAttr tiling,
     return "needs mma.sync (sm_80 or later)";
   if (!isMmaSyncOperandTypes(element, element, element))
     return "needs f16 or bf16 operands (mma.sync)";
-  if (op.getGradMask())
-    return "does not compute the bias gradient (grad_mask)";
+  if (op.getGradMask()) {
+    SmallVector<bool> broadcast = maskBroadcastDims(op);
+    if (broadcast[2] || broadcast[3])
+      return "does not compute the gradient of a bias broadcast over query "
+             "rows or keys (grad_mask of a [.., 1, Nk] or [.., Nq, 1] bias)";
+  }
   if (ShapedType::isDynamic(headDim) || headDim % kMmaK != 0 ||
       ShapedType::isDynamic(valueDim) || valueDim % kMmaK != 0)
     return "needs D and Dv to be static multiples of 16";
@@ -101,7 +105,7 @@ struct BackwardKernel : TileCopier {
   bool allowAsyncCopies;
   Type elementType, f32;
   Value query, key, value, output, gradOutput, logsumexp, mask;
-  Value gradQuery, gradKey, gradValue;
+  Value gradQuery, gradKey, gradValue, gradMask;
   /// D = rowsum(dO * O), [B, Hq, Nq] f32, written by the first kernel.
   Value rowTerm;
   Value queryLen, keyLen, groupSize, causalOffset, windowOffset, scale;
@@ -109,8 +113,8 @@ struct BackwardKernel : TileCopier {
 
   BackwardKernel(AttentionBackwardOp op, OpBuilder &b, TilingAttr tiling,
                  bool allowAsyncCopies)
-      : TileCopier(b, op.getLoc(), tiling.getWarps() * gpu_kernel::kWarpSize), op(op),
-        blockQ(tiling.getBlockQ()), blockKV(tiling.getBlockKv()),
+      : TileCopier(b, op.getLoc(), tiling.getWarps() * gpu_kernel::kWarpSize),
+        op(op), blockQ(tiling.getBlockQ()), blockKV(tiling.getBlockKv()),
         stages(tiling.getStages()), warps(tiling.getWarps()),
         allowAsyncCopies(allowAsyncCopies) {
     headDim = op.getQuery().getType().getDimSize(3);
@@ -127,6 +131,9 @@ private:
   void buildRowTerm(Value batchSize, Value queryHeads);
   void buildKeyValueGradients(Value batchSize, Value keyHeads);
   void buildQueryGradients(Value batchSize, Value queryHeads);
+  /// dBias (grad_mask) of a bias [B or 1, Hq or 1, Nq, Nk]: dS summed over
+  /// the batch entries and heads the bias broadcasts over.
+  void buildBiasGradient(Value batchSize, Value queryHeads);
 
   /// The buffers the streamed tiles of `rows` rows go through (the
   /// tiling's stages with cp.async; backwardStreamBuffers in
@@ -240,15 +247,22 @@ SmallVector<Value> BackwardKernel::build() {
   gradQuery = allocLike(op.getQuery(), elementType);
   gradKey = allocLike(op.getKey(), elementType);
   gradValue = allocLike(op.getValue(), elementType);
+  SmallVector<Value> buffers = {gradQuery, gradKey, gradValue};
+  if (op.getGradMask()) {
+    gradMask = allocLike(op.getGradMask(),
+                         getElementTypeOrSelf(op.getGradMask().getType()));
+    buffers.push_back(gradMask);
+  }
 
   buildRowTerm(batchSize, queryHeads);
   buildKeyValueGradients(batchSize, keyHeads);
   buildQueryGradients(batchSize, queryHeads);
+  if (gradMask)
+    buildBiasGradient(batchSize, queryHeads);
   // D is freed where the pipeline frees temporaries (as the split-KV
   // workspace of the forward kernel).
   SmallVector<Value> results;
-  for (auto [buffer, result] : llvm::zip(
-           SmallVector<Value>{gradQuery, gradKey, gradValue}, op.getResults()))
+  for (auto [buffer, result] : llvm::zip(buffers, op.getResults()))
     results.push_back(bufferization::ToTensorOp::create(
         b, loc, result.getType(), buffer, /*restrict=*/true,
         /*writable=*/true));
@@ -745,6 +759,155 @@ void BackwardKernel::buildQueryGradients(Value batchSize, Value queryHeads) {
   storeFragments(lane, mTiles, SmallVector<Value>(keyLoop.getResults()),
                  headDim, gradQuery, batch, head, math.add(row0, lane.warpRow0),
                  queryLen, scale);
+}
+
+/// One block per (bias batch, bias head, query block) tile of dBias, warps
+/// over its rows as in the dQ kernel. It walks every key block and, inside,
+/// every (batch, head) the tile stands for (the bias's broadcast dims; one
+/// loop, so that its barriers are the thread loop's own), recomputes S, P,
+/// dP and dS for each, sums dS in f32 fragments, and after the last stores
+/// the tile's key block, rounded once to the bias's type. Key blocks that
+/// the causal or window mask hides are walked too: their dS is 0, and the
+/// tile must be written whole. One block owns each dBias element, so the
+/// sum is deterministic, as in the tiled lowering.
+void BackwardKernel::buildBiasGradient(Value batchSize, Value queryHeads) {
+  OpBuilder::InsertionGuard guard(b);
+  IndexMath math{b, loc};
+  int64_t kernelWarps = backwardKernelWarps(blockQ, warps);
+  threads = kernelWarps * gpu_kernel::kWarpSize;
+  int64_t rowsPerWarp = blockQ / kernelWarps, mTiles = rowsPerWarp / kMmaM;
+  int64_t keyTiles = blockKV / kMmaN;
+  Type biasType = getElementTypeOrSelf(gradMask.getType());
+  Value one = math.constant(1);
+  Value blockQValue = math.constant(blockQ),
+        blockKVValue = math.constant(blockKV);
+  Value biasBatches = maskBroadcast[0] ? one : batchSize;
+  Value biasHeads = maskBroadcast[1] ? one : queryHeads;
+  scf::ForallOp grid =
+      blockGrid({biasBatches, biasHeads, math.ceilDiv(queryLen, blockQValue)});
+  b.setInsertionPointToStart(grid.getBody());
+  Value biasBatch = grid.getInductionVar(0), biasHead = grid.getInductionVar(1);
+  Value row0 = math.mul(grid.getInductionVar(2), blockQValue);
+  Value rows = math.min(blockQValue, math.sub(queryLen, row0));
+  // The (batch, head) pairs the tile stands for.
+  Value headMembers = maskBroadcast[1] ? queryHeads : one;
+  Value members = math.mul(maskBroadcast[0] ? batchSize : one, headMembers);
+  Value iterations = math.mul(math.ceilDiv(keyLen, blockKVValue), members);
+  Value querySmem = sharedTile({blockQ, sharedRowLength(headDim, elementType)});
+  Value gradOutputSmem =
+      sharedTile({blockQ, sharedRowLength(valueDim, elementType)});
+  Value keySmem = sharedTile({blockKV, sharedRowLength(headDim, elementType)});
+  Value valueSmem =
+      sharedTile({blockKV, sharedRowLength(valueDim, elementType)});
+
+  scf::ForallOp loop = threadLoop();
+  b.setInsertionPointToStart(loop.getBody());
+  Value thread = loop.getInductionVar(0);
+  Lane lane = laneOf(math, thread, rowsPerWarp);
+  Value lastRow = math.addConstant(queryLen, -1);
+  SmallVector<Value> init(mTiles * keyTiles, zeroAccumulator());
+  scf::ForOp::create(
+      b, loc, math.constant(0), iterations, one, init,
+      [&](OpBuilder &lb, Location lloc, Value it, ValueRange state) {
+        OpBuilder::InsertionGuard loopGuard(b);
+        b.setInsertionPoint(lb.getInsertionBlock(), lb.getInsertionPoint());
+        IndexMath lm{b, lloc};
+        Value member = lm.remU(it, members);
+        Value col0 = lm.mul(lm.divU(it, members), blockKVValue);
+        Value cols = lm.min(blockKVValue, lm.sub(keyLen, col0));
+        Value batch =
+            maskBroadcast[0] ? lm.divU(member, headMembers) : biasBatch;
+        Value head = maskBroadcast[1] ? lm.remU(member, headMembers) : biasHead;
+        Value kvHead = lm.divU(head, groupSize);
+        copyTile(query, batch, head, row0, rows, blockQ, headDim, querySmem,
+                 Value(), thread);
+        copyTile(gradOutput, batch, head, row0, rows, blockQ, valueDim,
+                 gradOutputSmem, Value(), thread);
+        copyTile(key, batch, kvHead, col0, cols, blockKV, headDim, keySmem,
+                 Value(), thread);
+        copyTile(value, batch, kvHead, col0, cols, blockKV, valueDim, valueSmem,
+                 Value(), thread);
+        gpu::BarrierOp::create(b, lloc);
+
+        SmallVector<Value> scores =
+            warpProduct(lane, mTiles, querySmem, Value(), lane.warpRow0,
+                        keySmem, Value(), blockKV, headDim);
+        SmallVector<Value> gradProbs =
+            warpProduct(lane, mTiles, gradOutputSmem, Value(), lane.warpRow0,
+                        valueSmem, Value(), blockKV, valueDim);
+        Value pairColumn = lm.mul(lane.quad, lm.constant(2));
+        SmallVector<Value> next(state);
+        SmallVector<Value> rowsOf;
+        for (int64_t i = 0; i < mTiles; ++i)
+          for (int64_t r = 0; r < 2; ++r) {
+            Value row = lm.add(
+                row0, lm.add(lm.addConstant(lane.warpRow0, i * kMmaM + 8 * r),
+                             lane.group));
+            rowsOf.push_back(row);
+            Value at = lm.min(row, lastRow);
+            Value lse = memref::LoadOp::create(b, lloc, logsumexp,
+                                               ValueRange{batch, head, at});
+            Value term = memref::LoadOp::create(b, lloc, rowTerm,
+                                                ValueRange{batch, head, at});
+            Value exists = lm.lt(row, queryLen);
+            for (int64_t n = 0; n < keyTiles; ++n)
+              for (int64_t j = 0; j < 2; ++j) {
+                Value col =
+                    lm.add(col0, lm.addConstant(pairColumn, n * kMmaN + j));
+                Value gradScore =
+                    probabilityAndGradient(
+                        extractElement(b, lloc, scores[i * keyTiles + n], r, j),
+                        extractElement(b, lloc, gradProbs[i * keyTiles + n], r,
+                                       j),
+                        lse, term, batch, head, row, col, exists)
+                        .second;
+                Value &acc = next[i * keyTiles + n];
+                Value sum = arith::AddFOp::create(
+                    b, lloc, extractElement(b, lloc, acc, r, j), gradScore);
+                acc = insertElement(b, lloc, sum, acc, r, j);
+              }
+          }
+        // After the tile's last (batch, head): its key block is complete.
+        Value last = lm.eq(member, lm.addConstant(members, -1));
+        scf::IfOp::create(b, lloc, last, [&](OpBuilder &sb, Location sloc) {
+          for (int64_t i = 0; i < mTiles; ++i)
+            for (int64_t r = 0; r < 2; ++r) {
+              Value row = rowsOf[i * 2 + r];
+              IndexMath sm{sb, sloc};
+              scf::IfOp::create(
+                  sb, sloc, sm.lt(row, queryLen),
+                  [&](OpBuilder &rb, Location rloc) {
+                    IndexMath rm{rb, rloc};
+                    for (int64_t n = 0; n < keyTiles; ++n)
+                      for (int64_t j = 0; j < 2; ++j) {
+                        Value col = rm.add(
+                            col0, rm.addConstant(pairColumn, n * kMmaN + j));
+                        Value element = extractElement(
+                            rb, rloc, next[i * keyTiles + n], r, j);
+                        if (!biasType.isF32())
+                          element = arith::TruncFOp::create(rb, rloc, biasType,
+                                                            element);
+                        scf::IfOp::create(
+                            rb, rloc, rm.lt(col, keyLen),
+                            [&](OpBuilder &cb, Location cloc) {
+                              memref::StoreOp::create(
+                                  cb, cloc, element, gradMask,
+                                  ValueRange{biasBatch, biasHead, row, col});
+                              scf::YieldOp::create(cb, cloc);
+                            });
+                      }
+                    scf::YieldOp::create(rb, rloc);
+                  });
+            }
+          scf::YieldOp::create(sb, sloc);
+        });
+        Value zero = zeroAccumulator();
+        for (Value &acc : next)
+          acc = arith::SelectOp::create(b, lloc, last, zero, acc);
+        // Every tile is refilled next iteration.
+        gpu::BarrierOp::create(b, lloc);
+        scf::YieldOp::create(b, lloc, next);
+      });
 }
 
 struct FADistributeAttentionBackwardPass

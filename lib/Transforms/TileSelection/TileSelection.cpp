@@ -924,7 +924,9 @@ int64_t mlir::fa::backwardRegistersPerThread(const Tiling &tiling,
   double queryTiles = std::max<double>(
       1, std::floor(br / double(fragmentRows * kernels.queryWarps)));
   double keyValue = keyTiles * (d / 2 + dv / 2 + br + br / 2);
-  double query = queryTiles * (d / 2 + bc + bc / 4);
+  // The dQ kernel; the bias gradient's kernel holds an f32 sum of dS
+  // instead of dQ and dS's pairs: 3·Bc/2, at most as much unless d is small.
+  double query = queryTiles * std::max(d / 2 + bc + bc / 4, 3 * bc / 2);
   return clampToInt64(std::ceil(std::max(keyValue, query) + overhead));
 }
 

@@ -90,7 +90,7 @@ def fragment_registers(d, dv, bq, bkv, warps):
     key_tiles = max(1, bkv // (16 * kernel_warps(bkv)))
     query_tiles = max(1, bq // (16 * kernel_warps(bq)))
     return max(key_tiles * (d / 2 + dv / 2 + 1.5 * bq),
-               query_tiles * (d / 2 + 1.25 * bkv)) + 60
+               query_tiles * max(d / 2 + 1.25 * bkv, 1.5 * bkv)) + 60
 
 
 def draw_gpu(seed):
@@ -125,14 +125,20 @@ def draw_gpu(seed):
         if fragment_registers(d, dv, bq, bkv, warps) <= 255:
             break
     stages = rng.choice([1, 2])
+    # Half of the biases ask for their gradient, which the kernels compute
+    # for biases not broadcast over rows or keys: those dims are full then.
+    grad_mask = bool(mask) and mask[0] == "bias" and rng.random() < 0.5
+    if grad_mask:
+        mask = ("bias", mask[1][:2] + (nq, nk))
     return (f"seed{seed}", b, hq, hkv, nq, nk, d, dv, dtype, mask, causal,
             window, (bq, bkv, warps, stages),
-            f"random backward program of seed {seed} for the GPU kernels")
+            f"random backward program of seed {seed} for the GPU kernels",
+            grad_mask)
 
 
 def as_case(gpu_case):
     """A GPU_CASES tuple as the CASES tuple the oracle takes."""
-    return gpu_case[:12] + (gpu_case[12][:2], False,
+    return gpu_case[:12] + (gpu_case[12][:2], gpu_case[14],
                             gpu_case[1] * gpu_case[2] * gpu_case[4] * gpu_case[5] *
                             (gpu_case[6] + gpu_case[7]) <= ORACLE_BUDGET,
                             gpu_case[13])
@@ -236,8 +242,9 @@ def main():
         return 0
     first, last = (int(x) for x in args.seeds.split(":"))
     failing, oracle_checked = [], 0
-    bias_gradients = 0 if args.gpu_kernel else sum(
-        draw(seed)[13] for seed in range(first, last))
+    bias_gradients = sum(
+        (draw_gpu(seed)[14] if args.gpu_kernel else draw(seed)[13])
+        for seed in range(first, last))
     with tempfile.TemporaryDirectory() as workdir:
         for seed in range(first, last):
             problems, checked = run_seed(seed, args.fa_opt, workdir,

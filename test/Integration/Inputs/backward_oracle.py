@@ -109,7 +109,7 @@ def main():
         # A GPU_CASES case: the same inputs, no bias gradient.
         case = next(c for c in sweep.GPU_CASES
                     if c[0] == base[len("gpu-kernel-"):])
-        case = case[:13] + (False, True, case[13])
+        case = case[:13] + (len(case) > 14 and case[14], True, case[13])
     else:
         case = next(c for c in sweep.CASES if c[0] == base[len("sweep-"):])
     return check(case, outputs)

@@ -83,8 +83,8 @@ CASES = [
 # The GPU backward kernels (fa-distribute-attention-backward) under the
 # emulated threads of fa-cpu-pipeline=gpu-kernel=sm_80, as gpu-kernel-*.mlir:
 # name, B, Hq, Hkv, Nq, Nk, D, Dv, dtype, mask, causal, window,
-# (block_q, block_kv, warps, stages), what. Every case is f16 or bf16 (the
-# kernel's mma.sync operands).
+# (block_q, block_kv, warps, stages), what[, grad_mask]. Every case is f16
+# or bf16 (the kernel's mma.sync operands).
 GPU_CASES = [
     ("causal-two-fragment-rows-f16", 1, 2, 2, 64, 64, 32, 32, "f16", None, "bottom_right", None, (16, 64, 2, 1),
      "causal, 2 warps: the dK/dV kernel's warps own two 16-row fragment tiles of keys each, the dQ kernel's one warp its one"),
@@ -100,6 +100,10 @@ GPU_CASES = [
      "causal bottom-right with Nq > Nk: rows 0..15 see no key (logsumexp -inf) and contribute nothing"),
     ("d128-four-warps-f16", 1, 1, 1, 96, 80, 128, 128, "f16", None, "bottom_right", None, (32, 64, 4, 2),
      "D = 128 with the tiling fa-select-tiles chooses for it (32 x 64, 4 warps, two cp.async stages), causal, tails in both kernels"),
+    ("bias-gradient-batch-broadcast-gqa-f16", 2, 4, 2, 37, 45, 32, 16, "f16", ("bias", (1, 4, 37, 45)), "bottom_right", None, (16, 32, 2, 2),
+     "the bias gradient of a bias broadcast over the batch (summed over both entries in one block), GQA, causal, tails", True),
+    ("bias-gradient-head-broadcast-window-bf16", 2, 2, 2, 26, 30, 32, 32, "bf16", ("bias", (2, 1, 26, 30)), None, (4, 2, "top_left"), (16, 16, 1, 1),
+     "the bias gradient of a bf16 bias broadcast over heads, with a window: hidden key blocks are written as zeros", True),
 ]
 
 
@@ -108,8 +112,8 @@ def module_text(case, gpu=False):
     one)."""
     if gpu:
         (name, b, hq, hkv, nq, nk, d, dv, dtype, mask, causal, window, tile,
-         what) = case
-        grad_mask, oracle = False, True
+         what) = case[:14]
+        grad_mask, oracle = len(case) > 14 and case[14], True
         bq, bkv, warps, stages = tile
     else:
         (name, b, hq, hkv, nq, nk, d, dv, dtype, mask, causal, window, tile,
@@ -212,7 +216,7 @@ def gpu_run_lines(case, bq, bkv, warps, stages, rtol, atol):
     forward and in reverse (which must agree exactly: the kernels have no
     race), against the reference and the oracle, and the kernel's form."""
     (name, b, hq, hkv, nq, nk, d, dv, dtype, mask, causal, window, tile,
-     what) = case
+     what) = case[:14]
     lines = [f"// The GPU backward kernels vs the reference: {what}.\n",
              f"// B = {b}, Hq = {hq}, Hkv = {hkv}, Nq = {nq}, Nk = {nk}, D = {d}, "
              f"Dv = {dv}, {dtype}, tiles {bq} x {bkv}, {warps} warps, "
@@ -236,14 +240,34 @@ def gpu_run_lines(case, bq, bkv, warps, stages, rtol, atol):
              "--fa-distribute-attention-backward | FileCheck %s\n",
              "// CHECK-LABEL: func.func @backward\n",
              "// CHECK: scf.forall\n// CHECK: vector.reduction <add>\n"]
-    for _ in range(2):
+    def kernel_warps(rows):
+        w = warps
+        while w > 1 and rows % (16 * w):
+            w -= 1
+        return w
+
+    def streams_async(rows, threads):
+        # backwardStreamBuffers (TileSelection.h): 16-byte chunks that
+        # spread evenly over the kernel's threads.
+        return stages > 1 and all(
+            (width * 2) % 16 == 0 and (rows * width * 2 // 16) % threads == 0
+            for width in (d, dv))
+    # dK/dV streams Q and dO (block_q rows), dQ streams K and V.
+    for rows, threads in ((bq, 32 * kernel_warps(bkv)),
+                          (bkv, 32 * kernel_warps(bq))):
         lines.append("// CHECK: scf.forall\n")
-        if stages > 1:
+        if streams_async(rows, threads):
             lines.append("// CHECK: nvgpu.device_async_copy\n")
         lines.append("// CHECK: gpu.barrier\n// CHECK: nvgpu.ldmatrix\n"
                      "// CHECK: nvgpu.mma.sync\n"
                      "// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true}\n"
                      "// CHECK: nvgpu.mma.sync\n")
+    if len(case) > 14 and case[14]:
+        # The bias gradient's kernel: dS summed in fragments, stored per
+        # element.
+        lines.append("// CHECK: scf.forall\n// CHECK: gpu.barrier\n"
+                     "// CHECK: nvgpu.mma.sync\n// CHECK: math.exp\n"
+                     "// CHECK: memref.store\n")
     lines.append("// CHECK-NOT: fa.attention_backward\n// CHECK: func.func @fill\n")
     return lines
 

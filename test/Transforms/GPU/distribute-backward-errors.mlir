@@ -1,5 +1,6 @@
 // fa-distribute-attention-backward refuses, at the op, what its kernels
-// cannot compute (f32, sm_75, a bias gradient, dims or tiles that are not
+// cannot compute (f32, sm_75, the gradient of a bias broadcast over rows or
+// keys, dims or tiles that are not
 // whole mma.sync tiles); distribute-backward.mlir shows require-kernel=false
 // leaving such ops to fa-tile-attention-backward.
 // RUN: fa-opt %s --fa-distribute-attention-backward --split-input-file --verify-diagnostics
@@ -43,10 +44,10 @@ func.func @block_q_24(%q: tensor<1x2x64x64xf16>, %l: tensor<1x2x64xf32>) -> (ten
 
 // -----
 
-func.func @bias_gradient(%q: tensor<1x2x64x64xf16>, %l: tensor<1x2x64xf32>, %m: tensor<1x1x64x64xf16>) -> tensor<1x1x64x64xf16> {
-  // expected-error @+1 {{'fa.attention_backward' op has no GPU kernel here: the backward kernel does not compute the bias gradient (grad_mask)}}
-  %dq, %dk, %dv, %db = fa.attention_backward %q, %q, %q, %q, %q, %l mask(%m : tensor<1x1x64x64xf16>) scale = 0.25 tiling = <block_q = 32, block_kv = 32, warps = 2, stages = 1>
+func.func @key_padding_bias_gradient(%q: tensor<1x2x64x64xf16>, %l: tensor<1x2x64xf32>, %m: tensor<1x1x1x64xf16>) -> tensor<1x1x1x64xf16> {
+  // expected-error @+1 {{'fa.attention_backward' op has no GPU kernel here: the backward kernel does not compute the gradient of a bias broadcast over query rows or keys (grad_mask of a [.., 1, Nk] or [.., Nq, 1] bias)}}
+  %dq, %dk, %dv, %db = fa.attention_backward %q, %q, %q, %q, %q, %l mask(%m : tensor<1x1x1x64xf16>) scale = 0.25 tiling = <block_q = 32, block_kv = 32, warps = 2, stages = 1>
       : tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>, tensor<1x2x64xf32>
-      -> tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>, tensor<1x1x64x64xf16>
-  return %db : tensor<1x1x64x64xf16>
+      -> tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>, tensor<1x1x1x64xf16>
+  return %db : tensor<1x1x1x64xf16>
 }
