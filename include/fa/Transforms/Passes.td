@@ -360,13 +360,18 @@ def FADistributeAttentionBackward : Pass<"fa-distribute-attention-backward"> {
        streams the visible key blocks; `S = Q·Kᵀ`, `dP = dO·Vᵀ`, dS as
        above, `dQ += dS·K`.
 
+    4. with `grad_mask`, dBias: a block per tile of the bias walks every
+       key block and every (batch, head) the bias broadcasts over, and sums
+       dS in f32 fragments (biases broadcast over batch or heads; not over
+       query rows or keys).
+
     dQ has a kernel of its own, so every gradient row is summed by one
-    block in a fixed order: deterministic, no atomics. Causal and window
-    masks skip whole blocks in both kernels; rows whose logsumexp is
-    `-inf` contribute zero. The kernel needs f16 or bf16 operands,
-    `tensor-cores` (sm_80 and later), D and Dv multiples of 16, block_q and
-    block_kv multiples of 16, and no `grad_mask`; each kernel takes the
-    most warps (up to the tiling's) that own whole 16-row fragment tiles.
+    block in a fixed order: deterministic, no atomics (dBias too). Causal
+    and window masks skip whole blocks in the dK/dV and dQ kernels; rows
+    whose logsumexp is `-inf` contribute zero. The kernels need f16 or
+    bf16 operands, `tensor-cores` (sm_80 and later), D and Dv multiples of
+    16, block_q and block_kv multiples of 16; each takes the most warps (up
+    to the tiling's) that own whole 16-row fragment tiles.
     An op it cannot take is an error, or with `require-kernel=false` is
     left for `fa-tile-attention-backward`. See docs/GPU.md.
   }];
