@@ -82,6 +82,9 @@ GPU_BACKWARD = [BACKWARD + "gpu-kernel-" + n + ".mlir" for n in
                  "mqa-bias-causal-top-left-bf16", "causal-empty-rows-f16",
                  "d128-four-warps-f16", "padded-rows-far-scores")]
 GPU_BACKWARD_ASYNC = [GPU_BACKWARD[i] for i in (2, 3, 4, 6)]
+GPU_BIAS_GRADIENT = [BACKWARD + "gpu-kernel-" + n + ".mlir" for n in
+                     ("bias-gradient-batch-broadcast-gqa-f16",
+                      "bias-gradient-head-broadcast-window-bf16")]
 MULTI_BLOCK = [SWEEP + n + ".mlir" for n in
                ("decode", "n7-tail", "n127-nq-ne-nk", "f16-d64", "n64-divides",
                 "bf16-d128", "gqa", "additive-bias")]
@@ -702,6 +705,16 @@ MUTATIONS = [
      """          stage = lm.remU(it, lm.constant(stages));""",
      """          stage = lm.remU(lm.addConstant(it, 1), lm.constant(stages));""",
      GPU_BACKWARD_ASYNC, "the dK/dV kernel reads the buffer being prefetched, not the one that landed"),
+    ("backward-kernel-bias-gradient-one-member", BACKWARD_KERNEL,
+     """  Value members = math.mul(maskBroadcast[0] ? batchSize : one, headMembers);""",
+     """  Value members = one;""",
+     GPU_BIAS_GRADIENT + ["test/Differential/random-backward-kernel.test"],
+     "the bias gradient's kernel sums only the first batch entry or head the bias broadcasts over"),
+    ("backward-kernel-bias-gradient-stored-early", BACKWARD_KERNEL,
+     """        Value last = lm.eq(member, lm.addConstant(members, -1));""",
+     """        Value last = lm.eq(member, member);""",
+     GPU_BIAS_GRADIENT + ["test/Differential/random-backward-kernel.test"],
+     "the bias gradient's kernel stores (and restarts) its sum after every member, keeping only the last one's dS"),
 ]
 
 
