@@ -214,25 +214,36 @@ def write_and_select(args, name, text):
     return mlir, json.loads(report.splitlines()[0])
 
 
-def pack_decode(args, c, only, manifest):
-    """One decode step: every kernel's cubin, and the launches in order."""
-    name = f"decode_b{c['batch']}_nk{c['nk']}"
-    if only and name not in only:
-        return
-    mlir, tile = write_and_select(args, name, decode_source(c))
+def build_launches(args, name, text, roles, outputs=("output",)):
+    """Compiles a function of several kernels: writes each cubin as
+    <name>_<module>.cubin and returns (the tile report's decision, buffers,
+    launches), or None (said) when it does not build."""
+    mlir, tile = write_and_select(args, name, text)
     built = subprocess.run(
         [args.fa_opt, mlir, f"--fa-gpu-pipeline=chip={args.chip} format=bin "
          f"cuda-toolkit={args.cuda}", "--mlir-print-ir-after=gpu-kernel-outlining"],
         capture_output=True, text=True)
     if built.returncode != 0:
         print(f"{name}: not built: {built.stderr.strip().splitlines()[-1]}", flush=True)
-        return
-    buffers, launches = decode_launches(built.stderr, ["q", "k", "v", "lengths"])
+        return None
+    buffers, launches = decode_launches(built.stderr, roles, outputs)
     for module, cubin in binaries_of(built.stdout).items():
         with open(os.path.join(args.out, f"{name}_{module}.cubin"), "wb") as f:
             f.write(cubin)
     for launch in launches:
         launch["cubin"] = f"{name}_{launch.pop('module')}.cubin"
+    return tile, buffers, launches
+
+
+def pack_decode(args, c, only, manifest):
+    """One decode step: every kernel's cubin, and the launches in order."""
+    name = f"decode_b{c['batch']}_nk{c['nk']}"
+    if only and name not in only:
+        return
+    built = build_launches(args, name, decode_source(c), ["q", "k", "v", "lengths"])
+    if not built:
+        return
+    tile, buffers, launches = built
     manifest["decode"].append(dict(
         c, name=name, buffers=buffers, launches=launches,
         tiling=[tile["block_q"], tile["block_kv"], tile["warps"], tile["stages"]],
@@ -248,21 +259,11 @@ def pack_backward(args, c, only, manifest):
     name = f"backward_n{c['n']}_d{c['d']}{'_causal' if c['causal'] else ''}"
     if only and name not in only:
         return
-    mlir, tile = write_and_select(args, name, backward_source(c))
-    built = subprocess.run(
-        [args.fa_opt, mlir, f"--fa-gpu-pipeline=chip={args.chip} format=bin "
-         f"cuda-toolkit={args.cuda}", "--mlir-print-ir-after=gpu-kernel-outlining"],
-        capture_output=True, text=True)
-    if built.returncode != 0:
-        print(f"{name}: not built: {built.stderr.strip().splitlines()[-1]}", flush=True)
+    built = build_launches(args, name, backward_source(c),
+                           ["q", "k", "v", "o", "do", "lse"], ("dq", "dk", "dv"))
+    if not built:
         return
-    buffers, launches = decode_launches(
-        built.stderr, ["q", "k", "v", "o", "do", "lse"], ("dq", "dk", "dv"))
-    for module, cubin in binaries_of(built.stdout).items():
-        with open(os.path.join(args.out, f"{name}_{module}.cubin"), "wb") as f:
-            f.write(cubin)
-    for launch in launches:
-        launch["cubin"] = f"{name}_{launch.pop('module')}.cubin"
+    tile, buffers, launches = built
     manifest["backward"].append(dict(
         c, name=name, buffers=buffers, launches=launches,
         tiling=[tile["block_q"], tile["block_kv"], tile["warps"], tile["stages"]]))

@@ -44,17 +44,10 @@ LLVM = "/usr/lib/llvm-22"
 ORACLE_BUDGET = 3e6
 
 
-def draw(seed):
-    """One backward case (a make_backward_sweep.CASES tuple) from `seed`."""
-    rng = random.Random(seed)
-    b = rng.choice([1, 1, 2])
-    hkv = rng.choice([1, 2])
-    hq = hkv * rng.choice([1, 1, 2, 4])
-    nq = rng.randint(1, 70)
-    nk = rng.randint(1, 70)
-    d = rng.choice([4, 8, 16, 32, 64])
-    dv = rng.choice([d, d, 8, 16])
-    dtype = rng.choice(["f32", "f32", "f16", "bf16"])
+def draw_masks(rng, b, hq, nq, nk):
+    """(mask, causal, window): a boolean or additive mask with random
+    broadcast dims (or none), causal in either alignment (or none), a
+    window (or none)."""
     mask = None
     kind = rng.random()
     if kind < 0.2:
@@ -69,6 +62,21 @@ def draw(seed):
         align = causal or rng.choice(["top_left", "bottom_right"])
         right = 0 if causal else rng.randint(0, 6)
         window = (rng.randint(0, 12), right, align)
+    return mask, causal, window
+
+
+def draw(seed):
+    """One backward case (a make_backward_sweep.CASES tuple) from `seed`."""
+    rng = random.Random(seed)
+    b = rng.choice([1, 1, 2])
+    hkv = rng.choice([1, 2])
+    hq = hkv * rng.choice([1, 1, 2, 4])
+    nq = rng.randint(1, 70)
+    nk = rng.randint(1, 70)
+    d = rng.choice([4, 8, 16, 32, 64])
+    dv = rng.choice([d, d, 8, 16])
+    dtype = rng.choice(["f32", "f32", "f16", "bf16"])
+    mask, causal, window = draw_masks(rng, b, hq, nq, nk)
     tile = (rng.choice([4, 8, 16, 32]), rng.choice([4, 8, 16, 32]))
     # Half of the additive biases ask for their gradient.
     grad_mask = bool(mask) and mask[0] == "bias" and rng.random() < 0.5
@@ -105,20 +113,7 @@ def draw_gpu(seed):
     d = rng.choice([16, 32, 64])
     dv = rng.choice([d, d, 16, 32])
     dtype = rng.choice(["f16", "bf16"])
-    mask = None
-    kind = rng.random()
-    if kind < 0.2:
-        shape = tuple(size if rng.random() < 0.6 else 1 for size in (b, hq, nq, nk))
-        mask = ("bool", shape)
-    elif kind < 0.4:
-        shape = tuple(size if rng.random() < 0.6 else 1 for size in (b, hq, nq, nk))
-        mask = ("bias", shape)
-    causal = rng.choice([None, None, "top_left", "bottom_right"])
-    window = None
-    if rng.random() < 0.25:
-        align = causal or rng.choice(["top_left", "bottom_right"])
-        right = 0 if causal else rng.randint(0, 6)
-        window = (rng.randint(0, 12), right, align)
+    mask, causal, window = draw_masks(rng, b, hq, nq, nk)
     while True:
         bq, bkv = rng.choice([16, 32, 64]), rng.choice([16, 32, 64])
         warps = rng.choice([1, 2, 4])
