@@ -776,11 +776,15 @@ void BackwardKernel::buildBiasGradient(Value batchSize, Value queryHeads) {
   int64_t kernelWarps = backwardKernelWarps(blockQ, warps);
   threads = kernelWarps * gpu_kernel::kWarpSize;
   int64_t rowsPerWarp = blockQ / kernelWarps, mTiles = rowsPerWarp / kMmaM;
-  int64_t keyTiles = blockKV / kMmaN;
+  // Half a key block per step (16 keys at least): the f32 sums, S and dP of
+  // a whole block of 128 keys, with the stores' index math, spilled at
+  // d = 64 (ptxas, docs/GPU.md); the other kernels' tiles stay as chosen.
+  int64_t keyStep = std::max<int64_t>(kMmaK, blockKV / 2);
+  int64_t keyTiles = keyStep / kMmaN;
   Type biasType = getElementTypeOrSelf(gradMask.getType());
   Value one = math.constant(1);
   Value blockQValue = math.constant(blockQ),
-        blockKVValue = math.constant(blockKV);
+        keyStepValue = math.constant(keyStep);
   Value biasBatches = maskBroadcast[0] ? one : batchSize;
   Value biasHeads = maskBroadcast[1] ? one : queryHeads;
   scf::ForallOp grid =
@@ -792,13 +796,13 @@ void BackwardKernel::buildBiasGradient(Value batchSize, Value queryHeads) {
   // The (batch, head) pairs the tile stands for.
   Value headMembers = maskBroadcast[1] ? queryHeads : one;
   Value members = math.mul(maskBroadcast[0] ? batchSize : one, headMembers);
-  Value iterations = math.mul(math.ceilDiv(keyLen, blockKVValue), members);
+  Value iterations = math.mul(math.ceilDiv(keyLen, keyStepValue), members);
   Value querySmem = sharedTile({blockQ, sharedRowLength(headDim, elementType)});
   Value gradOutputSmem =
       sharedTile({blockQ, sharedRowLength(valueDim, elementType)});
-  Value keySmem = sharedTile({blockKV, sharedRowLength(headDim, elementType)});
+  Value keySmem = sharedTile({keyStep, sharedRowLength(headDim, elementType)});
   Value valueSmem =
-      sharedTile({blockKV, sharedRowLength(valueDim, elementType)});
+      sharedTile({keyStep, sharedRowLength(valueDim, elementType)});
 
   scf::ForallOp loop = threadLoop();
   b.setInsertionPointToStart(loop.getBody());
@@ -813,8 +817,8 @@ void BackwardKernel::buildBiasGradient(Value batchSize, Value queryHeads) {
         b.setInsertionPoint(lb.getInsertionBlock(), lb.getInsertionPoint());
         IndexMath lm{b, lloc};
         Value member = lm.remU(it, members);
-        Value col0 = lm.mul(lm.divU(it, members), blockKVValue);
-        Value cols = lm.min(blockKVValue, lm.sub(keyLen, col0));
+        Value col0 = lm.mul(lm.divU(it, members), keyStepValue);
+        Value cols = lm.min(keyStepValue, lm.sub(keyLen, col0));
         Value batch =
             maskBroadcast[0] ? lm.divU(member, headMembers) : biasBatch;
         Value head = maskBroadcast[1] ? lm.remU(member, headMembers) : biasHead;
@@ -823,18 +827,18 @@ void BackwardKernel::buildBiasGradient(Value batchSize, Value queryHeads) {
                  Value(), thread);
         copyTile(gradOutput, batch, head, row0, rows, blockQ, valueDim,
                  gradOutputSmem, Value(), thread);
-        copyTile(key, batch, kvHead, col0, cols, blockKV, headDim, keySmem,
+        copyTile(key, batch, kvHead, col0, cols, keyStep, headDim, keySmem,
                  Value(), thread);
-        copyTile(value, batch, kvHead, col0, cols, blockKV, valueDim, valueSmem,
+        copyTile(value, batch, kvHead, col0, cols, keyStep, valueDim, valueSmem,
                  Value(), thread);
         gpu::BarrierOp::create(b, lloc);
 
         SmallVector<Value> scores =
             warpProduct(lane, mTiles, querySmem, Value(), lane.warpRow0,
-                        keySmem, Value(), blockKV, headDim);
+                        keySmem, Value(), keyStep, headDim);
         SmallVector<Value> gradProbs =
             warpProduct(lane, mTiles, gradOutputSmem, Value(), lane.warpRow0,
-                        valueSmem, Value(), blockKV, valueDim);
+                        valueSmem, Value(), keyStep, valueDim);
         Value pairColumn = lm.mul(lane.quad, lm.constant(2));
         SmallVector<Value> next(state);
         SmallVector<Value> rowsOf;
