@@ -2,8 +2,9 @@
 //
 // Stage: GPU kernel, before the hardware mapping. Lowers an
 // fa.attention_backward that carries a tiling into FlashAttention-2's
-// backward pass on tensor cores, as three kernels written with upstream ops
-// and mapping attributes (the same contract as fa-distribute-attention):
+// backward pass on tensor cores, as three kernels (a fourth for the bias
+// gradient, buildBiasGradient) written with upstream ops and mapping
+// attributes (the same contract as fa-distribute-attention):
 //
 //   D = rowsum(dO * O)                  one thread per query row, f32
 //
@@ -32,7 +33,7 @@
 // same holds for dS^T and dK. Nothing passes through shared memory but the
 // four input tiles, and no warp reads another's rows, so a key block needs
 // only the barriers around its streamed tiles. dQ gets a kernel of its own
-// rather than f32 atomics (FlashAttention-2's choice): each dQ row is summed
+// rather than FlashAttention-2's f32 atomics: each dQ row is summed
 // by one block in a fixed order, so the result is deterministic and no
 // block writes another's rows (docs/Tiling.md has the trade-off). GQA: a
 // dK/dV block walks every query head of its group, so the group's sum is
