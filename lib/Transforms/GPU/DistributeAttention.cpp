@@ -74,12 +74,7 @@ namespace mlir::fa::gpu_kernel {
 
 SmallVector<Value> KernelBuilder::build() {
   IndexMath math{b, loc};
-  auto toBuffer = [&](Value tensor) -> Value {
-    auto type = cast<RankedTensorType>(tensor.getType());
-    auto memrefType = MemRefType::get(type.getShape(), type.getElementType());
-    return bufferization::ToBufferOp::create(b, loc, memrefType, tensor,
-                                             /*read_only=*/true);
-  };
+  auto toBuffer = [&](Value tensor) { return readOnlyBuffer(b, loc, tensor); };
   query = toBuffer(op.getQuery());
   key = toBuffer(op.getKey());
   value = toBuffer(op.getValue());

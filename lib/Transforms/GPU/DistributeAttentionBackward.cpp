@@ -164,12 +164,7 @@ private:
             {gpu::GPUThreadMappingAttr::get(ctx, gpu::MappingId::DimX)}));
   }
   scf::ForallOp blockGrid(ValueRange sizes) {
-    SmallVector<Attribute> mapping = {
-        gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimZ),
-        gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimY),
-        gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimX)};
-    return scf::ForallOp::create(b, loc, getAsOpFoldResult(sizes), ValueRange{},
-                                 b.getArrayAttr(mapping));
+    return createBlockGrid(b, loc, sizes, ValueRange{});
   }
 
   /// acc[i][n] = sum_k A[warp rows 16 i..][k] B[n rows][k] over `width`
@@ -209,23 +204,16 @@ private:
   }
 };
 
-Value toBuffer(OpBuilder &b, Location loc, Value tensor) {
-  auto type = cast<RankedTensorType>(tensor.getType());
-  auto memrefType = MemRefType::get(type.getShape(), type.getElementType());
-  return bufferization::ToBufferOp::create(b, loc, memrefType, tensor,
-                                           /*read_only=*/true);
-}
-
 SmallVector<Value> BackwardKernel::build() {
   IndexMath math{b, loc};
-  query = toBuffer(b, loc, op.getQuery());
-  key = toBuffer(b, loc, op.getKey());
-  value = toBuffer(b, loc, op.getValue());
-  output = toBuffer(b, loc, op.getOutput());
-  gradOutput = toBuffer(b, loc, op.getGradOutput());
-  logsumexp = toBuffer(b, loc, op.getLogsumexp());
+  query = readOnlyBuffer(b, loc, op.getQuery());
+  key = readOnlyBuffer(b, loc, op.getKey());
+  value = readOnlyBuffer(b, loc, op.getValue());
+  output = readOnlyBuffer(b, loc, op.getOutput());
+  gradOutput = readOnlyBuffer(b, loc, op.getGradOutput());
+  logsumexp = readOnlyBuffer(b, loc, op.getLogsumexp());
   if (op.getMask())
-    mask = toBuffer(b, loc, op.getMask());
+    mask = readOnlyBuffer(b, loc, op.getMask());
   Value batchSize = math.dim(query, 0), queryHeads = math.dim(query, 1);
   Value keyHeads = math.dim(key, 1);
   queryLen = math.dim(query, 2);

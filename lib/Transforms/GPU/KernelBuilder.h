@@ -19,6 +19,7 @@
 #include "fa/Transforms/TileSelection.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -73,6 +74,14 @@ inline void storeVector(OpBuilder &b, Location loc, Value vector, Value memref,
   if (type.getNumElements() * elementBytes(type.getElementType()) ==
       kChunkBytes)
     store.setAlignment(kChunkBytes);
+}
+
+/// A kernel's read-only view of an operand tensor.
+inline Value readOnlyBuffer(OpBuilder &b, Location loc, Value tensor) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  auto memrefType = MemRefType::get(type.getShape(), type.getElementType());
+  return bufferization::ToBufferOp::create(b, loc, memrefType, tensor,
+                                           /*read_only=*/true);
 }
 
 inline Value extendToF32(OpBuilder &b, Location loc, Value vector) {
