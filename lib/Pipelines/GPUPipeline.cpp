@@ -80,6 +80,9 @@ std::string mlir::fa::cudaToolkitPath(llvm::StringRef requested) {
 ///    the bare pointers of its ABI (docs/GPU.md);
 ///  * bf16 mma.sync, which upstream's nvgpu-to-nvvm cannot lower, is
 ///    lowered first (fa-lower-bf16-mma-sync);
+///  * the softmax's approximate exponentials (math.exp2 {afn}) become
+///    ex2.approx.ftz.f32 (fa-lower-exp2-to-nvvm), where upstream would call
+///    libdevice;
 ///  * static shared tiles get the 16-byte alignment the kernel's accesses
 ///    claim (fa-align-workgroup-buffers), which upstream leaves at the
 ///    element's;
@@ -98,6 +101,7 @@ static void addNVVMLowering(OpPassManager &pm,
   // Layers with the same attention share one kernel from here on.
   pm.addPass(mlir::fa::createFADeduplicateKernels());
   pm.addNestedPass<gpu::GPUModuleOp>(mlir::fa::createFALowerBF16MmaSync());
+  pm.addNestedPass<gpu::GPUModuleOp>(mlir::fa::createFALowerExp2ToNVVM());
   pm.addPass(createConvertNVGPUToNVVMPass());
   pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createSCFToControlFlowPass());

@@ -96,8 +96,12 @@ inline Value normalizeRow(OpBuilder &b, Location loc, Value acc, Value sum,
 /// reference and the tiled lowering so that both mask the same way.
 class MaskedScore {
 public:
+  /// A null `scale` keeps the raw score (the GPU kernels that apply the
+  /// scale in their exponent, SoftmaxExponent in GPU/KernelBuilder.h).
   MaskedScore(OpBuilder &b, Location loc, Value raw, Value scale)
-      : b(b), loc(loc), score(arith::MulFOp::create(b, loc, raw, scale)) {}
+      : b(b), loc(loc),
+        score(scale ? arith::MulFOp::create(b, loc, raw, scale).getResult()
+                    : raw) {}
 
   /// A mask element: a keep-flag (i1) or an additive bias (any float).
   void addMask(Value element) {

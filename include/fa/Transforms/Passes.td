@@ -526,6 +526,22 @@ def FAWarpMatmulsToNVGPU : Pass<"fa-warp-matmuls-to-nvgpu"> {
   ];
 }
 
+def FALowerExp2ToNVVM : Pass<"fa-lower-exp2-to-nvvm"> {
+  let summary = "Lower approximate math.exp2 to ex2.approx.ftz.f32";
+  let description = [{
+    Rewrites each f32 `math.exp2` (scalar or 1-D vector) that carries the
+    `afn` fast-math flag into the NVVM intrinsic
+    `llvm.nvvm.ex2.approx.ftz.f`: FlashAttention-2's one-instruction
+    exponential, which the kernels' softmax asks for. Other exponentials
+    are left to upstream's libdevice lowering. Runs in `fa-gpu-pipeline`
+    inside the outlined gpu.module, before `convert-gpu-to-nvvm`.
+  }];
+  let dependentDialects = [
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
 def FALowerBF16MmaSync : Pass<"fa-lower-bf16-mma-sync"> {
   let summary = "Lower bf16 nvgpu.mma.sync to nvvm.mma.sync";
   let description = [{

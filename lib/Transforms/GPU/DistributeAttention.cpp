@@ -98,6 +98,12 @@ SmallVector<Value> KernelBuilder::build() {
   Value queryBlocks = math.ceilDiv(queryLen, math.constant(blockQ));
   alignDiagonals(math, op, queryLen, keyLen, causalOffset, windowOffset);
   scale = f32Constant(b, loc, op.getScale().convertToDouble());
+  // A float mask is a bias added to the scores; an i1 mask only hides.
+  bool additiveMask =
+      op.getMask() &&
+      !getElementTypeOrSelf(op.getMask().getType()).isInteger(1);
+  exponent =
+      SoftmaxExponent::of(op.getScale().convertToDouble(), additiveMask);
   maskBroadcast = maskBroadcastDims(op);
 
   // The results are written in place, one row per thread.
@@ -484,8 +490,8 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
     }
     if (logsumexp) {
       Value logSum = math::LogOp::create(tb, tloc, finalSum);
-      Value lse = arith::AddFOp::create(tb, tloc,
-                                        safeRowMax(tb, tloc, finalMax), logSum);
+      Value lse = arith::AddFOp::create(
+          tb, tloc, exponent.naturalMax(tb, tloc, finalMax), logSum);
       auto store = [&](OpBuilder &sb, Location sloc) {
         memref::StoreOp::create(sb, sloc, lse, logsumexp,
                                 ValueRange{batch, head, row});
@@ -838,7 +844,7 @@ SmallVector<Value> KernelBuilder::softmaxRow(Value thread, Value row,
             });
         return loop.getResult(0);
       };
-  // Pass 1: scale and mask the row in place, m' = max(m, max_j s_j).
+  // Pass 1: mask the row in place (u), m' = max(m, max_j u_j).
   Value localMax = overRowChunks(oldMax, [&](IndexMath &lm, Location lloc,
                                              Value chunk, Value c0,
                                              Value newMax) {
@@ -862,12 +868,10 @@ SmallVector<Value> KernelBuilder::softmaxRow(Value thread, Value row,
   });
   // The row's max over every part (all parts start from the same m).
   Value newMax = combineRowParts(localMax, arith::AtomicRMWKind::maximumf);
-  Value shift = safeRowMax(b, loc, newMax);
-  // alpha = e^(m - m') rescales what was summed under the old max.
-  Value alpha =
-      math::ExpOp::create(b, loc, arith::SubFOp::create(b, loc, oldMax, shift));
-  Value shifts = vector::BroadcastOp::create(b, loc, halfType, shift);
-  // Pass 2: p_j = e^(s_j - m'), l' = alpha l + sum_j p_j; P gets p_j
+  Value negatedShift = exponent.negatedShift(b, loc, newMax);
+  // alpha = 2^(m c - m' c) rescales what was summed under the old max.
+  Value alpha = exponent.rescale(b, loc, oldMax, negatedShift);
+  // Pass 2: p_j = 2^(u_j c - m' c), l' = alpha l + sum_j p_j; P gets p_j
   // rounded to V's type, which the second matmul multiplies V with.
   Value localSum = overRowChunks(
       f32Constant(b, loc, 0),
@@ -877,8 +881,7 @@ SmallVector<Value> KernelBuilder::softmaxRow(Value thread, Value row,
               aligned(vector::LoadOp::create(b, lloc, halfType, results,
                                              resultIndices(chunk, column)),
                       kChunkBytes);
-          Value p = math::ExpOp::create(
-              b, lloc, arith::SubFOp::create(b, lloc, scores, shifts));
+          Value p = exponent.probability(b, lloc, scores, negatedShift);
           sum = vector::ReductionOp::create(b, lloc, vector::CombiningKind::ADD,
                                             p, sum);
           Value rounded = arith::TruncFOp::create(
@@ -891,8 +894,8 @@ SmallVector<Value> KernelBuilder::softmaxRow(Value thread, Value row,
         return sum;
       });
   Value rowSum = combineRowParts(localSum, arith::AtomicRMWKind::addf);
-  Value newSum = arith::AddFOp::create(
-      b, loc, arith::MulFOp::create(b, loc, alpha, oldSum), rowSum);
+  Value newSum = contractingAdd(b, loc, contractingMul(b, loc, alpha, oldSum),
+                               rowSum);
   return {newMax, newSum, alpha};
 }
 
@@ -948,12 +951,15 @@ KernelBuilder::forRowOwner(Value ownsRow,
   return SmallVector<Value>(branch.getResults());
 }
 
-/// The element's score (kernelScore) under this op's masks.
+/// The element's u (SoftmaxExponent: the masked raw or scaled score) under
+/// this op's masks.
 Value KernelBuilder::scoreOf(Value raw, Value batch, Value head, Value row,
                              Value col) {
   ScoreMasks masks{mask,   maskBroadcast, queryLen,    tensorKeyLen,
                    keyLen, causalOffset,  windowOffset};
-  return kernelScore(b, loc, op, masks, raw, scale, batch, head, row, col);
+  return kernelScore(b, loc, op, masks, raw,
+                     exponent.rawScores ? Value() : scale, batch, head, row,
+                     col);
 }
 
 /// The online softmax of query row `row` (thread `thread`) over one key
@@ -1005,7 +1011,7 @@ SmallVector<Value> KernelBuilder::computeKeyBlock(
               scf::YieldOp::create(b, dloc, scores);
             });
 
-        // Scale and mask each score; m' = max(m, max_j s_j).
+        // Mask each score (u); m' = max(m, max_j u_j).
         Value raw = dot.getResult(0);
         Value scores = zeroScores;
         Value chunkCol0 = lm.add(col0, c0);
@@ -1018,22 +1024,19 @@ SmallVector<Value> KernelBuilder::computeKeyBlock(
         Value oldMax = running[0], oldSum = running[1];
         Value newMax = vector::ReductionOp::create(
             b, lloc, vector::CombiningKind::MAXIMUMF, scores, oldMax);
-        Value shift = safeRowMax(b, lloc, newMax);
-        // alpha = e^(m - m') rescales what was summed under the old max.
-        Value alpha = math::ExpOp::create(
-            b, lloc, arith::SubFOp::create(b, lloc, oldMax, shift));
-        Value shifts = vector::BroadcastOp::create(b, lloc, scoresType, shift);
-        Value probs = math::ExpOp::create(
-            b, lloc, arith::SubFOp::create(b, lloc, scores, shifts));
+        Value negatedShift = exponent.negatedShift(b, lloc, newMax);
+        // alpha = 2^(m c - m' c) rescales what was summed under the old max.
+        Value alpha = exponent.rescale(b, lloc, oldMax, negatedShift);
+        Value probs = exponent.probability(b, lloc, scores, negatedShift);
         Value newSum = vector::ReductionOp::create(
             b, lloc, vector::CombiningKind::ADD, probs,
-            arith::MulFOp::create(b, lloc, alpha, oldSum));
+            contractingMul(b, lloc, alpha, oldSum));
         int64_t slice = accumulatorSlice();
         auto sliceType = VectorType::get({slice}, f32);
         Value alphas = vector::BroadcastOp::create(b, lloc, sliceType, alpha);
         SmallVector<Value> acc;
         for (Value part : running.drop_front(2))
-          acc.push_back(arith::MulFOp::create(b, lloc, part, alphas));
+          acc.push_back(contractingMul(b, lloc, part, alphas));
         // acc += p_j * V[j], p_j rounded to V's type first (as the tiled
         // lowering and FlashAttention-2's second MMA do).
         for (int64_t j = 0; j < keyChunk; ++j) {

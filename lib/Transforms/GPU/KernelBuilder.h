@@ -20,6 +20,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -89,6 +90,108 @@ inline Value extendToF32(OpBuilder &b, Location loc, Value vector) {
   if (type.getElementType().isF32())
     return vector;
   return arith::ExtFOp::create(b, loc, type.clone(b.getF32Type()), vector);
+}
+
+/// How the GPU kernels exponentiate, FlashAttention-2's way: a score enters
+/// the softmax as a value u whose row max m is taken as it is, and
+///   p = 2^(u c - m c)  (one FMA and one ex2.approx per score),
+/// c folding log2 e, and the scale where u is unscaled. With a positive scale
+/// and no additive bias, u is the raw dot product (hidden keys -inf): the max
+/// commutes with a positive scale, so no score is multiplied before its FMA.
+/// Otherwise (a bias, or a scale <= 0, whose max would flip) u is the masked
+/// score scale raw + bias itself and c = log2 e.
+///
+/// Rounding: m c is rounded once per row and block (the shift); every p of
+/// the row and the block's rescale factor 2^(m_old c - m_new c) use that
+/// same rounded shift, so O = sum p v / sum p is unaffected by it. What is
+/// left is ex2.approx.ftz's relative error (about 2^-22, 2 ulp), far below
+/// the f16/bf16 rounding of P before P V (2^-11, 2^-8).
+/// 2^x, marked `afn`: on a GPU one ex2.approx.ftz.f32
+/// (fa-lower-exp2-to-nvvm), on a CPU the host's exp2.
+inline Value approximateExp2(OpBuilder &b, Location loc, Value x) {
+  return math::Exp2Op::create(b, loc, x, arith::FastMathFlags::afn);
+}
+
+struct SoftmaxExponent {
+  /// u is the raw dot product (see above).
+  bool rawScores = false;
+  /// c: u c is the score in base-2 units.
+  double log2Factor = 0;
+  /// What a max of u is multiplied by to be in natural units (the
+  /// logsumexp): the scale when u is raw, 1 otherwise.
+  double naturalFactor = 1;
+
+  static SoftmaxExponent of(double scale, bool additiveMask) {
+    constexpr double log2e = 1.4426950408889634;
+    SoftmaxExponent result;
+    result.rawScores = scale > 0 && !additiveMask;
+    result.log2Factor = result.rawScores ? scale * log2e : log2e;
+    result.naturalFactor = result.rawScores ? scale : 1;
+    return result;
+  }
+
+  /// -m c for a row max `max` of u (0 where the row has seen no key, so
+  /// that hidden scores give 2^-inf = 0, never NaN).
+  Value negatedShift(OpBuilder &b, Location loc, Value max) const {
+    return arith::MulFOp::create(b, loc, safeRowMax(b, loc, max),
+                                 f32Constant(b, loc, -log2Factor));
+  }
+  /// -L log2 e for a logsumexp L in natural units (the backward pass).
+  static Value negatedLogsumexpShift(OpBuilder &b, Location loc, Value lse) {
+    return arith::MulFOp::create(b, loc, safeRowMax(b, loc, lse),
+                                 f32Constant(b, loc, -1.4426950408889634));
+  }
+  /// 2^(u c + negatedShift), of scalars or of vectors (negatedShift
+  /// broadcast): the FMA is explicit, so that the CPU model computes the
+  /// very operation the GPU does.
+  Value probability(OpBuilder &b, Location loc, Value u,
+                    Value negatedShift) const {
+    Value factor = f32Constant(b, loc, log2Factor);
+    if (auto type = dyn_cast<VectorType>(u.getType())) {
+      factor = vector::BroadcastOp::create(b, loc, type, factor);
+      negatedShift = vector::BroadcastOp::create(b, loc, type, negatedShift);
+    }
+    Value exponent = math::FmaOp::create(b, loc, u, factor, negatedShift);
+    return approximateExp2(b, loc, exponent);
+  }
+  /// The same with u in natural units (scale raw + bias) whatever u is in
+  /// the forward kernel: the backward pass's P = e^(s - L).
+  static Value naturalProbability(OpBuilder &b, Location loc, Value score,
+                                  Value negatedLse2) {
+    Value exponent = math::FmaOp::create(
+        b, loc, score, f32Constant(b, loc, 1.4426950408889634), negatedLse2);
+    return approximateExp2(b, loc, exponent);
+  }
+  /// 2^(m_old c - m_new c), rescaling what was summed under the old max:
+  /// m_old c rounded like the old block's shift, the difference exact when
+  /// the two are close (no FMA here, which would round differently).
+  Value rescale(OpBuilder &b, Location loc, Value oldMax,
+                Value negatedNewShift) const {
+    Value oldShift = arith::MulFOp::create(b, loc, oldMax,
+                                           f32Constant(b, loc, log2Factor));
+    return approximateExp2(
+        b, loc, arith::AddFOp::create(b, loc, oldShift, negatedNewShift));
+  }
+  /// m (a max of u, or -inf) in natural units, 0 for -inf: the logsumexp's
+  /// first term.
+  Value naturalMax(OpBuilder &b, Location loc, Value max) const {
+    Value safe = safeRowMax(b, loc, max);
+    if (naturalFactor == 1)
+      return safe;
+    return arith::MulFOp::create(b, loc, safe,
+                                 f32Constant(b, loc, naturalFactor));
+  }
+};
+
+/// f32 arithmetic that the NVPTX backend and ptxas may contract into FMAs
+/// (PTX without .rn): sums and rescales whose rounding the algorithm does
+/// not depend on. The shifts and rescale factors of SoftmaxExponent, the
+/// epilogue's division and the logsumexp stay exact.
+inline Value contractingAdd(OpBuilder &b, Location loc, Value x, Value y) {
+  return arith::AddFOp::create(b, loc, x, y, arith::FastMathFlags::contract);
+}
+inline Value contractingMul(OpBuilder &b, Location loc, Value x, Value y) {
+  return arith::MulFOp::create(b, loc, x, y, arith::FastMathFlags::contract);
 }
 
 /// Where a kernel's scores come from: what masks the element (row, col) of
@@ -210,6 +313,8 @@ struct KernelBuilder : TileCopier {
 
   // Buffers and sizes seen from inside the kernel.
   Value query, mask, output, logsumexp;
+  /// How scores are exponentiated (scoreOf yields u).
+  SoftmaxExponent exponent;
   /// With key splits: the workspace of partial outputs [S, B, Hq, Nq, Dv]
   /// and logsumexps [S, B, Hq, Nq], both f32.
   Value partialOutput, partialLse;

@@ -105,7 +105,8 @@ SmallVector<Value> KernelBuilder::fragmentKeyBlock(
     multiplyFragments(b, loc, queryFragments, keyPairs, scores);
   }
 
-  // Scale and mask each element; the row max over this lane's columns.
+  // Mask each element (u, see SoftmaxExponent); the row max over this
+  // lane's columns.
   SmallVector<Value> rows, masked(mTiles * nTiles * 4);
   for (int64_t i = 0; i < mTiles; ++i)
     for (int64_t r = 0; r < 2; ++r)
@@ -121,24 +122,21 @@ SmallVector<Value> KernelBuilder::fragmentKeyBlock(
           Value column =
               math.add(col0, math.addConstant(pairColumn, n * kMmaN + j));
           Value raw = extractElement(b, loc, scores[i * nTiles + n], r, j);
-          Value s = scoreOf(raw, batch, head, rows[i * 2 + r], column);
-          masked[((i * nTiles + n) * 2 + r) * 2 + j] = s;
+          Value u = scoreOf(raw, batch, head, rows[i * 2 + r], column);
+          masked[((i * nTiles + n) * 2 + r) * 2 + j] = u;
           localMax[i * 2 + r] =
-              arith::MaximumFOp::create(b, loc, localMax[i * 2 + r], s);
+              arith::MaximumFOp::create(b, loc, localMax[i * 2 + r], u);
         }
   SmallVector<Value> newMax =
       combineOverQuad(b, loc, localMax, arith::AtomicRMWKind::maximumf);
 
-  // p = e^(s - m'), rounded to V's type for P V; the lane's part of l.
-  SmallVector<Value> shifts, alphas, partialSums;
+  // p = 2^(u c - m' c), rounded to V's type for P V; the lane's part of l.
+  SmallVector<Value> negatedShifts, alphas, partialSums;
   for (int64_t row = 0; row < fragmentRows; ++row) {
-    Value shift = safeRowMax(b, loc, newMax[row]);
-    shifts.push_back(shift);
-    // alpha = e^(m - m') rescales what was summed under the old max.
-    alphas.push_back(math::ExpOp::create(
-        b, loc, arith::SubFOp::create(b, loc, state[row], shift)));
-    partialSums.push_back(
-        arith::MulFOp::create(b, loc, alphas.back(), state[fragmentRows + row]));
+    negatedShifts.push_back(exponent.negatedShift(b, loc, newMax[row]));
+    alphas.push_back(exponent.rescale(b, loc, state[row], negatedShifts.back()));
+    partialSums.push_back(contractingMul(b, loc, alphas.back(),
+                                         state[fragmentRows + row]));
   }
   // Each lane's two columns of a fragment row are rounded together into
   // one packed register (cvt.rn.f16x2.f32 / .bf16x2), which is also how
@@ -152,11 +150,10 @@ SmallVector<Value> KernelBuilder::fragmentKeyBlock(
             arith::ConstantOp::create(b, loc, b.getZeroAttr(pairType));
         for (int64_t j = 0; j < 2; ++j) {
           int64_t at = ((i * nTiles + n) * 2 + r) * 2 + j;
-          Value p = math::ExpOp::create(
-              b, loc,
-              arith::SubFOp::create(b, loc, masked[at], shifts[i * 2 + r]));
+          Value p = exponent.probability(b, loc, masked[at],
+                                         negatedShifts[i * 2 + r]);
           partialSums[i * 2 + r] =
-              arith::AddFOp::create(b, loc, partialSums[i * 2 + r], p);
+              contractingAdd(b, loc, partialSums[i * 2 + r], p);
           pair = vector::InsertOp::create(b, loc, p, pair,
                                           ArrayRef<int64_t>{j});
         }
@@ -171,7 +168,7 @@ SmallVector<Value> KernelBuilder::fragmentKeyBlock(
       for (int64_t r = 0; r < 2; ++r)
         for (int64_t j = 0; j < 2; ++j) {
           Value &acc = outputs[i * vTiles + c];
-          Value scaled = arith::MulFOp::create(
+          Value scaled = contractingMul(
               b, loc, extractElement(b, loc, acc, r, j), alphas[i * 2 + r]);
           acc = insertElement(b, loc, scaled, acc, r, j);
         }
@@ -264,7 +261,8 @@ void KernelBuilder::fragmentEpilogue(Value thread, Value batch, Value head,
                   tb, tloc, tm.eq(lane.quad, tm.constant(0)),
                   [&](OpBuilder &sb, Location sloc) {
                     Value lse = arith::AddFOp::create(
-                        sb, sloc, safeRowMax(sb, sloc, state[i * 2 + r]),
+                        sb, sloc,
+                        exponent.naturalMax(sb, sloc, state[i * 2 + r]),
                         math::LogOp::create(sb, sloc, sum));
                     memref::StoreOp::create(sb, sloc, lse, logsumexp,
                                             ValueRange{batch, head, row});
