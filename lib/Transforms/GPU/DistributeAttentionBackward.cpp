@@ -15,6 +15,7 @@
 //     for (query head of the group, visible query block):
 //       S^T  = K Q^T, dP^T = V dO^T          mma.sync, f32 fragments
 //       P^T  = exp(scale S^T (+ mask) - L)   0 where hidden or L = -inf
+//              (as 2^(S^T c - L log2 e), SoftmaxExponent)
 //       dS^T = P^T * (dP^T - D)
 //       dV  += P^T dO, dK += dS^T Q          A operands: P^T, dS^T rounded
 //                                            in pairs from the accumulators
@@ -110,6 +111,8 @@ struct BackwardKernel : TileCopier {
   /// D = rowsum(dO * O), [B, Hq, Nq] f32, written by the first kernel.
   Value rowTerm;
   Value queryLen, keyLen, groupSize, causalOffset, windowOffset, scale;
+  /// How P is exponentiated from the scores and L.
+  SoftmaxExponent exponent;
   SmallVector<bool> maskBroadcast;
 
   BackwardKernel(AttentionBackwardOp op, OpBuilder &b, TilingAttr tiling,
@@ -221,6 +224,11 @@ SmallVector<Value> BackwardKernel::build() {
   groupSize = math.divU(queryHeads, keyHeads);
   alignDiagonals(math, op, queryLen, keyLen, causalOffset, windowOffset);
   scale = f32Constant(b, loc, op.getScale().convertToDouble());
+  bool additiveMask =
+      op.getMask() &&
+      !getElementTypeOrSelf(op.getMask().getType()).isInteger(1);
+  exponent =
+      SoftmaxExponent::of(op.getScale().convertToDouble(), additiveMask);
   maskBroadcast = maskBroadcastDims(op);
 
   auto allocLike = [&](Value tensor, Type element) -> Value {
@@ -287,7 +295,7 @@ void BackwardKernel::buildRowTerm(Value batchSize, Value queryHeads) {
             lb, lloc, loadVector(lb, lloc, chunkType, gradOutput, at));
         Value out =
             extendToF32(lb, lloc, loadVector(lb, lloc, chunkType, output, at));
-        Value product = arith::MulFOp::create(lb, lloc, gradient, out);
+        Value product = contractingMul(lb, lloc, gradient, out);
         scf::YieldOp::create(
             lb, lloc,
             ValueRange{vector::ReductionOp::create(
@@ -367,8 +375,11 @@ BackwardKernel::probabilityAndGradient(Value raw, Value gradProb, Value lse,
                                        Value row, Value col, Value rowExists) {
   ScoreMasks masks{mask,   maskBroadcast, queryLen,    keyLen,
                    keyLen, causalOffset,  windowOffset};
-  Value score =
-      kernelScore(b, loc, op, masks, raw, scale, batch, head, row, col);
+  // u (SoftmaxExponent): the raw score when the scale folds into the
+  // exponent's FMA.
+  Value score = kernelScore(b, loc, op, masks, raw,
+                            exponent.rawScores ? Value() : scale, batch, head,
+                            row, col);
   Value negInf = f32Constant(b, loc, -std::numeric_limits<double>::infinity());
   Value zero = f32Constant(b, loc, 0);
   // Rows past Nq (zero-filled tiles) and rows the forward pass saw no key
@@ -380,11 +391,12 @@ BackwardKernel::probabilityAndGradient(Value raw, Value gradProb, Value lse,
       arith::XOrIOp::create(
           b, loc, rowExists,
           arith::ConstantOp::create(b, loc, b.getBoolAttr(true))));
-  Value prob = math::ExpOp::create(
-      b, loc, arith::SubFOp::create(b, loc, score, safeRowMax(b, loc, lse)));
+  // P = 2^(u c - L log2 e) = e^(scale raw + bias - L).
+  Value prob = exponent.probability(
+      b, loc, score, SoftmaxExponent::negatedLogsumexpShift(b, loc, lse));
   prob = arith::SelectOp::create(b, loc, skip, zero, prob);
   Value centered = arith::SubFOp::create(b, loc, gradProb, term);
-  return {prob, arith::MulFOp::create(b, loc, prob, centered)};
+  return {prob, contractingMul(b, loc, prob, centered)};
 }
 
 SmallVector<Value> BackwardKernel::packPairs(ArrayRef<Value> values) {
@@ -855,7 +867,7 @@ void BackwardKernel::buildBiasGradient(Value batchSize, Value queryHeads) {
                         lse, term, batch, head, row, col, exists)
                         .second;
                 Value &acc = next[i * keyTiles + n];
-                Value sum = arith::AddFOp::create(
+                Value sum = contractingAdd(
                     b, lloc, extractElement(b, lloc, acc, r, j), gradScore);
                 acc = insertElement(b, lloc, sum, acc, r, j);
               }

@@ -154,14 +154,6 @@ struct SoftmaxExponent {
     Value exponent = math::FmaOp::create(b, loc, u, factor, negatedShift);
     return approximateExp2(b, loc, exponent);
   }
-  /// The same with u in natural units (scale raw + bias) whatever u is in
-  /// the forward kernel: the backward pass's P = e^(s - L).
-  static Value naturalProbability(OpBuilder &b, Location loc, Value score,
-                                  Value negatedLse2) {
-    Value exponent = math::FmaOp::create(
-        b, loc, score, f32Constant(b, loc, 1.4426950408889634), negatedLse2);
-    return approximateExp2(b, loc, exponent);
-  }
   /// 2^(m_old c - m_new c), rescaling what was summed under the old max:
   /// m_old c rounded like the old block's shift, the difference exact when
   /// the two are close (no FMA here, which would round differently).
