@@ -375,16 +375,18 @@ TEST(Policies, ParseAndPrint) {
 
 } // namespace
 
-TEST(GPUKernel, OccupancyHintOnlyWhereSharedMemoryBindsIt) {
+TEST(GPUKernel, OccupancyHintNeverCapsRegisters) {
   TargetDescription sm90 = preset("sm_90"); // 232448 B, 65536 registers
   // Two blocks of 128 threads fit; both could use 255 registers a thread.
   EXPECT_EQ(minBlocksPerSMHint(88064, 128, sm90), 2);
   EXPECT_EQ(minBlocksPerSMHint(190464, 128, sm90), 1);
   EXPECT_EQ(minBlocksPerSMHint(153600, 256, sm90), 1);
-  // Two blocks of 256 threads at 255 registers would need 130560.
-  EXPECT_EQ(minBlocksPerSMHint(88064, 256, sm90), std::nullopt);
-  // Eleven blocks fit: a hint would cap registers at 46.
-  EXPECT_EQ(minBlocksPerSMHint(20000, 128, sm90), std::nullopt);
+  // Two blocks of 256 threads at 255 registers would need 130560: one.
+  EXPECT_EQ(minBlocksPerSMHint(88064, 256, sm90), 1);
+  // Eleven (or five) blocks fit, but a promise of more than two would cap
+  // registers below 255.
+  EXPECT_EQ(minBlocksPerSMHint(20000, 128, sm90), 2);
+  EXPECT_EQ(minBlocksPerSMHint(40960, 128, sm90), 2);
   // Nothing known, more than an SM has, or no GPU.
   EXPECT_EQ(minBlocksPerSMHint(0, 128, sm90), std::nullopt);
   EXPECT_EQ(minBlocksPerSMHint(300000, 128, sm90), std::nullopt);

@@ -1,7 +1,7 @@
 // With two stages, K and V tiles are prefetched with cp.async on sm_80 and
-// later (16 bytes per copy, bypassing L1), one commit group per key block,
-// waiting for all but the newest; sm_75 has no cp.async and copies
-// synchronously. The kernel keeps its bare-pointer parameters: the memrefs
+// later (16 bytes per copy, bypassing L1), one commit group per key block
+// requested a whole block ahead and waited for (wait_group 0) at the end of
+// the block before it; sm_75 has no cp.async and copies synchronously. The kernel keeps its bare-pointer parameters: the memrefs
 // that cp.async reads are converted inside the kernel (nvgpu is lowered
 // after outlining), so K and V are pointers like the other parameters, not
 // 88-byte descriptors.
@@ -14,7 +14,8 @@
 // RUN: fa-opt %s --fa-gpu-pipeline="chip=sm_75 format=isa" | FileCheck %s --check-prefix=SYNC
 // ASYNC: cp.async.cg.shared.global
 // COMMIT: cp.async.commit_group
-// WAIT: cp.async.wait_group {{(\\09)?}}1;
+// WAIT: cp.async.wait_group {{(\\09)?}}0;
+// WAIT-NOT: cp.async.wait_group {{(\\09)?}}1;
 // ABI: gpu.launch_func @attention_kernel::@attention_kernel {{.*}} args(%{{.*}} : !llvm.ptr, %{{.*}} : !llvm.ptr, %{{.*}} : !llvm.ptr, %{{.*}} : !llvm.ptr)
 // ABI: .entry attention_kernel(
 // ABI-SAME: .param .u64 .ptr .align 1 attention_kernel_param_0,

@@ -7,7 +7,7 @@
 // for a higher occupancy and spills to stay within that budget (observed:
 // 8 spill bytes at 128 registers for the f16 d = 64 kernel on sm_90, none at
 // 150 with the hint). This pass states the occupancy shared memory allows,
-// as nvvm.minctasm, where that promise costs no registers
+// as nvvm.minctasm, at most what costs no registers
 // (minBlocksPerSMHint in TileSelection.h decides, for the chip's preset).
 //
 //===----------------------------------------------------------------------===//

@@ -283,6 +283,49 @@ ThreadQueues::rewrite(ArrayRef<nvgpu::DeviceAsyncCopyOp> copies,
   return success();
 }
 
+/// scf.if ops that yield a group's token (a kernel commits a real group on
+/// one path and an empty one on the other) lose those results, which only
+/// the erased waits used.
+void dropTokenResults(Operation *root) {
+  auto isToken = [](Type type) {
+    return isa<nvgpu::DeviceAsyncTokenType>(type);
+  };
+  SmallVector<scf::IfOp> branches;
+  root->walk([&](scf::IfOp branch) {
+    if (llvm::any_of(branch.getResultTypes(), isToken))
+      branches.push_back(branch);
+  });
+  for (scf::IfOp branch : branches) {
+    SmallVector<Type> keptTypes;
+    SmallVector<unsigned> kept;
+    for (auto [index, type] : llvm::enumerate(branch.getResultTypes()))
+      if (!isToken(type)) {
+        keptTypes.push_back(type);
+        kept.push_back(index);
+      }
+    OpBuilder b(branch);
+    auto replacement =
+        scf::IfOp::create(b, branch.getLoc(), keptTypes, branch.getCondition(),
+                          /*withElseRegion=*/false);
+    replacement.getThenRegion().takeBody(branch.getThenRegion());
+    replacement.getElseRegion().takeBody(branch.getElseRegion());
+    for (Region *region :
+         {&replacement.getThenRegion(), &replacement.getElseRegion()}) {
+      if (region->empty())
+        continue;
+      auto yield = cast<scf::YieldOp>(region->front().getTerminator());
+      SmallVector<Value> operands;
+      for (unsigned index : kept)
+        operands.push_back(yield.getOperand(index));
+      yield->setOperands(operands);
+    }
+    for (auto [newIndex, oldIndex] : llvm::enumerate(kept))
+      branch.getResult(oldIndex).replaceAllUsesWith(
+          replacement.getResult(newIndex));
+    branch.erase();
+  }
+}
+
 } // namespace
 
 LogicalResult mlir::fa::lowerAsyncCopies(Operation *root) {
@@ -335,6 +378,7 @@ LogicalResult mlir::fa::lowerAsyncCopies(Operation *root) {
   // The tokens only order these ops; with the queues they carry nothing.
   for (nvgpu::DeviceAsyncWaitOp wait : waits)
     wait.erase();
+  dropTokenResults(root);
   for (nvgpu::DeviceAsyncCreateGroupOp commit : commits)
     commit.erase();
   for (nvgpu::DeviceAsyncCopyOp copy : copies)

@@ -285,6 +285,13 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
   if (split)
     visible = splitVisibleKeys(math, visible, split, kvSplits, blockKV);
   Value firstBlockStart = visible.firstBlockStart, keyEnd = visible.keyEnd;
+  // The blocks no element mask touches (keyLoop below); like the range
+  // above, the same for every thread.
+  UnmaskedBlocks unmasked;
+  if (!mask && !op.getCausal() && !op.getWindowAttr())
+    unmasked = unmaskedKeyBlocks(math, op, row0, rows, keyLen, causalOffset,
+                                 windowOffset, firstBlockStart, keyEnd,
+                                 blockKV);
 
   auto threadLoop = scf::ForallOp::create(
       b, loc, SmallVector<OpFoldResult>{b.getIndexAttr(threads)}, ValueRange{},
@@ -327,7 +334,65 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
     return arith::SelectOp::create(b, loc, visible, rowsLeft, m.constant(0))
         .getResult();
   };
-  if (asyncCopies) {
+  // FlashAttention-2's copies (register kernel, cp.async): with one K and
+  // one V buffer, V is requested before S = Q K^T and the next K before the
+  // softmax, each its own commit group, each waited for just before it is
+  // read; with two or more buffers, the next block's K and V are requested
+  // a whole block ahead, right after the barrier that frees their buffers.
+  // Blocks past the visible keys are not fetched (a uniform branch), so a
+  // shape whose keys fill whole blocks needs no tail handling at all.
+  bool fragmentOrder = registerFragments && asyncCopies;
+  bool splitGroups = fragmentOrder && stages == 1;
+  auto keyRows = [&](IndexMath &m, Value start) -> Value {
+    if (wholeKeyBlocks())
+      return Value();
+    return validKeyRows(m, start);
+  };
+  // One commit group of the K and/or V tiles of the block at `start`
+  // (both when `values` and `keys`), into `tileStage`; its token.
+  auto tokenType = nvgpu::DeviceAsyncTokenType::get(ctx);
+  auto requestTiles = [&](IndexMath &m, Value start, Value tileStage,
+                          bool keys, bool values) -> Value {
+    SmallVector<Value> tokens;
+    if (keys)
+      tokens.append(copyTileAsync(key, batch, kvHead, start,
+                                  keyRows(m, start), lastKey, blockKV, headDim,
+                                  keySmem, tileStage, thread));
+    if (values)
+      tokens.append(copyTileAsync(value, batch, kvHead, start,
+                                  keyRows(m, start), lastKey, blockKV,
+                                  valueDim, valueSmem, tileStage, thread));
+    return nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenType, tokens);
+  };
+  // The same for a block that may lie past the visible keys: then the
+  // group is empty (PTX allows empty groups; every thread commits the same
+  // number, so the wait counts stay uniform).
+  auto requestTilesIfVisible = [&](IndexMath &m, Value start, Value tileStage,
+                                   bool keys, bool values) -> Value {
+    auto branch = scf::IfOp::create(
+        b, loc, TypeRange{tokenType}, m.lt(start, keyEnd),
+        /*addThenBlock=*/true, /*addElseBlock=*/true);
+    OpBuilder::InsertionGuard ifGuard(b);
+    b.setInsertionPointToStart(branch.thenBlock());
+    IndexMath tm{b, loc};
+    scf::YieldOp::create(b, loc,
+                         requestTiles(tm, start, tileStage, keys, values));
+    b.setInsertionPointToStart(branch.elseBlock());
+    scf::YieldOp::create(
+        b, loc,
+        ValueRange{nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenType,
+                                                           ValueRange{})});
+    return branch.getResult(0);
+  };
+  auto waitAll = [&](Location at, Value group) {
+    nvgpu::DeviceAsyncWaitOp::create(b, at, group, b.getI32IntegerAttr(0));
+  };
+  if (fragmentOrder) {
+    // The first block's K (and V): waited for here, which is where the
+    // first iteration would wait.
+    waitAll(loc, requestTilesIfVisible(math, firstBlockStart, zero, true,
+                                       !splitGroups));
+  } else if (asyncCopies) {
     SmallVector<Value> tokens =
         copyTileAsync(key, batch, kvHead, firstBlockStart,
                       validKeyRows(math, firstBlockStart), lastKey, blockKV,
@@ -338,9 +403,41 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
     nvgpu::DeviceAsyncCreateGroupOp::create(
         b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), tokens);
   }
-  auto keyLoop = scf::ForOp::create(
-      b, loc, firstBlockStart, keyEnd, blockKVValue, initState,
-      [&](OpBuilder &lb, Location lloc, Value col0, ValueRange state) {
+
+  // The register kernel's key block with FlashAttention-2's copies. Its
+  // own K (and V with two buffers) has landed: the previous iteration (or
+  // the prologue) ended waiting for it.
+  auto fragmentBlock = [&](IndexMath &lm, Location lloc, Value col0,
+                           Value stage, ValueRange state) {
+    Value next = lm.add(col0, blockKVValue);
+    // Every warp sees the landed tiles and is done with the buffers that
+    // the requests below fill.
+    gpu::BarrierOp::create(b, lloc);
+    Value pending;
+    if (splitGroups) {
+      pending = requestTiles(lm, col0, stage, false, true);
+    } else {
+      Value block = lm.divU(lm.sub(next, firstBlockStart), blockKVValue);
+      Value nextStage = lm.remU(block, lm.constant(stages));
+      pending = requestTilesIfVisible(lm, next, nextStage, true, true);
+    }
+    SmallVector<Value> scores =
+        fragmentScores(thread, stage, querySmem, keySmem);
+    if (splitGroups) {
+      // V has landed; every warp is done with K_s, which the next block's
+      // K then fills while this block's softmax and P V run.
+      waitAll(lloc, pending);
+      gpu::BarrierOp::create(b, lloc);
+      pending = requestTilesIfVisible(lm, next, stage, true, false);
+    }
+    SmallVector<Value> nextState = fragmentSoftmaxAndValues(
+        thread, batch, head, row0, col0, stage, valueSmem, scores, state);
+    waitAll(lloc, pending);
+    return nextState;
+  };
+
+  auto keyBlock = [&](OpBuilder &lb, Location lloc, Value col0,
+                      ValueRange state) {
         OpBuilder::InsertionGuard loopGuard(b);
         b.setInsertionPoint(lb.getInsertionBlock(), lb.getInsertionPoint());
         IndexMath lm{b, lloc};
@@ -348,6 +445,11 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
         if (stages > 1) {
           Value block = lm.divU(lm.sub(col0, firstBlockStart), blockKVValue);
           stage = lm.remU(block, lm.constant(stages));
+        }
+        if (fragmentOrder) {
+          scf::YieldOp::create(b, lloc,
+                               fragmentBlock(lm, lloc, col0, stage, state));
+          return;
         }
         if (asyncCopies) {
           // Prefetch the next key block (zero rows past the last one),
@@ -379,9 +481,11 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
           // each warp's fragments. Before a buffer is filled again (the
           // next block's copy with one stage, the prefetch with cp.async),
           // every warp is done with it.
-          SmallVector<Value> next =
-              fragmentKeyBlock(thread, batch, head, row0, col0, stage,
-                               querySmem, keySmem, valueSmem, state);
+          SmallVector<Value> scores =
+              fragmentScores(thread, stage, querySmem, keySmem);
+          SmallVector<Value> next = fragmentSoftmaxAndValues(
+              thread, batch, head, row0, col0, stage, valueSmem, scores,
+              state);
           if (stages == 1 || asyncCopies)
             gpu::BarrierOp::create(b, lloc);
           scf::YieldOp::create(b, lloc, next);
@@ -431,10 +535,33 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
         if (stages == 1 || asyncCopies)
           gpu::BarrierOp::create(b, lloc);
         scf::YieldOp::create(b, lloc, next);
-      });
+  };
+
+  // Key blocks that every row of the query block sees whole run in a loop
+  // of their own without element masks, as in FlashAttention-2; the block
+  // with the sequence's last keys (when blocks do not divide them) keeps
+  // them. With a causal or window band, or an explicit mask, one loop masks
+  // every block: a loop of unmasked blocks beside a loop of the band's
+  // blocks saves a quarter of the causal main loop's instructions but
+  // spills at the tiles the model picks (docs/GPU.md).
+  auto keyLoop = [&](Value from, Value to, ValueRange init, bool masked) {
+    elementMasks = masked;
+    auto loop = scf::ForOp::create(b, loc, from, to, blockKVValue, init,
+                                   keyBlock);
+    elementMasks = true;
+    return SmallVector<Value>(loop.getResults());
+  };
+  SmallVector<Value> finalState;
+  if (unmasked.end) {
+    finalState = keyLoop(firstBlockStart, unmasked.end, initState, false);
+    if (!wholeKeyBlocks())
+      finalState = keyLoop(unmasked.end, keyEnd, finalState, true);
+  } else {
+    finalState = keyLoop(firstBlockStart, keyEnd, initState, true);
+  }
 
   if (registerFragments) {
-    fragmentEpilogue(thread, batch, head, row0, keyLoop.getResults());
+    fragmentEpilogue(thread, batch, head, row0, finalState);
     return;
   }
   // O = acc / l (0 where no key was visible), logsumexp = m + log l.
@@ -443,7 +570,7 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
   if (tensorCores)
     rowHalves = resultHalves(thread);
   scf::IfOp::create(b, loc, inRange, [&](OpBuilder &tb, Location tloc) {
-    Value finalMax = keyLoop.getResult(0), finalSum = keyLoop.getResult(1);
+    Value finalMax = finalState[0], finalSum = finalState[1];
     Value zeroF = f32Constant(tb, tloc, 0);
     Value isEmpty = arith::CmpFOp::create(tb, tloc, arith::CmpFPredicate::OEQ,
                                           finalSum, zeroF);
@@ -453,7 +580,7 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
     Value zeros = arith::ConstantOp::create(
         tb, tloc, DenseElementsAttr::get(sliceType, 0.0f));
     for (int64_t index = 0; index < accumulatorSlices(); ++index) {
-      Value part = keyLoop.getResult(2 + index);
+      Value part = finalState[2 + index];
       Value quotient = arith::DivFOp::create(tb, tloc, part, sums);
       Value normalized =
           arith::SelectOp::create(tb, tloc, isEmpty, zeros, quotient);
@@ -955,6 +1082,8 @@ KernelBuilder::forRowOwner(Value ownsRow,
 /// this op's masks.
 Value KernelBuilder::scoreOf(Value raw, Value batch, Value head, Value row,
                              Value col) {
+  if (!elementMasks)
+    return exponent.rawScores ? raw : arith::MulFOp::create(b, loc, raw, scale);
   ScoreMasks masks{mask,   maskBroadcast, queryLen,    tensorKeyLen,
                    keyLen, causalOffset,  windowOffset};
   return kernelScore(b, loc, op, masks, raw,

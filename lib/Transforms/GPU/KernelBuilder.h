@@ -346,9 +346,6 @@ struct KernelBuilder : TileCopier {
       return chunk * elementBytes(type) == kChunkBytes &&
              (blockKV * (width / chunk)) % threads == 0;
     };
-    asyncCopies = allowAsyncCopies && stages > 1 &&
-                  evenChunks(headDim, keyElementType) &&
-                  evenChunks(valueDim, valueElementType);
     AttentionShape shape;
     shape.headDim = headDim;
     shape.valueDim = valueDim;
@@ -361,6 +358,11 @@ struct KernelBuilder : TileCopier {
     // Block_kv and Dv are multiples of 16 here: whole pairs of 8-column
     // chunks for the two threads of a row.
     registerFragments = tensorCores && allowRegisterFragments;
+    // The register kernel copies with cp.async at one stage too, in
+    // FlashAttention-2's order (buildQueryBlock).
+    asyncCopies = allowAsyncCopies && (stages > 1 || registerFragments) &&
+                  evenChunks(headDim, keyElementType) &&
+                  evenChunks(valueDim, valueElementType);
     if (tensorCores && !registerFragments && threads == 2 * blockQ)
       rowSplit = 2;
     keyChunk = 1;
@@ -403,6 +405,17 @@ struct KernelBuilder : TileCopier {
                                      Value querySmem, Value keySmem,
                                      Value valueSmem, ValueRange state);
   Value scoreOf(Value raw, Value batch, Value head, Value row, Value col);
+  /// False while building the loop over key blocks that every row of the
+  /// query block sees whole: scoreOf then applies no mask.
+  bool elementMasks = true;
+  /// Whether every key block the kernel reads is whole: a static Nk that
+  /// blocks divide, and no per-sequence lengths. Its copies then need no
+  /// clamps or zero fill.
+  bool wholeKeyBlocks() {
+    int64_t keys = op.getKeyLength();
+    return !kvLengths && !packedKeys && !ShapedType::isDynamic(keys) &&
+           keys % blockKV == 0;
+  }
 
   // The tensor-core kernel (tensorCores): per key block, the warps compute
   // S = Q K^T into `results`, thread t turns row t into probabilities in
@@ -451,11 +464,17 @@ struct KernelBuilder : TileCopier {
   // R / 16 fragment rows of 16; S, P and O live in mma.sync fragments.
   /// (m, l) per fragment row and the O fragments, all zero / -inf.
   SmallVector<Value> fragmentInitState();
-  /// The state after one key block.
-  SmallVector<Value> fragmentKeyBlock(Value thread, Value batch, Value head,
-                                      Value row0, Value col0, Value stage,
-                                      Value querySmem, Value keySmem,
-                                      Value valueSmem, ValueRange state);
+  /// One key block in two steps, so that the copies of FlashAttention-2's
+  /// order fit between them: S = Q K^T (reads K_s), then the online softmax
+  /// and O += P V (reads V_s), which give the state after the block.
+  SmallVector<Value> fragmentScores(Value thread, Value stage, Value querySmem,
+                                    Value keySmem);
+  SmallVector<Value> fragmentSoftmaxAndValues(Value thread, Value batch,
+                                              Value head, Value row0,
+                                              Value col0, Value stage,
+                                              Value valueSmem,
+                                              ArrayRef<Value> scores,
+                                              ValueRange state);
   /// O = acc / l and the logsumexp, from the fragments.
   void fragmentEpilogue(Value thread, Value batch, Value head, Value row0,
                         ValueRange state);

@@ -71,13 +71,12 @@ SmallVector<Value> KernelBuilder::fragmentInitState() {
   return state;
 }
 
-SmallVector<Value> KernelBuilder::fragmentKeyBlock(
-    Value thread, Value batch, Value head, Value row0, Value col0, Value stage,
-    Value querySmem, Value keySmem, Value valueSmem, ValueRange state) {
+SmallVector<Value> KernelBuilder::fragmentScores(Value thread, Value stage,
+                                                 Value querySmem,
+                                                 Value keySmem) {
   IndexMath math{b, loc};
   int64_t mTiles = rowTiles(*this);
-  int64_t nTiles = blockKV / kMmaN, vTiles = valueDim / kMmaN;
-  int64_t fragmentRows = 2 * mTiles;
+  int64_t nTiles = blockKV / kMmaN;
   Lane lane = laneOf(math, thread, blockQ / (threads / kWarpSize));
   Value zeroAcc =
       arith::ConstantOp::create(b, loc, b.getZeroAttr(accumulatorType(ctx)));
@@ -104,6 +103,17 @@ SmallVector<Value> KernelBuilder::fragmentKeyBlock(
     }
     multiplyFragments(b, loc, queryFragments, keyPairs, scores);
   }
+  return scores;
+}
+
+SmallVector<Value> KernelBuilder::fragmentSoftmaxAndValues(
+    Value thread, Value batch, Value head, Value row0, Value col0, Value stage,
+    Value valueSmem, ArrayRef<Value> scores, ValueRange state) {
+  IndexMath math{b, loc};
+  int64_t mTiles = rowTiles(*this);
+  int64_t nTiles = blockKV / kMmaN, vTiles = valueDim / kMmaN;
+  int64_t fragmentRows = 2 * mTiles;
+  Lane lane = laneOf(math, thread, blockQ / (threads / kWarpSize));
 
   // Mask each element (u, see SoftmaxExponent); the row max over this
   // lane's columns.

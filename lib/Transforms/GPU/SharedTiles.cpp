@@ -133,8 +133,9 @@ void TileCopier::copyTile(Value source, Value batch, Value head, Value row0,
 /// Starts cp.async copies of rows [row0, row0 + validRows) of
 /// source[batch, head] into the shared tile at `stage`, 16 bytes per thread
 /// and copy, zero-filling the rows past `validRows` (their source bytes are
-/// not read; the row index is clamped to `lastRow` all the same). Returns
-/// the copies' tokens for one commit group.
+/// not read; the row index is clamped to `lastRow` all the same); a null
+/// `validRows` means the whole tile exists. Returns the copies' tokens for
+/// one commit group.
 SmallVector<Value> TileCopier::copyTileAsync(Value source, Value batch,
                                              Value head, Value row0,
                                              Value validRows, Value lastRow,
@@ -154,9 +155,14 @@ SmallVector<Value> TileCopier::copyTileAsync(Value source, Value batch,
     Value tileRow, column;
     std::tie(tileRow, column) =
         chunkPosition(math, index, tileRows, chunksPerRow, chunk, type);
-    Value sourceRow = math.min(math.add(row0, tileRow), lastRow);
-    Value sourceElements = arith::SelectOp::create(
-        b, loc, math.lt(tileRow, validRows), fullChunk, noChunk);
+    // Without `validRows` every row of the tile exists: no clamp, no fill.
+    Value sourceRow = math.add(row0, tileRow);
+    Value sourceElements;
+    if (validRows) {
+      sourceRow = math.min(sourceRow, lastRow);
+      sourceElements = arith::SelectOp::create(
+          b, loc, math.lt(tileRow, validRows), fullChunk, noChunk);
+    }
     Value sharedAt = sharedColumn(math, tileRow, column, width, type);
     tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
         b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), sharedTile,

@@ -273,10 +273,12 @@ mlir::fa::minBlocksPerSMHint(int64_t sharedMemoryBytes, int64_t threads,
   if (!target.isGPU() || sharedMemoryBytes <= 0 || threads <= 0 ||
       sharedMemoryBytes > target.sharedMemoryPerSM)
     return std::nullopt;
-  int64_t blocks = std::min(target.sharedMemoryPerSM / sharedMemoryBytes,
-                            target.maxThreadsPerSM / threads);
-  if (blocks < 1 ||
-      blocks * threads * target.registersPerThread > target.registersPerSM)
+  int64_t atRegisterMaximum =
+      target.registersPerSM / (threads * target.registersPerThread);
+  int64_t blocks =
+      std::min({target.sharedMemoryPerSM / sharedMemoryBytes,
+                target.maxThreadsPerSM / threads, atRegisterMaximum});
+  if (blocks < 1)
     return std::nullopt;
   return blocks;
 }

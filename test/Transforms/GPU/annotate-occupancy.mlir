@@ -1,7 +1,8 @@
-// fa-annotate-occupancy: a kernel whose shared memory leaves room for so few
-// blocks per SM that they could all run at 255 registers a thread gets
-// nvvm.minctasm, so that ptxas does not spill for an occupancy it cannot
-// reach; other kernels are left alone.
+// fa-annotate-occupancy: a kernel whose shared memory is known gets
+// nvvm.minctasm, the blocks per SM that shared memory allows but at most as
+// many as could all run at 255 registers a thread, so that ptxas does not
+// spill for an occupancy it cannot reach or chose itself; the hint never
+// caps registers. Kernels whose shared memory is unknown are left alone.
 // RUN: fa-opt %s --fa-annotate-occupancy=chip=sm_90 | FileCheck %s
 // RUN: fa-opt %s --fa-annotate-occupancy=chip=sm_80 | FileCheck %s --check-prefix=SM80
 // RUN: not fa-opt %s --fa-annotate-occupancy=chip=sm_99 2>&1 | FileCheck %s --check-prefix=CHIP
@@ -18,7 +19,7 @@ module attributes {gpu.container_module} {
     %rest = arith.constant 80000 : i32
     // 232448 / 88064: 2 blocks of 128 threads, 256 registers each at most.
     gpu.launch_func @kernels::@two_blocks blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) dynamic_shared_memory_size %big
-    // 11 blocks fit: a hint would cap registers at 46.
+    // 11 blocks fit, but a promise of more than 2 would cap registers.
     gpu.launch_func @kernels::@many_blocks blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) dynamic_shared_memory_size %small
     // The size is known only at run time.
     gpu.launch_func @kernels::@unknown_size blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) dynamic_shared_memory_size %dyn
@@ -41,8 +42,7 @@ module attributes {gpu.container_module} {
       gpu.return
     }
     // CHECK-LABEL: gpu.func @many_blocks
-    // CHECK-NOT: minctasm
-    // CHECK: gpu.return
+    // CHECK-SAME: nvvm.minctasm = 2 : i32
     gpu.func @many_blocks() kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
       gpu.return
     }

@@ -22,11 +22,26 @@
 // The Q copy's column is swizzled by the row: chunk xor (row mod 8).
 // REG: arith.xori
 // REG: vector.store {{.*}} {alignment = 16 : i64} : memref<64x64xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// The first block's K and V by cp.async, one group (an empty one when the
+// query block sees no key), waited for before the loop. 512 keys fill
+// whole 32-key blocks: no clamp, no zero fill.
+// REG: %[[FIRST:.*]] = scf.if %{{.*}} -> (!nvgpu.device.async.token)
+// REG-NOT: arith.select
+// REG: nvgpu.device_async_copy {{.*}}, 8 {bypassL1}
+// REG: nvgpu.device_async_create_group
+// REG: } else {
+// REG-NEXT: nvgpu.device_async_create_group{{ *$}}
+// REG: nvgpu.device_async_wait %[[FIRST]] {numGroups = 0 : i32}
 // The key loop carries m and the lane's part of l for 4 fragment rows
-// (rows g and g + 8 of two 16-row tiles), and 2 x 8 O fragments.
+// (rows g and g + 8 of two 16-row tiles), and 2 x 8 O fragments. Without
+// causal or window masks and with whole blocks it is the only loop, and no
+// element is masked.
 // REG: scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>)
-// REG: nvgpu.device_async_wait
-// REG-NEXT: gpu.barrier
+// One barrier per block (two buffers): this block's tiles are visible and
+// the other buffers free, so the next block's K and V are requested at once.
+// REG-NEXT: arith.subi
+// REG: gpu.barrier
+// REG: %[[NEXT:.*]] = scf.if %{{.*}} -> (!nvgpu.device.async.token)
 // S = Q Kᵀ: per 16 of D, two Q fragments (x4) and two K pairs (x4), then
 // 2 x 4 mma.syncs; four steps.
 // REG-COUNT-4: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false}
@@ -34,10 +49,13 @@
 // REG-NOT: gpu.barrier
 // REG-NOT: memref.store
 // REG-NOT: vector.store
+// REG-NOT: arith.select
 // The row max over the quad: xor 1, then xor 2, for the 4 rows.
 // REG-COUNT-4: gpu.shuffle  xor {{.*}}, %c1_i32
 // REG-COUNT-4: gpu.shuffle  xor {{.*}}, %c2_i32
-// REG: math.exp
+// p = 2^(u c - m' c): one FMA (c = 0.125 log2 e) and one approximate exp2.
+// REG: math.fma %{{.*}}, %cst{{.*}}, %{{.*}} : f32
+// REG-NEXT: math.exp2 %{{.*}} fastmath<afn> : f32
 // P rounded two columns at a time into one packed register.
 // REG: arith.truncf {{.*}} : vector<2xf32> to vector<2xf16>
 // O += P V: V read transposed into B fragments.
@@ -45,8 +63,11 @@
 // REG: nvgpu.mma.sync
 // REG-NOT: memref.store
 // REG-NOT: vector.store
-// REG: gpu.barrier
+// REG-NOT: gpu.barrier
+// The next block's group is waited for at the end of this one.
+// REG: nvgpu.device_async_wait %[[NEXT]] {numGroups = 0 : i32}
 // REG-NEXT: scf.yield
+// REG-NOT: scf.for
 // The end: l summed over the quad, O / l stored from the fragments, two
 // columns per lane.
 // REG-COUNT-4: gpu.shuffle  xor {{.*}}, %c1_i32
@@ -78,12 +99,12 @@
 // MMA: vector.transfer_write {{.*}}[%{{.*}}, %{{.*}}, %[[Z:.*]], %[[Z]]] {{.*}} : vector<16x8xf32>, memref<4x8x16x8xf32, #gpu.address_space<workgroup>>
 // MMA: affine.apply #[[TILE1]](%[[T]])
 // MMA: gpu.barrier
-// Thread t: scale and mask row t, its max, then P = e^(s - m') as f16. 64
+// Thread t: mask row t (raw scores), its max, then P = 2^(u c - m' c) as f16. 64
 // threads own the 64 rows: no branch around the row phases.
 // MMA-NOT: scf.if
 // MMA: affine.apply #[[FIRST]](%[[T]])
 // MMA: vector.load {{.*}} {alignment = 16 : i64} : memref<4x8x16x8xf32, #gpu.address_space<workgroup>>, vector<4xf32>
-// MMA: math.exp
+// MMA: math.exp2
 // P in two 8-byte halves, in the thread's order.
 // MMA: vector.store {{.*}} {alignment = 8 : i64} : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<4xf16>
 // MMA: vector.store {{.*}} {alignment = 8 : i64} : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<4xf16>
@@ -125,7 +146,7 @@
 // CHECK: %[[GROUP:.*]] = nvgpu.device_async_create_group
 // CHECK: nvgpu.device_async_wait %[[GROUP]] {numGroups = 1 : i32}
 // CHECK: gpu.barrier
-// CHECK: math.exp
+// CHECK: math.exp2
 // CHECK: gpu.barrier
 // CHECK-NOT: gpu.barrier
 // Without cp.async the copies are synchronous and two stages need one
@@ -133,7 +154,7 @@
 // SYNC-NOT: nvgpu.device_async_copy
 // SYNC: scf.for
 // SYNC: gpu.barrier
-// SYNC: math.exp
+// SYNC: math.exp2
 // SYNC-NOT: gpu.barrier
 // SYNC: {mapping = [#gpu.thread<x>]}
 // CHECK: {mapping = [#gpu.thread<x>]}
