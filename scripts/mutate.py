@@ -33,6 +33,7 @@ LLVM = "/usr/lib/llvm-22"
 TILE = "lib/Transforms/TileAttention.cpp"
 KERNEL = "lib/Transforms/GPU/DistributeAttention.cpp"
 FRAGMENTS = "lib/Transforms/GPU/RegisterFragmentKernel.cpp"
+KERNEL_BUILDER = "lib/Transforms/GPU/KernelBuilder.h"
 FRAGMENT_HELPERS = "lib/Transforms/GPU/Fragments.h"
 SHARED_TILES = "lib/Transforms/GPU/SharedTiles.cpp"
 LANES = "lib/Transforms/GPU/WarpCollectives.cpp"
@@ -217,8 +218,8 @@ MUTATIONS = [
       "test/Integration/grouped-heads.mlir"],
      "query head h reads K/V head h mod G instead of h / G (tiled)"),
     ("scale-applied-twice", BUILDERS,
-     "      : b(b), loc(loc), score(arith::MulFOp::create(b, loc, raw, scale)) {}",
-     "      : b(b), loc(loc), score(arith::MulFOp::create(b, loc, arith::MulFOp::create(b, loc, raw, scale), scale)) {}",
+     "        score(scale ? arith::MulFOp::create(b, loc, raw, scale).getResult()",
+     "        score(scale ? arith::MulFOp::create(b, loc, arith::MulFOp::create(b, loc, raw, scale), scale).getResult()",
      ["test/Integration/worked-example.mlir", "test/Integration/raise-linalg.mlir",
       SWEEP + "n7-tail.mlir"],
      "the scale multiplies the scores twice (reference and tiled alike)"),
@@ -242,7 +243,7 @@ MUTATIONS = [
      [SWEEP + "causal-top-left.mlir", SWEEP + "causal-bottom-right.mlir"],
      "the reference lowering hides the causal diagonal"),
     ("kernel-no-rescale", KERNEL,
-     "          acc.push_back(arith::MulFOp::create(b, lloc, part, alphas));",
+     "          acc.push_back(contractingMul(b, lloc, part, alphas));",
      "          acc.push_back(part);",
      multi_block_sweep("fma") + [DIFFERENTIAL],
      "the FMA kernel does not rescale its accumulator"),
@@ -292,7 +293,7 @@ MUTATIONS = [
     # The register-resident kernel (the default tensor-core kernel) and the
     # lane-exact CPU model of its warp collectives.
     ("fragment-no-rescale", FRAGMENTS,
-     """          Value scaled = arith::MulFOp::create(
+     """          Value scaled = contractingMul(
               b, loc, extractElement(b, loc, acc, r, j), alphas[i * 2 + r]);""",
      """          Value scaled = extractElement(b, loc, acc, r, j);""",
      KERNEL_MMA, "the register kernel does not rescale its O fragments"),
@@ -324,10 +325,62 @@ MUTATIONS = [
      """        if (stages == 1 || asyncCopies)
           gpu::BarrierOp::create(b, lloc);
         scf::YieldOp::create(b, lloc, next);
-      });""",
+  };""",
      """        scf::YieldOp::create(b, lloc, next);
-      });""",
+  };""",
      KERNEL_FMA, "the FMA kernel refills K/V buffers that other threads still read"),
+    # FlashAttention-2's exponential and copy order (issue 28).
+    ("exp2-without-log2e", KERNEL_BUILDER,
+     "    result.log2Factor = result.rawScores ? scale * log2e : log2e;",
+     "    result.log2Factor = result.rawScores ? scale : 1.0;",
+     KERNEL_MMA + GPU_BACKWARD[:2],
+     "p = 2^(u c - m c) without log2 e folded into c: e^x computed as 2^x"),
+    ("max-on-scaled-scores", KERNEL,
+     "    return exponent.rawScores ? raw : arith::MulFOp::create(b, loc, raw, scale);",
+     "    return arith::MulFOp::create(b, loc, raw, scale);",
+     KERNEL_MMA + KERNEL_FMA,
+     "unmasked blocks take the max on scaled scores while the FMA applies the scale again"),
+    ("masked-max-on-scaled-scores", KERNEL,
+     "                     exponent.rawScores ? Value() : scale, batch, head, row,",
+     "                     scale, batch, head, row,",
+     KERNEL_MMA + KERNEL_FMA,
+     "masked blocks scale the scores that the FMA scales again"),
+    ("rescale-without-log2-factor", KERNEL_BUILDER,
+     """    Value oldShift = arith::MulFOp::create(b, loc, oldMax,
+                                           f32Constant(b, loc, log2Factor));""",
+     """    Value oldShift = arith::MulFOp::create(b, loc, oldMax,
+                                           f32Constant(b, loc, 1.0));""",
+     KERNEL_MMA,
+     "alpha = 2^(m_old - m_new c): the old max not in base-2 units"),
+    ("fragment-k-wait-after-scores", KERNEL,
+     """        thread, batch, head, row0, col0, stage, valueSmem, scores, state);
+    waitAll(lloc, pending);""",
+     """        thread, batch, head, row0, col0, stage, valueSmem, scores, state);""",
+     KERNEL_MMA,
+     "the next block's K (and V with two buffers) is waited for only after Q·Kᵀ reads it"),
+    ("fragment-v-wait-dropped", KERNEL,
+     """      waitAll(lloc, pending);
+      gpu::BarrierOp::create(b, lloc);
+      pending = requestTilesIfVisible(lm, next, stage, true, false);""",
+     """      gpu::BarrierOp::create(b, lloc);
+      pending = requestTilesIfVisible(lm, next, stage, true, false);""",
+     KERNEL_MMA,
+     "P V reads V before its cp.async group is waited for (one buffer)"),
+    ("fragment-k-refill-before-barrier", KERNEL,
+     """      waitAll(lloc, pending);
+      gpu::BarrierOp::create(b, lloc);
+      pending = requestTilesIfVisible(lm, next, stage, true, false);""",
+     """      waitAll(lloc, pending);
+      pending = requestTilesIfVisible(lm, next, stage, true, false);""",
+     KERNEL_MMA,
+     "the next K overwrites K_s while other warps may still multiply it"),
+    ("backward-p-without-log2e", BACKWARD_KERNEL,
+     """  Value prob = exponent.probability(
+      b, loc, score, SoftmaxExponent::negatedLogsumexpShift(b, loc, lse));""",
+     """  Value prob = exponent.probability(
+      b, loc, score, safeRowMax(b, loc, lse));""",
+     GPU_BACKWARD,
+     "the backward kernels subtract L unscaled (and with the wrong sign) in base 2"),
     ("cp-async-no-wait", KERNEL,
      """          nvgpu::DeviceAsyncWaitOp::create(b, lloc, group,
                                            b.getI32IntegerAttr(1));""",

@@ -303,9 +303,14 @@ int64_t mlir::fa::registersPerThread(const Tiling &tiling,
     // ptxas spills 24 bytes at that frontier on sm_90 without them counted
     // (scripts/gpu-resources.py, packed cases).
     double sequenceBases = shape.packedSequences ? 8 : 0;
+    // A causal or window band masks every element against the row's
+    // diagonal: its lane-invariant row and column bases stay live (ptxas:
+    // 12 spill bytes at d = 128, 128 x 32, two stages, causal, on sm_80
+    // without them counted; scripts/ptx-main-loop.py).
+    double bandBases = shape.causalOffset || shape.window ? 4 : 0;
     double inFlight = 5 * double(shape.headDim) / 16 +
                       double(tiling.blockKV) / 4 + 6 + hoistedAddresses +
-                      sequenceBases + 12 * fragmentRows;
+                      sequenceBases + bandBases + 12 * fragmentRows;
     return clampToInt64(std::ceil(fragments + inFlight));
   }
   double threads = double(tiling.warps) * double(target.warpSize);
