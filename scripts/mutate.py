@@ -352,6 +352,11 @@ MUTATIONS = [
                                            f32Constant(b, loc, 1.0));""",
      KERNEL_MMA,
      "alpha = 2^(m_old - m_new c): the old max not in base-2 units"),
+    ("raw-max-negative-scale", KERNEL_BUILDER,
+     "    result.rawScores = scale > 0 && !additiveMask;",
+     "    result.rawScores = scale != 0 && !additiveMask;",
+     ["test/Integration/kernel-negative-scale.mlir"],
+     "a negative scale takes the max on raw scores, whose order it reverses"),
     ("fragment-k-wait-after-scores", KERNEL,
      """        thread, batch, head, row0, col0, stage, valueSmem, scores, state);
     waitAll(lloc, pending);""",

@@ -307,7 +307,7 @@ int64_t mlir::fa::registersPerThread(const Tiling &tiling,
     // diagonal: its lane-invariant row and column bases stay live (ptxas:
     // 12 spill bytes at d = 128, 128 x 32, two stages, causal, on sm_80
     // without them counted; scripts/ptx-main-loop.py).
-    double bandBases = shape.causalOffset || shape.window ? 4 : 0;
+    double bandBases = shape.causalOffset || shape.window ? 3 : 0;
     double inFlight = 5 * double(shape.headDim) / 16 +
                       double(tiling.blockKV) / 4 + 6 + hoistedAddresses +
                       sequenceBases + bandBases + 12 * fragmentRows;

@@ -22,27 +22,29 @@
 // SM75: "target":"sm_75","policy":"auto","block_q":64,"block_kv":64,"warps":4,"stages":1,"kv_splits":1,"pack_gqa":false,"smem_bytes":52224,"smem_limit":65536
 // SM75-SAME: "fa1_bc":64,"fa1_br":64,"gpu_kernel":"fma"
 // SM75: fa.attention {{.*}} tiling = <block_q = 64, block_kv = 64, warps = 4, stages = 1, smem_bytes = 52224>
-// SM80: "target":"sm_80","policy":"auto","block_q":128,"block_kv":32,"warps":4,"stages":2,"kv_splits":1,"pack_gqa":false,"smem_bytes":65536,"smem_limit":166912
+// Causal, d = 128: the band's live mask bases rule out 128 x 32 over 4
+// warps (docs/Targets.md); 128 x 64 over 8 warps keeps 8 warps per SM.
+// SM80: "target":"sm_80","policy":"auto","block_q":128,"block_kv":64,"warps":8,"stages":1,"kv_splits":1,"pack_gqa":false,"smem_bytes":65536,"smem_limit":166912
 // SM80-SAME: "fa1_bc":163,"fa1_br":128,"gpu_kernel":"mma.sync-registers"
-// SM80: fa.attention {{.*}} tiling = <block_q = 128, block_kv = 32, warps = 4, stages = 2, smem_bytes = 65536>
-// SM86: "target":"sm_86","policy":"auto","block_q":128,"block_kv":32,"warps":4,"stages":2,"kv_splits":1,"pack_gqa":false,"smem_bytes":65536,"smem_limit":101376
+// SM80: fa.attention {{.*}} tiling = <block_q = 128, block_kv = 64, warps = 8, stages = 1, smem_bytes = 65536>
+// SM86: "target":"sm_86","policy":"auto","block_q":128,"block_kv":64,"warps":8,"stages":1,"kv_splits":1,"pack_gqa":false,"smem_bytes":65536,"smem_limit":101376
 // SM86-SAME: "fa1_bc":99,"fa1_br":99,"gpu_kernel":"mma.sync-registers"
-// SM86: fa.attention {{.*}} tiling = <block_q = 128, block_kv = 32, warps = 4, stages = 2, smem_bytes = 65536>
-// SM89: "target":"sm_89","policy":"auto","block_q":128,"block_kv":32,"warps":4,"stages":2,"kv_splits":1,"pack_gqa":false,"smem_bytes":65536,"smem_limit":101376
+// SM86: fa.attention {{.*}} tiling = <block_q = 128, block_kv = 64, warps = 8, stages = 1, smem_bytes = 65536>
+// SM89: "target":"sm_89","policy":"auto","block_q":128,"block_kv":64,"warps":8,"stages":1,"kv_splits":1,"pack_gqa":false,"smem_bytes":65536,"smem_limit":101376
 // SM89-SAME: "fa1_bc":99,"fa1_br":99,"gpu_kernel":"mma.sync-registers"
-// SM89: fa.attention {{.*}} tiling = <block_q = 128, block_kv = 32, warps = 4, stages = 2, smem_bytes = 65536>
-// SM90: "target":"sm_90","policy":"auto","block_q":128,"block_kv":32,"warps":4,"stages":2,"kv_splits":1,"pack_gqa":false,"smem_bytes":65536,"smem_limit":232448
+// SM89: fa.attention {{.*}} tiling = <block_q = 128, block_kv = 64, warps = 8, stages = 1, smem_bytes = 65536>
+// SM90: "target":"sm_90","policy":"auto","block_q":128,"block_kv":64,"warps":8,"stages":1,"kv_splits":1,"pack_gqa":false,"smem_bytes":65536,"smem_limit":232448
 // SM90-SAME: "fa1_bc":227,"fa1_br":128,"gpu_kernel":"mma.sync-registers"
-// SM90: fa.attention {{.*}} tiling = <block_q = 128, block_kv = 32, warps = 4, stages = 2, smem_bytes = 65536>
-// SM90A: "target":"sm_90a","policy":"auto","block_q":128,"block_kv":32,"warps":4,"stages":2,"kv_splits":1,"pack_gqa":false,"smem_bytes":65536,"smem_limit":232448
+// SM90: fa.attention {{.*}} tiling = <block_q = 128, block_kv = 64, warps = 8, stages = 1, smem_bytes = 65536>
+// SM90A: "target":"sm_90a","policy":"auto","block_q":128,"block_kv":64,"warps":8,"stages":1,"kv_splits":1,"pack_gqa":false,"smem_bytes":65536,"smem_limit":232448
 // SM90A-SAME: "fa1_bc":227,"fa1_br":128,"gpu_kernel":"mma.sync-registers"
-// SM90A: fa.attention {{.*}} tiling = <block_q = 128, block_kv = 32, warps = 4, stages = 2, smem_bytes = 65536>
-// SM100: "target":"sm_100","policy":"auto","block_q":128,"block_kv":32,"warps":4,"stages":2,"kv_splits":1,"pack_gqa":false,"smem_bytes":65536,"smem_limit":232448
+// SM90A: fa.attention {{.*}} tiling = <block_q = 128, block_kv = 64, warps = 8, stages = 1, smem_bytes = 65536>
+// SM100: "target":"sm_100","policy":"auto","block_q":128,"block_kv":64,"warps":8,"stages":1,"kv_splits":1,"pack_gqa":false,"smem_bytes":65536,"smem_limit":232448
 // SM100-SAME: "fa1_bc":227,"fa1_br":128,"gpu_kernel":"mma.sync-registers"
-// SM100: fa.attention {{.*}} tiling = <block_q = 128, block_kv = 32, warps = 4, stages = 2, smem_bytes = 65536>
-// SM120: "target":"sm_120","policy":"auto","block_q":128,"block_kv":32,"warps":4,"stages":2,"kv_splits":1,"pack_gqa":false,"smem_bytes":65536,"smem_limit":101376
+// SM100: fa.attention {{.*}} tiling = <block_q = 128, block_kv = 64, warps = 8, stages = 1, smem_bytes = 65536>
+// SM120: "target":"sm_120","policy":"auto","block_q":128,"block_kv":64,"warps":8,"stages":1,"kv_splits":1,"pack_gqa":false,"smem_bytes":65536,"smem_limit":101376
 // SM120-SAME: "fa1_bc":99,"fa1_br":99,"gpu_kernel":"mma.sync-registers"
-// SM120: fa.attention {{.*}} tiling = <block_q = 128, block_kv = 32, warps = 4, stages = 2, smem_bytes = 65536>
+// SM120: fa.attention {{.*}} tiling = <block_q = 128, block_kv = 64, warps = 8, stages = 1, smem_bytes = 65536>
 // GFX90A: "target":"gfx90a","policy":"auto","block_q":64,"block_kv":64,"warps":4,"stages":1,"kv_splits":1,"pack_gqa":false,"smem_bytes":52224,"smem_limit":65536
 // GFX90A-SAME: "fa1_bc":64,"fa1_br":64
 // GFX90A: fa.attention {{.*}} tiling = <block_q = 64, block_kv = 64, warps = 4, stages = 1, smem_bytes = 52224>
