@@ -331,7 +331,7 @@ MUTATIONS = [
      KERNEL_FMA, "the FMA kernel refills K/V buffers that other threads still read"),
     # FlashAttention-2's exponential and copy order (issue 28).
     ("exp2-without-log2e", KERNEL_BUILDER,
-     "    result.log2Factor = result.rawScores ? scale * log2e : log2e;",
+     "    result.log2Factor = result.rawScores ? scale * kLog2e : kLog2e;",
      "    result.log2Factor = result.rawScores ? scale : 1.0;",
      KERNEL_MMA + GPU_BACKWARD[:2],
      "p = 2^(u c - m c) without log2 e folded into c: e^x computed as 2^x"),

@@ -249,48 +249,19 @@ inline VisibleKeys visibleKeys(IndexMath &math, OpTy op, Value row0,
   return {math.mul(firstBlock, blockKVValue), keyEnd};
 }
 
-/// Of the key blocks [firstBlockStart, keyEnd) (starts a multiple of
-/// blockKV apart), those that every query row of [row0, row0 + rows) sees
-/// whole: starts in [begin, end). Such a block ends at or before keyLen and
-/// the causal diagonal of row0, lies inside the window's right edge for
-/// row0 and starts at or after its left edge for the last row. The blocks
-/// before `begin` and from `end` on need the element mask.
-struct UnmaskedBlocks {
-  Value begin, end;
-};
-template <typename OpTy>
-inline UnmaskedBlocks unmaskedKeyBlocks(IndexMath &math, OpTy op, Value row0,
-                                        Value rows, Value keyLen,
-                                        Value causalOffset, Value windowOffset,
-                                        Value firstBlockStart, Value keyEnd,
-                                        int64_t blockKV) {
+/// Where the key blocks [firstBlockStart, keyEnd) (starts blockKV apart)
+/// stop being whole: one past the last block start whose block ends at or
+/// before keyLen, at least firstBlockStart. Without causal or window bands
+/// and without a mask, the blocks before it need no element mask.
+inline Value wholeKeyBlocksEnd(IndexMath &math, Value firstBlockStart,
+                               Value keyEnd, Value keyLen, int64_t blockKV) {
   Value blockKVValue = math.constant(blockKV);
-  Value zero = math.constant(0);
-  // Blocks end by `endLimit`, start at or after `beginLimit`.
-  Value endLimit = keyLen, beginLimit = firstBlockStart;
-  if (op.getCausal())
-    endLimit = math.min(endLimit, math.addConstant(math.add(row0, causalOffset), 1));
-  if (WindowAttr window = op.getWindowAttr()) {
-    Value firstDiagonal = math.add(row0, windowOffset);
-    endLimit = math.min(endLimit,
-                        math.addConstant(firstDiagonal, window.getRight() + 1));
-    Value lastRow = math.addConstant(math.add(row0, rows), -1);
-    Value lastDiagonal = math.add(lastRow, windowOffset);
-    beginLimit = math.max(
-        beginLimit, math.addConstant(lastDiagonal, -window.getLeft()));
-  }
-  // begin: the first block start >= beginLimit; end: one past the last
-  // block start whose block ends by endLimit.
-  Value beginBlocks = math.ceilDiv(
-      math.max(math.sub(beginLimit, firstBlockStart), zero), blockKVValue);
-  Value begin = math.min(
-      math.add(firstBlockStart, math.mul(beginBlocks, blockKVValue)), keyEnd);
-  Value endBlocks = math.floorDiv(math.sub(endLimit, firstBlockStart),
-                                  blockKVValue);
-  Value end = math.add(firstBlockStart,
-                       math.mul(math.max(endBlocks, zero), blockKVValue));
-  end = math.max(math.min(end, keyEnd), begin);
-  return {begin, end};
+  Value wholeBlocks =
+      math.floorDiv(math.sub(keyLen, firstBlockStart), blockKVValue);
+  Value end = math.add(
+      firstBlockStart,
+      math.mul(math.max(wholeBlocks, math.constant(0)), blockKVValue));
+  return math.max(math.min(end, keyEnd), firstBlockStart);
 }
 
 /// The query rows that can see some key of [col0, col0 + cols), the

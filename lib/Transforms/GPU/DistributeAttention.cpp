@@ -98,12 +98,7 @@ SmallVector<Value> KernelBuilder::build() {
   Value queryBlocks = math.ceilDiv(queryLen, math.constant(blockQ));
   alignDiagonals(math, op, queryLen, keyLen, causalOffset, windowOffset);
   scale = f32Constant(b, loc, op.getScale().convertToDouble());
-  // A float mask is a bias added to the scores; an i1 mask only hides.
-  bool additiveMask =
-      op.getMask() &&
-      !getElementTypeOrSelf(op.getMask().getType()).isInteger(1);
-  exponent =
-      SoftmaxExponent::of(op.getScale().convertToDouble(), additiveMask);
+  exponent = SoftmaxExponent::of(op);
   maskBroadcast = maskBroadcastDims(op);
 
   // The results are written in place, one row per thread.
@@ -285,13 +280,12 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
   if (split)
     visible = splitVisibleKeys(math, visible, split, kvSplits, blockKV);
   Value firstBlockStart = visible.firstBlockStart, keyEnd = visible.keyEnd;
-  // The blocks no element mask touches (keyLoop below); like the range
-  // above, the same for every thread.
-  UnmaskedBlocks unmasked;
+  // Without bands or a mask, the blocks before this need no element mask
+  // (keyLoop below); like the range above, the same for every thread.
+  Value unmaskedEnd;
   if (!mask && !op.getCausal() && !op.getWindowAttr())
-    unmasked = unmaskedKeyBlocks(math, op, row0, rows, keyLen, causalOffset,
-                                 windowOffset, firstBlockStart, keyEnd,
-                                 blockKV);
+    unmaskedEnd = wholeKeyBlocksEnd(math, firstBlockStart, keyEnd, keyLen,
+                                    blockKV);
 
   auto threadLoop = scf::ForallOp::create(
       b, loc, SmallVector<OpFoldResult>{b.getIndexAttr(threads)}, ValueRange{},
@@ -552,10 +546,10 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
     return SmallVector<Value>(loop.getResults());
   };
   SmallVector<Value> finalState;
-  if (unmasked.end) {
-    finalState = keyLoop(firstBlockStart, unmasked.end, initState, false);
+  if (unmaskedEnd) {
+    finalState = keyLoop(firstBlockStart, unmaskedEnd, initState, false);
     if (!wholeKeyBlocks())
-      finalState = keyLoop(unmasked.end, keyEnd, finalState, true);
+      finalState = keyLoop(unmaskedEnd, keyEnd, finalState, true);
   } else {
     finalState = keyLoop(firstBlockStart, keyEnd, initState, true);
   }

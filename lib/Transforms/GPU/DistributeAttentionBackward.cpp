@@ -224,11 +224,7 @@ SmallVector<Value> BackwardKernel::build() {
   groupSize = math.divU(queryHeads, keyHeads);
   alignDiagonals(math, op, queryLen, keyLen, causalOffset, windowOffset);
   scale = f32Constant(b, loc, op.getScale().convertToDouble());
-  bool additiveMask =
-      op.getMask() &&
-      !getElementTypeOrSelf(op.getMask().getType()).isInteger(1);
-  exponent =
-      SoftmaxExponent::of(op.getScale().convertToDouble(), additiveMask);
+  exponent = SoftmaxExponent::of(op);
   maskBroadcast = maskBroadcastDims(op);
 
   auto allocLike = [&](Value tensor, Type element) -> Value {

@@ -121,11 +121,18 @@ struct SoftmaxExponent {
   /// logsumexp): the scale when u is raw, 1 otherwise.
   double naturalFactor = 1;
 
-  static SoftmaxExponent of(double scale, bool additiveMask) {
-    constexpr double log2e = 1.4426950408889634;
+  static constexpr double kLog2e = 1.4426950408889634;
+
+  /// For fa.attention or fa.attention_backward: a float mask is a bias
+  /// added to the scores, an i1 mask only hides.
+  template <typename OpTy> static SoftmaxExponent of(OpTy op) {
+    double scale = op.getScale().convertToDouble();
+    bool additiveMask =
+        op.getMask() &&
+        !getElementTypeOrSelf(op.getMask().getType()).isInteger(1);
     SoftmaxExponent result;
     result.rawScores = scale > 0 && !additiveMask;
-    result.log2Factor = result.rawScores ? scale * log2e : log2e;
+    result.log2Factor = result.rawScores ? scale * kLog2e : kLog2e;
     result.naturalFactor = result.rawScores ? scale : 1;
     return result;
   }
@@ -139,7 +146,7 @@ struct SoftmaxExponent {
   /// -L log2 e for a logsumexp L in natural units (the backward pass).
   static Value negatedLogsumexpShift(OpBuilder &b, Location loc, Value lse) {
     return arith::MulFOp::create(b, loc, safeRowMax(b, loc, lse),
-                                 f32Constant(b, loc, -1.4426950408889634));
+                                 f32Constant(b, loc, -kLog2e));
   }
   /// 2^(u c + negatedShift), of scalars or of vectors (negatedShift
   /// broadcast): the FMA is explicit, so that the CPU model computes the
