@@ -35,6 +35,9 @@ KERNEL = "lib/Transforms/GPU/DistributeAttention.cpp"
 FRAGMENTS = "lib/Transforms/GPU/RegisterFragmentKernel.cpp"
 KERNEL_BUILDER = "lib/Transforms/GPU/KernelBuilder.h"
 FRAGMENT_HELPERS = "lib/Transforms/GPU/Fragments.h"
+NARROW = "lib/Transforms/GPU/NarrowKernelIndices.cpp"
+NARROW_TESTS = ["test/Transforms/GPU/narrow-kernel-indices.mlir",
+                "test/GPU/index-bitwidth.mlir"]
 SHARED_TILES = "lib/Transforms/GPU/SharedTiles.cpp"
 LANES = "lib/Transforms/GPU/WarpCollectives.cpp"
 INDEX = "lib/Transforms/IndexMath.h"
@@ -773,6 +776,22 @@ MUTATIONS = [
      """        Value last = lm.eq(member, member);""",
      GPU_BIAS_GRADIENT + ["test/Differential/random-backward-kernel.test"],
      "the bias gradient's kernel stores (and restarts) its sum after every member, keeping only the last one's dS"),
+    # 32-bit kernel indices (issue 28): a module that could overflow must
+    # keep 64 bits.
+    ("narrow-limit-off-by-one", NARROW,
+     """    if (span >= kIndexLimit)""",
+     """    if (span > kIndexLimit)""",
+     NARROW_TESTS, "a kernel spanning exactly 2^31 elements gets a 32-bit index"),
+    ("narrow-index-arguments", NARROW,
+     """      if (argument.getType().isIndex())
+        refuse(func, "an index argument");
+""",
+     "",
+     NARROW_TESTS, "a kernel taking an index argument (passed as i64 by the host) is narrowed"),
+    ("narrow-strides-ignored", NARROW,
+     """    span += static_cast<__int128>(size - 1) * (stride < 0 ? -stride : stride);""",
+     """    span += static_cast<__int128>(size - 1);""",
+     NARROW_TESTS, "a strided kernel argument is measured by its element count, not its largest offset"),
 ]
 
 

@@ -13,7 +13,8 @@ loop's non-tensor work, which is what separates an mma.sync kernel from
 FA2-class speed.
 
   scripts/ptx-main-loop.py [--fa-opt build/bin/fa-opt] [--ptxas PATH]
-                           [--check] [--backward] [FILE.ptx ...]
+                           [--check] [--backward] [--index-bitwidth 32]
+                           [FILE.ptx ...]
 
 With --check it exits 1 unless every non-causal case's loop issues at most
 1.1x FA2's instructions per mma.sync for its head dim (5.41 at d = 64, 4.60
@@ -291,6 +292,8 @@ def main():
     parser.add_argument("--ptxas", default=None)
     parser.add_argument("--check", action="store_true")
     parser.add_argument("--backward", action="store_true")
+    parser.add_argument("--index-bitwidth", type=int, default=64,
+                        help="fa-gpu-pipeline's index-bitwidth (64 or 32)")
     parser.add_argument("files", nargs="*")
     args = parser.parse_args()
 
@@ -304,6 +307,7 @@ def main():
         return 0
 
     ptxas = args.ptxas
+    pipeline = f"format=isa index-bitwidth={args.index_bitwidth}"
     failures = []
     print(header(True))
     with tempfile.TemporaryDirectory() as tmp:
@@ -313,7 +317,7 @@ def main():
                 f.write(attention(dtype, d, causal))
             out = gpu_resources.run(
                 [args.fa_opt, source,
-                 f"--fa-gpu-pipeline=chip={chip} format=isa"])
+                 f"--fa-gpu-pipeline=chip={chip} {pipeline}"])
             label = (f"{chip}, {dtype}, d={d}{', causal' if causal else ''}: "
                      f"{tiling_of(args.fa_opt, source, chip)}")
             ptx = gpu_resources.ptx_of(out.stdout)
@@ -355,7 +359,7 @@ def main():
                             "f16", d, False, batch=BATCH, heads=HEADS, n=SEQ))
                     out = gpu_resources.run(
                         [args.fa_opt, source,
-                         f"--fa-gpu-pipeline=chip={chip} format=isa"])
+                         f"--fa-gpu-pipeline=chip={chip} {pipeline}"])
                     # The launches in order: D, dK/dV, dQ (the two with
                     # mma.sync are reported).
                     names = iter(["dK, dV", "dQ"])

@@ -100,9 +100,12 @@ static void addNVVMLowering(OpPassManager &pm,
   pm.addPass(mlir::fa::createFAAnnotateOccupancy(occupancy));
   // Layers with the same attention share one kernel from here on.
   pm.addPass(mlir::fa::createFADeduplicateKernels());
+  if (options.indexBitwidth == 32)
+    pm.addPass(mlir::fa::createFANarrowKernelIndices());
   pm.addNestedPass<gpu::GPUModuleOp>(mlir::fa::createFALowerBF16MmaSync());
   pm.addNestedPass<gpu::GPUModuleOp>(mlir::fa::createFALowerExp2ToNVVM());
-  pm.addPass(createConvertNVGPUToNVVMPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(
+      mlir::fa::createFAConvertKernelNVGPUToNVVM());
   pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertNVVMToLLVMPass());
@@ -113,8 +116,10 @@ static void addNVVMLowering(OpPassManager &pm,
   target.features = mlir::fa::ptxFeaturesFor(options.chip);
   pm.addPass(createGpuNVVMAttachTarget(target));
   pm.addPass(createLowerAffinePass());
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertIndexToLLVMPass());
+  // The host's arithmetic; the kernels' is converted with the rest of the
+  // gpu.module below, at the module's index width.
+  pm.addNestedPass<LLVM::LLVMFuncOp>(createArithToLLVMConversionPass());
+  pm.addNestedPass<LLVM::LLVMFuncOp>(createConvertIndexToLLVMPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 
@@ -151,11 +156,31 @@ mlir::fa::checkGPUPipelineOptions(const GPUPipelineOptions &options) {
   if (!llvm::is_contained({"isa", "bin", "fatbin"}, options.format))
     return "unknown format '" + options.format +
            "'; formats: isa (PTX), bin (cubin), fatbin";
+  if (options.indexBitwidth != 32 && options.indexBitwidth != 64)
+    return "index-bitwidth is " + std::to_string(options.indexBitwidth) +
+           "; the kernels compute indices in 64 or 32 bits";
+  if (options.indexBitwidth == 32 && !options.barePointers)
+    return "index-bitwidth=32 needs bare-pointers=true: a memref "
+           "descriptor's sizes and strides are index fields, which the host "
+           "passes as 64-bit values";
   return "";
+}
+
+/// LLVM's NVPTX backend has 32-bit shared pointers only through its
+/// -nvptx-short-ptr option, which is global to the process: every later
+/// NVPTX compilation in it uses them too (correct, but a kernel with a 64-bit
+/// index then truncates each shared address).
+static void useShortSharedPointers() {
+  auto &registered = llvm::cl::getRegisteredOptions();
+  auto found = registered.find("nvptx-short-ptr");
+  if (found != registered.end())
+    (void)found->second->addOccurrence(0, "nvptx-short-ptr", "true");
 }
 
 void mlir::fa::buildGPUPipeline(OpPassManager &pm,
                                 const GPUPipelineOptions &options) {
+  if (options.indexBitwidth == 32)
+    useShortSharedPointers();
   if (options.raise)
     pm.addPass(createFARaiseAttention());
   FASelectTilesOptions tiles;

@@ -119,6 +119,14 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
                      "in mma.sync fragments (fa-distribute-attention "
                      "register-fragments); false: through shared memory"),
       llvm::cl::init(true)};
+  PassOptions::Option<unsigned> indexBitwidth{
+      *this, "index-bitwidth",
+      llvm::cl::desc("64, or 32: kernels that address fewer than 2^31 "
+                     "elements compute indices in 32 bits "
+                     "(fa-narrow-kernel-indices) and LLVM's NVPTX backend "
+                     "makes shared pointers 32-bit (-nvptx-short-ptr, for "
+                     "the whole process); needs bare-pointers"),
+      llvm::cl::init(64)};
 };
 
 /// Why `options` cannot be served ("" when they can): a chip that is not one

@@ -542,6 +542,51 @@ def FALowerExp2ToNVVM : Pass<"fa-lower-exp2-to-nvvm"> {
   ];
 }
 
+def FANarrowKernelIndices : Pass<"fa-narrow-kernel-indices", "ModuleOp"> {
+  let summary = "Give gpu.modules whose kernels address less than 2^31 "
+                "elements a 32-bit index";
+  let description = [{
+    Attaches `#dlti.dl_spec<index = 32 : i32>` to each `gpu.module` in
+    which 32-bit index arithmetic cannot overflow: every kernel takes its
+    memrefs as bare pointers (`gpu.kernel` functions whose arguments are
+    statically shaped, identity-layout memrefs, scalars of fixed width, no
+    `index` argument, so the host's 64-bit launch ABI is unchanged), and
+    every memref the module touches (arguments, workgroup buffers, private
+    buffers) holds fewer than 2^31 elements. Index values are then element
+    offsets below 2^31 and loop bounds no larger.
+
+    The conversions to NVVM derive their index width from this layout
+    (`convert-gpu-to-nvvm`, `fa-convert-kernel-nvgpu-to-nvvm`), so shared
+    and global addresses, loop counters and fragment offsets are 32-bit
+    integer arithmetic, FlashAttention-2's address math; with
+    `-nvptx-short-ptr` shared-memory pointers are 32-bit too. Modules that
+    fail a condition keep the 64-bit index (`-debug-only=fa-narrow-kernel-
+    indices` says which condition). Only for pipelines that launch kernels
+    with bare pointers: a memref descriptor's sizes and strides are `index`
+    fields, which the host would still pass as 64-bit values.
+  }];
+  let dependentDialects = ["::mlir::DLTIDialect"];
+}
+
+def FAConvertKernelNVGPUToNVVM
+    : Pass<"fa-convert-kernel-nvgpu-to-nvvm", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Upstream's nvgpu-to-nvvm patterns at the gpu.module's "
+                "index width";
+  let description = [{
+    Converts the nvgpu ops of one `gpu.module` (ldmatrix, mma.sync,
+    cp.async and its groups) to NVVM with upstream's
+    `populateNVGPUToNVVMConversionPatterns`, using an LLVM type converter
+    whose index width comes from the module's data layout. Upstream's
+    `convert-nvgpu-to-nvvm` always converts `index` to i64, which would
+    leave every address a 64-bit computation (and a truncation with 32-bit
+    shared pointers) in a module `fa-narrow-kernel-indices` made 32-bit.
+  }];
+  let dependentDialects = [
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::NVVM::NVVMDialect",
+  ];
+}
+
 def FALowerBF16MmaSync : Pass<"fa-lower-bf16-mma-sync"> {
   let summary = "Lower bf16 nvgpu.mma.sync to nvvm.mma.sync";
   let description = [{
