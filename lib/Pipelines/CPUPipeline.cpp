@@ -74,7 +74,7 @@ void mlir::fa::buildCPUPipeline(OpPassManager &pm,
     pm.addPass(createFATileAttention());
     pm.addPass(createFATileAttentionBackward());
   }
-  addFrontendLowering(pm);
+  addFrontendLowering(pm, options.tosaValidation);
   addBufferization(pm);
 
   // Loops (the tiled form's scf.forall runs sequentially here), then LLVM.

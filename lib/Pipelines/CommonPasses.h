@@ -23,13 +23,22 @@
 namespace mlir::fa {
 
 /// TOSA, aggregated linalg ops and elementwise ops to linalg on tensors.
-inline void addFrontendLowering(OpPassManager &pm) {
+/// TOSA is lowered as upstream's conversions accept it; with
+/// `validateTosa`, ops outside the specification's profiles (an i64 or i1
+/// mask cast to f32, as torch-mlir emits) are refused first.
+inline void addFrontendLowering(OpPassManager &pm, bool validateTosa) {
   pm.addPass(createFADecomposeAggregatedOps());
   // Upstream's TOSA pipeline leaves constants and reshapes to these two,
   // and creates reshapes itself (tosa.tile), hence both before and after.
   pm.addNestedPass<func::FuncOp>(createTosaToTensorPass());
   pm.addNestedPass<func::FuncOp>(createTosaToArithPass());
-  tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions());
+  std::optional<tosa::TosaValidationOptions> validation;
+  if (validateTosa)
+    validation = tosa::TosaValidationOptions{
+        /*strictOpSpecAlignment=*/false,
+        /*allowInvalidOpDatatypeCombinations=*/false};
+  tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions(),
+                              TosaToLinalgNamedOptions(), validation);
   pm.addNestedPass<func::FuncOp>(createTosaToTensorPass());
   pm.addNestedPass<func::FuncOp>(createTosaToArithPass());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());

@@ -198,7 +198,7 @@ void mlir::fa::buildGPUPipeline(OpPassManager &pm,
   backward.asyncCopies = kernel.asyncCopies;
   backward.tensorCores = kernel.tensorCores;
   pm.addPass(createFADistributeAttentionBackward(backward));
-  addFrontendLowering(pm);
+  addFrontendLowering(pm, options.tosaValidation);
   // The host code returns the kernels' outputs; temporaries of other host
   // ops are not freed (docs/GPU.md).
   addBufferization(pm, /*deallocate=*/false);

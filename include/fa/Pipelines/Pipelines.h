@@ -22,6 +22,14 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::desc("Run fa-raise-attention first, so that attention "
                      "spelled in linalg or TOSA becomes fa.attention"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> tosaValidation{
+      *this, "tosa-validation",
+      llvm::cl::desc("Check TOSA ops against the TOSA specification's "
+                     "profiles before lowering them (upstream's "
+                     "tosa-validate); off by default: frontends emit casts "
+                     "such as i64 or i1 to f32 that the profiles omit and "
+                     "the conversions lower"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> reference{
       *this, "reference",
       llvm::cl::desc("Lower fa.attention and fa.attention_backward "
@@ -103,6 +111,14 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
   PassOptions::Option<bool> raise{
       *this, "raise",
       llvm::cl::desc("Run fa-raise-attention first"), llvm::cl::init(true)};
+  PassOptions::Option<bool> tosaValidation{
+      *this, "tosa-validation",
+      llvm::cl::desc("Check TOSA ops against the TOSA specification's "
+                     "profiles before lowering them (upstream's "
+                     "tosa-validate); off by default: frontends emit casts "
+                     "such as i64 or i1 to f32 that the profiles omit and "
+                     "the conversions lower"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> barePointers{
       *this, "bare-pointers",
       llvm::cl::desc("Pass kernel memrefs as bare pointers (needs static "
