@@ -50,20 +50,68 @@ std::optional<double> floatFromAttr(Attribute attr) {
   return value.convertToDouble();
 }
 
-/// An integer scalar constant (the operand of sitofp/uitofp).
-std::optional<APInt> evaluateInteger(Value value) {
-  auto constant = value.getDefiningOp<arith::ConstantOp>();
-  if (!constant)
+/// The tensor or scalar a linalg body's block argument stands for: the
+/// element of that input, when it is one of the op's DPS inputs.
+Value linalgInputOf(BlockArgument argument) {
+  auto op = dyn_cast_or_null<linalg::LinalgOp>(
+      argument.getOwner()->getParentOp());
+  if (!op || argument.getOwner() != op.getBlock() ||
+      argument.getArgNumber() >= op->getNumOperands())
+    return Value();
+  OpOperand &operand = op->getOpOperand(argument.getArgNumber());
+  return op.isDpsInput(&operand) ? operand.get() : Value();
+}
+
+Value layoutSource(Operation *op);
+
+/// An integer constant (the operand of sitofp/uitofp or an integer
+/// tosa.cast): a scalar, a splat tensor, a layout op of one, or the element
+/// of such an input inside a linalg body.
+std::optional<APInt> evaluateInteger(Value value, unsigned depth = 0) {
+  if (depth > 32 || !isa<IntegerType>(getElementTypeOrSelf(value)))
     return std::nullopt;
-  if (auto intAttr = dyn_cast<IntegerAttr>(constant.getValue()))
-    return intAttr.getValue();
+  if (auto argument = dyn_cast<BlockArgument>(value)) {
+    if (Value input = linalgInputOf(argument))
+      return evaluateInteger(input, depth + 1);
+    return std::nullopt;
+  }
+  Operation *def = value.getDefiningOp();
+  Attribute attr;
+  if (auto constant = dyn_cast<arith::ConstantOp>(def))
+    attr = constant.getValue();
+  else if (auto constant = dyn_cast<tosa::ConstOp>(def))
+    attr = constant.getValues();
+  else if (Value source = layoutSource(def))
+    return evaluateInteger(source, depth + 1);
+  if (auto integer = dyn_cast_or_null<IntegerAttr>(attr))
+    return integer.getValue();
+  if (auto dense = dyn_cast_or_null<DenseIntElementsAttr>(attr);
+      dense && dense.isSplat())
+    return dense.getSplatValue<APInt>();
   return std::nullopt;
 }
 
+/// `integer` converted to the float type of `type`, one rounding from the
+/// exact integer, as sitofp/uitofp and tosa.cast convert it.
+std::optional<double> integerToFloat(const APInt &integer, bool isSigned,
+                                     Type type) {
+  auto floatType = dyn_cast<FloatType>(getElementTypeOrSelf(type));
+  if (!floatType || integer.getBitWidth() > 64)
+    return std::nullopt;
+  APFloat result(floatType.getFloatSemantics());
+  result.convertFromAPInt(integer, isSigned, APFloat::rmNearestTiesToEven);
+  bool losesInfo = false;
+  result.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven,
+                 &losesInfo);
+  return result.convertToDouble();
+}
+
 /// Nesting of evaluateConstant through ops on whole tensors: views of such
-/// ops evaluate their inputs again, so the walk is kept short.
+/// ops evaluate their inputs again, so the walk is kept short (a scale
+/// computed in a chain of 0-d generics, sitofp then sqrt then divf then
+/// truncf, is four deep).
 thread_local unsigned tensorOpDepth = 0;
-constexpr unsigned kMaxTensorOpDepth = 3;
+constexpr unsigned kMaxTensorOpDepth = 6;
 /// Scalar and layout chains are followed this far.
 constexpr unsigned kMaxChain = 32;
 
@@ -130,20 +178,11 @@ std::optional<double> evaluateScalarOp(Operation *op, unsigned chain) {
       .Case<arith::SIToFPOp, arith::UIToFPOp>(
           [&](auto cast) -> std::optional<double> {
             std::optional<APInt> integer = evaluateInteger(cast.getIn());
-            if (!integer || integer->getBitWidth() > 64)
+            if (!integer)
               return std::nullopt;
-            bool isSigned = isa<arith::SIToFPOp>(cast.getOperation());
-            // Through APFloat: one rounding from the exact integer.
-            auto floatType = dyn_cast<FloatType>(getElementTypeOrSelf(type));
-            if (!floatType)
-              return std::nullopt;
-            APFloat result(floatType.getFloatSemantics());
-            result.convertFromAPInt(*integer, isSigned,
-                                    APFloat::rmNearestTiesToEven);
-            bool losesInfo = false;
-            result.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven,
-                           &losesInfo);
-            return result.convertToDouble();
+            return integerToFloat(*integer,
+                                  isa<arith::SIToFPOp>(cast.getOperation()),
+                                  type);
           })
       .Default([](Operation *) { return std::nullopt; });
 }
@@ -151,11 +190,23 @@ std::optional<double> evaluateScalarOp(Operation *op, unsigned chain) {
 std::optional<double> evaluate(Value value, unsigned chain) {
   if (chain > kMaxChain || !isa<FloatType>(getElementTypeOrSelf(value)))
     return std::nullopt;
-  Operation *def = value.getDefiningOp();
-  if (!def)
+  // Inside a linalg body, an input's element is the input's one value.
+  if (auto argument = dyn_cast<BlockArgument>(value)) {
+    if (Value input = linalgInputOf(argument))
+      return evaluate(input, chain + 1);
     return std::nullopt;
+  }
+  Operation *def = value.getDefiningOp();
   if (auto constant = dyn_cast<arith::ConstantOp>(def))
     return floatFromAttr(constant.getValue());
+  // TOSA casts integers as signed values (i1 as 0 or 1).
+  if (auto cast = dyn_cast<tosa::CastOp>(def)) {
+    Value input = cast.getInput();
+    if (std::optional<APInt> integer = evaluateInteger(input))
+      return integerToFloat(*integer,
+                            !getElementTypeOrSelf(input).isInteger(1),
+                            value.getType());
+  }
   if (auto constant = dyn_cast<tosa::ConstOp>(def))
     return floatFromAttr(constant.getValues());
   if (Value source = layoutSource(def))
