@@ -181,6 +181,46 @@ private:
   llvm::DenseMap<Value, unsigned> nodes;
 };
 
+/// `map` with each read of a static size-1 operand dim at index 0 replaced
+/// by a loop of extent 1 that the map does not use (the one at the same
+/// position when there is a choice): the same element, since that loop only
+/// takes the value 0. torch-mlir copies a [1, H, N, D] tensor with the map
+/// (0, d1, d2, d3); read this way the copy is an identity, and the dim keeps
+/// the role of its loop instead of looking broadcast.
+AffineMap readUnitDimsAsLoops(AffineMap map, Type operandType,
+                              ArrayRef<int64_t> loopRanges) {
+  auto type = dyn_cast<RankedTensorType>(operandType);
+  if (!type || type.getRank() != map.getNumResults())
+    return map;
+  SmallVector<AffineExpr> results(map.getResults());
+  bool changed = false;
+  for (auto [position, expr] : llvm::enumerate(results)) {
+    auto constant = dyn_cast<AffineConstantExpr>(expr);
+    if (!constant || constant.getValue() != 0 ||
+        type.getDimSize(position) != 1)
+      continue;
+    SmallVector<unsigned> unused;
+    for (auto [loop, range] : llvm::enumerate(loopRanges)) {
+      AffineExpr loopExpr = getAffineDimExpr(loop, map.getContext());
+      if (range == 1 && !llvm::is_contained(results, loopExpr))
+        unused.push_back(loop);
+    }
+    std::optional<unsigned> chosen;
+    if (llvm::is_contained(unused, position))
+      chosen = position;
+    else if (unused.size() == 1)
+      chosen = unused.front();
+    if (!chosen)
+      continue;
+    results[position] = getAffineDimExpr(*chosen, map.getContext());
+    changed = true;
+  }
+  if (!changed)
+    return map;
+  return AffineMap::get(map.getNumDims(), map.getNumSymbols(), results,
+                        map.getContext());
+}
+
 /// The view of result `resultNumber` of a linalg op. An op with more
 /// results is seen through the one asked for when nobody uses the others
 /// (torch's max over a dim also yields the argmax).
@@ -206,12 +246,15 @@ std::optional<StructuredView> viewLinalg(linalg::LinalgOp op,
   if (!body || body->getNumArguments() != op->getNumOperands())
     return std::nullopt;
   PayloadTranslator translator(view, body);
+  SmallVector<int64_t> loopRanges = op.getStaticLoopRanges();
   for (OpOperand *input : op.getDpsInputOperands()) {
     Value value = input->get();
     BlockArgument arg = body->getArgument(input->getOperandNumber());
     unsigned node;
     if (isa<RankedTensorType>(value.getType()))
-      node = addInput(view, value, op.getMatchingIndexingMap(input));
+      node = addInput(view, value,
+                      readUnitDimsAsLoops(op.getMatchingIndexingMap(input),
+                                          value.getType(), loopRanges));
     else if (std::optional<double> splat = evaluateConstant(value))
       node = addConstant(view, *splat);
     else
