@@ -668,8 +668,11 @@ void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
       {queryType.getDimSize(0), queryType.getDimSize(1),
        queryType.getDimSize(2), valueType.getDimSize(3)},
       valueType.getElementType());
-  bool needsLogsumexp = match.fullyMaskedRows != FullyMaskedRows::NotPossible ||
-                        match.logsumexp || match.backward;
+  // Rows with no visible key need the frontend's value put back, except
+  // where the frontend zeroes them as the op does.
+  bool restoreRows = match.fullyMaskedRows != FullyMaskedRows::NotPossible &&
+                     match.fullyMaskedRows != FullyMaskedRows::Zero;
+  bool needsLogsumexp = restoreRows || match.logsumexp || match.backward;
   SmallVector<Type> resultTypes = {outputType};
   if (needsLogsumexp)
     resultTypes.push_back(RankedTensorType::get(
@@ -695,7 +698,7 @@ void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
                                  return !pattern.contains(use.getOwner());
                                });
   }
-  if (match.fullyMaskedRows != FullyMaskedRows::NotPossible)
+  if (restoreRows)
     output = restoreFullyMaskedRows(
         b, loc, output, attention.getLogsumexp(), value,
         match.fullyMaskedRows, match.groupSize,

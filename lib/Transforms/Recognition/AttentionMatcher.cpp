@@ -16,6 +16,7 @@
 #include "AttentionMatcher.h"
 #include "ChainMatcher.h"
 #include "CausalMask.h"
+#include "EmptyRowGuard.h"
 #include "HeadRepeat.h"
 #include "LengthMask.h"
 #include "PagedCache.h"
@@ -662,6 +663,10 @@ std::optional<AttentionMatch> Matcher::run() {
   if (rowsCanBeEmpty)
     match.fullyMaskedRows = isLowestFinite(fill) ? FullyMaskedRows::MeanOfValues
                                                  : FullyMaskedRows::NaN;
+  // Under an empty-row guard the frontend's -inf rows are 0, as the op's.
+  // (Lowest-finite rows are not -inf: the guard leaves them averaging V.)
+  if (emptyRowsGuarded && match.fullyMaskedRows == FullyMaskedRows::NaN)
+    match.fullyMaskedRows = FullyMaskedRows::Zero;
   // A row whose every key is filled with the lowest finite value has the
   // max m = -3.4e38, and m + log(sum) rounds to m in f32: the log-sum-exp
   // spelling then gives every key p = 1 and returns the sum of V's rows,
@@ -745,6 +750,11 @@ std::optional<AttentionMatch> Matcher::run() {
   }
 
   // A joint graph also needs what fa.attention_backward can state.
+  if (match.backward && emptyRowsGuarded)
+    return reject(RejectCategory::Structure,
+                  "P feeds attention's backward through an empty-row guard "
+                  "(_safe_softmax), whose backward the joint-graph matcher "
+                  "does not read");
   if (match.backward) {
     if (match.kvLengths)
       return reject(RejectCategory::Mask,
@@ -768,10 +778,94 @@ std::optional<AttentionMatch> Matcher::run() {
   return match;
 }
 
+/// P = select(G, 0, softmax(x)) with G "every key of the row is -inf" on
+/// the same x (or select(not G, softmax(x), 0)): a row with no visible key
+/// becomes 0, which is the op's own value there. Returns the scores x.
+bool Matcher::matchGuardedProbabilities(Term *select, Term *&scores) {
+  auto isZero = [&](Term *term) {
+    term = resolve(term);
+    return term->kind == ScalarKind::Constant && term->constant == 0.0;
+  };
+  bool zeroWhenTrue = isZero(select->operands[1]);
+  bool zeroWhenFalse = isZero(select->operands[2]);
+  if (zeroWhenTrue == zeroWhenFalse)
+    return fail(RejectCategory::Structure,
+                "P·V reads select(...), not exp(x - max) / sum");
+  // The condition is read as the tensor it is: its producers are a
+  // reduction, which the chain does not look through.
+  Term *condition = select->operands[0];
+  if (condition->kind != ScalarKind::Input || !condition->value)
+    return fail(RejectCategory::Structure,
+                "P·V reads select(...) on a condition computed inside the "
+                "select, not a guard of the softmax's rows");
+  emptyRowsGuarded = true;
+  if (!matchProbabilities(zeroWhenTrue ? select->operands[2]
+                                       : select->operands[1],
+                          scores))
+    return false;
+  std::string why;
+  std::optional<RowGuard> guard = analyzeRowGuard(condition->value, why);
+  if (!guard)
+    return fail(RejectCategory::Structure,
+                "P is a softmax with some rows set to 0, and " + why +
+                    ", not whether every key of the row is -inf");
+  // Zero where G holds: G must be "every key is -inf"; zero where it does
+  // not: its negation.
+  if (guard->negated != zeroWhenFalse)
+    return fail(RejectCategory::Structure,
+                "P is a softmax with 0 in the rows where some key is "
+                "visible, not in those where every key is -inf");
+  if (!scores->value || scores->value != guard->scores)
+    return fail(RejectCategory::Structure,
+                "the row guard compares a different tensor with -inf than "
+                "the softmax normalizes");
+  const Labels &x = scores->labels;
+  if (guard->keyDim < 0 || guard->keyDim >= static_cast<int64_t>(x.size()) ||
+      x[guard->keyDim].kind != AxisKind::Key) {
+    auto keyDim = llvm::find(x, Axis{AxisKind::Key}) - x.begin();
+    return fail(RejectCategory::SoftmaxAxis,
+                llvm::formatv("the row guard reduces dim {0} of the scores "
+                              "but their key dim is {1}",
+                              guard->keyDim, keyDim)
+                    .str());
+  }
+  // Read per row: each of its dims is the row dim it holds (or a unit dim),
+  // and every row dim of the scores is among them (or of size 1).
+  auto scoresType = cast<RankedTensorType>(scores->value.getType());
+  auto guardType = cast<RankedTensorType>(condition->value.getType());
+  if (condition->labels.size() != guard->guardDims.size())
+    return fail(RejectCategory::Layout, "the row guard's rank changed");
+  for (auto [dim, source] : llvm::enumerate(guard->guardDims)) {
+    const Axis &label = condition->labels[dim];
+    bool matches = source < 0
+                       ? label.kind == AxisKind::Unit ||
+                             guardType.getDimSize(dim) == 1
+                       : label == x[source];
+    if (!matches)
+      return fail(RejectCategory::Layout,
+                  "the row guard is read as " +
+                      formatLabels(condition->labels) +
+                      ", not by the rows of the scores " + formatLabels(x));
+  }
+  for (auto [dim, label] : llvm::enumerate(x))
+    if (static_cast<int64_t>(dim) != guard->keyDim &&
+        !llvm::is_contained(guard->guardDims, static_cast<int64_t>(dim)) &&
+        scoresType.getDimSize(dim) != 1)
+      return fail(RejectCategory::Layout,
+                  "the row guard does not keep every row dim of the scores");
+  // The guard reads the scores: its ops are the pattern's (and any other
+  // use of them is an external use).
+  for (Operation *op : guard->ops)
+    patternOps.insert(op);
+  return true;
+}
+
 /// P = exp(x - max(x)) / sum(exp(x - max(x))), in any of its spellings, or
 /// linalg.softmax. Returns the scores x.
 bool Matcher::matchProbabilities(Term *probs, Term *&scores) {
   Term *term = peelCasts(probs);
+  if (term->kind == ScalarKind::Select && !emptyRowsGuarded)
+    return matchGuardedProbabilities(term, scores);
   if (term->kind == ScalarKind::Input) {
     if (auto softmax = term->value.getDefiningOp<linalg::SoftmaxOp>()) {
       patternOps.insert(softmax);

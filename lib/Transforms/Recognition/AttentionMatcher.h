@@ -75,7 +75,9 @@ struct Rejection {
 enum class FullyMaskedRows {
   NotPossible, // no key can be hidden and Nk > 0 statically
   NaN,         // -inf scores: exp(-inf - -inf) makes the row NaN
-  MeanOfValues // lowest-finite fill: a uniform softmax, the mean of V
+  MeanOfValues,// lowest-finite fill: a uniform softmax, the mean of V
+  Zero         // -inf scores under PyTorch's _safe_softmax guard: 0, as the
+               // op gives (no fix-up)
 };
 
 /// Per-sequence key lengths in the frontend's tensor: `tensor` read at index

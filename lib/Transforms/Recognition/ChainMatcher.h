@@ -108,6 +108,9 @@ private:
   }
 
   bool matchProbabilities(Term *probs, Term *&scores);
+  /// where(every key of the row is -inf, 0, softmax(x)): PyTorch's
+  /// _safe_softmax, or any guard of that meaning (EmptyRowGuard.h).
+  bool matchGuardedProbabilities(Term *select, Term *&scores);
   bool matchRowReduction(Term *stat, Term *expectedInput, bool isMax,
                          StringRef what, Term **reducedInput = nullptr);
   bool matchLogSumExp(Term *x, Term *lse, Term *&scores);
@@ -182,6 +185,9 @@ private:
   /// lookThroughBatchReshape); empty otherwise.
   SmallVector<int64_t, 2> batchSplit;
   double fill = 0;
+  /// Set when P is the softmax under an empty-row guard (PyTorch's
+  /// _safe_softmax): rows of -inf scores give 0, as the op does.
+  bool emptyRowsGuarded = false;
   /// The log-sum-exp softmax's max + log(sum), when it is a tensor.
   Term *logsumexpTerm = nullptr;
   /// Whether the softmax is spelled exp(x - (max + log(sum))).

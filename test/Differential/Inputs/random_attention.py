@@ -233,6 +233,70 @@ def emit_length_mask(p, dialect, lengths, x, x2, s_t, nq, nk, heads, ones):
                        [ident, bcast, ident], [heads, nq, nk])
 
 
+def tensor_shape(t):
+    """The dims of a `tensor<AxBxCxf32>` type string."""
+    return [int(x) for x in t[len("tensor<"):t.rindex("x")].split("x")]
+
+
+def emit_guard_tosa(p, guard, x, pr, s_t, axis, ones):
+    """where(all(x == -inf) over `axis`, 0, pr) in TOSA: PyTorch's
+    _safe_softmax; any() or another axis as the near misses."""
+    shape = tensor_shape(s_t)
+    gaxis = axis - 1 if guard == "guard-axis" else axis
+    red = list(shape)
+    red[gaxis] = 1
+    bool_t = f"tensor<{'x'.join(map(str, shape))}xi1>"
+    red_t = f"tensor<{'x'.join(map(str, red))}xi1>"
+    ninf, zero, eq, anyall, out = (p.fresh(n) for n in ("c", "c", "isinf", "all", "p"))
+    p.emit(f'{ninf} = "tosa.const"() <{{values = dense<{NEG_INF}> : tensor<{ones}xf32>}}> : () -> tensor<{ones}xf32>')
+    p.emit(f'{zero} = "tosa.const"() <{{values = dense<0.0> : tensor<{ones}xf32>}}> : () -> tensor<{ones}xf32>')
+    p.emit(f"{eq} = tosa.equal {x}, {ninf} : ({s_t}, tensor<{ones}xf32>) -> {bool_t}")
+    op = "tosa.reduce_any" if guard == "guard-any" else "tosa.reduce_all"
+    p.emit(f"{anyall} = {op} {eq} {{axis = {gaxis} : i32}} : ({bool_t}) -> {red_t}")
+    p.emit(f"{out} = tosa.select {anyall}, {zero}, {pr} : ({red_t}, tensor<{ones}xf32>, {s_t}) -> {s_t}")
+    return out
+
+
+def emit_guard_linalg(p, guard, x, pr, s_t, axis, shape):
+    """The same guard in linalg: the comparison in an elementwise generic,
+    all() as a reduction with andi from true (any(): ori from false), and
+    the select reading the guard per row."""
+    gaxis = axis - 1 if guard == "guard-axis" else axis
+    loops = ["a", "b", "c"]
+    ident = "affine_map<(a, b, c) -> (a, b, c)>"
+    kept = [l for i, l in enumerate(loops) if i != gaxis]
+    red_map = f"affine_map<(a, b, c) -> ({', '.join(kept)})>"
+    iters = ", ".join('"reduction"' if i == gaxis else '"parallel"' for i in range(3))
+    red_shape = [n for i, n in enumerate(shape) if i != gaxis]
+    bool_t = ttype(shape, "i1")
+    red_t = ttype(red_shape, "i1")
+    eq, e1, e2, init, start, red, out, e3 = (p.fresh(n) for n in ("isinf", "e", "e", "c", "all", "all", "p", "e"))
+    p.emit(f"{e1} = tensor.empty() : {bool_t}")
+    p.emit(f"{eq} = linalg.generic {{indexing_maps = [{ident}, {ident}], iterator_types = [\"parallel\", \"parallel\", \"parallel\"]}} ins({x} : {s_t}) outs({e1} : {bool_t}) {{")
+    p.emit("^bb0(%a: f32, %o: i1):")
+    p.emit(f"  %ninf = arith.constant {NEG_INF} : f32")
+    p.emit("  %y = arith.cmpf oeq, %a, %ninf : f32")
+    p.emit("  linalg.yield %y : i1")
+    p.emit(f"}} -> {bool_t}")
+    is_any = guard == "guard-any"
+    p.emit(f"{init} = arith.constant {'false' if is_any else 'true'}")
+    p.emit(f"{e2} = tensor.empty() : {red_t}")
+    p.emit(f"{start} = linalg.fill ins({init} : i1) outs({e2} : {red_t}) -> {red_t}")
+    p.emit(f"{red} = linalg.generic {{indexing_maps = [{ident}, {red_map}], iterator_types = [{iters}]}} ins({eq} : {bool_t}) outs({start} : {red_t}) {{")
+    p.emit("^bb0(%a: i1, %acc: i1):")
+    p.emit(f"  %y = {'arith.ori' if is_any else 'arith.andi'} %a, %acc : i1")
+    p.emit("  linalg.yield %y : i1")
+    p.emit(f"}} -> {red_t}")
+    p.emit(f"{e3} = tensor.empty() : {s_t}")
+    p.emit(f"{out} = linalg.generic {{indexing_maps = [{red_map}, {ident}, {ident}], iterator_types = [\"parallel\", \"parallel\", \"parallel\"]}} ins({red}, {pr} : {red_t}, {s_t}) outs({e3} : {s_t}) {{")
+    p.emit("^bb0(%g: i1, %a: f32, %o: f32):")
+    p.emit("  %zero = arith.constant 0.0 : f32")
+    p.emit("  %y = arith.select %g, %zero, %a : f32")
+    p.emit("  linalg.yield %y : f32")
+    p.emit(f"}} -> {s_t}")
+    return out
+
+
 def generate_program(index, rng, dtype):
     if rng.random() < 0.15:
         return generate_program_2d(index, rng, dtype)
@@ -289,6 +353,18 @@ def generate_program(index, rng, dtype):
     if spelling == "kq-transposed" and mutation == "permutation":
         spelling = "plain"
     mask, nq, nk = fit_mutation(rng, mutation, mask, nq, nk, d)
+    # PyTorch's _safe_softmax (issue 29): P = where(all(x == -inf, keys),
+    # 0, softmax(x)); near misses: any() instead of all(), or the guard
+    # reduced over the query dim. Drawn from a generator of its own, so
+    # that every other program of a seed stays as it was.
+    guard_rng = random.Random(f"guard-{index}-{rng.getstate()[1][:4]}")
+    guard = None
+    if (spelling in ("plain", "identity") and mutation in (None, "plus-one")
+            and guard_rng.random() < 0.2):
+        guard = "all"
+        if mutation is None and guard_rng.random() < 0.3:
+            guard = guard_rng.choice(["guard-any", "guard-axis"])
+            mutation = guard
     if mutation == "tensor-scale":
         scale_form = "mul"
     # A padding mask built from a runtime length, as serving frontends build
@@ -400,7 +476,7 @@ def generate_program(index, rng, dtype):
     p.meta = dict(dialect=dialect, dtype=dtype, heads=heads, kv_heads=kv_heads, nq=nq,
                   nk=nk, d=d, dv=dv, mask=mask, mask_shape=mask_shape, mutation=mutation, iota=iota,
                   layout=layout, dynamic=dynamic,
-                  scale_form=scale_form, spelling=spelling,
+                  scale_form=scale_form, spelling=spelling, guard=guard,
                   **({"length": lengths["value"], "length_type": lengths["type"],
                       "length_spelling": lengths["spelling"],
                       "kv_lengths": "no" if lengths["spelling"] == "bias" and spelling == "lse"
@@ -807,6 +883,8 @@ def generate_program(index, rng, dtype):
             p.emit(f"{added} = tosa.add {pr}, {c} : ({s_t}, {s_t}) -> {s_t}")
             p.emit(f"{same} = tosa.cast {added} : ({s_t}) -> {s_t}")
             pr = same
+        if guard:
+            pr = emit_guard_tosa(p, guard, x, pr, s_t, axis, ones)
         if layout == "split":
             pr = reshape(pr, four_d([heads, nq, nk]), [heads, nq, nk], f)
             s_t = scores_3d_t
@@ -906,6 +984,8 @@ def generate_program(index, rng, dtype):
                                     "linalg.yield %y : f32"],
                                    [ident, ident], [heads, nq, nk])
                 pr = added
+        if guard:
+            pr = emit_guard_linalg(p, guard, x, pr, s_t, axis, [heads, nq, nk])
         pc, pc_t = pr, s_t
         if dtype != f:
             pc = p.fresh("pc")
@@ -1468,6 +1548,8 @@ def program_classes(meta):
     classes = []
     if meta.get("spelling", "plain") != "plain":
         classes.append("spelling=" + meta["spelling"])
+    if meta.get("guard") not in (None, "None"):
+        classes.append("guard=safe-softmax")
     if meta.get("layout") in ("seq-first", "bshd"):
         classes.append("layout=" + meta["layout"])
     if meta.get("mutation") == "permutation":
