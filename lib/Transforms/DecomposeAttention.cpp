@@ -159,6 +159,8 @@ struct ScoreSpec {
   std::optional<DiagonalAlignment> causal;
   WindowAttr window;
   double scale;
+  /// The score of a key the i1 mask hides (mask_fill, or -inf).
+  double hiddenScore = -std::numeric_limits<double>::infinity();
 };
 
 /// The scaled, masked scores [B, Hq, Nq, Nk] in f32, -inf where hidden.
@@ -245,6 +247,7 @@ Value buildScores(OpBuilder &b, Location loc, const ScoreSpec &spec) {
       {par, par, par, par},
       [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
         MaskedScore score(nb, nloc, args[0], scale);
+        score.setHiddenScore(spec.hiddenScore);
         if (mask)
           score.addMask(args[1]);
         // L_b = clamp(len[b], 0, Nk): keys at or past it are hidden, and
@@ -419,7 +422,8 @@ struct DecomposeAttention : OpRewritePattern<AttentionOp> {
         b, loc,
         ScoreSpec{query, key, kvHead, op.getMask(), op.getKvLengths(),
                   op.getCuSeqlensQ(), op.getCuSeqlensK(), op.getCausal(),
-                  op.getWindowAttr(), op.getScale().convertToDouble()});
+                  op.getWindowAttr(), op.getScale().convertToDouble(),
+                  op.getHiddenScore()});
     auto [rowMax, probs, rowSum] = buildSoftmaxRows(b, loc, scores);
 
     // unnormalised[b,h,i,e] = sum_j P[b,h,i,j] * V[b,g(h),j,e]; loops are

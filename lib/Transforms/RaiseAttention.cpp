@@ -681,6 +681,7 @@ void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
       b, loc, resultTypes, query, key, value, mask, kvLengths, pageTable,
       /*cu_seqlens_q=*/Value(), /*cu_seqlens_k=*/Value(),
       b.getF64FloatAttr(match.scale),
+      match.maskFill ? b.getF64FloatAttr(*match.maskFill) : nullptr,
       match.causal ? DiagonalAlignmentAttr::get(b.getContext(), *match.causal)
                    : nullptr,
       /*window=*/nullptr, /*tiling=*/nullptr);

@@ -103,12 +103,20 @@ public:
         score(scale ? arith::MulFOp::create(b, loc, raw, scale).getResult()
                     : raw) {}
 
+  /// The score of a key an i1 mask element hides (fa.attention's
+  /// mask_fill); -inf by default. Keys hidden by require() (causal, window,
+  /// padding, past the tensor) are always -inf.
+  void setHiddenScore(double value) { hiddenScore = value; }
+
   /// A mask element: a keep-flag (i1) or an additive bias (any float).
   void addMask(Value element) {
-    if (element.getType().isInteger(1))
+    if (!element.getType().isInteger(1))
+      score = arith::AddFOp::create(b, loc, score, castToF32(b, loc, element));
+    else if (std::isinf(hiddenScore) && hiddenScore < 0)
       require(element);
     else
-      score = arith::AddFOp::create(b, loc, score, castToF32(b, loc, element));
+      shown = shown ? arith::AndIOp::create(b, loc, shown, element).getResult()
+                    : element;
   }
 
   void require(Value condition) {
@@ -117,20 +125,36 @@ public:
   }
 
   Value finish() {
+    Value result = score;
+    if (shown) {
+      Value fill = arith::ConstantOp::create(
+          b, loc, b.getF32FloatAttr(static_cast<float>(hiddenScore)));
+      result = arith::SelectOp::create(b, loc, shown, score, fill);
+    }
     if (!visible)
-      return score;
+      return result;
     Value negInf = arith::ConstantOp::create(
         b, loc,
         b.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
-    return arith::SelectOp::create(b, loc, visible, score, negInf);
+    return arith::SelectOp::create(b, loc, visible, result, negInf);
   }
 
 private:
   OpBuilder &b;
   Location loc;
   Value score;
-  Value visible;
+  Value visible, shown;
+  double hiddenScore = -std::numeric_limits<double>::infinity();
 };
+
+/// The score of a key the op's i1 mask hides: fa.attention's mask_fill, or
+/// -inf (fa.attention_backward has no fill).
+template <typename OpTy> double hiddenScoreOf(OpTy op) {
+  if constexpr (std::is_same_v<OpTy, AttentionOp>)
+    return op.getHiddenScore();
+  else
+    return -std::numeric_limits<double>::infinity();
+}
 
 /// Inside a tile's linalg body: hides key `col` from query row `row` where
 /// the causal or window mask of `op` (fa.attention or fa.attention_backward)

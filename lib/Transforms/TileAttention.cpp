@@ -302,6 +302,7 @@ std::pair<Value, Value> TileAttentionLowering::computeRows(
               {par, par},
               [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
                 MaskedScore score(nb, nloc, args[0], scale);
+                score.setHiddenScore(op.getHiddenScore());
                 if (maskTile)
                   score.addMask(args[1]);
                 if (elementMask) {

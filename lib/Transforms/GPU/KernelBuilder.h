@@ -120,6 +120,11 @@ struct SoftmaxExponent {
   /// What a max of u is multiplied by to be in natural units (the
   /// logsumexp): the scale when u is raw, 1 otherwise.
   double naturalFactor = 1;
+  /// p = 2^((u - m) c) instead: with a finite mask_fill f, u and m may be
+  /// f itself, and f c or m c overflow f32 where |f| > FLT_MAX / log2 e
+  /// (JAX's -0.7 finfo.max); u - m does not, and where it does it is a
+  /// weight below 2^-FLT_MAX, 0 either way.
+  bool subtractFirst = false;
 
   static constexpr double kLog2e = 1.4426950408889634;
 
@@ -130,16 +135,22 @@ struct SoftmaxExponent {
     bool additiveMask =
         op.getMask() &&
         !getElementTypeOrSelf(op.getMask().getType()).isInteger(1);
+    // A finite fill is a scaled score: with raw scores it would be f/scale,
+    // which f32 cannot hold exactly.
+    bool filled = !std::isinf(hiddenScoreOf(op));
     SoftmaxExponent result;
-    result.rawScores = scale > 0 && !additiveMask;
+    result.rawScores = scale > 0 && !additiveMask && !filled;
     result.log2Factor = result.rawScores ? scale * kLog2e : kLog2e;
     result.naturalFactor = result.rawScores ? scale : 1;
+    result.subtractFirst = filled;
     return result;
   }
 
   /// -m c for a row max `max` of u (0 where the row has seen no key, so
   /// that hidden scores give 2^-inf = 0, never NaN).
   Value negatedShift(OpBuilder &b, Location loc, Value max) const {
+    if (subtractFirst) // -m, in u's units
+      return arith::NegFOp::create(b, loc, safeRowMax(b, loc, max));
     return arith::MulFOp::create(b, loc, safeRowMax(b, loc, max),
                                  f32Constant(b, loc, -log2Factor));
   }
@@ -158,7 +169,14 @@ struct SoftmaxExponent {
       factor = vector::BroadcastOp::create(b, loc, type, factor);
       negatedShift = vector::BroadcastOp::create(b, loc, type, negatedShift);
     }
-    Value exponent = math::FmaOp::create(b, loc, u, factor, negatedShift);
+    Value exponent =
+        subtractFirst
+            ? arith::MulFOp::create(
+                  b, loc, arith::AddFOp::create(b, loc, u, negatedShift),
+                  factor)
+                  .getResult()
+            : math::FmaOp::create(b, loc, u, factor, negatedShift)
+                  .getResult();
     return approximateExp2(b, loc, exponent);
   }
   /// 2^(m_old c - m_new c), rescaling what was summed under the old max:
@@ -166,6 +184,12 @@ struct SoftmaxExponent {
   /// the two are close (no FMA here, which would round differently).
   Value rescale(OpBuilder &b, Location loc, Value oldMax,
                 Value negatedNewShift) const {
+    if (subtractFirst)
+      return approximateExp2(
+          b, loc,
+          arith::MulFOp::create(
+              b, loc, arith::AddFOp::create(b, loc, oldMax, negatedNewShift),
+              f32Constant(b, loc, log2Factor)));
     Value oldShift = arith::MulFOp::create(b, loc, oldMax,
                                            f32Constant(b, loc, log2Factor));
     return approximateExp2(
@@ -216,6 +240,7 @@ Value kernelScore(OpBuilder &b, Location loc, OpTy op, const ScoreMasks &masks,
                   Value col) {
   IndexMath math{b, loc};
   MaskedScore score(b, loc, raw, scale);
+  score.setHiddenScore(hiddenScoreOf(op));
   if (masks.mask) {
     Value zero = math.constant(0);
     Value lastRow = math.addConstant(masks.queryLen, -1);

@@ -615,7 +615,13 @@ std::optional<AttentionMatch> Matcher::run() {
       queryType.getDimSize(dimOf(match.queryPermutation, rank - 2));
   int64_t keyLen = keyType.getDimSize(dimOf(match.keyPermutation, rank - 2));
   bool rowsCanBeEmpty = match.mask != nullptr;
-  if (match.mask) {
+  // A finite fill: hidden keys keep a weight, so the mask stays the op's
+  // i1 mask with mask_fill (no causal or length form, which skip keys),
+  // and a row whose every key is hidden averages V, as the op computes.
+  if (match.mask && std::isfinite(fill) && !isLowestFinite(fill)) {
+    match.maskFill = fill;
+    rowsCanBeEmpty = false;
+  } else if (match.mask) {
     MaskMeaning meaning =
         getElementTypeOrSelf(match.mask.getType()).isInteger(1)
             ? (match.invertMask ? MaskMeaning::Hide : MaskMeaning::Keep)
@@ -730,7 +736,7 @@ std::optional<AttentionMatch> Matcher::run() {
   // (Rows that average V need the gathered V: kept as they are.)
   if (numBatchDims == 2 && batchSplit.empty() && match.groupSize == 1 &&
       match.fullyMaskedRows != FullyMaskedRows::MeanOfValues &&
-      !match.backward) {
+      !match.maskFill && !match.backward) {
     std::optional<PageGather> keyPages =
         findPageGather(match.key, match.keyPermutation);
     std::optional<PageGather> valuePages =
@@ -750,6 +756,11 @@ std::optional<AttentionMatch> Matcher::run() {
   }
 
   // A joint graph also needs what fa.attention_backward can state.
+  if (match.backward && match.maskFill)
+    return reject(RejectCategory::Mask,
+                  "P feeds attention's backward, and its mask fills hidden "
+                  "keys with " + formatConstant(*match.maskFill) +
+                      ", which fa.attention_backward does not take");
   if (match.backward && emptyRowsGuarded)
     return reject(RejectCategory::Structure,
                   "P feeds attention's backward through an empty-row guard "
@@ -1238,16 +1249,28 @@ bool Matcher::matchScores(Term *scores, Term *&contraction) {
                "a select on the scores that is not a mask");
       }
       if (filled->kind != ScalarKind::Constant ||
-          !(filled->constant == -std::numeric_limits<double>::infinity() ||
-            isLowestFinite(filled->constant))) {
+          std::isnan(filled->constant) ||
+          filled->constant == std::numeric_limits<double>::infinity()) {
         return fail(RejectCategory::Mask,
                filled->kind == ScalarKind::Constant
                    ? "the select fills masked scores with " +
                          formatConstant(filled->constant) +
-                         ", not -inf or the lowest finite value"
+                         ", which is not a score a key can hide behind"
                    : std::string("the select fills masked scores with a "
                                  "tensor, not a constant"));
       }
+      // Any other finite fill is what a hidden key's score becomes
+      // (mask_fill): exact, provided no scale multiplies it afterwards (the
+      // fill would then be f · scale, rounded by the frontend).
+      bool finiteFill = std::isfinite(filled->constant) &&
+                        !isLowestFinite(filled->constant);
+      if (finiteFill && match.scale != 1.0)
+        return fail(RejectCategory::Mask,
+                    "the select fills masked scores with " +
+                        formatConstant(filled->constant) +
+                        " before a scale, so a hidden key's score is the "
+                        "fill times the scale; fa.attention's mask_fill is "
+                        "the score itself");
       if (condition->kind != ScalarKind::Input || !condition->value) {
         return fail(RejectCategory::Mask,
                "the mask is computed inside the select, not passed as a "

@@ -162,6 +162,10 @@ struct AttentionMatch {
   std::string maskNote;
   /// A splat constant added to every score: a [1, 1, 1, 1] bias.
   std::optional<double> constantBias;
+  /// The score a hidden key becomes when the select fills a finite value
+  /// other than the lowest one (fa.attention's mask_fill): the i1 mask
+  /// then stays an explicit mask.
+  std::optional<double> maskFill;
   FullyMaskedRows fullyMaskedRows = FullyMaskedRows::NotPossible;
   /// The log-sum-exp softmax's own logsumexp (max + log(sum)) when the
   /// program also uses it outside the pattern, and its dims' roles: the

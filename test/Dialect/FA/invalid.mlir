@@ -528,3 +528,35 @@ func.func @backward_dynamic_head_dim(%q: tensor<1x2x8x?xf32>, %lse: tensor<1x2x8
   %dq, %dk, %dv = fa.attention_backward %q, %q, %q, %q, %q, %lse scale = 0.5 : tensor<1x2x8x?xf32>, tensor<1x2x8x?xf32>, tensor<1x2x8x?xf32>, tensor<1x2x8x?xf32>, tensor<1x2x8x?xf32>, tensor<1x2x8xf32> -> tensor<1x2x8x?xf32>, tensor<1x2x8x?xf32>, tensor<1x2x8x?xf32>
   return
 }
+
+// -----
+
+func.func @mask_fill_without_mask(%q: tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32> {
+  // expected-error @+1 {{mask_fill gives the keys an i1 mask hides their score; it needs an i1 mask}}
+  %o = fa.attention %q, %q, %q scale = 0.5 mask_fill = -1.0e4 : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32> -> tensor<1x2x8x16xf32>
+  return %o : tensor<1x2x8x16xf32>
+}
+
+// -----
+
+func.func @mask_fill_with_bias(%q: tensor<1x2x8x16xf32>, %bias: tensor<1x1x8x8xf32>) -> tensor<1x2x8x16xf32> {
+  // expected-error @+1 {{mask_fill gives the keys an i1 mask hides their score; it needs an i1 mask}}
+  %o = fa.attention %q, %q, %q mask(%bias : tensor<1x1x8x8xf32>) scale = 0.5 mask_fill = -1.0e4 : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32> -> tensor<1x2x8x16xf32>
+  return %o : tensor<1x2x8x16xf32>
+}
+
+// -----
+
+func.func @mask_fill_not_finite(%q: tensor<1x2x8x16xf32>, %keep: tensor<1x1x8x8xi1>) -> tensor<1x2x8x16xf32> {
+  // expected-error @+1 {{mask_fill must be finite (a hidden key's score); -inf is the default, without mask_fill}}
+  %o = fa.attention %q, %q, %q mask(%keep : tensor<1x1x8x8xi1>) scale = 0.5 mask_fill = 0xFFF0000000000000 : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32> -> tensor<1x2x8x16xf32>
+  return %o : tensor<1x2x8x16xf32>
+}
+
+// -----
+
+func.func @mask_fill_with_causal(%q: tensor<1x2x8x16xf32>, %keep: tensor<1x1x8x8xi1>) -> tensor<1x2x8x16xf32> {
+  // expected-error @+1 {{mask_fill cannot be combined with causal, window, kv_lengths, page_table or packed sequences: their hidden keys are skipped, while a filled key still has a weight}}
+  %o = fa.attention %q, %q, %q mask(%keep : tensor<1x1x8x8xi1>) scale = 0.5 mask_fill = -1.0e4 causal = top_left : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32> -> tensor<1x2x8x16xf32>
+  return %o : tensor<1x2x8x16xf32>
+}

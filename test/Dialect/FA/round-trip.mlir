@@ -163,3 +163,14 @@ func.func @backward_bias(%q: tensor<2x4x16x32xf32>, %k: tensor<2x4x24x32xf32>, %
       -> tensor<2x4x16x32xf32>, tensor<2x4x24x32xf32>, tensor<2x4x24x8xf32>, tensor<1x4x16x24xf32>
   return %db : tensor<1x4x16x24xf32>
 }
+
+// -----
+
+// A finite fill for the keys an i1 mask hides (JAX's -0.7 * finfo(f32).max).
+// CHECK-LABEL: func.func @mask_fill
+// CHECK: fa.attention %{{.*}}, %{{.*}}, %{{.*}} mask(%{{.*}} : tensor<1x1x8x8xi1>) scale = 5.000000e-01 mask_fill = -2.381976{{[0-9]*}}E+38 : tensor<1x2x8x16xf32>
+func.func @mask_fill(%q: tensor<1x2x8x16xf32>, %keep: tensor<1x1x8x8xi1>) -> tensor<1x2x8x16xf32> {
+  %o = fa.attention %q, %q, %q mask(%keep : tensor<1x1x8x8xi1>) scale = 0.5 mask_fill = -2.38197633E+38
+      : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32> -> tensor<1x2x8x16xf32>
+  return %o : tensor<1x2x8x16xf32>
+}

@@ -227,6 +227,12 @@ struct AttentionChecks {
 
 } // namespace
 
+double AttentionOp::getHiddenScore() {
+  if (FloatAttr fill = getMaskFillAttr())
+    return fill.getValueAsDouble();
+  return -std::numeric_limits<double>::infinity();
+}
+
 LogicalResult AttentionOp::verify() {
   AttentionChecks check{*this,
                         cast<RankedTensorType>(getQuery().getType()),
@@ -344,6 +350,21 @@ LogicalResult AttentionOp::verify() {
                               "keys are packed, not paged";
   }
 
+  if (FloatAttr fill = getMaskFillAttr()) {
+    if (!std::isfinite(fill.getValueAsDouble()))
+      return emitOpError() << "mask_fill must be finite (a hidden key's "
+                              "score); -inf is the default, without "
+                              "mask_fill";
+    if (!getMask() || !hasBooleanMask())
+      return emitOpError() << "mask_fill gives the keys an i1 mask hides "
+                              "their score; it needs an i1 mask";
+    if (getCausal() || getWindowAttr() || getKvLengths() || isPaged() ||
+        isPacked())
+      return emitOpError()
+             << "mask_fill cannot be combined with causal, window, "
+                "kv_lengths, page_table or packed sequences: their hidden "
+                "keys are skipped, while a filled key still has a weight";
+  }
   return check.scaleAndDiagonals(getScaleAttr(), getCausal(), getWindowAttr());
 }
 

@@ -55,6 +55,14 @@ def FA_AttentionOp : FA_Op<"attention", [Pure, AttrSizedOperandSegments]> {
       whatever the input type; the output is rounded to the value type once.
     * An `i1` mask is a keep-mask: `true` means the key is visible. A float
       mask is an additive bias on the scaled scores (`-inf` hides a key).
+    * `mask_fill = f` (with an `i1` mask only): a key the mask hides gets the
+      score `f` (finite, applied in f32) instead of `-inf`, as a frontend's
+      `where(mask, s, f)` computes: its weight is `exp(f - m)`, 0 in f32
+      only once the row max `m` exceeds `f` by about 104, and a row whose
+      every key is hidden averages V uniformly (`m = f`). Exact for every
+      input; since hidden keys still count, the lowerings skip none, so it
+      takes no `causal`, `window`, `kv_lengths`, `page_table` or packed
+      sequences (whose hidden keys are skipped).
     * `causal = top_left | bottom_right` hides keys `j > i + delta`, with
       `delta = 0` (top-left) or `Nk - Nq` (bottom-right, FlashAttention-2's
       alignment). They agree when `Nq == Nk`.
@@ -90,7 +98,7 @@ def FA_AttentionOp : FA_Op<"attention", [Pure, AttrSizedOperandSegments]> {
       does not change the result.
     * **Fully-masked rows** (every key hidden by the masks, causal or window,
       or `Nk == 0`) produce an output row of `0` and a logsumexp of `-inf`,
-      never NaN.
+      never NaN (with `mask_fill`, only `Nk == 0` leaves a row empty).
 
     Example:
 
@@ -111,6 +119,7 @@ def FA_AttentionOp : FA_Op<"attention", [Pure, AttrSizedOperandSegments]> {
                        Optional<AnyRankedTensor>:$cu_seqlens_q,
                        Optional<AnyRankedTensor>:$cu_seqlens_k,
                        F64Attr:$scale,
+                       OptionalAttr<F64Attr>:$mask_fill,
                        OptionalAttr<FA_DiagonalAlignment>:$causal,
                        OptionalAttr<FA_WindowAttr>:$window,
                        OptionalAttr<FA_TilingAttr>:$tiling);
@@ -123,7 +132,8 @@ def FA_AttentionOp : FA_Op<"attention", [Pure, AttrSizedOperandSegments]> {
     (`page_table` `(` $page_table^ `:` type($page_table) `)`)?
     (`cu_seqlens_q` `(` $cu_seqlens_q^ `:` type($cu_seqlens_q) `)`)?
     (`cu_seqlens_k` `(` $cu_seqlens_k^ `:` type($cu_seqlens_k) `)`)?
-    `scale` `=` $scale (`causal` `=` $causal^)? (`window` `=` $window^)?
+    `scale` `=` $scale (`mask_fill` `=` $mask_fill^)? (`causal` `=` $causal^)?
+    (`window` `=` $window^)?
     (`tiling` `=` $tiling^)? attr-dict `:` type($query) `,` type($key) `,` type($value)
     `->` type($output) (`,` type($logsumexp)^)?
   }];
@@ -131,6 +141,8 @@ def FA_AttentionOp : FA_Op<"attention", [Pure, AttrSizedOperandSegments]> {
   let hasVerifier = 1;
 
   let extraClassDeclaration = [{
+    /// The score a key hidden by the i1 mask takes: mask_fill, or -inf.
+    double getHiddenScore();
     /// Number of query heads that share one key/value head (Hq / Hkv), or
     /// ShapedType::kDynamic when either head count is dynamic.
     int64_t getGroupSize();
