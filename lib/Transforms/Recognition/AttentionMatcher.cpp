@@ -584,8 +584,12 @@ std::optional<AttentionMatch> Matcher::run() {
                                   axis.name, lhs, rhs)
                         .str());
   }
-  if (match.mask && !checkMask(match.mask, match.maskLabels))
+  if (!extraMasks.empty()) {
+    if (!combineMasks())
+      return std::nullopt;
+  } else if (match.mask && !checkMask(match.mask, match.maskLabels)) {
     return std::nullopt;
+  }
 
   // GQA/MQA: K and V repeated per query head the same way are read from
   // their unrepeated heads instead. (Not in a joint graph: its dK and dV are
@@ -615,6 +619,12 @@ std::optional<AttentionMatch> Matcher::run() {
       queryType.getDimSize(dimOf(match.queryPermutation, rank - 2));
   int64_t keyLen = keyType.getDimSize(dimOf(match.keyPermutation, rank - 2));
   bool rowsCanBeEmpty = match.mask != nullptr;
+  // Several masks were combined already (combineMasks).
+  if (masksCombined) {
+    rowsCanBeEmpty = match.mask || match.kvLengths ||
+                     (match.causal == DiagonalAlignment::bottom_right &&
+                      queryLen > keyLen);
+  } else
   // A finite fill: hidden keys keep a weight, so the mask stays the op's
   // i1 mask with mask_fill (no causal or length form, which skip keys),
   // and a row whose every key is hidden averages V, as the op computes.
@@ -756,6 +766,11 @@ std::optional<AttentionMatch> Matcher::run() {
   }
 
   // A joint graph also needs what fa.attention_backward can state.
+  if (match.backward && masksCombined)
+    return reject(RejectCategory::Mask,
+                  "P feeds attention's backward, and the scores have "
+                  "several masks, which the joint-graph matcher does not "
+                  "combine");
   if (match.backward && match.maskFill)
     return reject(RejectCategory::Mask,
                   "P feeds attention's backward, and its mask fills hidden "
@@ -1223,14 +1238,18 @@ bool Matcher::matchScores(Term *scores, Term *&contraction) {
                "the bias is computed inside the op that adds it, not passed "
                "as a tensor");
       }
-      if (match.mask) {
-        return fail(RejectCategory::Mask, "more than one mask on the scores");
-      }
       if (match.scale != 1.0) {
         reject(RejectCategory::Mask,
                "the bias is added before the scale; fa.attention adds it "
                "after");
         return false;
+      }
+      if (match.mask) {
+        extraMasks.push_back(
+            {bias->value, bias->labels, false,
+             -std::numeric_limits<double>::infinity()});
+        term = lhs;
+        continue;
       }
       match.mask = bias->value;
       match.maskLabels = bias->labels;
@@ -1277,7 +1296,14 @@ bool Matcher::matchScores(Term *scores, Term *&contraction) {
                "tensor");
       }
       if (match.mask) {
-        return fail(RejectCategory::Mask, "more than one mask on the scores");
+        if (match.scale <= 0)
+          return fail(RejectCategory::Scale,
+                      "the mask is applied before a scale that is not "
+                      "positive");
+        extraMasks.push_back(
+            {condition->value, condition->labels, invert, filled->constant});
+        term = kept;
+        continue;
       }
       match.mask = condition->value;
       match.maskLabels = condition->labels;
@@ -1301,6 +1327,88 @@ bool Matcher::matchScores(Term *scores, Term *&contraction) {
                  " on the scores between Q·Kᵀ and the softmax");
     }
   }
+}
+
+/// Several masks on the scores (a bias and a causal masked_fill, a padding
+/// mask and a causal mask, ...): every one hides with -inf (a select's -inf
+/// fill, or a bias), so they commute and combine exactly. A causal mask
+/// becomes the causal attribute and a length mask kv_lengths; at most one
+/// mask tensor may remain, the op's mask.
+bool Matcher::combineMasks() {
+  SmallVector<ExtraMask> all = {
+      {match.mask, match.maskLabels, match.invertMask, fill}};
+  llvm::append_range(all, extraMasks);
+  auto queryType = cast<RankedTensorType>(match.query.getType());
+  auto keyType = cast<RankedTensorType>(match.key.getType());
+  int64_t rank = queryType.getRank();
+  auto dimOf = [](ArrayRef<int64_t> permutation, int64_t dim) {
+    return permutation.empty() ? dim : permutation[dim];
+  };
+  int64_t queryLen =
+      queryType.getDimSize(dimOf(match.queryPermutation, rank - 2));
+  int64_t keyLen = keyType.getDimSize(dimOf(match.keyPermutation, rank - 2));
+  std::optional<Axis> sequence;
+  if (!batchSplit.empty())
+    sequence = Axis{AxisKind::Batch, 0, 1};
+  else if (numBatchDims == 2)
+    sequence = Axis{AxisKind::Batch, 0};
+  SmallVector<ExtraMask> remaining;
+  for (const ExtraMask &mask : all) {
+    if (!(std::isinf(mask.fill) && mask.fill < 0))
+      return fail(RejectCategory::Mask,
+                  "the scores have several masks, one filling hidden keys "
+                  "with " + formatConstant(mask.fill) +
+                      ": only masks that hide with -inf combine");
+    if (!checkMask(mask.value, mask.labels))
+      return false;
+    MaskMeaning meaning =
+        getElementTypeOrSelf(mask.value.getType()).isInteger(1)
+            ? (mask.invert ? MaskMeaning::Hide : MaskMeaning::Keep)
+            : MaskMeaning::Bias;
+    if (std::optional<DiagonalAlignment> causal = classifyCausalMask(
+            mask.value, mask.labels, meaning, queryLen, keyLen)) {
+      if (match.causal)
+        return fail(RejectCategory::Mask, "two causal masks on the scores");
+      match.causal = causal;
+      continue;
+    }
+    bool meanOfValuesRows = false;
+    std::string note;
+    if (std::optional<SequenceLengths> lengths =
+            classifyLengthMask(mask.value, mask.labels, meaning, keyLen,
+                               sequence, meanOfValuesRows, note)) {
+      if (!meanOfValuesRows && !match.kvLengths) {
+        match.kvLengths = *lengths;
+        continue;
+      }
+    }
+    remaining.push_back(mask);
+  }
+  if (remaining.size() > 1)
+    return fail(RejectCategory::Mask,
+                llvm::formatv("the scores have {0} masks that are neither "
+                              "causal nor a sequence length; fa.attention "
+                              "takes one mask tensor",
+                              remaining.size())
+                    .str());
+  // With kv_lengths the op aligns a bottom-right diagonal to each
+  // sequence's length; the frontend's causal mask is aligned to the
+  // tensor's last key. They agree only for a diagonal through (0, 0).
+  if (match.causal && match.kvLengths) {
+    if (queryLen != ShapedType::kDynamic && queryLen == keyLen)
+      match.causal = DiagonalAlignment::top_left;
+    else if (*match.causal == DiagonalAlignment::bottom_right)
+      return fail(RejectCategory::Mask,
+                  "a causal mask aligned to the last key together with "
+                  "per-sequence lengths: fa.attention aligns a bottom-right "
+                  "diagonal to each sequence's length");
+  }
+  match.mask = remaining.empty() ? Value() : remaining.front().value;
+  match.maskLabels = remaining.empty() ? Labels() : remaining.front().labels;
+  match.invertMask = !remaining.empty() && remaining.front().invert;
+  fill = -std::numeric_limits<double>::infinity();
+  masksCombined = true;
+  return true;
 }
 
 /// True when `labels` name each axis once and have no broadcast dim: a

@@ -185,6 +185,19 @@ private:
   /// lookThroughBatchReshape); empty otherwise.
   SmallVector<int64_t, 2> batchSplit;
   double fill = 0;
+  /// Masks on the scores after the first (match.mask): each a bias
+  /// (invert false, fill -inf) or a select's condition with its fill. They
+  /// are combined in run(): causal and length masks become the op's
+  /// attributes, and at most one mask tensor may remain.
+  struct ExtraMask {
+    Value value;
+    Labels labels;
+    bool invert = false;
+    double fill = 0;
+  };
+  SmallVector<ExtraMask> extraMasks;
+  bool masksCombined = false;
+  bool combineMasks();
   /// Set when P is the softmax under an empty-row guard (PyTorch's
   /// _safe_softmax): rows of -inf scores give 0, as the op does.
   bool emptyRowsGuarded = false;

@@ -118,7 +118,8 @@ def linalg_elementwise(p, out, inputs, body, maps, shape):
     p.emit(f"{empty} = tensor.empty() : {ttype(shape, 'f32')}")
     ins = ", ".join(v for v, _ in inputs)
     tys = ", ".join(t for _, t in inputs)
-    args = ", ".join(f"%a{i}: {t.split('x')[-1][:-1]}" for i, (_, t) in enumerate(inputs))
+    args = ", ".join(f"%a{i}: {t[t.index('<') + 1:-1].split('x')[-1]}"
+                     for i, (_, t) in enumerate(inputs))
     p.emit(f"{out} = linalg.generic {{indexing_maps = [{', '.join(maps)}], iterator_types = [{iters}]}}"
            f" ins({ins} : {tys}) outs({empty} : {ttype(shape, 'f32')}) {{")
     p.emit(f"^bb0({args}, %o: f32):")
@@ -358,6 +359,10 @@ def generate_program(index, rng, dtype):
     # reduced over the query dim. Drawn from a generator of its own, so
     # that every other program of a seed stays as it was.
     guard_rng = random.Random(f"guard-{index}-{rng.getstate()[1][:4]}")
+    # A computed scale, half of the time as torch-mlir writes tensor
+    # arithmetic on constants: 0-d generics (sitofp of i64 tensors, divf in
+    # f64, truncf), the scores multiplied through a `() ` map.
+    zero_d_scale = spelling == "scale-computed" and guard_rng.random() < 0.5
     guard = None
     if (spelling in ("plain", "identity") and mutation in (None, "plus-one")
             and guard_rng.random() < 0.2):
@@ -477,6 +482,7 @@ def generate_program(index, rng, dtype):
                   nk=nk, d=d, dv=dv, mask=mask, mask_shape=mask_shape, mutation=mutation, iota=iota,
                   layout=layout, dynamic=dynamic,
                   scale_form=scale_form, spelling=spelling, guard=guard,
+                  zero_d_scale=zero_d_scale,
                   **({"length": lengths["value"], "length_type": lengths["type"],
                       "length_spelling": lengths["spelling"],
                       "kv_lengths": "no" if lengths["spelling"] == "bias" and spelling == "lse"
@@ -685,6 +691,38 @@ def generate_program(index, rng, dtype):
             else:
                 p.emit(f'{c} = "tosa.const"() <{{values = dense<{scale}> : tensor<{ones}xf32>}}> : () -> tensor<{ones}xf32>')
                 p.emit(f"{x2} = tosa.mul {c}, {x}, %shift : (tensor<{ones}xf32>, {s_t}, tensor<1xi8>) -> {s_t}")
+        elif spelling == "scale-computed" and zero_d_scale:
+            num, den = {0.5: (1, 2), 0.25: (1, 4), 0.125: (1, 8), 0.3: (3, 10)}[scale]
+            zero = "affine_map<() -> ()>"
+            f64_t, f32_t = "tensor<f64>", "tensor<f32>"
+            parts = []
+            for value in (num, den):
+                c, e, fv = p.fresh("c"), p.fresh("e"), p.fresh("f")
+                p.emit(f"{c} = arith.constant dense<{value}> : tensor<i64>")
+                p.emit(f"{e} = tensor.empty() : {f64_t}")
+                p.emit(f"{fv} = linalg.generic {{indexing_maps = [{zero}, {zero}], iterator_types = []}} ins({c} : tensor<i64>) outs({e} : {f64_t}) {{")
+                p.emit("^bb0(%i: i64, %o: f64):")
+                p.emit("  %y = arith.sitofp %i : i64 to f64")
+                p.emit("  linalg.yield %y : f64")
+                p.emit(f"}} -> {f64_t}")
+                parts.append(fv)
+            e, quot, e32, c32 = p.fresh("e"), p.fresh("f"), p.fresh("e"), p.fresh("f")
+            p.emit(f"{e} = tensor.empty() : {f64_t}")
+            p.emit(f"{quot} = linalg.generic {{indexing_maps = [{zero}, {zero}, {zero}], iterator_types = []}} ins({parts[0]}, {parts[1]} : {f64_t}, {f64_t}) outs({e} : {f64_t}) {{")
+            p.emit("^bb0(%n: f64, %d: f64, %o: f64):")
+            p.emit("  %y = arith.divf %n, %d : f64")
+            p.emit("  linalg.yield %y : f64")
+            p.emit(f"}} -> {f64_t}")
+            p.emit(f"{e32} = tensor.empty() : {f32_t}")
+            p.emit(f"{c32} = linalg.generic {{indexing_maps = [{zero}, {zero}], iterator_types = []}} ins({quot} : {f64_t}) outs({e32} : {f32_t}) {{")
+            p.emit("^bb0(%i: f64, %o: f32):")
+            p.emit("  %y = arith.truncf %i : f64 to f32")
+            p.emit("  linalg.yield %y : f32")
+            p.emit(f"}} -> {f32_t}")
+            linalg_elementwise(p, x2, [(x, s_t), (c32, f32_t)],
+                               ["%y = arith.mulf %a0, %a1 : f32", "linalg.yield %y : f32"],
+                               ["affine_map<(a, b, c) -> (a, b, c)>", "affine_map<(a, b, c) -> ()>",
+                                "affine_map<(a, b, c) -> (a, b, c)>"], [heads, nq, nk])
         elif spelling == "scale-computed":
             # 1 / (1/scale) computed in f64 and truncated to f32, in the body.
             linalg_elementwise(p, x2, [(x, s_t)],
@@ -1556,6 +1594,8 @@ def program_classes(meta):
         classes.append("guard=safe-softmax")
     if meta.get("mutation") == "finite-fill":
         classes.append("mask=finite-fill")
+    if meta.get("zero_d_scale") == "True":
+        classes.append("scale=zero-d")
     if meta.get("layout") in ("seq-first", "bshd"):
         classes.append("layout=" + meta["layout"])
     if meta.get("mutation") == "permutation":
