@@ -247,6 +247,8 @@ Term *Matcher::expand(Term *term) {
     scalar.kind = node.kind;
     scalar.constant = node.constant;
     scalar.labels = term->labels;
+    scalar.scalar = node.scalar;
+    scalar.bodyOp = view->op;
     for (unsigned operand : node.operands)
       scalar.operands.push_back(nodeTerms[operand]);
     nodeTerms.push_back(&scalar);
@@ -1291,9 +1293,14 @@ bool Matcher::matchScores(Term *scores, Term *&contraction) {
                         "fill times the scale; fa.attention's mask_fill is "
                         "the score itself");
       if (condition->kind != ScalarKind::Input || !condition->value) {
-        return fail(RejectCategory::Mask,
-               "the mask is computed inside the select, not passed as a "
-               "tensor");
+        // Computed in the select's own body: the same mask as a tensor.
+        Value tensor = materializeCondition(condition);
+        if (!tensor)
+          return fail(RejectCategory::Mask,
+                      "the select's condition is computed in its body from "
+                      "the scores, or from values other than its other "
+                      "inputs and the loop indices");
+        condition = leaf(tensor, term->labels);
       }
       if (match.mask) {
         if (match.scale <= 0)
@@ -1656,7 +1663,97 @@ bool mlir::fa::recognition::feedsOnSoftmax(Operation *op) {
                       [](Value operand) { return findSoftmax(operand); });
 }
 
+Value Matcher::materializeCondition(Term *condition) {
+  auto op = dyn_cast_or_null<linalg::GenericOp>(condition->bodyOp);
+  Value cond = condition->scalar;
+  if (!op || !cond || !cond.getType().isInteger(1) ||
+      op.getNumReductionLoops() != 0 || op->getNumResults() != 1)
+    return Value();
+  Block *body = op.getBlock();
+  AffineMap resultMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (!resultMap.isPermutation())
+    return Value();
+  // The condition's slice in the body, inputs read, in body order.
+  llvm::SetVector<Operation *> slice;
+  llvm::SetVector<unsigned> inputs;
+  SmallVector<Value> worklist = {cond};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (auto argument = dyn_cast<BlockArgument>(value)) {
+      if (argument.getOwner() != body)
+        continue; // from above
+      OpOperand &operand = op->getOpOperand(argument.getArgNumber());
+      if (!op.isDpsInput(&operand))
+        return Value(); // the accumulator
+      inputs.insert(argument.getArgNumber());
+      continue;
+    }
+    Operation *def = value.getDefiningOp();
+    if (def->getBlock() != body)
+      continue; // from above
+    if (!isPure(def) || def->getNumRegions() != 0)
+      return Value();
+    if (slice.insert(def))
+      llvm::append_range(worklist, def->getOperands());
+  }
+  // The mask must not read the scores.
+  for (unsigned number : inputs) {
+    Value input = op->getOperand(number);
+    Labels labels;
+    std::optional<LoopLabels> loops = labelLoops(
+        *getStructuredView(op->getResult(0)), condition->labels);
+    if (!loops)
+      return Value();
+    std::optional<Labels> inputLabels =
+        labelOperand(op.getMatchingIndexingMap(&op->getOpOperand(number)),
+                     *loops);
+    if (!inputLabels || dependsOnContraction(leaf(input, *inputLabels)))
+      return Value();
+  }
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Value init = op.getDpsInitOperand(0)->get();
+  auto initType = cast<RankedTensorType>(init.getType());
+  Value empty = tensor::EmptyOp::create(
+      b, loc, tensor::getMixedSizes(b, loc, init), b.getI1Type());
+  SmallVector<Value> newInputs;
+  SmallVector<AffineMap> maps;
+  for (unsigned number : inputs) {
+    newInputs.push_back(op->getOperand(number));
+    maps.push_back(op.getMatchingIndexingMap(&op->getOpOperand(number)));
+  }
+  maps.push_back(resultMap);
+  SmallVector<utils::IteratorType> iterators(op.getNumLoops(),
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{initType.clone(b.getI1Type())}, newInputs,
+      ValueRange{empty}, maps, iterators,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        IRMapping mapping;
+        for (auto [index, number] : llvm::enumerate(inputs))
+          mapping.map(body->getArgument(number), args[index]);
+        // Slice ops in body order, so that operands come first.
+        for (Operation &bodyOp : body->without_terminator())
+          if (slice.contains(&bodyOp))
+            nb.clone(bodyOp, mapping);
+        linalg::YieldOp::create(nb, nloc, mapping.lookup(cond));
+      });
+  materialized.push_back(generic);
+  if (Operation *emptyOp = empty.getDefiningOp())
+    materialized.push_back(emptyOp);
+  return generic.getResult(0);
+}
+
 std::optional<AttentionMatch>
 mlir::fa::recognition::matchAttention(Operation *root, Rejection &rejection) {
-  return Matcher(root, rejection).run();
+  Matcher matcher(root, rejection);
+  std::optional<AttentionMatch> match = matcher.run();
+  if (!match) {
+    // Refused: the IR is left exactly as it was.
+    for (Operation *op : matcher.materialized)
+      op->erase();
+    return match;
+  }
+  llvm::append_range(match->patternOps, matcher.materialized);
+  return match;
 }

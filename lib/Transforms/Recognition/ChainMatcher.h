@@ -54,6 +54,9 @@ struct Term {
   Value value;
   /// The attention axis of each dim of `value` (or of the op's loops).
   Labels labels;
+  /// For a node of a linalg payload: the body value and the op.
+  Value scalar;
+  Operation *bodyOp = nullptr;
   bool expansionTried = false;
   Term *expansion = nullptr;
 };
@@ -198,6 +201,17 @@ private:
   SmallVector<ExtraMask> extraMasks;
   bool masksCombined = false;
   bool combineMasks();
+  /// A select's condition computed in its own linalg body (index
+  /// comparisons, a mask input and'ed with them), materialized as an i1
+  /// tensor over the op's result dims: a mask like any other. Null when
+  /// the condition reads the scores or anything but the op's inputs,
+  /// linalg.index and values from above.
+public:
+  Value materializeCondition(Term *condition);
+  /// Ops materializeCondition created: erased again when the candidate is
+  /// refused, part of the pattern otherwise.
+  SmallVector<Operation *> materialized;
+private:
   /// Set when P is the softmax under an empty-row guard (PyTorch's
   /// _safe_softmax): rows of -inf scores give 0, as the op does.
   bool emptyRowsGuarded = false;

@@ -128,6 +128,8 @@ public:
       return it->second;
     unsigned node = translateUncached(value);
     nodes[value] = node;
+    if (!view.nodes[node].scalar && value.getParentBlock() == body)
+      view.nodes[node].scalar = value;
     return node;
   }
 

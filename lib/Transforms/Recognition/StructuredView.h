@@ -48,6 +48,9 @@ struct ScalarNode {
   unsigned input = 0;
   double constant = 0;
   SmallVector<unsigned, 3> operands;
+  /// The body value a linalg payload node was read from (null for TOSA
+  /// and for inputs): a mask computed in the body is materialized from it.
+  Value scalar;
 };
 
 /// An op that produces one ranked tensor, seen as a linalg.generic.
