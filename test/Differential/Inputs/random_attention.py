@@ -363,6 +363,7 @@ def generate_program(index, rng, dtype):
     # arithmetic on constants: 0-d generics (sitofp of i64 tensors, divf in
     # f64, truncf), the scores multiplied through a `() ` map.
     zero_d_scale = spelling == "scale-computed" and guard_rng.random() < 0.5
+    extra_causal = False
     guard = None
     if (spelling in ("plain", "identity") and mutation in (None, "plus-one")
             and guard_rng.random() < 0.2):
@@ -416,6 +417,10 @@ def generate_program(index, rng, dtype):
     if dialect == "linalg" and mutation != "permutation":
         layouts += ["seq-first", "bshd"]
     layout = rng.choice(layouts)
+    # The causal mask after a bias (see extra_causal below), static shapes.
+    if (mask == "bias" and mutation is None and layout != "split"
+            and guard_rng.random() < 0.6):
+        extra_causal = True
     if layout == "split" and spelling == "kq-transposed":
         spelling = "plain"
     if layout == "split" and (mask not in ("none", "splat") or group > 1 or
@@ -428,6 +433,7 @@ def generate_program(index, rng, dtype):
     # Sequence lengths dynamic in the types (linalg, 3-D, no constant mask).
     dynamic = (dialect == "linalg" and layout == "3-d" and mask not in ("causal", "lengths")
                and mutation != "permutation" and rng.random() < 0.3)
+    extra_causal = extra_causal and not dynamic
     if dynamic:
         nq, nk = Dyn(nq, "q"), (Dyn(nk, "k") if nk is not nq else None)
         if nk is None:  # the axis mutation reuses Nq as Nk
@@ -482,7 +488,7 @@ def generate_program(index, rng, dtype):
                   nk=nk, d=d, dv=dv, mask=mask, mask_shape=mask_shape, mutation=mutation, iota=iota,
                   layout=layout, dynamic=dynamic,
                   scale_form=scale_form, spelling=spelling, guard=guard,
-                  zero_d_scale=zero_d_scale,
+                  zero_d_scale=zero_d_scale, extra_causal=extra_causal,
                   **({"length": lengths["value"], "length_type": lengths["type"],
                       "length_spelling": lengths["spelling"],
                       "kv_lengths": "no" if lengths["spelling"] == "bias" and spelling == "lse"
@@ -860,6 +866,27 @@ def generate_program(index, rng, dtype):
                                    [f"%ninf = arith.constant {fill} : f32", sel, "linalg.yield %y : f32"],
                                    ["affine_map<(a, b, c) -> (a, b, c)>", f"affine_map<(a, b, c) -> ({', '.join(m)})>",
                                     "affine_map<(a, b, c) -> (a, b, c)>"], [heads, nq, nk])
+        x = x2
+
+    # A second mask (issue 29): the causal masked_fill after a bias, as
+    # BLOOM and MPT stack ALiBi and causality; in linalg half of the time
+    # with the comparison inside the select's own body.
+    if extra_causal:
+        x2, c = p.fresh("x"), p.fresh("c")
+        if dialect == "tosa":
+            rows = ", ".join("[" + ", ".join("true" if j <= i else "false" for j in range(nk)) + "]"
+                             for i in range(nq))
+            ninf = p.fresh("c")
+            p.emit(f'{c} = "tosa.const"() <{{values = dense<[[{rows}]]> : tensor<1x{nq}x{nk}xi1>}}> : () -> tensor<1x{nq}x{nk}xi1>')
+            p.emit(f'{ninf} = "tosa.const"() <{{values = dense<{NEG_INF}> : tensor<1x1x1xf32>}}> : () -> tensor<1x1x1xf32>')
+            p.emit(f"{x2} = tosa.select {c}, {x}, {ninf} : (tensor<1x{nq}x{nk}xi1>, {s_t}, tensor<1x1x1xf32>) -> {s_t}")
+        else:
+            linalg_elementwise(p, x2, [(x, s_t)],
+                               ["%i = linalg.index 1 : index", "%j = linalg.index 2 : index",
+                                "%keep = arith.cmpi ule, %j, %i : index",
+                                f"%ninf = arith.constant {NEG_INF} : f32",
+                                "%y = arith.select %keep, %a0, %ninf : f32", "linalg.yield %y : f32"],
+                               ["affine_map<(a, b, c) -> (a, b, c)>"] * 2, [heads, nq, nk])
         x = x2
 
     # Softmax over the key axis (or, as a near miss, the query axis).
@@ -1596,6 +1623,8 @@ def program_classes(meta):
         classes.append("mask=finite-fill")
     if meta.get("zero_d_scale") == "True":
         classes.append("scale=zero-d")
+    if meta.get("extra_causal") == "True":
+        classes.append("mask=bias+causal" + ("-in-body" if meta.get("dialect") == "linalg" else ""))
     if meta.get("layout") in ("seq-first", "bshd"):
         classes.append("layout=" + meta["layout"])
     if meta.get("mutation") == "permutation":
