@@ -21,7 +21,11 @@ reshaped and computed scales, a max with its argmax, a division in f64,
 (K·Qᵀ)ᵀ, a computed bias) together with near misses, each a single-point
 mutation of a real pattern (softmax over the wrong axis, an extra user of
 the probabilities, a tensor scale, a multiplying mask, an unnormalized exp,
-a max that starts at 0, a finite fill, a log-sum-exp without its max, P + 1).
+a max that starts at 0, a log-sum-exp without its max, P + 1). Issue 29's
+classes: a finite fill (-10, raised as mask_fill, no longer a near miss),
+PyTorch's _safe_softmax guard (near misses: any() for all(), the guard
+over the query dim), a scale computed in 0-d generics, and a causal mask
+after a bias (TOSA constant, or compared in the select's body in linalg).
 Every function is annotated with what must happen to it:
 
   // EXPECT @p3 raised     -- exactly one fa.attention after raising
