@@ -36,6 +36,7 @@ FRAGMENTS = "lib/Transforms/GPU/RegisterFragmentKernel.cpp"
 KERNEL_BUILDER = "lib/Transforms/GPU/KernelBuilder.h"
 FRAGMENT_HELPERS = "lib/Transforms/GPU/Fragments.h"
 NARROW = "lib/Transforms/GPU/NarrowKernelIndices.cpp"
+GUARD = "lib/Transforms/Recognition/EmptyRowGuard.cpp"
 NARROW_TESTS = ["test/Transforms/GPU/narrow-kernel-indices.mlir",
                 "test/GPU/index-bitwidth.mlir"]
 SHARED_TILES = "lib/Transforms/GPU/SharedTiles.cpp"
@@ -356,8 +357,8 @@ MUTATIONS = [
      KERNEL_MMA,
      "alpha = 2^(m_old - m_new c): the old max not in base-2 units"),
     ("raw-max-negative-scale", KERNEL_BUILDER,
-     "    result.rawScores = scale > 0 && !additiveMask;",
-     "    result.rawScores = scale != 0 && !additiveMask;",
+     "    result.rawScores = scale > 0 && !additiveMask && !filled;",
+     "    result.rawScores = scale != 0 && !additiveMask && !filled;",
      ["test/Integration/kernel-negative-scale.mlir"],
      "a negative scale takes the max on raw scores, whose order it reverses"),
     ("fragment-k-wait-after-scores", KERNEL,
@@ -792,6 +793,45 @@ MUTATIONS = [
      """    span += static_cast<__int128>(size - 1) * (stride < 0 ? -stride : stride);""",
      """    span += static_cast<__int128>(size - 1);""",
      NARROW_TESTS, "a strided kernel argument is measured by its element count, not its largest offset"),
+    # Issue 29: the frontends' default spellings.
+    ("guard-any-accepted", GUARD,
+     """  if (!everyKeyNegInf && !someKeyVisible) {""",
+     """  if (false) {""",
+     ["test/Transforms/RaiseAttention/empty-row-guard-near-misses.mlir"],
+     "a guard that zeroes rows with some hidden key (any) is taken for _safe_softmax's"),
+    ("guard-rows-restored-as-nan", MATCHER,
+     """  if (emptyRowsGuarded && match.fullyMaskedRows == FullyMaskedRows::NaN)
+    match.fullyMaskedRows = FullyMaskedRows::Zero;""",
+     "",
+     ["test/Integration/raise-safe-softmax.mlir",
+      "test/Integration/Blocks/torch-safe-softmax-padding.mlir"],
+     "under _safe_softmax's guard the empty rows still get the NaN fix-up"),
+    ("mask-fill-ignored", BUILDERS,
+     """    else if (std::isinf(hiddenScore) && hiddenScore < 0)
+      require(element);""",
+     """    else if (true)
+      require(element);""",
+     ["test/Integration/raise-finite-fills.mlir"],
+     "mask_fill is ignored: hidden keys become -inf in every lowering"),
+    ("mask-fill-fma-exponent", KERNEL_BUILDER,
+     """    result.subtractFirst = filled;""",
+     """    result.subtractFirst = false;""",
+     ["test/Integration/raise-finite-fills.mlir"],
+     "the kernels' exponent scales before subtracting with a fill of -0.7 max (m c overflows)"),
+    ("combined-causal-stays-bottom-right", MATCHER,
+     """      match.causal = DiagonalAlignment::top_left;
+    else if (*match.causal == DiagonalAlignment::bottom_right)""",
+     """      ;
+    else if (*match.causal == DiagonalAlignment::bottom_right)""",
+     ["test/Integration/raise-multiple-masks.mlir"],
+     "a causal mask combined with kv_lengths keeps bottom-right, which the op aligns per sequence"),
+    ("in-body-condition-reads-scores", MATCHER,
+     """    if (!inputLabels || dependsOnContraction(leaf(input, *inputLabels)))
+      return Value();""",
+     """    if (!inputLabels)
+      return Value();""",
+     ["test/Transforms/RaiseAttention/mask-in-select-body.mlir"],
+     "a select whose in-body condition reads the scores is taken for a mask"),
 ]
 
 
