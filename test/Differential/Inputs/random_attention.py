@@ -452,7 +452,14 @@ def generate_program(index, rng, dtype):
     s_t = ttype([heads, nq, nk], f)
     r_t = ttype([heads, nq, 1], f)
     o_t = ttype([heads, nq, dv], dtype)
+    # Batch 1 (issue 29): [1, H, N, D] arguments, each copied by a
+    # generic that reads the batch dim at index 0 (torch-mlir's aten.expand
+    # and aten.clone at batch 1) before the merge.
+    unit_batch = layout == "4-d" and dialect == "linalg" and guard_rng.random() < 0.5
+
     def four_d(shape):
+        if unit_batch:
+            return [1] + shape
         return [2, shape[0] // 2] + shape[1:]
 
     def seq_first(shape):
@@ -493,6 +500,7 @@ def generate_program(index, rng, dtype):
                   layout=layout, dynamic=dynamic,
                   scale_form=scale_form, spelling=spelling, guard=guard,
                   zero_d_scale=zero_d_scale, extra_causal=extra_causal,
+                  unit_batch=unit_batch,
                   **({"length": lengths["value"], "length_type": lengths["type"],
                       "length_spelling": lengths["spelling"],
                       "kv_lengths": "no" if lengths["spelling"] == "bias" and spelling == "lse"
@@ -535,7 +543,20 @@ def generate_program(index, rng, dtype):
     if layout == "4-d":
         for name, shape in (("q", [heads, nq, d]), ("k", [kv_heads, nk, d]),
                             ("v", [kv_heads, nk, dv])):
-            merged = reshape(f"%{name}in", four_d(shape), shape, dtype)
+            source = f"%{name}in"
+            if unit_batch:
+                copy, e = p.fresh("copy"), p.fresh("e")
+                full_t = ttype(four_d(shape), dtype)
+                p.emit(f"{e} = tensor.empty() : {full_t}")
+                p.emit(f"{copy} = linalg.generic {{indexing_maps = [affine_map<(a, b, c, d) -> (0, b, c, d)>, "
+                       f"affine_map<(a, b, c, d) -> (a, b, c, d)>], iterator_types = "
+                       f"[\"parallel\", \"parallel\", \"parallel\", \"parallel\"]}} "
+                       f"ins({source} : {full_t}) outs({e} : {full_t}) {{")
+                p.emit(f"^bb0(%x: {dtype}, %o: {dtype}):")
+                p.emit(f"  linalg.yield %x : {dtype}")
+                p.emit(f"}} -> {full_t}")
+                source = copy
+            merged = reshape(source, four_d(shape), shape, dtype)
             p.emit(f"%{name} = tensor.cast {merged} : {ttype(shape, dtype)} to {ttype(shape, dtype)}"
                    if dialect == "linalg" else
                    f"%{name} = tosa.identity {merged} : ({ttype(shape, dtype)}) -> {ttype(shape, dtype)}")
@@ -1539,7 +1560,8 @@ func.func @print(%t: tensor<?x?x?xf32>) {
                                f"[1, {', '.join(map(str, t_shape))}] : {ttype(t_shape, dt)} into {ttype([1] + t_shape, dt)}\n")
                     val = f"%{name}b{i}"
             if m["layout"] == "4-d":
-                split = [2, shape[0] // 2] + shape[1:]
+                split = ([1] + shape if m.get("unit_batch") in (True, "True")
+                         else [2, shape[0] // 2] + shape[1:])
                 out.append(f"  %{name}4_{i} = tensor.expand_shape {val} [[0, 1], [2], [3]] output_shape "
                            f"[{', '.join(map(str, split))}] : {ttype(shape, dt)} into {ttype(split, dt)}\n")
                 val = f"%{name}4_{i}"
@@ -1627,6 +1649,8 @@ def program_classes(meta):
         classes.append("mask=finite-fill")
     if meta.get("zero_d_scale") == "True":
         classes.append("scale=zero-d")
+    if meta.get("unit_batch") == "True":
+        classes.append("layout=batch-1-copies")
     if meta.get("extra_causal") == "True":
         classes.append("mask=bias+causal" + ("-in-body" if meta.get("dialect") == "linalg" else ""))
     if meta.get("layout") in ("seq-first", "bshd"):
