@@ -15,6 +15,13 @@ class OpPassManager;
 
 namespace fa {
 
+/// Both pipelines' `tosa-validation` option.
+inline constexpr const char *kTosaValidationHelp =
+    "Check TOSA ops against the TOSA specification's profiles before "
+    "lowering them (upstream's tosa-validate); off by default: frontends "
+    "emit casts such as i64 or i1 to f32 that the profiles omit and the "
+    "conversions lower";
+
 /// Options of `fa-cpu-pipeline`.
 struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
   PassOptions::Option<bool> raise{
@@ -24,11 +31,7 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::init(true)};
   PassOptions::Option<bool> tosaValidation{
       *this, "tosa-validation",
-      llvm::cl::desc("Check TOSA ops against the TOSA specification's "
-                     "profiles before lowering them (upstream's "
-                     "tosa-validate); off by default: frontends emit casts "
-                     "such as i64 or i1 to f32 that the profiles omit and "
-                     "the conversions lower"),
+      llvm::cl::desc(kTosaValidationHelp),
       llvm::cl::init(false)};
   PassOptions::Option<bool> reference{
       *this, "reference",
@@ -113,11 +116,7 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       llvm::cl::desc("Run fa-raise-attention first"), llvm::cl::init(true)};
   PassOptions::Option<bool> tosaValidation{
       *this, "tosa-validation",
-      llvm::cl::desc("Check TOSA ops against the TOSA specification's "
-                     "profiles before lowering them (upstream's "
-                     "tosa-validate); off by default: frontends emit casts "
-                     "such as i64 or i1 to f32 that the profiles omit and "
-                     "the conversions lower"),
+      llvm::cl::desc(kTosaValidationHelp),
       llvm::cl::init(false)};
   PassOptions::Option<bool> barePointers{
       *this, "bare-pointers",

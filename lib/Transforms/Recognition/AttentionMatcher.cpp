@@ -121,6 +121,14 @@ Labels canonicalLabels(unsigned numBatchDims, AxisKind rows, AxisKind cols) {
   return labels;
 }
 
+/// How a mask tensor hides keys: an i1 keep-mask (a hide-mask when the
+/// select keeps its false side), or a float bias.
+MaskMeaning meaningOf(Value mask, bool invert) {
+  if (!getElementTypeOrSelf(mask.getType()).isInteger(1))
+    return MaskMeaning::Bias;
+  return invert ? MaskMeaning::Hide : MaskMeaning::Keep;
+}
+
 bool isLowestFinite(double value) {
   return value == -static_cast<double>(std::numeric_limits<float>::max()) ||
          value == -65504.0 ||                   // f16
@@ -634,10 +642,7 @@ std::optional<AttentionMatch> Matcher::run() {
     match.maskFill = fill;
     rowsCanBeEmpty = false;
   } else if (match.mask) {
-    MaskMeaning meaning =
-        getElementTypeOrSelf(match.mask.getType()).isInteger(1)
-            ? (match.invertMask ? MaskMeaning::Hide : MaskMeaning::Keep)
-            : MaskMeaning::Bias;
+    MaskMeaning meaning = meaningOf(match.mask, match.invertMask);
     if (std::optional<DiagonalAlignment> causal = classifyCausalMask(
             match.mask, match.maskLabels, meaning, queryLen, keyLen)) {
       match.causal = causal;
@@ -1368,10 +1373,7 @@ bool Matcher::combineMasks() {
                       ": only masks that hide with -inf combine");
     if (!checkMask(mask.value, mask.labels))
       return false;
-    MaskMeaning meaning =
-        getElementTypeOrSelf(mask.value.getType()).isInteger(1)
-            ? (mask.invert ? MaskMeaning::Hide : MaskMeaning::Keep)
-            : MaskMeaning::Bias;
+    MaskMeaning meaning = meaningOf(mask.value, mask.invert);
     if (std::optional<DiagonalAlignment> causal = classifyCausalMask(
             mask.value, mask.labels, meaning, queryLen, keyLen)) {
       if (match.causal)
