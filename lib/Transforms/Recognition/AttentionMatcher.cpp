@@ -1665,6 +1665,9 @@ bool mlir::fa::recognition::feedsOnSoftmax(Operation *op) {
                       [](Value operand) { return findSoftmax(operand); });
 }
 
+/// Matching creates these ops with a plain builder (the matcher has no
+/// rewriter): a refused candidate erases them again (matchAttention), an
+/// accepted one makes them part of its pattern.
 Value Matcher::materializeCondition(Term *condition) {
   auto op = dyn_cast_or_null<linalg::GenericOp>(condition->bodyOp);
   Value cond = condition->scalar;
@@ -1699,13 +1702,13 @@ Value Matcher::materializeCondition(Term *condition) {
       llvm::append_range(worklist, def->getOperands());
   }
   // The mask must not read the scores.
+  std::optional<StructuredView> view = getStructuredView(op->getResult(0));
+  std::optional<LoopLabels> loops =
+      view ? labelLoops(*view, condition->labels) : std::nullopt;
+  if (!loops)
+    return Value();
   for (unsigned number : inputs) {
     Value input = op->getOperand(number);
-    Labels labels;
-    std::optional<LoopLabels> loops = labelLoops(
-        *getStructuredView(op->getResult(0)), condition->labels);
-    if (!loops)
-      return Value();
     std::optional<Labels> inputLabels =
         labelOperand(op.getMatchingIndexingMap(&op->getOpOperand(number)),
                      *loops);
