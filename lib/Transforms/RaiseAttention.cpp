@@ -106,13 +106,95 @@ Value collapseFromRank4(OpBuilder &b, Location loc, Value tensor,
                                          leadingUnitReassociation(missing));
 }
 
+/// The grouped queries' [..., Hkv, G, ...] (dims `headDim`, `headDim + 1`)
+/// merged into the op's heads [..., Hkv·G, ...]: head k·G + g.
+Value mergeGroupIntoHeads(OpBuilder &b, Location loc, Value tensor,
+                          int64_t headDim) {
+  int64_t rank = cast<RankedTensorType>(tensor.getType()).getRank();
+  SmallVector<ReassociationIndices> reassociation;
+  for (int64_t dim = 0; dim < rank; ++dim) {
+    if (dim == headDim)
+      reassociation.push_back({dim, dim + 1});
+    else if (dim != headDim + 1)
+      reassociation.push_back({dim});
+  }
+  return tensor::CollapseShapeOp::create(b, loc, tensor, reassociation);
+}
+
+/// The inverse of mergeGroupIntoHeads for the op's output: dim `headDim`
+/// (Hkv·G heads) split into [Hkv, groups].
+Value splitHeadsIntoGroups(OpBuilder &b, Location loc, Value tensor,
+                           int64_t headDim, int64_t groups) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, tensor);
+  SmallVector<OpFoldResult> outputSizes;
+  SmallVector<int64_t> shape;
+  SmallVector<ReassociationIndices> reassociation;
+  for (int64_t dim = 0; dim < type.getRank(); ++dim) {
+    int64_t next = shape.size();
+    if (dim != headDim) {
+      reassociation.push_back({next});
+      shape.push_back(type.getDimSize(dim));
+      outputSizes.push_back(sizes[dim]);
+      continue;
+    }
+    reassociation.push_back({next, next + 1});
+    int64_t heads = type.getDimSize(dim);
+    if (ShapedType::isDynamic(heads)) {
+      Value groupCount = arith::ConstantIndexOp::create(b, loc, groups);
+      outputSizes.push_back(Value(arith::DivUIOp::create(
+          b, loc, cast<Value>(sizes[dim]), groupCount)));
+      shape.push_back(ShapedType::kDynamic);
+    } else {
+      outputSizes.push_back(b.getIndexAttr(heads / groups));
+      shape.push_back(heads / groups);
+    }
+    outputSizes.push_back(b.getIndexAttr(groups));
+    shape.push_back(groups);
+  }
+  return tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get(shape, type.getElementType()), tensor,
+      reassociation, outputSizes);
+}
+
+/// A grouped mask [B, Hkv, G, Nq, Nk] (arrangeMask) as the op's [B, Hkv·G,
+/// Nq, Nk]. A mask that varies with only one of the K/V head and the group
+/// is broadcast over the other first: a merged dim is either every head or
+/// one. `key` is the op's K, for Hkv.
+Value mergeMaskGroup(OpBuilder &b, Location loc, Value mask,
+                     ArrayRef<Axis> labels, unsigned numBatchDims, Value key,
+                     int64_t groups) {
+  bool hasHeads =
+      llvm::is_contained(labels, Axis{AxisKind::Batch, numBatchDims - 1});
+  bool hasGroup = llvm::is_contained(labels, Axis{AxisKind::Group});
+  SmallVector<ReassociationIndices> merge = {{0}, {1, 2}, {3}, {4}};
+  if (hasHeads != hasGroup) {
+    auto type = cast<RankedTensorType>(mask.getType());
+    Value compact = tensor::CollapseShapeOp::create(b, loc, mask, merge);
+    SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, mask);
+    if (!hasHeads)
+      sizes[1] = tensor::getMixedSize(b, loc, key, 1);
+    else
+      sizes[2] = b.getIndexAttr(groups);
+    Value init = tensor::EmptyOp::create(b, loc, sizes, type.getElementType());
+    mask = linalg::BroadcastOp::create(b, loc, compact, init,
+                                       ArrayRef<int64_t>{hasHeads ? 2 : 1})
+               ->getResult(0);
+  }
+  return tensor::CollapseShapeOp::create(b, loc, mask, merge);
+}
+
 /// Brings a mask read as `labels` (a subsequence of [batch..., Nq, Nk] plus
 /// static unit dims) to the op's rank-4 [B, H, Nq, Nk] form: unit dims are
 /// collapsed away, then unit dims are inserted where the mask broadcasts.
+/// With grouped queries the labels are a subsequence of [batch..., G, Nq,
+/// Nk], and the mask is first brought to [B, Hkv, G, Nq, Nk]
+/// (mergeMaskGroup merges it into the op's heads).
 Value arrangeMask(OpBuilder &b, Location loc, Value mask, ArrayRef<Axis> labels,
-                  unsigned numBatchDims) {
+                  unsigned numBatchDims, bool group) {
   auto type = cast<RankedTensorType>(mask.getType());
-  // Target position of each axis in [B, H, Nq, Nk].
+  int64_t slots = group ? 5 : 4;
+  // Target position of each axis in [B, H, (G,) Nq, Nk].
   auto targetPosition = [&](Axis axis) -> int64_t {
     switch (axis.kind) {
     case AxisKind::Batch:
@@ -120,10 +202,12 @@ Value arrangeMask(OpBuilder &b, Location loc, Value mask, ArrayRef<Axis> labels,
       if (axis.part)
         return axis.part - 1;
       return axis.batchIndex + (2 - numBatchDims);
-    case AxisKind::Query:
+    case AxisKind::Group:
       return 2;
+    case AxisKind::Query:
+      return slots - 2;
     case AxisKind::Key:
-      return 3;
+      return slots - 1;
     default:
       llvm_unreachable("not a score axis");
     }
@@ -175,14 +259,14 @@ Value arrangeMask(OpBuilder &b, Location loc, Value mask, ArrayRef<Axis> labels,
 
   // Insert unit dims at the positions the mask broadcasts over.
   SmallVector<ReassociationIndices> reassociation;
-  SmallVector<int64_t> shape(4, 1);
-  SmallVector<OpFoldResult> sizes(4, b.getIndexAttr(1));
+  SmallVector<int64_t> shape(slots, 1);
+  SmallVector<OpFoldResult> sizes(slots, b.getIndexAttr(1));
   SmallVector<OpFoldResult> compactSizes =
       tensor::getMixedSizes(b, loc, compact);
   int64_t next = 0;
   for (auto [index, position] : llvm::enumerate(positions)) {
     ReassociationIndices group;
-    int64_t end = index + 1 == positions.size() ? 3 : position;
+    int64_t end = index + 1 == positions.size() ? slots - 1 : position;
     for (int64_t p = next; p <= end; ++p)
       group.push_back(p);
     next = end + 1;
@@ -191,7 +275,7 @@ Value arrangeMask(OpBuilder &b, Location loc, Value mask, ArrayRef<Axis> labels,
                           .getDimSize(index);
     sizes[position] = compactSizes[index];
   }
-  if (positions.size() == 4)
+  if (static_cast<int64_t>(positions.size()) == slots)
     return compact;
   return tensor::ExpandShapeOp::create(
       b, loc, RankedTensorType::get(shape, type.getElementType()), compact,
@@ -603,6 +687,8 @@ void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
   Value query = transpose(b, loc, match.query, match.queryPermutation);
   Value key = transpose(b, loc, match.key, match.keyPermutation);
   Value value = transpose(b, loc, match.value, match.valuePermutation);
+  if (match.groupAxis)
+    query = mergeGroupIntoHeads(b, loc, query, match.numBatchDims - 1);
   if (match.pageTable) {
     // Paged caches are the op's K and V as they are ([P, S, Hkv, E]).
     query = expandToRank4(b, loc, query);
@@ -634,7 +720,11 @@ void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
   }
   if (match.mask) {
     mask = arrangeMask(b, loc, match.mask, match.maskLabels,
-                       match.batchSplit.empty() ? match.numBatchDims : 2);
+                       match.batchSplit.empty() ? match.numBatchDims : 2,
+                       match.groupAxis);
+    if (match.groupAxis)
+      mask = mergeMaskGroup(b, loc, mask, match.maskLabels,
+                            match.numBatchDims, key, match.groupSize);
     if (match.invertMask) {
       Value ones = arith::ConstantOp::create(
           b, loc,
@@ -706,7 +796,11 @@ void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
         match.pageTable ? Value() : keysExist(b, loc, key));
 
   auto rootType = cast<RankedTensorType>(root->getResult(0).getType());
-  output = collapseFromRank4(b, loc, output, rootType.getRank());
+  output = collapseFromRank4(b, loc, output,
+                             rootType.getRank() - (match.groupAxis ? 1 : 0));
+  if (match.groupAxis)
+    output = splitHeadsIntoGroups(b, loc, output, match.numBatchDims - 1,
+                                  match.groupSize);
   output = transpose(b, loc, output, match.outputPermutation);
   rewriter.replaceAllUsesWith(root->getResult(0),
                               toFrontendType(b, loc, output, rootType));

@@ -26,6 +26,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Format.h"
@@ -65,6 +66,9 @@ std::string mlir::fa::recognition::formatLabels(ArrayRef<Axis> labels) {
       break;
     case AxisKind::Unit:
       text += "1";
+      break;
+    case AxisKind::Group:
+      text += "G";
       break;
     }
   }
@@ -112,10 +116,13 @@ std::optional<Labels> labelOperand(AffineMap map,
   return rolesOfOperand(map, loops, Axis{AxisKind::Unit});
 }
 
-Labels canonicalLabels(unsigned numBatchDims, AxisKind rows, AxisKind cols) {
+Labels canonicalLabels(unsigned numBatchDims, AxisKind rows, AxisKind cols,
+                       bool group) {
   Labels labels;
   for (unsigned index = 0; index < numBatchDims; ++index)
     labels.push_back(Axis{AxisKind::Batch, index});
+  if (group && rows == AxisKind::Query)
+    labels.push_back(Axis{AxisKind::Group});
   labels.push_back(Axis{rows});
   labels.push_back(Axis{cols});
   return labels;
@@ -142,11 +149,12 @@ std::string formatConstant(double value) {
   return text;
 }
 
-std::optional<Contraction> getContraction(const StructuredView &view) {
+std::optional<Contraction> getContraction(const StructuredView &view,
+                                          bool anyReductions) {
   if (view.inputs.size() != 2)
     return std::nullopt;
   unsigned reductions = llvm::count(view.reductionLoops, true);
-  if (reductions != 1)
+  if (reductions == 0 || (reductions > 1 && !anyReductions))
     return std::nullopt;
   const ScalarNode &root = view.rootNode();
   if (root.kind != ScalarKind::Add)
@@ -407,9 +415,10 @@ bool Matcher::checkLayout(StringRef name, ArrayRef<Axis> actual,
 std::optional<AttentionMatch> Matcher::run() {
   std::optional<StructuredView> view = getStructuredView(root->getResult(0));
   std::optional<Contraction> contraction =
-      view ? getContraction(*view) : std::nullopt;
+      view ? getContraction(*view, /*anyReductions=*/true) : std::nullopt;
   if (!contraction)
     return reject(RejectCategory::NotCandidate, "not a contraction");
+  bool severalReductions = llvm::count(view->reductionLoops, true) > 1;
 
   // P is the operand computed from a softmax.
   unsigned probsIndex = 0;
@@ -421,6 +430,11 @@ std::optional<AttentionMatch> Matcher::run() {
   if (!softmax)
     return reject(RejectCategory::NotCandidate, "no softmax feeds it");
   rejection.location = softmax;
+  if (severalReductions)
+    return reject(RejectCategory::Contraction,
+                  "P·V contracts " +
+                      Twine(llvm::count(view->reductionLoops, true)) +
+                      " dims; attention contracts the key dim alone");
   AffineMap probsMap = view->inputMaps[probsIndex];
   AffineMap valueMap = view->inputMaps[1 - probsIndex];
 
@@ -431,7 +445,7 @@ std::optional<AttentionMatch> Matcher::run() {
   // Roles of the P·V loops: batch (everywhere), query (P and result),
   // value dim (V and result), key (the reduction, P and V).
   LoopLabels loops(view->numLoops);
-  SmallVector<unsigned> batchLoops;
+  SmallVector<unsigned> batchLoops, queryLoops;
   for (unsigned loop = 0; loop < view->numLoops; ++loop) {
     bool inResult = view->resultMap.isFunctionOfDim(loop);
     bool inProbs = probsMap.isFunctionOfDim(loop);
@@ -444,12 +458,7 @@ std::optional<AttentionMatch> Matcher::run() {
     } else if (inResult && inProbs && inValue) {
       batchLoops.push_back(loop);
     } else if (inResult && inProbs && !inValue) {
-      if (loops[loop] || llvm::any_of(loops, [](auto &l) {
-            return l && l->kind == AxisKind::Query;
-          }))
-        return reject(RejectCategory::Contraction,
-                      "P·V has more than one query dim");
-      loops[loop] = Axis{AxisKind::Query};
+      queryLoops.push_back(loop);
     } else if (inResult && inValue && !inProbs) {
       if (llvm::any_of(loops, [](auto &l) {
             return l && l->kind == AxisKind::ValueDim;
@@ -462,6 +471,33 @@ std::optional<AttentionMatch> Matcher::run() {
                     "P·V has a loop that is neither batch, query, key nor "
                     "value dim");
     }
+  }
+  // Two query-only loops: one is a group axis of query heads that share a
+  // K/V head (JAX's grouped GQA contraction). Which one is the sequence
+  // shows only in the masks, so matchAttention tries both; either reading
+  // that matches computes the same function.
+  if (queryLoops.size() > 2)
+    return reject(RejectCategory::Contraction,
+                  "P·V has more than two query dims");
+  if (queryLoops.size() == 2) {
+    twoQueryLoops = true;
+    groupAxis = true;
+    auto positionInProbs = [&](unsigned loop) {
+      return *probsMap.getResultPosition(
+          getAffineDimExpr(loop, root->getContext()));
+    };
+    if (positionInProbs(queryLoops[0]) > positionInProbs(queryLoops[1]))
+      std::swap(queryLoops[0], queryLoops[1]);
+    if (swapQueryAxes)
+      std::swap(queryLoops[0], queryLoops[1]);
+    loops[queryLoops[0]] = Axis{AxisKind::Group};
+    loops[queryLoops[1]] = Axis{AxisKind::Query};
+    if (batchLoops.empty())
+      return reject(RejectCategory::Contraction,
+                    "P·V has two query dims and no K/V head dim for the "
+                    "second to group under");
+  } else if (queryLoops.size() == 1) {
+    loops[queryLoops[0]] = Axis{AxisKind::Query};
   }
   numBatchDims = batchLoops.size();
   if (numBatchDims > 2)
@@ -484,7 +520,8 @@ std::optional<AttentionMatch> Matcher::run() {
   // P·V's order to the op's).
   outputLabels = *labelOperand(view->resultMap, loops);
   Labels canonicalOutput =
-      canonicalLabels(numBatchDims, AxisKind::Query, AxisKind::ValueDim);
+      canonicalLabels(numBatchDims, AxisKind::Query, AxisKind::ValueDim,
+                      groupAxis);
   SmallVector<int64_t, 4> toCanonical;
   if (!checkLayout("the P·V result", outputLabels, canonicalOutput,
                    toCanonical))
@@ -498,7 +535,7 @@ std::optional<AttentionMatch> Matcher::run() {
   SmallVector<int64_t, 4> probsPermutation;
   if (!checkLayout("P", probsLabels,
                    canonicalLabels(numBatchDims, AxisKind::Query,
-                                   AxisKind::Key),
+                                   AxisKind::Key, groupAxis),
                    probsPermutation))
     return std::nullopt;
   Labels valueLabels = *labelOperand(valueMap, loops);
@@ -549,8 +586,10 @@ std::optional<AttentionMatch> Matcher::run() {
   auto dimOf = [](ArrayRef<int64_t> permutation, int64_t canonicalDim) {
     return permutation.empty() ? canonicalDim : permutation[canonicalDim];
   };
-  int64_t rank = queryType.getRank();
-  if (queryType.isDynamicDim(dimOf(match.queryPermutation, rank - 1)) ||
+  // K's and V's rank; Q's has the group axis too where there is one.
+  int64_t rank = keyType.getRank();
+  int64_t queryRank = queryType.getRank();
+  if (queryType.isDynamicDim(dimOf(match.queryPermutation, queryRank - 1)) ||
       valueType.isDynamicDim(dimOf(match.valuePermutation, rank - 1)))
     return reject(RejectCategory::Shape,
                   "the head dim is dynamic; fa.attention needs static D and Dv");
@@ -571,22 +610,22 @@ std::optional<AttentionMatch> Matcher::run() {
     ArrayRef<int64_t> lhsPermutation;
     Value rhs;
     ArrayRef<int64_t> rhsPermutation;
-    int64_t dim;
+    int64_t lhsDim, rhsDim;
   };
   SmallVector<SharedAxis> shared = {
       {"head dim D", match.query, match.queryPermutation, match.key,
-       match.keyPermutation, rank - 1},
+       match.keyPermutation, queryRank - 1, rank - 1},
       {"key length Nk", match.key, match.keyPermutation, match.value,
-       match.valuePermutation, rank - 2}};
+       match.valuePermutation, rank - 2, rank - 2}};
   for (int64_t dim = 0; dim < rank - 2; ++dim) {
     shared.push_back({"batch dim", match.query, match.queryPermutation,
-                      match.key, match.keyPermutation, dim});
+                      match.key, match.keyPermutation, dim, dim});
     shared.push_back({"batch dim", match.query, match.queryPermutation,
-                      match.value, match.valuePermutation, dim});
+                      match.value, match.valuePermutation, dim, dim});
   }
   for (const SharedAxis &axis : shared) {
-    int64_t lhs = sizeOf(axis.lhs, axis.lhsPermutation, axis.dim);
-    int64_t rhs = sizeOf(axis.rhs, axis.rhsPermutation, axis.dim);
+    int64_t lhs = sizeOf(axis.lhs, axis.lhsPermutation, axis.lhsDim);
+    int64_t rhs = sizeOf(axis.rhs, axis.rhsPermutation, axis.rhsDim);
     if (!agree(lhs, rhs))
       return reject(RejectCategory::Shape,
                     llvm::formatv("the operands disagree on the {0}: {1} and "
@@ -606,7 +645,7 @@ std::optional<AttentionMatch> Matcher::run() {
   // the repeated heads', summed over each group by the program itself, so
   // the op reads the repeated K and V there.)
   if (numBatchDims > 0 && match.keyPermutation.empty() &&
-      match.valuePermutation.empty() && !match.backward) {
+      match.valuePermutation.empty() && !match.backward && !groupAxis) {
     int64_t headDim = numBatchDims - 1;
     std::optional<HeadRepeat> keyRepeat = findHeadRepeat(match.key, headDim);
     std::optional<HeadRepeat> valueRepeat =
@@ -623,10 +662,36 @@ std::optional<AttentionMatch> Matcher::run() {
     }
   }
 
+  // A grouped contraction: the group axis merges into the K/V head dim
+  // (the last batch dim), so the op's H is Hkv·G.
+  if (groupAxis) {
+    int64_t groups = queryType.getDimSize(
+        dimOf(match.queryPermutation, numBatchDims));
+    if (ShapedType::isDynamic(groups))
+      return reject(RejectCategory::Shape,
+                    "the queries' group axis is dynamic; fa.attention needs "
+                    "a static number of query heads per K/V head");
+    if (!batchSplit.empty())
+      return reject(RejectCategory::Shape,
+                    "the queries have a group axis and the softmax splits "
+                    "the batch dim: two regroupings of the heads at once");
+    if (match.backward)
+      return reject(RejectCategory::Structure,
+                    "P feeds attention's backward, and the queries have a "
+                    "group axis, which the joint-graph matcher does not "
+                    "read");
+    if (match.logsumexp)
+      return reject(RejectCategory::ExternalUse,
+                    "the logsumexp is used outside the pattern, and the "
+                    "queries have a group axis");
+    match.groupAxis = true;
+    match.groupSize = groups;
+  }
+
   // What the frontend computes where no key is visible: a mask may hide
   // every key of a row, and a max over no key at all is -inf too.
   int64_t queryLen =
-      queryType.getDimSize(dimOf(match.queryPermutation, rank - 2));
+      queryType.getDimSize(dimOf(match.queryPermutation, queryRank - 2));
   int64_t keyLen = keyType.getDimSize(dimOf(match.keyPermutation, rank - 2));
   bool rowsCanBeEmpty = match.mask != nullptr;
   // Several masks were combined already (combineMasks).
@@ -752,6 +817,7 @@ std::optional<AttentionMatch> Matcher::run() {
   // shapes, which are the logical ones).
   // (Rows that average V need the gathered V: kept as they are.)
   if (numBatchDims == 2 && batchSplit.empty() && match.groupSize == 1 &&
+      !match.groupAxis &&
       match.fullyMaskedRows != FullyMaskedRows::MeanOfValues &&
       !match.maskFill && !match.backward) {
     std::optional<PageGather> keyPages =
@@ -990,6 +1056,47 @@ bool Matcher::matchProbabilities(Term *probs, Term *&scores) {
 /// that order) is counted as the whole dim: the log-sum-exp of a softmax on
 /// scores split into [B, H] reduces them in the split form while the scores
 /// are seen, through the reshape, in the merged one.
+bool sameMask(Value a, Value b) {
+  if (a == b)
+    return true;
+  if (a.getType() != b.getType())
+    return false;
+  std::optional<SmallVector<double>> aValues = maskValues(a);
+  if (aValues) {
+    std::optional<SmallVector<double>> bValues = maskValues(b);
+    if (bValues)
+      return *aValues == *bValues;
+  }
+  auto aResult = dyn_cast<OpResult>(a), bResult = dyn_cast<OpResult>(b);
+  if (!aResult || !bResult ||
+      aResult.getResultNumber() != bResult.getResultNumber() ||
+      !isPure(aResult.getOwner()) || !isPure(bResult.getOwner()))
+    return false;
+  // Two ops that compute the same from the same operands: values defined
+  // in their regions correspond, and so do empty tensors of one static
+  // type (destinations) and equal constants.
+  llvm::DenseMap<Value, Value> corresponding;
+  auto check = [&](Value lhs, Value rhs) -> LogicalResult {
+    if (lhs == rhs || corresponding.lookup(lhs) == rhs)
+      return success();
+    auto lhsEmpty = lhs.getDefiningOp<tensor::EmptyOp>();
+    auto rhsEmpty = rhs.getDefiningOp<tensor::EmptyOp>();
+    if (lhsEmpty && rhsEmpty && lhs.getType() == rhs.getType() &&
+        cast<RankedTensorType>(lhs.getType()).hasStaticShape())
+      return success();
+    Attribute lhsConstant, rhsConstant;
+    if (matchPattern(lhs, m_Constant(&lhsConstant)) &&
+        matchPattern(rhs, m_Constant(&rhsConstant)) &&
+        lhsConstant == rhsConstant)
+      return success();
+    return failure();
+  };
+  auto mark = [&](Value lhs, Value rhs) { corresponding[lhs] = rhs; };
+  return OperationEquivalence::isEquivalentTo(
+      aResult.getOwner(), bResult.getOwner(), check, mark,
+      OperationEquivalence::IgnoreLocations);
+}
+
 bool sameAxes(ArrayRef<Axis> a, ArrayRef<Axis> b) {
   auto merged = [](ArrayRef<Axis> labels) {
     Labels result;
@@ -1352,13 +1459,13 @@ bool Matcher::combineMasks() {
   llvm::append_range(all, extraMasks);
   auto queryType = cast<RankedTensorType>(match.query.getType());
   auto keyType = cast<RankedTensorType>(match.key.getType());
-  int64_t rank = queryType.getRank();
   auto dimOf = [](ArrayRef<int64_t> permutation, int64_t dim) {
     return permutation.empty() ? dim : permutation[dim];
   };
-  int64_t queryLen =
-      queryType.getDimSize(dimOf(match.queryPermutation, rank - 2));
-  int64_t keyLen = keyType.getDimSize(dimOf(match.keyPermutation, rank - 2));
+  int64_t queryLen = queryType.getDimSize(
+      dimOf(match.queryPermutation, queryType.getRank() - 2));
+  int64_t keyLen = keyType.getDimSize(
+      dimOf(match.keyPermutation, keyType.getRank() - 2));
   std::optional<Axis> sequence;
   if (!batchSplit.empty())
     sequence = Axis{AxisKind::Batch, 0, 1};
@@ -1538,7 +1645,7 @@ bool Matcher::matchQueryKey(Term *contractionTerm) {
   // transposes them to the op's order.
   return checkLayout("Q", queryLabels,
                      canonicalLabels(numBatchDims, AxisKind::Query,
-                                     AxisKind::HeadDim),
+                                     AxisKind::HeadDim, groupAxis),
                      match.queryPermutation) &&
          checkLayout("K", keyLabels,
                      canonicalLabels(numBatchDims, AxisKind::Key,
@@ -1557,7 +1664,8 @@ bool Matcher::checkMask(Value mask, ArrayRef<Axis> labels) {
   }
   // Mask dims must follow [batch..., Nq, Nk]; broadcast dims are size 1.
   // Where the softmax splits the batch dim, the mask follows the split.
-  Labels order = canonicalLabels(numBatchDims, AxisKind::Query, AxisKind::Key);
+  Labels order = canonicalLabels(numBatchDims, AxisKind::Query, AxisKind::Key,
+                                 groupAxis);
   if (!batchSplit.empty()) {
     order = {Axis{AxisKind::Batch, 0, 1}, Axis{AxisKind::Batch, 0, 2},
              Axis{AxisKind::Query}, Axis{AxisKind::Key}};
@@ -1657,7 +1765,7 @@ bool mlir::fa::recognition::isContraction(Operation *op) {
   if (op->getNumResults() != 1)
     return false;
   std::optional<StructuredView> view = getStructuredView(op->getResult(0));
-  return view && getContraction(*view).has_value();
+  return view && getContraction(*view, /*anyReductions=*/true).has_value();
 }
 
 bool mlir::fa::recognition::feedsOnSoftmax(Operation *op) {
@@ -1751,14 +1859,42 @@ Value Matcher::materializeCondition(Term *condition) {
 
 std::optional<AttentionMatch>
 mlir::fa::recognition::matchAttention(Operation *root, Rejection &rejection) {
-  Matcher matcher(root, rejection);
-  std::optional<AttentionMatch> match = matcher.run();
-  if (!match) {
-    // Refused: the IR is left exactly as it was.
-    for (Operation *op : matcher.materialized)
+  auto attempt = [&](bool swapQueryAxes, Rejection &why, bool &twoQueryLoops)
+      -> std::optional<AttentionMatch> {
+    Matcher matcher(root, why, swapQueryAxes);
+    std::optional<AttentionMatch> match = matcher.run();
+    twoQueryLoops = matcher.twoQueryLoops;
+    if (!match) {
+      // Refused: the IR is left exactly as it was.
+      for (Operation *op : matcher.materialized)
+        op->erase();
+      return match;
+    }
+    llvm::append_range(match->patternOps, matcher.materialized);
+    match->materialized = std::move(matcher.materialized);
+    return match;
+  };
+  bool twoQueryLoops = false;
+  std::optional<AttentionMatch> match = attempt(false, rejection, twoQueryLoops);
+  // A grouped contraction: P·V alone cannot tell the sequence from the
+  // group axis. Where the first reading is refused or keeps a mask tensor,
+  // the other reading is tried: a causal mask compares the sequence with
+  // the keys, so there it becomes the causal attribute. The first reading's
+  // reason stands when both are refused.
+  if (!twoQueryLoops || (match && !match->mask))
+    return match;
+  Rejection other;
+  bool unused = false;
+  std::optional<AttentionMatch> swapped = attempt(true, other, unused);
+  if (!swapped)
+    return match;
+  if (match && swapped->mask) {
+    for (Operation *op : swapped->materialized)
       op->erase();
     return match;
   }
-  llvm::append_range(match->patternOps, matcher.materialized);
-  return match;
+  if (match)
+    for (Operation *op : match->materialized)
+      op->erase();
+  return swapped;
 }

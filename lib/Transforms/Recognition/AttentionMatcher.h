@@ -23,7 +23,9 @@
 namespace mlir::fa::recognition {
 
 /// The role of one tensor dimension in attention.
-enum class AxisKind { Batch, Query, Key, HeadDim, ValueDim, Unit };
+/// Group: a second query axis that K and V lack (JAX's grouped GQA
+/// contraction, `BTKGH,BSKH->BKGTS`): the query heads are [Hkv, G] pairs.
+enum class AxisKind { Batch, Query, Key, HeadDim, ValueDim, Unit, Group };
 
 struct Axis {
   AxisKind kind;
@@ -145,6 +147,11 @@ struct AttentionMatch {
   /// h / groupSize), merged with these reassociations when not empty.
   int64_t groupSize = 1;
   SmallVector<ReassociationIndices> keyCollapse, valueCollapse;
+  /// GQA as a grouped contraction: Q, P, the mask and the output carry a
+  /// group axis (labelled Group, of size groupSize) right after their batch
+  /// dims in canonical order; the rewrite merges it into the last batch dim
+  /// (the K/V head), so query head k·G + g reads K/V head k.
+  bool groupAxis = false;
   /// A mask that was exactly causal becomes this attribute instead.
   std::optional<DiagonalAlignment> causal;
   double scale = 1.0;
@@ -175,13 +182,17 @@ struct AttentionMatch {
   /// Ops computing the scores, softmax and probabilities: erased after the
   /// rewrite once dead.
   SmallVector<Operation *> patternOps;
+  /// The masks the matcher built from select bodies (part of patternOps):
+  /// erased by whoever drops this match unused.
+  SmallVector<Operation *> materialized;
   /// Set when P also feeds attention's backward: the rewrite then emits
   /// fa.attention_backward beside fa.attention.
   std::optional<BackwardMatch> backward;
 };
 
-/// True when `op` computes a contraction `init + a * b` with one reduction
-/// (a candidate for P·V or Q·Kᵀ).
+/// True when `op` computes a contraction `init + a * b` with one or more
+/// reductions (a candidate for P·V or Q·Kᵀ; one that contracts several
+/// dims is refused with a remark).
 bool isContraction(Operation *op);
 
 /// True when one operand of `op` is computed from an exp or a softmax: the

@@ -219,6 +219,13 @@ std::optional<bool> mlir::fa::recognition::maskShows(MaskMeaning meaning,
   return std::nullopt;
 }
 
+std::optional<SmallVector<double>>
+mlir::fa::recognition::maskValues(Value mask) {
+  if (std::optional<SmallVector<double>> values = constantValues(mask))
+    return values;
+  return computedValues(mask);
+}
+
 std::optional<DiagonalAlignment> mlir::fa::recognition::classifyCausalMask(
     Value mask, ArrayRef<Axis> labels, MaskMeaning meaning, int64_t queryLen,
     int64_t keyLen) {
@@ -226,9 +233,7 @@ std::optional<DiagonalAlignment> mlir::fa::recognition::classifyCausalMask(
   if (!type.hasStaticShape() || ShapedType::isDynamic(queryLen) ||
       ShapedType::isDynamic(keyLen))
     return std::nullopt;
-  std::optional<SmallVector<double>> values = constantValues(mask);
-  if (!values)
-    values = computedValues(mask);
+  std::optional<SmallVector<double>> values = maskValues(mask);
   if (!values)
     return std::nullopt;
 

@@ -29,6 +29,10 @@ enum class MaskMeaning {
 /// (nullopt).
 std::optional<bool> maskShows(MaskMeaning meaning, double value);
 
+/// The values of `mask` at compile time, in row-major order: a constant, or
+/// a linalg.generic computed from linalg.index only. Nullopt otherwise.
+std::optional<SmallVector<double>> maskValues(Value mask);
+
 /// Returns the alignment when `mask`, read with `labels` over scores of
 /// `queryLen` x `keyLen`, hides exactly the keys j > i + delta of a causal
 /// mask (the same for every batch entry). Needs the mask's values at compile

@@ -29,10 +29,16 @@ std::optional<LoopLabels> labelLoops(const StructuredView &view,
 /// Labels of an operand read through `map` from labelled loops.
 std::optional<Labels> labelOperand(AffineMap map,
                                    ArrayRef<std::optional<Axis>> loops);
-/// [batch..., rows, cols].
-Labels canonicalLabels(unsigned numBatchDims, AxisKind rows, AxisKind cols);
+/// [batch..., rows, cols], or [batch..., G, Nq, cols] with `group` when the
+/// rows are the queries.
+Labels canonicalLabels(unsigned numBatchDims, AxisKind rows, AxisKind cols,
+                       bool group = false);
 bool isLowestFinite(double value);
 std::string formatConstant(double value);
+/// Whether two masks hold the same values: one value, equal compile-time
+/// values, or ops that compute the same from the same operands (a select
+/// condition materialized from the forward's body and from the backward's).
+bool sameMask(Value a, Value b);
 /// Whether two labelings read a tensor the same way, a split batch dim
 /// counted as the whole dim.
 bool sameAxes(ArrayRef<Axis> a, ArrayRef<Axis> b);
@@ -68,8 +74,11 @@ struct Contraction {
 
 class Matcher {
 public:
-  Matcher(Operation *root, Rejection &rejection)
-      : root(root), rejection(rejection) {
+  /// `swapQueryAxes`: where P·V has two query-only loops (a grouped
+  /// contraction), take the later one in P's order as the group axis
+  /// instead of the earlier (matchAttention tries both).
+  Matcher(Operation *root, Rejection &rejection, bool swapQueryAxes = false)
+      : root(root), rejection(rejection), swapQueryAxes(swapQueryAxes) {
     rejection.location = root;
   }
 
@@ -184,6 +193,13 @@ private:
   bool inChain = false;
   llvm::SetVector<Operation *> patternOps;
   unsigned numBatchDims = 0;
+  /// P·V has a group axis besides the query axis (AttentionMatch::groupAxis).
+  bool groupAxis = false;
+  bool swapQueryAxes = false;
+public:
+  /// Set when P·V has two query-only loops, whichever became the group.
+  bool twoQueryLoops = false;
+private:
   /// Sizes of [B, H] where the chain splits its batch dim (see
   /// lookThroughBatchReshape); empty otherwise.
   SmallVector<int64_t, 2> batchSplit;
@@ -242,8 +258,11 @@ private:
   Labels gradOutputLabels;
 };
 
-/// A contraction `init + a * b` (casts allowed on a and b) with zero init.
-std::optional<Contraction> getContraction(const StructuredView &view);
+/// A contraction `init + a * b` (casts allowed on a and b) with one
+/// reduction loop, or (`anyReductions`) with one or more: `reductionLoop`
+/// is then the first.
+std::optional<Contraction> getContraction(const StructuredView &view,
+                                          bool anyReductions = false);
 
 } // namespace mlir::fa::recognition::detail
 

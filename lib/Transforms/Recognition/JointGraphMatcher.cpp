@@ -533,8 +533,15 @@ bool Matcher::matchScoreGradient(Term *gradient, double &factor) {
           selectHidesWhenTrue ? term->operands[1] : term->operands[2];
       Term *kept = selectHidesWhenTrue ? term->operands[2] : term->operands[1];
       Term *zero = resolveUntilProbabilities(hidden);
-      if (!selectCondition || condition->kind != ScalarKind::Input ||
-          condition->value != selectCondition ||
+      // A condition computed in the select's body (index comparisons, as
+      // the forward's may be) is materialized as the forward's was.
+      Value conditionTensor;
+      if (condition->kind == ScalarKind::Input)
+        conditionTensor = condition->value;
+      else if (selectCondition)
+        conditionTensor = materializeCondition(condition);
+      if (!selectCondition || !conditionTensor ||
+          !sameMask(conditionTensor, selectCondition) ||
           !sameAxes(condition->labels, selectConditionLabels) ||
           zero->kind != ScalarKind::Constant || zero->constant != 0.0)
         return fail(RejectCategory::Mask,

@@ -5,7 +5,7 @@
 // (Numerical runs of raised joint graphs: Integration/Backward/.)
 // RUN: fa-opt %s -split-input-file --fa-raise-attention=explain=true -verify-diagnostics | FileCheck %s
 // RUN: fa-opt %s --fa-raise-attention=print-counts=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=COUNTS
-// COUNTS: remark: fa-raise-attention: 31 candidates, 5 raised, 14 rejected (structure), 5 rejected (contraction), 4 rejected (external-use), 1 rejected (scale), 2 rejected (mask)
+// COUNTS: remark: fa-raise-attention: 32 candidates, 5 raised, 14 rejected (structure), 5 rejected (contraction), 4 rejected (external-use), 1 rejected (scale), 3 rejected (mask)
 
 // The base case, torch-mlir's spelling on [B*H, N, D]: raised, and no N×N
 // tensor is left.
@@ -140,6 +140,60 @@ func.func @gradient_select_other_mask(%q: tensor<2x4x4xf32>, %k: tensor<2x4x4xf3
   %g = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (i, j)>, affine_map<(b, i, j) -> (b, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]}
       ins(%g0, %other : tensor<2x4x4xf32>, tensor<4x4xi1>) outs(%e : tensor<2x4x4xf32>) {
   ^bb0(%x: f32, %m: i1, %unused: f32):
+    %zero0 = arith.constant 0.0 : f32
+    %y = arith.select %m, %x, %zero0 : f32
+    linalg.yield %y : f32
+  } -> tensor<2x4x4xf32>
+  %dq = linalg.batch_matmul ins(%g, %k : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %gt = linalg.transpose ins(%g : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %dk = linalg.batch_matmul ins(%gt, %q : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  return %o, %dq, %dk, %dv : tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>
+}
+// -----
+
+// Both selects compute their condition in their own bodies, and the
+// gradient's hides one key more (j < i, the forward's j <= i): not the
+// forward's mask.
+func.func @gradient_select_other_mask_in_body(%q: tensor<2x4x4xf32>, %k: tensor<2x4x4xf32>, %v: tensor<2x4x4xf32>, %do: tensor<2x4x4xf32>) -> (tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x4x4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %kt = linalg.transpose ins(%k : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %s0 = linalg.batch_matmul ins(%q, %kt : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s0 : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) {
+  ^bb0(%x: f32, %unused: f32):
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    %m = arith.cmpi ule, %j, %i : index
+    %ninf = arith.constant 0xFF800000 : f32
+    %y = arith.select %m, %x, %ninf : f32
+    linalg.yield %y : f32
+  } -> tensor<2x4x4xf32>
+  // expected-remark@+1 {{attention not raised: the gradient of the scores goes through a select that is not the forward's mask with 0 where it hides}}
+  %p = linalg.softmax dimension(2) ins(%s : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %pt = linalg.transpose ins(%p : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %dv = linalg.batch_matmul ins(%pt, %do : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %vt = linalg.transpose ins(%v : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %dp = linalg.batch_matmul ins(%do, %vt : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %pdp = linalg.mul ins(%p, %dp : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %er = tensor.empty() : tensor<2x4xf32>
+  %zr = linalg.fill ins(%zero : f32) outs(%er : tensor<2x4xf32>) -> tensor<2x4xf32>
+  %r = linalg.reduce ins(%pdp : tensor<2x4x4xf32>) outs(%zr : tensor<2x4xf32>) dimensions = [2]
+    (%a: f32, %acc: f32) {
+      %sum = arith.addf %a, %acc : f32
+      linalg.yield %sum : f32
+    }
+  %rb = linalg.broadcast ins(%r : tensor<2x4xf32>) outs(%e : tensor<2x4x4xf32>) dimensions = [2]
+  %diff = linalg.sub ins(%dp, %rb : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %g0 = linalg.mul ins(%p, %diff : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%g0 : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) {
+  ^bb0(%x: f32, %unused: f32):
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    %m = arith.cmpi ult, %j, %i : index
     %zero0 = arith.constant 0.0 : f32
     %y = arith.select %m, %x, %zero0 : f32
     linalg.yield %y : f32
