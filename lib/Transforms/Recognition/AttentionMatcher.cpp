@@ -1548,9 +1548,16 @@ Value Matcher::peelOperand(Term *term, Labels &labels, bool allowScale,
   Term *best = nullptr;
   double scale = 1.0, bestScale = 1.0;
   Term *current = term;
+  // A reshape that inserted a unit dim the pattern reads (a K/V head dim
+  // of size 1 over grouped queries) is kept: below it that axis is gone.
+  auto keepsEveryAxis = [&](ArrayRef<Axis> labels) {
+    return llvm::all_of(term->labels, [&](const Axis &axis) {
+      return axis.kind == AxisKind::Unit || llvm::is_contained(labels, axis);
+    });
+  };
   while (true) {
     if (current->kind == ScalarKind::Input && current->value) {
-      if (isOrderOfAxes(current->labels)) {
+      if (isOrderOfAxes(current->labels) && keepsEveryAxis(current->labels)) {
         best = current;
         bestScale = scale;
       }

@@ -303,6 +303,18 @@ def emit_guard_linalg(p, guard, x, pr, s_t, axis, shape):
 
 
 def generate_program(index, rng, dtype):
+    """One program. About one in twelve is JAX's grouped GQA contraction
+    (generate_program_grouped), drawn from a generator of its own after the
+    program it replaces consumed the module's draws, so that every other
+    program of a seed stays as it was."""
+    grouped_rng = random.Random(f"grouped-{index}-{rng.getstate()[1][:4]}")
+    program = generate_program_ungrouped(index, rng, dtype)
+    if grouped_rng.random() < 0.08:
+        return generate_program_grouped(index, grouped_rng, dtype)
+    return program
+
+
+def generate_program_ungrouped(index, rng, dtype):
     if rng.random() < 0.15:
         return generate_program_2d(index, rng, dtype)
     p = Program(index, rng)
@@ -1119,6 +1131,245 @@ def generate_program(index, rng, dtype):
     return p
 
 
+def generate_program_grouped(index, rng, dtype):
+    """Grouped-query attention as JAX writes it (issue 29;
+    jax.nn.dot_product_attention's XLA path vmaps its core over the group):
+    Q [H, Nq, D] is split into [Hkv, G, Nq, D] (read as it is, or
+    transposed to JAX's [Nq, Hkv, G, D]), K and V stay [Hkv, Nk, D] and are
+    never repeated, and both contractions carry the group axis: the scores
+    are [Hkv, G, Nq, Nk] (or [Hkv, Nq, G, Nk], the sequence before the
+    group). Scale, masks (a bias per group, per query head or per K/V head,
+    a keep-mask with a -inf, lowest or finite fill, a causal comparison in
+    the select's body, a bias plus a causal comparison) and the softmax
+    (linalg.softmax or its chain) act on the grouped scores. Near misses,
+    one edit each: P·V that also sums over the group, V read by the group
+    index instead of the K/V head, the softmax over the group axis."""
+    p = Program(index, rng)
+    mutation = rng.choice([None] * 7 + ["group-contracted", "value-by-group", "softmax-over-group"])
+    kv, group = rng.choice([(1, 2), (2, 2), (1, 3), (2, 3), (1, 4)])
+    if mutation == "value-by-group":
+        kv, group = 2, 2  # V indexed by g still type-checks
+    heads = kv * group
+    nq, nk = sequence_length(rng), sequence_length(rng)
+    if rng.random() < 0.15:
+        nq = rng.choice([1, 1, 4])
+    d = rng.choice([2, 4, 8, 16])
+    dv = rng.choice([d, 4])
+    order = rng.choice(["kgts", "ktgs"])
+    q_form = rng.choice(["kgtd", "tkgd"])
+    out_form = rng.choice(["kgte", "tkge"])
+    scale_form = rng.choice(["mul", "query", "none"])
+    scale = rng.choice([0.5, 0.25, 0.125, 0.3])
+    mask = rng.choice(["none", "none", "causal", "bias-group", "bias-heads", "bias-kv",
+                       "keep", "finite", "bias+causal"])
+    if mask in ("causal", "bias+causal"):
+        nk = max(nk, nq)  # top-left: every row sees key 0
+    softmax_op = rng.random() < 0.4
+    fill = {"keep": rng.choice([NEG_INF, LOWEST]), "finite": "-2.38197633E+38"}.get(mask)
+    f = "f32"
+    q_t, k_t, v_t = ttype([heads, nq, d], dtype), ttype([kv, nk, d], dtype), ttype([kv, nk, dv], dtype)
+    dims = list(order)  # score dims: k, g, t, s in some order
+    sizes = {"k": kv, "g": group, "t": nq, "s": nk}
+    s_shape = [sizes[c] for c in dims]
+    s_t = ttype(s_shape, f)
+    args = [f"%q: {q_t}", f"%k: {k_t}", f"%v: {v_t}"]
+    mask_shape, bias_map = None, None
+    if mask in ("bias-group", "bias+causal"):
+        mask_shape, bias_map = [group, nq, nk], "(g, t, s)"
+    elif mask == "bias-heads":
+        mask_shape, bias_map = [heads, nq, nk], "(k, g, t, s)"
+    elif mask == "bias-kv":
+        mask_shape, bias_map = [kv, nq, nk], "(k, t, s)"
+    elif mask in ("keep", "finite"):
+        mask_shape = [1, nq, nk]
+    if mask_shape:
+        args.append(f"%m: {ttype(mask_shape, 'i1' if mask in ('keep', 'finite') else f)}")
+    if mutation == "group-contracted":
+        o_t = ttype([kv, nq, dv], dtype)
+    else:
+        o_t = ttype([heads, nq, dv], dtype)
+    results = [o_t]
+    meta_mask = {"bias-group": "bias", "bias-heads": "bias", "bias-kv": "bias",
+                 "bias+causal": "bias", "finite": "keep"}.get(mask, mask)
+    p.meta = dict(dialect="linalg", dtype=dtype, heads=heads, kv_heads=kv, nq=nq, nk=nk, d=d,
+                  dv=dv, mask=meta_mask, mask_shape=mask_shape, mutation=mutation, iota=None,
+                  layout="grouped", dynamic=False, scale_form=scale_form, group_order=order,
+                  group_mask=mask, scale=scale if scale_form != "none" else 1.0)
+    p.header = f"func.func @{p.name}({', '.join(args)}) -> ({', '.join(results)}) {{"
+    loops = ", ".join(dims)
+    par = lambda n: ", ".join(['"parallel"'] * n)  # noqa: E731
+
+    q = "%q"
+    if scale_form == "query":
+        q = p.fresh("q")
+        e = p.fresh("e")
+        p.emit(f"{e} = tensor.empty() : {q_t}")
+        p.emit(f"{q} = linalg.generic {{indexing_maps = [affine_map<(a, b, c) -> (a, b, c)>, affine_map<(a, b, c) -> (a, b, c)>], iterator_types = [{par(3)}]}} ins(%q : {q_t}) outs({e} : {q_t}) {{")
+        p.emit(f"^bb0(%x: {dtype}, %o: {dtype}):")
+        p.emit(f"  %c = arith.constant {scale} : {dtype}")
+        p.emit(f"  %y = arith.mulf %x, %c : {dtype}")
+        p.emit(f"  linalg.yield %y : {dtype}")
+        p.emit(f"}} -> {q_t}")
+    qg, qg_t = p.fresh("qg"), ttype([kv, group, nq, d], dtype)
+    p.emit(f"{qg} = tensor.expand_shape {q} [[0, 1], [2], [3]] output_shape [{kv}, {group}, {nq}, {d}] : {q_t} into {qg_t}")
+    q_map = "(k, g, t, h)"
+    if q_form == "tkgd":
+        qt, e, qt_t = p.fresh("qt"), p.fresh("e"), ttype([nq, kv, group, d], dtype)
+        p.emit(f"{e} = tensor.empty() : {qt_t}")
+        p.emit(f"{qt} = linalg.transpose ins({qg} : {qg_t}) outs({e} : {qt_t}) permutation = [2, 0, 1, 3]")
+        qg, qg_t, q_map = qt, qt_t, "(t, k, g, h)"
+
+    def body_product(acc_type):
+        lines = []
+        a, b = "%a", "%b"
+        if dtype != acc_type:
+            lines += [f"%ae = arith.extf %a : {dtype} to {acc_type}", f"%be = arith.extf %b : {dtype} to {acc_type}"]
+            a, b = "%ae", "%be"
+        return lines + [f"%ab = arith.mulf {a}, {b} : {acc_type}", f"%r = arith.addf %acc, %ab : {acc_type}",
+                        f"linalg.yield %r : {acc_type}"]
+
+    # S = Q·Kᵀ on the grouped scores, in f32.
+    zero, e, z, s = p.fresh("c"), p.fresh("e"), p.fresh("z"), p.fresh("s")
+    p.emit(f"{zero} = arith.constant 0.0 : f32")
+    p.emit(f"{e} = tensor.empty() : {s_t}")
+    p.emit(f"{z} = linalg.fill ins({zero} : f32) outs({e} : {s_t}) -> {s_t}")
+    p.emit(f"{s} = linalg.generic {{indexing_maps = [affine_map<({loops}, h) -> {q_map}>, "
+           f"affine_map<({loops}, h) -> (k, s, h)>, affine_map<({loops}, h) -> ({loops})>], "
+           f"iterator_types = [{par(4)}, \"reduction\"]}} ins({qg}, %k : {qg_t}, {k_t}) outs({z} : {s_t}) {{")
+    p.emit(f"^bb0(%a: {dtype}, %b: {dtype}, %acc: f32):")
+    for line in body_product("f32"):
+        p.emit("  " + line)
+    p.emit(f"}} -> {s_t}")
+
+    # Scale and masks in one generic on the scores.
+    x = s
+    ident = f"affine_map<({loops}) -> ({loops})>"
+    if scale_form == "mul" or mask != "none":
+        ins, tys, maps, bb = [s], [s_t], [ident], ["%a: f32"]
+        if mask_shape:
+            mt = ttype(mask_shape, "i1" if mask in ("keep", "finite") else f)
+            mmap = bias_map if bias_map else "(0, t, s)"
+            if mask == "bias-heads":
+                mg, mg_t = p.fresh("mg"), ttype([kv, group, nq, nk], f)
+                p.emit(f"{mg} = tensor.expand_shape %m [[0, 1], [2], [3]] output_shape [{kv}, {group}, {nq}, {nk}] : {mt} into {mg_t}")
+                ins.append(mg)
+                tys.append(mg_t)
+            else:
+                ins.append("%m")
+                tys.append(mt)
+            maps.append(f"affine_map<({loops}) -> {mmap}>")
+            bb.append("%mv: i1" if mask in ("keep", "finite") else "%mv: f32")
+        cur = "%a"
+        lines = []
+        if scale_form == "mul":
+            lines += [f"%sc = arith.constant {scale} : f32", f"%y1 = arith.mulf {cur}, %sc : f32"]
+            cur = "%y1"
+        if mask in ("bias-group", "bias-heads", "bias-kv", "bias+causal"):
+            lines += [f"%y2 = arith.addf {cur}, %mv : f32"]
+            cur = "%y2"
+        if mask in ("keep", "finite"):
+            lines += [f"%fill = arith.constant {fill} : f32", f"%y3 = arith.select %mv, {cur}, %fill : f32"]
+            cur = "%y3"
+        if mask in ("causal", "bias+causal"):
+            lines += [f"%i = linalg.index {dims.index('t')} : index", f"%j = linalg.index {dims.index('s')} : index",
+                      "%vis = arith.cmpi ule, %j, %i : index", f"%ninf = arith.constant {NEG_INF} : f32",
+                      f"%y4 = arith.select %vis, {cur}, %ninf : f32"]
+            cur = "%y4"
+        x, e = p.fresh("x"), p.fresh("e")
+        p.emit(f"{e} = tensor.empty() : {s_t}")
+        p.emit(f"{x} = linalg.generic {{indexing_maps = [{', '.join(maps + [ident])}], iterator_types = [{par(4)}]}} "
+               f"ins({', '.join(ins)} : {', '.join(tys)}) outs({e} : {s_t}) {{")
+        p.emit(f"^bb0({', '.join(bb)}, %o: f32):")
+        for line in lines:
+            p.emit("  " + line)
+        p.emit(f"  linalg.yield {cur} : f32")
+        p.emit(f"}} -> {s_t}")
+
+    # Softmax over the keys (the group axis as the near miss).
+    axis = dims.index("g") if mutation == "softmax-over-group" else dims.index("s")
+    if softmax_op:
+        pr, e = p.fresh("p"), p.fresh("e")
+        p.emit(f"{e} = tensor.empty() : {s_t}")
+        p.emit(f"{pr} = linalg.softmax dimension({axis}) ins({x} : {s_t}) outs({e} : {s_t}) -> {s_t}")
+    else:
+        kept = [c for n, c in enumerate(dims) if n != axis]
+        rmap = f"affine_map<({loops}) -> ({', '.join(kept)})>"
+        row_t = ttype([sizes[c] for c in kept], f)
+        iters = ", ".join('"reduction"' if n == axis else '"parallel"' for n in range(4))
+        inits = {}
+        for name, value in (("mi", NEG_INF), ("si", "0.0")):
+            e, c, out = p.fresh("e"), p.fresh("c"), p.fresh(name)
+            p.emit(f"{c} = arith.constant {value} : f32")
+            p.emit(f"{e} = tensor.empty() : {row_t}")
+            p.emit(f"{out} = linalg.fill ins({c} : f32) outs({e} : {row_t}) -> {row_t}")
+            inits[name] = out
+        mx, ex, sm, pr = p.fresh("max"), p.fresh("ex"), p.fresh("sum"), p.fresh("p")
+        p.emit(f"{mx} = linalg.generic {{indexing_maps = [{ident}, {rmap}], iterator_types = [{iters}]}} "
+               f"ins({x} : {s_t}) outs({inits['mi']} : {row_t}) {{")
+        p.emit("^bb0(%a: f32, %acc: f32):")
+        p.emit("  %r = arith.maximumf %a, %acc : f32")
+        p.emit("  linalg.yield %r : f32")
+        p.emit(f"}} -> {row_t}")
+        linalg_elementwise(p, ex, [(x, s_t), (mx, row_t)], ["%d = arith.subf %a0, %a1 : f32", "%y = math.exp %d : f32",
+                                                           "linalg.yield %y : f32"], [ident, rmap, ident], s_shape)
+        p.emit(f"{sm} = linalg.generic {{indexing_maps = [{ident}, {rmap}], iterator_types = [{iters}]}} "
+               f"ins({ex} : {s_t}) outs({inits['si']} : {row_t}) {{")
+        p.emit("^bb0(%a: f32, %acc: f32):")
+        p.emit("  %r = arith.addf %a, %acc : f32")
+        p.emit("  linalg.yield %r : f32")
+        p.emit(f"}} -> {row_t}")
+        linalg_elementwise(p, pr, [(ex, s_t), (sm, row_t)], ["%y = arith.divf %a0, %a1 : f32", "linalg.yield %y : f32"],
+                           [ident, rmap, ident], s_shape)
+    pc, pc_t = pr, s_t
+    if dtype != f:
+        pc, pc_t, e = p.fresh("pc"), ttype(s_shape, dtype), p.fresh("e")
+        p.emit(f"{e} = tensor.empty() : {pc_t}")
+        p.emit(f"{pc} = linalg.generic {{indexing_maps = [{ident}, {ident}], iterator_types = [{par(4)}]}} "
+               f"ins({pr} : {s_t}) outs({e} : {pc_t}) {{")
+        p.emit(f"^bb0(%a: f32, %o: {dtype}):")
+        p.emit(f"  %t = arith.truncf %a : f32 to {dtype}")
+        p.emit(f"  linalg.yield %t : {dtype}")
+        p.emit(f"}} -> {pc_t}")
+
+    # O = P·V with the group axis; V read by the K/V head.
+    v_map = "(g, s, e)" if mutation == "value-by-group" else "(k, s, e)"
+    c, e, zo, o = p.fresh("c"), p.fresh("e"), p.fresh("z"), p.fresh("o")
+    p.emit(f"{c} = arith.constant 0.0 : {dtype}")
+    if mutation == "group-contracted":
+        out_loops, red, out_shape = "k, t, e", ["g", "s"], [kv, nq, dv]
+    elif out_form == "tkge":
+        out_loops, red, out_shape = "t, k, g, e", ["s"], [nq, kv, group, dv]
+    else:
+        out_loops, red, out_shape = "k, g, t, e", ["s"], [kv, group, nq, dv]
+    ov_t = ttype(out_shape, dtype)
+    all_loops = out_loops + ", " + ", ".join(red)
+    p.emit(f"{e} = tensor.empty() : {ov_t}")
+    p.emit(f"{zo} = linalg.fill ins({c} : {dtype}) outs({e} : {ov_t}) -> {ov_t}")
+    iters = ", ".join(['"parallel"'] * len(out_loops.split(", ")) + ['"reduction"'] * len(red))
+    p.emit(f"{o} = linalg.generic {{indexing_maps = [affine_map<({all_loops}) -> ({loops})>, "
+           f"affine_map<({all_loops}) -> {v_map}>, affine_map<({all_loops}) -> ({out_loops})>], "
+           f"iterator_types = [{iters}]}} ins({pc}, %v : {pc_t}, {v_t}) outs({zo} : {ov_t}) {{")
+    p.emit(f"^bb0(%a: {dtype}, %b: {dtype}, %acc: {dtype}):")
+    for line in body_product(dtype):
+        p.emit("  " + line)
+    p.emit(f"}} -> {ov_t}")
+    result = o
+    if out_form == "tkge" and mutation != "group-contracted":
+        back, e, back_t = p.fresh("o"), p.fresh("e"), ttype([kv, group, nq, dv], dtype)
+        p.emit(f"{e} = tensor.empty() : {back_t}")
+        p.emit(f"{back} = linalg.transpose ins({o} : {ov_t}) outs({e} : {back_t}) permutation = [1, 2, 0, 3]")
+        result, ov_t = back, back_t
+    if mutation != "group-contracted":
+        merged = p.fresh("o")
+        p.emit(f"{merged} = tensor.collapse_shape {result} [[0, 1], [2], [3]] : {ov_t} into {o_t}")
+        result = merged
+    p.emit(f"return {result} : {o_t}")
+    p.results = results
+    p.args = args
+    p.expect = "raised" if mutation is None else "untouched"
+    return p
+
+
 def generate_program_2d(index, rng, dtype):
     """A single-head program on 2-D [N, D] tensors, as a frontend writes
     attention without batch or heads: linalg.matmul (K transposed by the
@@ -1657,6 +1908,9 @@ def program_classes(meta):
         classes.append("layout=" + meta["layout"])
     if meta.get("mutation") == "permutation":
         classes.append("layout=key-dn")
+    if meta.get("layout") == "grouped":
+        classes.append("gqa=grouped-contraction")
+        classes.append("gqa-mask=" + meta.get("group_mask", "none"))
     return classes or ["plain"]
 
 
