@@ -914,11 +914,16 @@ bool Matcher::matchGuardedProbabilities(Term *select, Term *&scores) {
     return fail(RejectCategory::Structure,
                 "P is a softmax with 0 in the rows where some key is "
                 "visible, not in those where every key is -inf");
-  if (!scores->value || scores->value != guard->scores)
+  // The softmax may widen the scores the guard compares (f16 scores, a
+  // softmax in f32): ext(x) is -inf exactly where x is.
+  Term *normalized = scores;
+  while (normalized->kind == ScalarKind::ExtF && !normalized->value)
+    normalized = normalized->operands[0];
+  if (!normalized->value || normalized->value != guard->scores)
     return fail(RejectCategory::Structure,
                 "the row guard compares a different tensor with -inf than "
                 "the softmax normalizes");
-  const Labels &x = scores->labels;
+  const Labels &x = normalized->labels;
   if (guard->keyDim < 0 || guard->keyDim >= static_cast<int64_t>(x.size()) ||
       x[guard->keyDim].kind != AxisKind::Key) {
     auto keyDim = llvm::find(x, Axis{AxisKind::Key}) - x.begin();
@@ -930,7 +935,7 @@ bool Matcher::matchGuardedProbabilities(Term *select, Term *&scores) {
   }
   // Read per row: each of its dims is the row dim it holds (or a unit dim),
   // and every row dim of the scores is among them (or of size 1).
-  auto scoresType = cast<RankedTensorType>(scores->value.getType());
+  auto scoresType = cast<RankedTensorType>(normalized->value.getType());
   auto guardType = cast<RankedTensorType>(condition->value.getType());
   if (condition->labels.size() != guard->guardDims.size())
     return fail(RejectCategory::Layout, "the row guard's rank changed");
@@ -1191,8 +1196,16 @@ bool Matcher::matchRowReduction(Term *stat, Term *expectedInput, bool isMax,
   if ((isMax && !isMaxKind) || (!isMax && !isSum) ||
       combine.operands.size() != 2)
     return notReduction();
-  ScalarKind a = view->node(combine.operands[0]).kind;
-  ScalarKind b = view->node(combine.operands[1]).kind;
+  // The element may be widened before it is combined (f16 scores reduced
+  // in f32): max(ext(x)) = ext(max(x)) exactly, and a wider sum only
+  // rounds less.
+  auto kindBelowWidening = [&](unsigned node) {
+    while (view->node(node).kind == ScalarKind::ExtF)
+      node = view->node(node).operands[0];
+    return view->node(node).kind;
+  };
+  ScalarKind a = kindBelowWidening(combine.operands[0]);
+  ScalarKind b = kindBelowWidening(combine.operands[1]);
   if (!((a == ScalarKind::Input && b == ScalarKind::Init) ||
         (a == ScalarKind::Init && b == ScalarKind::Input)))
     return notReduction();

@@ -265,3 +265,49 @@ func.func @zero_d_scale_through_exp(%q: tensor<2x8x4xf32>, %k: tensor<2x8x4xf32>
   %o = tosa.matmul %p, %v, %zp, %zp : (tensor<2x8x8xf32>, tensor<2x8x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x8x4xf32>
   return %o : tensor<2x8x4xf32>
 }
+
+// -----
+
+// The row sum narrows the exponentials to f16 before it adds them (a
+// widening cast is read through: a sum in f32 of f16 values only rounds
+// less; a narrowing one changes the normalizer by f16 rounding).
+#id3 = affine_map<(b, i, j) -> (b, i, j)>
+#row3 = affine_map<(b, i, j) -> (b, i)>
+func.func @row_sum_narrowed(%s: tensor<2x8x8xf32>, %v: tensor<2x8x4xf32>) -> tensor<2x8x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %zero_h = arith.constant 0.0 : f16
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<2x8x8xf32>
+  %er = tensor.empty() : tensor<2x8xf32>
+  %erh = tensor.empty() : tensor<2x8xf16>
+  %mi = linalg.fill ins(%ninf : f32) outs(%er : tensor<2x8xf32>) -> tensor<2x8xf32>
+  %max = linalg.generic {indexing_maps = [#id3, #row3], iterator_types = ["parallel", "parallel", "reduction"]} ins(%s : tensor<2x8x8xf32>) outs(%mi : tensor<2x8xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %0 = arith.maximumf %a, %acc : f32
+    linalg.yield %0 : f32
+  } -> tensor<2x8xf32>
+  // expected-remark @+1 {{attention not raised: the row sum is not a sum over one dim of the softmax numerator}}
+  %ex = linalg.generic {indexing_maps = [#id3, #row3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s, %max : tensor<2x8x8xf32>, tensor<2x8xf32>) outs(%e : tensor<2x8x8xf32>) {
+  ^bb0(%a: f32, %m: f32, %out: f32):
+    %0 = arith.subf %a, %m : f32
+    %1 = math.exp %0 : f32
+    linalg.yield %1 : f32
+  } -> tensor<2x8x8xf32>
+  %si = linalg.fill ins(%zero_h : f16) outs(%erh : tensor<2x8xf16>) -> tensor<2x8xf16>
+  %sum = linalg.generic {indexing_maps = [#id3, #row3], iterator_types = ["parallel", "parallel", "reduction"]} ins(%ex : tensor<2x8x8xf32>) outs(%si : tensor<2x8xf16>) {
+  ^bb0(%a: f32, %acc: f16):
+    %0 = arith.truncf %a : f32 to f16
+    %1 = arith.addf %0, %acc : f16
+    linalg.yield %1 : f16
+  } -> tensor<2x8xf16>
+  %p = linalg.generic {indexing_maps = [#id3, #row3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%ex, %sum : tensor<2x8x8xf32>, tensor<2x8xf16>) outs(%e : tensor<2x8x8xf32>) {
+  ^bb0(%a: f32, %l: f16, %out: f32):
+    %l32 = arith.extf %l : f16 to f32
+    %0 = arith.divf %a, %l32 : f32
+    linalg.yield %0 : f32
+  } -> tensor<2x8x8xf32>
+  %eo = tensor.empty() : tensor<2x8x4xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<2x8x4xf32>) -> tensor<2x8x4xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<2x8x8xf32>, tensor<2x8x4xf32>) outs(%zo : tensor<2x8x4xf32>) -> tensor<2x8x4xf32>
+  return %o : tensor<2x8x4xf32>
+}
