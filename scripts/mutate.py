@@ -668,7 +668,7 @@ MUTATIONS = [
      """    double ratio = sameScale(factor, match.scale) ? 1.0 : match.scale / factor;""",
      JOINT_TESTS, "a gradient scaled beyond the forward's scale gets the inverse factor"),
     ("joint-any-gradient-select", JOINT,
-     """          condition->value != selectCondition ||""",
+     """          !sameMask(conditionTensor, selectCondition) ||""",
      """          false ||""",
      JOINT_TESTS, "the gradient may be masked by any tensor, not only the forward's mask"),
     ("joint-k-operand-unchecked", JOINT,
@@ -832,6 +832,30 @@ MUTATIONS = [
       return Value();""",
      ["test/Transforms/RaiseAttention/mask-in-select-body.mlir"],
      "a select whose in-body condition reads the scores is taken for a mask"),
+    ("grouped-second-reading-skipped", MATCHER,
+     """  if (!twoQueryLoops || (match && !match->mask))""",
+     """  if (true)""",
+     ["test/Integration/raise-grouped-contraction.mlir"],
+     "a grouped contraction whose sequence comes after its group keeps its causal mask as a tensor"),
+    ("grouped-mask-not-broadcast", RAISE,
+     """  if (hasHeads != hasGroup) {""",
+     """  if (false) {""",
+     ["test/Integration/raise-grouped-contraction.mlir"],
+     "a grouped mask that varies with the group only is merged as if it varied with the heads"),
+    ("joint-masks-never-compared", MATCHER,
+     """bool sameMask(Value a, Value b) {
+  if (a == b)
+    return true;""",
+     """bool sameMask(Value a, Value b) {
+  return true;""",
+     ["test/Transforms/RaiseAttention/joint-graphs.mlir"],
+     "the backward's select is taken for the forward's mask whatever its condition"),
+    ("reduction-reads-narrowing", MATCHER,
+     """    while (view->node(node).kind == ScalarKind::ExtF)""",
+     """    while (view->node(node).kind == ScalarKind::ExtF ||
+           view->node(node).kind == ScalarKind::TruncF)""",
+     ["test/Transforms/RaiseAttention/normalization-near-misses.mlir"],
+     "a row sum of exponentials narrowed to f16 is taken for the softmax's sum"),
 ]
 
 
