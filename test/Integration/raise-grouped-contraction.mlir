@@ -11,7 +11,7 @@
 // RUN: %compare %t.raised %t.frontend --rtol 1e-5 | FileCheck %s --check-prefix=SAME
 // RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_80" | %mlir-run > %t.kernel
 // RUN: %compare %t.kernel %t.frontend --rtol 1e-5 | FileCheck %s --check-prefix=SAME
-// SAME: MATCH 768 values
+// SAME: MATCH 960 values
 // RAISED-NOT: remark
 // RAISED-LABEL: func.func @grouped_causal_in_body
 // RAISED: tensor.collapse_shape {{.*}} {{\[}}[0], [1, 2], [3], [4]] : tensor<1x2x3x8x4xf32> into tensor<1x6x8x4xf32>
@@ -28,6 +28,11 @@
 // the mask; the other reading finds it causal.
 // RAISED: fa.attention {{.*}} scale = 5.000000e-01 causal = bottom_right : tensor<1x6x8x4xf32>
 // RAISED-NOT: mask(
+// RAISED-LABEL: func.func @tosa_group_merged_into_rows
+// TOSA has no grouped contraction: a TOSA frontend merges the group into
+// the query rows ([K, G·T, D] against [K, S, D]), which is plain attention
+// with G·T rows per K/V head.
+// RAISED: fa.attention {{.*}} : tensor<1x2x24x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32> -> tensor<1x2x24x4xf32>
 
 #q = affine_map<(b, k, g, t, s, h) -> (b, t, k, g, h)>
 #kk = affine_map<(b, k, g, t, s, h) -> (b, s, k, h)>
@@ -186,6 +191,36 @@ func.func @group_after_sequence(%q: tensor<1x8x2x3x4xf32>, %k: tensor<1x8x2x4xf3
   return %o : tensor<1x8x2x3x4xf32>
 }
 
+// The same grouped queries in TOSA: Q [B, T, K, G, D] transposed to
+// [B, K, G, T, D] and reshaped to [K, G·T, D], K and V to [K, S, D].
+func.func @tosa_group_merged_into_rows(%q: tensor<1x8x2x3x4xf32>, %k: tensor<1x8x2x4xf32>, %v: tensor<1x8x2x4xf32>) -> tensor<1x8x2x3x4xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %half = "tosa.const"() <{values = dense<0.5> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %qt = tosa.transpose %q {perms = array<i32: 0, 2, 3, 1, 4>} : (tensor<1x8x2x3x4xf32>) -> tensor<1x2x3x8x4xf32>
+  %qs = tosa.const_shape {values = dense<[2, 24, 4]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %qr = tosa.reshape %qt, %qs : (tensor<1x2x3x8x4xf32>, !tosa.shape<3>) -> tensor<2x24x4xf32>
+  %kt = tosa.transpose %k {perms = array<i32: 0, 2, 3, 1>} : (tensor<1x8x2x4xf32>) -> tensor<1x2x4x8xf32>
+  %ks = tosa.const_shape {values = dense<[2, 4, 8]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %kr = tosa.reshape %kt, %ks : (tensor<1x2x4x8xf32>, !tosa.shape<3>) -> tensor<2x4x8xf32>
+  %vt = tosa.transpose %v {perms = array<i32: 0, 2, 1, 3>} : (tensor<1x8x2x4xf32>) -> tensor<1x2x8x4xf32>
+  %vs = tosa.const_shape {values = dense<[2, 8, 4]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %vr = tosa.reshape %vt, %vs : (tensor<1x2x8x4xf32>, !tosa.shape<3>) -> tensor<2x8x4xf32>
+  %s = tosa.matmul %qr, %kr, %zp, %zp : (tensor<2x24x4xf32>, tensor<2x4x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x24x8xf32>
+  %x = tosa.mul %s, %half, %shift : (tensor<2x24x8xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<2x24x8xf32>
+  %max = tosa.reduce_max %x {axis = 2 : i32} : (tensor<2x24x8xf32>) -> tensor<2x24x1xf32>
+  %d = tosa.sub %x, %max : (tensor<2x24x8xf32>, tensor<2x24x1xf32>) -> tensor<2x24x8xf32>
+  %e = tosa.exp %d : (tensor<2x24x8xf32>) -> tensor<2x24x8xf32>
+  %sum = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<2x24x8xf32>) -> tensor<2x24x1xf32>
+  %inv = tosa.reciprocal %sum : (tensor<2x24x1xf32>) -> tensor<2x24x1xf32>
+  %p = tosa.mul %e, %inv, %shift : (tensor<2x24x8xf32>, tensor<2x24x1xf32>, tensor<1xi8>) -> tensor<2x24x8xf32>
+  %o = tosa.matmul %p, %vr, %zp, %zp : (tensor<2x24x8xf32>, tensor<2x8x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x24x4xf32>
+  %os = tosa.const_shape {values = dense<[1, 2, 3, 8, 4]> : tensor<5xindex>} : () -> !tosa.shape<5>
+  %or = tosa.reshape %o, %os : (tensor<2x24x4xf32>, !tosa.shape<5>) -> tensor<1x2x3x8x4xf32>
+  %ot = tosa.transpose %or {perms = array<i32: 0, 3, 1, 2, 4>} : (tensor<1x2x3x8x4xf32>) -> tensor<1x8x2x3x4xf32>
+  return %ot : tensor<1x8x2x3x4xf32>
+}
+
 // Deterministic inputs: sin(0.7 * (linear index) + seed).
 func.func @wave(%seed: f32, %linear: index) -> f32 {
   %i = arith.index_cast %linear : index to i64
@@ -267,5 +302,7 @@ func.func @main() {
   call @print(%o3) : (tensor<1x8x2x3x4xf32>) -> ()
   %o4 = call @group_after_sequence(%q, %k, %v) : (tensor<1x8x2x3x4xf32>, tensor<1x8x2x4xf32>, tensor<1x8x2x4xf32>) -> tensor<1x8x2x3x4xf32>
   call @print(%o4) : (tensor<1x8x2x3x4xf32>) -> ()
+  %o5 = call @tosa_group_merged_into_rows(%q, %k, %v) : (tensor<1x8x2x3x4xf32>, tensor<1x8x2x4xf32>, tensor<1x8x2x4xf32>) -> tensor<1x8x2x3x4xf32>
+  call @print(%o5) : (tensor<1x8x2x3x4xf32>) -> ()
   return
 }

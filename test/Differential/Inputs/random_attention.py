@@ -437,6 +437,12 @@ def generate_program_ungrouped(index, rng, dtype):
     if (mask == "bias" and mutation is None and layout != "split"
             and guard_rng.random() < 0.6):
         extra_causal = True
+        # The near miss: the causal masked_fill fills -10000, not -inf. A
+        # bias and a finite fill do not combine into the op's one mask (a
+        # fill cannot be folded into an additive bias exactly). Drawn from
+        # a generator of its own, so that the other draws stay as they were.
+        if random.Random(f"multi-{index}-{nq}-{nk}").random() < 0.25:
+            mutation = "extra-finite-fill"
     if layout == "split" and spelling == "kq-transposed":
         spelling = "plain"
     if layout == "split" and (mask not in ("none", "splat") or group > 1 or
@@ -909,19 +915,20 @@ def generate_program_ungrouped(index, rng, dtype):
     # BLOOM and MPT stack ALiBi and causality; in linalg half of the time
     # with the comparison inside the select's own body.
     if extra_causal:
+        extra_fill = "-1.0e+04" if mutation == "extra-finite-fill" else NEG_INF
         x2, c = p.fresh("x"), p.fresh("c")
         if dialect == "tosa":
             rows = ", ".join("[" + ", ".join("true" if j <= i else "false" for j in range(nk)) + "]"
                              for i in range(nq))
             ninf = p.fresh("c")
             p.emit(f'{c} = "tosa.const"() <{{values = dense<[[{rows}]]> : tensor<1x{nq}x{nk}xi1>}}> : () -> tensor<1x{nq}x{nk}xi1>')
-            p.emit(f'{ninf} = "tosa.const"() <{{values = dense<{NEG_INF}> : tensor<1x1x1xf32>}}> : () -> tensor<1x1x1xf32>')
+            p.emit(f'{ninf} = "tosa.const"() <{{values = dense<{extra_fill}> : tensor<1x1x1xf32>}}> : () -> tensor<1x1x1xf32>')
             p.emit(f"{x2} = tosa.select {c}, {x}, {ninf} : (tensor<1x{nq}x{nk}xi1>, {s_t}, tensor<1x1x1xf32>) -> {s_t}")
         else:
             linalg_elementwise(p, x2, [(x, s_t)],
                                ["%i = linalg.index 1 : index", "%j = linalg.index 2 : index",
                                 "%keep = arith.cmpi ule, %j, %i : index",
-                                f"%ninf = arith.constant {NEG_INF} : f32",
+                                f"%ninf = arith.constant {extra_fill} : f32",
                                 "%y = arith.select %keep, %a0, %ninf : f32", "linalg.yield %y : f32"],
                                ["affine_map<(a, b, c) -> (a, b, c)>"] * 2, [heads, nq, nk])
         x = x2
