@@ -849,11 +849,6 @@ std::optional<AttentionMatch> Matcher::run() {
                   "P feeds attention's backward, and its mask fills hidden "
                   "keys with " + formatConstant(*match.maskFill) +
                       ", which fa.attention_backward does not take");
-  if (match.backward && emptyRowsGuarded)
-    return reject(RejectCategory::Structure,
-                  "P feeds attention's backward through an empty-row guard "
-                  "(_safe_softmax), whose backward the joint-graph matcher "
-                  "does not read");
   if (match.backward) {
     if (match.kvLengths)
       return reject(RejectCategory::Mask,
@@ -1563,9 +1558,15 @@ Value Matcher::peelOperand(Term *term, Labels &labels, bool allowScale,
   Term *current = term;
   // A reshape that inserted a unit dim the pattern reads (a K/V head dim
   // of size 1 over grouped queries) is kept: below it that axis is gone.
+  // (A batch dim split into its [B, H] parts still holds the batch axis.)
   auto keepsEveryAxis = [&](ArrayRef<Axis> labels) {
     return llvm::all_of(term->labels, [&](const Axis &axis) {
-      return axis.kind == AxisKind::Unit || llvm::is_contained(labels, axis);
+      return axis.kind == AxisKind::Unit ||
+             llvm::any_of(labels, [&](const Axis &kept) {
+               if (axis.kind == AxisKind::Batch && kept.kind == AxisKind::Batch)
+                 return axis.batchIndex == kept.batchIndex;
+               return kept == axis;
+             });
     });
   };
   while (true) {

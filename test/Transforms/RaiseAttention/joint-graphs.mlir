@@ -5,7 +5,7 @@
 // (Numerical runs of raised joint graphs: Integration/Backward/.)
 // RUN: fa-opt %s -split-input-file --fa-raise-attention=explain=true -verify-diagnostics | FileCheck %s
 // RUN: fa-opt %s --fa-raise-attention=print-counts=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=COUNTS
-// COUNTS: remark: fa-raise-attention: 32 candidates, 5 raised, 14 rejected (structure), 5 rejected (contraction), 4 rejected (external-use), 1 rejected (scale), 3 rejected (mask)
+// COUNTS: remark: fa-raise-attention: 36 candidates, 5 raised, 16 rejected (structure), 1 rejected (softmax-axis), 5 rejected (contraction), 5 rejected (external-use), 1 rejected (scale), 3 rejected (mask)
 
 // The base case, torch-mlir's spelling on [B*H, N, D]: raised, and no N×N
 // tensor is left.
@@ -1089,3 +1089,88 @@ func.func @lowest_fill(%q: tensor<2x4x4xf32>, %k: tensor<2x4x4xf32>, %v: tensor<
   %dk = linalg.batch_matmul ins(%gt, %q : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
   return %o, %dq, %dk, %dv : tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>
 }
+
+// -----
+
+// Under _safe_softmax, the backward reads the unguarded softmax: its empty
+// rows are NaN in every gradient, where the op's guarded ones are 0.
+func.func @unguarded_backward(%q: tensor<2x6x4xf32>, %k: tensor<2x6x4xf32>, %v: tensor<2x6x4xf32>, %do: tensor<2x6x4xf32>, %keep: tensor<6x6xi1>)
+    -> (tensor<2x6x4xf32>, tensor<2x6x4xf32>, tensor<2x6x4xf32>, tensor<2x6x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %half = arith.constant 0.5 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %ekt = tensor.empty() : tensor<2x4x6xf32>
+  %kt = linalg.transpose ins(%k : tensor<2x6x4xf32>) outs(%ekt : tensor<2x4x6xf32>) permutation = [0, 2, 1]
+  %es = tensor.empty() : tensor<2x6x6xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<2x6x6xf32>) -> tensor<2x6x6xf32>
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<2x6x4xf32>, tensor<2x4x6xf32>) outs(%zs : tensor<2x6x6xf32>) -> tensor<2x6x6xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (i, j)>, affine_map<(b, i, j) -> (b, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s, %keep : tensor<2x6x6xf32>, tensor<6x6xi1>) outs(%es : tensor<2x6x6xf32>) {
+  ^bb0(%a: f32, %m: i1, %unused: f32):
+    %y = arith.mulf %a, %half : f32
+    %r = arith.select %m, %y, %ninf : f32
+    linalg.yield %r : f32
+  } -> tensor<2x6x6xf32>
+  // expected-remark@+3 {{attention not raised: the result of linalg.softmax (scores or probabilities) is also used by linalg.mul outside the pattern}}
+  // expected-remark@+2 {{attention not raised: softmax normalizes dim 2 but the key dim of P·V is 1}}
+  // expected-remark@+1 {{attention not raised: P·V reads mul(...), not exp(x - max) / sum}}
+  %sm = linalg.softmax dimension(2) ins(%x : tensor<2x6x6xf32>) outs(%es : tensor<2x6x6xf32>) -> tensor<2x6x6xf32>
+  // _safe_softmax: rows whose every score is -inf become 0.
+  %ei = tensor.empty() : tensor<2x6x6xi1>
+  %is_inf = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x : tensor<2x6x6xf32>) outs(%ei : tensor<2x6x6xi1>) {
+  ^bb0(%a: f32, %unused: i1):
+    %0 = arith.cmpf oeq, %a, %ninf : f32
+    linalg.yield %0 : i1
+  } -> tensor<2x6x6xi1>
+  %true = arith.constant true
+  %ea = tensor.empty() : tensor<2x6xi1>
+  %all0 = linalg.fill ins(%true : i1) outs(%ea : tensor<2x6xi1>) -> tensor<2x6xi1>
+  %all = linalg.reduce ins(%is_inf : tensor<2x6x6xi1>) outs(%all0 : tensor<2x6xi1>) dimensions = [2]
+    (%a: i1, %acc: i1) {
+      %0 = arith.andi %a, %acc : i1
+      linalg.yield %0 : i1
+    }
+  %p = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i)>, affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%all, %sm : tensor<2x6xi1>, tensor<2x6x6xf32>) outs(%es : tensor<2x6x6xf32>) {
+  ^bb0(%g: i1, %a: f32, %unused: f32):
+    %0 = arith.select %g, %zero, %a : f32
+    linalg.yield %0 : f32
+  } -> tensor<2x6x6xf32>
+  %eo = tensor.empty() : tensor<2x6x4xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<2x6x4xf32>) -> tensor<2x6x4xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<2x6x6xf32>, tensor<2x6x4xf32>) outs(%zo : tensor<2x6x4xf32>) -> tensor<2x6x4xf32>
+  %pt = linalg.transpose ins(%sm : tensor<2x6x6xf32>) outs(%es : tensor<2x6x6xf32>) permutation = [0, 2, 1]
+  %dv = linalg.batch_matmul ins(%pt, %do : tensor<2x6x6xf32>, tensor<2x6x4xf32>) outs(%zo : tensor<2x6x4xf32>) -> tensor<2x6x4xf32>
+  %evt = tensor.empty() : tensor<2x4x6xf32>
+  %vt = linalg.transpose ins(%v : tensor<2x6x4xf32>) outs(%evt : tensor<2x4x6xf32>) permutation = [0, 2, 1]
+  %dp = linalg.batch_matmul ins(%do, %vt : tensor<2x6x4xf32>, tensor<2x4x6xf32>) outs(%zs : tensor<2x6x6xf32>) -> tensor<2x6x6xf32>
+  %pdp = linalg.mul ins(%sm, %dp : tensor<2x6x6xf32>, tensor<2x6x6xf32>) outs(%es : tensor<2x6x6xf32>) -> tensor<2x6x6xf32>
+  %er = tensor.empty() : tensor<2x6xf32>
+  %zr = linalg.fill ins(%zero : f32) outs(%er : tensor<2x6xf32>) -> tensor<2x6xf32>
+  %rows = linalg.reduce ins(%pdp : tensor<2x6x6xf32>) outs(%zr : tensor<2x6xf32>) dimensions = [2]
+    (%a: f32, %acc: f32) {
+      %r = arith.addf %a, %acc : f32
+      linalg.yield %r : f32
+    }
+  %rb = linalg.broadcast ins(%rows : tensor<2x6xf32>) outs(%es : tensor<2x6x6xf32>) dimensions = [2]
+  %diff = linalg.sub ins(%dp, %rb : tensor<2x6x6xf32>, tensor<2x6x6xf32>) outs(%es : tensor<2x6x6xf32>) -> tensor<2x6x6xf32>
+  %g = linalg.mul ins(%sm, %diff : tensor<2x6x6xf32>, tensor<2x6x6xf32>) outs(%es : tensor<2x6x6xf32>) -> tensor<2x6x6xf32>
+  %gs = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%g : tensor<2x6x6xf32>) outs(%es : tensor<2x6x6xf32>) {
+  ^bb0(%a: f32, %unused: f32):
+    %r = arith.mulf %a, %half : f32
+    linalg.yield %r : f32
+  } -> tensor<2x6x6xf32>
+  %gm = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (i, j)>, affine_map<(b, i, j) -> (b, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%gs, %keep : tensor<2x6x6xf32>, tensor<6x6xi1>) outs(%es : tensor<2x6x6xf32>) {
+  ^bb0(%a: f32, %m: i1, %unused: f32):
+    %r = arith.select %m, %a, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<2x6x6xf32>
+  %dq = linalg.batch_matmul ins(%gm, %k : tensor<2x6x6xf32>, tensor<2x6x4xf32>) outs(%zo : tensor<2x6x4xf32>) -> tensor<2x6x4xf32>
+  %gt = linalg.transpose ins(%gm : tensor<2x6x6xf32>) outs(%es : tensor<2x6x6xf32>) permutation = [0, 2, 1]
+  %dk = linalg.batch_matmul ins(%gt, %q : tensor<2x6x6xf32>, tensor<2x6x4xf32>) outs(%zo : tensor<2x6x4xf32>) -> tensor<2x6x4xf32>
+  return %o, %dq, %dk, %dv : tensor<2x6x4xf32>, tensor<2x6x4xf32>, tensor<2x6x4xf32>, tensor<2x6x4xf32>
+}
+
