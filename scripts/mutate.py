@@ -668,8 +668,8 @@ MUTATIONS = [
      """    double ratio = sameScale(factor, match.scale) ? 1.0 : match.scale / factor;""",
      JOINT_TESTS, "a gradient scaled beyond the forward's scale gets the inverse factor"),
     ("joint-any-gradient-select", JOINT,
-     """          !sameMask(conditionTensor, selectCondition) ||""",
-     """          false ||""",
+     """        if (conditionTensor && sameMask(conditionTensor, mask.condition) &&""",
+     """        if (conditionTensor &&""",
      JOINT_TESTS, "the gradient may be masked by any tensor, not only the forward's mask"),
     ("joint-k-operand-unchecked", JOINT,
      """    if (!sameTensor(read, forward))

@@ -607,6 +607,51 @@ Value headsWithEmptyRows(OpBuilder &b, Location loc, Value logsumexp,
       .getResult(0);
 }
 
+/// [B, H, Nk] i1: whether some row i with no visible key (the op's
+/// logsumexp is -inf there) keeps key j under a causal mask of diagonal
+/// offset `offset` (j <= i + offset).
+Value keysKeptByEmptyRows(OpBuilder &b, Location loc, Value logsumexp,
+                          Value key, int64_t offset) {
+  MLIRContext *ctx = b.getContext();
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, logsumexp);
+  sizes.back() = tensor::getMixedSize(b, loc, key, 2);
+  Value empty = tensor::EmptyOp::create(b, loc, sizes, b.getI1Type());
+  Value falseValue = arith::ConstantIntOp::create(b, loc, 0, 1);
+  Value init =
+      linalg::FillOp::create(b, loc, ValueRange{falseValue}, ValueRange{empty})
+          .getResult(0);
+  AffineExpr bIdx, h, j, i;
+  bindDims(ctx, bIdx, h, j, i);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, ValueRange{logsumexp},
+             ValueRange{init},
+             ArrayRef<AffineMap>{AffineMap::get(4, 0, {bIdx, h, i}, ctx),
+                                 AffineMap::get(4, 0, {bIdx, h, j}, ctx)},
+             ArrayRef<utils::IteratorType>{utils::IteratorType::parallel,
+                                           utils::IteratorType::parallel,
+                                           utils::IteratorType::parallel,
+                                           utils::IteratorType::reduction},
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               Value negInf = arith::ConstantOp::create(
+                   nb, nloc,
+                   nb.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
+               Value isEmpty = arith::CmpFOp::create(
+                   nb, nloc, arith::CmpFPredicate::OEQ, args[0], negInf);
+               Value row = linalg::IndexOp::create(nb, nloc, 3);
+               Value column = linalg::IndexOp::create(nb, nloc, 2);
+               Value last = arith::AddIOp::create(
+                   nb, nloc, row,
+                   arith::ConstantIndexOp::create(nb, nloc, offset));
+               Value kept = arith::CmpIOp::create(
+                   nb, nloc, arith::CmpIPredicate::sle, column, last);
+               Value hit = arith::AndIOp::create(nb, nloc, isEmpty, kept);
+               linalg::YieldOp::create(
+                   nb, nloc,
+                   ValueRange{arith::OrIOp::create(nb, nloc, hit, args[1])});
+             })
+      .getResult(0);
+}
+
 /// The frontend's NaNs in a gradient of the op ([B, H, N, D]): where
 /// `flags` (read through `flagsMap` from the gradient's loops) is set, NaN.
 Value poisonGradient(OpBuilder &b, Location loc, Value gradient, Value flags,
@@ -865,6 +910,12 @@ void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
       gradValue = poisonGradient(b, loc, gradValue, heads, perHead, Value());
       if (!backward.gradKey || !backward.gradKey->maskedGradient)
         gradKey = poisonGradient(b, loc, gradKey, heads, perHead, Value());
+      else if (backward.causalGradientOffset)
+        gradKey = poisonGradient(
+            b, loc, gradKey,
+            keysKeptByEmptyRows(b, loc, lse, key,
+                                *backward.causalGradientOffset),
+            AffineMap::get(4, 0, {bIdx, h, i}, ctx), Value());
       if (!backward.gradQuery || !backward.gradQuery->maskedGradient)
         gradQuery = poisonGradient(b, loc, gradQuery, lse,
                                    AffineMap::get(4, 0, {bIdx, h, i}, ctx),

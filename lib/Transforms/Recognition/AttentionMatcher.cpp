@@ -839,11 +839,44 @@ std::optional<AttentionMatch> Matcher::run() {
   }
 
   // A joint graph also needs what fa.attention_backward can state.
-  if (match.backward && masksCombined)
-    return reject(RejectCategory::Mask,
-                  "P feeds attention's backward, and the scores have "
-                  "several masks, which the joint-graph matcher does not "
-                  "combine");
+  // With several masks, a row with no visible key is NaN in the frontend's
+  // P, and masked_fill's backward zeroes only the keys its own mask hides:
+  // the row's dQ and the head's dK stay NaN unless that mask hides the whole
+  // row. A causal mask that never hides a whole row (top-left, or
+  // bottom-right with Nq <= Nk) leaves NaN in every empty row's score
+  // gradient at the keys it keeps: the row of dQ, and dK at those keys,
+  // which the rewrite restores from the op's logsumexp; other select masks
+  // on the gradient leave a pattern of NaNs the op's outputs cannot tell.
+  if (match.backward && masksCombined && !gradientSelects.empty() &&
+      match.fullyMaskedRows == FullyMaskedRows::NaN) {
+    auto queryType = cast<RankedTensorType>(match.query.getType());
+    auto keyType = cast<RankedTensorType>(match.key.getType());
+    int64_t queryLen = queryType.getDimSize(
+        match.queryPermutation.empty()
+            ? queryType.getRank() - 2
+            : match.queryPermutation[queryType.getRank() - 2]);
+    int64_t keyLen = keyType.getDimSize(
+        match.keyPermutation.empty()
+            ? keyType.getRank() - 2
+            : match.keyPermutation[keyType.getRank() - 2]);
+    bool causalKeepsARow =
+        match.causal && (*match.causal == DiagonalAlignment::top_left ||
+                         (!ShapedType::isDynamic(queryLen) &&
+                          !ShapedType::isDynamic(keyLen) &&
+                          queryLen <= keyLen));
+    for (Value condition : gradientSelects)
+      if (condition != causalMask || !causalKeepsARow)
+        return reject(RejectCategory::Mask,
+                      "P feeds attention's backward, the scores have several "
+                      "masks, and masked_fill's backward zeroes the score "
+                      "gradient where one of them hides a key that may leave "
+                      "a row empty: which rows of dQ and dK the frontend "
+                      "leaves NaN depends on which mask hid each key");
+    if (match.backward->gradQuery)
+      match.backward->gradQuery->maskedGradient = false;
+    match.backward->causalGradientOffset =
+        *match.causal == DiagonalAlignment::top_left ? 0 : keyLen - queryLen;
+  }
   if (match.backward && match.maskFill)
     return reject(RejectCategory::Mask,
                   "P feeds attention's backward, and its mask fills hidden "
@@ -1429,15 +1462,14 @@ bool Matcher::matchScores(Term *scores, Term *&contraction) {
                       "positive");
         extraMasks.push_back(
             {condition->value, condition->labels, invert, filled->constant});
+        selectMasks.push_back({condition->value, condition->labels, invert});
         term = kept;
         continue;
       }
       match.mask = condition->value;
       match.maskLabels = condition->labels;
       match.invertMask = invert;
-      selectCondition = condition->value;
-      selectConditionLabels = condition->labels;
-      selectHidesWhenTrue = invert;
+      selectMasks.push_back({condition->value, condition->labels, invert});
       // Scales seen so far multiply the filled value too: -inf and the
       // lowest finite value keep their meaning only under a positive scale.
       if (match.scale <= 0) {
@@ -1494,6 +1526,7 @@ bool Matcher::combineMasks() {
       if (match.causal)
         return fail(RejectCategory::Mask, "two causal masks on the scores");
       match.causal = causal;
+      causalMask = mask.value;
       continue;
     }
     bool meanOfValuesRows = false;

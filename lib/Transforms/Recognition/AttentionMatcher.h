@@ -120,6 +120,12 @@ struct BackwardMatch {
   bool gradOutputSplitBatch = false;
   /// The gradients the graph computes (any of them may be absent).
   std::optional<GradientUse> gradQuery, gradKey, gradValue;
+  /// Set when the scores have several masks and masked_fill's backward
+  /// zeroes the score gradient where the causal one hides keys (j > i +
+  /// offset): in a row with no visible key the frontend's score gradient
+  /// is then NaN at the keys the causal mask keeps, so dK is NaN at the
+  /// keys some such row keeps (and dQ in the row, as unmasked).
+  std::optional<int64_t> causalGradientOffset;
   /// The first gradient contraction, in the root's block: the backward op
   /// goes there (dO, which it reads, may be computed after the root).
   Operation *insertionPoint = nullptr;

@@ -216,6 +216,8 @@ private:
   };
   SmallVector<ExtraMask> extraMasks;
   bool masksCombined = false;
+  /// The mask combineMasks turned into the causal attribute, if any.
+  Value causalMask;
   bool combineMasks();
   /// A select's condition computed in its own linalg body (index
   /// comparisons, a mask input and'ed with them), materialized as an i1
@@ -242,11 +244,17 @@ private:
   Labels probabilitiesLabels;
   /// The roles of the root's result dims, and of Q, K and V as peeled.
   Labels outputLabels, queryLabels, keyLabels, valueLabels;
-  /// A mask applied by select(condition, s, fill): the gradient may be
-  /// masked by the same condition.
-  Value selectCondition;
-  Labels selectConditionLabels;
-  bool selectHidesWhenTrue = false;
+  /// The masks applied by select(condition, s, fill), in the order the
+  /// walk met them: masked_fill's backward may mask the score gradient by
+  /// any of them.
+  struct SelectMask {
+    Value condition;
+    Labels labels;
+    bool hidesWhenTrue = false;
+  };
+  SmallVector<SelectMask> selectMasks;
+  /// The select masks the score gradient went through (their conditions).
+  llvm::SetVector<Value> gradientSelects;
   /// While set, terms looked through go here instead of patternOps.
   llvm::SetVector<Operation *> *collectInto = nullptr;
   llvm::SetVector<Operation *> backwardOps;

@@ -527,26 +527,35 @@ bool Matcher::matchScoreGradient(Term *gradient, double &factor) {
     case ScalarKind::Sub:
       return matchSoftmaxBackward(term, factor);
     case ScalarKind::Select: {
-      // masked_fill's backward: 0 where the forward hid the score.
+      // masked_fill's backward: 0 where the forward hid the score, by one
+      // of the forward's select masks.
       Term *condition = term->operands[0];
-      Term *hidden =
-          selectHidesWhenTrue ? term->operands[1] : term->operands[2];
-      Term *kept = selectHidesWhenTrue ? term->operands[2] : term->operands[1];
-      Term *zero = resolveUntilProbabilities(hidden);
       // A condition computed in the select's body (index comparisons, as
       // the forward's may be) is materialized as the forward's was.
       Value conditionTensor;
       if (condition->kind == ScalarKind::Input)
         conditionTensor = condition->value;
-      else if (selectCondition)
+      else if (!selectMasks.empty())
         conditionTensor = materializeCondition(condition);
-      if (!selectCondition || !conditionTensor ||
-          !sameMask(conditionTensor, selectCondition) ||
-          !sameAxes(condition->labels, selectConditionLabels) ||
-          zero->kind != ScalarKind::Constant || zero->constant != 0.0)
+      const SelectMask *forwardMask = nullptr;
+      for (const SelectMask &mask : selectMasks)
+        if (conditionTensor && sameMask(conditionTensor, mask.condition) &&
+            sameAxes(condition->labels, mask.labels))
+          forwardMask = &mask;
+      Term *hidden = nullptr, *kept = nullptr;
+      if (forwardMask) {
+        hidden = forwardMask->hidesWhenTrue ? term->operands[1]
+                                            : term->operands[2];
+        kept = forwardMask->hidesWhenTrue ? term->operands[2]
+                                          : term->operands[1];
+      }
+      Term *zero = hidden ? resolveUntilProbabilities(hidden) : nullptr;
+      if (!forwardMask || zero->kind != ScalarKind::Constant ||
+          zero->constant != 0.0)
         return fail(RejectCategory::Mask,
                     "the gradient of the scores goes through a select that "
                     "is not the forward's mask with 0 where it hides");
+      gradientSelects.insert(forwardMask->condition);
       scoreGradientMasked = true;
       term = kept;
       continue;
