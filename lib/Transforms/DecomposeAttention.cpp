@@ -556,10 +556,10 @@ struct DecomposeAttentionBackward
     AffineExpr kvHead = readKeysPerQueryHead(b, loc, op.getGroupSize(),
                                              querySizes[1], key, value);
     double scaleValue = op.getScale().convertToDouble();
-    Value scores = buildScores(
-        b, loc,
-        ScoreSpec{query, key, kvHead, op.getMask(), Value(), Value(), Value(),
-                  op.getCausal(), op.getWindowAttr(), scaleValue});
+    ScoreSpec spec{query, key, kvHead, op.getMask(), Value(), Value(), Value(),
+                   op.getCausal(), op.getWindowAttr(), scaleValue};
+    spec.hiddenScore = op.getHiddenScore();
+    Value scores = buildScores(b, loc, spec);
     SoftmaxRows softmax = buildSoftmaxRows(b, loc, scores);
 
     auto par = IteratorType::parallel, red = IteratorType::reduction;
@@ -592,14 +592,32 @@ struct DecomposeAttentionBackward
     Value correction = createGeneric(
         b, loc, ValueRange{gradProbs, probs}, zeros(rowSizes),
         {identity4, identity4, rowMap}, {par, par, par, red}, multiplyAddF32);
-    // dS = P * (dP - correction).
+    // dS = P * (dP - correction); 0 where mask_fill gives a hidden key a
+    // constant score.
+    SmallVector<Value> gradInputs = {probs, gradProbs, correction};
+    SmallVector<AffineMap> gradMaps = {identity4, identity4, rowMap};
+    bool filled = op.getMaskFillAttr() != nullptr;
+    if (filled) {
+      auto queryType = op.getQuery().getType();
+      SmallVector<int64_t> scoreShape = {
+          queryType.getDimSize(0), queryType.getDimSize(1),
+          queryType.getDimSize(2), op.getKey().getType().getDimSize(2)};
+      gradInputs.push_back(op.getMask());
+      gradMaps.push_back(getMaskMap(
+          ctx, cast<RankedTensorType>(op.getMask().getType()), scoreShape));
+    }
+    gradMaps.push_back(identity4);
     Value gradScores = createGeneric(
-        b, loc, ValueRange{probs, gradProbs, correction},
-        createEmpty(b, loc, scoreSizes, f32),
-        {identity4, identity4, rowMap, identity4}, {par, par, par, par},
+        b, loc, gradInputs, createEmpty(b, loc, scoreSizes, f32), gradMaps,
+        {par, par, par, par},
         [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
           Value centered = arith::SubFOp::create(nb, nloc, args[1], args[2]);
-          return arith::MulFOp::create(nb, nloc, args[0], centered);
+          Value gradient = arith::MulFOp::create(nb, nloc, args[0], centered);
+          if (!filled)
+            return gradient;
+          Value zero =
+              arith::ConstantOp::create(nb, nloc, nb.getF32FloatAttr(0));
+          return arith::SelectOp::create(nb, nloc, args[3], gradient, zero);
         });
     Value scale = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(scaleValue));
     auto scaled = [&](Value tensor) {

@@ -873,7 +873,8 @@ void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
         TypeRange{query.getType(), key.getType(), value.getType()}, query,
         key, value, attention.getOutput(), gradOutput,
         attention.getLogsumexp(), mask, attention.getScaleAttr(),
-        attention.getCausalAttr(), /*window=*/nullptr, /*tiling=*/nullptr);
+        attention.getMaskFillAttr(), attention.getCausalAttr(),
+        /*window=*/nullptr, /*tiling=*/nullptr);
     auto replaceGradient = [&](const std::optional<GradientUse> &use,
                                Value gradient) {
       if (!use)

@@ -124,6 +124,15 @@ public:
                       : condition;
   }
 
+  /// With a finite hidden score: whether the i1 mask hides this key (its
+  /// score is the constant fill, whose gradient is 0). Null otherwise.
+  Value filled() {
+    if (!shown)
+      return Value();
+    Value trueValue = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+    return arith::XOrIOp::create(b, loc, shown, trueValue);
+  }
+
   Value finish() {
     Value result = score;
     if (shown) {
@@ -147,13 +156,9 @@ private:
   double hiddenScore = -std::numeric_limits<double>::infinity();
 };
 
-/// The score of a key the op's i1 mask hides: fa.attention's mask_fill, or
-/// -inf (fa.attention_backward has no fill).
+/// The score of a key the op's i1 mask hides: mask_fill, or -inf.
 template <typename OpTy> double hiddenScoreOf(OpTy op) {
-  if constexpr (std::is_same_v<OpTy, AttentionOp>)
-    return op.getHiddenScore();
-  else
-    return -std::numeric_limits<double>::infinity();
+  return op.getHiddenScore();
 }
 
 /// Inside a tile's linalg body: hides key `col` from query row `row` where

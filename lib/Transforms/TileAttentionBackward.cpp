@@ -279,6 +279,7 @@ std::pair<Value, Value> BackwardLowering::recompute(
         {par, par},
         [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
           MaskedScore score(nb, nloc, args[0], scale);
+          score.setHiddenScore(op.getHiddenScore());
           if (maskTile)
             score.addMask(args[2]);
           if (elementMask) {
@@ -316,14 +317,29 @@ std::pair<Value, Value> BackwardLowering::recompute(
       });
   Value probs = masked.getResult(0);
 
-  // dS = P * (dP - D).
+  // dS = P * (dP - D); 0 where mask_fill gives a hidden key a constant
+  // score (its gradient does not reach Q or K).
+  bool filled = maskTile && op.getMaskFillAttr();
+  SmallVector<Value> gradInputs = {probs, gradProbs, queries.correction};
+  SmallVector<AffineMap> gradMaps = {id2, id2, row2};
+  if (filled) {
+    gradInputs.push_back(maskTile);
+    gradMaps.push_back(
+        map(2, {maskBroadcast[2] ? getAffineConstantExpr(0, ctx) : i,
+                maskBroadcast[3] ? getAffineConstantExpr(0, ctx) : j}));
+  }
+  gradMaps.push_back(id2);
   Value gradScores = createGeneric(
-      lb, lloc, ValueRange{probs, gradProbs, queries.correction},
-      createEmpty(lb, lloc, scoreSizes, f32), {id2, id2, row2, id2},
+      lb, lloc, gradInputs, createEmpty(lb, lloc, scoreSizes, f32), gradMaps,
       {par, par},
       [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
         Value centered = arith::SubFOp::create(nb, nloc, args[1], args[2]);
-        return arith::MulFOp::create(nb, nloc, args[0], centered);
+        Value gradient = arith::MulFOp::create(nb, nloc, args[0], centered);
+        if (!filled)
+          return gradient;
+        Value zero =
+            arith::ConstantOp::create(nb, nloc, nb.getF32FloatAttr(0));
+        return arith::SelectOp::create(nb, nloc, args[3], gradient, zero);
       });
   return {probs, gradScores};
 }

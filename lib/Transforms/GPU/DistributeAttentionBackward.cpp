@@ -373,9 +373,12 @@ BackwardKernel::probabilityAndGradient(Value raw, Value gradProb, Value lse,
                    keyLen, causalOffset,  windowOffset};
   // u (SoftmaxExponent): the raw score when the scale folds into the
   // exponent's FMA.
+  // A key mask_fill gives a constant score keeps its weight in P and has
+  // no score gradient.
+  Value filled;
   Value score = kernelScore(b, loc, op, masks, raw,
                             exponent.rawScores ? Value() : scale, batch, head,
-                            row, col);
+                            row, col, &filled);
   Value negInf = f32Constant(b, loc, -std::numeric_limits<double>::infinity());
   Value zero = f32Constant(b, loc, 0);
   // Rows past Nq (zero-filled tiles) and rows the forward pass saw no key
@@ -392,7 +395,10 @@ BackwardKernel::probabilityAndGradient(Value raw, Value gradProb, Value lse,
       b, loc, score, SoftmaxExponent::negatedLogsumexpShift(b, loc, lse));
   prob = arith::SelectOp::create(b, loc, skip, zero, prob);
   Value centered = arith::SubFOp::create(b, loc, gradProb, term);
-  return {prob, contractingMul(b, loc, prob, centered)};
+  Value gradScore = contractingMul(b, loc, prob, centered);
+  if (filled)
+    gradScore = arith::SelectOp::create(b, loc, filled, zero, gradScore);
+  return {prob, gradScore};
 }
 
 SmallVector<Value> BackwardKernel::packPairs(ArrayRef<Value> values) {

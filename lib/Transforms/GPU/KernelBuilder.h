@@ -237,7 +237,7 @@ struct ScoreMasks {
 template <typename OpTy>
 Value kernelScore(OpBuilder &b, Location loc, OpTy op, const ScoreMasks &masks,
                   Value raw, Value scale, Value batch, Value head, Value row,
-                  Value col) {
+                  Value col, Value *filled = nullptr) {
   IndexMath math{b, loc};
   MaskedScore score(b, loc, raw, scale);
   score.setHiddenScore(hiddenScoreOf(op));
@@ -256,6 +256,8 @@ Value kernelScore(OpBuilder &b, Location loc, OpTy op, const ScoreMasks &masks,
   score.require(math.lt(col, masks.keyLen));
   requireDiagonalBand(score, math, op, row, col, masks.causalOffset,
                       masks.windowOffset);
+  if (filled)
+    *filled = score.filled();
   return score.finish();
 }
 

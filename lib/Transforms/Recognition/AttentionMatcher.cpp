@@ -877,11 +877,37 @@ std::optional<AttentionMatch> Matcher::run() {
     match.backward->causalGradientOffset =
         *match.causal == DiagonalAlignment::top_left ? 0 : keyLen - queryLen;
   }
-  if (match.backward && match.maskFill)
+  // With a finite fill a hidden key keeps its weight in P, and its score
+  // is a constant: autodiff of where(mask, s, f) zeroes its gradient by
+  // the same select (fa.attention_backward's mask_fill does too). A score
+  // gradient that skips that select would carry the hidden keys' terms
+  // into dQ and dK.
+  // The backward rebuilds P = exp(s - L) from the forward's logsumexp. In a
+  // row whose every key is filled, L = f + log(Nk), which rounds to f in
+  // f32 once |f| is large (ulp(1e4) is 1e-3; -0.7 max absorbs log(Nk)
+  // whole): P would be exp(0) = 1, not 1/Nk. So the fill must be small
+  // (|f| <= 16: an error below 1e-6 in P), or the mask must keep a key in
+  // every row (known from its values: a causal mask built from iotas).
+  if (match.backward && match.maskFill && std::abs(*match.maskFill) > 16.0 &&
+      !everyRowKeepsAKey(match.mask, match.maskLabels,
+                         meaningOf(match.mask, match.invertMask)))
     return reject(RejectCategory::Mask,
-                  "P feeds attention's backward, and its mask fills hidden "
-                  "keys with " + formatConstant(*match.maskFill) +
-                      ", which fa.attention_backward does not take");
+                  "P feeds attention's backward, its mask fills hidden keys "
+                  "with " + formatConstant(*match.maskFill) +
+                      ", and a row may have every key hidden: the backward "
+                      "rebuilds P from the logsumexp f + log(Nk), which "
+                      "rounds to f in f32, so such a row's weights would be "
+                      "1, not 1/Nk");
+  if (match.backward && match.maskFill)
+    for (const std::optional<GradientUse> *use :
+         {&match.backward->gradQuery, &match.backward->gradKey})
+      if (*use && !(*use)->maskedGradient)
+        return reject(RejectCategory::Mask,
+                      "P feeds attention's backward, its mask fills hidden "
+                      "keys with " + formatConstant(*match.maskFill) +
+                          ", and the score gradient does not go through the "
+                          "mask's select: the hidden keys' constant scores "
+                          "would have a gradient");
   if (match.backward) {
     if (match.kvLengths)
       return reject(RejectCategory::Mask,
@@ -1089,6 +1115,35 @@ bool Matcher::matchProbabilities(Term *probs, Term *&scores) {
 /// that order) is counted as the whole dim: the log-sum-exp of a softmax on
 /// scores split into [B, H] reduces them in the split form while the scores
 /// are seen, through the reshape, in the merged one.
+bool everyRowKeepsAKey(Value mask, ArrayRef<Axis> labels,
+                       MaskMeaning meaning) {
+  std::optional<SmallVector<double>> values = maskValues(mask);
+  if (!values)
+    return false;
+  auto type = cast<RankedTensorType>(mask.getType());
+  int64_t keyDim = -1;
+  for (auto [dim, axis] : llvm::enumerate(labels))
+    if (axis.kind == AxisKind::Key)
+      keyDim = dim;
+  // Row-major: the key dim's stride, and how many keys each row holds.
+  int64_t keys = keyDim < 0 ? 1 : type.getDimSize(keyDim);
+  int64_t stride = 1;
+  for (int64_t dim = type.getRank() - 1; dim > keyDim && keyDim >= 0; --dim)
+    stride *= type.getDimSize(dim);
+  for (int64_t start = 0; start < type.getNumElements(); ++start) {
+    // Each row once: the element whose key index is 0.
+    if (keyDim >= 0 && (start / stride) % keys != 0)
+      continue;
+    bool kept = false;
+    for (int64_t key = 0; key < keys && !kept; ++key)
+      kept = maskShows(meaning, (*values)[start + key * stride])
+                 .value_or(false);
+    if (!kept)
+      return false;
+  }
+  return true;
+}
+
 bool sameMask(Value a, Value b) {
   if (a == b)
     return true;

@@ -12,6 +12,7 @@
 #define FA_TRANSFORMS_RECOGNITION_CHAINMATCHER_H
 
 #include "AttentionMatcher.h"
+#include "CausalMask.h"
 #include "StructuredView.h"
 
 #include "llvm/ADT/SetVector.h"
@@ -35,6 +36,10 @@ Labels canonicalLabels(unsigned numBatchDims, AxisKind rows, AxisKind cols,
                        bool group = false);
 bool isLowestFinite(double value);
 std::string formatConstant(double value);
+/// Whether a mask read as `labels` keeps at least one key of every row,
+/// known from its compile-time values (maskValues); false when unknown.
+bool everyRowKeepsAKey(Value mask, ArrayRef<Axis> labels,
+                       MaskMeaning meaning);
 /// Whether two masks hold the same values: one value, equal compile-time
 /// values, or ops that compute the same from the same operands (a select
 /// condition materialized from the forward's body and from the backward's).

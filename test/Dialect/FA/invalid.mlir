@@ -560,3 +560,27 @@ func.func @mask_fill_with_causal(%q: tensor<1x2x8x16xf32>, %keep: tensor<1x1x8x8
   %o = fa.attention %q, %q, %q mask(%keep : tensor<1x1x8x8xi1>) scale = 0.5 mask_fill = -1.0e4 causal = top_left : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32> -> tensor<1x2x8x16xf32>
   return %o : tensor<1x2x8x16xf32>
 }
+
+// -----
+
+func.func @backward_mask_fill_with_bias(%q: tensor<1x2x8x16xf32>, %lse: tensor<1x2x8xf32>, %bias: tensor<1x1x8x8xf32>) -> tensor<1x2x8x16xf32> {
+  // expected-error @+1 {{mask_fill gives the keys an i1 mask hides their score; it needs an i1 mask}}
+  %dq, %dk, %dv = fa.attention_backward %q, %q, %q, %q, %q, %lse mask(%bias : tensor<1x1x8x8xf32>) scale = 0.5 mask_fill = -1.0e4 : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8xf32> -> tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>
+  return %dq : tensor<1x2x8x16xf32>
+}
+
+// -----
+
+func.func @backward_mask_fill_not_finite(%q: tensor<1x2x8x16xf32>, %lse: tensor<1x2x8xf32>, %keep: tensor<1x1x8x8xi1>) -> tensor<1x2x8x16xf32> {
+  // expected-error @+1 {{mask_fill must be finite (a hidden key's score); -inf is the default, without mask_fill}}
+  %dq, %dk, %dv = fa.attention_backward %q, %q, %q, %q, %q, %lse mask(%keep : tensor<1x1x8x8xi1>) scale = 0.5 mask_fill = 0xFFF0000000000000 : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8xf32> -> tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>
+  return %dq : tensor<1x2x8x16xf32>
+}
+
+// -----
+
+func.func @backward_mask_fill_with_causal(%q: tensor<1x2x8x16xf32>, %lse: tensor<1x2x8xf32>, %keep: tensor<1x1x8x8xi1>) -> tensor<1x2x8x16xf32> {
+  // expected-error @+1 {{mask_fill cannot be combined with causal or window: their hidden keys are skipped, while a filled key still has a weight}}
+  %dq, %dk, %dv = fa.attention_backward %q, %q, %q, %q, %q, %lse mask(%keep : tensor<1x1x8x8xi1>) scale = 0.5 mask_fill = -1.0e4 causal = top_left : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8xf32> -> tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>
+  return %dq : tensor<1x2x8x16xf32>
+}

@@ -154,6 +154,15 @@ func.func @backward(%q: tensor<2x8x128x64xf16>, %k: tensor<2x2x128x64xf16>, %v: 
 // -----
 
 // The backward op with a broadcast bias and its gradient, and a window.
+// CHECK-LABEL: func.func @backward_mask_fill
+// CHECK: fa.attention_backward %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} mask(%{{.*}} : tensor<1x1x16x24xi1>) scale = 2.500000e-01 mask_fill = -1.000000e+04 :
+func.func @backward_mask_fill(%q: tensor<2x4x16x32xf32>, %k: tensor<2x4x24x32xf32>, %v: tensor<2x4x24x8xf32>, %o: tensor<2x4x16x8xf32>, %do: tensor<2x4x16x8xf32>, %lse: tensor<2x4x16xf32>, %keep: tensor<1x1x16x24xi1>) -> tensor<2x4x16x32xf32> {
+  %dq, %dk, %dv = fa.attention_backward %q, %k, %v, %o, %do, %lse mask(%keep : tensor<1x1x16x24xi1>) scale = 0.25 mask_fill = -1.0e4
+      : tensor<2x4x16x32xf32>, tensor<2x4x24x32xf32>, tensor<2x4x24x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16xf32>
+      -> tensor<2x4x16x32xf32>, tensor<2x4x24x32xf32>, tensor<2x4x24x8xf32>
+  return %dq : tensor<2x4x16x32xf32>
+}
+
 // CHECK-LABEL: func.func @backward_bias
 // CHECK: fa.attention_backward %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} mask(%{{.*}} : tensor<1x4x16x24xf32>) scale = 2.500000e-01 window = <left = 3, right = 2, align = top_left> :
 // CHECK-SAME: -> tensor<2x4x16x32xf32>, tensor<2x4x24x32xf32>, tensor<2x4x24x8xf32>, tensor<1x4x16x24xf32>

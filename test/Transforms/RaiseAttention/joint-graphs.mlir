@@ -5,7 +5,7 @@
 // (Numerical runs of raised joint graphs: Integration/Backward/.)
 // RUN: fa-opt %s -split-input-file --fa-raise-attention=explain=true -verify-diagnostics | FileCheck %s
 // RUN: fa-opt %s --fa-raise-attention=print-counts=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=COUNTS
-// COUNTS: remark: fa-raise-attention: 37 candidates, 5 raised, 16 rejected (structure), 1 rejected (softmax-axis), 5 rejected (contraction), 5 rejected (external-use), 1 rejected (scale), 4 rejected (mask)
+// COUNTS: remark: fa-raise-attention: 39 candidates, 5 raised, 16 rejected (structure), 1 rejected (softmax-axis), 5 rejected (contraction), 5 rejected (external-use), 1 rejected (scale), 6 rejected (mask)
 
 // The base case, torch-mlir's spelling on [B*H, N, D]: raised, and no N×N
 // tensor is left.
@@ -1238,4 +1238,92 @@ func.func @bias_and_row_hiding_causal(%q: tensor<2x6x4xf32>, %k: tensor<2x4x4xf3
   %gt = linalg.transpose ins(%g : tensor<2x6x4xf32>) outs(%egt : tensor<2x4x6xf32>) permutation = [0, 2, 1]
   %dk = linalg.batch_matmul ins(%gt, %q : tensor<2x4x6xf32>, tensor<2x6x4xf32>) outs(%zk : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
   return %o, %dq, %dk, %dv : tensor<2x6x4xf32>, tensor<2x6x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>
+}
+
+// -----
+
+// JAX's -0.7 · finfo.max fill with a runtime mask that may hide a whole
+// row: the backward's P = exp(f - L) with L = f + log(Nk) rounded to f.
+func.func @large_fill_runtime_mask(%q: tensor<2x4x4xf32>, %k: tensor<2x4x4xf32>, %v: tensor<2x4x4xf32>, %do: tensor<2x4x4xf32>, %keep: tensor<4x4xi1>) -> (tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x4x4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %kt = linalg.transpose ins(%k : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %s0 = linalg.batch_matmul ins(%q, %kt : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (i, j)>, affine_map<(b, i, j) -> (b, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s0, %keep : tensor<2x4x4xf32>, tensor<4x4xi1>) outs(%e : tensor<2x4x4xf32>) {
+  ^bb0(%x: f32, %m: i1, %unused: f32):
+    %ninf = arith.constant -2.38197633E+38 : f32
+    %y = arith.select %m, %x, %ninf : f32
+    linalg.yield %y : f32
+  } -> tensor<2x4x4xf32>
+  // expected-remark@+1 {{attention not raised: P feeds attention's backward, its mask fills hidden keys with -2.38197633e+38, and a row may have every key hidden: the backward rebuilds P from the logsumexp f + log(Nk), which rounds to f in f32, so such a row's weights would be 1, not 1/Nk}}
+  %p = linalg.softmax dimension(2) ins(%s : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %pt = linalg.transpose ins(%p : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %dv = linalg.batch_matmul ins(%pt, %do : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %vt = linalg.transpose ins(%v : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %dp = linalg.batch_matmul ins(%do, %vt : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %pdp = linalg.mul ins(%p, %dp : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %er = tensor.empty() : tensor<2x4xf32>
+  %zr = linalg.fill ins(%zero : f32) outs(%er : tensor<2x4xf32>) -> tensor<2x4xf32>
+  %r = linalg.reduce ins(%pdp : tensor<2x4x4xf32>) outs(%zr : tensor<2x4xf32>) dimensions = [2]
+    (%a: f32, %acc: f32) {
+      %sum = arith.addf %a, %acc : f32
+      linalg.yield %sum : f32
+    }
+  %rb = linalg.broadcast ins(%r : tensor<2x4xf32>) outs(%e : tensor<2x4x4xf32>) dimensions = [2]
+  %diff = linalg.sub ins(%dp, %rb : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %g0 = linalg.mul ins(%p, %diff : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (i, j)>, affine_map<(b, i, j) -> (b, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%g0, %keep : tensor<2x4x4xf32>, tensor<4x4xi1>) outs(%e : tensor<2x4x4xf32>) {
+  ^bb0(%x: f32, %m: i1, %unused: f32):
+    %zero0 = arith.constant 0.0 : f32
+    %y = arith.select %m, %x, %zero0 : f32
+    linalg.yield %y : f32
+  } -> tensor<2x4x4xf32>
+  %dq = linalg.batch_matmul ins(%g, %k : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %gt = linalg.transpose ins(%g : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %dk = linalg.batch_matmul ins(%gt, %q : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  return %o, %dq, %dk, %dv : tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>
+}
+
+// -----
+
+// A finite fill whose score gradient skips the mask's select.
+func.func @fill_without_gradient_select(%q: tensor<2x4x4xf32>, %k: tensor<2x4x4xf32>, %v: tensor<2x4x4xf32>, %do: tensor<2x4x4xf32>, %keep: tensor<4x4xi1>) -> (tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x4x4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %kt = linalg.transpose ins(%k : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %s0 = linalg.batch_matmul ins(%q, %kt : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (i, j)>, affine_map<(b, i, j) -> (b, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s0, %keep : tensor<2x4x4xf32>, tensor<4x4xi1>) outs(%e : tensor<2x4x4xf32>) {
+  ^bb0(%x: f32, %m: i1, %unused: f32):
+    %ninf = arith.constant -1.0 : f32
+    %y = arith.select %m, %x, %ninf : f32
+    linalg.yield %y : f32
+  } -> tensor<2x4x4xf32>
+  // expected-remark@+1 {{attention not raised: P feeds attention's backward, its mask fills hidden keys with -1, and the score gradient does not go through the mask's select: the hidden keys' constant scores would have a gradient}}
+  %p = linalg.softmax dimension(2) ins(%s : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %pt = linalg.transpose ins(%p : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %dv = linalg.batch_matmul ins(%pt, %do : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %vt = linalg.transpose ins(%v : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %dp = linalg.batch_matmul ins(%do, %vt : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %pdp = linalg.mul ins(%p, %dp : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %er = tensor.empty() : tensor<2x4xf32>
+  %zr = linalg.fill ins(%zero : f32) outs(%er : tensor<2x4xf32>) -> tensor<2x4xf32>
+  %r = linalg.reduce ins(%pdp : tensor<2x4x4xf32>) outs(%zr : tensor<2x4xf32>) dimensions = [2]
+    (%a: f32, %acc: f32) {
+      %sum = arith.addf %a, %acc : f32
+      linalg.yield %sum : f32
+    }
+  %rb = linalg.broadcast ins(%r : tensor<2x4xf32>) outs(%e : tensor<2x4x4xf32>) dimensions = [2]
+  %diff = linalg.sub ins(%dp, %rb : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %g0 = linalg.mul ins(%p, %diff : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %dq = linalg.batch_matmul ins(%g0, %k : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %gt = linalg.transpose ins(%g0 : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %dk = linalg.batch_matmul ins(%gt, %q : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%z : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  return %o, %dq, %dk, %dv : tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>
 }

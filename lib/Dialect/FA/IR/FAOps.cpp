@@ -374,6 +374,12 @@ int64_t AttentionBackwardOp::getGroupSize() {
 
 bool AttentionBackwardOp::hasBooleanMask() { return isBooleanMask(getMask()); }
 
+double AttentionBackwardOp::getHiddenScore() {
+  if (FloatAttr fill = getMaskFillAttr())
+    return fill.getValueAsDouble();
+  return -std::numeric_limits<double>::infinity();
+}
+
 LogicalResult AttentionBackwardOp::verify() {
   AttentionChecks check{*this, getQuery().getType(), getKey().getType(),
                         getValue().getType()};
@@ -409,6 +415,20 @@ LogicalResult AttentionBackwardOp::verify() {
   Value mask = getMask();
   if (mask && failed(check.mask(mask, getKeyLength())))
     return failure();
+  if (FloatAttr fill = getMaskFillAttr()) {
+    if (!std::isfinite(fill.getValueAsDouble()))
+      return emitOpError() << "mask_fill must be finite (a hidden key's "
+                              "score); -inf is the default, without "
+                              "mask_fill";
+    if (!mask || !hasBooleanMask())
+      return emitOpError() << "mask_fill gives the keys an i1 mask hides "
+                              "their score; it needs an i1 mask";
+    if (getCausal() || getWindowAttr())
+      return emitOpError()
+             << "mask_fill cannot be combined with causal or window: their "
+                "hidden keys are skipped, while a filled key still has a "
+                "weight";
+  }
   if (Value gradMask = getGradMask()) {
     if (!mask)
       return emitOpError() << "grad_mask needs a mask: it is the gradient of "

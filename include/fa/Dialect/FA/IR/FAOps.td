@@ -201,8 +201,12 @@ def FA_AttentionBackwardOp : FA_Op<"attention_backward", [Pure]> {
     | `grad_query`, `grad_key`, `grad_value` | as `query`, `key`, `value` | same as query |
     | `grad_mask` (optional) | the mask's own type | a float mask's |
 
-    `scale`, `mask`, `causal` and `window` mean what they mean on
-    `fa.attention` (GQA and MQA too: `Hq` a multiple of `Hkv`).
+    `scale`, `mask`, `mask_fill`, `causal` and `window` mean what they mean
+    on `fa.attention` (GQA and MQA too: `Hq` a multiple of `Hkv`). With
+    `mask_fill = f`, a key the i1 mask hides has the constant score `f`: it
+    keeps its weight in `P` (so in `dV` and `D`), and its score gradient is
+    0 (`dS = 0` there: `f` does not depend on Q or K), as autodiff of
+    `where(mask, s, f)` gives.
     Accumulation is f32 whatever the input type; each gradient is rounded
     to its result type once. `grad_mask` is only for an additive (float)
     bias, and has the bias's shape: a broadcast dimension of the bias is
@@ -230,6 +234,7 @@ def FA_AttentionBackwardOp : FA_Op<"attention_backward", [Pure]> {
                        AnyRankedTensor:$logsumexp,
                        Optional<AnyRankedTensor>:$mask,
                        F64Attr:$scale,
+                       OptionalAttr<F64Attr>:$mask_fill,
                        OptionalAttr<FA_DiagonalAlignment>:$causal,
                        OptionalAttr<FA_WindowAttr>:$window,
                        OptionalAttr<FA_TilingAttr>:$tiling);
@@ -241,7 +246,8 @@ def FA_AttentionBackwardOp : FA_Op<"attention_backward", [Pure]> {
   let assemblyFormat = [{
     $query `,` $key `,` $value `,` $output `,` $grad_output `,` $logsumexp
     (`mask` `(` $mask^ `:` type($mask) `)`)?
-    `scale` `=` $scale (`causal` `=` $causal^)? (`window` `=` $window^)?
+    `scale` `=` $scale (`mask_fill` `=` $mask_fill^)? (`causal` `=` $causal^)?
+    (`window` `=` $window^)?
     (`tiling` `=` $tiling^)? attr-dict `:` type($query) `,` type($key) `,`
     type($value) `,` type($output) `,` type($grad_output) `,` type($logsumexp)
     `->` type($grad_query) `,` type($grad_key) `,` type($grad_value)
@@ -255,6 +261,8 @@ def FA_AttentionBackwardOp : FA_Op<"attention_backward", [Pure]> {
     int64_t getGroupSize();
     /// True when the mask is a boolean keep-mask, false for an additive bias.
     bool hasBooleanMask();
+    /// The score a key hidden by the i1 mask takes: mask_fill, or -inf.
+    double getHiddenScore();
     /// The backward op reads unpaged, unpacked keys (the helpers shared with
     /// fa.attention ask).
     bool isPaged() { return false; }
