@@ -624,7 +624,18 @@ private:
     if (llvm::any_of(args, isPosition)) {
       if (args.size() != 2)
         return std::nullopt;
-      const Sym &lhs = args[0], &rhs = args[1];
+      // With one key (Nk = 1) the key position is always 0: a length
+      // compared with the constant 0 is compared with j (an iota of one
+      // element is that constant).
+      SmallVector<Sym, 2> operands(args);
+      if (keyLen == 1)
+        for (Sym &operand : operands)
+          if (operand.kind == Sym::Const && operand.value == 0 &&
+              llvm::any_of(args, [](const Sym &other) {
+                return other.kind == Sym::Length;
+              }))
+            operand.kind = Sym::KeyIndex;
+      const Sym &lhs = operands[0], &rhs = operands[1];
       bool keyThenLength =
           lhs.kind == Sym::KeyIndex && rhs.kind == Sym::Length;
       bool lengthThenKey =

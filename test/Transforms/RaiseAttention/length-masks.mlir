@@ -545,3 +545,56 @@ func.func @runtime_key_mask(%q: tensor<2x2x3x4xf32>, %k: tensor<2x2x5x4xf32>, %v
   } -> tensor<2x2x3x4xf32>
   return %o : tensor<2x2x3x4xf32>
 }
+
+// -----
+
+// One key (Nk = 1): the iota of key positions is the one-element constant
+// 0, and `L > 0` is `j < L` for the only key j = 0: kv_lengths.
+// CHECK-LABEL: func.func @one_key_length
+// CHECK: fa.attention {{.*}} kv_lengths(
+// CHECK-NOT: mask(
+// CHECK: return
+func.func @one_key_length(%q: tensor<2x5x4xf32>, %k: tensor<2x1x4xf32>, %v: tensor<2x1x4xf32>, %len: tensor<1x1x1xi32>) -> tensor<2x5x4xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %kt = tosa.transpose %k {perms = array<i32: 0, 2, 1>} : (tensor<2x1x4xf32>) -> tensor<2x4x1xf32>
+  %s = tosa.matmul %q, %kt, %zp, %zp : (tensor<2x5x4xf32>, tensor<2x4x1xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x5x1xf32>
+  %iota = "tosa.const"() <{values = dense<0> : tensor<1x1x1xi32>}> : () -> tensor<1x1x1xi32>
+  %keep = tosa.greater %len, %iota : (tensor<1x1x1xi32>, tensor<1x1x1xi32>) -> tensor<1x1x1xi1>
+  %ninf = "tosa.const"() <{values = dense<0xFF800000> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %x = tosa.select %keep, %s, %ninf : (tensor<1x1x1xi1>, tensor<2x5x1xf32>, tensor<1x1x1xf32>) -> tensor<2x5x1xf32>
+  %max = tosa.reduce_max %x {axis = 2 : i32} : (tensor<2x5x1xf32>) -> tensor<2x5x1xf32>
+  %d = tosa.sub %x, %max : (tensor<2x5x1xf32>, tensor<2x5x1xf32>) -> tensor<2x5x1xf32>
+  %e = tosa.exp %d : (tensor<2x5x1xf32>) -> tensor<2x5x1xf32>
+  %sum = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<2x5x1xf32>) -> tensor<2x5x1xf32>
+  %inv = tosa.reciprocal %sum : (tensor<2x5x1xf32>) -> tensor<2x5x1xf32>
+  %p = tosa.mul %e, %inv, %shift : (tensor<2x5x1xf32>, tensor<2x5x1xf32>, tensor<1xi8>) -> tensor<2x5x1xf32>
+  %o = tosa.matmul %p, %v, %zp, %zp : (tensor<2x5x1xf32>, tensor<2x1x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x5x4xf32>
+  return %o : tensor<2x5x4xf32>
+}
+
+// -----
+
+// Three keys: `L > 0` hides all keys or none, not those past L: a mask.
+// CHECK-LABEL: func.func @length_against_zero
+// CHECK: fa.attention {{.*}} mask(
+// CHECK-NOT: kv_lengths
+// CHECK: return
+func.func @length_against_zero(%q: tensor<2x5x4xf32>, %k: tensor<2x3x4xf32>, %v: tensor<2x3x4xf32>, %len: tensor<1x1x1xi32>) -> tensor<2x5x4xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %kt = tosa.transpose %k {perms = array<i32: 0, 2, 1>} : (tensor<2x3x4xf32>) -> tensor<2x4x3xf32>
+  %s = tosa.matmul %q, %kt, %zp, %zp : (tensor<2x5x4xf32>, tensor<2x4x3xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x5x3xf32>
+  %zero = "tosa.const"() <{values = dense<0> : tensor<1x1x1xi32>}> : () -> tensor<1x1x1xi32>
+  %keep = tosa.greater %len, %zero : (tensor<1x1x1xi32>, tensor<1x1x1xi32>) -> tensor<1x1x1xi1>
+  %ninf = "tosa.const"() <{values = dense<0xFF800000> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %x = tosa.select %keep, %s, %ninf : (tensor<1x1x1xi1>, tensor<2x5x3xf32>, tensor<1x1x1xf32>) -> tensor<2x5x3xf32>
+  %max = tosa.reduce_max %x {axis = 2 : i32} : (tensor<2x5x3xf32>) -> tensor<2x5x1xf32>
+  %d = tosa.sub %x, %max : (tensor<2x5x3xf32>, tensor<2x5x1xf32>) -> tensor<2x5x3xf32>
+  %e = tosa.exp %d : (tensor<2x5x3xf32>) -> tensor<2x5x3xf32>
+  %sum = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<2x5x3xf32>) -> tensor<2x5x1xf32>
+  %inv = tosa.reciprocal %sum : (tensor<2x5x1xf32>) -> tensor<2x5x1xf32>
+  %p = tosa.mul %e, %inv, %shift : (tensor<2x5x3xf32>, tensor<2x5x1xf32>, tensor<1xi8>) -> tensor<2x5x3xf32>
+  %o = tosa.matmul %p, %v, %zp, %zp : (tensor<2x5x3xf32>, tensor<2x3x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x5x4xf32>
+  return %o : tensor<2x5x4xf32>
+}
