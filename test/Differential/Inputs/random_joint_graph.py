@@ -33,7 +33,15 @@ What is drawn, each the way some frontend writes it:
   - a constant on dS beyond the forward's scale (a loss scale), which the
     rewrite keeps as a factor;
   - one time in eight a near miss (no rowsum term, P also returned, dK
-    contracting dS^T with K), which must not be raised.
+    contracting dS^T with K), which must not be raised;
+  - issue 29's rules, drawn from a generator of their own so that the
+    other draws of a seed stay as they were (linalg styles): a causal mask
+    computed in the selects' own bodies; a finite fill (-1 with a runtime
+    keep-mask, JAX's -0.7 max with the iota causal mask) with masked_fill's
+    backward select; PyTorch's _safe_softmax guard on P; a bias and a
+    causal mask together. Their near misses: -0.7 max with a runtime mask
+    (a filled row's weights cannot be rebuilt from the logsumexp), a fill
+    whose score gradient skips the select.
 
   random_joint_graph.py show --seed S
   random_joint_graph.py run --seeds A:B --fa-opt build/bin/fa-opt
@@ -86,6 +94,38 @@ def draw(seed):
         case["near_miss"] = rng.choice(["no-rowsum", "p-returned", "k-for-q"])
         if case["near_miss"] == "k-for-q":
             case["nk"] = case["nq"]  # dK = dSᵀ·K type-checks
+    # Issue 29's rules, from a generator of their own.
+    extra = random.Random(f"joint-29-{seed}")
+    case["fill"] = None
+    case["guard"] = False
+    case["causal_in_body"] = False
+    case["bias_and_causal"] = False
+    if style != "tosa" and extra.random() < 0.5:
+        kind = extra.choice(["in-body", "fill", "guard", "bias+causal"])
+        if kind == "in-body":
+            case["mask"] = "causal"
+            case["nk"] = max(case["nk"], case["nq"])
+            case["causal_in_body"] = True
+        elif kind == "fill":
+            case["mask"] = extra.choice(["keep", "causal"])
+            if case["mask"] == "causal":
+                case["nk"] = max(case["nk"], case["nq"])
+            case["fill"] = "-1.0" if case["mask"] == "keep" else "-2.38197633E+38"
+            case["grad_select"] = True
+            if case["near_miss"] is None and extra.random() < 0.25:
+                case["near_miss"] = extra.choice(["large-fill-runtime-mask", "fill-no-grad-select"])
+                if case["near_miss"] == "large-fill-runtime-mask":
+                    case["mask"], case["fill"] = "keep", "-2.38197633E+38"
+                else:
+                    case["grad_select"] = False
+        elif kind == "guard":
+            case["mask"] = extra.choice(["keep", "bias"])
+            case["guard"] = True
+        else:
+            case["mask"] = "bias"
+            case["nk"] = max(case["nk"], case["nq"])
+            case["bias_and_causal"] = True
+            case["causal_in_body"] = extra.random() < 0.5
     return case
 
 
@@ -320,7 +360,16 @@ def function(case):
     if score_scale != 1.0:
         scores = em.scale(scores, ts, score_scale)
     keep = None
-    if c["mask"] == "causal":
+    rank = 4 if em.rank4 else 3
+    row_dim, col_dim = rank - 2, rank - 1
+    causal_body = [f"%ci = linalg.index {row_dim} : index", f"%cj = linalg.index {col_dim} : index",
+                   "%cv = arith.cmpi ule, %cj, %ci : index"]
+    fill = c.get("fill") or NINF
+    if c.get("fill"):
+        em.emit(f"%fill = arith.constant {fill} : f32")
+    if c.get("causal_in_body") and not c.get("bias_and_causal"):
+        scores = em.ewise(ts, [(scores, ts)], causal_body + ["%r = arith.select %cv, %a0, %ninf : f32"])
+    elif c["mask"] == "causal":
         e, keep = em.fresh("e"), em.fresh("keep")
         em.emit(f"{e} = tensor.empty() : tensor<{nq}x{nk}xi1>")
         em.emit(f"{keep} = linalg.generic {{indexing_maps = [affine_map<(i, j) -> (i, j)>], iterator_types = [\"parallel\", \"parallel\"]}} outs({e} : tensor<{nq}x{nk}xi1>) {{")
@@ -334,8 +383,9 @@ def function(case):
         keep = "%mask"
     if keep:
         idx = ["i", "j"]
+        fill_name = "%fill" if c.get("fill") else "%ninf"
         scores = em.ewise(ts, [(scores, ts), (keep, f"tensor<{nq}x{nk}xi1>")],
-                          ["%r = arith.select %a1, %a0, %ninf : f32"],
+                          [f"%r = arith.select %a1, %a0, {fill_name} : f32"],
                           input_maps=[em.amap(idx, idx), em.mask_map()])
     elif c["mask"] == "bias":
         if tosa:
@@ -344,6 +394,25 @@ def function(case):
             scores = r
         else:
             scores = em.ewise(ts, [(scores, ts), ("%mask", ts)], ["%r = arith.addf %a0, %a1 : f32"])
+        # A causal masked_fill after the bias (BLOOM, MPT): an iota mask, or
+        # the comparison in the select's body.
+        if c.get("bias_and_causal"):
+            if c.get("causal_in_body"):
+                scores = em.ewise(ts, [(scores, ts)], causal_body + ["%r = arith.select %cv, %a0, %ninf : f32"])
+            else:
+                e, keep = em.fresh("e"), em.fresh("keep")
+                em.emit(f"{e} = tensor.empty() : tensor<{nq}x{nk}xi1>")
+                em.emit(f"{keep} = linalg.generic {{indexing_maps = [affine_map<(i, j) -> (i, j)>], iterator_types = [\"parallel\", \"parallel\"]}} outs({e} : tensor<{nq}x{nk}xi1>) {{")
+                em.emit("^bb0(%o: i1):")
+                em.emit("  %i = linalg.index 0 : index")
+                em.emit("  %j = linalg.index 1 : index")
+                em.emit("  %c = arith.cmpi ule, %j, %i : index")
+                em.emit("  linalg.yield %c : i1")
+                em.emit(f"}} -> tensor<{nq}x{nk}xi1>")
+                idx = ["i", "j"]
+                scores = em.ewise(ts, [(scores, ts), (keep, f"tensor<{nq}x{nk}xi1>")],
+                                  ["%r = arith.select %a1, %a0, %ninf : f32"],
+                                  input_maps=[em.amap(idx, idx), em.mask_map()])
     # Softmax.
     if c["softmax"] == "op":
         e, p = em.fresh("e"), em.fresh("p")
@@ -363,6 +432,32 @@ def function(case):
             ex = em.ewise(ts, [(shifted, ts)], ["%r = math.exp %a0 : f32"])
             sm = em.rowsum(ex, nq, nk)
             p = em.with_row(ex, sm, nq, nk, "div")
+    if c.get("guard"):
+        # PyTorch's _safe_softmax: rows whose every score is -inf become 0.
+        t_row = em.row_ty(nq)
+        ti = ts.replace("xf32>", "xi1>")
+        row_i1 = t_row.replace("xf32>", "xi1>")
+        e1, isinf = em.fresh("e"), em.fresh("isinf")
+        idx = ["i", "j"]
+        em.emit(f"{e1} = tensor.empty() : {ti}")
+        em.emit(f"{isinf} = linalg.generic {{indexing_maps = [{em.amap(idx, idx)}, {em.amap(idx, idx)}], "
+                f"iterator_types = [{', '.join([PARALLEL] * rank)}]}} ins({scores} : {ts}) outs({e1} : {ti}) {{")
+        em.emit("^bb0(%ga: f32, %gu: i1):")
+        em.emit("  %gc = arith.cmpf oeq, %ga, %ninf : f32")
+        em.emit("  linalg.yield %gc : i1")
+        em.emit(f"}} -> {ti}")
+        e2, all0, allr = em.fresh("e"), em.fresh("z"), em.fresh("all")
+        em.emit("%gtrue = arith.constant true")
+        em.emit(f"{e2} = tensor.empty() : {row_i1}")
+        em.emit(f"{all0} = linalg.fill ins(%gtrue : i1) outs({e2} : {row_i1}) -> {row_i1}")
+        em.emit(f"{allr} = linalg.generic {{indexing_maps = [{em.amap(idx, idx)}, {em.amap(idx, ['i'])}], "
+                f"iterator_types = [{', '.join([PARALLEL] * (rank - 1))}, \"reduction\"]}} ins({isinf} : {ti}) outs({all0} : {row_i1}) {{")
+        em.emit("^bb0(%gx: i1, %gacc: i1):")
+        em.emit("  %gy = arith.andi %gx, %gacc : i1")
+        em.emit("  linalg.yield %gy : i1")
+        em.emit(f"}} -> {row_i1}")
+        p = em.ewise(ts, [(allr, row_i1), (p, ts)], ["%r = arith.select %a0, %zero, %a1 : f32"],
+                     input_maps=[em.amap(idx, ["i"]), em.amap(idx, idx)])
     o = em.matmul(p, "%v", nq, nk, dv)
     # Backward.
     pt = em.transpose(p, nq, nk)
@@ -387,7 +482,9 @@ def function(case):
             r = em.rowsum(em.mul(dp, p, ts), nq, nk)
         diff = em.with_row(dp, r, nq, nk, "sub")
         g = em.mul(p, diff, ts)
-    if keep and c["grad_select"]:
+    if c.get("causal_in_body") and c["grad_select"]:
+        g = em.ewise(ts, [(g, ts)], causal_body + ["%r = arith.select %cv, %a0, %zero : f32"])
+    elif keep and c["grad_select"]:
         idx = ["i", "j"]
         g = em.ewise(ts, [(g, ts), (keep, f"tensor<{nq}x{nk}xi1>")],
                      ["%r = arith.select %a1, %a0, %zero : f32"],
@@ -583,13 +680,25 @@ def main():
     first, last = (int(x) for x in args.seeds.split(":"))
     failing = 0
     near = 0
+    # Issue 29's classes: graphs raised / near misses / failing.
+    classes = {}
     with tempfile.TemporaryDirectory() as workdir:
         for seed in range(first, last):
             case, problem = run_seed(seed, args.fa_opt, workdir)
             near += bool(case["near_miss"])
+            names = [name for name, on in (
+                ("causal-in-body", case["causal_in_body"]),
+                ("finite-fill", case["fill"]), ("guard", case["guard"]),
+                ("bias+causal", case["bias_and_causal"])) if on]
+            for name in names:
+                counts = classes.setdefault(name, [0, 0, 0])
+                counts[1 if case["near_miss"] else 0] += 1
+                counts[2] += bool(problem)
             if problem:
                 failing += 1
                 print(f"seed {seed}: FAILED: {problem}\n  {case}")
+    for name, (raised, missed, wrong) in sorted(classes.items()):
+        print(f"class {name}: {raised} raised, {missed} near misses, {wrong} failing")
     print(f"seeds {first}..{last - 1}: {last - first} joint graphs "
           f"({near} near misses), {failing} failing seeds")
     return 1 if failing else 0
