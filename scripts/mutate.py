@@ -385,7 +385,7 @@ MUTATIONS = [
      "the next K overwrites K_s while other warps may still multiply it"),
     ("backward-p-without-log2e", BACKWARD_KERNEL,
      """  Value prob = exponent.probability(
-      b, loc, score, SoftmaxExponent::negatedLogsumexpShift(b, loc, lse));""",
+      b, loc, score, exponent.negatedLogsumexpShift(b, loc, lse));""",
      """  Value prob = exponent.probability(
       b, loc, score, safeRowMax(b, loc, lse));""",
      GPU_BACKWARD,
@@ -870,8 +870,14 @@ MUTATIONS = [
      """  if (filled)
     gradScore = arith::SelectOp::create(b, loc, filled, zero, gradScore);""",
      "",
-     ["test/Integration/Backward/raise-joint-graph-finite-fills.mlir"],
+     ["test/Integration/Backward/gpu-kernel-mask-fill-empty-rows-f16.mlir"],
      "the backward kernel gives a filled key's constant score a gradient"),
+    ("kernel-backward-fill-shift", KERNEL_BUILDER,
+     """    if (subtractFirst)
+      return arith::NegFOp::create(b, loc, safeRowMax(b, loc, lse));""",
+     "",
+     ["test/Integration/Backward/gpu-kernel-mask-fill-empty-rows-f16.mlir"],
+     "the backward kernel shifts a filled op's exponent by -L log2 e where it subtracts before scaling"),
     ("joint-large-fill-any-mask", MATCHER,
      """  if (match.backward && match.maskFill && std::abs(*match.maskFill) > 16.0 &&""",
      """  if (match.backward && match.maskFill && false &&""",

@@ -392,7 +392,7 @@ BackwardKernel::probabilityAndGradient(Value raw, Value gradProb, Value lse,
           arith::ConstantOp::create(b, loc, b.getBoolAttr(true))));
   // P = 2^(u c - L log2 e) = e^(scale raw + bias - L).
   Value prob = exponent.probability(
-      b, loc, score, SoftmaxExponent::negatedLogsumexpShift(b, loc, lse));
+      b, loc, score, exponent.negatedLogsumexpShift(b, loc, lse));
   prob = arith::SelectOp::create(b, loc, skip, zero, prob);
   Value centered = arith::SubFOp::create(b, loc, gradProb, term);
   Value gradScore = contractingMul(b, loc, prob, centered);

@@ -154,8 +154,11 @@ struct SoftmaxExponent {
     return arith::MulFOp::create(b, loc, safeRowMax(b, loc, max),
                                  f32Constant(b, loc, -log2Factor));
   }
-  /// -L log2 e for a logsumexp L in natural units (the backward pass).
-  static Value negatedLogsumexpShift(OpBuilder &b, Location loc, Value lse) {
+  /// The shift of a logsumexp L in natural units (the backward pass): -L
+  /// log2 e, or -L where the exponent subtracts before it scales.
+  Value negatedLogsumexpShift(OpBuilder &b, Location loc, Value lse) const {
+    if (subtractFirst)
+      return arith::NegFOp::create(b, loc, safeRowMax(b, loc, lse));
     return arith::MulFOp::create(b, loc, safeRowMax(b, loc, lse),
                                  f32Constant(b, loc, -kLog2e));
   }
