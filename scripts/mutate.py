@@ -688,10 +688,10 @@ MUTATIONS = [
      """      (void)scaleTensor;""",
      JOINT_TESTS, "a scaled Pᵀ·dO (or dS) is raised without its extra factor"),
     ("joint-gradients-swapped", RAISE,
-     """    replaceGradient(backward.gradQuery, gradQuery);
-    replaceGradient(backward.gradKey, gradKey);""",
-     """    replaceGradient(backward.gradQuery, gradKey);
-    replaceGradient(backward.gradKey, gradQuery);""",
+     """    replaceGradient(backward.gradQuery, gradQuery, /*queryRows=*/true);
+    replaceGradient(backward.gradKey, gradKey, /*queryRows=*/false);""",
+     """    replaceGradient(backward.gradQuery, gradKey, /*queryRows=*/true);
+    replaceGradient(backward.gradKey, gradQuery, /*queryRows=*/false);""",
      JOINT_TESTS, "the raised dQ and dK are swapped"),
     ("joint-gradient-layout-dropped", RAISE,
      """      gradient = transpose(b, loc, gradient, use->permutation);""",
@@ -890,6 +890,18 @@ MUTATIONS = [
         for (Sym &operand : operands)""",
      ["test/Transforms/RaiseAttention/length-masks.mlir"],
      "with one key the length compared with 0 stays a mask, not kv_lengths"),
+    ("grouped-joint-empty-rows-accepted", MATCHER,
+     """  if (match.backward && match.groupAxis &&
+      match.fullyMaskedRows == FullyMaskedRows::NaN)""",
+     """  if (false)""",
+     ["test/Transforms/RaiseAttention/joint-graphs.mlir"],
+     "a grouped joint graph whose rows may empty is raised, its NaNs restored per query head on per-K/V-head gradients"),
+    ("grouped-joint-dk-group-kept", JOINT,
+     """          if (kindOf(query) == AxisKind::Query &&
+              kindOf(group) == AxisKind::Group) {""",
+     """          if (false) {""",
+     ["test/Integration/Backward/raise-joint-graph-grouped.mlir"],
+     "dK and dV of grouped queries, summed over the group, are not read as gradients"),
     ("peel-drops-unit-head", MATCHER,
      """      if (isOrderOfAxes(current->labels) && keepsEveryAxis(current->labels)) {""",
      """      if (isOrderOfAxes(current->labels)) {""",

@@ -859,6 +859,9 @@ void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
     rewriter.setInsertionPoint(backward.insertionPoint);
     Value gradOutput = transpose(b, loc, backward.gradOutput,
                                  backward.gradOutputPermutation);
+    if (match.groupAxis)
+      gradOutput =
+          mergeGroupIntoHeads(b, loc, gradOutput, match.numBatchDims - 1);
     if (!backward.gradOutputSplitBatch) {
       gradOutput = match.batchSplit.empty()
                        ? expandToRank4(b, loc, gradOutput)
@@ -876,12 +879,14 @@ void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
         attention.getMaskFillAttr(), attention.getCausalAttr(),
         /*window=*/nullptr, /*tiling=*/nullptr);
     auto replaceGradient = [&](const std::optional<GradientUse> &use,
-                               Value gradient) {
+                               Value gradient, bool queryRows) {
       if (!use)
         return;
       auto frontendType = cast<RankedTensorType>(use->value.getType());
       if (use->factor != 1.0)
         gradient = scaleTensor(b, loc, gradient, use->factor);
+      // dQ of grouped queries: the op's heads split back into [Hkv, G].
+      bool grouped = match.groupAxis && queryRows;
       if (use->splitBatch)
         ; // [B, H] as the op's
       else if (!match.batchSplit.empty())
@@ -889,7 +894,12 @@ void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
             b, loc, gradient,
             SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
       else
-        gradient = collapseFromRank4(b, loc, gradient, frontendType.getRank());
+        gradient = collapseFromRank4(b, loc, gradient,
+                                     frontendType.getRank() - (grouped ? 1 : 0));
+      if (grouped)
+        gradient = splitHeadsIntoGroups(b, loc, gradient,
+                                        match.numBatchDims - 1,
+                                        match.groupSize);
       gradient = transpose(b, loc, gradient, use->permutation);
       rewriter.replaceAllUsesWith(
           use->value, toFrontendType(b, loc, gradient, frontendType));
@@ -922,9 +932,9 @@ void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
                                    AffineMap::get(4, 0, {bIdx, h, i}, ctx),
                                    keys);
     }
-    replaceGradient(backward.gradQuery, gradQuery);
-    replaceGradient(backward.gradKey, gradKey);
-    replaceGradient(backward.gradValue, gradValue);
+    replaceGradient(backward.gradQuery, gradQuery, /*queryRows=*/true);
+    replaceGradient(backward.gradKey, gradKey, /*queryRows=*/false);
+    replaceGradient(backward.gradValue, gradValue, /*queryRows=*/false);
   }
 
   // Erase what became dead: the pattern, then whatever only it used.

@@ -675,11 +675,6 @@ std::optional<AttentionMatch> Matcher::run() {
       return reject(RejectCategory::Shape,
                     "the queries have a group axis and the softmax splits "
                     "the batch dim: two regroupings of the heads at once");
-    if (match.backward)
-      return reject(RejectCategory::Structure,
-                    "P feeds attention's backward, and the queries have a "
-                    "group axis, which the joint-graph matcher does not "
-                    "read");
     if (match.logsumexp)
       return reject(RejectCategory::ExternalUse,
                     "the logsumexp is used outside the pattern, and the "
@@ -908,6 +903,14 @@ std::optional<AttentionMatch> Matcher::run() {
                           ", and the score gradient does not go through the "
                           "mask's select: the hidden keys' constant scores "
                           "would have a gradient");
+  // With grouped queries the op's K/V gradients are per K/V head, while
+  // the rewrite restores a frontend's NaNs per query head.
+  if (match.backward && match.groupAxis &&
+      match.fullyMaskedRows == FullyMaskedRows::NaN)
+    return reject(RejectCategory::Mask,
+                  "P feeds attention's backward, the queries have a group "
+                  "axis, and a row may have no visible key: the frontend's "
+                  "NaN gradients there are not restored per K/V head");
   if (match.backward) {
     if (match.kvLengths)
       return reject(RejectCategory::Mask,

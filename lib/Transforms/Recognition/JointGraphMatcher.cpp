@@ -142,7 +142,7 @@ Labels Matcher::gradientLayout(ArrayRef<Axis> labels, AxisKind rows,
       }))
     return {Axis{AxisKind::Batch, 0, 1}, Axis{AxisKind::Batch, 0, 2},
             Axis{rows}, Axis{cols}};
-  return canonicalLabels(numBatchDims, rows, cols);
+  return canonicalLabels(numBatchDims, rows, cols, groupAxis);
 }
 
 /// Two terms are one tensor read the same way.
@@ -707,6 +707,30 @@ bool Matcher::matchBackward(bool &looksLikeBackward) {
             {user, *view, loops, inputIndex, unlabelled[0], reduced});
         continue;
       }
+      // Grouped queries: dV = Pᵀ·dO and dK = dSᵀ·Q sum over the query and
+      // the group axis at once (the K/V head's gradient is its group's).
+      if (groupAxis && consistent && numReductions == 2 &&
+          unlabelled.size() == 1 && getContraction(*view, true)) {
+        SmallVector<unsigned, 2> reductions;
+        for (auto [loop, isReduction] : llvm::enumerate(view->reductionLoops))
+          if (isReduction)
+            reductions.push_back(loop);
+        auto kindOf = [&](unsigned loop) {
+          return loops[loop] ? std::optional<AxisKind>(loops[loop]->kind)
+                             : std::nullopt;
+        };
+        for (int first = 0; first < 2; ++first) {
+          unsigned query = reductions[first], group = reductions[1 - first];
+          if (kindOf(query) == AxisKind::Query &&
+              kindOf(group) == AxisKind::Group) {
+            contractions.push_back(
+                {user, *view, loops, inputIndex, unlabelled[0], query});
+            break;
+          }
+        }
+        if (!contractions.empty() && contractions.back().op == user)
+          continue;
+      }
       unexplained = unexplained ? unexplained : user;
     }
   }
@@ -835,8 +859,9 @@ bool Matcher::matchBackward(bool &looksLikeBackward) {
     if (!checkLayout(isQuery ? "dQ" : "dK", *resultLabels, expected,
                      toCanonical))
       return false;
-    GradientUse use{
-        gradient, {}, expected.size() == 4 && numBatchDims == 1, masked, ratio};
+    GradientUse use{gradient, {},
+                    expected.size() == 4 && numBatchDims == 1 && !groupAxis,
+                    masked, ratio};
     use.permutation.resize(toCanonical.size());
     for (auto [index, source] : llvm::enumerate(toCanonical))
       use.permutation[source] = index;
@@ -879,7 +904,7 @@ bool Matcher::matchBackward(bool &looksLikeBackward) {
   result.gradOutputSplitBatch =
       gradientLayout(gradOutputLabels, AxisKind::Query, AxisKind::ValueDim)
               .size() == 4 &&
-      numBatchDims == 1;
+      numBatchDims == 1 && !groupAxis;
   if (batchSplit != forwardSplit)
     return fail(RejectCategory::Shape,
                 "the backward splits the batch dim into [B, H] where the "
