@@ -611,13 +611,8 @@ struct DecomposeAttentionBackward
         b, loc, gradInputs, createEmpty(b, loc, scoreSizes, f32), gradMaps,
         {par, par, par, par},
         [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
-          Value centered = arith::SubFOp::create(nb, nloc, args[1], args[2]);
-          Value gradient = arith::MulFOp::create(nb, nloc, args[0], centered);
-          if (!filled)
-            return gradient;
-          Value zero =
-              arith::ConstantOp::create(nb, nloc, nb.getF32FloatAttr(0));
-          return arith::SelectOp::create(nb, nloc, args[3], gradient, zero);
+          return scoreGradient(nb, nloc, args[0], args[1], args[2],
+                               filled ? args[3] : Value());
         });
     Value scale = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(scaleValue));
     auto scaled = [&](Value tensor) {

@@ -571,6 +571,14 @@ Value keysExist(OpBuilder &b, Location loc, Value key) {
                                zero);
 }
 
+/// Whether an f32 scalar (a logsumexp) is -inf: its row saw no key.
+Value isNegInf(OpBuilder &b, Location loc, Value value) {
+  Value negInf = arith::ConstantOp::create(
+      b, loc, b.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
+  return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, value,
+                               negInf);
+}
+
 /// [B, H] i1: whether some row of the head has no visible key (the op's
 /// logsumexp is -inf there) while keys exist.
 Value headsWithEmptyRows(OpBuilder &b, Location loc, Value logsumexp,
@@ -594,11 +602,7 @@ Value headsWithEmptyRows(OpBuilder &b, Location loc, Value logsumexp,
                                            utils::IteratorType::parallel,
                                            utils::IteratorType::reduction},
              [&](OpBuilder &nb, Location nloc, ValueRange args) {
-               Value negInf = arith::ConstantOp::create(
-                   nb, nloc,
-                   nb.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
-               Value isEmpty = arith::CmpFOp::create(
-                   nb, nloc, arith::CmpFPredicate::OEQ, args[0], negInf);
+               Value isEmpty = isNegInf(nb, nloc, args[0]);
                isEmpty = arith::AndIOp::create(nb, nloc, isEmpty, keys);
                linalg::YieldOp::create(
                    nb, nloc,
@@ -632,11 +636,7 @@ Value keysKeptByEmptyRows(OpBuilder &b, Location loc, Value logsumexp,
                                            utils::IteratorType::parallel,
                                            utils::IteratorType::reduction},
              [&](OpBuilder &nb, Location nloc, ValueRange args) {
-               Value negInf = arith::ConstantOp::create(
-                   nb, nloc,
-                   nb.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
-               Value isEmpty = arith::CmpFOp::create(
-                   nb, nloc, arith::CmpFPredicate::OEQ, args[0], negInf);
+               Value isEmpty = isNegInf(nb, nloc, args[0]);
                Value row = linalg::IndexOp::create(nb, nloc, 3);
                Value column = linalg::IndexOp::create(nb, nloc, 2);
                Value last = arith::AddIOp::create(
@@ -667,14 +667,8 @@ Value poisonGradient(OpBuilder &b, Location loc, Value gradient, Value flags,
              ArrayRef<AffineMap>{identity, flagsMap, identity}, parallel,
              [&](OpBuilder &nb, Location nloc, ValueRange args) {
                Value flag = args[1];
-               if (flag.getType().isF32()) {
-                 Value negInf = arith::ConstantOp::create(
-                     nb, nloc,
-                     nb.getF32FloatAttr(
-                         -std::numeric_limits<float>::infinity()));
-                 flag = arith::CmpFOp::create(
-                     nb, nloc, arith::CmpFPredicate::OEQ, flag, negInf);
-               }
+               if (flag.getType().isF32())
+                 flag = isNegInf(nb, nloc, flag);
                if (extraCondition)
                  flag = arith::AndIOp::create(nb, nloc, flag, extraCondition);
                Value nan = arith::ConstantOp::create(

@@ -156,6 +156,20 @@ private:
   double hiddenScore = -std::numeric_limits<double>::infinity();
 };
 
+/// dS = P (dP - D) of one score, inside a linalg body; 0 where `shown` (the
+/// i1 mask element of an op with mask_fill) is false: a filled key's score
+/// is a constant, with no gradient. Shared by the reference and the tiled
+/// backward.
+inline Value scoreGradient(OpBuilder &b, Location loc, Value prob,
+                           Value gradProb, Value rowTerm, Value shown) {
+  Value centered = arith::SubFOp::create(b, loc, gradProb, rowTerm);
+  Value gradient = arith::MulFOp::create(b, loc, prob, centered);
+  if (!shown)
+    return gradient;
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+  return arith::SelectOp::create(b, loc, shown, gradient, zero);
+}
+
 /// The score of a key the op's i1 mask hides: mask_fill, or -inf.
 template <typename OpTy> double hiddenScoreOf(OpTy op) {
   return op.getHiddenScore();

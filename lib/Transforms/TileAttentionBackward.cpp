@@ -333,13 +333,8 @@ std::pair<Value, Value> BackwardLowering::recompute(
       lb, lloc, gradInputs, createEmpty(lb, lloc, scoreSizes, f32), gradMaps,
       {par, par},
       [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
-        Value centered = arith::SubFOp::create(nb, nloc, args[1], args[2]);
-        Value gradient = arith::MulFOp::create(nb, nloc, args[0], centered);
-        if (!filled)
-          return gradient;
-        Value zero =
-            arith::ConstantOp::create(nb, nloc, nb.getF32FloatAttr(0));
-        return arith::SelectOp::create(nb, nloc, args[3], gradient, zero);
+        return scoreGradient(nb, nloc, args[0], args[1], args[2],
+                             filled ? args[3] : Value());
       });
   return {probs, gradScores};
 }

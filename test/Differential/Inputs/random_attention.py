@@ -1252,7 +1252,7 @@ def generate_program_grouped(index, rng, dtype):
     x = s
     ident = f"affine_map<({loops}) -> ({loops})>"
     if scale_form == "mul" or mask != "none":
-        ins, tys, maps, bb = [s], [s_t], [ident], ["%a: f32"]
+        ins, tys, maps = [s], [s_t], [ident]
         if mask_shape:
             mt = ttype(mask_shape, "i1" if mask in ("keep", "finite") else f)
             mmap = bias_map if bias_map else "(0, t, s)"
@@ -1265,32 +1265,26 @@ def generate_program_grouped(index, rng, dtype):
                 ins.append("%m")
                 tys.append(mt)
             maps.append(f"affine_map<({loops}) -> {mmap}>")
-            bb.append("%mv: i1" if mask in ("keep", "finite") else "%mv: f32")
-        cur = "%a"
+        # The scores are %a0, the mask (if any) %a1.
+        cur = "%a0"
         lines = []
         if scale_form == "mul":
             lines += [f"%sc = arith.constant {scale} : f32", f"%y1 = arith.mulf {cur}, %sc : f32"]
             cur = "%y1"
         if mask in ("bias-group", "bias-heads", "bias-kv", "bias+causal"):
-            lines += [f"%y2 = arith.addf {cur}, %mv : f32"]
+            lines += [f"%y2 = arith.addf {cur}, %a1 : f32"]
             cur = "%y2"
         if mask in ("keep", "finite"):
-            lines += [f"%fill = arith.constant {fill} : f32", f"%y3 = arith.select %mv, {cur}, %fill : f32"]
+            lines += [f"%fill = arith.constant {fill} : f32", f"%y3 = arith.select %a1, {cur}, %fill : f32"]
             cur = "%y3"
         if mask in ("causal", "bias+causal"):
             lines += [f"%i = linalg.index {dims.index('t')} : index", f"%j = linalg.index {dims.index('s')} : index",
                       "%vis = arith.cmpi ule, %j, %i : index", f"%ninf = arith.constant {NEG_INF} : f32",
                       f"%y4 = arith.select %vis, {cur}, %ninf : f32"]
             cur = "%y4"
-        x, e = p.fresh("x"), p.fresh("e")
-        p.emit(f"{e} = tensor.empty() : {s_t}")
-        p.emit(f"{x} = linalg.generic {{indexing_maps = [{', '.join(maps + [ident])}], iterator_types = [{par(4)}]}} "
-               f"ins({', '.join(ins)} : {', '.join(tys)}) outs({e} : {s_t}) {{")
-        p.emit(f"^bb0({', '.join(bb)}, %o: f32):")
-        for line in lines:
-            p.emit("  " + line)
-        p.emit(f"  linalg.yield {cur} : f32")
-        p.emit(f"}} -> {s_t}")
+        x = p.fresh("x")
+        linalg_elementwise(p, x, list(zip(ins, tys)), lines + [f"linalg.yield {cur} : f32"],
+                           maps + [ident], s_shape)
 
     # Softmax over the keys (the group axis as the near miss).
     axis = dims.index("g") if mutation == "softmax-over-group" else dims.index("s")

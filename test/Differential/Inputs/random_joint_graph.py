@@ -171,6 +171,19 @@ class Emitter:
         """The [Nq, Nk] keep-mask read from the score loops."""
         return f"affine_map<{self.loops(['i', 'j'])} -> (i, j)>"
 
+    def causal_iota(self, nq, nk):
+        """A top-left causal keep-mask [Nq, Nk] built from linalg.index."""
+        e, keep = self.fresh("e"), self.fresh("keep")
+        self.emit(f"{e} = tensor.empty() : tensor<{nq}x{nk}xi1>")
+        self.emit(f"{keep} = linalg.generic {{indexing_maps = [affine_map<(i, j) -> (i, j)>], iterator_types = [\"parallel\", \"parallel\"]}} outs({e} : tensor<{nq}x{nk}xi1>) {{")
+        self.emit("^bb0(%o: i1):")
+        self.emit("  %i = linalg.index 0 : index")
+        self.emit("  %j = linalg.index 1 : index")
+        self.emit("  %c = arith.cmpi ule, %j, %i : index")
+        self.emit("  linalg.yield %c : i1")
+        self.emit(f"}} -> tensor<{nq}x{nk}xi1>")
+        return keep
+
     def zeros(self, t):
         e, z = self.fresh("e"), self.fresh("z")
         self.emit(f"{e} = tensor.empty() : {t}")
@@ -370,15 +383,7 @@ def function(case):
     if c.get("causal_in_body") and not c.get("bias_and_causal"):
         scores = em.ewise(ts, [(scores, ts)], causal_body + ["%r = arith.select %cv, %a0, %ninf : f32"])
     elif c["mask"] == "causal":
-        e, keep = em.fresh("e"), em.fresh("keep")
-        em.emit(f"{e} = tensor.empty() : tensor<{nq}x{nk}xi1>")
-        em.emit(f"{keep} = linalg.generic {{indexing_maps = [affine_map<(i, j) -> (i, j)>], iterator_types = [\"parallel\", \"parallel\"]}} outs({e} : tensor<{nq}x{nk}xi1>) {{")
-        em.emit("^bb0(%o: i1):")
-        em.emit("  %i = linalg.index 0 : index")
-        em.emit("  %j = linalg.index 1 : index")
-        em.emit("  %c = arith.cmpi ule, %j, %i : index")
-        em.emit("  linalg.yield %c : i1")
-        em.emit(f"}} -> tensor<{nq}x{nk}xi1>")
+        keep = em.causal_iota(nq, nk)
     elif c["mask"] == "keep":
         keep = "%mask"
     if keep:
@@ -400,15 +405,7 @@ def function(case):
             if c.get("causal_in_body"):
                 scores = em.ewise(ts, [(scores, ts)], causal_body + ["%r = arith.select %cv, %a0, %ninf : f32"])
             else:
-                e, keep = em.fresh("e"), em.fresh("keep")
-                em.emit(f"{e} = tensor.empty() : tensor<{nq}x{nk}xi1>")
-                em.emit(f"{keep} = linalg.generic {{indexing_maps = [affine_map<(i, j) -> (i, j)>], iterator_types = [\"parallel\", \"parallel\"]}} outs({e} : tensor<{nq}x{nk}xi1>) {{")
-                em.emit("^bb0(%o: i1):")
-                em.emit("  %i = linalg.index 0 : index")
-                em.emit("  %j = linalg.index 1 : index")
-                em.emit("  %c = arith.cmpi ule, %j, %i : index")
-                em.emit("  linalg.yield %c : i1")
-                em.emit(f"}} -> tensor<{nq}x{nk}xi1>")
+                keep = em.causal_iota(nq, nk)
                 idx = ["i", "j"]
                 scores = em.ewise(ts, [(scores, ts), (keep, f"tensor<{nq}x{nk}xi1>")],
                                   ["%r = arith.select %a1, %a0, %ninf : f32"],
