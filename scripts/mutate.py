@@ -2,10 +2,15 @@
 """Mutation harness: does the test suite catch semantic bugs in the
 lowerings and the recognizer?
 
-Each entry of MUTATIONS is one plausible bug, written as an exact text
-substitution in one source file (it must match exactly once), and the named
-lit tests expected to catch it. For each mutation the harness copies the
-pristine file into a private copy of the tree, applies the substitution,
+Each entry of MUTATIONS is one plausible bug, written as a text
+substitution, and the named lit tests expected to catch it. The text to
+replace is looked up in every source file under lib/ and include/, with any
+run of whitespace matching any other, and must occur exactly once in all of
+them: no entry names a file, so moving code between files, re-indenting it
+or renaming a folder leaves the catalogue intact, and a refactor that does
+change a mutated line fails `--check`, which the test suite runs
+(test/Tools/mutation-catalogue.test). For each mutation the harness copies
+the pristine file into a private copy of the tree, applies the substitution,
 rebuilds fa-opt (and the unit tests) incrementally, runs the named tests,
 and restores the file. A mutation is caught when at least one named test
 fails; the table lists which did.
@@ -13,6 +18,7 @@ fails; the table lists which did.
   scripts/mutate.py                  # every mutation; the first run builds
   scripts/mutate.py --only no-rescale,missing-barrier
   scripts/mutate.py --check          # only that every substitution applies
+                                     # once and every named test exists
 
 The copy lives in build-mutate/ (src/ and build/), never in the working
 tree, so an interrupted run leaves the tree as it was. Too slow for CI on
@@ -30,28 +36,8 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LLVM = "/usr/lib/llvm-22"
 
-TILE = "lib/Transforms/TileAttention.cpp"
-KERNEL = "lib/Transforms/GPU/DistributeAttention.cpp"
-FRAGMENTS = "lib/Transforms/GPU/RegisterFragmentKernel.cpp"
-KERNEL_BUILDER = "lib/Transforms/GPU/KernelBuilder.h"
-FRAGMENT_HELPERS = "lib/Transforms/GPU/Fragments.h"
-NARROW = "lib/Transforms/GPU/NarrowKernelIndices.cpp"
-GUARD = "lib/Transforms/Recognition/EmptyRowGuard.cpp"
 NARROW_TESTS = ["test/Transforms/GPU/narrow-kernel-indices.mlir",
                 "test/GPU/index-bitwidth.mlir"]
-SHARED_TILES = "lib/Transforms/GPU/SharedTiles.cpp"
-LANES = "lib/Transforms/GPU/WarpCollectives.cpp"
-INDEX = "lib/Transforms/IndexMath.h"
-BUILDERS = "lib/Transforms/TensorBuilders.h"
-MATCHER = "lib/Transforms/Recognition/AttentionMatcher.cpp"
-NORMALIZATION = "lib/Transforms/Recognition/Normalization.cpp"
-CANDIDATES = "lib/Transforms/Recognition/Candidates.cpp"
-RAISE = "lib/Transforms/RaiseAttention.cpp"
-DECOMPOSE = "lib/Transforms/DecomposeAttention.cpp"
-PACK = "lib/Transforms/PackQueryGroups.cpp"
-LENGTH_MASK = "lib/Transforms/Recognition/LengthMask.cpp"
-PAGED = "lib/Transforms/Recognition/PagedCache.cpp"
-JOINT = "lib/Transforms/Recognition/JointGraphMatcher.cpp"
 JOINT_TESTS = ["test/Transforms/RaiseAttention/joint-graphs.mlir",
                "test/Integration/Backward/raise-joint-graphs.mlir",
                "test/Integration/Backward/raise-joint-graph-masks.mlir",
@@ -78,8 +64,6 @@ BACKWARD_CAUSAL = [BACKWARD + "sweep-" + n + ".mlir" for n in
                    ("causal-top-left", "causal-bottom-right-empty-rows",
                     "causal-diagonal-at-block-end",
                     "window-causal-bottom-right", "gqa-causal", "bf16-causal")]
-TILE_BACKWARD = "lib/Transforms/TileAttentionBackward.cpp"
-BACKWARD_KERNEL = "lib/Transforms/GPU/DistributeAttentionBackward.cpp"
 # Every case of the backward GPU kernels (emulated threads, sm_80).
 GPU_BACKWARD = [BACKWARD + "gpu-kernel-" + n + ".mlir" for n in
                 ("causal-two-fragment-rows-f16", "tails-dv-bf16",
@@ -143,7 +127,7 @@ ASYNC_SWEEP = [SWEEP + n + ".mlir" for n in
 
 # name, file, old text, new text, tests, what the bug is.
 MUTATIONS = [
-    ("no-rescale", TILE,
+    ("no-rescale",
      """oldAcc, {row2, id2}, {par, par},
             [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
               return arith::MulFOp::create(nb, nloc, args[0], args[1]);""",
@@ -154,7 +138,7 @@ MUTATIONS = [
                             "test/Integration/position-masks.mlir",
                             "test/Integration/grouped-heads.mlir"],
      "the accumulator is not rescaled by alpha (tiled)"),
-    ("sum-not-rescaled", TILE,
+    ("sum-not-rescaled",
      """ValueRange{alpha}, oldSum, {id1, id1}, {par},
             [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
               return arith::MulFOp::create(nb, nloc, args[0], args[1]);""",
@@ -162,32 +146,32 @@ MUTATIONS = [
             [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
               return args[1];""",
      MULTI_BLOCK, "the row sum is not rescaled by alpha (tiled)"),
-    ("max-not-updated", TILE,
+    ("max-not-updated",
      """        Value maxState =
             linalg::CopyOp::create(lb, lloc, newMax, oldMax).getResult(0);""",
      """        Value maxState = oldMax;""",
      MULTI_BLOCK, "the running max is never written back (tiled)"),
-    ("causal-diagonal-off-by-one", BUILDERS,
+    ("causal-diagonal-off-by-one",
      "    score.require(m.le(col, m.add(row, causalOffset)));",
      "    score.require(m.lt(col, m.add(row, causalOffset)));",
      [SWEEP + "causal-top-left.mlir", SWEEP + "causal-bottom-right.mlir",
       "test/Integration/position-masks.mlir"] + BACKWARD_CAUSAL,
      "the causal mask hides the diagonal itself (tiled, forward and backward)"),
-    ("window-left-off-by-one", BUILDERS,
+    ("window-left-off-by-one",
      "score.require(m.le(m.addConstant(diagonal, -window.getLeft()), col));",
      "score.require(m.le(m.addConstant(diagonal, -window.getLeft() + 1), col));",
      [SWEEP + "window.mlir", SWEEP + "window-causal.mlir",
       "test/Integration/position-masks.mlir",
       BACKWARD + "sweep-window.mlir", BACKWARD + "sweep-window-last-row-starts-block.mlir"],
      "the window's left bound is one key short (tiled, forward and backward)"),
-    ("window-right-off-by-one", BUILDERS,
+    ("window-right-off-by-one",
      "score.require(m.le(col, m.addConstant(diagonal, window.getRight())));",
      "score.require(m.le(col, m.addConstant(diagonal, window.getRight() + 1)));",
      [SWEEP + "window.mlir", SWEEP + "window-causal.mlir",
       "test/Integration/position-masks.mlir",
       BACKWARD + "sweep-window.mlir", BACKWARD + "sweep-window-last-row-starts-block.mlir"],
      "the window's right bound is one key too far (tiled, forward and backward)"),
-    ("crossing-block-unmasked", INDEX,
+    ("crossing-block-unmasked",
      """    Value diagonal = math.add(row0, causalOffset);
     Value crosses = math.gt(lastCol, diagonal);""",
      """    Value diagonal = math.add(row0, causalOffset);
@@ -196,7 +180,7 @@ MUTATIONS = [
       SWEEP + "causal-bf16.mlir", SWEEP + "causal-diagonal-at-block-end.mlir"] +
      BACKWARD_CAUSAL,
      "a key block the diagonal crosses by one key skips the element mask (forward and backward share the test)"),
-    ("causal-block-skipped-early", INDEX,
+    ("causal-block-skipped-early",
      """    Value diagonal = math.add(lastRow, causalOffset);
     Value end = math.addConstant(diagonal, 1);""",
      """    Value diagonal = math.add(lastRow, causalOffset);
@@ -204,58 +188,62 @@ MUTATIONS = [
      [SWEEP + "causal-top-left.mlir", SWEEP + "causal-bottom-right.mlir",
       SWEEP + "kernel-stages2.mlir", SWEEP + "causal-last-key-starts-block.mlir"],
      "the last visible key of a causal query block is never loaded"),
-    ("window-block-skipped-late", INDEX,
+    ("window-block-skipped-late",
      "  Value firstBlock = math.floorDiv(keyBegin, blockKVValue);",
      "  Value firstBlock = math.floorDiv(math.addConstant(keyBegin, blockKV - 1), blockKVValue);",
      [SWEEP + "window.mlir", SWEEP + "window-causal.mlir",
       SWEEP + "kernel-stages3-gqa.mlir"],
      "the first key block of a window starts one block late"),
-    ("tail-block-unmasked", TILE,
+    ("tail-block-unmasked",
      "score.require(em.lt(localCol, cols)); // the padded tail",
      "// the padded tail is not masked",
      [SWEEP + "n7-tail.mlir", SWEEP + "n127-nq-ne-nk.mlir"],
      "the padded keys of the last, partial key block are visible"),
-    ("gqa-head-mapping", TILE,
-     "  Value kvHead = math.divU(head, groupSize);",
-     "  Value kvHead = math.remU(head, groupSize);",
+    ("gqa-head-mapping",
+     """  if (rowStart)
+    emptyPastLastRow(math, rows, keyLen);
+  Value kvHead = math.divU(head, groupSize);""",
+     """  if (rowStart)
+    emptyPastLastRow(math, rows, keyLen);
+  Value kvHead = math.remU(head, groupSize);""",
      [SWEEP + "gqa.mlir", SWEEP + "mqa-f16.mlir",
       "test/Integration/grouped-heads.mlir"],
      "query head h reads K/V head h mod G instead of h / G (tiled)"),
-    ("scale-applied-twice", BUILDERS,
+    ("scale-applied-twice",
      "        score(scale ? arith::MulFOp::create(b, loc, raw, scale).getResult()",
      "        score(scale ? arith::MulFOp::create(b, loc, arith::MulFOp::create(b, loc, raw, scale), scale).getResult()",
      ["test/Integration/worked-example.mlir", "test/Integration/raise-linalg.mlir",
       SWEEP + "n7-tail.mlir"],
      "the scale multiplies the scores twice (reference and tiled alike)"),
-    ("lse-without-max", TILE,
+    ("lse-without-max",
      """          return arith::AddFOp::create(nb, nloc, safeRowMax(nb, nloc, args[0]),
                                        logSum);""",
      """          return logSum;""",
      [SWEEP + "decode.mlir", SWEEP + "n7-tail.mlir", SWEEP + "f16-d64.mlir"],
      "the logsumexp forgets the row max (tiled)"),
-    ("empty-row-nan", BUILDERS,
+    ("empty-row-nan",
      "  Value result = arith::SelectOp::create(b, loc, isEmpty, zero, quotient);",
      "  Value result = quotient;",
      [SWEEP + "window-empty-rows.mlir", SWEEP + "keep-mask-full.mlir",
       "test/Integration/explicit-masks.mlir"],
      "a row with no visible key gives 0/0 = NaN instead of 0"),
-    ("reference-causal-off-by-one", DECOMPOSE,
+    ("reference-causal-off-by-one",
      """            score.require(cmp(arith::CmpIPredicate::sle, col,
                               diagonalPlus(offsetFor(*causal, causalOffset), 0)));""",
      """            score.require(cmp(arith::CmpIPredicate::slt, col,
                               diagonalPlus(offsetFor(*causal, causalOffset), 0)));""",
      [SWEEP + "causal-top-left.mlir", SWEEP + "causal-bottom-right.mlir"],
      "the reference lowering hides the causal diagonal"),
-    ("kernel-no-rescale", KERNEL,
+    ("kernel-no-rescale",
      "          acc.push_back(contractingMul(b, lloc, part, alphas));",
      "          acc.push_back(part);",
      multi_block_sweep("fma") + [DIFFERENTIAL],
      "the FMA kernel does not rescale its accumulator"),
-    ("kernel-mma-no-rescale", KERNEL,
+    ("kernel-mma-no-rescale",
      "    next.push_back(vector::FMAOp::create(b, loc, part, alphas, slice));",
      "    next.push_back(arith::AddFOp::create(b, loc, part, slice));",
      multi_block_sweep("mma"), "the tensor-core kernel does not rescale its accumulator"),
-    ("missing-barrier", KERNEL,
+    ("missing-barrier",
      """          warpScores(thread, stage, querySmem, keySmem, results);
           gpu::BarrierOp::create(b, lloc);""",
      """          warpScores(thread, stage, querySmem, keySmem, results);""",
@@ -264,60 +252,64 @@ MUTATIONS = [
     # first key block's barrier, after the K/V copy, orders the Q copy
     # before every read of Q, and no read happens without a key block), so
     # dropping it is no bug; the harness showed it (session 6).
-    ("missing-barrier-after-kv-copy", KERNEL,
+    ("missing-barrier-after-kv-copy",
      """        gpu::BarrierOp::create(b, lloc);
         if (registerFragments) {""",
      """        if (registerFragments) {""",
      KERNEL_FMA + KERNEL_MMA, "threads read K/V rows that other threads have not copied yet"),
-    ("missing-barrier-after-softmax", KERNEL,
+    ("missing-barrier-after-softmax",
      """              {state[0], state[1], one});
           gpu::BarrierOp::create(b, lloc);""",
      """              {state[0], state[1], one});""",
      KERNEL_MMA, "P·V reads probabilities that other rows' threads have not written yet"),
-    ("missing-barrier-after-pv", KERNEL,
+    ("missing-barrier-after-pv",
      """          warpProbsTimesValues(thread, stage, probs, valueSmem, results);
           gpu::BarrierOp::create(b, lloc);""",
      """          warpProbsTimesValues(thread, stage, probs, valueSmem, results);""",
      KERNEL_MMA, "rows accumulate P·V results that other warps have not written yet"),
-    ("wrong-cp-async-stage", KERNEL,
+    ("wrong-cp-async-stage",
      "          Value nextStage = lm.remU(block, lm.constant(stages));",
      "          Value nextStage = stage;",
      [SWEEP + "kernel-stages2.mlir", SWEEP + "kernel-stages3-gqa.mlir",
       SWEEP + "kernel-mma-stages2-window.mlir"],
      "the next key block is prefetched into the stage being read"),
-    ("swapped-fragment-halves", KERNEL,
+    ("swapped-fragment-halves",
      """    Value slice = vector::ShuffleOp::create(b, loc, halves[0], halves[1],""",
      """    Value slice = vector::ShuffleOp::create(b, loc, halves[1], halves[0],""",
      KERNEL_MMA, "the accumulator reads a result chunk's halves swapped"),
-    ("dropped-shuffle", KERNEL,
+    ("dropped-shuffle",
      """    value = arith::getReductionOp(kind, b, loc, value,
                                   shuffle.getShuffleResult());""",
      """    (void)shuffle;""",
      KERNEL_MMA, "the two threads of a row never combine their max and sum"),
     # The register-resident kernel (the default tensor-core kernel) and the
     # lane-exact CPU model of its warp collectives.
-    ("fragment-no-rescale", FRAGMENTS,
+    ("fragment-no-rescale",
      """          Value scaled = contractingMul(
               b, loc, extractElement(b, loc, acc, r, j), alphas[i * 2 + r]);""",
      """          Value scaled = extractElement(b, loc, acc, r, j);""",
      KERNEL_MMA, "the register kernel does not rescale its O fragments"),
-    ("fragment-row-halves-swapped", FRAGMENTS,
-     "        int64_t n = 2 * step + reg / 2, r = reg % 2;",
-     "        int64_t n = 2 * step + reg / 2, r = 1 - reg % 2;",
+    ("fragment-row-halves-swapped",
+     """        int64_t n = 2 * step + reg / 2, r = reg % 2;
+        fragment = vector::InsertOp::create(
+            b, loc, probPairs""",
+     """        int64_t n = 2 * step + reg / 2, r = 1 - reg % 2;
+        fragment = vector::InsertOp::create(
+            b, loc, probPairs""",
      KERNEL_MMA, "P's A fragment takes rows g + 8 and g in swapped registers"),
-    ("quad-shuffle-dropped", FRAGMENT_HELPERS,
+    ("quad-shuffle-dropped",
      "  for (int64_t distance = 1; distance < kQuad; distance *= 2) {",
      "  for (int64_t distance = 1; distance < kQuad / 2; distance *= 2) {",
      KERNEL_MMA, "a row's max and sum combine two lanes of its quad, not four"),
-    ("fragment-v-not-transposed", FRAGMENTS,
+    ("fragment-v-not-transposed",
      """                                    valueElementType, true));""",
      """                                    valueElementType, false));""",
      KERNEL_MMA, "V's B fragments are loaded without .trans"),
-    ("fragment-swizzle-mismatch", SHARED_TILES,
+    ("fragment-swizzle-mismatch",
      "  indices.push_back(sharedColumn(math, row, column, width, type));",
      "  indices.push_back(column);",
      KERNEL_MMA, "ldmatrix reads unswizzled columns of the swizzled tiles"),
-    ("fragment-missing-end-barrier", KERNEL,
+    ("fragment-missing-end-barrier",
      """          if (stages == 1 || asyncCopies)
             gpu::BarrierOp::create(b, lloc);
           scf::YieldOp::create(b, lloc, next);
@@ -325,7 +317,7 @@ MUTATIONS = [
      """          scf::YieldOp::create(b, lloc, next);
           return;""",
      KERNEL_MMA, "a warp refills K/V buffers that another warp still reads"),
-    ("fma-missing-end-barrier", KERNEL,
+    ("fma-missing-end-barrier",
      """        if (stages == 1 || asyncCopies)
           gpu::BarrierOp::create(b, lloc);
         scf::YieldOp::create(b, lloc, next);
@@ -334,40 +326,40 @@ MUTATIONS = [
   };""",
      KERNEL_FMA, "the FMA kernel refills K/V buffers that other threads still read"),
     # FlashAttention-2's exponential and copy order (issue 28).
-    ("exp2-without-log2e", KERNEL_BUILDER,
+    ("exp2-without-log2e",
      "    result.log2Factor = result.rawScores ? scale * kLog2e : kLog2e;",
      "    result.log2Factor = result.rawScores ? scale : 1.0;",
      KERNEL_MMA + GPU_BACKWARD[:2],
      "p = 2^(u c - m c) without log2 e folded into c: e^x computed as 2^x"),
-    ("max-on-scaled-scores", KERNEL,
+    ("max-on-scaled-scores",
      "    return exponent.rawScores ? raw : arith::MulFOp::create(b, loc, raw, scale);",
      "    return arith::MulFOp::create(b, loc, raw, scale);",
      KERNEL_MMA + KERNEL_FMA,
      "unmasked blocks take the max on scaled scores while the FMA applies the scale again"),
-    ("masked-max-on-scaled-scores", KERNEL,
+    ("masked-max-on-scaled-scores",
      "                     exponent.rawScores ? Value() : scale, batch, head, row,",
      "                     scale, batch, head, row,",
      KERNEL_MMA + KERNEL_FMA,
      "masked blocks scale the scores that the FMA scales again"),
-    ("rescale-without-log2-factor", KERNEL_BUILDER,
+    ("rescale-without-log2-factor",
      """    Value oldShift = arith::MulFOp::create(b, loc, oldMax,
                                            f32Constant(b, loc, log2Factor));""",
      """    Value oldShift = arith::MulFOp::create(b, loc, oldMax,
                                            f32Constant(b, loc, 1.0));""",
      KERNEL_MMA,
      "alpha = 2^(m_old - m_new c): the old max not in base-2 units"),
-    ("raw-max-negative-scale", KERNEL_BUILDER,
+    ("raw-max-negative-scale",
      "    result.rawScores = scale > 0 && !additiveMask && !filled;",
      "    result.rawScores = scale != 0 && !additiveMask && !filled;",
      ["test/Integration/kernel-negative-scale.mlir"],
      "a negative scale takes the max on raw scores, whose order it reverses"),
-    ("fragment-k-wait-after-scores", KERNEL,
+    ("fragment-k-wait-after-scores",
      """        thread, batch, head, row0, col0, stage, valueSmem, scores, state);
     waitAll(lloc, pending);""",
      """        thread, batch, head, row0, col0, stage, valueSmem, scores, state);""",
      KERNEL_MMA,
      "the next block's K (and V with two buffers) is waited for only after Q·Kᵀ reads it"),
-    ("fragment-v-wait-dropped", KERNEL,
+    ("fragment-v-wait-dropped",
      """      waitAll(lloc, pending);
       gpu::BarrierOp::create(b, lloc);
       pending = requestTilesIfVisible(lm, next, stage, true, false);""",
@@ -375,7 +367,7 @@ MUTATIONS = [
       pending = requestTilesIfVisible(lm, next, stage, true, false);""",
      KERNEL_MMA,
      "P V reads V before its cp.async group is waited for (one buffer)"),
-    ("fragment-k-refill-before-barrier", KERNEL,
+    ("fragment-k-refill-before-barrier",
      """      waitAll(lloc, pending);
       gpu::BarrierOp::create(b, lloc);
       pending = requestTilesIfVisible(lm, next, stage, true, false);""",
@@ -383,59 +375,63 @@ MUTATIONS = [
       pending = requestTilesIfVisible(lm, next, stage, true, false);""",
      KERNEL_MMA,
      "the next K overwrites K_s while other warps may still multiply it"),
-    ("backward-p-without-log2e", BACKWARD_KERNEL,
+    ("backward-p-without-log2e",
      """  Value prob = exponent.probability(
       b, loc, score, exponent.negatedLogsumexpShift(b, loc, lse));""",
      """  Value prob = exponent.probability(
       b, loc, score, safeRowMax(b, loc, lse));""",
      GPU_BACKWARD,
      "the backward kernels subtract L unscaled (and with the wrong sign) in base 2"),
-    ("cp-async-no-wait", KERNEL,
-     """          nvgpu::DeviceAsyncWaitOp::create(b, lloc, group,
+    ("cp-async-no-wait",
+     """              b, lloc, nvgpu::DeviceAsyncTokenType::get(ctx), tokens);
+          nvgpu::DeviceAsyncWaitOp::create(b, lloc, group,
                                            b.getI32IntegerAttr(1));""",
-     """          (void)group;""",
+     """              b, lloc, nvgpu::DeviceAsyncTokenType::get(ctx), tokens);
+          (void)group;""",
      ASYNC_SWEEP, "the kernel reads prefetched K/V tiles without cp.async.wait_group"),
-    ("cp-async-wait-one-too-few", KERNEL,
-     """          nvgpu::DeviceAsyncWaitOp::create(b, lloc, group,
+    ("cp-async-wait-one-too-few",
+     """              b, lloc, nvgpu::DeviceAsyncTokenType::get(ctx), tokens);
+          nvgpu::DeviceAsyncWaitOp::create(b, lloc, group,
                                            b.getI32IntegerAttr(1));""",
-     """          nvgpu::DeviceAsyncWaitOp::create(b, lloc, group,
+     """              b, lloc, nvgpu::DeviceAsyncTokenType::get(ctx), tokens);
+          nvgpu::DeviceAsyncWaitOp::create(b, lloc, group,
                                            b.getI32IntegerAttr(2));""",
      ASYNC_SWEEP, "wait_group 2 leaves the block about to be read in flight"),
-    ("lane-model-a-rows-swapped", LANES,
+    ("lane-model-a-rows-swapped",
      "                  ValueRange{sourceA, lm.addConstant(elementA, 2)}))};",
      "                  ValueRange{sourceA, elementA}))};",
      ["test/Transforms/GPU/emulate-warp-fragments.mlir"] + KERNEL_MMA,
      "the CPU model of mma.sync reads row g for row g + 8"),
-    ("lane-model-trans-rows", LANES,
+    ("lane-model-trans-rows",
      "        row = math.addConstant(math.mul(inGroup, math.constant(2)), j);",
      "        row = math.addConstant(math.mul(inGroup, math.constant(2)), 1 - j);",
      ["test/Transforms/GPU/emulate-warp-fragments.mlir"] + KERNEL_MMA,
      "the CPU model of ldmatrix.trans swaps a lane's two elements"),
-    ("raise-divide-as-multiply", MATCHER,
+    ("raise-divide-as-multiply",
      "      match.scale *= isDiv ? 1.0 / rhs->constant : rhs->constant;",
      "      match.scale *= rhs->constant;",
      ["test/Integration/Blocks/bert-encoder-linalg.test",
       "test/Integration/Blocks/torch-bert-argmax-f64-div.mlir",
       "test/Integration/raise-linalg.mlir"],
      "a divided scale is raised as a multiply"),
-    ("raise-mask-not-inverted", MATCHER,
+    ("raise-mask-not-inverted",
      "      match.invertMask = invert;",
      "      match.invertMask = false;",
      ["test/Integration/raise-tosa.mlir", "test/Integration/raise-masks-and-groups.mlir"],
      "masked_fill's hide-mask is raised as a keep-mask"),
-    ("identity-drops-any-add", NORMALIZATION,
+    ("identity-drops-any-add",
      """  case ScalarKind::Add:
     if (isConstant(view, rhs, 0.0))""",
      """  case ScalarKind::Add:
     if (view.node(rhs).kind == ScalarKind::Constant)""",
      ["test/Transforms/RaiseAttention/normalization-near-misses.mlir"],
      "x + c is read as x for any constant c"),
-    ("fold-without-rounding", NORMALIZATION,
+    ("fold-without-rounding",
      """  rounded.convert(floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven,
                   &losesInfo);""",
      """  (void)floatType;""",
      ["unittests"], "constants are folded in f64, not in each op's type"),
-    ("transposes-dropped", RAISE,
+    ("transposes-dropped",
      """  if (permutation.empty())
     return tensor;
   auto type = cast<RankedTensorType>(tensor.getType());
@@ -447,34 +443,34 @@ MUTATIONS = [
       "test/Integration/Blocks/iree-kq-transposed-scores.mlir",
       "test/Transforms/RaiseAttention/layouts.mlir"],
      "operands held in another order reach the op untransposed"),
-    ("silent-misses", CANDIDATES,
+    ("silent-misses",
      "          uses.push_back(use);",
      "          (void)use;",
      ["test/Transforms/RaiseAttention/no-silent-misses.mlir"],
      "an exp that reaches a contraction unseen gets no remark"),
     # Split keys (kv_splits): the runs, the merge on the host and the merge
     # kernel.
-    ("split-runs-overlap", INDEX,
+    ("split-runs-overlap",
      "  Value offset = math.mul(split, runKeys);",
      "  Value offset = math.mul(split, math.sub(runKeys, blockKVValue));",
      SPLIT_SWEEP + [DIFFERENTIAL],
      "each key split starts one key block early, so neighbouring runs overlap"),
-    ("split-last-key-dropped", INDEX,
+    ("split-last-key-dropped",
      "  return {start, math.min(visible.keyEnd, runEnd)};",
      "  return {start, math.min(math.addConstant(visible.keyEnd, -1), runEnd)};",
      SPLIT_SWEEP + [DIFFERENTIAL],
      "the last visible key is in no split"),
-    ("merge-unweighted", TILE,
+    ("merge-unweighted",
      "        Value term = arith::MulFOp::create(nb, nloc, w, args[0]);",
      "        Value term = args[0];",
      SPLIT_SWEEP + [DIFFERENTIAL],
      "the host merge adds the splits' outputs without their weights"),
-    ("merge-kernel-unweighted", KERNEL,
+    ("merge-kernel-unweighted",
      "                Value sum = vector::FMAOp::create(lb, lloc, w, part, state[0]);",
      "                Value sum = arith::AddFOp::create(lb, lloc, part, state[0]);",
      SPLIT_SWEEP + [DIFFERENTIAL],
      "the merge kernel adds the splits' outputs without their weights"),
-    ("kernel-split-index-swapped", KERNEL,
+    ("kernel-split-index-swapped",
      """    split = math.remU(queryBlock, splits);
     queryBlock = math.divU(queryBlock, splits);
     auto sliceOf""",
@@ -483,7 +479,7 @@ MUTATIONS = [
     auto sliceOf""",
      SPLIT_SWEEP + [DIFFERENTIAL],
      "the kernel reads its split and query block from the wrong parts of the grid index"),
-    ("pack-heads-interleaved", PACK,
+    ("pack-heads-interleaved",
      """  SmallVector<int64_t> expandedShape = {type.getDimSize(0), keyHeads, group};
   SmallVector<OpFoldResult> expandedSizes = {sizes[0], b.getIndexAttr(keyHeads),
                                              b.getIndexAttr(group)};""",
@@ -492,26 +488,28 @@ MUTATIONS = [
                                              b.getIndexAttr(keyHeads)};""",
      PACK_SWEEP,
      "packing groups query heads h, h + Hkv, ... instead of the G heads that share a key/value head"),
-    ("pack-causal-rows", PACK,
+    ("pack-causal-rows",
      "      causal && !(singleRow && *causal == DiagonalAlignment::bottom_right))",
      "      causal && !(*causal == DiagonalAlignment::bottom_right))",
      ["test/Transforms/SelectTiles/pack-gqa-errors.mlir"],
      "a bottom-right causal mask over several query rows is packed (and dropped)"),
     # Per-sequence key lengths.
-    ("lengths-ignored-tiled", TILE,
-     """    applySequenceLength(math, op, length, queryLen, keyLen, causalOffset,
+    ("lengths-ignored-tiled",
+     """    Value length = tensor::ExtractOp::create(b, loc, lengths, batch);
+    applySequenceLength(math, op, length, queryLen, keyLen, causalOffset,
                         windowOffset);""",
-     """    (void)length;""",
+     """    Value length = tensor::ExtractOp::create(b, loc, lengths, batch);
+    (void)length;""",
      ["test/Integration/kv-lengths.mlir"],
      "the tiled path ignores kv_lengths"),
-    ("lengths-static-diagonal-kernel", KERNEL,
+    ("lengths-static-diagonal-kernel",
      """    keyLen = tensorKeyLen;
     applySequenceLength(math, op, length, queryLen, keyLen, causalOffset,
                         windowOffset);""",
      """    keyLen = sequenceKeyLength(math, length, tensorKeyLen);""",
      ["test/Integration/kv-lengths.mlir"],
      "the kernel aligns a bottom-right causal diagonal to Nk, not to the sequence's length"),
-    ("lengths-unclamped-reference", DECOMPOSE,
+    ("lengths-unclamped-reference",
      """          sequenceKeys =
               sequenceKeyLength(em, args[mask ? 2 : 1], keyLenValue);""",
      """          sequenceKeys = arith::IndexCastOp::create(
@@ -519,30 +517,30 @@ MUTATIONS = [
      ["test/Integration/kv-lengths.mlir"],
      "the reference does not clamp a length to [0, Nk] (past Nk, its diagonal moves)"),
     # Paged KV caches (session 10).
-    ("paged-first-page-only", INDEX,
+    ("paged-first-page-only",
      """  Value pageIndex = math.divU(row, slots);""",
      """  Value pageIndex = math.constant(0);""",
      ["test/Integration/paged-kv-cache.mlir"],
      "every key row is read from its sequence's first page"),
-    ("paged-tile-head-as-sequence", TILE,
+    ("paged-tile-head-as-sequence",
      """               auto [page, slot] = pagedSlot(m, cache, pageTable, batch, row);""",
      """               auto [page, slot] = pagedSlot(m, cache, pageTable, kvHead, row);""",
      ["test/Integration/paged-kv-cache.mlir"],
      "the tiled path reads the page table's row of the key/value head, not of the sequence"),
-    ("paged-kernel-value-unpaged", SHARED_TILES,
+    ("paged-kernel-value-unpaged",
      """  if (!pageTable || (source != key && source != value))""",
      """  if (!pageTable || source != key)""",
      ["test/Integration/paged-kv-cache.mlir"],
      "the kernel reads V as if it were not paged"),
     # Recognition of length masks and page gathers (session 10).
-    ("length-mask-less-equal", LENGTH_MASK,
+    ("length-mask-less-equal",
      """      if (op == ScalarOp::Less && keyThenLength) { // j < L""",
      """      if ((op == ScalarOp::Less || op == ScalarOp::LessEq) &&
           keyThenLength) { // j < L""",
      ["test/Transforms/RaiseAttention/length-masks.mlir",
       "test/Integration/raise-length-masks.mlir"],
      "j <= L is taken for j < L (one key fewer than the frontend shows)"),
-    ("length-mask-hide-polarity", LENGTH_MASK,
+    ("length-mask-hide-polarity",
      """      if (op == ScalarOp::LessEq && lengthThenKey) { // L <= j
         step.inside = 0;
         step.outside = 1;""",
@@ -552,7 +550,7 @@ MUTATIONS = [
      ["test/Transforms/RaiseAttention/length-masks.mlir",
       "test/Integration/raise-length-masks.mlir"],
      "L <= j is read as j < L"),
-    ("length-mask-finite-bias", LENGTH_MASK,
+    ("length-mask-finite-bias",
      """  if (maskShows(meaning, outside) == false)
     return sym->lengths;""",
      """  if (maskShows(meaning, outside) == false || outside < 0)
@@ -560,21 +558,21 @@ MUTATIONS = [
      ["test/Transforms/RaiseAttention/length-masks.mlir",
       "test/Integration/raise-length-masks.mlir"],
      "a -10000 bias from a length is taken for -inf"),
-    ("paged-slot-major", PAGED,
+    ("paged-slot-major",
      """    if (group.size() != 2 || gathered[group[0]] != GatherAxis::Page ||
         gathered[group[1]] != GatherAxis::Slot)""",
      """    if (group.size() != 2)""",
      ["test/Transforms/RaiseAttention/paged-cache.mlir",
       "test/Integration/raise-paged-cache.mlir"],
      "keys numbered slot-major are taken for page-major"),
-    ("paged-two-tables", MATCHER,
+    ("paged-two-tables",
      """    if (keyPages && valuePages && keyPages->table == valuePages->table) {""",
      """    if (keyPages && valuePages) {""",
      ["test/Transforms/RaiseAttention/paged-cache.mlir",
       "test/Integration/raise-paged-cache.mlir"],
      "K and V gathered through different tables are given K's table"),
     # Packed sequences (session 10).
-    ("packed-diagonal-from-totals", TILE,
+    ("packed-diagonal-from-totals",
      """    applyPackedSequence(math, op, sequence, queryLen, keyLen, causalOffset,
                         windowOffset);
     batch = zeroIndex;""",
@@ -583,12 +581,12 @@ MUTATIONS = [
     batch = zeroIndex;""",
      ["test/Integration/packed-sequences.mlir"],
      "the tiled path aligns a packed sequence's diagonals to the packed totals"),
-    ("packed-key-base-ignored-kernel", KERNEL,
+    ("packed-key-base-ignored-kernel",
      """    key = rowsOf(key, sequence.keyStart, sequence.keyLen);""",
      """    key = rowsOf(key, zeroIndex, sequence.keyLen);""",
      ["test/Integration/packed-sequences.mlir"],
      "the kernel reads every sequence's K from the first packed key"),
-    ("packed-reference-global-rows", DECOMPOSE,
+    ("packed-reference-global-rows",
      """          row = em.sub(row, bounds.queryStart);""",
      """          (void)bounds.queryStart;""",
      ["test/Integration/packed-sequences.mlir"],
@@ -596,46 +594,46 @@ MUTATIONS = [
     # The backward pass (session 11).
     # dS = P (dP - D) is one builder (scoreGradient) for the tiled backward
     # and the reference: dropping D breaks both.
-    ("backward-no-softmax-correction", BUILDERS,
+    ("backward-no-softmax-correction",
      """  Value centered = arith::SubFOp::create(b, loc, gradProb, rowTerm);""",
      """  Value centered = gradProb;""",
      BACKWARD_SWEEP[:4] + [BACKWARD + "joint-graph.mlir", BACKWARD + "sweep-n7-tail.mlir"],
      "the tiled and the reference backward drop D from dS = P (dP - D)"),
-    ("backward-correction-from-grad-output", TILE_BACKWARD,
+    ("backward-correction-from-grad-output",
      """      b, loc, ValueRange{op.getGradOutput(), op.getOutput()},""",
      """      b, loc, ValueRange{op.getGradOutput(), op.getGradOutput()},""",
      BACKWARD_SWEEP[:4],
      "D = rowsum(dO * dO) instead of rowsum(dO * O)"),
-    ("backward-first-head-of-group", TILE_BACKWARD,
+    ("backward-first-head-of-group",
      """      b, loc, zero, groupSize, one,""",
      """      b, loc, zero, one, one,""",
      [BACKWARD + "sweep-gqa-causal.mlir", BACKWARD + "sweep-bias-gqa.mlir",
       BACKWARD + "sweep-mqa-bias-f16.mlir"],
      "dK and dV of a key/value head sum only its group's first query head"),
-    ("backward-dk-unscaled", TILE_BACKWARD,
+    ("backward-dk-unscaled",
      """  Value gradKeyTile = finish(b, loc, headLoop.getResult(0), /*scaled=*/true);""",
      """  Value gradKeyTile = finish(b, loc, headLoop.getResult(0), /*scaled=*/false);""",
      BACKWARD_SWEEP[:4],
      "dK misses the scale"),
-    ("backward-causal-rows-from-block-end", INDEX,
+    ("backward-causal-rows-from-block-end",
      """    rowBegin = math.max(rowBegin, math.sub(col0, causalOffset));""",
      """    rowBegin = math.max(rowBegin, math.sub(lastCol, causalOffset));""",
      BACKWARD_CAUSAL,
      "the dK/dV pass starts at the rows that see the key block's last key, skipping rows that see only its first keys"),
-    ("backward-window-rows-end", INDEX,
+    ("backward-window-rows-end",
      """    Value end = math.addConstant(lastDiagonal, window.getLeft() + 1);""",
      """    Value end = math.addConstant(lastDiagonal, window.getLeft());""",
      [BACKWARD + "sweep-window.mlir", BACKWARD + "sweep-window-causal-bottom-right.mlir",
       BACKWARD + "sweep-window-last-row-starts-block.mlir"],
      "the dK/dV pass stops one query row before the last that sees the key block through the window"),
-    ("backward-dq-keys-transposed", TILE_BACKWARD,
+    ("backward-dq-keys-transposed",
      """                             multiplyAccumulate(lb, lloc, gradScores, keyTile,
                                                 state[0], false));""",
      """                             multiplyAccumulate(lb, lloc, gradScores, keyTile,
                                                 state[0], true));""",
      BACKWARD_SWEEP[:4],
      "dQ += dS^T K instead of dS K (same shapes when the tiles are square)"),
-    ("backward-bias-gradient-first-batch", TILE_BACKWARD,
+    ("backward-bias-gradient-first-batch",
      """    if (broadcast)
       return {zero, size};""",
      """    if (broadcast)
@@ -644,115 +642,121 @@ MUTATIONS = [
       BACKWARD + "sweep-bias-gradient-key-padding-causal.mlir",
       BACKWARD + "sweep-bias-gradient-per-row.mlir"],
      "the tiled bias gradient sums only the first batch entry and head of those the bias broadcasts over"),
-    ("backward-bias-gradient-rows-unskipped-wrongly", INDEX,
+    ("backward-bias-gradient-rows-unskipped-wrongly",
      """    rowBegin = math.max(rowBegin, begin);""",
      """    rowBegin = math.max(rowBegin, math.addConstant(begin, 1));""",
      [BACKWARD + "sweep-window.mlir", BACKWARD + "sweep-window-last-row-starts-block.mlir",
       BACKWARD + "sweep-bias-gradient-full-window-f16.mlir"],
      "the dK/dV pass (and the bias gradient's row walk) starts one row after the first that sees the key block through the window"),
-    ("reference-bias-gradient-from-probs", DECOMPOSE,
+    ("reference-bias-gradient-from-probs",
      """          b, loc, ValueRange{gradScores}, zeros(maskSizes),""",
      """          b, loc, ValueRange{probs}, zeros(maskSizes),""",
      [BACKWARD + "sweep-bias-gradient.mlir"],
      "the bias gradient sums P instead of dS"),
-    ("joint-row-term-unchecked", JOINT,
+    ("joint-row-term-unchecked",
      """    return matchGradProbabilities(difference->operands[0]) &&
            matchRowCorrection(difference->operands[1]);""",
      """    return matchGradProbabilities(difference->operands[0]);""",
      JOINT_TESTS, "softmax's backward is accepted whatever its row term sums"),
-    ("joint-gradient-factor-inverted", JOINT,
+    ("joint-gradient-factor-inverted",
      """    double ratio = sameScale(factor, match.scale) ? 1.0 : factor / match.scale;""",
      """    double ratio = sameScale(factor, match.scale) ? 1.0 : match.scale / factor;""",
      JOINT_TESTS, "a gradient scaled beyond the forward's scale gets the inverse factor"),
-    ("joint-any-gradient-select", JOINT,
+    ("joint-any-gradient-select",
      """        if (conditionTensor && sameMask(conditionTensor, mask.condition) &&""",
      """        if (conditionTensor &&""",
      JOINT_TESTS, "the gradient may be masked by any tensor, not only the forward's mask"),
-    ("joint-k-operand-unchecked", JOINT,
+    ("joint-k-operand-unchecked",
      """    if (!sameTensor(read, forward))
       return fail(RejectCategory::Contraction,""",
      """    if (false)
       return fail(RejectCategory::Contraction,""",
      JOINT_TESTS, "dQ and dK may contract the score gradient with any tensor"),
-    ("joint-two-grad-outputs", JOINT,
+    ("joint-two-grad-outputs",
      """  if (gradOutput != source->value ||
       !sameAxes(gradOutputLabels, source->labels))""",
      """  if (false)""",
      JOINT_TESTS, "dV and dP may read different tensors as dO"),
-    ("joint-gradient-factor-dropped", RAISE,
+    ("joint-gradient-factor-dropped",
      """      if (use->factor != 1.0)
         gradient = scaleTensor(b, loc, gradient, use->factor);""",
      """      (void)scaleTensor;""",
      JOINT_TESTS, "a scaled Pᵀ·dO (or dS) is raised without its extra factor"),
-    ("joint-gradients-swapped", RAISE,
+    ("joint-gradients-swapped",
      """    replaceGradient(backward.gradQuery, gradQuery, /*queryRows=*/true);
     replaceGradient(backward.gradKey, gradKey, /*queryRows=*/false);""",
      """    replaceGradient(backward.gradQuery, gradKey, /*queryRows=*/true);
     replaceGradient(backward.gradKey, gradQuery, /*queryRows=*/false);""",
      JOINT_TESTS, "the raised dQ and dK are swapped"),
-    ("joint-gradient-layout-dropped", RAISE,
+    ("joint-gradient-layout-dropped",
      """      gradient = transpose(b, loc, gradient, use->permutation);""",
      """      gradient = transpose(b, loc, gradient, {});""",
      JOINT_TESTS, "a gradient the frontend writes transposed is returned in the op's order"),
-    ("joint-backward-before-grad-output", RAISE,
+    ("joint-backward-before-grad-output",
      """    rewriter.setInsertionPoint(backward.insertionPoint);""",
      """    rewriter.setInsertionPoint(forwardPoint);""",
      JOINT_TESTS, "the backward op is emitted before a dO computed from O"),
-    ("joint-merge-reads-other-batch", JOINT,
+    ("joint-merge-reads-other-batch",
      """  Labels guess = {Axis{AxisKind::Batch, 0}};""",
      """  Labels guess = {Axis{AxisKind::Batch, 1}};""",
      JOINT_TESTS, "a merged [B·H] dim is labelled as another batch dim"),
-    ("joint-dq-factor-from-read-only", JOINT,
+    ("joint-dq-factor-from-read-only",
      """    factor *= readScale / forwardScale;""",
      """    factor *= readScale;""",
      JOINT_TESTS, "the scale of the forward's own Q or K is counted twice"),
-    ("joint-nan-heads-dropped", RAISE,
+    ("joint-nan-heads-dropped",
      """      gradValue = poisonGradient(b, loc, gradValue, heads, perHead, Value());""",
      """      (void)perHead;""",
      JOINT_TESTS, "dV keeps the op's 0 where the frontend's is NaN (a head with an empty row)"),
-    ("joint-nan-rows-despite-select", RAISE,
+    ("joint-nan-rows-despite-select",
      """      if (!backward.gradQuery || !backward.gradQuery->maskedGradient)""",
      """      if (true)""",
      JOINT_TESTS, "dQ gets NaN rows even where masked_fill's backward zeroed them"),
     # The backward GPU kernels (session 13).
-    ("backward-kernel-no-correction", BACKWARD_KERNEL,
+    ("backward-kernel-no-correction",
      """  Value centered = arith::SubFOp::create(b, loc, gradProb, term);""",
      """  Value centered = gradProb;""",
      GPU_BACKWARD, "the kernels drop D from dS = P (dP - D)"),
-    ("backward-kernel-b-not-transposed", BACKWARD_KERNEL,
+    ("backward-kernel-b-not-transposed",
      """          ldmatrix(rhs, rhsStage, row, column, width, elementType, true));""",
      """          ldmatrix(rhs, rhsStage, row, column, width, elementType, false));""",
      GPU_BACKWARD, "dO, Q and K are read without .trans as the B operands of dV, dK and dQ"),
-    ("backward-kernel-fragment-halves-swapped", BACKWARD_KERNEL,
-     """        int64_t n = 2 * step + reg / 2, r = reg % 2;""",
-     """        int64_t n = 2 * step + reg % 2, r = reg / 2;""",
+    ("backward-kernel-fragment-halves-swapped",
+     """        int64_t n = 2 * step + reg / 2, r = reg % 2;
+        fragment =
+            vector::InsertOp::create(b, loc, pairs[""",
+     """        int64_t n = 2 * step + reg % 2, r = reg / 2;
+        fragment =
+            vector::InsertOp::create(b, loc, pairs[""",
      GPU_BACKWARD, "P^T and dS^T's A fragments take the accumulator halves in the wrong order"),
-    ("backward-kernel-first-head-of-group", BACKWARD_KERNEL,
+    ("backward-kernel-first-head-of-group",
      """  Value iterations = math.mul(groupSize, queryBlocks);""",
      """  Value iterations = queryBlocks;""",
      GPU_BACKWARD, "the dK/dV kernel sums only the first query head of a group"),
-    ("backward-kernel-dk-unscaled", BACKWARD_KERNEL,
+    ("backward-kernel-dk-unscaled",
      """                 gradKey, batch, kvHead, rowBase, keyLen, scale);""",
      """                 gradKey, batch, kvHead, rowBase, keyLen,
                  f32Constant(b, loc, 1));""",
      GPU_BACKWARD, "dK misses the scale (kernel)"),
-    ("backward-kernel-padded-rows-count", BACKWARD_KERNEL,
+    ("backward-kernel-padded-rows-count",
      """  Value skip = arith::OrIOp::create(
       b, loc, noKey,""",
      """  Value skip = noKey;
   (void)arith::OrIOp::create(
       b, loc, noKey,""",
      GPU_BACKWARD, "query rows past Nq (zero-filled Q and dO, L of the last row) add to dK and dV"),
-    ("backward-kernel-dq-kv-head", BACKWARD_KERNEL,
-     """  Value kvHead = math.divU(head, groupSize);""",
-     """  Value kvHead = math.remU(head, groupSize);""",
+    ("backward-kernel-dq-kv-head",
+     """  Value kvHead = math.divU(head, groupSize);
+  Value querySmem""",
+     """  Value kvHead = math.remU(head, groupSize);
+  Value querySmem""",
      GPU_BACKWARD, "the dQ kernel reads K/V head h mod G instead of h / G"),
-    ("backward-kernel-no-end-barrier", BACKWARD_KERNEL,
+    ("backward-kernel-no-end-barrier",
      """        // Before a buffer is filled again, every warp is done with it.
         gpu::BarrierOp::create(b, lloc);""",
      """        // Before a buffer is filled again, every warp is done with it.""",
      GPU_BACKWARD, "the dK/dV kernel refills Q_s and dO_s while other warps may still read them"),
-    ("backward-kernel-wait-too-few", BACKWARD_KERNEL,
+    ("backward-kernel-wait-too-few",
      """          Value group = prefetch(lm, next, nextStage);
           nvgpu::DeviceAsyncWaitOp::create(b, lloc, group,
                                            b.getI32IntegerAttr(1));""",
@@ -760,43 +764,43 @@ MUTATIONS = [
           nvgpu::DeviceAsyncWaitOp::create(b, lloc, group,
                                            b.getI32IntegerAttr(2));""",
      GPU_BACKWARD_ASYNC, "the dQ kernel computes a key block before its cp.async group has landed"),
-    ("backward-kernel-stream-stage", BACKWARD_KERNEL,
+    ("backward-kernel-stream-stage",
      """          stage = lm.remU(it, lm.constant(stages));""",
      """          stage = lm.remU(lm.addConstant(it, 1), lm.constant(stages));""",
      GPU_BACKWARD_ASYNC, "the dK/dV kernel reads the buffer being prefetched, not the one that landed"),
-    ("backward-kernel-bias-gradient-one-member", BACKWARD_KERNEL,
+    ("backward-kernel-bias-gradient-one-member",
      """  Value members = math.mul(maskBroadcast[0] ? batchSize : one, headMembers);""",
      """  Value members = one;""",
      GPU_BIAS_GRADIENT + ["test/Differential/random-backward-kernel.test"],
      "the bias gradient's kernel sums only the first batch entry or head the bias broadcasts over"),
-    ("backward-kernel-bias-gradient-stored-early", BACKWARD_KERNEL,
+    ("backward-kernel-bias-gradient-stored-early",
      """        Value last = lm.eq(member, lm.addConstant(members, -1));""",
      """        Value last = lm.eq(member, member);""",
      GPU_BIAS_GRADIENT + ["test/Differential/random-backward-kernel.test"],
      "the bias gradient's kernel stores (and restarts) its sum after every member, keeping only the last one's dS"),
     # 32-bit kernel indices (issue 28): a module that could overflow must
     # keep 64 bits.
-    ("narrow-limit-off-by-one", NARROW,
+    ("narrow-limit-off-by-one",
      """    if (span >= kIndexLimit)""",
      """    if (span > kIndexLimit)""",
      NARROW_TESTS, "a kernel spanning exactly 2^31 elements gets a 32-bit index"),
-    ("narrow-index-arguments", NARROW,
+    ("narrow-index-arguments",
      """      if (argument.getType().isIndex())
         refuse(func, "an index argument");
 """,
      "",
      NARROW_TESTS, "a kernel taking an index argument (passed as i64 by the host) is narrowed"),
-    ("narrow-strides-ignored", NARROW,
+    ("narrow-strides-ignored",
      """    span += static_cast<__int128>(size - 1) * (stride < 0 ? -stride : stride);""",
      """    span += static_cast<__int128>(size - 1);""",
      NARROW_TESTS, "a strided kernel argument is measured by its element count, not its largest offset"),
     # Issue 29: the frontends' default spellings.
-    ("guard-any-accepted", GUARD,
+    ("guard-any-accepted",
      """  if (!everyKeyNegInf && !someKeyVisible) {""",
      """  if (false) {""",
      ["test/Transforms/RaiseAttention/empty-row-guard-near-misses.mlir"],
      "a guard that zeroes rows with some hidden key (any) is taken for _safe_softmax's"),
-    ("guard-rows-restored-as-nan", MATCHER,
+    ("guard-rows-restored-as-nan",
      """  if (emptyRowsGuarded && match.fullyMaskedRows == FullyMaskedRows::NaN)
     match.fullyMaskedRows = FullyMaskedRows::Zero;""",
      "",
@@ -804,43 +808,43 @@ MUTATIONS = [
       "test/Integration/Blocks/torch-safe-softmax-padding.mlir",
       "test/Integration/Backward/raise-joint-graph-safe-softmax.mlir"],
      "under _safe_softmax's guard the empty rows still get the NaN fix-up"),
-    ("mask-fill-ignored", BUILDERS,
+    ("mask-fill-ignored",
      """    else if (std::isinf(hiddenScore) && hiddenScore < 0)
       require(element);""",
      """    else if (true)
       require(element);""",
      ["test/Integration/raise-finite-fills.mlir"],
      "mask_fill is ignored: hidden keys become -inf in every lowering"),
-    ("mask-fill-fma-exponent", KERNEL_BUILDER,
+    ("mask-fill-fma-exponent",
      """    result.subtractFirst = filled;""",
      """    result.subtractFirst = false;""",
      ["test/Integration/raise-finite-fills.mlir"],
      "the kernels' exponent scales before subtracting with a fill of -0.7 max (m c overflows)"),
-    ("combined-causal-stays-bottom-right", MATCHER,
+    ("combined-causal-stays-bottom-right",
      """      match.causal = DiagonalAlignment::top_left;
     else if (*match.causal == DiagonalAlignment::bottom_right)""",
      """      ;
     else if (*match.causal == DiagonalAlignment::bottom_right)""",
      ["test/Integration/raise-multiple-masks.mlir"],
      "a causal mask combined with kv_lengths keeps bottom-right, which the op aligns per sequence"),
-    ("in-body-condition-reads-scores", MATCHER,
+    ("in-body-condition-reads-scores",
      """    if (!inputLabels || dependsOnContraction(leaf(input, *inputLabels)))
       return Value();""",
      """    if (!inputLabels)
       return Value();""",
      ["test/Transforms/RaiseAttention/mask-in-select-body.mlir"],
      "a select whose in-body condition reads the scores is taken for a mask"),
-    ("grouped-second-reading-skipped", MATCHER,
+    ("grouped-second-reading-skipped",
      """  if (!twoQueryLoops || (match && !match->mask))""",
      """  if (true)""",
      ["test/Integration/raise-grouped-contraction.mlir"],
      "a grouped contraction whose sequence comes after its group keeps its causal mask as a tensor"),
-    ("grouped-mask-not-broadcast", RAISE,
+    ("grouped-mask-not-broadcast",
      """  if (hasHeads != hasGroup) {""",
      """  if (false) {""",
      ["test/Integration/raise-grouped-contraction.mlir"],
      "a grouped mask that varies with the group only is merged as if it varied with the heads"),
-    ("joint-masks-never-compared", MATCHER,
+    ("joint-masks-never-compared",
      """bool sameMask(Value a, Value b) {
   if (a == b)
     return true;""",
@@ -848,69 +852,102 @@ MUTATIONS = [
   return true;""",
      ["test/Transforms/RaiseAttention/joint-graphs.mlir"],
      "the backward's select is taken for the forward's mask whatever its condition"),
-    ("joint-causal-dk-window-off-by-one", RAISE,
+    ("joint-causal-dk-window-off-by-one",
      """                   nb, nloc, arith::CmpIPredicate::sle, column, last);""",
      """                   nb, nloc, arith::CmpIPredicate::slt, column, last);""",
      ["test/Integration/Backward/raise-joint-graph-several-masks.mlir"],
      "dK's NaNs under a causal gradient select stop one key short of an empty row's window"),
-    ("joint-several-masks-any-select", MATCHER,
+    ("joint-several-masks-any-select",
      """      if (condition != causalMask || !causalKeepsARow)""",
      """      if (false)""",
      ["test/Transforms/RaiseAttention/joint-graphs.mlir"],
      "a gradient select whose mask may empty rows by itself is taken beside another mask"),
-    ("backward-fill-gradient-kept", TILE_BACKWARD,
+    ("backward-fill-gradient-kept",
      """  bool filled = maskTile && op.getMaskFillAttr();""",
      """  bool filled = false;""",
      ["test/Integration/Backward/raise-joint-graph-finite-fills.mlir"],
      "the tiled backward gives a filled key's constant score a gradient"),
-    ("kernel-backward-fill-gradient-kept", BACKWARD_KERNEL,
+    ("kernel-backward-fill-gradient-kept",
      """  if (filled)
     gradScore = arith::SelectOp::create(b, loc, filled, zero, gradScore);""",
      "",
      ["test/Integration/Backward/gpu-kernel-mask-fill-empty-rows-f16.mlir"],
      "the backward kernel gives a filled key's constant score a gradient"),
-    ("kernel-backward-fill-shift", KERNEL_BUILDER,
+    ("kernel-backward-fill-shift",
      """    if (subtractFirst)
       return arith::NegFOp::create(b, loc, safeRowMax(b, loc, lse));""",
      "",
      ["test/Integration/Backward/gpu-kernel-mask-fill-empty-rows-f16.mlir"],
      "the backward kernel shifts a filled op's exponent by -L log2 e where it subtracts before scaling"),
-    ("joint-large-fill-any-mask", MATCHER,
+    ("joint-large-fill-any-mask",
      """  if (match.backward && match.maskFill && std::abs(*match.maskFill) > 16.0 &&""",
      """  if (match.backward && match.maskFill && false &&""",
      ["test/Transforms/RaiseAttention/joint-graphs.mlir"],
      "a joint graph with -0.7 max and a runtime mask is raised, whose filled rows the backward rebuilds as weight 1"),
-    ("one-key-length-not-read", LENGTH_MASK,
+    ("one-key-length-not-read",
      """      if (keyLen == 1)
         for (Sym &operand : operands)""",
      """      if (false)
         for (Sym &operand : operands)""",
      ["test/Transforms/RaiseAttention/length-masks.mlir"],
      "with one key the length compared with 0 stays a mask, not kv_lengths"),
-    ("grouped-joint-empty-rows-accepted", MATCHER,
+    ("grouped-joint-empty-rows-accepted",
      """  if (match.backward && match.groupAxis &&
       match.fullyMaskedRows == FullyMaskedRows::NaN)""",
      """  if (false)""",
      ["test/Transforms/RaiseAttention/joint-graphs.mlir"],
      "a grouped joint graph whose rows may empty is raised, its NaNs restored per query head on per-K/V-head gradients"),
-    ("grouped-joint-dk-group-kept", JOINT,
+    ("grouped-joint-dk-group-kept",
      """          if (kindOf(query) == AxisKind::Query &&
               kindOf(group) == AxisKind::Group) {""",
      """          if (false) {""",
      ["test/Integration/Backward/raise-joint-graph-grouped.mlir"],
      "dK and dV of grouped queries, summed over the group, are not read as gradients"),
-    ("peel-drops-unit-head", MATCHER,
+    ("peel-drops-unit-head",
      """      if (isOrderOfAxes(current->labels) && keepsEveryAxis(current->labels)) {""",
      """      if (isOrderOfAxes(current->labels)) {""",
      ["test/Differential/random-programs.test"],
      "Q peeled through the reshape that inserted a K/V head of size 1 loses that axis"),
-    ("reduction-reads-narrowing", MATCHER,
+    ("reduction-reads-narrowing",
      """    while (view->node(node).kind == ScalarKind::ExtF)""",
      """    while (view->node(node).kind == ScalarKind::ExtF ||
            view->node(node).kind == ScalarKind::TruncF)""",
      ["test/Transforms/RaiseAttention/normalization-near-misses.mlir"],
      "a row sum of exponentials narrowed to f16 is taken for the softmax's sum"),
 ]
+
+
+def source_files():
+    """Every tracked C++ and TableGen source under lib/ and include/."""
+    listed = run(["git", "-C", ROOT, "ls-files", "-z", "lib", "include"])
+    if listed.returncode == 0:
+        paths = listed.stdout.split("\0")
+    else:  # not a git checkout (an unpacked archive): every file there
+        paths = [os.path.relpath(os.path.join(folder, name), ROOT)
+                 for top in ("lib", "include")
+                 for folder, _, names in os.walk(os.path.join(ROOT, top))
+                 for name in names]
+    return sorted(path for path in paths if path.endswith((".cpp", ".h", ".td")))
+
+
+def site_pattern(old):
+    """`old` as a regular expression in which any run of whitespace matches
+    any other (one or more characters)."""
+    parts = re.split(r"\s+", old.strip())
+    return re.compile(r"\s+".join(re.escape(part) for part in parts))
+
+
+def locate(old, texts):
+    """The (path, start, end) of the one place in `texts` (path -> text)
+    where `old` occurs, or the number of places when that is not one. The
+    exact text is tried first (its indentation may tell two copies apart),
+    then the text with whitespace relaxed."""
+    for pattern in (re.compile(re.escape(old)), site_pattern(old)):
+        found = [(path, m.start(), m.end())
+                 for path, text in texts.items() for m in pattern.finditer(text)]
+        if found:
+            break
+    return found[0] if len(found) == 1 else len(found)
 
 
 def failures_by_cause(output):
@@ -979,19 +1016,22 @@ def main():
             sys.exit("mutate: no mutation " + ", ".join(unknown))
         chosen = [by_name[n] for n in args.only.split(",")]
 
-    problems = []
-    for name, path, old, new, tests, _ in chosen:
-        text = open(os.path.join(ROOT, path)).read()
-        if text.count(old) != 1:
-            problems.append(f"{name}: the text to replace occurs {text.count(old)} "
-                            f"times in {path}")
+    texts = {path: open(os.path.join(ROOT, path)).read() for path in source_files()}
+    problems, sites = [], {}
+    for name, old, new, tests, _ in chosen:
+        site = locate(old, texts)
+        if isinstance(site, int):
+            problems.append(f"{name}: the text to replace occurs {site} times "
+                            "under lib/ and include/ (it must occur once)")
+        else:
+            sites[name] = site
         for test in tests:
             if test != "unittests" and not os.path.exists(os.path.join(ROOT, test)):
                 problems.append(f"{name}: no test {test}")
     if problems:
         sys.exit("mutate: " + "\n  ".join(problems))
     if args.check:
-        print(f"{len(chosen)} mutations apply")
+        print(f"{len(chosen)} mutations apply, each at one place")
         return 0
 
     src, build = prepare(args.workdir)
@@ -999,11 +1039,12 @@ def main():
     if build_targets(build).returncode:
         sys.exit("mutate: the unmutated copy does not build")
     rows, survived = [], 0
-    for name, path, old, new, tests, what in chosen:
+    for name, old, new, tests, what in chosen:
         start = time.time()
+        path, begin, end = sites[name]
         target = os.path.join(src, path)
-        pristine = open(os.path.join(ROOT, path)).read()
-        open(target, "w").write(pristine.replace(old, new, 1))
+        pristine = texts[path]
+        open(target, "w").write(pristine[:begin] + new + pristine[end:])
         try:
             built = build_targets(build)
             if built.returncode:
