@@ -919,7 +919,8 @@ MUTATIONS = [
 
 def source_files():
     """Every tracked C++ and TableGen source under lib/ and include/."""
-    listed = run(["git", "-C", ROOT, "ls-files", "-z", "lib", "include"])
+    listed = run(["git", "-C", ROOT, "ls-files", "-z", "--cached", "--others",
+                  "--exclude-standard", "lib", "include"])
     if listed.returncode == 0:
         paths = listed.stdout.split("\0")
     else:  # not a git checkout (an unpacked archive): every file there
@@ -927,7 +928,9 @@ def source_files():
                  for top in ("lib", "include")
                  for folder, _, names in os.walk(os.path.join(ROOT, top))
                  for name in names]
-    return sorted(path for path in paths if path.endswith((".cpp", ".h", ".td")))
+    return sorted(path for path in set(paths)
+                  if path.endswith((".cpp", ".h", ".td"))
+                  and os.path.isfile(os.path.join(ROOT, path)))
 
 
 def site_pattern(old):

@@ -10,7 +10,7 @@
 #include "fa/InitFA.h"
 #include "fa/Pipelines/Pipelines.h"
 #include "fa/Transforms/Passes.h"
-#include "fa/Transforms/TileSelection.h"
+#include "fa/Transforms/TileSelection/TileSelection.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"

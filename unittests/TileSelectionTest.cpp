@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fa/Target/TargetDescription.h"
-#include "fa/Transforms/TileSelection.h"
+#include "fa/Transforms/TileSelection/TileSelection.h"
 
 #include "gtest/gtest.h"
 

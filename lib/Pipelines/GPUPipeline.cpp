@@ -13,7 +13,7 @@
 
 #include "fa/Pipelines/Pipelines.h"
 #include "fa/Target/TargetDescription.h"
-#include "fa/Transforms/TileSelection.h"
+#include "fa/Transforms/TileSelection/TileSelection.h"
 
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"

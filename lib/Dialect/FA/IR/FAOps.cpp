@@ -19,6 +19,8 @@
 using namespace mlir;
 using namespace mlir::fa;
 
+#include "fa/Dialect/FA/IR/FAInterfaces.cpp.inc"
+
 #define GET_OP_CLASSES
 #include "fa/Dialect/FA/IR/FAOps.cpp.inc"
 

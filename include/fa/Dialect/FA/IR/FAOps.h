@@ -1,6 +1,6 @@
 //===- FAOps.h - Operations of the fa dialect -------------------*- C++ -*-===//
 //
-// Declares fa.attention.
+// Declares fa.attention, fa.attention_backward and AttentionOpInterface.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +12,8 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "fa/Dialect/FA/IR/FAInterfaces.h.inc"
 
 #define GET_OP_CLASSES
 #include "fa/Dialect/FA/IR/FAOps.h.inc"

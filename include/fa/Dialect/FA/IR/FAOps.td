@@ -11,9 +11,11 @@
 
 include "fa/Dialect/FA/IR/FADialect.td"
 include "fa/Dialect/FA/IR/FAAttrs.td"
+include "fa/Dialect/FA/IR/FAInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
-def FA_AttentionOp : FA_Op<"attention", [Pure, AttrSizedOperandSegments]> {
+def FA_AttentionOp : FA_Op<"attention", [Pure, AttrSizedOperandSegments,
+                                          FA_AttentionOpInterface]> {
   let summary = "Scaled dot-product attention: softmax(scale * Q * K^T + mask) * V";
   let description = [{
     Computes, for every batch `b`, query head `h`, query row `i` and value
@@ -148,11 +150,7 @@ def FA_AttentionOp : FA_Op<"attention", [Pure, AttrSizedOperandSegments]> {
     int64_t getGroupSize();
     /// True when the mask is a boolean keep-mask, false for an additive bias.
     bool hasBooleanMask();
-    /// True when K and V are paged caches [P, S, Hkv, D] read through
-    /// page_table.
-    bool isPaged() { return getPageTable() != nullptr; }
-    /// True when the sequences are packed along dim 2 (cu_seqlens_q/k).
-    bool isPacked() { return getCuSeqlensQ() != nullptr; }
+    /// (isPaged and isPacked come from AttentionOpInterface.)
     /// The dims of key that hold Hkv and, unpaged, Nk (paged: the page
     /// slots S, with Nk = M * S).
     int64_t getKeyHeadsDim() { return isPaged() ? 2 : 1; }
@@ -162,7 +160,8 @@ def FA_AttentionOp : FA_Op<"attention", [Pure, AttrSizedOperandSegments]> {
   }];
 }
 
-def FA_AttentionBackwardOp : FA_Op<"attention_backward", [Pure]> {
+def FA_AttentionBackwardOp : FA_Op<"attention_backward",
+                                  [Pure, FA_AttentionOpInterface]> {
   let summary = "Gradients of fa.attention by recomputation: dQ, dK, dV (and dBias)";
   let description = [{
     The gradients of the forward attention (`fa.attention` with the same
@@ -263,13 +262,9 @@ def FA_AttentionBackwardOp : FA_Op<"attention_backward", [Pure]> {
     bool hasBooleanMask();
     /// The score a key hidden by the i1 mask takes: mask_fill, or -inf.
     double getHiddenScore();
-    /// The backward op reads unpaged, unpacked keys (the helpers shared with
-    /// fa.attention ask).
-    bool isPaged() { return false; }
-    bool isPacked() { return false; }
-    ::mlir::Value getKvLengths() { return nullptr; }
-    ::mlir::Value getPageTable() { return nullptr; }
-    int64_t getKeyHeadsDim() { return 1; }
+    /// Static Hkv and Nk, or ShapedType::kDynamic. The backward op reads
+    /// unpaged, unpacked keys without lengths: AttentionOpInterface's
+    /// defaults answer for those.
     int64_t getKeyHeads() { return getKey().getType().getDimSize(1); }
     int64_t getKeyLength() { return getKey().getType().getDimSize(2); }
   }];

@@ -42,12 +42,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelBuilder.h"
-#include "../PackQueryGroups.h"
-#include "../TensorBuilders.h"
+#include "fa/Transforms/Common/PackQueryGroups.h"
+#include "fa/Transforms/Common/TensorBuilders.h"
 
 #include "fa/Dialect/FA/IR/FAOps.h"
 #include "fa/Transforms/Passes.h"
-#include "fa/Transforms/TileSelection.h"
+#include "fa/Transforms/TileSelection/TileSelection.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 

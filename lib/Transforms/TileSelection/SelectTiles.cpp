@@ -9,10 +9,10 @@
 
 #include "fa/Dialect/FA/IR/FAOps.h"
 #include "fa/Transforms/Passes.h"
-#include "fa/Transforms/TileSelection.h"
+#include "fa/Transforms/TileSelection/TileSelection.h"
 
-#include "GPU/WarpMatmul.h"
-#include "PackQueryGroups.h"
+#include "fa/Transforms/Common/WarpMatmul.h"
+#include "fa/Transforms/Common/PackQueryGroups.h"
 
 #include "mlir/Dialect/DLTI/DLTI.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -136,8 +136,7 @@ std::string dtypeName(Type type) {
 
 /// The shape of fa.attention or fa.attention_backward, as tile selection
 /// sees it.
-template <typename OpTy>
-AttentionShape describe(OpTy op) {
+AttentionShape describe(AttentionOpInterface op) {
   auto query = cast<RankedTensorType>(op.getQuery().getType());
   auto key = cast<RankedTensorType>(op.getKey().getType());
   auto value = cast<RankedTensorType>(op.getValue().getType());
@@ -168,10 +167,9 @@ AttentionShape describe(OpTy op) {
   if (WindowAttr window = op.getWindowAttr())
     shape.window = AttentionShape::Window{window.getLeft(), window.getRight(),
                                           offset(window.getAlign())};
-  if constexpr (std::is_same_v<OpTy, AttentionOp>) {
-    shape.packedSequences = op.isPacked();
-    shape.queryGroupsPackable = whyNotPackable(op).empty();
-  }
+  shape.packedSequences = op.isPacked();
+  if (auto forward = dyn_cast<AttentionOp>(op.getOperation()))
+    shape.queryGroupsPackable = whyNotPackable(forward).empty();
   return shape;
 }
 

@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Recognition/AttentionMatcher.h"
-#include "Recognition/Candidates.h"
+#include "AttentionMatcher.h"
+#include "Candidates.h"
 
 #include "fa/Dialect/FA/IR/FAOps.h"
 #include "fa/Transforms/Passes.h"

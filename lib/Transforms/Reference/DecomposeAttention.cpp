@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "IndexMath.h"
-#include "TensorBuilders.h"
+#include "fa/Transforms/Common/IndexMath.h"
+#include "fa/Transforms/Common/TensorBuilders.h"
 
 #include "fa/Dialect/FA/IR/FAOps.h"
 #include "fa/Transforms/Passes.h"

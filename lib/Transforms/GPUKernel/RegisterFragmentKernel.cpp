@@ -38,7 +38,7 @@
 
 #include "Fragments.h"
 #include "KernelBuilder.h"
-#include "../TensorBuilders.h"
+#include "fa/Transforms/Common/TensorBuilders.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"

@@ -8,7 +8,7 @@
 #ifndef FA_LIB_TRANSFORMS_TENSORBUILDERS_H
 #define FA_LIB_TRANSFORMS_TENSORBUILDERS_H
 
-#include "IndexMath.h"
+#include "fa/Transforms/Common/IndexMath.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -170,17 +170,12 @@ inline Value scoreGradient(OpBuilder &b, Location loc, Value prob,
   return arith::SelectOp::create(b, loc, shown, gradient, zero);
 }
 
-/// The score of a key the op's i1 mask hides: mask_fill, or -inf.
-template <typename OpTy> double hiddenScoreOf(OpTy op) {
-  return op.getHiddenScore();
-}
-
 /// Inside a tile's linalg body: hides key `col` from query row `row` where
 /// the causal or window mask of `op` (fa.attention or fa.attention_backward)
 /// does, with the diagonal offsets of alignDiagonals. Shared by the forward
 /// and backward tiled lowerings so that both hide the same keys.
-template <typename OpTy>
-inline void requireDiagonalBand(MaskedScore &score, IndexMath &m, OpTy op,
+inline void requireDiagonalBand(MaskedScore &score, IndexMath &m,
+                                AttentionOpInterface op,
                                 Value row, Value col, Value causalOffset,
                                 Value windowOffset) {
   if (op.getCausal())

@@ -12,7 +12,7 @@
 #ifndef FA_LIB_TRANSFORMS_GPU_FRAGMENTS_H
 #define FA_LIB_TRANSFORMS_GPU_FRAGMENTS_H
 
-#include "../IndexMath.h"
+#include "fa/Transforms/Common/IndexMath.h"
 #include "KernelBuilder.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"

@@ -29,9 +29,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "IndexMath.h"
-#include "PackQueryGroups.h"
-#include "TensorBuilders.h"
+#include "fa/Transforms/Common/IndexMath.h"
+#include "fa/Transforms/Common/PackQueryGroups.h"
+#include "fa/Transforms/Common/TensorBuilders.h"
 
 #include "fa/Dialect/FA/IR/FAOps.h"
 #include "fa/Transforms/Passes.h"

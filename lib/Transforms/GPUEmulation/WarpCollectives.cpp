@@ -30,7 +30,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "WarpCollectives.h"
-#include "../IndexMath.h"
+#include "fa/Transforms/Common/IndexMath.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

@@ -11,12 +11,12 @@
 #ifndef FA_LIB_TRANSFORMS_GPU_KERNELBUILDER_H
 #define FA_LIB_TRANSFORMS_GPU_KERNELBUILDER_H
 
-#include "../IndexMath.h"
-#include "../TensorBuilders.h"
-#include "WarpMatmul.h"
+#include "fa/Transforms/Common/IndexMath.h"
+#include "fa/Transforms/Common/TensorBuilders.h"
+#include "fa/Transforms/Common/WarpMatmul.h"
 
 #include "fa/Dialect/FA/IR/FAOps.h"
-#include "fa/Transforms/TileSelection.h"
+#include "fa/Transforms/TileSelection/TileSelection.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -130,14 +130,14 @@ struct SoftmaxExponent {
 
   /// For fa.attention or fa.attention_backward: a float mask is a bias
   /// added to the scores, an i1 mask only hides.
-  template <typename OpTy> static SoftmaxExponent of(OpTy op) {
-    double scale = op.getScale().convertToDouble();
+  static SoftmaxExponent of(AttentionOpInterface op) {
+    double scale = op.getScaleAttr().getValueAsDouble();
     bool additiveMask =
         op.getMask() &&
         !getElementTypeOrSelf(op.getMask().getType()).isInteger(1);
     // A finite fill is a scaled score: with raw scores it would be f/scale,
     // which f32 cannot hold exactly.
-    bool filled = !std::isinf(hiddenScoreOf(op));
+    bool filled = !std::isinf(op.getHiddenScore());
     SoftmaxExponent result;
     result.rawScores = scale > 0 && !additiveMask && !filled;
     result.log2Factor = result.rawScores ? scale * kLog2e : kLog2e;
@@ -234,16 +234,16 @@ struct ScoreMasks {
 
 /// scale * raw plus the mask element, -inf where the key is hidden (past
 /// keyLen, causal, window, keep-mask): the score of one element in every
-/// GPU kernel of fa.attention (OpTy AttentionOp) and fa.attention_backward.
+/// GPU kernel of fa.attention and fa.attention_backward.
 /// Rows and keys past the tensors read a valid mask element; their scores
 /// are dropped by the caller or by keyLen.
-template <typename OpTy>
-Value kernelScore(OpBuilder &b, Location loc, OpTy op, const ScoreMasks &masks,
+inline Value kernelScore(OpBuilder &b, Location loc, AttentionOpInterface op,
+                         const ScoreMasks &masks,
                   Value raw, Value scale, Value batch, Value head, Value row,
                   Value col, Value *filled = nullptr) {
   IndexMath math{b, loc};
   MaskedScore score(b, loc, raw, scale);
-  score.setHiddenScore(hiddenScoreOf(op));
+  score.setHiddenScore(op.getHiddenScore());
   if (masks.mask) {
     Value zero = math.constant(0);
     Value lastRow = math.addConstant(masks.queryLen, -1);

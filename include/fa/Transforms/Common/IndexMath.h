@@ -82,8 +82,7 @@ inline Value diagonalOffset(IndexMath &math, DiagonalAlignment align,
 /// The causal and window diagonal offsets of `op` (fa.attention or
 /// fa.attention_backward) for `queryLen` queries over `keyLen` keys (left
 /// null where the op has no such mask).
-template <typename OpTy>
-inline void alignDiagonals(IndexMath &math, OpTy op, Value queryLen,
+inline void alignDiagonals(IndexMath &math, AttentionOpInterface op, Value queryLen,
                            Value keyLen, Value &causalOffset,
                            Value &windowOffset) {
   if (std::optional<DiagonalAlignment> causal = op.getCausal())
@@ -105,7 +104,7 @@ inline Value sequenceKeyLength(IndexMath &math, Value length, Value keyLen) {
 /// becomes the sequence's key length (sequenceKeyLength of its entry
 /// `length`), and bottom-right causal and window diagonals end at its last
 /// key. Shared by the tiled lowering and the GPU kernel.
-inline void applySequenceLength(IndexMath &math, AttentionOp op, Value length,
+inline void applySequenceLength(IndexMath &math, AttentionOpInterface op, Value length,
                                 Value queryLen, Value &keyLen,
                                 Value &causalOffset, Value &windowOffset) {
   keyLen = sequenceKeyLength(math, length, keyLen);
@@ -151,7 +150,7 @@ inline PackedSequence packedSequence(IndexMath &math, Value cuSeqlensQ,
 
 /// What a query block of packed sequence `sequence` works with: the
 /// sequence's query and key counts, and diagonals that are its own.
-inline void applyPackedSequence(IndexMath &math, AttentionOp op,
+inline void applyPackedSequence(IndexMath &math, AttentionOpInterface op,
                                 const PackedSequence &sequence,
                                 Value &queryLen, Value &keyLen,
                                 Value &causalOffset, Value &windowOffset) {
@@ -203,8 +202,7 @@ inline std::pair<Value, Value> pagedSlot(IndexMath &math, Value cache,
 /// The mask dims that broadcast: a static 1 where the scores' dim
 /// ([B, Hq, Nq, Nk]) is not 1 (see the op's verifier). Such a dim is read at
 /// index 0 and never expanded. All false without a mask.
-template <typename OpTy>
-inline SmallVector<bool> maskBroadcastDims(OpTy op) {
+inline SmallVector<bool> maskBroadcastDims(AttentionOpInterface op) {
   SmallVector<bool> broadcast(4, false);
   if (!op.getMask())
     return broadcast;
@@ -224,8 +222,7 @@ inline SmallVector<bool> maskBroadcastDims(OpTy op) {
 struct VisibleKeys {
   Value firstBlockStart, keyEnd;
 };
-template <typename OpTy>
-inline VisibleKeys visibleKeys(IndexMath &math, OpTy op, Value row0,
+inline VisibleKeys visibleKeys(IndexMath &math, AttentionOpInterface op, Value row0,
                                Value rows, Value keyLen, Value causalOffset,
                                Value windowOffset, int64_t blockKV) {
   Value rowEnd = math.add(row0, rows);
@@ -272,8 +269,7 @@ inline Value wholeKeyBlocksEnd(IndexMath &math, Value firstBlockStart,
 struct VisibleRows {
   Value firstBlockStart, rowEnd;
 };
-template <typename OpTy>
-inline VisibleRows visibleQueries(IndexMath &math, OpTy op, Value col0,
+inline VisibleRows visibleQueries(IndexMath &math, AttentionOpInterface op, Value col0,
                                   Value cols, Value queryLen,
                                   Value causalOffset, Value windowOffset,
                                   int64_t blockQ) {
@@ -299,8 +295,7 @@ inline VisibleRows visibleQueries(IndexMath &math, OpTy op, Value col0,
 /// col0 + cols) needs the element mask: `cols` short of `blockKV` (the
 /// tail), or a causal or window boundary crossing the tile. Otherwise every
 /// key of the tile is visible to every row (apart from an explicit mask).
-template <typename OpTy>
-inline Value tileCrossesMaskBoundary(IndexMath &math, OpTy op, Value row0,
+inline Value tileCrossesMaskBoundary(IndexMath &math, AttentionOpInterface op, Value row0,
                                      Value rows, Value col0, Value cols,
                                      int64_t blockKV, Value causalOffset,
                                      Value windowOffset) {

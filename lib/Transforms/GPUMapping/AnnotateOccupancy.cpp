@@ -14,7 +14,7 @@
 
 #include "fa/Target/TargetDescription.h"
 #include "fa/Transforms/Passes.h"
-#include "fa/Transforms/TileSelection.h"
+#include "fa/Transforms/TileSelection/TileSelection.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"

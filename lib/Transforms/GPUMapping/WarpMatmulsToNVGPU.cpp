@@ -29,7 +29,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "WarpMatmul.h"
+#include "fa/Transforms/Common/WarpMatmul.h"
 
 #include "fa/Transforms/Passes.h"
 
