@@ -496,16 +496,14 @@ MUTATIONS = [
     # Per-sequence key lengths.
     ("lengths-ignored-tiled",
      """    Value length = tensor::ExtractOp::create(b, loc, lengths, batch);
-    applySequenceLength(math, op, length, queryLen, keyLen, causalOffset,
-                        windowOffset);""",
+    applySequenceLength(math, geometry, length, queryLen, keyLen);""",
      """    Value length = tensor::ExtractOp::create(b, loc, lengths, batch);
     (void)length;""",
      ["test/Integration/kv-lengths.mlir"],
      "the tiled path ignores kv_lengths"),
     ("lengths-static-diagonal-kernel",
      """    keyLen = tensorKeyLen;
-    applySequenceLength(math, op, length, queryLen, keyLen, causalOffset,
-                        windowOffset);""",
+    applySequenceLength(math, geometry, length, queryLen, keyLen);""",
      """    keyLen = sequenceKeyLength(math, length, tensorKeyLen);""",
      ["test/Integration/kv-lengths.mlir"],
      "the kernel aligns a bottom-right causal diagonal to Nk, not to the sequence's length"),
@@ -573,8 +571,7 @@ MUTATIONS = [
      "K and V gathered through different tables are given K's table"),
     # Packed sequences (session 10).
     ("packed-diagonal-from-totals",
-     """    applyPackedSequence(math, op, sequence, queryLen, keyLen, causalOffset,
-                        windowOffset);
+     """    applyPackedSequence(math, geometry, sequence, queryLen, keyLen);
     batch = zeroIndex;""",
      """    queryLen = sequence.queryLen;
     keyLen = sequence.keyLen;

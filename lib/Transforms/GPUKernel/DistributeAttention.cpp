@@ -96,7 +96,7 @@ SmallVector<Value> KernelBuilder::build() {
   tensorKeyLen = keyLen;
   groupSize = math.divU(queryHeads, keyHeads);
   Value queryBlocks = math.ceilDiv(queryLen, math.constant(blockQ));
-  alignDiagonals(math, op, queryLen, keyLen, causalOffset, windowOffset);
+  geometry = AttentionGeometry::align(math, op, queryLen, keyLen);
   scale = f32Constant(b, loc, op.getScale().convertToDouble());
   exponent = SoftmaxExponent::of(op);
   maskBroadcast = maskBroadcastDims(op);
@@ -144,9 +144,14 @@ SmallVector<Value> KernelBuilder::build() {
       ValueRange{}, b.getArrayAttr(mapping));
   // With packed sequences the block replaces these by its sequence's views
   // and sizes; what follows the grid needs the whole tensors'.
-  SmallVector<Value *> perBlock = {&query,  &key,          &value,
-                                   &queryLen, &keyLen,     &tensorKeyLen,
-                                   &causalOffset, &windowOffset};
+  SmallVector<Value *> perBlock = {&query,
+                                   &key,
+                                   &value,
+                                   &queryLen,
+                                   &keyLen,
+                                   &tensorKeyLen,
+                                   &geometry.causalOffset,
+                                   &geometry.windowOffset};
   SmallVector<Value> whole;
   for (Value *member : perBlock)
     whole.push_back(*member);
@@ -225,8 +230,7 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
     output = rowsOf(output, sequence.queryStart, sequence.queryLen);
     if (logsumexp)
       logsumexp = rowsOf(logsumexp, sequence.queryStart, sequence.queryLen);
-    applyPackedSequence(math, op, sequence, queryLen, keyLen, causalOffset,
-                        windowOffset);
+    applyPackedSequence(math, geometry, sequence, queryLen, keyLen);
     tensorKeyLen = keyLen;
     batch = math.constant(0);
   }
@@ -242,8 +246,7 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
     // visible block; bottom-right diagonals end at its last key.
     Value length = memref::LoadOp::create(b, loc, kvLengths, batch);
     keyLen = tensorKeyLen;
-    applySequenceLength(math, op, length, queryLen, keyLen, causalOffset,
-                        windowOffset);
+    applySequenceLength(math, geometry, length, queryLen, keyLen);
   }
 
   auto workgroup =
@@ -275,8 +278,7 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
 
   // The key blocks any row of the query block can see; the same for every
   // thread, so the barriers in the loop are reached by all of them.
-  VisibleKeys visible = visibleKeys(math, op, row0, rows, keyLen, causalOffset,
-                                    windowOffset, blockKV);
+  VisibleKeys visible = geometry.visibleKeys(math, row0, rows, keyLen, blockKV);
   if (split)
     visible = splitVisibleKeys(math, visible, split, kvSplits, blockKV);
   Value firstBlockStart = visible.firstBlockStart, keyEnd = visible.keyEnd;
@@ -1078,8 +1080,8 @@ Value KernelBuilder::scoreOf(Value raw, Value batch, Value head, Value row,
                              Value col) {
   if (!elementMasks)
     return exponent.rawScores ? raw : arith::MulFOp::create(b, loc, raw, scale);
-  ScoreMasks masks{mask,   maskBroadcast, queryLen,    tensorKeyLen,
-                   keyLen, causalOffset,  windowOffset};
+  ScoreMasks masks{mask,         maskBroadcast, queryLen,
+                   tensorKeyLen, keyLen,        geometry};
   return kernelScore(b, loc, op, masks, raw,
                      exponent.rawScores ? Value() : scale, batch, head, row,
                      col);

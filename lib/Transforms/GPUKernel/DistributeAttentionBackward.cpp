@@ -110,7 +110,8 @@ struct BackwardKernel : TileCopier {
   Value gradQuery, gradKey, gradValue, gradMask;
   /// D = rowsum(dO * O), [B, Hq, Nq] f32, written by the first kernel.
   Value rowTerm;
-  Value queryLen, keyLen, groupSize, causalOffset, windowOffset, scale;
+  Value queryLen, keyLen, groupSize, scale;
+  AttentionGeometry geometry;
   /// How P is exponentiated from the scores and L.
   SoftmaxExponent exponent;
   SmallVector<bool> maskBroadcast;
@@ -222,7 +223,7 @@ SmallVector<Value> BackwardKernel::build() {
   queryLen = math.dim(query, 2);
   keyLen = math.dim(key, 2);
   groupSize = math.divU(queryHeads, keyHeads);
-  alignDiagonals(math, op, queryLen, keyLen, causalOffset, windowOffset);
+  geometry = AttentionGeometry::align(math, op, queryLen, keyLen);
   scale = f32Constant(b, loc, op.getScale().convertToDouble());
   exponent = SoftmaxExponent::of(op);
   maskBroadcast = maskBroadcastDims(op);
@@ -369,8 +370,7 @@ std::pair<Value, Value>
 BackwardKernel::probabilityAndGradient(Value raw, Value gradProb, Value lse,
                                        Value term, Value batch, Value head,
                                        Value row, Value col, Value rowExists) {
-  ScoreMasks masks{mask,   maskBroadcast, queryLen,    keyLen,
-                   keyLen, causalOffset,  windowOffset};
+  ScoreMasks masks{mask, maskBroadcast, queryLen, keyLen, keyLen, geometry};
   // u (SoftmaxExponent): the raw score when the scale folds into the
   // exponent's FMA.
   // A key mask_fill gives a constant score keeps its weight in P and has
@@ -480,8 +480,8 @@ void BackwardKernel::buildKeyValueGradients(Value batchSize, Value keyHeads) {
 
   // The query blocks that see the key block, for every head of the group:
   // one loop over (member, query block), the same for every thread.
-  VisibleRows visible = visibleQueries(math, op, col0, cols, queryLen,
-                                       causalOffset, windowOffset, blockQ);
+  VisibleRows visible =
+      geometry.visibleQueries(math, col0, cols, queryLen, blockQ);
   Value blockQValue = math.constant(blockQ);
   Value span = math.max(math.sub(visible.rowEnd, visible.firstBlockStart),
                         math.constant(0));
@@ -650,8 +650,7 @@ void BackwardKernel::buildQueryGradients(Value batchSize, Value queryHeads) {
       sharedTile({buffers, blockKV, sharedRowLength(headDim, elementType)});
   Value valueSmem =
       sharedTile({buffers, blockKV, sharedRowLength(valueDim, elementType)});
-  VisibleKeys visible = visibleKeys(math, op, row0, rows, keyLen, causalOffset,
-                                    windowOffset, blockKV);
+  VisibleKeys visible = geometry.visibleKeys(math, row0, rows, keyLen, blockKV);
   Value firstBlockStart = visible.firstBlockStart, keyEnd = visible.keyEnd;
 
   scf::ForallOp loop = threadLoop();

@@ -11,6 +11,7 @@
 #ifndef FA_LIB_TRANSFORMS_GPU_KERNELBUILDER_H
 #define FA_LIB_TRANSFORMS_GPU_KERNELBUILDER_H
 
+#include "fa/Transforms/Common/AttentionGeometry.h"
 #include "fa/Transforms/Common/IndexMath.h"
 #include "fa/Transforms/Common/TensorBuilders.h"
 #include "fa/Transforms/Common/WarpMatmul.h"
@@ -227,9 +228,10 @@ struct ScoreMasks {
   Value mask;
   ArrayRef<bool> maskBroadcast;
   /// Query rows, the keys K and V have (which bounds addresses), the keys
-  /// the sequence has (past them scores are -inf), and the diagonal offsets
-  /// of alignDiagonals (null without causal or window masks).
-  Value queryLen, tensorKeyLen, keyLen, causalOffset, windowOffset;
+  /// the sequence has (past them scores are -inf), and the causal and window
+  /// bands.
+  Value queryLen, tensorKeyLen, keyLen;
+  AttentionGeometry geometry;
 };
 
 /// scale * raw plus the mask element, -inf where the key is hidden (past
@@ -257,8 +259,7 @@ inline Value kernelScore(OpBuilder &b, Location loc, AttentionOpInterface op,
     score.addMask(memref::LoadOp::create(b, loc, masks.mask, indices));
   }
   score.require(math.lt(col, masks.keyLen));
-  requireDiagonalBand(score, math, op, row, col, masks.causalOffset,
-                      masks.windowOffset);
+  masks.geometry.requireDiagonalBand(score, math, row, col);
   if (filled)
     *filled = score.filled();
   return score.finish();
@@ -350,8 +351,9 @@ struct KernelBuilder : TileCopier {
   /// keyLen: the keys the block's sequence has (Nk, or its kv_lengths
   /// entry clamped to [0, Nk]); tensorKeyLen: Nk, the rows K and V have,
   /// which bounds addresses.
-  Value queryLen, keyLen, tensorKeyLen, groupSize, causalOffset, windowOffset,
-      scale;
+  Value queryLen, keyLen, tensorKeyLen, groupSize, scale;
+  /// The causal and window bands (per sequence, like keyLen).
+  AttentionGeometry geometry;
   Value kvLengths;
   /// Packed sequences: cu_seqlens_q and cu_seqlens_k ([B + 1]); null
   /// otherwise.

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fa/Transforms/Common/AttentionGeometry.h"
 #include "fa/Transforms/Common/IndexMath.h"
 #include "fa/Transforms/Common/TensorBuilders.h"
 

@@ -29,6 +29,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fa/Transforms/Common/AttentionGeometry.h"
 #include "fa/Transforms/Common/IndexMath.h"
 #include "fa/Transforms/Common/PackQueryGroups.h"
 #include "fa/Transforms/Common/TensorBuilders.h"
@@ -130,12 +131,12 @@ struct TileAttentionLowering {
   SmallVector<Value> mergeSplits(Value partialOutput, Value partialLse,
                                  ArrayRef<OpFoldResult> outputSizes);
   void buildQueryBlock(scf::ForallOp forall, Value queryLen, Value keyLen,
-                       Value groupSize, Value causalOffset, Value windowOffset,
-                       Value scale, ArrayRef<bool> maskBroadcast);
+                       Value groupSize, AttentionGeometry geometry, Value scale,
+                       ArrayRef<bool> maskBroadcast);
   std::pair<Value, Value> computeRows(Value batch, Value head, Value kvHead,
                                       Value row0, Value rows, int64_t tileRows,
-                                      Value keyLen, Value causalOffset,
-                                      Value windowOffset, Value scale,
+                                      Value keyLen, AttentionGeometry geometry,
+                                      Value scale,
                                       ArrayRef<bool> maskBroadcast);
 };
 
@@ -156,8 +157,8 @@ SmallVector<Value> TileAttentionLowering::lower() {
   Value groupSize = math.divU(queryHeads, keyHeads);
   Value queryBlocks = math.ceilDiv(queryLen, math.constant(blockQ));
 
-  Value causalOffset, windowOffset;
-  alignDiagonals(math, op, queryLen, keyLen, causalOffset, windowOffset);
+  AttentionGeometry geometry =
+      AttentionGeometry::align(math, op, queryLen, keyLen);
   Value scale = arith::ConstantOp::create(
       b, loc, b.getF32FloatAttr(op.getScale().convertToDouble()));
 
@@ -185,8 +186,8 @@ SmallVector<Value> TileAttentionLowering::lower() {
   auto forall = createBlockGrid(
       b, loc, ValueRange{gridBatch, queryHeads, gridX}, outputs);
 
-  buildQueryBlock(forall, queryLen, keyLen, groupSize, causalOffset,
-                  windowOffset, scale, maskBroadcast);
+  buildQueryBlock(forall, queryLen, keyLen, groupSize, geometry, scale,
+                  maskBroadcast);
 
   SmallVector<Value> results(forall.getResults());
   if (kvSplits > 1) {
@@ -206,10 +207,11 @@ SmallVector<Value> TileAttentionLowering::lower() {
 /// The online softmax for `tileRows` query rows starting at `row0` (`rows`
 /// of them valid) over every key block they can see: the [tileRows, Dv]
 /// output tile and the [tileRows] logsumexp tile (null when not requested).
-std::pair<Value, Value> TileAttentionLowering::computeRows(
-    Value batch, Value head, Value kvHead, Value row0, Value rows,
-    int64_t tileRows, Value keyLen, Value causalOffset, Value windowOffset,
-    Value scale, ArrayRef<bool> maskBroadcast) {
+std::pair<Value, Value>
+TileAttentionLowering::computeRows(Value batch, Value head, Value kvHead,
+                                   Value row0, Value rows, int64_t tileRows,
+                                   Value keyLen, AttentionGeometry geometry,
+                                   Value scale, ArrayRef<bool> maskBroadcast) {
   MLIRContext *ctx = b.getContext();
   IndexMath math{b, loc};
   Value query = queryData, key = keyData, value = valueData;
@@ -221,9 +223,7 @@ std::pair<Value, Value> TileAttentionLowering::computeRows(
                              zeroIndex, math.constant(headDim), headDim);
 
   // The keys any row of this block can see: causal and window bounds.
-  VisibleKeys visible =
-      visibleKeys(math, op, row0, rows, keyLen, causalOffset, windowOffset,
-                  blockKV);
+  VisibleKeys visible = geometry.visibleKeys(math, row0, rows, keyLen, blockKV);
   if (split)
     visible = splitVisibleKeys(math, visible, split, kvSplits, blockKV);
   Value firstBlockStart = visible.firstBlockStart, keyEnd = visible.keyEnd;
@@ -278,9 +278,8 @@ std::pair<Value, Value> TileAttentionLowering::computeRows(
 
         // Does this block need the element mask? The tail block, and blocks
         // that a causal or window boundary crosses.
-        Value needsMask = tileCrossesMaskBoundary(
-            lm, op, row0, rows, col0, cols, blockKV, causalOffset,
-            windowOffset);
+        Value needsMask = geometry.tileCrossesMaskBoundary(lm, row0, rows, col0,
+                                                           cols, blockKV);
 
         // scores = scale * raw (+ bias, keep-mask); hidden keys are -inf.
         auto buildScores = [&](OpBuilder &sb, Location sloc,
@@ -311,8 +310,7 @@ std::pair<Value, Value> TileAttentionLowering::computeRows(
                   Value row = em.add(row0, linalg::IndexOp::create(nb, nloc, 0));
                   Value col = em.add(col0, localCol);
                   score.require(em.lt(localCol, cols)); // the padded tail
-                  requireDiagonalBand(score, em, op, row, col, causalOffset,
-                                      windowOffset);
+                  geometry.requireDiagonalBand(score, em, row, col);
                 }
                 return score.finish();
               });
@@ -432,8 +430,7 @@ std::pair<Value, Value> TileAttentionLowering::computeRows(
 /// warps never exchange partial results.
 void TileAttentionLowering::buildQueryBlock(
     scf::ForallOp forall, Value queryLen, Value keyLen, Value groupSize,
-    Value causalOffset, Value windowOffset, Value scale,
-    ArrayRef<bool> maskBroadcast) {
+    AttentionGeometry geometry, Value scale, ArrayRef<bool> maskBroadcast) {
   MLIRContext *ctx = b.getContext();
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(forall.getBody());
@@ -474,8 +471,7 @@ void TileAttentionLowering::buildQueryBlock(
     queryData = rowsOf(op.getQuery(), sequence.queryStart, sequence.queryLen);
     keyData = rowsOf(op.getKey(), sequence.keyStart, sequence.keyLen);
     valueData = rowsOf(op.getValue(), sequence.keyStart, sequence.keyLen);
-    applyPackedSequence(math, op, sequence, queryLen, keyLen, causalOffset,
-                        windowOffset);
+    applyPackedSequence(math, geometry, sequence, queryLen, keyLen);
     batch = zeroIndex;
     rowStart = sequence.queryStart;
   }
@@ -489,15 +485,14 @@ void TileAttentionLowering::buildQueryBlock(
     // This sequence's keys: the loop stops at its last visible block, and
     // bottom-right diagonals end at its last key.
     Value length = tensor::ExtractOp::create(b, loc, lengths, batch);
-    applySequenceLength(math, op, length, queryLen, keyLen, causalOffset,
-                        windowOffset);
+    applySequenceLength(math, geometry, length, queryLen, keyLen);
   }
 
   Value outputTile, lseTile;
   if (warps == 1) {
     std::tie(outputTile, lseTile) =
-        computeRows(batch, head, kvHead, row0, rows, blockQ, keyLen,
-                    causalOffset, windowOffset, scale, maskBroadcast);
+        computeRows(batch, head, kvHead, row0, rows, blockQ, keyLen, geometry,
+                    scale, maskBroadcast);
   } else {
     int64_t warpRows = blockQ / warps;
     SmallVector<Value> blockOutputs = {createEmpty(
@@ -520,7 +515,7 @@ void TileAttentionLowering::buildQueryBlock(
       Value warpValid = math.max(zeroIndex, math.min(warpRowsValue, remaining));
       auto [warpOutput, warpLse] = computeRows(
           batch, head, kvHead, math.add(row0, warpOffset), warpValid, warpRows,
-          keyLen, causalOffset, windowOffset, scale, maskBroadcast);
+          keyLen, geometry, scale, maskBroadcast);
       b.setInsertionPointToEnd(warpLoop.getTerminator().getBody());
       auto one = b.getIndexAttr(1);
       tensor::ParallelInsertSliceOp::create(

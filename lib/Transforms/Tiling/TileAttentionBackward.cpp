@@ -38,6 +38,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fa/Transforms/Common/AttentionGeometry.h"
 #include "fa/Transforms/Common/IndexMath.h"
 #include "fa/Transforms/Common/TensorBuilders.h"
 
@@ -121,7 +122,8 @@ struct BackwardLowering {
   Location loc;
   int64_t blockQ, blockKV, headDim, valueDim;
   Type elementType, f32;
-  Value scale, queryLen, keyLen, groupSize, causalOffset, windowOffset;
+  Value scale, queryLen, keyLen, groupSize;
+  AttentionGeometry geometry;
   SmallVector<bool> maskBroadcast;
   /// D = rowsum(dO * O), [B, Hq, Nq] in f32.
   Value rowCorrection;
@@ -167,7 +169,7 @@ SmallVector<Value> BackwardLowering::lower() {
   queryLen = math.dim(query, 2);
   keyLen = math.dim(key, 2);
   groupSize = math.divU(math.dim(query, 1), math.dim(key, 1));
-  alignDiagonals(math, op, queryLen, keyLen, causalOffset, windowOffset);
+  geometry = AttentionGeometry::align(math, op, queryLen, keyLen);
   scale = arith::ConstantOp::create(
       b, loc, b.getF32FloatAttr(op.getScale().convertToDouble()));
   maskBroadcast = maskBroadcastDims(op);
@@ -257,9 +259,8 @@ std::pair<Value, Value> BackwardLowering::recompute(
                         cols, blockKV, maskBroadcast);
   // The element mask only where the tile is padded (rows or keys) or a
   // causal or window boundary crosses it.
-  Value needsMask = tileCrossesMaskBoundary(lm, op, row0, rows, col0, cols,
-                                            blockKV, causalOffset,
-                                            windowOffset);
+  Value needsMask =
+      geometry.tileCrossesMaskBoundary(lm, row0, rows, col0, cols, blockKV);
   needsMask = lm.orI(needsMask, lm.lt(rows, lm.constant(blockQ)));
   // P = exp(scale * raw (+ bias) - L), 0 where hidden or where the row saw
   // no key in the forward pass (L = -inf).
@@ -290,8 +291,7 @@ std::pair<Value, Value> BackwardLowering::recompute(
             Value col = em.add(col0, localCol);
             score.require(em.lt(localRow, rows)); // padded query rows
             score.require(em.lt(localCol, cols)); // padded keys
-            requireDiagonalBand(score, em, op, row, col, causalOffset,
-                                windowOffset);
+            geometry.requireDiagonalBand(score, em, row, col);
           }
           Value lse = args[1];
           Value negInf = arith::ConstantOp::create(
@@ -411,8 +411,8 @@ std::pair<Value, Value> BackwardLowering::gradKeysAndValues() {
     return createFilled(b, loc, {b.getIndexAttr(blockKV), b.getIndexAttr(width)},
                         f32, b.getFloatAttr(f32, 0.0));
   };
-  VisibleRows rowRange = visibleQueries(math, op, col0, cols, queryLen,
-                                        causalOffset, windowOffset, blockQ);
+  VisibleRows rowRange =
+      geometry.visibleQueries(math, col0, cols, queryLen, blockQ);
   Value blockQValue = math.constant(blockQ);
   // Every query head of the group, one after another: the group's sum is
   // formed in this block, in a fixed order.
@@ -471,8 +471,7 @@ Value BackwardLowering::gradQueries() {
   Value kvHead = math.divU(head, groupSize);
   Value zero = math.constant(0);
   QueryTiles queries = loadQueryTiles(b, loc, batch, head, row0, rows);
-  VisibleKeys visible = visibleKeys(math, op, row0, rows, keyLen, causalOffset,
-                                    windowOffset, blockKV);
+  VisibleKeys visible = geometry.visibleKeys(math, row0, rows, keyLen, blockKV);
   Value blockKVValue = math.constant(blockKV);
   Value init = createFilled(
       b, loc, {b.getIndexAttr(blockQ), b.getIndexAttr(headDim)}, f32,
@@ -572,10 +571,11 @@ Value BackwardLowering::gradBias() {
               // Keys: this block's, or every key block its rows see.
               Value keyBegin = blockCol0, keyEnd = hm.add(blockCol0, blockCols);
               if (keysBroadcast) {
-                VisibleKeys visible = rowsBroadcast
-                    ? VisibleKeys{zero, keyLen}
-                    : visibleKeys(hm, op, blockRow0, blockRows, keyLen,
-                                  causalOffset, windowOffset, blockKV);
+                VisibleKeys visible =
+                    rowsBroadcast
+                        ? VisibleKeys{zero, keyLen}
+                        : geometry.visibleKeys(hm, blockRow0, blockRows, keyLen,
+                                               blockKV);
                 keyBegin = visible.firstBlockStart;
                 keyEnd = visible.keyEnd;
               }
@@ -596,9 +596,8 @@ Value BackwardLowering::gradBias() {
                     Value rowBegin = blockRow0;
                     Value rowEnd = km.add(blockRow0, blockRows);
                     if (rowsBroadcast) {
-                      VisibleRows rowsSeeing =
-                          visibleQueries(km, op, col0, cols, queryLen,
-                                         causalOffset, windowOffset, blockQ);
+                      VisibleRows rowsSeeing = geometry.visibleQueries(
+                          km, col0, cols, queryLen, blockQ);
                       rowBegin = rowsSeeing.firstBlockStart;
                       rowEnd = rowsSeeing.rowEnd;
                     }

@@ -170,23 +170,6 @@ inline Value scoreGradient(OpBuilder &b, Location loc, Value prob,
   return arith::SelectOp::create(b, loc, shown, gradient, zero);
 }
 
-/// Inside a tile's linalg body: hides key `col` from query row `row` where
-/// the causal or window mask of `op` (fa.attention or fa.attention_backward)
-/// does, with the diagonal offsets of alignDiagonals. Shared by the forward
-/// and backward tiled lowerings so that both hide the same keys.
-inline void requireDiagonalBand(MaskedScore &score, IndexMath &m,
-                                AttentionOpInterface op,
-                                Value row, Value col, Value causalOffset,
-                                Value windowOffset) {
-  if (op.getCausal())
-    score.require(m.le(col, m.add(row, causalOffset)));
-  if (WindowAttr window = op.getWindowAttr()) {
-    Value diagonal = m.add(row, windowOffset);
-    score.require(m.le(m.addConstant(diagonal, -window.getLeft()), col));
-    score.require(m.le(col, m.addConstant(diagonal, window.getRight())));
-  }
-}
-
 /// The grid of a tiled lowering's pass: an scf.forall over `sizes` mapped to GPU blocks
 /// (z, y, x), whose results are `outputs`.
 inline scf::ForallOp createBlockGrid(OpBuilder &b, Location loc, ValueRange sizes,
