@@ -9,8 +9,10 @@
 #include "fa/Dialect/FA/IR/FAOps.h"
 #include "fa/InitFA.h"
 #include "fa/Pipelines/Pipelines.h"
+#include "fa/Transforms/GPUKernel/GPUKernel.h"
 #include "fa/Transforms/Passes.h"
 #include "fa/Transforms/TileSelection/TileSelection.h"
+#include "fa/Transforms/Tiling/Tiling.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -83,6 +85,78 @@ TEST_F(APITest, RecognizerRunsAsPatternsInAForeignDriver) {
     softmaxOps += op->getName().getStringRef() == "tosa.reduce_max";
   });
   EXPECT_EQ(softmaxOps, 0);
+}
+
+// An fa.attention with and without a tiling, for the lowerings' entry
+// points.
+constexpr const char *kTiledAttention = R"mlir(
+func.func @tiled(%q: tensor<1x2x64x16xf16>, %k: tensor<1x2x64x16xf16>,
+                 %v: tensor<1x2x64x16xf16>) -> tensor<1x2x64x16xf16> {
+  %o = fa.attention %q, %k, %v scale = 0.25 causal = top_left
+      tiling = <block_q = 64, block_kv = 32, warps = 4, stages = 2>
+      : tensor<1x2x64x16xf16>, tensor<1x2x64x16xf16>, tensor<1x2x64x16xf16>
+      -> tensor<1x2x64x16xf16>
+  return %o : tensor<1x2x64x16xf16>
+}
+func.func @untiled(%q: tensor<1x2x64x16xf16>, %k: tensor<1x2x64x16xf16>,
+                   %v: tensor<1x2x64x16xf16>) -> tensor<1x2x64x16xf16> {
+  %o = fa.attention %q, %k, %v scale = 0.25
+      : tensor<1x2x64x16xf16>, tensor<1x2x64x16xf16>, tensor<1x2x64x16xf16>
+      -> tensor<1x2x64x16xf16>
+  return %o : tensor<1x2x64x16xf16>
+}
+)mlir";
+
+int countAttentions(ModuleOp module) {
+  int count = 0;
+  module.walk([&](fa::AttentionOp) { ++count; });
+  return count;
+}
+
+TEST_F(APITest, TilingIsAFunctionAndAPattern) {
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(kTiledAttention, &context);
+  ASSERT_TRUE(module);
+  // As patterns: the tiled op is lowered, the untiled one is a match
+  // failure and stays.
+  RewritePatternSet patterns(&context);
+  fa::populateTileAttentionPatterns(patterns);
+  ASSERT_TRUE(succeeded(applyPatternsGreedily(*module, std::move(patterns))));
+  EXPECT_EQ(countAttentions(*module), 1);
+  // As a function on the op that is left: it has no tiling, so it fails
+  // and says why at the op.
+  std::string diagnostic;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &d) {
+    diagnostic = d.str();
+    return success();
+  });
+  IRRewriter rewriter(&context);
+  fa::AttentionOp untiled;
+  module->walk([&](fa::AttentionOp op) { untiled = op; });
+  EXPECT_TRUE(failed(fa::tileAttention(rewriter, untiled)));
+  EXPECT_NE(diagnostic.find("has no tiling"), std::string::npos) << diagnostic;
+}
+
+TEST_F(APITest, DistributionReturnsTheKernelsResultsAndFollowsItsPlan) {
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(kTiledAttention, &context);
+  ASSERT_TRUE(module);
+  fa::AttentionOp tiled;
+  module->walk([&](fa::AttentionOp op) {
+    if (op.getTilingAttr())
+      tiled = op;
+  });
+  ASSERT_TRUE(tiled);
+  fa::KernelPlan plan = fa::planForwardKernel(tiled);
+  EXPECT_TRUE(plan.tensorCores);
+  EXPECT_TRUE(plan.registerFragments);
+  EXPECT_EQ(plan.threads, 128);
+  IRRewriter rewriter(&context);
+  FailureOr<SmallVector<Value>> results =
+      fa::distributeAttention(rewriter, tiled);
+  ASSERT_TRUE(succeeded(results));
+  EXPECT_EQ(results->size(), 1u);
+  EXPECT_EQ(countAttentions(*module), 1);
 }
 
 TEST_F(APITest, CPUPipelineBuildsIntoAForeignPassManager) {

@@ -626,4 +626,83 @@ TEST(Backward, FusedTrafficIsBelowTheUnfusedAtLongSequences) {
   EXPECT_LT(costs.hbmBytesTiled * 3, costs.hbmBytesUnfused);
 }
 
+// The forward kernel's plan (planKernel): what fa-distribute-attention
+// builds, decided before any IR.
+AttentionShape halfShape(int64_t headDim) {
+  AttentionShape shape;
+  shape.headDim = shape.valueDim = headDim;
+  shape.elementBytes = 2;
+  shape.mmaOperands = true;
+  return shape;
+}
+
+TEST(KernelPlan, F16TakesRegisterFragmentsAndCpAsync) {
+  KernelPlan plan =
+      planKernel(Tiling{128, 64, 4, 1}, halfShape(64), 2, 2, KernelChoices{});
+  EXPECT_EQ(plan.threads, 128);
+  EXPECT_TRUE(plan.tensorCores);
+  EXPECT_TRUE(plan.registerFragments);
+  // The register kernel prefetches in FlashAttention-2's order even at one
+  // stage.
+  EXPECT_TRUE(plan.asyncCopies);
+  EXPECT_EQ(plan.rowSplit, 1);
+  EXPECT_EQ(plan.describe(),
+            "mma.sync, register fragments, cp.async, 128 threads, 1 stage");
+}
+
+TEST(KernelPlan, SharedMemoryKernelSplitsRowsWhenThreadsAreTwiceTheRows) {
+  KernelChoices choices;
+  choices.registerFragments = false;
+  KernelPlan plan =
+      planKernel(Tiling{64, 64, 4, 1}, halfShape(64), 2, 2, choices);
+  EXPECT_TRUE(plan.tensorCores);
+  EXPECT_FALSE(plan.registerFragments);
+  EXPECT_EQ(plan.rowSplit, 2);
+  // One stage and no register fragments: nothing to prefetch into.
+  EXPECT_FALSE(plan.asyncCopies);
+  EXPECT_TRUE(planKernel(Tiling{64, 64, 4, 2}, halfShape(64), 2, 2, choices)
+                  .asyncCopies);
+}
+
+TEST(KernelPlan, WithoutTensorCoresTheFMAKernelChunksKeys) {
+  AttentionShape shape = halfShape(64);
+  shape.mmaOperands = false;
+  shape.elementBytes = 4;
+  KernelPlan plan =
+      planKernel(Tiling{32, 48, 1, 2}, shape, 4, 4, KernelChoices{});
+  EXPECT_FALSE(plan.tensorCores);
+  EXPECT_FALSE(plan.registerFragments);
+  EXPECT_EQ(plan.keyChunk, 16);
+  EXPECT_EQ(
+      planKernel(Tiling{32, 24, 1, 2}, shape, 4, 4, KernelChoices{}).keyChunk,
+      8);
+  EXPECT_EQ(
+      planKernel(Tiling{32, 7, 1, 2}, shape, 4, 4, KernelChoices{}).keyChunk,
+      1);
+  // A chip without mma.sync gets the FMA kernel even for f16.
+  KernelChoices noTensorCores;
+  noTensorCores.tensorCores = false;
+  EXPECT_FALSE(
+      planKernel(Tiling{128, 64, 4, 2}, halfShape(64), 2, 2, noTensorCores)
+          .tensorCores);
+}
+
+TEST(KernelPlan, CopiesStaySynchronousWhenRowsDoNotSplitIntoChunks) {
+  // d = 36 halves: rows of 72 bytes are not whole 16-byte chunks.
+  AttentionShape shape = halfShape(36);
+  shape.mmaOperands = false;
+  KernelPlan plan =
+      planKernel(Tiling{32, 32, 1, 2}, shape, 2, 2, KernelChoices{});
+  EXPECT_FALSE(plan.asyncCopies);
+  // Chunks that do not spread evenly over the threads: 8 keys of 64 halves
+  // are 64 chunks for 128 threads.
+  EXPECT_FALSE(
+      planKernel(Tiling{128, 8, 4, 2}, halfShape(64), 2, 2, KernelChoices{})
+          .asyncCopies);
+  KernelChoices noCopies;
+  noCopies.asyncCopies = false;
+  EXPECT_FALSE(planKernel(Tiling{128, 64, 4, 2}, halfShape(64), 2, 2, noCopies)
+                   .asyncCopies);
+}
+
 } // namespace

@@ -33,9 +33,14 @@
 // FMA: fma.rn.f32
 // FMA-NOT: mma.sync
 
+// The report also prints the kernel's plan (planKernel), which the kernel
+// builder follows.
 // REPORT: "gpu_kernel":"mma.sync-registers"
+// REPORT-SAME: "kernel_plan":"mma.sync, register fragments, cp.async, 128 threads, 1 stage"
 // REPORT: "gpu_kernel":"mma.sync-registers"
+// REPORT-SAME: "kernel_plan":"mma.sync, register fragments, cp.async, 128 threads, 1 stage"
 // REPORT: "gpu_kernel":"fma"
+// REPORT-SAME: "kernel_plan":"FMA, synchronous copies, 128 threads, 1 stage, 16 keys per step"
 
 func.func @f16(%q: tensor<1x4x256x64xf16>) -> tensor<1x4x256x64xf16> {
   %o = fa.attention %q, %q, %q scale = 0.125 : tensor<1x4x256x64xf16>, tensor<1x4x256x64xf16>, tensor<1x4x256x64xf16> -> tensor<1x4x256x64xf16>

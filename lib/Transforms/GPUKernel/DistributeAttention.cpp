@@ -42,10 +42,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelBuilder.h"
+#include "fa/Transforms/Common/LoweringDriver.h"
 #include "fa/Transforms/Common/PackQueryGroups.h"
 #include "fa/Transforms/Common/TensorBuilders.h"
 
 #include "fa/Dialect/FA/IR/FAOps.h"
+#include "fa/Transforms/GPUKernel/GPUKernel.h"
 #include "fa/Transforms/Passes.h"
 #include "fa/Transforms/TileSelection/TileSelection.h"
 
@@ -61,6 +63,10 @@
 
 #include <limits>
 #include <tuple>
+
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "fa-distribute-attention"
 
 namespace mlir::fa {
 #define GEN_PASS_DEF_FADISTRIBUTEATTENTION
@@ -1193,44 +1199,82 @@ SmallVector<Value> KernelBuilder::computeKeyBlock(
 namespace {
 
 using gpu_kernel::KernelBuilder;
-using gpu_kernel::kWarpSize;
 
 struct FADistributeAttentionPass
     : fa::impl::FADistributeAttentionBase<FADistributeAttentionPass> {
   using FADistributeAttentionBase::FADistributeAttentionBase;
 
   void runOnOperation() override {
-    SmallVector<AttentionOp> ops;
-    getOperation()->walk([&](AttentionOp op) { ops.push_back(op); });
-    for (AttentionOp op : ops) {
-      TilingAttr tiling = op.getTilingAttr();
-      if (!tiling) {
-        op.emitOpError() << "has no tiling; run fa-select-tiles first (or "
-                            "write tiling = #fa.tiling<...> on the op)";
-        return signalPassFailure();
-      }
-      int64_t threads = tiling.getWarps() * kWarpSize;
-      if (tiling.getBlockQ() > threads) {
-        op.emitOpError() << "tiling block_q (" << tiling.getBlockQ()
-                         << ") exceeds the kernel's " << threads << " threads ("
-                         << tiling.getWarps()
-                         << " warps of 32): each thread owns one query row, "
-                            "so block_q must be at most 32 * warps";
-        return signalPassFailure();
-      }
-      OpBuilder builder(op);
-      FailureOr<AttentionOp> lowered = packQueryGroupsIfTiled(op, builder);
-      if (failed(lowered))
-        return signalPassFailure();
-      op = *lowered;
-      tiling = op.getTilingAttr();
-      KernelBuilder kernel(op, builder, tiling, asyncCopies, tensorCores,
-                           registerFragments);
-      SmallVector<Value> results = kernel.build();
-      op.replaceAllUsesWith(results);
-      op.erase();
-    }
+    KernelOptions options{asyncCopies, tensorCores, registerFragments};
+    if (failed(lowerEach<AttentionOp>(
+            getOperation(), [&](RewriterBase &rewriter, AttentionOp op) {
+              return success(
+                  succeeded(distributeAttention(rewriter, op, options)));
+            })))
+      signalPassFailure();
   }
 };
 
 } // namespace
+
+KernelPlan mlir::fa::planForwardKernel(AttentionOp op,
+                                       const KernelOptions &options) {
+  TilingAttr tiling = op.getTilingAttr();
+  Tiling sizes{tiling.getBlockQ(), tiling.getBlockKv(), tiling.getWarps(),
+               tiling.getStages()};
+  auto elementType = [](Value value) {
+    return cast<RankedTensorType>(value.getType()).getElementType();
+  };
+  Type queryType = elementType(op.getQuery()),
+       keyType = elementType(op.getKey()),
+       valueType = elementType(op.getValue());
+  AttentionShape shape;
+  shape.headDim = op.getQuery().getType().getDimSize(3);
+  shape.valueDim = op.getValue().getType().getDimSize(3);
+  shape.mmaOperands = isMmaSyncOperandTypes(queryType, keyType, valueType);
+  return planKernel(sizes, shape, gpu_kernel::elementBytes(keyType),
+                    gpu_kernel::elementBytes(valueType),
+                    KernelChoices{options.asyncCopies, options.tensorCores,
+                                  options.registerFragments});
+}
+
+FailureOr<SmallVector<Value>>
+mlir::fa::distributeAttention(RewriterBase &rewriter, AttentionOp op,
+                              const KernelOptions &options) {
+  std::string problem = tilingProblem(op, TiledLowering::Kernel);
+  if (!problem.empty()) {
+    op.emitOpError() << problem;
+    return failure();
+  }
+  rewriter.setInsertionPoint(op);
+  FailureOr<AttentionOp> lowered = packQueryGroupsIfTiled(op, rewriter);
+  if (failed(lowered))
+    return failure();
+  op = *lowered;
+  LLVM_DEBUG(llvm::dbgs() << "building the kernel of " << op << "\n");
+  KernelPlan plan = planForwardKernel(op, options);
+  LLVM_DEBUG(llvm::dbgs() << "kernel plan: " << plan.describe() << "\n");
+  KernelBuilder kernel(op, rewriter, op.getTilingAttr(), plan);
+  SmallVector<Value> results = kernel.build();
+  rewriter.replaceOp(op, results);
+  return results;
+}
+
+void mlir::fa::populateDistributeAttentionPatterns(
+    RewritePatternSet &patterns, const KernelOptions &options) {
+  MLIRContext *context = patterns.getContext();
+  patterns.add<LoweringPattern<AttentionOp>>(
+      context,
+      [](AttentionOp op) { return tilingProblem(op, TiledLowering::Kernel); },
+      [options](RewriterBase &rewriter, AttentionOp op) {
+        return distributeAttention(rewriter, op, options);
+      });
+  patterns.add<LoweringPattern<AttentionBackwardOp>>(
+      context,
+      [options](AttentionBackwardOp op) {
+        return whyNoBackwardKernel(op, options);
+      },
+      [options](RewriterBase &rewriter, AttentionBackwardOp op) {
+        return distributeAttentionBackward(rewriter, op, options);
+      });
+}

@@ -49,6 +49,8 @@
 #include "KernelBuilder.h"
 
 #include "fa/Dialect/FA/IR/FAOps.h"
+#include "fa/Transforms/Common/LoweringDriver.h"
+#include "fa/Transforms/GPUKernel/GPUKernel.h"
 #include "fa/Transforms/Passes.h"
 #include "fa/Transforms/TileSelection/TileSelection.h"
 
@@ -61,6 +63,10 @@
 
 #include <limits>
 #include <tuple>
+
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "fa-distribute-attention-backward"
 
 namespace mlir::fa {
 #define GEN_PASS_DEF_FADISTRIBUTEATTENTIONBACKWARD
@@ -922,30 +928,54 @@ struct FADistributeAttentionBackwardPass
   using FADistributeAttentionBackwardBase::FADistributeAttentionBackwardBase;
 
   void runOnOperation() override {
-    SmallVector<AttentionBackwardOp> ops;
-    getOperation()->walk([&](AttentionBackwardOp op) { ops.push_back(op); });
-    for (AttentionBackwardOp op : ops) {
-      TilingAttr tiling = op.getTilingAttr();
-      if (!tiling) {
-        op.emitOpError() << "has no tiling; run fa-select-tiles first (or "
-                            "write tiling = #fa.tiling<...> on the op)";
-        return signalPassFailure();
-      }
-      std::string reason = unsupportedReason(op, tiling, tensorCores);
-      if (!reason.empty()) {
-        if (!requireKernel)
-          continue; // left to fa-tile-attention-backward
-        op.emitOpError() << "has no GPU kernel here: the backward kernel "
-                         << reason;
-        return signalPassFailure();
-      }
-      OpBuilder builder(op);
-      BackwardKernel kernel(op, builder, tiling, asyncCopies);
-      SmallVector<Value> results = kernel.build();
-      op.replaceAllUsesWith(results);
-      op.erase();
-    }
+    KernelOptions options;
+    options.asyncCopies = asyncCopies;
+    options.tensorCores = tensorCores;
+    if (failed(lowerEach<AttentionBackwardOp>(
+            getOperation(),
+            [&](RewriterBase &rewriter, AttentionBackwardOp op) {
+              // Left to fa-tile-attention-backward unless the kernel is
+              // required (an op without tiling is an error either way).
+              if (!requireKernel && op.getTilingAttr() &&
+                  !whyNoBackwardKernel(op, options).empty())
+                return success();
+              return success(succeeded(
+                  distributeAttentionBackward(rewriter, op, options)));
+            })))
+      signalPassFailure();
   }
 };
 
 } // namespace
+
+std::string mlir::fa::whyNoBackwardKernel(AttentionBackwardOp op,
+                                          const KernelOptions &options) {
+  std::string problem = tilingProblem(op, TiledLowering::Kernel);
+  if (!problem.empty())
+    return problem;
+  return unsupportedReason(op, op.getTilingAttr(), options.tensorCores);
+}
+
+FailureOr<SmallVector<Value>>
+mlir::fa::distributeAttentionBackward(RewriterBase &rewriter,
+                                      AttentionBackwardOp op,
+                                      const KernelOptions &options) {
+  std::string problem = tilingProblem(op, TiledLowering::Kernel);
+  if (!problem.empty()) {
+    op.emitOpError() << problem;
+    return failure();
+  }
+  std::string reason =
+      unsupportedReason(op, op.getTilingAttr(), options.tensorCores);
+  if (!reason.empty()) {
+    op.emitOpError() << "has no GPU kernel here: the backward kernel "
+                     << reason;
+    return failure();
+  }
+  LLVM_DEBUG(llvm::dbgs() << "building the backward kernels of " << op << "\n");
+  rewriter.setInsertionPoint(op);
+  BackwardKernel kernel(op, rewriter, op.getTilingAttr(), options.asyncCopies);
+  SmallVector<Value> results = kernel.build();
+  rewriter.replaceOp(op, results);
+  return results;
+}

@@ -360,12 +360,14 @@ struct KernelBuilder : TileCopier {
   Value packedQueries, packedKeys;
   SmallVector<bool> maskBroadcast;
 
+  /// Builds the kernel `plan` (planKernel) describes for `op`.
   KernelBuilder(AttentionOp op, OpBuilder &b, TilingAttr tiling,
-                bool allowAsyncCopies, bool allowTensorCores,
-                bool allowRegisterFragments = false)
-      : TileCopier(b, op.getLoc(), tiling.getWarps() * kWarpSize), op(op),
+                const KernelPlan &plan)
+      : TileCopier(b, op.getLoc(), plan.threads), op(op),
         blockQ(tiling.getBlockQ()), blockKV(tiling.getBlockKv()),
-        stages(tiling.getStages()), kvSplits(tiling.getKvSplits()) {
+        stages(plan.stages), keyChunk(plan.keyChunk),
+        kvSplits(tiling.getKvSplits()), asyncCopies(plan.asyncCopies),
+        tensorCores(plan.tensorCores), rowSplit(plan.rowSplit) {
     auto qType = cast<RankedTensorType>(op.getQuery().getType());
     auto vType = cast<RankedTensorType>(op.getValue().getType());
     headDim = qType.getDimSize(3);
@@ -377,39 +379,7 @@ struct KernelBuilder : TileCopier {
     outputElementType =
         cast<RankedTensorType>(op.getOutput().getType()).getElementType();
     f32 = b.getF32Type();
-    // cp.async moves 16 bytes per thread and needs a second buffer to fill
-    // while the first is read; copies that need a guard (chunks that do not
-    // spread evenly over the threads) stay synchronous.
-    auto evenChunks = [&](int64_t width, Type type) {
-      int64_t chunk = chunkElements(width, type);
-      return chunk * elementBytes(type) == kChunkBytes &&
-             (blockKV * (width / chunk)) % threads == 0;
-    };
-    AttentionShape shape;
-    shape.headDim = headDim;
-    shape.valueDim = valueDim;
-    shape.mmaOperands = isMmaSyncOperandTypes(
-        queryElementType, keyElementType, valueElementType);
-    tensorCores =
-        allowTensorCores &&
-        tensorCoreKernel(Tiling{blockQ, blockKV, tiling.getWarps(), stages},
-                         shape);
-    // Block_kv and Dv are multiples of 16 here: whole pairs of 8-column
-    // chunks for the two threads of a row.
-    registerFragments = tensorCores && allowRegisterFragments;
-    // The register kernel copies with cp.async at one stage too, in
-    // FlashAttention-2's order (buildQueryBlock).
-    asyncCopies = allowAsyncCopies && (stages > 1 || registerFragments) &&
-                  evenChunks(headDim, keyElementType) &&
-                  evenChunks(valueDim, valueElementType);
-    if (tensorCores && !registerFragments && threads == 2 * blockQ)
-      rowSplit = 2;
-    keyChunk = 1;
-    for (int64_t chunk = kMaxKeyChunk; chunk > 1; chunk /= 2)
-      if (blockKV % chunk == 0) {
-        keyChunk = chunk;
-        break;
-      }
+    registerFragments = plan.registerFragments;
   }
 
   SmallVector<Value> build();

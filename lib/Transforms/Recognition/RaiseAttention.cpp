@@ -21,10 +21,13 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/Debug.h"
 
 #include <limits>
 #include <numeric>
 #include <set>
+
+#define DEBUG_TYPE "fa-raise-attention"
 
 namespace mlir::fa {
 #define GEN_PASS_DEF_FARAISEATTENTION
@@ -1005,9 +1008,13 @@ struct FARaiseAttentionPass
       if (!match) {
         if (rejection.category == RejectCategory::NotCandidate)
           continue;
+        LLVM_DEBUG(llvm::dbgs() << "refused at " << root->getLoc() << ": "
+                                << rejection.message << "\n");
         rejections.push_back({root, std::move(rejection)});
         continue;
       }
+      LLVM_DEBUG(llvm::dbgs() << "raising the attention ending at "
+                              << root->getLoc() << "\n");
       ++numCandidates;
       ++numRaised;
       ++counts.candidates;

@@ -240,6 +240,20 @@ void writeReport(llvm::raw_ostream &os, Operation *op, Type elementType,
                          : "fma");
     json.attribute("why", "target " + target.description.name + " from " +
                               target.origin + "; " + decision.why);
+    // What that kernel will be (planKernel), with fa-gpu-pipeline's
+    // defaults for the chip: cp.async and mma.sync from sm_80 on.
+    if (auto forward = dyn_cast<AttentionOp>(op);
+        forward && target.description.isGPU()) {
+      bool sm80 = hasMmaSync16816(target.description);
+      auto bytes = [](Value value) {
+        Type element = cast<ShapedType>(value.getType()).getElementType();
+        return int64_t(llvm::divideCeil(element.getIntOrFloatBitWidth(), 8));
+      };
+      KernelPlan plan = planKernel(
+          decision.tiling, shape, bytes(forward.getKey()),
+          bytes(forward.getValue()), KernelChoices{sm80, sm80, true});
+      json.attribute("kernel_plan", plan.describe());
+    }
   });
   os << "\n";
 }

@@ -31,11 +31,13 @@
 
 #include "fa/Transforms/Common/AttentionGeometry.h"
 #include "fa/Transforms/Common/IndexMath.h"
+#include "fa/Transforms/Common/LoweringDriver.h"
 #include "fa/Transforms/Common/PackQueryGroups.h"
 #include "fa/Transforms/Common/TensorBuilders.h"
 
 #include "fa/Dialect/FA/IR/FAOps.h"
 #include "fa/Transforms/Passes.h"
+#include "fa/Transforms/Tiling/Tiling.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -45,6 +47,10 @@
 #include "mlir/IR/PatternMatch.h"
 
 #include <limits>
+
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "fa-tile-attention"
 
 namespace mlir::fa {
 #define GEN_PASS_DEF_FATILEATTENTION
@@ -648,37 +654,50 @@ TileAttentionLowering::mergeSplits(Value partialOutput, Value partialLse,
   return {output, lse};
 }
 
+} // namespace
+
+FailureOr<SmallVector<Value>> mlir::fa::tileAttention(RewriterBase &rewriter,
+                                                      AttentionOp op) {
+  std::string problem = tilingProblem(op, TiledLowering::LoopNest);
+  if (!problem.empty()) {
+    op.emitOpError() << problem;
+    return failure();
+  }
+  rewriter.setInsertionPoint(op);
+  FailureOr<AttentionOp> lowered = packQueryGroupsIfTiled(op, rewriter);
+  if (failed(lowered))
+    return failure();
+  op = *lowered;
+  LLVM_DEBUG(llvm::dbgs() << "tiling " << op << "\n");
+  TileAttentionLowering lowering(op, rewriter, op.getTilingAttr());
+  SmallVector<Value> results = lowering.lower();
+  rewriter.replaceOp(op, results);
+  return results;
+}
+
+void mlir::fa::populateTileAttentionPatterns(RewritePatternSet &patterns) {
+  MLIRContext *context = patterns.getContext();
+  patterns.add<LoweringPattern<AttentionOp>>(
+      context,
+      [](AttentionOp op) { return tilingProblem(op, TiledLowering::LoopNest); },
+      tileAttention);
+  patterns.add<LoweringPattern<AttentionBackwardOp>>(
+      context,
+      [](AttentionBackwardOp op) {
+        return tilingProblem(op, TiledLowering::LoopNest);
+      },
+      tileAttentionBackward);
+}
+
+namespace {
 struct FATileAttentionPass
     : fa::impl::FATileAttentionBase<FATileAttentionPass> {
   void runOnOperation() override {
-    SmallVector<AttentionOp> ops;
-    getOperation()->walk([&](AttentionOp op) { ops.push_back(op); });
-    for (AttentionOp op : ops) {
-      TilingAttr tiling = op.getTilingAttr();
-      if (!tiling) {
-        op.emitOpError() << "has no tiling; run fa-select-tiles first (or "
-                            "write tiling = #fa.tiling<...> on the op)";
-        return signalPassFailure();
-      }
-      if (tiling.getBlockQ() % tiling.getWarps() != 0) {
-        op.emitOpError() << "tiling warps (" << tiling.getWarps()
-                         << ") must divide block_q (" << tiling.getBlockQ()
-                         << "): each warp owns block_q / warps query rows";
-        return signalPassFailure();
-      }
-      OpBuilder builder(op);
-      FailureOr<AttentionOp> lowered = packQueryGroupsIfTiled(op, builder);
-      if (failed(lowered))
-        return signalPassFailure();
-      op = *lowered;
-      tiling = op.getTilingAttr();
-      TileAttentionLowering lowering(op, builder, tiling);
-      SmallVector<Value> results = lowering.lower();
-      // The results are built after the forall; move them before the op.
-      op.replaceAllUsesWith(results);
-      op.erase();
-    }
+    if (failed(lowerEach<AttentionOp>(
+            getOperation(), [](RewriterBase &rewriter, AttentionOp op) {
+              return success(succeeded(tileAttention(rewriter, op)));
+            })))
+      signalPassFailure();
   }
 };
-
 } // namespace

@@ -40,10 +40,12 @@
 
 #include "fa/Transforms/Common/AttentionGeometry.h"
 #include "fa/Transforms/Common/IndexMath.h"
+#include "fa/Transforms/Common/LoweringDriver.h"
 #include "fa/Transforms/Common/TensorBuilders.h"
 
 #include "fa/Dialect/FA/IR/FAOps.h"
 #include "fa/Transforms/Passes.h"
+#include "fa/Transforms/Tiling/Tiling.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -52,6 +54,10 @@
 
 #include <limits>
 #include <tuple>
+
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "fa-tile-attention-backward"
 
 namespace mlir::fa {
 #define GEN_PASS_DEF_FATILEATTENTIONBACKWARD
@@ -672,32 +678,33 @@ Value BackwardLowering::gradBias() {
       });
 }
 
+} // namespace
+
+FailureOr<SmallVector<Value>>
+mlir::fa::tileAttentionBackward(RewriterBase &rewriter,
+                                AttentionBackwardOp op) {
+  std::string problem = tilingProblem(op, TiledLowering::LoopNest);
+  if (!problem.empty()) {
+    op.emitOpError() << problem;
+    return failure();
+  }
+  LLVM_DEBUG(llvm::dbgs() << "tiling " << op << "\n");
+  rewriter.setInsertionPoint(op);
+  BackwardLowering lowering(op, rewriter, op.getTilingAttr());
+  SmallVector<Value> results = lowering.lower();
+  rewriter.replaceOp(op, results);
+  return results;
+}
+
+namespace {
 struct FATileAttentionBackwardPass
     : fa::impl::FATileAttentionBackwardBase<FATileAttentionBackwardPass> {
   void runOnOperation() override {
-    SmallVector<AttentionBackwardOp> ops;
-    getOperation()->walk([&](AttentionBackwardOp op) { ops.push_back(op); });
-    for (AttentionBackwardOp op : ops) {
-      TilingAttr tiling = op.getTilingAttr();
-      if (!tiling) {
-        op.emitOpError() << "has no tiling; run fa-select-tiles first (or "
-                            "write tiling = #fa.tiling<...> on the op)";
-        return signalPassFailure();
-      }
-      if (tiling.getKvSplits() != 1 || tiling.getPackGqa()) {
-        op.emitOpError() << "tiling of the backward pass takes no kv_splits "
-                            "or pack_gqa (they are decode-step forms of the "
-                            "forward pass), got "
-                         << tiling;
-        return signalPassFailure();
-      }
-      OpBuilder builder(op);
-      BackwardLowering lowering(op, builder, tiling);
-      SmallVector<Value> results = lowering.lower();
-      op.replaceAllUsesWith(results);
-      op.erase();
-    }
+    if (failed(lowerEach<AttentionBackwardOp>(
+            getOperation(), [](RewriterBase &rewriter, AttentionBackwardOp op) {
+              return success(succeeded(tileAttentionBackward(rewriter, op)));
+            })))
+      signalPassFailure();
   }
 };
-
 } // namespace

@@ -135,6 +135,43 @@ bool hasMmaSync16816(const TargetDescription &target);
 /// Otherwise the kernel computes with f32 FMAs.
 bool tensorCoreKernel(const Tiling &tiling, const AttentionShape &shape);
 
+/// What fa-distribute-attention's forward kernel will be for a tiling: the
+/// decisions made before any IR is built, in one place, so that the kernel
+/// builder only follows them and the tile report can print them.
+struct KernelPlan {
+  /// Threads per block: 32 per warp.
+  int64_t threads = 0;
+  int64_t stages = 1;
+  /// Q K^T and P V as warp-level m16n8k16 matmuls (tensorCoreKernel).
+  bool tensorCores = false;
+  /// S, P and O in mma.sync fragments (FlashAttention-2's register-resident
+  /// softmax); else S and P pass through shared memory.
+  bool registerFragments = false;
+  /// K/V tiles prefetched with cp.async, 16 bytes per thread and step.
+  bool asyncCopies = false;
+  /// Threads that share one query row's softmax and accumulator (2 in the
+  /// shared-memory tensor-core kernel with twice block_q threads).
+  int64_t rowSplit = 1;
+  /// Keys whose scores a thread keeps in registers at once (FMA kernel).
+  int64_t keyChunk = 1;
+  /// One line, e.g. "register fragments, cp.async, 128 threads, 2 stages".
+  std::string describe() const;
+};
+
+/// What the caller allows (fa-distribute-attention's options).
+struct KernelChoices {
+  bool asyncCopies = true, tensorCores = true, registerFragments = true;
+};
+
+/// The forward kernel for `tiling` on `shape`, with K and V elements of
+/// `keyBytes` and `valueBytes` bytes. cp.async needs rows that split into
+/// whole 16-byte chunks spread evenly over the threads, and a second stage
+/// to fill while the first is read (or the register kernel, which copies in
+/// FlashAttention-2's order at one stage too).
+KernelPlan planKernel(const Tiling &tiling, const AttentionShape &shape,
+                      int64_t keyBytes, int64_t valueBytes,
+                      const KernelChoices &choices);
+
 /// Whether the tensor-core kernel stores a shared tile with rows of `width`
 /// elements of `elementBytes` unpadded, its 16-byte chunks XOR-swizzled
 /// against bank conflicts: rows of 2 or 4 chunks, or of a multiple of 8

@@ -224,6 +224,57 @@ bool mlir::fa::tensorCoreKernel(const Tiling &tiling,
          tiling.warps > 0 && tiling.blockQ % (tiling.warps * edge) == 0;
 }
 
+std::string KernelPlan::describe() const {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << (registerFragments ? "mma.sync, register fragments"
+         : tensorCores     ? "mma.sync, shared-memory S and P"
+                           : "FMA");
+  os << (asyncCopies ? ", cp.async" : ", synchronous copies") << ", " << threads
+     << " threads, " << stages << (stages == 1 ? " stage" : " stages");
+  if (rowSplit > 1)
+    os << ", " << rowSplit << " threads per row";
+  if (!tensorCores)
+    os << ", " << keyChunk << " keys per step";
+  return text;
+}
+
+KernelPlan mlir::fa::planKernel(const Tiling &tiling,
+                                const AttentionShape &shape, int64_t keyBytes,
+                                int64_t valueBytes,
+                                const KernelChoices &choices) {
+  constexpr int64_t threadsPerWarp = 32, chunkBytes = 16, maxKeyChunk = 16;
+  KernelPlan plan;
+  plan.threads = tiling.warps * threadsPerWarp;
+  plan.stages = tiling.stages;
+  // Rows of `width` elements of `bytes` copy as whole 16-byte chunks spread
+  // evenly over the threads (else the copies need a guard and stay
+  // synchronous).
+  auto evenChunks = [&](int64_t width, int64_t bytes) {
+    int64_t perChunk = chunkBytes / bytes;
+    int64_t chunk = width % perChunk == 0 ? perChunk : 1;
+    return chunk * bytes == chunkBytes &&
+           (tiling.blockKV * (width / chunk)) % plan.threads == 0;
+  };
+  plan.tensorCores = choices.tensorCores && tensorCoreKernel(tiling, shape);
+  // Block_kv and Dv are multiples of 16 here: whole pairs of 8-column
+  // chunks for the two threads of a row.
+  plan.registerFragments = plan.tensorCores && choices.registerFragments;
+  plan.asyncCopies = choices.asyncCopies &&
+                     (tiling.stages > 1 || plan.registerFragments) &&
+                     evenChunks(shape.headDim, keyBytes) &&
+                     evenChunks(shape.valueDim, valueBytes);
+  if (plan.tensorCores && !plan.registerFragments &&
+      plan.threads == 2 * tiling.blockQ)
+    plan.rowSplit = 2;
+  for (int64_t chunk = maxKeyChunk; chunk > 1; chunk /= 2)
+    if (tiling.blockKV % chunk == 0) {
+      plan.keyChunk = chunk;
+      break;
+    }
+  return plan;
+}
+
 bool mlir::fa::swizzledSharedRows(int64_t width, int64_t elementBytes) {
   constexpr int64_t chunkBytes = 16;
   if (elementBytes <= 0 || (width * elementBytes) % chunkBytes != 0)

@@ -1,0 +1,69 @@
+//===- GPUKernel.h - The GPU kernels of the fa ops --------------*- C++ -*-===//
+//
+// Stage 4a (docs/Design.md): fa.attention and fa.attention_backward as GPU
+// kernels, written as block- and thread-mapped scf.forall loops on buffers
+// with shared tiles, barriers, cp.async and warp-level matmuls; still
+// runnable on a CPU (fa-emulate-threads-on-cpu) before fa-lower-to-gpu maps
+// them onto gpu.launch. The passes fa-distribute-attention and
+// fa-distribute-attention-backward apply these to every op.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FA_TRANSFORMS_GPUKERNEL_GPUKERNEL_H
+#define FA_TRANSFORMS_GPUKERNEL_GPUKERNEL_H
+
+#include "fa/Dialect/FA/IR/FAOps.h"
+#include "fa/Transforms/TileSelection/TileSelection.h"
+
+#include "mlir/IR/PatternMatch.h"
+
+#include <string>
+
+namespace mlir::fa {
+
+/// What the chip offers the kernels (the passes' options of the same names).
+struct KernelOptions {
+  /// cp.async prefetch of streamed tiles with two or more stages (sm_80+).
+  bool asyncCopies = true;
+  /// mma.sync m16n8k16 for f16 and bf16 operands (sm_80+).
+  bool tensorCores = true;
+  /// Forward only: S and P in mma.sync fragments (FlashAttention-2's
+  /// register-resident softmax) rather than through shared memory.
+  bool registerFragments = true;
+};
+
+/// The forward kernel `op`'s tiling gets (planKernel on the op's shape and
+/// types). `op` must have a tiling.
+KernelPlan planForwardKernel(AttentionOp op, const KernelOptions &options = {});
+
+/// Replaces `op` by the forward kernel of planForwardKernel and returns the
+/// results. Fails, with
+/// the reason at `op`, when its tiling is missing or does not fit the kernel
+/// (tilingProblem), or when its pack_gqa would not be exact.
+FailureOr<SmallVector<Value>>
+distributeAttention(RewriterBase &rewriter, AttentionOp op,
+                    const KernelOptions &options = {});
+
+/// Why the backward kernels cannot take `op` (element types, head dims,
+/// the tiling, a chip without tensor cores), or "" when they can.
+std::string whyNoBackwardKernel(AttentionBackwardOp op,
+                                const KernelOptions &options = {});
+
+/// Replaces `op` by the backward kernels (D, dK/dV, dQ and the bias
+/// gradient) and returns dQ, dK, dV (and dBias). Fails, with the reason at
+/// `op`, where tileAttentionBackward would, or where whyNoBackwardKernel
+/// says.
+FailureOr<SmallVector<Value>>
+distributeAttentionBackward(RewriterBase &rewriter, AttentionBackwardOp op,
+                            const KernelOptions &options = {});
+
+/// Patterns that apply distributeAttention and distributeAttentionBackward
+/// to the ops the kernels can take (a match failure with the reason
+/// otherwise, so that a backward op the kernels cannot take is left for
+/// the tiled lowering).
+void populateDistributeAttentionPatterns(RewritePatternSet &patterns,
+                                         const KernelOptions &options = {});
+
+} // namespace mlir::fa
+
+#endif // FA_TRANSFORMS_GPUKERNEL_GPUKERNEL_H

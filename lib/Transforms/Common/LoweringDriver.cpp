@@ -1,0 +1,52 @@
+//===- LoweringDriver.cpp - Tiling preconditions of the lowerings ---------===//
+//
+// Stage: shared by the tiled lowerings and the GPU kernels. See
+// LoweringDriver.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fa/Transforms/Common/LoweringDriver.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::fa;
+
+/// One thread per query row in the forward kernel (32 per warp).
+static constexpr int64_t kThreadsPerWarp = 32;
+
+std::string mlir::fa::tilingProblem(AttentionOpInterface op,
+                                    TiledLowering lowering) {
+  std::string problem;
+  llvm::raw_string_ostream os(problem);
+  TilingAttr tiling = op.getTilingAttr();
+  if (!tiling) {
+    os << "has no tiling; run fa-select-tiles first (or write tiling = "
+          "#fa.tiling<...> on the op)";
+    return problem;
+  }
+  bool backward = isa<AttentionBackwardOp>(op.getOperation());
+  if (backward) {
+    // The kernel takes what the loop nest takes, or declines
+    // (whyNoBackwardKernel); only the loop nest states it.
+    if (lowering == TiledLowering::LoopNest &&
+        (tiling.getKvSplits() != 1 || tiling.getPackGqa()))
+      os << "tiling of the backward pass takes no kv_splits or pack_gqa "
+            "(they are decode-step forms of the forward pass), got "
+         << tiling;
+    return problem;
+  }
+  if (lowering == TiledLowering::LoopNest &&
+      tiling.getBlockQ() % tiling.getWarps() != 0) {
+    os << "tiling warps (" << tiling.getWarps() << ") must divide block_q ("
+       << tiling.getBlockQ() << "): each warp owns block_q / warps query rows";
+    return problem;
+  }
+  int64_t threads = tiling.getWarps() * kThreadsPerWarp;
+  if (lowering == TiledLowering::Kernel && tiling.getBlockQ() > threads)
+    os << "tiling block_q (" << tiling.getBlockQ() << ") exceeds the kernel's "
+       << threads << " threads (" << tiling.getWarps()
+       << " warps of 32): each thread owns one query row, so block_q must be "
+          "at most 32 * warps";
+  return problem;
+}
