@@ -1,4 +1,4 @@
-// The worked example of FIELD-NOTES §1, written the way a frontend emits it
+// The worked example of docs/Sources.md §1, written the way a frontend emits it
 // (TOSA, [B*H, N, D] = [1, 4, 2]): N = 4, d = 2, scale = 1/sqrt(2),
 // Q = K = [[1,0],[0,1],[1,1],[0,0]], V = [[1,1],[2,0],[0,2],[1,1]].
 // Row 0 of the output is about [0.830, 1.170].

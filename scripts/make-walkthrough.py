@@ -4,7 +4,9 @@ every stage, with the command lines, the IR before and after each stage
 (the function that holds the attention), the tile report for two targets,
 and the numbers.
 
-Usage: scripts/make-walkthrough.py [build-dir]   (default: build)
+Usage: scripts/make-walkthrough.py [build-dir] [output]
+  (defaults: build, docs/Walkthrough.md; test/docs-walkthrough.test writes
+  it elsewhere and compares it with the committed page)
 """
 import json
 import re
@@ -116,9 +118,13 @@ def main():
         doc.append(f"```sh\nfa-opt {path} --fa-cpu-pipeline | mlir-runner -e main "
                    "-entry-point-result=void -shared-libs=...\n```\n")
         lowered = run([fa_opt, full, "--fa-cpu-pipeline"])
-        numbers = run(RUNNER, stdin=lowered).splitlines()
+        # The buffers' addresses change from run to run; the numbers do not.
+        numbers = re.sub(r"base@ = 0x[0-9a-f]+", "base@ = (address)",
+                         run(RUNNER, stdin=lowered)).splitlines()
         doc.append("```\n" + "\n".join(numbers[:6]) + ("\n..." if len(numbers) > 6 else "") + "\n```\n")
-    with open(os.path.join(ROOT, "docs", "Walkthrough.md"), "w") as f:
+    output = (sys.argv[2] if len(sys.argv) > 2
+              else os.path.join(ROOT, "docs", "Walkthrough.md"))
+    with open(output, "w") as f:
         f.write("\n".join(doc))
 
 

@@ -8,7 +8,7 @@ block loop: a strongly connected component of the control-flow graph, so
 blocks that LLVM placed after the latch count too), and counts its
 instructions by class, statically, one per `;`-terminated statement. The
 counts are printed per mma.sync beside FlashAttention-2's own loop compiled
-with nvcc 13 (../shared/FIELD-NOTES.md §8): the issue-slot cost of the
+with nvcc 13 (docs/Sources.md §8): the issue-slot cost of the
 loop's non-tensor work, which is what separates an mma.sync kernel from
 FA2-class speed.
 
@@ -22,7 +22,7 @@ at d = 128; FA2's counts are of its non-causal loop), and every case's loop
 holds ex2.approx and cp.async, no ld.global and no accurate-exp sequence
 (fma.rm), and (with ptxas) spills nothing. --backward adds the
 backward pass's two gradient kernels (reported, not checked against FA2,
-whose backward loop FIELD-NOTES does not count). FILE.ptx arguments are
+whose backward loop docs/Sources.md §8 does not count). FILE.ptx arguments are
 profiled as they are instead (one row per kernel).
 """
 import argparse
@@ -40,7 +40,7 @@ _spec = importlib.util.spec_from_file_location(
 gpu_resources = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(gpu_resources)
 
-# FlashAttention-2's main loop, PTX instructions per mma.sync (FIELD-NOTES
+# FlashAttention-2's main loop, PTX instructions per mma.sync (docs/Sources.md
 # §8): the tile FA2 ships for the head dim on A100/H100 that has the most
 # instructions per mma.sync among its spill-free tiles, which is the bar
 # the issue sets (d = 64: 128x64, d = 128: 128x32).

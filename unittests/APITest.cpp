@@ -29,7 +29,7 @@ using namespace mlir;
 
 namespace {
 
-// The worked example of FIELD-NOTES §1 as a frontend writes it in TOSA.
+// The worked example of docs/Sources.md §1 as a frontend writes it in TOSA.
 constexpr const char *kTosaAttention = R"mlir(
 func.func @attention(%q: tensor<1x4x2xf32>, %k: tensor<1x4x2xf32>,
                      %v: tensor<1x4x2xf32>) -> tensor<1x4x2xf32> {

@@ -255,7 +255,7 @@ TEST(Costs, TiledTrafficIsFarBelowUnfused) {
 
 TEST(FA2Policy, PicksFlashAttention2sTilesOnAmpereAndHopper) {
   // FA2's released kernels: d = 64 -> 128 x 128, d = 128 -> 128 x 64, both
-  // with 4 warps (FIELD-NOTES §1).
+  // with 4 warps (docs/Sources.md §1).
   for (const char *name : {"sm_80", "sm_90"}) {
     TileSelection d64 =
         selectTiles(makeShape(4096, 64, 2), preset(name), TilePolicy::FA2);

@@ -2,7 +2,7 @@
 //
 // Stage: tile selection. The presets' numbers and where they come from. The
 // NVIDIA rows follow the CUDA C++ Programming Guide, "Technical
-// Specifications per Compute Capability" (as collected in FIELD-NOTES §2);
+// Specifications per Compute Capability" (as collected in docs/Sources.md §2);
 // SM counts are those of the named product. AMD rows follow the CDNA ISA
 // guides (LDS per workgroup) and the product specifications (CU counts).
 //
@@ -98,7 +98,8 @@ llvm::SmallVector<TargetDescription> buildPresets() {
       // tcgen05 is out of scope; mma.sync remains available.
       nvidia("sm_100", 228, 227, 2048, 148, "B200", {"m16n8k16", "m16n8k8"}),
       // The guide gives 99 KB per block for 12.0, as for 8.6/8.9; the per-SM
-      // figure is taken to be theirs too (FIELD-NOTES leaves it to check).
+      // figure is taken to be theirs too (docs/Sources.md §2 leaves it to
+      // check).
       nvidia("sm_120", 100, 99, 1536, 170, "GeForce RTX 5090",
              {"m16n8k16", "m16n8k8"}),
       amd("gfx90a", 64, 110, "MI250X (one GCD)"),

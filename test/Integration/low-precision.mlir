@@ -1,6 +1,6 @@
 // f16 and bf16 inputs: both contractions and the softmax run in f32 and the
 // output is rounded once to the value type. On the worked example
-// (FIELD-NOTES §1) the f32 row 0 is [0.830238, 1.16976]; rounded to f16 it is
+// (docs/Sources.md §1) the f32 row 0 is [0.830238, 1.16976]; rounded to f16 it is
 // [0.830078, 1.16992] and to bf16 [0.832031, 1.17188]. The inputs are exact
 // in both types, so any other value means the computation ran in low
 // precision.

@@ -1,6 +1,6 @@
 // A whole TOSA function, written the way a frontend emits it (attention over
 // [B*H, N, D] plus a residual add), goes through fa-cpu-pipeline and runs. It
-// computes the worked example (FIELD-NOTES §1) plus the residual Q, so row 0
+// computes the worked example (docs/Sources.md §1) plus the residual Q, so row 0
 // is [0.830, 1.170] + [1, 0]. A second function states the same attention as
 // fa.attention, so that both spellings are lowered in one module.
 // RUN: fa-opt %s --fa-cpu-pipeline | %mlir-run | FileCheck %s

@@ -1,5 +1,5 @@
 // The bundled example that the README's first command runs: the worked
-// example of FIELD-NOTES §1 in TOSA, whose row 0 is about [0.830, 1.170].
+// example of docs/Sources.md §1 in TOSA, whose row 0 is about [0.830, 1.170].
 // It is raised to one fa.attention with the exact scale, and runs with and
 // without raising to the same numbers.
 // RUN: fa-opt %S/../../examples/worked-example.mlir --fa-raise-attention \

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fa/Transforms/Common/LoweringDriver.h"
+#include "fa/Transforms/Common/PackQueryGroups.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -49,4 +50,22 @@ std::string mlir::fa::tilingProblem(AttentionOpInterface op,
        << " warps of 32): each thread owns one query row, so block_q must be "
           "at most 32 * warps";
   return problem;
+}
+
+LogicalResult mlir::fa::prepareLowering(RewriterBase &rewriter,
+                                        AttentionOpInterface op,
+                                        TiledLowering lowering) {
+  std::string problem = tilingProblem(op, lowering);
+  if (!problem.empty())
+    return op->emitOpError() << problem;
+  rewriter.setInsertionPoint(op);
+  return success();
+}
+
+FailureOr<AttentionOp>
+mlir::fa::prepareForwardLowering(RewriterBase &rewriter, AttentionOp op,
+                                 TiledLowering lowering) {
+  if (failed(prepareLowering(rewriter, op, lowering)))
+    return failure();
+  return packQueryGroupsIfTiled(op, rewriter);
 }

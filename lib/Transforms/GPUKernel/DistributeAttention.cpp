@@ -182,10 +182,12 @@ SmallVector<Value> KernelBuilder::build() {
   return results;
 }
 
-/// One query block: shared tiles, then one thread per query row.
-void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(grid.getBody());
+/// Step 1 of buildQueryBlock: which rows, head and keys this grid block
+/// works on. With split keys, the block's split and its slice of the
+/// workspace; with packed sequences, views of its sequence's rows and keys
+/// (the sizes and diagonals become the sequence's); with kv_lengths, its
+/// sequence's key length.
+KernelBuilder::QueryBlock KernelBuilder::enterQueryBlock(scf::ForallOp grid) {
   IndexMath math{b, loc};
   Value batch = grid.getInductionVar(0), head = grid.getInductionVar(1);
   Value queryBlock = grid.getInductionVar(2);
@@ -255,6 +257,12 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
     applySequenceLength(math, geometry, length, queryLen, keyLen);
   }
 
+  return QueryBlock{batch, head, split, row0, rows, kvHead};
+}
+
+/// Step 2: the block's shared tiles (Q, a ring of `stages` K and V tiles,
+/// and S and P for the shared-memory tensor-core kernel).
+KernelBuilder::SharedTiles KernelBuilder::allocateSharedTiles() {
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   auto sharedTile = [&](ArrayRef<int64_t> shape, Type type) -> Value {
@@ -282,6 +290,15 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
                        valueElementType);
   }
 
+  return SharedTiles{querySmem, keySmem, valueSmem, results, probs};
+}
+
+/// Step 3: the key blocks the query block walks (its split's run of them)
+/// and where the blocks that need no element mask end.
+KernelBuilder::KeyBlocks
+KernelBuilder::visibleKeyBlocks(const QueryBlock &block) {
+  IndexMath math{b, loc};
+  Value row0 = block.row0, rows = block.rows, split = block.split;
   // The key blocks any row of the query block can see; the same for every
   // thread, so the barriers in the loop are reached by all of them.
   VisibleKeys visible = geometry.visibleKeys(math, row0, rows, keyLen, blockKV);
@@ -295,6 +312,25 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
     unmaskedEnd = wholeKeyBlocksEnd(math, firstBlockStart, keyEnd, keyLen,
                                     blockKV);
 
+  return KeyBlocks{firstBlockStart, keyEnd, unmaskedEnd};
+}
+
+/// One query block: shared tiles, then one thread per query row.
+void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(grid.getBody());
+  IndexMath math{b, loc};
+  QueryBlock block = enterQueryBlock(grid);
+  SharedTiles tiles = allocateSharedTiles();
+  KeyBlocks keys = visibleKeyBlocks(block);
+  // Step 4: the threads' loop over those key blocks, and the epilogue.
+  Value batch = block.batch, head = block.head, split = block.split;
+  Value row0 = block.row0, rows = block.rows, kvHead = block.kvHead;
+  Value querySmem = tiles.query, keySmem = tiles.key, valueSmem = tiles.value;
+  Value results = tiles.results, probs = tiles.probs;
+  Value firstBlockStart = keys.firstBlockStart, keyEnd = keys.keyEnd;
+  Value unmaskedEnd = keys.unmaskedEnd;
+  (void)split;
   auto threadLoop = scf::ForallOp::create(
       b, loc, SmallVector<OpFoldResult>{b.getIndexAttr(threads)}, ValueRange{},
       b.getArrayAttr(
@@ -1241,13 +1277,8 @@ KernelPlan mlir::fa::planForwardKernel(AttentionOp op,
 FailureOr<SmallVector<Value>>
 mlir::fa::distributeAttention(RewriterBase &rewriter, AttentionOp op,
                               const KernelOptions &options) {
-  std::string problem = tilingProblem(op, TiledLowering::Kernel);
-  if (!problem.empty()) {
-    op.emitOpError() << problem;
-    return failure();
-  }
-  rewriter.setInsertionPoint(op);
-  FailureOr<AttentionOp> lowered = packQueryGroupsIfTiled(op, rewriter);
+  FailureOr<AttentionOp> lowered =
+      prepareForwardLowering(rewriter, op, TiledLowering::Kernel);
   if (failed(lowered))
     return failure();
   op = *lowered;

@@ -960,11 +960,8 @@ FailureOr<SmallVector<Value>>
 mlir::fa::distributeAttentionBackward(RewriterBase &rewriter,
                                       AttentionBackwardOp op,
                                       const KernelOptions &options) {
-  std::string problem = tilingProblem(op, TiledLowering::Kernel);
-  if (!problem.empty()) {
-    op.emitOpError() << problem;
+  if (failed(prepareLowering(rewriter, op, TiledLowering::Kernel)))
     return failure();
-  }
   std::string reason =
       unsupportedReason(op, op.getTilingAttr(), options.tensorCores);
   if (!reason.empty()) {
@@ -973,7 +970,6 @@ mlir::fa::distributeAttentionBackward(RewriterBase &rewriter,
     return failure();
   }
   LLVM_DEBUG(llvm::dbgs() << "building the backward kernels of " << op << "\n");
-  rewriter.setInsertionPoint(op);
   BackwardKernel kernel(op, rewriter, op.getTilingAttr(), options.asyncCopies);
   SmallVector<Value> results = kernel.build();
   rewriter.replaceOp(op, results);

@@ -396,7 +396,25 @@ struct KernelBuilder : TileCopier {
   int64_t accumulatorSlices() const {
     return valueDim / accumulatorSlice() / rowSplit;
   }
+  /// One grid block: the steps below, in the order their arguments state.
   void buildQueryBlock(scf::ForallOp grid);
+  struct QueryBlock {
+    /// Grid coordinates (the batch is 0 for packed sequences), the key
+    /// split (null without splits), the block's first row and valid rows,
+    /// and the K/V head its query head reads.
+    Value batch, head, split, row0, rows, kvHead;
+  };
+  QueryBlock enterQueryBlock(scf::ForallOp grid);
+  struct SharedTiles {
+    Value query, key, value, results, probs;
+  };
+  SharedTiles allocateSharedTiles();
+  struct KeyBlocks {
+    /// The walk from firstBlockStart to keyEnd; the blocks before
+    /// unmaskedEnd (null when some mask applies) need no element mask.
+    Value firstBlockStart, keyEnd, unmaskedEnd;
+  };
+  KeyBlocks visibleKeyBlocks(const QueryBlock &block);
   /// The merge kernel of split-KV: from the workspace into `finalOutput`
   /// and `finalLse` (null when the op has no logsumexp result).
   void buildMerge(Value batchSize, Value queryHeads, Value finalOutput,

@@ -658,13 +658,8 @@ TileAttentionLowering::mergeSplits(Value partialOutput, Value partialLse,
 
 FailureOr<SmallVector<Value>> mlir::fa::tileAttention(RewriterBase &rewriter,
                                                       AttentionOp op) {
-  std::string problem = tilingProblem(op, TiledLowering::LoopNest);
-  if (!problem.empty()) {
-    op.emitOpError() << problem;
-    return failure();
-  }
-  rewriter.setInsertionPoint(op);
-  FailureOr<AttentionOp> lowered = packQueryGroupsIfTiled(op, rewriter);
+  FailureOr<AttentionOp> lowered =
+      prepareForwardLowering(rewriter, op, TiledLowering::LoopNest);
   if (failed(lowered))
     return failure();
   op = *lowered;

@@ -683,13 +683,9 @@ Value BackwardLowering::gradBias() {
 FailureOr<SmallVector<Value>>
 mlir::fa::tileAttentionBackward(RewriterBase &rewriter,
                                 AttentionBackwardOp op) {
-  std::string problem = tilingProblem(op, TiledLowering::LoopNest);
-  if (!problem.empty()) {
-    op.emitOpError() << problem;
+  if (failed(prepareLowering(rewriter, op, TiledLowering::LoopNest)))
     return failure();
-  }
   LLVM_DEBUG(llvm::dbgs() << "tiling " << op << "\n");
-  rewriter.setInsertionPoint(op);
   BackwardLowering lowering(op, rewriter, op.getTilingAttr());
   SmallVector<Value> results = lowering.lower();
   rewriter.replaceOp(op, results);

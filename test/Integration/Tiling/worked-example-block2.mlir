@@ -1,4 +1,4 @@
-// The worked example of FIELD-NOTES §1 tiled with blocks of 2 rows and 2
+// The worked example of docs/Sources.md §1 tiled with blocks of 2 rows and 2
 // keys: two query blocks, each seeing two key blocks, so the running max and
 // sum are rescaled once. Row 0 is about [0.830, 1.170], as unfused.
 // RUN: fa-opt %s --fa-cpu-pipeline | %mlir-run | FileCheck %s

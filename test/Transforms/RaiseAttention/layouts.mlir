@@ -8,7 +8,7 @@
 // RUN: fa-opt %s -split-input-file --fa-raise-attention=explain=true -verify-diagnostics | FileCheck %s
 
 // Q·K contracts Q's head dim with K's dim 0: that is attention with K stored
-// transposed, [D, Nk]. Until issue 14 this was refused as FIELD-NOTES §5.1;
+// transposed, [D, Nk]. Until issue 14 this was refused as docs/Sources.md §5.1;
 // §5.1's bug was reading such a K as Kᵀ without a transpose. The rewrite
 // transposes it, which is exact.
 // CHECK-LABEL: func.func @key_stored_transposed

@@ -104,7 +104,7 @@ func.func @iota_causal_sqrt_scale(%q: tensor<4x4xf32>, %k: tensor<8x4xf32>,
 #id5 = affine_map<(a, b, c, i, j) -> (a, b, c, i, j)>
 
 // Three batch dims (a 5-D attention): fa.attention has [B, H] only, and
-// merging batch dims is not the recognizer's call (FIELD-NOTES §5.3).
+// merging batch dims is not the recognizer's call (docs/Sources.md §5.3).
 // CHECK-LABEL: func.func @five_dims
 // CHECK-NOT: fa.attention
 func.func @five_dims(%q: tensor<2x2x2x4x4xf32>, %k: tensor<2x2x2x4x4xf32>,

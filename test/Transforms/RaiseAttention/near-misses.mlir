@@ -7,7 +7,7 @@
 
 // -----
 
-// The row max reduces the query dim (FIELD-NOTES §5.2).
+// The row max reduces the query dim (docs/Sources.md §5.2).
 // CHECK-LABEL: func.func @max_over_query_dim
 // CHECK-NOT: fa.attention
 // CHECK: return
@@ -156,7 +156,7 @@ func.func @exp_without_normalization(%q: tensor<4x4xf32>, %k: tensor<4x4xf32>, %
 
 // -----
 
-// The scores are also returned: fusing would drop that use (FIELD-NOTES §5.9).
+// The scores are also returned: fusing would drop that use (docs/Sources.md §5.9).
 // CHECK-LABEL: func.func @scores_used_elsewhere
 // CHECK-NOT: fa.attention
 // CHECK: return
@@ -262,7 +262,7 @@ func.func @probabilities_used_elsewhere(%q: tensor<4x4xf32>, %k: tensor<4x4xf32>
 
 // -----
 
-// A per-element scale tensor is not a scalar (FIELD-NOTES §5.4).
+// A per-element scale tensor is not a scalar (docs/Sources.md §5.4).
 // CHECK-LABEL: func.func @tensor_scale
 // CHECK-NOT: fa.attention
 // CHECK: return
@@ -368,7 +368,7 @@ func.func @dynamic_scale(%q: tensor<4x4xf32>, %k: tensor<4x4xf32>, %v: tensor<4x
 
 // -----
 
-// A boolean mask added to the scores as 0/1 (FIELD-NOTES §5.5).
+// A boolean mask added to the scores as 0/1 (docs/Sources.md §5.5).
 // CHECK-LABEL: func.func @boolean_added
 // CHECK-NOT: fa.attention
 // CHECK: return
@@ -422,7 +422,7 @@ func.func @boolean_added(%q: tensor<4x4xf32>, %k: tensor<4x4xf32>, %v: tensor<4x
 
 // -----
 
-// A mask that multiplies the scores instead of hiding keys (FIELD-NOTES §5.6).
+// A mask that multiplies the scores instead of hiding keys (docs/Sources.md §5.6).
 // CHECK-LABEL: func.func @mask_multiplies
 // CHECK-NOT: fa.attention
 // CHECK: return

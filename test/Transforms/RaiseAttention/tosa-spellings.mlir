@@ -113,7 +113,7 @@ func.func @causal_bottom_right(%q: tensor<4x4x4xf32>, %k: tensor<4x8x4xf32>, %v:
 
 // -----
 
-// reduce_max and reduce_sum over axis 1 (the query axis) (FIELD-NOTES §5.2).
+// reduce_max and reduce_sum over axis 1 (the query axis) (docs/Sources.md §5.2).
 // CHECK-LABEL: func.func @softmax_over_queries
 // CHECK-NOT: fa.attention
 // CHECK: tosa.reduce_max
@@ -187,7 +187,7 @@ func.func @tile_outer_copies(%q: tensor<4x8x4xf32>, %k: tensor<2x8x4xf32>, %v: t
 
 // -----
 
-// A per-head scale tensor [4, 1, 1] is not a scalar (FIELD-NOTES §5.4).
+// A per-head scale tensor [4, 1, 1] is not a scalar (docs/Sources.md §5.4).
 // CHECK-LABEL: func.func @tensor_scale
 // CHECK-NOT: fa.attention
 func.func @tensor_scale(%q: tensor<4x8x4xf32>, %k: tensor<4x8x4xf32>, %v: tensor<4x8x4xf32>, %heads: tensor<4x1x1xf32>) -> tensor<4x8x4xf32> {
@@ -210,7 +210,7 @@ func.func @tensor_scale(%q: tensor<4x8x4xf32>, %k: tensor<4x8x4xf32>, %v: tensor
 
 // -----
 
-// A boolean mask cast to float and added as 0/1 (FIELD-NOTES §5.5).
+// A boolean mask cast to float and added as 0/1 (docs/Sources.md §5.5).
 // CHECK-LABEL: func.func @boolean_added
 // CHECK-NOT: fa.attention
 func.func @boolean_added(%q: tensor<4x8x4xf32>, %k: tensor<4x8x4xf32>, %v: tensor<4x8x4xf32>, %m: tensor<1x8x8xi1>) -> tensor<4x8x4xf32> {

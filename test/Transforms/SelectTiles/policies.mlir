@@ -1,5 +1,5 @@
 // The three policies and a tiling written by hand, on sm_90 with D = 64 f16
-// and N = 4096 (FIELD-NOTES §1: M = 227 KiB = 116224 f16 elements).
+// and N = 4096 (docs/Sources.md §1: M = 227 KiB = 116224 f16 elements).
 // RUN: fa-opt %s --fa-select-tiles="target=sm_90 policy=fa1 report=-" | FileCheck %s --check-prefix=FA1
 // RUN: fa-opt %s --fa-select-tiles="target=sm_90 policy=fa2 report=-" | FileCheck %s --check-prefix=FA2
 // RUN: fa-opt %s --fa-select-tiles="target=sm_90 report=-" | FileCheck %s --check-prefix=AUTO

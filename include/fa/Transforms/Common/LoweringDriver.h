@@ -34,6 +34,17 @@ enum class TiledLowering {
 /// The text follows "'fa.attention' op " in a diagnostic.
 std::string tilingProblem(AttentionOpInterface op, TiledLowering lowering);
 
+/// The first steps every lowering of `op` takes: emits tilingProblem at
+/// `op` (failure), else puts `rewriter` before it.
+LogicalResult prepareLowering(RewriterBase &rewriter, AttentionOpInterface op,
+                              TiledLowering lowering);
+
+/// prepareLowering, then pack_gqa (packQueryGroupsIfTiled): the op a
+/// forward lowering builds for.
+FailureOr<AttentionOp> prepareForwardLowering(RewriterBase &rewriter,
+                                              AttentionOp op,
+                                              TiledLowering lowering);
+
 /// Lowers every `OpTy` under `root` (collected first, so that `lower` may
 /// replace them) with `lower`, at the op's position; stops at the first
 /// failure, which `lower` reports at its op.
