@@ -412,7 +412,10 @@ bool Matcher::checkLayout(StringRef name, ArrayRef<Axis> actual,
                   ", which is not an order of " + formatLabels(expected));
 }
 
-std::optional<AttentionMatch> Matcher::run() {
+/// Step 1 of run: the root as P·V. Finds the softmax operand P, gives
+/// every loop its role (batch, group, query, key, value dim), and checks the
+/// layouts of the result, P and V. Returns P and its labels.
+std::optional<std::pair<Value, Labels>> Matcher::matchValueContraction() {
   std::optional<StructuredView> view = getStructuredView(root->getResult(0));
   std::optional<Contraction> contraction =
       view ? getContraction(*view, /*anyReductions=*/true) : std::nullopt;
@@ -553,34 +556,28 @@ std::optional<AttentionMatch> Matcher::run() {
                    match.valuePermutation))
     return std::nullopt;
 
-  collecting = true;
-  inChain = true;
-  Term *scores = nullptr;
-  if (!matchProbabilities(leaf(view->inputs[probsIndex], probsLabels), scores))
-    return std::nullopt;
-  Term *scoresContraction = nullptr;
-  if (!matchScores(scores, scoresContraction))
-    return std::nullopt;
-  collecting = false;
-  inChain = false;
-  if (!matchQueryKey(scoresContraction))
-    return std::nullopt;
-  if (!checkExternalUses())
-    return std::nullopt;
+  return std::make_pair(view->inputs[probsIndex], probsLabels);
+}
 
+/// Step 3: the op's own limits on the matched operands (element types,
+/// static head dims, sizes the operands share) and their masks. `types`
+/// gets Q's and K's types as matched, before step 4 may read K and V from
+/// other tensors.
+bool Matcher::checkOperands(OperandTypes &types) {
   // The op's own limits, checked before anything is rewritten.
-  auto queryType = cast<RankedTensorType>(match.query.getType());
-  auto keyType = cast<RankedTensorType>(match.key.getType());
+  auto queryType = types.query = cast<RankedTensorType>(match.query.getType());
+  auto keyType = types.key = cast<RankedTensorType>(match.key.getType());
   auto valueType = cast<RankedTensorType>(match.value.getType());
   Type elementType = queryType.getElementType();
   if (!elementType.isF16() && !elementType.isBF16() && !elementType.isF32())
-    return reject(RejectCategory::Type,
-                  "Q has element type " + llvm::formatv("{0}", elementType).str() +
-                      "; fa.attention takes f16, bf16 or f32");
+    return fail(RejectCategory::Type,
+                "Q has element type " +
+                    llvm::formatv("{0}", elementType).str() +
+                    "; fa.attention takes f16, bf16 or f32");
   if (keyType.getElementType() != elementType ||
       valueType.getElementType() != elementType)
-    return reject(RejectCategory::Type,
-                  "Q, K and V have different element types");
+    return fail(RejectCategory::Type,
+                "Q, K and V have different element types");
   // Sizes by role: dim `dimOf(p, i)` of a tensor permuted by `p` is the
   // op's dim i.
   auto dimOf = [](ArrayRef<int64_t> permutation, int64_t canonicalDim) {
@@ -591,8 +588,8 @@ std::optional<AttentionMatch> Matcher::run() {
   int64_t queryRank = queryType.getRank();
   if (queryType.isDynamicDim(dimOf(match.queryPermutation, queryRank - 1)) ||
       valueType.isDynamicDim(dimOf(match.valuePermutation, rank - 1)))
-    return reject(RejectCategory::Shape,
-                  "the head dim is dynamic; fa.attention needs static D and Dv");
+    return fail(RejectCategory::Shape,
+                "the head dim is dynamic; fa.attention needs static D and Dv");
   // The frontend's shapes must agree on every axis the operands share
   // (ops like tosa.matmul do not verify it); a transposed operand is
   // compared by role.
@@ -627,19 +624,31 @@ std::optional<AttentionMatch> Matcher::run() {
     int64_t lhs = sizeOf(axis.lhs, axis.lhsPermutation, axis.lhsDim);
     int64_t rhs = sizeOf(axis.rhs, axis.rhsPermutation, axis.rhsDim);
     if (!agree(lhs, rhs))
-      return reject(RejectCategory::Shape,
-                    llvm::formatv("the operands disagree on the {0}: {1} and "
-                                  "{2}",
-                                  axis.name, lhs, rhs)
-                        .str());
+      return fail(RejectCategory::Shape,
+                  llvm::formatv("the operands disagree on the {0}: {1} and "
+                                "{2}",
+                                axis.name, lhs, rhs)
+                      .str());
   }
   if (!extraMasks.empty()) {
     if (!combineMasks())
-      return std::nullopt;
+      return false;
   } else if (match.mask && !checkMask(match.mask, match.maskLabels)) {
-    return std::nullopt;
+    return false;
   }
 
+  return true;
+}
+
+/// Step 4: grouped heads. K and V repeated per query head are read from
+/// their unrepeated heads; a group axis of the queries merges into the
+/// K/V head.
+bool Matcher::readGroupedHeads(const OperandTypes &types) {
+  RankedTensorType queryType = types.query;
+  Type elementType = queryType.getElementType();
+  auto dimOf = [](ArrayRef<int64_t> permutation, int64_t canonicalDim) {
+    return permutation.empty() ? canonicalDim : permutation[canonicalDim];
+  };
   // GQA/MQA: K and V repeated per query head the same way are read from
   // their unrepeated heads instead. (Not in a joint graph: its dK and dV are
   // the repeated heads', summed over each group by the program itself, so
@@ -668,21 +677,34 @@ std::optional<AttentionMatch> Matcher::run() {
     int64_t groups = queryType.getDimSize(
         dimOf(match.queryPermutation, numBatchDims));
     if (ShapedType::isDynamic(groups))
-      return reject(RejectCategory::Shape,
-                    "the queries' group axis is dynamic; fa.attention needs "
-                    "a static number of query heads per K/V head");
+      return fail(RejectCategory::Shape,
+                  "the queries' group axis is dynamic; fa.attention needs "
+                  "a static number of query heads per K/V head");
     if (!batchSplit.empty())
-      return reject(RejectCategory::Shape,
-                    "the queries have a group axis and the softmax splits "
-                    "the batch dim: two regroupings of the heads at once");
+      return fail(RejectCategory::Shape,
+                  "the queries have a group axis and the softmax splits "
+                  "the batch dim: two regroupings of the heads at once");
     if (match.logsumexp)
-      return reject(RejectCategory::ExternalUse,
-                    "the logsumexp is used outside the pattern, and the "
-                    "queries have a group axis");
+      return fail(RejectCategory::ExternalUse,
+                  "the logsumexp is used outside the pattern, and the "
+                  "queries have a group axis");
     match.groupAxis = true;
     match.groupSize = groups;
   }
 
+  return true;
+}
+
+/// Step 5: what the frontend computes where a row sees no key, from the
+/// mask (a finite fill, a causal mask, per-sequence lengths or a bias), and
+/// whether a returned logsumexp has an exact counterpart.
+bool Matcher::settleEmptyRows(const OperandTypes &types) {
+  RankedTensorType queryType = types.query, keyType = types.key;
+  auto dimOf = [](ArrayRef<int64_t> permutation, int64_t canonicalDim) {
+    return permutation.empty() ? canonicalDim : permutation[canonicalDim];
+  };
+  int64_t rank = keyType.getRank();
+  int64_t queryRank = queryType.getRank();
   // What the frontend computes where no key is visible: a mask may hide
   // every key of a row, and a max over no key at all is -inf too.
   int64_t queryLen =
@@ -757,21 +779,21 @@ std::optional<AttentionMatch> Matcher::run() {
   // (A returned logsumexp is refused below for every fill.)
   if (logSumExpSoftmax && !match.logsumexp &&
       match.fullyMaskedRows == FullyMaskedRows::MeanOfValues)
-    return reject(RejectCategory::Structure,
-                  "the log-sum-exp softmax of a row whose every key is "
-                  "filled with the lowest finite value rounds "
-                  "max + log(sum) to max, so the frontend sums V there "
-                  "instead of averaging it");
+    return fail(RejectCategory::Structure,
+                "the log-sum-exp softmax of a row whose every key is "
+                "filled with the lowest finite value rounds "
+                "max + log(sum) to max, so the frontend sums V there "
+                "instead of averaging it");
   if (match.logsumexp) {
     // The frontend's logsumexp of a row with no visible key depends on
     // how its row max starts (-inf gives NaN, TOSA's lowering starts at the
     // lowest finite value and gets -inf) and on the fill: only rows that
     // always see a key have one exact value.
     if (match.fullyMaskedRows != FullyMaskedRows::NotPossible)
-      return reject(RejectCategory::ExternalUse,
-                    "the logsumexp is used outside the pattern and a row "
-                    "may have no visible key, where the frontend's "
-                    "logsumexp has no exact counterpart in the op");
+      return fail(RejectCategory::ExternalUse,
+                  "the logsumexp is used outside the pattern and a row "
+                  "may have no visible key, where the frontend's "
+                  "logsumexp has no exact counterpart in the op");
     // Its dims: each score row axis once, in any order, and unit dims.
     Labels rowAxes;
     for (const Axis &axis : match.logsumexpLabels)
@@ -789,9 +811,15 @@ std::optional<AttentionMatch> Matcher::run() {
     expected.push_back(Axis{AxisKind::Query});
     SmallVector<int64_t, 4> unused;
     if (!checkLayout("the logsumexp", rowAxes, expected, unused))
-      return std::nullopt;
+      return false;
   }
 
+  return true;
+}
+
+/// Step 6: the match's remaining fields, and K and V read through a page
+/// table when they were gathered page by page.
+bool Matcher::finishMatch() {
   match.batchSplit = batchSplit;
   if (!batchSplit.empty() && match.groupSize > 1) {
     // The unrepeated heads must carry the same B as the split.
@@ -799,9 +827,9 @@ std::optional<AttentionMatch> Matcher::run() {
     int64_t sourceBatch =
         match.keyCollapse.empty() ? 1 : keySource.getDimSize(0);
     if (sourceBatch != batchSplit[0])
-      return reject(RejectCategory::Shape,
-                    "the repeated K/V heads and the softmax split the batch "
-                    "dim differently");
+      return fail(RejectCategory::Shape,
+                  "the repeated K/V heads and the softmax split the batch "
+                  "dim differently");
   }
   match.root = root;
   match.numBatchDims = numBatchDims;
@@ -833,6 +861,11 @@ std::optional<AttentionMatch> Matcher::run() {
     }
   }
 
+  return true;
+}
+
+/// Step 7: in a joint graph, what fa.attention_backward can state.
+bool Matcher::checkBackward() {
   // A joint graph also needs what fa.attention_backward can state.
   // With several masks, a row with no visible key is NaN in the frontend's
   // P, and masked_fill's backward zeroes only the keys its own mask hides:
@@ -861,12 +894,12 @@ std::optional<AttentionMatch> Matcher::run() {
                           queryLen <= keyLen));
     for (Value condition : gradientSelects)
       if (condition != causalMask || !causalKeepsARow)
-        return reject(RejectCategory::Mask,
-                      "P feeds attention's backward, the scores have several "
-                      "masks, and masked_fill's backward zeroes the score "
-                      "gradient where one of them hides a key that may leave "
-                      "a row empty: which rows of dQ and dK the frontend "
-                      "leaves NaN depends on which mask hid each key");
+        return fail(RejectCategory::Mask,
+                    "P feeds attention's backward, the scores have several "
+                    "masks, and masked_fill's backward zeroes the score "
+                    "gradient where one of them hides a key that may leave "
+                    "a row empty: which rows of dQ and dK the frontend "
+                    "leaves NaN depends on which mask hid each key");
     if (match.backward->gradQuery)
       match.backward->gradQuery->maskedGradient = false;
     match.backward->causalGradientOffset =
@@ -886,51 +919,82 @@ std::optional<AttentionMatch> Matcher::run() {
   if (match.backward && match.maskFill && std::abs(*match.maskFill) > 16.0 &&
       !everyRowKeepsAKey(match.mask, match.maskLabels,
                          meaningOf(match.mask, match.invertMask)))
-    return reject(RejectCategory::Mask,
-                  "P feeds attention's backward, its mask fills hidden keys "
-                  "with " + formatConstant(*match.maskFill) +
-                      ", and a row may have every key hidden: the backward "
-                      "rebuilds P from the logsumexp f + log(Nk), which "
-                      "rounds to f in f32, so such a row's weights would be "
-                      "1, not 1/Nk");
+    return fail(RejectCategory::Mask,
+                "P feeds attention's backward, its mask fills hidden keys "
+                "with " +
+                    formatConstant(*match.maskFill) +
+                    ", and a row may have every key hidden: the backward "
+                    "rebuilds P from the logsumexp f + log(Nk), which "
+                    "rounds to f in f32, so such a row's weights would be "
+                    "1, not 1/Nk");
   if (match.backward && match.maskFill)
     for (const std::optional<GradientUse> *use :
          {&match.backward->gradQuery, &match.backward->gradKey})
       if (*use && !(*use)->maskedGradient)
-        return reject(RejectCategory::Mask,
-                      "P feeds attention's backward, its mask fills hidden "
-                      "keys with " + formatConstant(*match.maskFill) +
-                          ", and the score gradient does not go through the "
-                          "mask's select: the hidden keys' constant scores "
-                          "would have a gradient");
+        return fail(RejectCategory::Mask,
+                    "P feeds attention's backward, its mask fills hidden "
+                    "keys with " +
+                        formatConstant(*match.maskFill) +
+                        ", and the score gradient does not go through the "
+                        "mask's select: the hidden keys' constant scores "
+                        "would have a gradient");
   // With grouped queries the op's K/V gradients are per K/V head, while
   // the rewrite restores a frontend's NaNs per query head.
   if (match.backward && match.groupAxis &&
       match.fullyMaskedRows == FullyMaskedRows::NaN)
-    return reject(RejectCategory::Mask,
-                  "P feeds attention's backward, the queries have a group "
-                  "axis, and a row may have no visible key: the frontend's "
-                  "NaN gradients there are not restored per K/V head");
+    return fail(RejectCategory::Mask,
+                "P feeds attention's backward, the queries have a group "
+                "axis, and a row may have no visible key: the frontend's "
+                "NaN gradients there are not restored per K/V head");
   if (match.backward) {
     if (match.kvLengths)
-      return reject(RejectCategory::Mask,
-                    "P feeds attention's backward, and its mask is a "
-                    "per-sequence length, which fa.attention_backward does "
-                    "not take");
+      return fail(RejectCategory::Mask,
+                  "P feeds attention's backward, and its mask is a "
+                  "per-sequence length, which fa.attention_backward does "
+                  "not take");
     // Rows with no visible key and a -inf fill give NaN gradients, which
     // the rewrite puts back; a lowest-finite fill gives those of a uniform
     // softmax, which it does not compute.
     if (match.fullyMaskedRows == FullyMaskedRows::MeanOfValues)
-      return reject(RejectCategory::Mask,
-                    "P feeds attention's backward, and a row may have every "
-                    "key filled with the lowest finite value: the frontend's "
-                    "gradients there are those of a uniform softmax, where "
-                    "fa.attention_backward gives 0");
+      return fail(RejectCategory::Mask,
+                  "P feeds attention's backward, and a row may have every "
+                  "key filled with the lowest finite value: the frontend's "
+                  "gradients there are those of a uniform softmax, where "
+                  "fa.attention_backward gives 0");
     if (match.logsumexp)
-      return reject(RejectCategory::ExternalUse,
-                    "P feeds attention's backward, and the logsumexp is "
-                    "used outside the pattern too");
+      return fail(RejectCategory::ExternalUse,
+                  "P feeds attention's backward, and the logsumexp is "
+                  "used outside the pattern too");
   }
+  return true;
+}
+
+/// The steps below, in order; each returns false (or nullopt) with the
+/// rejection set.
+std::optional<AttentionMatch> Matcher::run() {
+  std::optional<std::pair<Value, Labels>> probs = matchValueContraction();
+  if (!probs)
+    return std::nullopt;
+  // Step 2: the chain from P back to Q and K.
+  collecting = true;
+  inChain = true;
+  Term *scores = nullptr;
+  if (!matchProbabilities(leaf(probs->first, probs->second), scores))
+    return std::nullopt;
+  Term *scoresContraction = nullptr;
+  if (!matchScores(scores, scoresContraction))
+    return std::nullopt;
+  collecting = false;
+  inChain = false;
+  if (!matchQueryKey(scoresContraction))
+    return std::nullopt;
+  if (!checkExternalUses())
+    return std::nullopt;
+
+  OperandTypes types;
+  if (!checkOperands(types) || !readGroupedHeads(types) ||
+      !settleEmptyRows(types) || !finishMatch() || !checkBackward())
+    return std::nullopt;
   return match;
 }
 

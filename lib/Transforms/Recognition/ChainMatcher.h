@@ -90,6 +90,17 @@ public:
   std::optional<AttentionMatch> run();
 
 private:
+  /// The steps of run, in order (see each in AttentionMatcher.cpp).
+  struct OperandTypes {
+    RankedTensorType query, key;
+  };
+  std::optional<std::pair<Value, Labels>> matchValueContraction();
+  bool checkOperands(OperandTypes &types);
+  bool readGroupedHeads(const OperandTypes &types);
+  bool settleEmptyRows(const OperandTypes &types);
+  bool finishMatch();
+  bool checkBackward();
+
   Term *leaf(Value value, Labels labels) {
     Term &term = terms.emplace_back();
     term.value = value;
