@@ -986,6 +986,14 @@ def prepare(workdir):
             # A fresh mtime: ninja must see the copy as newer than its
             # objects (copy2 would keep the source's older one).
             shutil.copy(source, target)
+    # Files the tree no longer has (moved or deleted since the copy was
+    # made) go too: LLVM's CMake rejects a source file that no target lists.
+    tracked = {os.path.normpath(path) for path in files if path}
+    for folder, _, names in os.walk(src):
+        for name in names:
+            path = os.path.relpath(os.path.join(folder, name), src)
+            if os.path.normpath(path) not in tracked:
+                os.remove(os.path.join(folder, name))
     if not os.path.exists(os.path.join(build, "build.ninja")):
         configure = run(["cmake", "-S", src, "-B", build, "-G", "Ninja",
                          "-DCMAKE_BUILD_TYPE=Release",
