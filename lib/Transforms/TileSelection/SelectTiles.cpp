@@ -21,9 +21,12 @@
 #include "mlir/Support/FileUtilities.h"
 
 #include <limits>
+#include "llvm/Support/Debug.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/ToolOutputFile.h"
+
+#define DEBUG_TYPE "fa-select-tiles"
 
 namespace mlir::fa {
 #define GEN_PASS_DEF_FASELECTTILES
@@ -292,6 +295,8 @@ WalkResult selectBackward(AttentionBackwardOp op, ResolveTarget &resolveTarget,
     return WalkResult::interrupt();
   }
   const TileDecision &decision = *selection.decision;
+  LLVM_DEBUG(llvm::dbgs() << "backward tiles at " << op.getLoc() << ": "
+                          << decision.why << "\n");
   op.setTilingAttr(TilingAttr::get(
       op.getContext(), decision.tiling.blockQ, decision.tiling.blockKV,
       decision.tiling.warps, decision.tiling.stages,
@@ -476,6 +481,8 @@ struct FASelectTilesPass : fa::impl::FASelectTilesBase<FASelectTilesPass> {
         return WalkResult::interrupt();
       }
       const TileDecision &decision = *selection.decision;
+      LLVM_DEBUG(llvm::dbgs() << "tiles at " << op.getLoc() << ": "
+                              << decision.why << "\n");
       op.setTilingAttr(TilingAttr::get(
           op.getContext(), decision.tiling.blockQ, decision.tiling.blockKV,
           decision.tiling.warps, decision.tiling.stages,
