@@ -105,6 +105,14 @@ func.func @untiled(%q: tensor<1x2x64x16xf16>, %k: tensor<1x2x64x16xf16>,
       -> tensor<1x2x64x16xf16>
   return %o : tensor<1x2x64x16xf16>
 }
+func.func @unpackable(%q: tensor<1x2x64x16xf16>, %k: tensor<1x2x64x16xf16>,
+                      %v: tensor<1x2x64x16xf16>) -> tensor<1x2x64x16xf16> {
+  %o = fa.attention %q, %k, %v scale = 0.25
+      tiling = <block_q = 64, block_kv = 32, warps = 4, stages = 1, pack_gqa = true>
+      : tensor<1x2x64x16xf16>, tensor<1x2x64x16xf16>, tensor<1x2x64x16xf16>
+      -> tensor<1x2x64x16xf16>
+  return %o : tensor<1x2x64x16xf16>
+}
 )mlir";
 
 int countAttentions(ModuleOp module) {
@@ -117,22 +125,25 @@ TEST_F(APITest, TilingIsAFunctionAndAPattern) {
   OwningOpRef<ModuleOp> module =
       parseSourceString<ModuleOp>(kTiledAttention, &context);
   ASSERT_TRUE(module);
-  // As patterns: the tiled op is lowered, the untiled one is a match
-  // failure and stays.
-  RewritePatternSet patterns(&context);
-  fa::populateTileAttentionPatterns(patterns);
-  ASSERT_TRUE(succeeded(applyPatternsGreedily(*module, std::move(patterns))));
-  EXPECT_EQ(countAttentions(*module), 1);
-  // As a function on the op that is left: it has no tiling, so it fails
-  // and says why at the op.
   std::string diagnostic;
   ScopedDiagnosticHandler handler(&context, [&](Diagnostic &d) {
     diagnostic = d.str();
     return success();
   });
+  // As patterns: the tiled op is lowered; the untiled one and the one whose
+  // pack_gqa would not be exact are match failures, left without an error.
+  RewritePatternSet patterns(&context);
+  fa::populateTileAttentionPatterns(patterns);
+  ASSERT_TRUE(succeeded(applyPatternsGreedily(*module, std::move(patterns))));
+  EXPECT_EQ(countAttentions(*module), 2);
+  EXPECT_EQ(diagnostic, "");
+  // As a function on the untiled op: it fails and says why at the op.
   IRRewriter rewriter(&context);
   fa::AttentionOp untiled;
-  module->walk([&](fa::AttentionOp op) { untiled = op; });
+  module->walk([&](fa::AttentionOp op) {
+    if (!op.getTilingAttr())
+      untiled = op;
+  });
   EXPECT_TRUE(failed(fa::tileAttention(rewriter, untiled)));
   EXPECT_NE(diagnostic.find("has no tiling"), std::string::npos) << diagnostic;
 }
@@ -143,7 +154,7 @@ TEST_F(APITest, DistributionReturnsTheKernelsResultsAndFollowsItsPlan) {
   ASSERT_TRUE(module);
   fa::AttentionOp tiled;
   module->walk([&](fa::AttentionOp op) {
-    if (op.getTilingAttr())
+    if (op.getTilingAttr() && !op.getTilingAttr().getPackGqa())
       tiled = op;
   });
   ASSERT_TRUE(tiled);
@@ -156,7 +167,7 @@ TEST_F(APITest, DistributionReturnsTheKernelsResultsAndFollowsItsPlan) {
       fa::distributeAttention(rewriter, tiled);
   ASSERT_TRUE(succeeded(results));
   EXPECT_EQ(results->size(), 1u);
-  EXPECT_EQ(countAttentions(*module), 1);
+  EXPECT_EQ(countAttentions(*module), 2);
 }
 
 TEST_F(APITest, CPUPipelineBuildsIntoAForeignPassManager) {

@@ -7,14 +7,12 @@
 
 #include "fa/Transforms/Common/LoweringDriver.h"
 #include "fa/Transforms/Common/PackQueryGroups.h"
+#include "fa/Transforms/TileSelection/TileSelection.h"
 
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace mlir::fa;
-
-/// One thread per query row in the forward kernel (32 per warp).
-static constexpr int64_t kThreadsPerWarp = 32;
 
 std::string mlir::fa::tilingProblem(AttentionOpInterface op,
                                     TiledLowering lowering) {
@@ -43,12 +41,20 @@ std::string mlir::fa::tilingProblem(AttentionOpInterface op,
        << tiling.getBlockQ() << "): each warp owns block_q / warps query rows";
     return problem;
   }
-  int64_t threads = tiling.getWarps() * kThreadsPerWarp;
-  if (lowering == TiledLowering::Kernel && tiling.getBlockQ() > threads)
+  // One thread per query row in the forward kernel.
+  int64_t threads = tiling.getWarps() * kKernelWarpSize;
+  if (lowering == TiledLowering::Kernel && tiling.getBlockQ() > threads) {
     os << "tiling block_q (" << tiling.getBlockQ() << ") exceeds the kernel's "
        << threads << " threads (" << tiling.getWarps()
        << " warps of 32): each thread owns one query row, so block_q must be "
           "at most 32 * warps";
+    return problem;
+  }
+  if (tiling.getPackGqa()) {
+    std::string why = whyNotPackable(cast<AttentionOp>(op.getOperation()));
+    if (!why.empty())
+      os << "the tiling packs query groups (pack_gqa), but " << why;
+  }
   return problem;
 }
 
@@ -67,5 +73,10 @@ mlir::fa::prepareForwardLowering(RewriterBase &rewriter, AttentionOp op,
                                  TiledLowering lowering) {
   if (failed(prepareLowering(rewriter, op, lowering)))
     return failure();
-  return packQueryGroupsIfTiled(op, rewriter);
+  if (!op.getTilingAttr().getPackGqa())
+    return op;
+  // tilingProblem checked that packing is exact.
+  AttentionOp packed = packQueryGroups(op, rewriter);
+  rewriter.setInsertionPoint(packed);
+  return packed;
 }

@@ -169,15 +169,3 @@ LogicalResult mlir::fa::checkPackedTiling(AttentionOp op) {
   return op.emitOpError() << "the tiling packs query groups (pack_gqa), but "
                           << why;
 }
-
-FailureOr<AttentionOp> mlir::fa::packQueryGroupsIfTiled(AttentionOp op,
-                                                        OpBuilder &builder) {
-  if (failed(checkPackedTiling(op)))
-    return failure();
-  TilingAttr tiling = op.getTilingAttr();
-  if (!tiling || !tiling.getPackGqa())
-    return op;
-  AttentionOp packed = packQueryGroups(op, builder);
-  builder.setInsertionPoint(packed);
-  return packed;
-}

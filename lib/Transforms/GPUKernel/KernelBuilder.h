@@ -30,12 +30,10 @@ namespace mlir::fa::gpu_kernel {
 
 
 /// Threads per warp on NVIDIA GPUs, the only targets of this kernel.
-constexpr int64_t kWarpSize = 32;
+constexpr int64_t kWarpSize = kKernelWarpSize;
 /// Bytes a thread moves per load or store when copying tiles, and the row
 /// padding of the shared tiles (see sharedMemoryBytes in TileSelection.h).
-constexpr int64_t kChunkBytes = 16;
-/// Keys whose scores a thread keeps in registers at once.
-constexpr int64_t kMaxKeyChunk = 16;
+constexpr int64_t kChunkBytes = kKernelChunkBytes;
 
 inline int64_t elementBytes(Type type) {
   return llvm::divideCeil(type.getIntOrFloatBitWidth(), 8);

@@ -249,8 +249,7 @@ void writeReport(llvm::raw_ostream &os, Operation *op, Type elementType,
         forward && target.description.isGPU()) {
       bool sm80 = hasMmaSync16816(target.description);
       auto bytes = [](Value value) {
-        Type element = cast<ShapedType>(value.getType()).getElementType();
-        return int64_t(llvm::divideCeil(element.getIntOrFloatBitWidth(), 8));
+        return elementBytes(getElementTypeOrSelf(value.getType()));
       };
       KernelPlan plan = planKernel(
           decision.tiling, shape, bytes(forward.getKey()),

@@ -71,9 +71,6 @@ struct AttentionGeometry {
       windowOffset = diagonalOffset(math, window.getAlign(), queryLen, keyLen);
   }
 
-  /// True when a causal or window band hides some keys.
-  bool hasBands() const { return op.getCausal() || op.getWindowAttr(); }
-
   /// The key blocks that query rows [row0, row0 + rows) can see. Key blocks
   /// that the causal or window mask hides from every one of these rows are
   /// outside the range, so they are never loaded.

@@ -30,7 +30,8 @@ enum class TiledLowering {
 };
 
 /// Why `lowering` cannot lower `op` with the tiling written on it, or ""
-/// when it can: every tiling precondition of every lowering, in one place.
+/// when it can: every tiling precondition of every lowering, in one place
+/// (pack_gqa included, so that a pattern reports it as a match failure).
 /// The text follows "'fa.attention' op " in a diagnostic.
 std::string tilingProblem(AttentionOpInterface op, TiledLowering lowering);
 
@@ -39,8 +40,8 @@ std::string tilingProblem(AttentionOpInterface op, TiledLowering lowering);
 LogicalResult prepareLowering(RewriterBase &rewriter, AttentionOpInterface op,
                               TiledLowering lowering);
 
-/// prepareLowering, then pack_gqa (packQueryGroupsIfTiled): the op a
-/// forward lowering builds for.
+/// prepareLowering, then pack_gqa (packQueryGroups): the op a forward
+/// lowering builds for.
 FailureOr<AttentionOp> prepareForwardLowering(RewriterBase &rewriter,
                                               AttentionOp op,
                                               TiledLowering lowering);

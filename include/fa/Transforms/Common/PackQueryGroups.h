@@ -16,8 +16,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FA_LIB_TRANSFORMS_PACKQUERYGROUPS_H
-#define FA_LIB_TRANSFORMS_PACKQUERYGROUPS_H
+#ifndef FA_TRANSFORMS_COMMON_PACKQUERYGROUPS_H
+#define FA_TRANSFORMS_COMMON_PACKQUERYGROUPS_H
 
 #include "fa/Dialect/FA/IR/FAOps.h"
 
@@ -41,12 +41,6 @@ AttentionOp packQueryGroups(AttentionOp op, OpBuilder &builder);
 /// when the tiling does not pack or packing is exact.
 LogicalResult checkPackedTiling(AttentionOp op);
 
-/// What a lowering lowers: `op`, or the packed op that replaces it when its
-/// tiling has pack_gqa (packQueryGroups). Fails, with the reason at `op`,
-/// where packing would not be exact.
-FailureOr<AttentionOp> packQueryGroupsIfTiled(AttentionOp op,
-                                              OpBuilder &builder);
-
 } // namespace mlir::fa
 
-#endif // FA_LIB_TRANSFORMS_PACKQUERYGROUPS_H
+#endif // FA_TRANSFORMS_COMMON_PACKQUERYGROUPS_H

@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FA_LIB_TRANSFORMS_TENSORBUILDERS_H
-#define FA_LIB_TRANSFORMS_TENSORBUILDERS_H
+#ifndef FA_TRANSFORMS_COMMON_TENSORBUILDERS_H
+#define FA_TRANSFORMS_COMMON_TENSORBUILDERS_H
 
 #include "fa/Transforms/Common/IndexMath.h"
 
@@ -227,4 +227,4 @@ inline Value loadTile(OpBuilder &b, Location loc, Value source, Value batch,
 
 } // namespace mlir::fa
 
-#endif // FA_LIB_TRANSFORMS_TENSORBUILDERS_H
+#endif // FA_TRANSFORMS_COMMON_TENSORBUILDERS_H

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FA_LIB_TRANSFORMS_GPU_WARPMATMUL_H
-#define FA_LIB_TRANSFORMS_GPU_WARPMATMUL_H
+#ifndef FA_TRANSFORMS_COMMON_WARPMATMUL_H
+#define FA_TRANSFORMS_COMMON_WARPMATMUL_H
 
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Types.h"
@@ -38,4 +38,4 @@ inline bool isMmaSyncOperandTypes(Type query, Type key, Type value) {
 
 } // namespace mlir::fa
 
-#endif // FA_LIB_TRANSFORMS_GPU_WARPMATMUL_H
+#endif // FA_TRANSFORMS_COMMON_WARPMATMUL_H

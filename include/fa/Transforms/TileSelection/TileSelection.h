@@ -36,6 +36,14 @@ namespace mlir::fa {
 /// A size not known at compile time.
 constexpr int64_t kUnknownSize = -1;
 
+/// What the NVIDIA kernels of fa-distribute-attention are built from, shared
+/// by their plan (planKernel) and their builder: threads per warp, bytes a
+/// thread moves per copy step (also the shared tiles' row padding), and the
+/// most keys whose scores an FMA-kernel thread keeps in registers at once.
+constexpr int64_t kKernelWarpSize = 32;
+constexpr int64_t kKernelChunkBytes = 16;
+constexpr int64_t kKernelMaxKeyChunk = 16;
+
 /// The problem, as far as tile selection cares. Sizes may be kUnknownSize
 /// except the head dims and the element size.
 struct AttentionShape {

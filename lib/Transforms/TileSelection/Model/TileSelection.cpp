@@ -243,17 +243,16 @@ KernelPlan mlir::fa::planKernel(const Tiling &tiling,
                                 const AttentionShape &shape, int64_t keyBytes,
                                 int64_t valueBytes,
                                 const KernelChoices &choices) {
-  constexpr int64_t threadsPerWarp = 32, chunkBytes = 16, maxKeyChunk = 16;
   KernelPlan plan;
-  plan.threads = tiling.warps * threadsPerWarp;
+  plan.threads = tiling.warps * kKernelWarpSize;
   plan.stages = tiling.stages;
   // Rows of `width` elements of `bytes` copy as whole 16-byte chunks spread
   // evenly over the threads (else the copies need a guard and stay
   // synchronous).
   auto evenChunks = [&](int64_t width, int64_t bytes) {
-    int64_t perChunk = chunkBytes / bytes;
+    int64_t perChunk = kKernelChunkBytes / bytes;
     int64_t chunk = width % perChunk == 0 ? perChunk : 1;
-    return chunk * bytes == chunkBytes &&
+    return chunk * bytes == kKernelChunkBytes &&
            (tiling.blockKV * (width / chunk)) % plan.threads == 0;
   };
   plan.tensorCores = choices.tensorCores && tensorCoreKernel(tiling, shape);
@@ -267,7 +266,7 @@ KernelPlan mlir::fa::planKernel(const Tiling &tiling,
   if (plan.tensorCores && !plan.registerFragments &&
       plan.threads == 2 * tiling.blockQ)
     plan.rowSplit = 2;
-  for (int64_t chunk = maxKeyChunk; chunk > 1; chunk /= 2)
+  for (int64_t chunk = kKernelMaxKeyChunk; chunk > 1; chunk /= 2)
     if (tiling.blockKV % chunk == 0) {
       plan.keyChunk = chunk;
       break;
