@@ -60,8 +60,11 @@ createGeneric(OpBuilder &b, Location loc, ValueRange inputs, Value init,
 /// The body of an f32 contraction: `args[2] + f32(args[0]) * f32(args[1])`
 /// (the operands widened from f16/bf16).
 inline Value multiplyAddF32(OpBuilder &b, Location loc, ValueRange args) {
-  Value product = arith::MulFOp::create(b, loc, castToF32(b, loc, args[0]),
-                                        castToF32(b, loc, args[1]));
+  // Two statements: the order of function arguments is unspecified, and
+  // GCC and Clang would emit the two extensions in different orders.
+  Value lhs = castToF32(b, loc, args[0]);
+  Value rhs = castToF32(b, loc, args[1]);
+  Value product = arith::MulFOp::create(b, loc, lhs, rhs);
   return arith::AddFOp::create(b, loc, args[2], product);
 }
 
