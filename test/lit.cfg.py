@@ -13,6 +13,9 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.fa_obj_root, "test")
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+# scripts/mutate-operators.py chooses the mutant and traces coverage
+# through these (they do nothing in a normal build).
+llvm_config.with_system_environment(["FA_MUTANT", "FA_MUTANT_TRACE"])
 llvm_config.use_default_substitutions()
 
 # Runtime libraries that mlir-runner loads for printMemref* and friends.

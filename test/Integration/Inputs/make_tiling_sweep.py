@@ -106,6 +106,16 @@ CASES = [
      "split-KV in the tensor-core kernel: bf16, GQA (group of 4), causal bottom-right, 10 key blocks in 4 splits of 3, 3, 3 and 1, two cp.async stages"),
     ("kernel-mma-decode-gqa8-splits7", 1, 8, 1, 1, 257, 128, 128, "f16", None, None, None, True, False, (64, 32, 1, 7),
      "split-KV decode in the tensor-core kernel: Nq = 1, D = 128, a group of 8, 9 key blocks in 7 splits of 2 (the last two see no key)"),
+    # Rows whose every key carries a large negative finite bias (-10000 on
+    # every third row): their logsumexps, whole and per key split, are far
+    # below where e^lse underflows, which a running max or a merge max
+    # started at 0 instead of -inf turns into rows of zeros (issue 31).
+    ("far-bias", 1, 2, 2, 24, 70, 16, 16, "f32", ("far-bias", (1, 2, 24, 70)), None, None, True, False, (16, 16),
+     "every key of every third row carries a bias of -10000 (logsumexp about -10000), 5 key blocks, no split"),
+    ("splits3-far-bias", 1, 2, 2, 24, 90, 16, 16, "f32", ("far-bias", (1, 2, 24, 90)), None, None, True, False, (16, 16, 1, 3),
+     "split-KV with every key of every third row biased by -10000: each split's partial logsumexp is about -10000, 6 key blocks in 3 splits"),
+    ("kernel-mma-far-bias-splits4", 1, 4, 2, 20, 200, 64, 64, "f16", ("far-bias", (1, 1, 20, 200)), "bottom_right", None, True, False, (64, 32, 2, 4),
+     "split-KV in the tensor-core kernel with every key of every third row biased by -10000, GQA, causal bottom-right, 7 key blocks in 4 splits, two cp.async stages"),
     # Grouped-query packing (the 5th tile entry is pack_gqa): the query
     # heads of a group are one attention's rows.
     ("pack-gqa-decode-causal", 1, 8, 2, 1, 150, 32, 32, "f16", None, "bottom_right", None, True, False, (16, 16, 1, 1, True),
@@ -150,6 +160,19 @@ def bias_value(b, h, i, j):
     return fill_value(b, h, i, j, 5.0)
 
 
+# A "far" bias puts FAR_BIAS on every key of every third row (BERT's
+# padding bias is -10000): a softmax does not move, but the row's
+# logsumexp, and each key split's, is about -10000, far below where
+# e^(lse - 0) underflows in f32 (about -88): a merge or a running max that
+# starts at 0 instead of -inf zeroes such rows (issue 31).
+FAR_BIAS = -10000.0
+FAR_BIAS_TOLERANCE = ("2e-3", "1e-3")
+
+
+def far_bias_value(b, h, i, j):
+    return fill_value(b, h, i, j, 5.0) + (FAR_BIAS if i % 3 == 0 else 0.0)
+
+
 def moving_maxima(case, max_rows=96):
     """For the case's inputs and key blocks: the fraction of query rows (at
     most `max_rows` per head, evenly spaced) whose maximum score first
@@ -187,6 +210,8 @@ def moving_maxima(case, max_rows=96):
                         mi = 0 if shape[2] == 1 else i
                         if kind == "bool":
                             visible = keep_value(mi, j)
+                        elif kind == "far-bias":
+                            s += far_bias_value(mb, mh, mi, j)
                         else:
                             s += bias_value(mb, mh, mi, j)
                     delta = 0
@@ -351,6 +376,30 @@ func.func @bias(%t: tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32> {
 
 '''.replace("ROW_MULTIPLIER", str(ROW)).replace("KEY_RAMP", str(KEY_RAMP))
 
+# Only in the files whose mask is a far bias.
+FAR_BIAS_FUNCTION = '''// far_bias(i, j) = sin(...) + FAR_BIAS on every third row (i % 3 == 0).
+func.func @far_bias(%t: tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32> {
+  %s = arith.constant 5.0 : f32
+  %f = call @fill(%t, %s) : (tensor<?x?x?x?xf32>, f32) -> tensor<?x?x?x?xf32>
+  %r = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%f : tensor<?x?x?x?xf32>) outs(%t : tensor<?x?x?x?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %i = linalg.index 2 : index
+    %c3 = arith.constant 3 : index
+    %c0 = arith.constant 0 : index
+    %m = arith.remui %i, %c3 : index
+    %far = arith.cmpi eq, %m, %c0 : index
+    %offset = arith.constant FAR_BIAS : f32
+    %zero = arith.constant 0.0 : f32
+    %add = arith.select %far, %offset, %zero : f32
+    %y = arith.addf %x, %add : f32
+    linalg.yield %y : f32
+  } -> tensor<?x?x?x?xf32>
+  return %r : tensor<?x?x?x?xf32>
+}
+
+'''.replace("FAR_BIAS", f"{FAR_BIAS:e}")
+
 
 def make_input(dims, seed, dt, ramp=None):
     """MLIR for @main that builds an input of `dims` with @fill (or @ramp,
@@ -383,8 +432,9 @@ def make_mask_input(mask, dtype):
                 "  %mk = call @keep(%me) : (tensor<?x?x?x?xi1>) -> tensor<?x?x?x?xi1>\n"
                 f"  %mm = tensor.cast %mk : tensor<?x?x?x?xi1> to {tensor(shape, 'i1')}\n",
                 "%mm", tensor(shape, "i1"))
+    function = "@far_bias" if kind == "far-bias" else "@bias"
     text = (f"  %me = tensor.empty({mshape}) : tensor<?x?x?x?xf32>\n"
-            "  %mb = call @bias(%me) : (tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32>\n"
+            f"  %mb = call {function}(%me) : (tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32>\n"
             f"  %mm = tensor.cast %mb : tensor<?x?x?x?xf32> to {tensor(shape, 'f32')}\n")
     if dtype == "f32":
         return text, "%mm", tensor(shape, "f32")
@@ -403,6 +453,12 @@ def main():
         splits = tile[3] if len(tile) > 3 else 1
         pack = tile[4] if len(tile) > 4 else False
         rtol, atol = TOLERANCE[dtype]
+        if mask and mask[0] == "far-bias":
+            # Near -10000 an f32 step is 2^-10: a score summed in another
+            # order rounds s + bias to a neighbouring step, so the paths
+            # differ by about 5e-4 relative (a merge gone wrong zeroes the
+            # row instead).
+            rtol, atol = FAR_BIAS_TOLERANCE
         qd, kd, vd, od = [b, hq, nq, d], [b, hkv, nk, d], [b, hkv, nk, dv], [b, hq, nq, dv]
         keep4 = (3,)
         qt = tensor(qd, dtype, dynamic, keep4)
@@ -504,6 +560,8 @@ def main():
         lines.append(f"  return {lhs} : {results}\n}}\n\n")
         # Inputs: sin of the linear index; masks from index patterns.
         lines.append(INPUT_FUNCTIONS)
+        if mask and mask[0] == "far-bias":
+            lines.append(FAR_BIAS_FUNCTION)
         consts = sorted({b, hq, hkv, nq, nk, d, dv, 1} | (set(mask[1]) if mask else set()))
         lines.append("func.func @main() {\n")
         for c in consts:

@@ -81,7 +81,10 @@ def build_mask(mask, dtype):
         if (i + 2 * j) % 7 == 0 or i == 1:
             return -math.inf
         return fill(bb, hh, i, j, 5.0)
-    return build(shape, bias, dtype)
+
+    def far_bias(bb, hh, i, j):
+        return f32(fill(bb, hh, i, j, 5.0) + (sweep.FAR_BIAS if i % 3 == 0 else 0.0))
+    return build(shape, far_bias if kind == "far-bias" else bias, dtype)
 
 
 def main():
@@ -118,6 +121,11 @@ def main():
         spec, flat // (hq * nq), flat // nq % hq, flat % nq) for flat in sorted(picked)}
 
     rtol, atol = TOLERANCE[dtype]
+    if mask and mask[0] == "far-bias":
+        # s + FAR_BIAS is rounded to f32 in the IR, where the oracle adds in
+        # double: near -10000 an f32 step is 2^-10, so probabilities carry
+        # a relative error of about 5e-4 on every path.
+        rtol, atol = max(rtol, 4e-3), max(atol, 2e-3)
     failed = False
     for path in outputs:
         printed = compare_outputs.values(path)
