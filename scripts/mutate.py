@@ -114,7 +114,9 @@ KNOWN_GAPS = {
 # Mutations every one of whose named tests must fail: removing the online
 # rescale must break every case that crosses key blocks (issue 15).
 MUST_FAIL_ALL = {"no-rescale", "kernel-no-rescale", "kernel-mma-no-rescale",
-                 "fragment-no-rescale"}
+                 "fragment-no-rescale",
+                 # issue 31: each held by two tests
+                 "merge-max-starts-at-zero", "pack-gqa-top-left-single-row"}
 KERNEL_FMA = [SWEEP + n + ".mlir" for n in
               ("kernel-stages2", "kernel-stages3-gqa", "kernel-full-block",
                "kernel-odd-dims")]
@@ -911,6 +913,18 @@ MUTATIONS = [
            view->node(node).kind == ScalarKind::TruncF)""",
      ["test/Transforms/RaiseAttention/normalization-near-misses.mlir"],
      "a row sum of exponentials narrowed to f16 is taken for the softmax's sum"),
+    # Issue 31: two bugs an outside audit wrote that no test caught.
+    ("merge-max-starts-at-zero",
+     """      createFilled(b, loc, rowSizes, f32, negInf), {lseBySplit, rowOf4},""",
+     """      createFilled(b, loc, rowSizes, f32, zero), {lseBySplit, rowOf4},""",
+     [SWEEP + "splits3-far-bias.mlir", SWEEP + "kernel-mma-far-bias-splits4.mlir"],
+     "the split-KV merge's max starts at 0: rows whose partial logsumexps are all below -88 merge to 0"),
+    ("pack-gqa-top-left-single-row",
+     """      causal && !(singleRow && *causal == DiagonalAlignment::bottom_right))""",
+     """      causal && !singleRow)""",
+     ["test/Integration/pack-gqa-decode-alignments.mlir",
+      "test/Integration/pack-gqa-decode-few-keys.mlir"],
+     "a one-row decode under a top-left causal mask is packed: packed rows see keys past key 0"),
 ]
 
 
