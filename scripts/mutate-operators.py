@@ -39,6 +39,7 @@ pass.
   scripts/mutate-operators.py --count 320 --seed 31 --jobs 2
   scripts/mutate-operators.py --rerun 17,42  # those mutants again (after
                                              # a test was added)
+  scripts/mutate-operators.py --list-sites F # the sites of one file
 
 Writes build-mutate/operators/mutants.tsv (one row per mutant: id, area, site,
 operator, change, the tests that killed it) and report.md (kill
@@ -669,9 +670,17 @@ def main():
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--sites", action="store_true",
                         help="only list the candidate sites per area")
+    parser.add_argument("--list-sites", metavar="FILE",
+                        help="print the sites of one C++ file (tests the finder)")
     parser.add_argument("--rerun", default="",
                         help="comma-separated mutant ids of the last sample")
     args = parser.parse_args()
+
+    if args.list_sites:
+        path = os.path.relpath(os.path.abspath(args.list_sites), ROOT)
+        for site in sorted(sites_in("-", path), key=lambda s: (s["start"], s["change"])):
+            print(f"{site['line']}: {site['operator']}: {site['change']} => {site['mutated']}")
+        return 0
 
     # The copy (src/, build/) is mutate.py's; this script's files go to
     # operators/ beside it.

@@ -71,3 +71,15 @@ if ptxas:
     config.available_features.add("ptxas")
     llvm_config.with_environment("PATH", os.path.dirname(ptxas), append_path=True)
     config.substitutions.append(("%ptxas", ptxas))
+
+# libclang's Python bindings (Debian: python3-clang-22), which
+# scripts/mutate-operators.py parses C++ with.
+try:
+    sys.path.append("/usr/lib/python3/dist-packages")
+    import clang.cindex
+    clang.cindex.Index.create()
+    config.available_features.add("libclang-python")
+except Exception:
+    pass
+finally:
+    sys.path.remove("/usr/lib/python3/dist-packages")
