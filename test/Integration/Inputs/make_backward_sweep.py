@@ -77,6 +77,8 @@ CASES = [
      "the gradient of a full bias in f16, with a window: one tile pair per block"),
     ("bias-gradient-per-row", 1, 2, 1, 19, 33, 16, 16, "f32", ("bias", (1, 1, 19, 1)), "top_left", None, (8, 8), True, True,
      "the gradient of a per-row bias [1, 1, Nq, 1], summed over heads and the keys each row sees (causal), MQA: it is 0 up to rounding, since softmax ignores a shift per row (dS sums to 0 over a row)"),
+    ("bias-gradient-batch-broadcast-b3", 3, 2, 1, 17, 23, 16, 16, "f32", ("bias", (1, 2, 17, 23)), None, None, (8, 8), True, True,
+     "the gradient of a bias broadcast over a batch of 3 with 2 heads (B != Hq, so a sum over the wrong dim's extent shows; issue 31's operator mutation found B = Hq in every case), MQA"),
 ]
 
 
