@@ -39,6 +39,8 @@ pass.
   scripts/mutate-operators.py --count 320 --seed 31 --jobs 2
   scripts/mutate-operators.py --rerun 17,42  # those mutants again (after
                                              # a test was added)
+  scripts/mutate-operators.py --resume       # the mutants a cut-short run
+                                             # did not reach
   scripts/mutate-operators.py --list-sites F # the sites of one file
 
 Writes build-mutate/operators/mutants.tsv (one row per mutant: id, area, site,
@@ -407,6 +409,10 @@ def first_line(source):
 SITES_VERSION = 2
 
 
+def source_digest(path):
+    return hashlib.sha1(open(os.path.join(ROOT, path), "rb").read()).hexdigest()
+
+
 def all_sites(workdir):
     """Candidate sites of every area, cached by file content."""
     cache_path = os.path.join(workdir, "sites.json")
@@ -672,6 +678,8 @@ def main():
                         help="only list the candidate sites per area")
     parser.add_argument("--list-sites", metavar="FILE",
                         help="print the sites of one C++ file (tests the finder)")
+    parser.add_argument("--resume", action="store_true",
+                        help="run the mutants of the last sample not run yet")
     parser.add_argument("--rerun", default="",
                         help="comma-separated mutant ids of the last sample")
     args = parser.parse_args()
@@ -697,11 +705,25 @@ def main():
         return 0
 
     chosen_path = os.path.join(files, "chosen.json")
-    if args.rerun:
+    digests_path = os.path.join(files, "chosen-sources.json")
+    log = os.path.join(files, "results.jsonl")
+    if args.rerun or args.resume:
         chosen = json.load(open(chosen_path))
-        wanted = {int(i) for i in args.rerun.split(",")}
+        # The sites are byte offsets into the sources sampled from.
+        changed = [path for path, digest in json.load(open(digests_path)).items()
+                   if source_digest(path) != digest]
+        if changed:
+            sys.exit("mutate-operators: sources changed since the sample (" +
+                     ", ".join(changed) + "); draw a new one")
+        if args.rerun:
+            wanted = {int(i) for i in args.rerun.split(",")}
+        else:
+            done = {json.loads(line)["id"] for line in open(log)} if os.path.exists(log) else set()
+            wanted = {site["id"] for site in chosen} - done
     else:
         chosen = sample(sites, args.count, args.seed)
+        json.dump({path: source_digest(path) for path in {site["path"] for site in chosen}},
+                  open(digests_path, "w"))
         wanted = None
     src, build = mutate.prepare(args.workdir)
     print(f"mutate-operators: {len(chosen)} mutants; building the schemata in {build}",
@@ -712,7 +734,7 @@ def main():
 
     tests = lit_tests(build) + ["unittests"]
     coverage_path = os.path.join(files, "coverage.json")
-    if args.rerun and os.path.exists(coverage_path):
+    if (args.rerun or args.resume) and os.path.exists(coverage_path):
         coverage = json.load(open(coverage_path))
         for test in tests:  # tests added since: trace them
             if test not in coverage:
@@ -722,13 +744,18 @@ def main():
         coverage = trace(build, files, tests, args.jobs)
     json.dump(coverage, open(coverage_path, "w"))
 
-    log = os.path.join(files, "results.jsonl")
     previous = {}
     if os.path.exists(log):
         for line in open(log):
             row = json.loads(line)
             previous[row["id"]] = row
     todo = [s for s in chosen if wanted is None or s["id"] in wanted]
+    # The areas take turns, so that a run cut short has sampled them all.
+    rank = {}
+    for site in todo:
+        rank[site["id"]] = sum(1 for other in todo
+                               if other["area"] == site["area"] and other["id"] < site["id"])
+    todo.sort(key=lambda site: (rank[site["id"]], site["id"]))
     if wanted is None:
         open(log, "w").close()
         previous = {}
