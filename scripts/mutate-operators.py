@@ -725,7 +725,19 @@ def main():
         json.dump({path: source_digest(path) for path in {site["path"] for site in chosen}},
                   open(digests_path, "w"))
         wanted = None
+    # mutate.prepare() restores every file of the copy that differs from the
+    # tree, schemata included, with a fresh mtime: remember the schemata
+    # (text and mtime) so that writing the same ones back rebuilds nothing.
+    before = {}
+    for _, path in area_files():
+        copy = os.path.join(args.workdir, "src", path)
+        if os.path.exists(copy):
+            before[copy] = (open(copy, "rb").read(), os.stat(copy).st_mtime_ns)
     src, build = mutate.prepare(args.workdir)
+    write_schemata(src, chosen)
+    for copy, (text, mtime) in before.items():
+        if open(copy, "rb").read() == text:
+            os.utime(copy, ns=(mtime, mtime))
     print(f"mutate-operators: {len(chosen)} mutants; building the schemata in {build}",
           flush=True)
     chosen, dropped = build_schemata(src, build, chosen)
