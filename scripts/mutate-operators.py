@@ -678,6 +678,8 @@ def main():
                         help="only list the candidate sites per area")
     parser.add_argument("--list-sites", metavar="FILE",
                         help="print the sites of one C++ file (tests the finder)")
+    parser.add_argument("--report", action="store_true",
+                        help="only write the report of the results so far")
     parser.add_argument("--resume", action="store_true",
                         help="run the mutants of the last sample not run yet")
     parser.add_argument("--rerun", default="",
@@ -705,6 +707,15 @@ def main():
         return 0
 
     chosen_path = os.path.join(files, "chosen.json")
+    if args.report:
+        chosen = json.load(open(chosen_path))
+        results = {}
+        for line in open(os.path.join(files, "results.jsonl")):
+            row = json.loads(line)
+            results[row["id"]] = row
+        report(files, [results[s["id"]] for s in chosen if s["id"] in results])
+        print(f"{len(results)} of {len(chosen)} mutants run")
+        return 0
     digests_path = os.path.join(files, "chosen-sources.json")
     log = os.path.join(files, "results.jsonl")
     if args.rerun or args.resume:

@@ -23,6 +23,17 @@
 // RUN: fa-opt %s --fa-cpu-pipeline=gpu-kernel=sm_75 | %run-entry main_paged > %t.sm75
 // RUN: %compare %t.sm75 %t.contiguous --rtol 2e-3 --atol 1e-3 | FileCheck %s --check-prefix=SAME
 // SAME: MATCH 612 values
+// Every key of every page, without kv_lengths or a mask (issue 31: the
+// reference's gather sized one key too many survived while every paged
+// test had lengths that hid it).
+// RUN: fa-opt %s --fa-cpu-pipeline=reference=true | %run-entry all_keys_contiguous > %t.acontiguous
+// RUN: fa-opt %s --fa-cpu-pipeline=reference=true | %run-entry all_keys_paged > %t.areference
+// RUN: %compare %t.areference %t.acontiguous --rtol 2e-3 --atol 1e-3 | FileCheck %s --check-prefix=ALL
+// RUN: fa-opt %s --fa-cpu-pipeline | %run-entry all_keys_paged > %t.atiled
+// RUN: %compare %t.atiled %t.acontiguous --rtol 2e-3 --atol 1e-3 | FileCheck %s --check-prefix=ALL
+// RUN: fa-opt %s --fa-cpu-pipeline=gpu-kernel=sm_80 | %run-entry all_keys_paged > %t.asm80
+// RUN: %compare %t.asm80 %t.acontiguous --rtol 2e-3 --atol 1e-3 | FileCheck %s --check-prefix=ALL
+// ALL: MATCH 612 values
 // RUN: fa-opt %s --fa-cpu-pipeline=reference=true | %run-entry decode_contiguous > %t.dcontiguous
 // RUN: fa-opt %s --fa-cpu-pipeline | %run-entry decode_paged > %t.dtiled
 // RUN: %compare %t.dtiled %t.dcontiguous --rtol 2e-3 --atol 1e-3 | FileCheck %s --check-prefix=DECODE
@@ -57,6 +68,18 @@ func.func @contiguous_decode(%q: tensor<3x4x1x16xf16>, %k: tensor<3x2x40x16xf16>
   %o, %l = fa.attention %q, %k, %v kv_lengths(%len : tensor<3xi32>) scale = 0.25 causal = bottom_right
       : tensor<3x4x1x16xf16>, tensor<3x2x40x16xf16>, tensor<3x2x40x16xf16> -> tensor<3x4x1x16xf16>, tensor<3x4x1xf32>
   return %o, %l : tensor<3x4x1x16xf16>, tensor<3x4x1xf32>
+}
+
+func.func @paged_all_keys(%q: tensor<3x4x3x16xf16>, %k: tensor<16x8x2x16xf16>, %v: tensor<16x8x2x16xf16>, %table: tensor<3x5xi32>) -> (tensor<3x4x3x16xf16>, tensor<3x4x3xf32>) {
+  %o, %l = fa.attention %q, %k, %v page_table(%table : tensor<3x5xi32>) scale = 0.25
+      : tensor<3x4x3x16xf16>, tensor<16x8x2x16xf16>, tensor<16x8x2x16xf16> -> tensor<3x4x3x16xf16>, tensor<3x4x3xf32>
+  return %o, %l : tensor<3x4x3x16xf16>, tensor<3x4x3xf32>
+}
+
+func.func @contiguous_all_keys(%q: tensor<3x4x3x16xf16>, %k: tensor<3x2x40x16xf16>, %v: tensor<3x2x40x16xf16>) -> (tensor<3x4x3x16xf16>, tensor<3x4x3xf32>) {
+  %o, %l = fa.attention %q, %k, %v scale = 0.25
+      : tensor<3x4x3x16xf16>, tensor<3x2x40x16xf16>, tensor<3x2x40x16xf16> -> tensor<3x4x3x16xf16>, tensor<3x4x3xf32>
+  return %o, %l : tensor<3x4x3x16xf16>, tensor<3x4x3xf32>
 }
 
 func.func @contiguous(%q: tensor<3x4x3x16xf16>, %k: tensor<3x2x40x16xf16>, %v: tensor<3x2x40x16xf16>, %len: tensor<3xi32>) -> (tensor<3x4x3x16xf16>, tensor<3x4x3xf32>) {
@@ -153,6 +176,31 @@ func.func @main_contiguous() {
   %kc = call @gather(%k, %table) : (tensor<16x8x2x16xf16>, tensor<3x5xi32>) -> tensor<3x2x40x16xf16>
   %vc = call @gather(%v, %table) : (tensor<16x8x2x16xf16>, tensor<3x5xi32>) -> tensor<3x2x40x16xf16>
   %o, %l = call @contiguous(%q, %kc, %vc, %len) : (tensor<3x4x3x16xf16>, tensor<3x2x40x16xf16>, tensor<3x2x40x16xf16>, tensor<3xi32>) -> (tensor<3x4x3x16xf16>, tensor<3x4x3xf32>)
+  call @print(%o, %l) : (tensor<3x4x3x16xf16>, tensor<3x4x3xf32>) -> ()
+  return
+}
+
+// The table's out-of-range entries (99, -4) would read clamped pages as
+// keys here: the all-keys runs use a table of pages in range.
+func.func @table_in_range() -> tensor<3x5xi32> {
+  %table = arith.constant dense<[[11, 3, 14, 0, 7], [5, 12, 1, 9, 2], [8, 10, 4, 6, 13]]> : tensor<3x5xi32>
+  return %table : tensor<3x5xi32>
+}
+
+func.func @all_keys_paged() {
+  %q, %k, %v, %len, %unused = call @inputs() : () -> (tensor<3x4x3x16xf16>, tensor<16x8x2x16xf16>, tensor<16x8x2x16xf16>, tensor<3xi32>, tensor<3x5xi32>)
+  %table = call @table_in_range() : () -> tensor<3x5xi32>
+  %o, %l = call @paged_all_keys(%q, %k, %v, %table) : (tensor<3x4x3x16xf16>, tensor<16x8x2x16xf16>, tensor<16x8x2x16xf16>, tensor<3x5xi32>) -> (tensor<3x4x3x16xf16>, tensor<3x4x3xf32>)
+  call @print(%o, %l) : (tensor<3x4x3x16xf16>, tensor<3x4x3xf32>) -> ()
+  return
+}
+
+func.func @all_keys_contiguous() {
+  %q, %k, %v, %len, %unused = call @inputs() : () -> (tensor<3x4x3x16xf16>, tensor<16x8x2x16xf16>, tensor<16x8x2x16xf16>, tensor<3xi32>, tensor<3x5xi32>)
+  %table = call @table_in_range() : () -> tensor<3x5xi32>
+  %kc = call @gather(%k, %table) : (tensor<16x8x2x16xf16>, tensor<3x5xi32>) -> tensor<3x2x40x16xf16>
+  %vc = call @gather(%v, %table) : (tensor<16x8x2x16xf16>, tensor<3x5xi32>) -> tensor<3x2x40x16xf16>
+  %o, %l = call @contiguous_all_keys(%q, %kc, %vc) : (tensor<3x4x3x16xf16>, tensor<3x2x40x16xf16>, tensor<3x2x40x16xf16>) -> (tensor<3x4x3x16xf16>, tensor<3x4x3xf32>)
   call @print(%o, %l) : (tensor<3x4x3x16xf16>, tensor<3x4x3xf32>) -> ()
   return
 }
