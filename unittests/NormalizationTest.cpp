@@ -107,6 +107,17 @@ TEST_F(NormalizationTest, RuntimeValuesAndInexactRootsAreNotConstants) {
   return %r : f32)mlir",
                              "f32"),
             std::nullopt);
+  // rsqrt of 0 (inf) and of a negative number (NaN) is no scale: not
+  // folded (issue 31's operator mutation: `||` -> `&&` in the guard
+  // survived).
+  for (const char *operand : {"0.0", "-4.0"})
+    EXPECT_EQ(evaluateReturned(std::string("  %c = arith.constant ") + operand +
+                                   R"mlir( : f32
+  %r = math.rsqrt %c : f32
+  return %r : f32)mlir",
+                               "f32"),
+              std::nullopt)
+        << "rsqrt(" << operand << ")";
   // rsqrt(64) = 1/8 exactly: folded.
   EXPECT_EQ(evaluateReturned(R"mlir(
   %c = arith.constant 64.0 : f32

@@ -624,6 +624,11 @@ TEST(Backward, FusedTrafficIsBelowTheUnfusedAtLongSequences) {
   TileCosts costs = evaluateBackwardTiling(Tiling{128, 64, 4, 1}, shape, sm90);
   // The model: about 3.8 times less (P, dP and dS never reach memory).
   EXPECT_LT(costs.hbmBytesTiled * 3, costs.hbmBytesUnfused);
+  // And not far less: Q, K, V, O and dO are still read and the gradients
+  // written (a model that lost the fused traffic, cost 0, survived issue
+  // 31's operator mutation).
+  EXPECT_GT(costs.hbmBytesTiled * 10, costs.hbmBytesUnfused);
+  EXPECT_EQ(costs.cost, double(costs.hbmBytesTiled));
 }
 
 // The forward kernel's plan (planKernel): what fa-distribute-attention
