@@ -9,6 +9,7 @@
 #include "fa/Dialect/FA/IR/FAOps.h"
 #include "fa/InitFA.h"
 #include "fa/Pipelines/Pipelines.h"
+#include "fa/Transforms/Common/PackQueryGroups.h"
 #include "fa/Transforms/GPUKernel/GPUKernel.h"
 #include "fa/Transforms/Passes.h"
 #include "fa/Transforms/TileSelection/TileSelection.h"
@@ -16,6 +17,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
@@ -146,6 +148,44 @@ TEST_F(APITest, TilingIsAFunctionAndAPattern) {
   });
   EXPECT_TRUE(failed(fa::tileAttention(rewriter, untiled)));
   EXPECT_NE(diagnostic.find("has no tiling"), std::string::npos) << diagnostic;
+}
+
+// A decode step with four query heads per key/value head, tiled to pack them.
+constexpr const char *kPackableAttention = R"mlir(
+func.func @decode(%q: tensor<1x8x1x16xf16>, %k: tensor<1x2x64x16xf16>,
+                  %v: tensor<1x2x64x16xf16>) -> tensor<1x8x1x16xf16> {
+  %o = fa.attention %q, %k, %v scale = 0.25 causal = bottom_right
+      tiling = <block_q = 16, block_kv = 32, warps = 1, stages = 1, pack_gqa = true>
+      : tensor<1x8x1x16xf16>, tensor<1x2x64x16xf16>, tensor<1x2x64x16xf16>
+      -> tensor<1x8x1x16xf16>
+  return %o : tensor<1x8x1x16xf16>
+}
+)mlir";
+
+TEST_F(APITest, PackingQueryGroupsBuildsAtTheOpWhereverTheBuilderIs) {
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(kPackableAttention, &context);
+  ASSERT_TRUE(module);
+  fa::AttentionOp op;
+  module->walk([&](fa::AttentionOp found) { op = found; });
+  ASSERT_TRUE(op);
+  ASSERT_EQ(fa::whyNotPackable(op), "");
+  // A caller's builder may point anywhere: here after the function's
+  // return. The reshapes still go before the op they replace, and the
+  // caller's insertion point is left as it was.
+  Block *body = op->getBlock();
+  OpBuilder builder(&context);
+  builder.setInsertionPointToEnd(body);
+  fa::AttentionOp packed = fa::packQueryGroups(op, builder);
+  EXPECT_EQ(builder.getInsertionBlock(), body);
+  EXPECT_EQ(builder.getInsertionPoint(), body->end());
+  EXPECT_TRUE(body->back().hasTrait<OpTrait::IsTerminator>());
+  ASSERT_TRUE(succeeded(verify(*module)));
+  auto packedQuery = cast<RankedTensorType>(packed.getQuery().getType());
+  EXPECT_EQ(packedQuery.getShape(), ArrayRef<int64_t>({1, 2, 4, 16}));
+  EXPECT_FALSE(packed.getTilingAttr().getPackGqa());
+  EXPECT_FALSE(packed.getCausal());
+  EXPECT_EQ(countAttentions(*module), 1);
 }
 
 TEST_F(APITest, DistributionReturnsTheKernelsResultsAndFollowsItsPlan) {

@@ -160,3 +160,27 @@ func.func @additive_bias(%q: tensor<2x4x8x16xf16>, %k: tensor<2x4x8x16xf16>,
       -> tensor<2x4x8x16xf16>
   return %o : tensor<2x4x8x16xf16>
 }
+
+// -----
+
+// The backward pass with mask_fill reads the mask twice: for the scores and
+// for dS (0 where a hidden key has the constant score). Both reads broadcast
+// a mask over query rows by comparing it with the scores' shape
+// [B, H, Nq, Nk], whatever the head dim: here Nq = 4 and a head dim of 1.
+// CHECK-DAG: #[[ROWBCAST:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, 0, 0, d3)>
+// CHECK-LABEL: func.func @backward_filled_row_broadcast
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #[[ROWBCAST]], #{{.*}}]{{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x2x4x8xf32>, tensor<1x1x1x8xi1>)
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}, #{{.*}}, #[[ROWBCAST]], #{{.*}}]{{.*}} ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4xf32>, tensor<1x1x1x8xi1>)
+func.func @backward_filled_row_broadcast(%q: tensor<1x2x4x1xf32>,
+    %k: tensor<1x2x8x1xf32>, %v: tensor<1x2x8x1xf32>, %o: tensor<1x2x4x1xf32>,
+    %do: tensor<1x2x4x1xf32>, %lse: tensor<1x2x4xf32>,
+    %keep: tensor<1x1x1x8xi1>)
+    -> (tensor<1x2x4x1xf32>, tensor<1x2x8x1xf32>, tensor<1x2x8x1xf32>) {
+  %dq, %dk, %dv = fa.attention_backward %q, %k, %v, %o, %do, %lse
+      mask(%keep : tensor<1x1x1x8xi1>) scale = 1.0 mask_fill = -1.0
+      : tensor<1x2x4x1xf32>, tensor<1x2x8x1xf32>, tensor<1x2x8x1xf32>,
+        tensor<1x2x4x1xf32>, tensor<1x2x4x1xf32>, tensor<1x2x4xf32>
+      -> tensor<1x2x4x1xf32>, tensor<1x2x8x1xf32>, tensor<1x2x8x1xf32>
+  return %dq, %dk, %dv
+      : tensor<1x2x4x1xf32>, tensor<1x2x8x1xf32>, tensor<1x2x8x1xf32>
+}

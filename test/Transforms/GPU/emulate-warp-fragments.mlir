@@ -10,6 +10,15 @@
 // moves elements and makes the differences non-zero.
 // RUN: fa-opt %s --fa-emulate-threads-on-cpu --fa-cpu-pipeline="raise=false reference=true" | %mlir-run | FileCheck %s
 // RUN: fa-opt %s --fa-emulate-threads-on-cpu="thread-order=reverse" --fa-cpu-pipeline="raise=false reference=true" | %mlir-run | FileCheck %s
+// RUN: fa-opt %s --fa-emulate-threads-on-cpu | FileCheck %s --check-prefix=WAVES
+
+// Collectives that no write separates share one barrier (a wave): the three
+// ldmatrix, with only index math between them, are one wave and the two
+// mma.sync another, so the 32 lanes run in three phases, not five.
+// WAVES-LABEL: func.func @fragments
+// WAVES-COUNT-3: scf.forall (%{{.*}}) in (32)
+// WAVES-NOT: scf.forall (%{{.*}}) in (32)
+// WAVES: func.func @pattern
 // CHECK: checksum A·Kᵀ
 // CHECK-NEXT: -47
 // CHECK: difference A·Kᵀ
