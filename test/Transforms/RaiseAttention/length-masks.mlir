@@ -598,3 +598,123 @@ func.func @length_against_zero(%q: tensor<2x5x4xf32>, %k: tensor<2x3x4xf32>, %v:
   %o = tosa.matmul %p, %v, %zp, %zp : (tensor<2x5x3xf32>, tensor<2x3x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x5x4xf32>
   return %o : tensor<2x5x4xf32>
 }
+
+// -----
+
+// A dynamic key length is taken to fit in i32 (kv_lengths are i32), so the
+// key position cast to i32 is still j: the mask becomes kv_lengths.
+// CHECK-LABEL: func.func @index_cast_i32_dynamic
+// CHECK: fa.attention {{.*}} kv_lengths(
+#qk_q = affine_map<(b, h, i, j, d) -> (b, h, i, d)>
+#qk_k = affine_map<(b, h, i, j, d) -> (b, h, j, d)>
+#qk_s = affine_map<(b, h, i, j, d) -> (b, h, i, j)>
+#pv_p = affine_map<(b, h, i, e, j) -> (b, h, i, j)>
+#pv_v = affine_map<(b, h, i, e, j) -> (b, h, j, e)>
+#pv_o = affine_map<(b, h, i, e, j) -> (b, h, i, e)>
+#id4 = affine_map<(b, h, i, j) -> (b, h, i, j)>
+#bcast = affine_map<(b, h, i, j) -> (b, 0, 0, j)>
+#id2 = affine_map<(b, j) -> (b, j)>
+#len1 = affine_map<(b, j) -> (b)>
+func.func @index_cast_i32_dynamic(%q: tensor<2x2x3x4xf32>, %k: tensor<2x2x?x4xf32>, %v: tensor<2x2x?x4xf32>, %lengths: tensor<2xi32>) -> tensor<2x2x3x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c2 = arith.constant 2 : index
+  %nk = tensor.dim %k, %c2 : tensor<2x2x?x4xf32>
+  %neginf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty(%nk) : tensor<2x2x3x?xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x2x3x?xf32>) -> tensor<2x2x3x?xf32>
+  %x = linalg.generic {indexing_maps = [#qk_q, #qk_k, #qk_s], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<2x2x3x4xf32>, tensor<2x2x?x4xf32>) outs(%z : tensor<2x2x3x?xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x3x?xf32>
+  %me = tensor.empty(%nk) : tensor<2x?xi1>
+  %keep = linalg.generic {indexing_maps = [#len1, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%lengths : tensor<2xi32>) outs(%me : tensor<2x?xi1>) {
+  ^bb0(%len: i32, %out: i1):
+    %jx = linalg.index 1 : index
+    %j = arith.index_cast %jx : index to i32
+    %c = arith.cmpi slt, %j, %len : i32
+    linalg.yield %c : i1
+  } -> tensor<2x?xi1>
+  %keep4 = tensor.expand_shape %keep [[0], [1, 2, 3]] output_shape [2, 1, 1, %nk] : tensor<2x?xi1> into tensor<2x1x1x?xi1>
+  %masked = linalg.generic {indexing_maps = [#id4, #bcast, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x, %keep4 : tensor<2x2x3x?xf32>, tensor<2x1x1x?xi1>) outs(%e : tensor<2x2x3x?xf32>) {
+  ^bb0(%a: f32, %m: i1, %out: f32):
+    %r = arith.select %m, %a, %neginf : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x3x?xf32>
+  %p = linalg.softmax dimension(3) ins(%masked : tensor<2x2x3x?xf32>) outs(%e : tensor<2x2x3x?xf32>) -> tensor<2x2x3x?xf32>
+  %oe = tensor.empty() : tensor<2x2x3x4xf32>
+  %oz = linalg.fill ins(%zero : f32) outs(%oe : tensor<2x2x3x4xf32>) -> tensor<2x2x3x4xf32>
+  %o = linalg.generic {indexing_maps = [#pv_p, #pv_v, #pv_o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%p, %v : tensor<2x2x3x?xf32>, tensor<2x2x?x4xf32>) outs(%oz : tensor<2x2x3x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x3x4xf32>
+  return %o : tensor<2x2x3x4xf32>
+}
+
+// -----
+
+// Cast to i16, the key position of a dynamic key length may wrap (keys past
+// 32767 would compare negative): it is not j, and the mask stays a mask.
+// CHECK-LABEL: func.func @narrow_dynamic
+// CHECK: fa.attention {{.*}} mask(
+// CHECK-NOT: kv_lengths
+// CHECK: return
+#qk_q = affine_map<(b, h, i, j, d) -> (b, h, i, d)>
+#qk_k = affine_map<(b, h, i, j, d) -> (b, h, j, d)>
+#qk_s = affine_map<(b, h, i, j, d) -> (b, h, i, j)>
+#pv_p = affine_map<(b, h, i, e, j) -> (b, h, i, j)>
+#pv_v = affine_map<(b, h, i, e, j) -> (b, h, j, e)>
+#pv_o = affine_map<(b, h, i, e, j) -> (b, h, i, e)>
+#id4 = affine_map<(b, h, i, j) -> (b, h, i, j)>
+#bcast = affine_map<(b, h, i, j) -> (b, 0, 0, j)>
+#id2 = affine_map<(b, j) -> (b, j)>
+#len1 = affine_map<(b, j) -> (b)>
+func.func @narrow_dynamic(%q: tensor<2x2x3x4xf32>, %k: tensor<2x2x?x4xf32>, %v: tensor<2x2x?x4xf32>, %lengths: tensor<2xi16>) -> tensor<2x2x3x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c2 = arith.constant 2 : index
+  %nk = tensor.dim %k, %c2 : tensor<2x2x?x4xf32>
+  %neginf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty(%nk) : tensor<2x2x3x?xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x2x3x?xf32>) -> tensor<2x2x3x?xf32>
+  %x = linalg.generic {indexing_maps = [#qk_q, #qk_k, #qk_s], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<2x2x3x4xf32>, tensor<2x2x?x4xf32>) outs(%z : tensor<2x2x3x?xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x3x?xf32>
+  %me = tensor.empty(%nk) : tensor<2x?xi1>
+  %keep = linalg.generic {indexing_maps = [#len1, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%lengths : tensor<2xi16>) outs(%me : tensor<2x?xi1>) {
+  ^bb0(%len: i16, %out: i1):
+    %jx = linalg.index 1 : index
+    %j = arith.index_cast %jx : index to i16
+    %c = arith.cmpi slt, %j, %len : i16
+    linalg.yield %c : i1
+  } -> tensor<2x?xi1>
+  %keep4 = tensor.expand_shape %keep [[0], [1, 2, 3]] output_shape [2, 1, 1, %nk] : tensor<2x?xi1> into tensor<2x1x1x?xi1>
+  %masked = linalg.generic {indexing_maps = [#id4, #bcast, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x, %keep4 : tensor<2x2x3x?xf32>, tensor<2x1x1x?xi1>) outs(%e : tensor<2x2x3x?xf32>) {
+  ^bb0(%a: f32, %m: i1, %out: f32):
+    %r = arith.select %m, %a, %neginf : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x3x?xf32>
+  %p = linalg.softmax dimension(3) ins(%masked : tensor<2x2x3x?xf32>) outs(%e : tensor<2x2x3x?xf32>) -> tensor<2x2x3x?xf32>
+  %oe = tensor.empty() : tensor<2x2x3x4xf32>
+  %oz = linalg.fill ins(%zero : f32) outs(%oe : tensor<2x2x3x4xf32>) -> tensor<2x2x3x4xf32>
+  %o = linalg.generic {indexing_maps = [#pv_p, #pv_v, #pv_o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%p, %v : tensor<2x2x3x?xf32>, tensor<2x2x?x4xf32>) outs(%oz : tensor<2x2x3x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x3x4xf32>
+  return %o : tensor<2x2x3x4xf32>
+}

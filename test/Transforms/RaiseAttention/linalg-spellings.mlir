@@ -217,3 +217,84 @@ func.func @gqa_broadcast_3d(%q: tensor<4x8x4xf32>, %k: tensor<1x2x8x4xf32>,
   %o = linalg.batch_matmul ins(%p, %vr : tensor<4x8x8xf32>, tensor<4x8x4xf32>) outs(%zo : tensor<4x8x4xf32>) -> tensor<4x8x4xf32>
   return %o : tensor<4x8x4xf32>
 }
+
+// -----
+
+#qk = affine_map<(b, i, j, d) -> (b, i, d)>
+#kt = affine_map<(b, i, j, d) -> (b, j, d)>
+#s3 = affine_map<(b, i, j, d) -> (b, i, j)>
+#drop_g = affine_map<(b, h, g, n, d) -> (b, h, n, d)>
+#unit_g = affine_map<(b, h, g, n, d) -> (b, h, 0, n, d)>
+#id5 = affine_map<(b, h, g, n, d) -> (b, h, g, n, d)>
+
+// The same GQA as generic copies, as linalg-generalize-named-ops leaves
+// it: K's repeat reads [B, Hkv, N, D] without the G dim, V's reads a unit G
+// dim at index 0 (a tensor.expand_shape inserted it).
+// CHECK-LABEL: func.func @gqa_generic_copies
+// CHECK: fa.attention {{.*}} : tensor<1x4x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32> -> tensor<1x4x8x4xf32>
+// CHECK-NOT: linalg.generic
+func.func @gqa_generic_copies(%q: tensor<4x8x4xf32>, %k: tensor<1x2x8x4xf32>,
+                              %v: tensor<1x2x8x4xf32>) -> tensor<4x8x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e5 = tensor.empty() : tensor<1x2x2x8x4xf32>
+  %kb = linalg.generic {indexing_maps = [#drop_g, #id5],
+                        iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+      ins(%k : tensor<1x2x8x4xf32>) outs(%e5 : tensor<1x2x2x8x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x2x2x8x4xf32>
+  %v1 = tensor.expand_shape %v [[0], [1, 2], [3], [4]] output_shape [1, 2, 1, 8, 4] : tensor<1x2x8x4xf32> into tensor<1x2x1x8x4xf32>
+  %vb = linalg.generic {indexing_maps = [#unit_g, #id5],
+                        iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+      ins(%v1 : tensor<1x2x1x8x4xf32>) outs(%e5 : tensor<1x2x2x8x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x2x2x8x4xf32>
+  %kr = tensor.collapse_shape %kb [[0, 1, 2], [3], [4]] : tensor<1x2x2x8x4xf32> into tensor<4x8x4xf32>
+  %vr = tensor.collapse_shape %vb [[0, 1, 2], [3], [4]] : tensor<1x2x2x8x4xf32> into tensor<4x8x4xf32>
+  %e = tensor.empty() : tensor<4x8x8xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %s = linalg.batch_matmul indexing_maps = [#qk, #kt, #s3]
+      ins(%q, %kr : tensor<4x8x4xf32>, tensor<4x8x4xf32>) outs(%z : tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %p = linalg.softmax dimension(2) ins(%s : tensor<4x8x8xf32>) outs(%e : tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %eo = tensor.empty() : tensor<4x8x4xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x8x4xf32>) -> tensor<4x8x4xf32>
+  %o = linalg.batch_matmul ins(%p, %vr : tensor<4x8x8xf32>, tensor<4x8x4xf32>) outs(%zo : tensor<4x8x4xf32>) -> tensor<4x8x4xf32>
+  return %o : tensor<4x8x4xf32>
+}
+
+// -----
+
+#qk = affine_map<(b, i, j, d) -> (b, i, d)>
+#kt = affine_map<(b, i, j, d) -> (b, j, d)>
+#s3 = affine_map<(b, i, j, d) -> (b, i, j)>
+#drop_h = affine_map<(b, h, g, n, d) -> (b, g, n, d)>
+#id5 = affine_map<(b, h, g, n, d) -> (b, h, g, n, d)>
+
+// Near miss: this copy drops the Hkv dim, not G (query head h*G + g reads
+// key head g), so it is not a grouped repeat: the op reads the four
+// repeated heads as they are.
+// CHECK-LABEL: func.func @gqa_generic_copy_of_another_dim
+// CHECK: linalg.generic
+// CHECK: fa.attention {{.*}} : tensor<1x4x8x4xf32>, tensor<1x4x8x4xf32>, tensor<1x4x8x4xf32> -> tensor<1x4x8x4xf32>
+func.func @gqa_generic_copy_of_another_dim(%q: tensor<4x8x4xf32>,
+    %k: tensor<1x2x8x4xf32>, %v: tensor<4x8x4xf32>) -> tensor<4x8x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e5 = tensor.empty() : tensor<1x2x2x8x4xf32>
+  %kb = linalg.generic {indexing_maps = [#drop_h, #id5],
+                        iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+      ins(%k : tensor<1x2x8x4xf32>) outs(%e5 : tensor<1x2x2x8x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x2x2x8x4xf32>
+  %kr = tensor.collapse_shape %kb [[0, 1, 2], [3], [4]] : tensor<1x2x2x8x4xf32> into tensor<4x8x4xf32>
+  %e = tensor.empty() : tensor<4x8x8xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %s = linalg.batch_matmul indexing_maps = [#qk, #kt, #s3]
+      ins(%q, %kr : tensor<4x8x4xf32>, tensor<4x8x4xf32>) outs(%z : tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %p = linalg.softmax dimension(2) ins(%s : tensor<4x8x8xf32>) outs(%e : tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %eo = tensor.empty() : tensor<4x8x4xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x8x4xf32>) -> tensor<4x8x4xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x8x8xf32>, tensor<4x8x4xf32>) outs(%zo : tensor<4x8x4xf32>) -> tensor<4x8x4xf32>
+  return %o : tensor<4x8x4xf32>
+}
