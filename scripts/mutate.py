@@ -925,6 +925,90 @@ MUTATIONS = [
      ["test/Integration/pack-gqa-decode-alignments.mlir",
       "test/Integration/pack-gqa-decode-few-keys.mlir"],
      "a one-row decode under a top-left causal mask is packed: packed rows see keys past key 0"),
+    # Issue 31: operator-mutation survivors (scripts/mutate-operators.py,
+    # seed 31) that were missing tests, with the tests that now kill them.
+    ("op31-bias-gradient-batch-range-from-heads",
+     """      range(maskBroadcast[0], gridB, math.dim(query, 0));""",
+     """      range(maskBroadcast[0], gridB, math.dim(query, 1));""",
+     [BACKWARD + "sweep-bias-gradient-batch-broadcast-b3.mlir"],
+     "the tiled backward sums a batch-broadcast bias gradient over H batches, not B"),
+    ("op31-logsumexp-for-one-split",
+     """  bool wantsLogsumexp() { return op.getLogsumexp() || kvSplits > 1; }""",
+     """  bool wantsLogsumexp() { return op.getLogsumexp() || kvSplits >= 1; }""",
+     ["test/Transforms/TileAttention/logsumexp-only-when-needed.mlir"],
+     "the tiled forward computes a logsumexp nobody reads when the keys are not split"),
+    ("op31-backward-fused-traffic-unset",
+     """  costs.hbmBytesTiled = clampToInt64(
+      double(batch) * double(heads) *
+      (double(costs.visitedKVTiles) * perPair + once));""",
+     """  (void)clampToInt64(
+      double(batch) * double(heads) *
+      (double(costs.visitedKVTiles) * perPair + once));""",
+     ["unittests"],
+     "the backward cost model reports no HBM traffic for the fused kernel"),
+    ("op31-rsqrt-of-zero-is-a-scale",
+     """        if (!x || *x <= 0)
+          return std::nullopt;
+        double root = std::sqrt(*x);""",
+     """        if (!x && *x <= 0)
+          return std::nullopt;
+        double root = std::sqrt(*x);""",
+     ["unittests"],
+     "rsqrt of 0 or of a negative constant is taken as an exact scale"),
+    ("op31-paged-gather-one-key-too-many",
+     """  OpFoldResult keys = b.getIndexAttr(tableType.getDimSize(1) *
+                                     type.getDimSize(1));""",
+     """  OpFoldResult keys = b.getIndexAttr(tableType.getDimSize(1) *
+                                     type.getDimSize(1) + 1);""",
+     ["test/Integration/paged-kv-cache.mlir"],
+     "the reference gathers a paged cache into M*S + 1 keys"),
+    ("op31-paged-gather-heads-from-head-dim",
+     """      tensor::getMixedSize(b, loc, cache, 2), keys,""",
+     """      tensor::getMixedSize(b, loc, cache, 3), keys,""",
+     ["test/Integration/paged-kv-cache.mlir"],
+     "the reference's paged gather takes its head count from the head dim"),
+    ("op31-packing-builds-at-the-callers-point",
+     """  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(op);
+  Location loc = op.getLoc();
+  int64_t keyHeads = op.getKeyHeads();""",
+     """  OpBuilder::InsertionGuard guard(b);
+  Location loc = op.getLoc();
+  int64_t keyHeads = op.getKeyHeads();""",
+     ["unittests"],
+     "packQueryGroups builds its reshapes wherever the caller's builder points"),
+    ("op31-no-collective-waves",
+     """  if (op->getNumRegions() != 0 || isa<gpu::BarrierOp>(op))
+    return false;
+  if (isMemoryEffectFree(op))""",
+     """  if (op->getNumRegions() == 0 || isa<gpu::BarrierOp>(op))
+    return false;
+  if (isMemoryEffectFree(op))""",
+     ["test/Transforms/GPU/emulate-warp-fragments.mlir"],
+     "the CPU emulation gives every warp collective its own barrier"),
+    ("op31-backward-fill-mask-map-from-head-dim",
+     """          queryType.getDimSize(2), op.getKey().getType().getDimSize(2)};
+      gradInputs.push_back(op.getMask());""",
+     """          queryType.getDimSize(3), op.getKey().getType().getDimSize(2)};
+      gradInputs.push_back(op.getMask());""",
+     ["test/Transforms/decompose-attention.mlir"],
+     "the reference backward broadcasts a filled mask by comparing it with the head dim"),
+    ("op31-dynamic-key-length-fits-anything",
+     """                              ? std::numeric_limits<int32_t>::max()
+                              : keyLen - 1;""",
+     """                              ? std::numeric_limits<int32_t>::min()
+                              : keyLen - 1;""",
+     ["test/Transforms/RaiseAttention/length-masks.mlir"],
+     "a key position narrowed to i16 on a dynamic key length is still taken for j"),
+    ("op31-generic-repeat-keeps-wrong-dims",
+     """      if (d == dim)
+        continue;
+      if (map.getResult(r++) != getAffineDimExpr(d, ctx))""",
+     """      if (d != dim)
+        continue;
+      if (map.getResult(r++) != getAffineDimExpr(d, ctx))""",
+     ["test/Transforms/RaiseAttention/linalg-spellings.mlir"],
+     "a GQA repeat written as a generic copy without the group dim is not found"),
 ]
 
 
