@@ -44,5 +44,8 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # The random backward-kernel programs are left to the plain run (CI's
 # time): under the sanitizers the same pass runs on the ten hand-made
 # kernel cases.
+# The sanitized tools run slower: a longer per-test time
+# limit (test/time_limit.py) than the plain run's 600 s.
+export FA_TEST_TIMEOUT=${FA_TEST_TIMEOUT:-1200}
 FA_BUILD_DIR="$build" FA_LIT_FILTER_OUT='Plugin|downstream-package|random-backward-kernel' \
   exec "$root/scripts/test.sh"

@@ -8,7 +8,9 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${FA_BUILD_DIR:-$root/build}
 llvm=/usr/lib/llvm-22
 
-packages=(cmake ninja-build g++ python3 libgtest-dev
+# python3-psutil: lit needs it to enforce the per-test time limit
+# (test/time_limit.py).
+packages=(cmake ninja-build g++ python3 python3-psutil libgtest-dev
           llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools)
 missing=()
 for package in "${packages[@]}"; do

@@ -8,9 +8,18 @@ from lit.llvm import llvm_config
 config.name = "FA"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test"]
-config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
+config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py", "Inputs",
+                   "time_limit.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.fa_obj_root, "test")
+
+# A hanging test fails with its name after FA_TEST_TIMEOUT seconds.
+sys.path.insert(0, config.test_source_root)
+sys.dont_write_bytecode, kept = True, sys.dont_write_bytecode
+from time_limit import apply_time_limit
+sys.dont_write_bytecode = kept
+sys.path.pop(0)
+apply_time_limit(lit_config)
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 # scripts/mutate-operators.py chooses the mutant and traces coverage
@@ -35,6 +44,9 @@ config.substitutions.append(
 )
 
 config.substitutions.append(("%python", sys.executable))
+# lit itself, for the tests of the suite's own configuration.
+config.substitutions.append(
+    ("%lit", sys.executable + " " + os.path.abspath(sys.argv[0])))
 config.substitutions.append(
     ("%compare", sys.executable + " " +
      os.path.join(config.test_source_root, "Integration", "Inputs",
