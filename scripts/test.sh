@@ -13,7 +13,9 @@ filter=()
 if [ -n "${FA_LIT_FILTER_OUT:-}" ]; then
   filter=(--filter-out "$FA_LIT_FILTER_OUT")
 fi
-"$lit" -sv "${filter[@]}" "$build/test" "$build/unittests" 2>&1 | tee "$log"
+# --time-tests: the log ends with the slowest tests, which the per-test time
+# limit (test/time_limit.py, FA_TEST_TIMEOUT) must stay well above.
+"$lit" -sv --time-tests "${filter[@]}" "$build/test" "$build/unittests" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 
 # lit prints "Passed: N" / "Failed: N" (and other outcomes) in its summary.

@@ -59,6 +59,8 @@ void mlir::fa::buildCPUPipeline(OpPassManager &pm,
     backward.tensorCores = kernel.tensorCores;
     backward.requireKernel = false;
     pm.addPass(createFADistributeAttentionBackward(backward));
+    if (options.guardOutputs)
+      pm.addPass(createFAGuardKernelOutputs());
     FAEmulateThreadsOnCPUOptions emulation;
     emulation.threadOrder = options.threadOrder;
     emulation.seed = options.threadSeed;

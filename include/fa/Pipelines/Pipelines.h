@@ -61,6 +61,13 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       *this, "thread-seed",
       llvm::cl::desc("The permutation of thread-order=shuffle"),
       llvm::cl::init(1)};
+  PassOptions::Option<bool> guardOutputs{
+      *this, "guard-outputs",
+      llvm::cl::desc("With gpu-kernel: surround every buffer the kernels "
+                     "write with a guard that is checked after them "
+                     "(fa-guard-kernel-outputs), so that a store out of "
+                     "bounds fails with its position"),
+      llvm::cl::init(true)};
   PassOptions::Option<int64_t> maxBlockKV{
       *this, "max-block-kv",
       llvm::cl::desc("Testing aid: cap the block_kv that tile selection "

@@ -472,6 +472,48 @@ def FAEmulateThreadsOnCPU : Pass<"fa-emulate-threads-on-cpu"> {
   ];
 }
 
+def FAGuardKernelOutputs : Pass<"fa-guard-kernel-outputs", "::mlir::ModuleOp"> {
+  let summary = "Surround the buffers a kernel grid writes with checked guards, on a CPU";
+  let description = [{
+    For the CPU emulation of the GPU kernels: each buffer allocated outside
+    a `#gpu.block`-mapped `scf.forall` and written inside one becomes a view
+    into an allocation larger on each side of each dimension (one element;
+    64 bytes on the innermost, which keeps rows as aligned as before),
+    filled with a sentinel NaN. After the kernel (before the buffer is
+    freed, or at the end of its block) every element of that guard is
+    compared with the sentinel; one that changed is printed on stderr as a
+    position of the output (-1 or the dimension's size on the side that was
+    crossed) and the program exits with status 1 (libc's fprintf and exit,
+    called through the LLVM dialect). A store one row or one column out of bounds
+    thus fails by numbers, saying where, instead of corrupting the
+    neighbouring memory unseen. Buffers used in ways that depend on their
+    layout (other than loads, stores, vector transfers, cp.async, subviews,
+    copies and `bufferization.to_tensor`) are left as they are.
+
+    Example:
+
+    ```mlir
+    %out = memref.alloc() : memref<2x16xf32>
+    scf.forall (%b) in (1) { ... memref.store %x, %out[%r, %c] ... }
+        {mapping = [#gpu.block<x>]}
+    // becomes
+    %padded = memref.alloc() {alignment = 64} : memref<4x48xf32>
+    linalg.fill ins(%nan : f32) outs(%padded : memref<4x48xf32>)
+    %out = memref.subview %padded[1, 16] [2, 16] [1, 1]
+    scf.forall ... (unchanged)
+    // the guard loop: any element of %padded outside %out that is not
+    // %nan prints its position and exits
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
 def FALowerToGPU : Pass<"fa-lower-to-gpu"> {
   let summary = "Map block- and thread-mapped scf.forall loops onto gpu.launch";
   let description = [{
