@@ -116,7 +116,9 @@ KNOWN_GAPS = {
 MUST_FAIL_ALL = {"no-rescale", "kernel-no-rescale", "kernel-mma-no-rescale",
                  "fragment-no-rescale",
                  # issue 31: each held by two tests
-                 "merge-max-starts-at-zero", "pack-gqa-top-left-single-row"}
+                 "merge-max-starts-at-zero", "pack-gqa-top-left-single-row",
+                 # issue 35: caught by the output guards in both
+                 "fragment-epilogue-row-past-end"}
 KERNEL_FMA = [SWEEP + n + ".mlir" for n in
               ("kernel-stages2", "kernel-stages3-gqa", "kernel-full-block",
                "kernel-odd-dims")]
@@ -925,6 +927,15 @@ MUTATIONS = [
      ["test/Integration/pack-gqa-decode-alignments.mlir",
       "test/Integration/pack-gqa-decode-few-keys.mlir"],
      "a one-row decode under a top-left causal mask is packed: packed rows see keys past key 0"),
+    # Issue 35: the register-fragment epilogue's bound, off by one. Before
+    # the output guards (fa-guard-kernel-outputs) it corrupted the heap
+    # ("double free or corruption") or hung; now each named test fails by
+    # the guard check, which reports row Nq of the output.
+    ("fragment-epilogue-row-past-end",
+     """          b, loc, math.lt(row, queryLen), [&](OpBuilder &tb, Location tloc) {""",
+     """          b, loc, math.le(row, queryLen), [&](OpBuilder &tb, Location tloc) {""",
+     [SWEEP + "kernel-mma-causal-d128.mlir", "test/Integration/packed-sequences.mlir"],
+     "the register-fragment epilogue stores row Nq, one row past the output"),
     # Issue 31: operator-mutation survivors (scripts/mutate-operators.py,
     # seed 31) that were missing tests, with the tests that now kill them.
     ("op31-bias-gradient-batch-range-from-heads",
