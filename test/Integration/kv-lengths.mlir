@@ -18,6 +18,16 @@
 // RUN: %compare %t.sm80 %t.mask --rtol 2e-3 --atol 1e-3
 // RUN: fa-opt %s --fa-cpu-pipeline=gpu-kernel=sm_75 | %run-entry main_lengths > %t.sm75
 // RUN: %compare %t.sm75 %t.mask --rtol 2e-3 --atol 1e-3
+// Without the causal mask, which hides key L_b by itself, the lengths alone
+// bound the keys: the same comparisons with causal taken out of both.
+// RUN: sed -e 's/ causal = bottom_right//' -e 's/%keep = arith.andi %inside, %below/%keep = arith.andi %inside, %inside/' %s > %t.nocausal.mlir
+// RUN: fa-opt %t.nocausal.mlir --fa-cpu-pipeline=reference=true | %run-entry main_mask > %t.nocausal.mask
+// RUN: fa-opt %t.nocausal.mlir --fa-cpu-pipeline=reference=true | %run-entry main_lengths > %t.nocausal.reference
+// RUN: %compare %t.nocausal.reference %t.nocausal.mask --rtol 2e-3 --atol 1e-3
+// RUN: fa-opt %t.nocausal.mlir --fa-cpu-pipeline | %run-entry main_lengths > %t.nocausal.tiled
+// RUN: %compare %t.nocausal.tiled %t.nocausal.mask --rtol 2e-3 --atol 1e-3
+// RUN: fa-opt %t.nocausal.mlir --fa-cpu-pipeline=gpu-kernel=sm_80 | %run-entry main_lengths > %t.nocausal.sm80
+// RUN: %compare %t.nocausal.sm80 %t.nocausal.mask --rtol 2e-3 --atol 1e-3
 // The empty sequence: output rows 0 and logsumexp -inf, never NaN.
 // RUN: FileCheck %s --check-prefix=EMPTY < %t.sm90
 // EMPTY: sizes = [4, 4, 3]

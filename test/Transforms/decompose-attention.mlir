@@ -184,3 +184,20 @@ func.func @backward_filled_row_broadcast(%q: tensor<1x2x4x1xf32>,
   return %dq, %dk, %dv
       : tensor<1x2x4x1xf32>, tensor<1x2x8x1xf32>, tensor<1x2x8x1xf32>
 }
+
+// -----
+
+// A mask broadcast over the batch (B = 2) but not over the single head
+// (H = 1): the mask is read at batch 0 and at the score's head, compared
+// with the scores' [B, H, Nq, Nk] dim by dim.
+// CHECK-DAG: #[[BATCHBCAST:.*]] = affine_map<(d0, d1, d2, d3) -> (0, d1, d2, d3)>
+// CHECK-LABEL: func.func @mask_over_batches_one_head
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #[[BATCHBCAST]], #{{.*}}]{{.*}} ins(%{{.*}}, %{{.*}} : tensor<2x1x8x8xf32>, tensor<1x1x8x8xi1>)
+func.func @mask_over_batches_one_head(%q: tensor<2x1x8x16xf32>,
+    %k: tensor<2x1x8x16xf32>, %v: tensor<2x1x8x16xf32>,
+    %keep: tensor<1x1x8x8xi1>) -> tensor<2x1x8x16xf32> {
+  %o = fa.attention %q, %k, %v mask(%keep : tensor<1x1x8x8xi1>) scale = 0.25
+      : tensor<2x1x8x16xf32>, tensor<2x1x8x16xf32>, tensor<2x1x8x16xf32>
+      -> tensor<2x1x8x16xf32>
+  return %o : tensor<2x1x8x16xf32>
+}

@@ -718,3 +718,63 @@ func.func @narrow_dynamic(%q: tensor<2x2x3x4xf32>, %k: tensor<2x2x?x4xf32>, %v: 
   } -> tensor<2x2x3x4xf32>
   return %o : tensor<2x2x3x4xf32>
 }
+
+// -----
+
+// Truncated to i8, the key positions 128..199 of Nk = 200 compare as
+// negative numbers: the cast is not j, and the mask stays a mask (i8 holds
+// key positions up to 127 only).
+// CHECK-LABEL: func.func @narrow_to_i8_static
+// CHECK: fa.attention {{.*}} mask(
+// CHECK-NOT: kv_lengths
+// CHECK: return
+#qk_q = affine_map<(b, h, i, j, d) -> (b, h, i, d)>
+#qk_k = affine_map<(b, h, i, j, d) -> (b, h, j, d)>
+#qk_s = affine_map<(b, h, i, j, d) -> (b, h, i, j)>
+#pv_p = affine_map<(b, h, i, e, j) -> (b, h, i, j)>
+#pv_v = affine_map<(b, h, i, e, j) -> (b, h, j, e)>
+#pv_o = affine_map<(b, h, i, e, j) -> (b, h, i, e)>
+#id4 = affine_map<(b, h, i, j) -> (b, h, i, j)>
+#bcast = affine_map<(b, h, i, j) -> (b, 0, 0, j)>
+#id2 = affine_map<(b, j) -> (b, j)>
+#len1 = affine_map<(b, j) -> (b)>
+func.func @narrow_to_i8_static(%q: tensor<2x2x3x4xf32>, %k: tensor<2x2x200x4xf32>, %v: tensor<2x2x200x4xf32>, %lengths: tensor<2xi8>) -> tensor<2x2x3x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %neginf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<2x2x3x200xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x2x3x200xf32>) -> tensor<2x2x3x200xf32>
+  %x = linalg.generic {indexing_maps = [#qk_q, #qk_k, #qk_s], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<2x2x3x4xf32>, tensor<2x2x200x4xf32>) outs(%z : tensor<2x2x3x200xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x3x200xf32>
+  %me = tensor.empty() : tensor<2x200xi1>
+  %keep = linalg.generic {indexing_maps = [#len1, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%lengths : tensor<2xi8>) outs(%me : tensor<2x200xi1>) {
+  ^bb0(%len: i8, %out: i1):
+    %jx = linalg.index 1 : index
+    %j = arith.index_cast %jx : index to i8
+    %c = arith.cmpi slt, %j, %len : i8
+    linalg.yield %c : i1
+  } -> tensor<2x200xi1>
+  %keep4 = tensor.expand_shape %keep [[0], [1, 2, 3]] output_shape [2, 1, 1, 200] : tensor<2x200xi1> into tensor<2x1x1x200xi1>
+  %masked = linalg.generic {indexing_maps = [#id4, #bcast, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x, %keep4 : tensor<2x2x3x200xf32>, tensor<2x1x1x200xi1>) outs(%e : tensor<2x2x3x200xf32>) {
+  ^bb0(%a: f32, %m: i1, %out: f32):
+    %r = arith.select %m, %a, %neginf : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x3x200xf32>
+  %p = linalg.softmax dimension(3) ins(%masked : tensor<2x2x3x200xf32>) outs(%e : tensor<2x2x3x200xf32>) -> tensor<2x2x3x200xf32>
+  %oe = tensor.empty() : tensor<2x2x3x4xf32>
+  %oz = linalg.fill ins(%zero : f32) outs(%oe : tensor<2x2x3x4xf32>) -> tensor<2x2x3x4xf32>
+  %o = linalg.generic {indexing_maps = [#pv_p, #pv_v, #pv_o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%p, %v : tensor<2x2x3x200xf32>, tensor<2x2x200x4xf32>) outs(%oz : tensor<2x2x3x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x3x4xf32>
+  return %o : tensor<2x2x3x4xf32>
+}
