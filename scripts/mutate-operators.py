@@ -602,6 +602,18 @@ def trace(build, workdir, tests, jobs):
     return {test: (seconds, sorted(reached)) for test, _, seconds, reached in results}
 
 
+def test_changed_since(test, when):
+    """Whether the test's source (for the unit tests, any of their sources)
+    is newer than `when`: what it reaches may have changed."""
+    if test == "unittests":
+        folder = os.path.join(ROOT, "unittests")
+        paths = [os.path.join(folder, name) for name in os.listdir(folder)]
+    else:
+        paths = [os.path.join(ROOT, "test", test)]
+    return any(os.path.exists(path) and os.stat(path).st_mtime > when
+               for path in paths)
+
+
 def run_mutants(build, chosen, coverage, jobs, log):
     reaching = {}
     for test, (seconds, reached) in coverage.items():
@@ -759,8 +771,9 @@ def main():
     coverage_path = os.path.join(files, "coverage.json")
     if (args.rerun or args.resume) and os.path.exists(coverage_path):
         coverage = json.load(open(coverage_path))
-        for test in tests:  # tests added since: trace them
-            if test not in coverage:
+        traced = os.stat(coverage_path).st_mtime
+        for test in tests:  # tests added or edited since: trace them again
+            if test not in coverage or test_changed_since(test, traced):
                 coverage.update(trace(build, files, [test], 1))
     else:
         print(f"  tracing {len(tests)} tests with no mutant active", flush=True)
