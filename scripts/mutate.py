@@ -1020,6 +1020,23 @@ MUTATIONS = [
       if (map.getResult(r++) != getAffineDimExpr(d, ctx))""",
      ["test/Transforms/RaiseAttention/linalg-spellings.mlir"],
      "a GQA repeat written as a generic copy without the group dim is not found"),
+    ("op31-reference-shows-key-at-length",
+     """              nb, nloc, arith::CmpIPredicate::slt, col, sequenceKeys));""",
+     """              nb, nloc, arith::CmpIPredicate::sle, col, sequenceKeys));""",
+     ["test/Integration/kv-lengths.mlir"],
+     "the reference shows key L_b of a sequence with kv_lengths (hidden only by a causal mask)"),
+    ("op31-reference-batch-from-heads",
+     """  SmallVector<int64_t> scoreShape = {
+      queryType.getDimSize(0), queryType.getDimSize(1),""",
+     """  SmallVector<int64_t> scoreShape = {
+      queryType.getDimSize(1), queryType.getDimSize(1),""",
+     ["test/Transforms/decompose-attention.mlir"],
+     "the reference decides a mask's batch broadcast by the head count"),
+    ("op31-narrowing-as-unsigned",
+     """        bool fits = to >= 64 || largest < (int64_t(1) << (to - 1));""",
+     """        bool fits = to >= 64 || largest < (int64_t(1) << to);""",
+     ["test/Transforms/RaiseAttention/length-masks.mlir"],
+     "a key position truncated to i8 with Nk = 200 is still taken for j (it wraps negative)"),
 ]
 
 
