@@ -1037,6 +1037,13 @@ MUTATIONS = [
      """        bool fits = to >= 64 || largest < (int64_t(1) << to);""",
      ["test/Transforms/RaiseAttention/length-masks.mlir"],
      "a key position truncated to i8 with Nk = 200 is still taken for j (it wraps negative)"),
+    ("op31-fragment-rows-three-per-tile",
+     """    for (int64_t r = 0; r < 2; ++r)
+      rows.push_back(math.add(""",
+     """    for (int64_t r = 0; r <= 2; ++r)
+      rows.push_back(math.add(""",
+     [SWEEP.replace("sweep-", "") + "kernel-mma-two-m-tiles-causal.mlir", "test/docs-walkthrough.test"],
+     "the register-fragment kernel takes the second m-tile's rows from the wrong tile"),
 ]
 
 
