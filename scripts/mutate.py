@@ -1044,6 +1044,13 @@ MUTATIONS = [
       rows.push_back(math.add(""",
      [SWEEP.replace("sweep-", "") + "kernel-mma-two-m-tiles-causal.mlir", "test/docs-walkthrough.test"],
      "the register-fragment kernel takes the second m-tile's rows from the wrong tile"),
+    ("op31-bias-gradient-refill-without-barrier",
+     """        // Every tile is refilled next iteration.
+        gpu::BarrierOp::create(b, lloc);""",
+     """        // Every tile is refilled next iteration.""",
+     [BACKWARD + "gpu-kernel-bias-gradient-four-warps-f16.mlir",
+      "test/Differential/random-backward-kernel.test"],
+     "the bias-gradient kernel refills its tiles while other warps still read them"),
 ]
 
 

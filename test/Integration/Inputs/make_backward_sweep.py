@@ -106,6 +106,8 @@ GPU_CASES = [
      "the bias gradient of a bias broadcast over the batch (summed over both entries in one block), GQA, causal, tails", True),
     ("bias-gradient-head-broadcast-window-bf16", 2, 2, 2, 26, 30, 32, 32, "bf16", ("bias", (2, 1, 26, 30)), None, (4, 2, "top_left"), (16, 16, 1, 1),
      "the bias gradient of a bf16 bias broadcast over heads, with a window: hidden key blocks are written as zeros", True),
+    ("bias-gradient-four-warps-f16", 1, 2, 2, 64, 80, 32, 32, "f16", ("bias", (1, 2, 64, 80)), "bottom_right", None, (64, 32, 4, 1),
+     "the bias gradient with 4 warps over 64 rows and five key steps: each step's tiles are refilled only after every warp has read them", True),
 ]
 
 
