@@ -1051,6 +1051,15 @@ MUTATIONS = [
      [BACKWARD + "gpu-kernel-bias-gradient-four-warps-f16.mlir",
       "test/Differential/random-backward-kernel.test"],
      "the bias-gradient kernel refills its tiles while other warps still read them"),
+    ("op31-constant-mask-row-dim-defaults-to-batch",
+     """  int64_t rowDim = -1, colDim = -1;
+  for (auto [dim, axis] : llvm::enumerate(labels)) {
+    if (axis.kind == AxisKind::Query)""",
+     """  int64_t rowDim = 0, colDim = -1;
+  for (auto [dim, axis] : llvm::enumerate(labels)) {
+    if (axis.kind == AxisKind::Query)""",
+     ["test/Transforms/RaiseAttention/constant-mask-near-misses.mlir"],
+     "a constant mask triangular over the batch is raised as bottom-right causal"),
 ]
 
 
