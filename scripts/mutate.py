@@ -1060,6 +1060,11 @@ MUTATIONS = [
     if (axis.kind == AxisKind::Query)""",
      ["test/Transforms/RaiseAttention/constant-mask-near-misses.mlir"],
      "a constant mask triangular over the batch is raised as bottom-right causal"),
+    ("op31-register-file-one-short",
+     """      costs.registersPerThread > target.registersPerSM / threads)""",
+     """      costs.registersPerThread > target.registersPerSM / threads - 1)""",
+     ["unittests"],
+     "a tiling that uses exactly the whole register file is taken not to fit"),
 ]
 
 

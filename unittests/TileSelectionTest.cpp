@@ -219,6 +219,20 @@ TEST(Registers, AccumulatorAndScoresOverTheThreads) {
             0);
 }
 
+TEST(Registers, ATilingThatUsesEveryRegisterFits) {
+  // 216 registers for each of 128 threads: a register file of exactly
+  // 216 * 128 holds one block, one register less holds none.
+  TargetDescription exact = preset("sm_80");
+  AttentionShape shape = makeShape(4096, 128, 2);
+  Tiling tiling{128, 64, 4, 2};
+  ASSERT_EQ(registersPerThread(tiling, shape, exact), 216);
+  exact.registersPerSM = 216 * 128;
+  EXPECT_EQ(evaluateTiling(tiling, shape, exact).occupancyBlocksPerSM, 1);
+  TargetDescription short1 = exact;
+  short1.registersPerSM = 216 * 128 - 1;
+  EXPECT_EQ(evaluateTiling(tiling, shape, short1).occupancyBlocksPerSM, 0);
+}
+
 TEST(Costs, CausalSkipsTilesAboveTheDiagonal) {
   TargetDescription sm90 = preset("sm_90");
   AttentionShape full = makeShape(1024, 64, 2);
