@@ -1065,6 +1065,11 @@ MUTATIONS = [
      """      costs.registersPerThread > target.registersPerSM / threads - 1)""",
      ["unittests"],
      "a tiling that uses exactly the whole register file is taken not to fit"),
+    ("op31-row-term-other-factor",
+     """    return isGradOutput(factors[1 - outputIndex]);""",
+     """    return isGradOutput(factors[outputIndex - 1]);""",
+     [BACKWARD + "raise-joint-graphs.mlir"],
+     "rowsum(O∘dO), its factors the other way round, reads a factor that is not there"),
 ]
 
 

@@ -20,6 +20,11 @@
 // RUN: fa-opt %s --fa-cpu-pipeline | %mlir-run > %t.raised
 // RUN: fa-opt %s --fa-cpu-pipeline=raise=false | %mlir-run > %t.frontend
 // RUN: %compare %t.raised %t.frontend --rtol 1e-5 --atol 1e-6 | FileCheck %s --check-prefix=SAME
+// The row term with its factors the other way round, rowsum(O∘dO):
+// RUN: sed 's/linalg.mul ins(%do, %o :/linalg.mul ins(%o, %do :/' %s > %t.swapped.mlir
+// RUN: fa-opt %t.swapped.mlir --fa-raise-attention | FileCheck %s --check-prefix=RAISED
+// RUN: fa-opt %t.swapped.mlir --fa-cpu-pipeline | %mlir-run > %t.swapped
+// RUN: %compare %t.swapped %t.frontend --rtol 1e-5 --atol 1e-6 | FileCheck %s --check-prefix=SAME
 // SAME: MATCH 758 values
 
 // No N×N tensor is left in a raised function.
