@@ -1070,6 +1070,15 @@ MUTATIONS = [
      """    return isGradOutput(factors[outputIndex - 1]);""",
      [BACKWARD + "raise-joint-graphs.mlir"],
      "rowsum(O∘dO), its factors the other way round, reads a factor that is not there"),
+    ("op31-constant-mask-key-dim-defaults-to-batch",
+     """  int64_t rowDim = -1, colDim = -1;
+  for (auto [dim, axis] : llvm::enumerate(labels)) {
+    if (axis.kind == AxisKind::Query)""",
+     """  int64_t rowDim = -1, colDim = 0;
+  for (auto [dim, axis] : llvm::enumerate(labels)) {
+    if (axis.kind == AxisKind::Query)""",
+     ["test/Transforms/RaiseAttention/constant-mask-near-misses.mlir"],
+     "a constant mask with no key dim, triangular over the batch, is raised as bottom-right causal"),
 ]
 
 
