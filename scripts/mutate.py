@@ -1079,6 +1079,13 @@ MUTATIONS = [
     if (axis.kind == AxisKind::Query)""",
      ["test/Transforms/RaiseAttention/constant-mask-near-misses.mlir"],
      "a constant mask with no key dim, triangular over the batch, is raised as bottom-right causal"),
+    ("op31-external-uses-ignored-with-logsumexp",
+     """      if (match.logsumexp && op == logsumexpOp)
+        continue;""",
+     """      if (match.logsumexp || op == logsumexpOp)
+        continue;""",
+     ["test/Transforms/RaiseAttention/near-misses.mlir"],
+     "with a logsumexp matched, no intermediate's use outside the pattern is seen"),
 ]
 
 

@@ -3,7 +3,7 @@
 // candidate gets a remark naming the failed check.
 // RUN: fa-opt %s -split-input-file --fa-raise-attention=explain=true -verify-diagnostics | FileCheck %s
 // RUN: fa-opt %s --fa-raise-attention=print-counts=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=COUNTS
-// COUNTS: remark: fa-raise-attention: 13 candidates, 0 raised, 2 rejected (structure), 2 rejected (softmax-axis), 1 rejected (contraction), 2 rejected (external-use), 2 rejected (scale), 4 rejected (mask)
+// COUNTS: remark: fa-raise-attention: 14 candidates, 0 raised, 2 rejected (structure), 2 rejected (softmax-axis), 1 rejected (contraction), 3 rejected (external-use), 2 rejected (scale), 4 rejected (mask)
 
 // -----
 
@@ -745,3 +745,29 @@ func.func @log_softmax(%q: tensor<4x4xf32>, %k: tensor<4x4xf32>, %v: tensor<4x4x
   return %o : tensor<4x4xf32>
 }
 
+// -----
+
+// The log-sum-exp softmax with its logsumexp returned (which the op gives),
+// and its row sum of exponentials too (which it does not): the sum is used
+// outside the pattern, so nothing is raised.
+// CHECK-LABEL: func.func @row_sum_used_outside_with_logsumexp
+// CHECK-NOT: fa.attention
+func.func @row_sum_used_outside_with_logsumexp(%q: tensor<2x8x4xf32>, %k: tensor<2x8x4xf32>, %v: tensor<2x8x4xf32>) -> (tensor<2x8x4xf32>, tensor<2x8x1xf32>, tensor<2x8x1xf32>) {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %scale = "tosa.const"() <{values = dense<0.5> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %kt = tosa.transpose %k {perms = array<i32: 0, 2, 1>} : (tensor<2x8x4xf32>) -> tensor<2x4x8xf32>
+  %s0 = tosa.matmul %q, %kt, %zp, %zp : (tensor<2x8x4xf32>, tensor<2x4x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x8x8xf32>
+  %s = tosa.mul %s0, %scale, %shift : (tensor<2x8x8xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<2x8x8xf32>
+  %m = tosa.reduce_max %s {axis = 2 : i32} : (tensor<2x8x8xf32>) -> tensor<2x8x1xf32>
+  %xm = tosa.sub %s, %m : (tensor<2x8x8xf32>, tensor<2x8x1xf32>) -> tensor<2x8x8xf32>
+  %e = tosa.exp %xm : (tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+  %sum = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<2x8x8xf32>) -> tensor<2x8x1xf32>
+  %log = tosa.log %sum : (tensor<2x8x1xf32>) -> tensor<2x8x1xf32>
+  %lse = tosa.add %m, %log : (tensor<2x8x1xf32>, tensor<2x8x1xf32>) -> tensor<2x8x1xf32>
+  %ls = tosa.sub %s, %lse : (tensor<2x8x8xf32>, tensor<2x8x1xf32>) -> tensor<2x8x8xf32>
+  // expected-remark @+1 {{attention not raised: the result of tosa.reduce_sum (scores or probabilities) is also used by func.return outside the pattern}}
+  %p = tosa.exp %ls : (tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+  %o = tosa.matmul %p, %v, %zp, %zp : (tensor<2x8x8xf32>, tensor<2x8x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x8x4xf32>
+  return %o, %lse, %sum : tensor<2x8x4xf32>, tensor<2x8x1xf32>, tensor<2x8x1xf32>
+}
