@@ -50,6 +50,7 @@ rate per area and the survivors). Needs libclang's Python bindings
 for 300 mutants; docs/Robustness.md keeps the latest table.
 """
 import argparse
+import collections
 import fnmatch
 import hashlib
 import itertools
@@ -602,6 +603,16 @@ def trace(build, workdir, tests, jobs):
     return {test: (seconds, sorted(reached)) for test, _, seconds, reached in results}
 
 
+def load_results(log):
+    """The results of the mutants run so far, by id (the latest row wins)."""
+    results = {}
+    if os.path.exists(log):
+        for line in open(log):
+            row = json.loads(line)
+            results[row["id"]] = row
+    return results
+
+
 def test_changed_since(test, when):
     """Whether the test's source (for the unit tests, any of their sources)
     is newer than `when`: what it reaches may have changed."""
@@ -719,17 +730,14 @@ def main():
         return 0
 
     chosen_path = os.path.join(files, "chosen.json")
+    log = os.path.join(files, "results.jsonl")
     if args.report:
         chosen = json.load(open(chosen_path))
-        results = {}
-        for line in open(os.path.join(files, "results.jsonl")):
-            row = json.loads(line)
-            results[row["id"]] = row
+        results = load_results(log)
         report(files, [results[s["id"]] for s in chosen if s["id"] in results])
         print(f"{len(results)} of {len(chosen)} mutants run")
         return 0
     digests_path = os.path.join(files, "chosen-sources.json")
-    log = os.path.join(files, "results.jsonl")
     if args.rerun or args.resume:
         chosen = json.load(open(chosen_path))
         # The sites are byte offsets into the sources sampled from.
@@ -741,8 +749,7 @@ def main():
         if args.rerun:
             wanted = {int(i) for i in args.rerun.split(",")}
         else:
-            done = {json.loads(line)["id"] for line in open(log)} if os.path.exists(log) else set()
-            wanted = {site["id"] for site in chosen} - done
+            wanted = {site["id"] for site in chosen} - set(load_results(log))
     else:
         chosen = sample(sites, args.count, args.seed)
         json.dump({path: source_digest(path) for path in {site["path"] for site in chosen}},
@@ -780,17 +787,13 @@ def main():
         coverage = trace(build, files, tests, args.jobs)
     json.dump(coverage, open(coverage_path, "w"))
 
-    previous = {}
-    if os.path.exists(log):
-        for line in open(log):
-            row = json.loads(line)
-            previous[row["id"]] = row
+    previous = load_results(log)
     todo = [s for s in chosen if wanted is None or s["id"] in wanted]
     # The areas take turns, so that a run cut short has sampled them all.
-    rank = {}
-    for site in todo:
-        rank[site["id"]] = sum(1 for other in todo
-                               if other["area"] == site["area"] and other["id"] < site["id"])
+    rank, taken = {}, collections.Counter()
+    for site in sorted(todo, key=lambda site: site["id"]):
+        rank[site["id"]] = taken[site["area"]]
+        taken[site["area"]] += 1
     todo.sort(key=lambda site: (rank[site["id"]], site["id"]))
     if wanted is None:
         open(log, "w").close()

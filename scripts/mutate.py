@@ -1042,7 +1042,7 @@ MUTATIONS = [
       rows.push_back(math.add(""",
      """    for (int64_t r = 0; r <= 2; ++r)
       rows.push_back(math.add(""",
-     [SWEEP.replace("sweep-", "") + "kernel-mma-two-m-tiles-causal.mlir", "test/docs-walkthrough.test"],
+     ["test/Integration/Tiling/kernel-mma-two-m-tiles-causal.mlir"],
      "the register-fragment kernel takes the second m-tile's rows from the wrong tile"),
     ("op31-bias-gradient-refill-without-barrier",
      """        // Every tile is refilled next iteration.

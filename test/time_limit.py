@@ -6,8 +6,8 @@ limit. lit kills a test that runs longer than `maxIndividualTestTime` and
 reports it as TIMEOUT, which scripts/test.sh counts as a failure.
 
 The limit is FA_TEST_TIMEOUT seconds (default 600: the slowest test, the
-random programs, takes ~140 s on two busy cores; docs/Robustness.md lists
-the slowest). 0 turns it off. lit's --timeout overrides it. lit needs
+random programs, took 94 s in a full run on two cores and 136 s with
+another job running; docs/Robustness.md lists the slowest). 0 turns it off. lit's --timeout overrides it. lit needs
 psutil to kill a test's children (Debian: python3-psutil, which
 scripts/setup.sh installs); without it the suite runs unbounded, with a
 warning.

@@ -488,7 +488,8 @@ def FAGuardKernelOutputs : Pass<"fa-guard-kernel-outputs", "::mlir::ModuleOp"> {
     thus fails by numbers, saying where, instead of corrupting the
     neighbouring memory unseen. Buffers used in ways that depend on their
     layout (other than loads, stores, vector transfers, cp.async, subviews,
-    copies and `bufferization.to_tensor`) are left as they are.
+    copies and `bufferization.to_tensor`), or freed other than once in
+    their own block, are left as they are.
 
     Example:
 

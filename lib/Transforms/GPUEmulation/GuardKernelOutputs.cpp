@@ -30,11 +30,13 @@
 // Only buffers allocated outside a gpu.block-mapped scf.forall and used
 // inside one are guarded, and only when every use is one whose meaning
 // does not depend on the buffer's layout (loads, stores, vector transfers,
-// cp.async sources, subviews of it, bufferization.to_tensor, copies);
-// anything else leaves that buffer as it is.
+// cp.async sources, subviews of it, bufferization.to_tensor, copies), and
+// that is freed at most once, in its own block; anything else leaves that
+// buffer as it is.
 //
 //===----------------------------------------------------------------------===//
 
+#include "ThreadLoops.h"
 #include "fa/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -68,10 +70,10 @@ namespace {
 /// store one row out lands in it.
 constexpr int64_t kGuard = 1;
 
-/// The guard on each side of the innermost dimension, in bytes: as wide as
-/// the widest alignment a kernel's vector stores claim (16 bytes today), so
-/// that the view's rows start as aligned as the buffer's did; a store one
-/// column out lands in it all the same.
+/// The guard on each side of the innermost dimension, in bytes: a multiple
+/// of every alignment a kernel's vector stores claim (16 bytes today; 64, a
+/// cache line, leaves room), so that the view's rows start as aligned as
+/// the buffer's did; a store one column out lands in it all the same.
 constexpr int64_t kInnerGuardBytes = 64;
 
 /// The guard's width, in elements, on each side of dimension `dim`.
@@ -80,12 +82,6 @@ int64_t guardWidth(MemRefType type, int64_t dim) {
     return kGuard;
   int64_t elementBytes = type.getElementTypeBitWidth() / 8;
   return std::max<int64_t>(kGuard, kInnerGuardBytes / elementBytes);
-}
-
-bool isBlockGrid(scf::ForallOp forall) {
-  std::optional<ArrayAttr> mapping = forall.getMapping();
-  return mapping && !mapping->empty() &&
-         isa<gpu::GPUBlockMappingAttr>(*mapping->begin());
 }
 
 /// Whether `user` reads or writes through `buffer` in a way that holds for
@@ -126,7 +122,7 @@ bool usedByAGrid(memref::AllocOp alloc, Value value) {
   for (Operation *user : value.getUsers()) {
     for (auto forall = user->getParentOfType<scf::ForallOp>(); forall;
          forall = forall->getParentOfType<scf::ForallOp>())
-      if (isBlockGrid(forall) && !forall->isAncestor(alloc))
+      if (fa::isBlockLoop(forall) && !forall->isAncestor(alloc))
         return true;
     if (auto view = dyn_cast<memref::SubViewOp>(user))
       if (usedByAGrid(alloc, view.getResult()))
@@ -179,7 +175,8 @@ struct Reporter {
              !global || global.getType() != ptr)
       return module.emitError("cannot guard kernel outputs: the module "
                               "defines 'stderr' as something other than "
-                              "libc's stream pointer");
+                              "libc's stream, an llvm.mlir.global of type "
+                              "!llvm.ptr");
     auto fprintfType = LLVM::LLVMFunctionType::get(i32, {ptr, ptr},
                                                    /*isVarArg=*/true);
     auto exitType =
@@ -189,9 +186,9 @@ struct Reporter {
       Operation *declared = module.lookupSymbol(name);
       auto function = dyn_cast_or_null<LLVM::LLVMFuncOp>(declared);
       if (declared && (!function || function.getFunctionType() != type))
-        return module.emitError("cannot guard kernel outputs: the module "
-                                "declares 'fprintf' or 'exit' with another "
-                                "signature than libc's");
+        return module.emitError()
+               << "cannot guard kernel outputs: the module declares '" << name
+               << "' otherwise than libc's, an llvm.func of type " << type;
     }
     FailureOr<LLVM::LLVMFuncOp> print = LLVM::lookupOrCreateFn(
         top, module, "fprintf", {ptr, ptr}, i32, /*isVarArg=*/true);
@@ -312,7 +309,7 @@ void checkGuard(OpBuilder &b, Location loc, Value padded, ArrayRef<Value> sizes,
 struct KernelOutput {
   memref::AllocOp alloc;
   SmallVector<memref::SubViewOp> views;
-  SmallVector<memref::DeallocOp> deallocs;
+  SmallVector<memref::DeallocOp> deallocs; // at most one
   APInt sentinel;
 };
 
@@ -326,9 +323,14 @@ std::optional<KernelOutput> asKernelOutput(memref::AllocOp alloc) {
   if (failed(bits) || !usedByAGrid(alloc, alloc.getResult()))
     return std::nullopt;
   KernelOutput output{alloc, {}, {}, *bits};
-  if (failed(collectUses(alloc.getResult(), output.views, output.deallocs)) ||
+  if (failed(collectUses(alloc.getResult(), output.views, output.deallocs)))
+    return std::nullopt;
+  // The check goes before the one dealloc, which must free the buffer itself
+  // in its own block (where it is after every use), or at the block's end.
+  if (output.deallocs.size() > 1 ||
       llvm::any_of(output.deallocs, [&](memref::DeallocOp dealloc) {
-        return dealloc.getMemref() != alloc.getResult();
+        return dealloc.getMemref() != alloc.getResult() ||
+               dealloc->getBlock() != alloc->getBlock();
       }))
     return std::nullopt;
   return output;
@@ -401,8 +403,8 @@ void guard(KernelOutput &output, Reporter &reporter) {
                        : output.deallocs.front().getOperation();
   b.setInsertionPoint(end);
   checkGuard(b, loc, padded, sizes, widths, output.sentinel, reporter);
-  for (memref::DeallocOp dealloc : output.deallocs)
-    dealloc.getMemrefMutable().assign(padded);
+  if (!output.deallocs.empty())
+    output.deallocs.front().getMemrefMutable().assign(padded);
   alloc.erase();
 }
 

@@ -1,7 +1,8 @@
 //===- ThreadLoops.h - Which scf.forall loops run a block's threads ------===//
 //
 // Shared by fa-emulate-threads-on-cpu and its cp.async model
-// (AsyncCopies): the loops they split, queue copies for and permute.
+// (AsyncCopies): the loops they split, queue copies for and permute; and by
+// fa-guard-kernel-outputs: the grids whose outputs it guards.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +20,15 @@ inline bool isThreadLoop(scf::ForallOp forall) {
   return mapping && llvm::any_of(*mapping, [](Attribute attr) {
            return isa<gpu::GPUThreadMappingAttr, gpu::GPUWarpMappingAttr,
                       gpu::GPULaneMappingAttr>(attr);
+         });
+}
+
+/// Whether `forall` is a kernel's grid: mapped to blocks.
+inline bool isBlockLoop(scf::ForallOp forall) {
+  std::optional<ArrayAttr> mapping = forall.getMapping();
+  return mapping && !mapping->empty() &&
+         llvm::all_of(*mapping, [](Attribute attr) {
+           return isa<gpu::GPUBlockMappingAttr>(attr);
          });
 }
 

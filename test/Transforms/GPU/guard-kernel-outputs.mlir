@@ -115,3 +115,22 @@ func.func @layout_dependent_use(%x: f32) {
   call @consume(%out) : (memref<4xf32>) -> ()
   return
 }
+
+// -----
+
+// A buffer freed in a branch: no single place after every use to check
+// the guard, so it is left as it is.
+// CHECK-LABEL: func.func @freed_in_a_branch
+// CHECK: memref.alloc() : memref<4xf32>
+// CHECK-NOT: memref.subview
+// CHECK: memref.dealloc %{{.*}} : memref<4xf32>
+func.func @freed_in_a_branch(%x: f32, %c: i1) {
+  %out = memref.alloc() : memref<4xf32>
+  scf.forall (%b) in (4) {
+    memref.store %x, %out[%b] : memref<4xf32>
+  } {mapping = [#gpu.block<x>]}
+  scf.if %c {
+    memref.dealloc %out : memref<4xf32>
+  }
+  return
+}
