@@ -248,32 +248,32 @@ MUTATIONS = [
      "    next.push_back(arith::AddFOp::create(b, loc, part, slice));",
      multi_block_sweep("mma"), "the tensor-core kernel does not rescale its accumulator"),
     ("missing-barrier",
-     """          warpScores(thread, stage, querySmem, keySmem, results);
-          gpu::BarrierOp::create(b, lloc);""",
-     """          warpScores(thread, stage, querySmem, keySmem, results);""",
+     """                      tiles.results);
+    gpu::BarrierOp::create(kernel.b, at.loc);""",
+     """                      tiles.results);""",
      KERNEL_MMA, "no barrier between the score matmul and the softmax"),
     # No mutation drops the barrier after the Q copy: it is redundant (the
     # first key block's barrier, after the K/V copy, orders the Q copy
     # before every read of Q, and no read happens without a key block), so
     # dropping it is no bug; the harness showed it (session 6).
     ("missing-barrier-after-kv-copy",
-     """        gpu::BarrierOp::create(b, lloc);
-        if (registerFragments) {""",
-     """        if (registerFragments) {""",
+     """  gpu::BarrierOp::create(b, loc);
+  KeyBlockAt at{loc, col0, stage};""",
+     """  KeyBlockAt at{loc, col0, stage};""",
      KERNEL_FMA + KERNEL_MMA, "threads read K/V rows that other threads have not copied yet"),
     ("missing-barrier-after-softmax",
-     """              {state[0], state[1], one});
-          gpu::BarrierOp::create(b, lloc);""",
-     """              {state[0], state[1], one});""",
+     """        {state[0], state[1], one});
+    gpu::BarrierOp::create(b, at.loc);""",
+     """        {state[0], state[1], one});""",
      KERNEL_MMA, "P·V reads probabilities that other rows' threads have not written yet"),
     ("missing-barrier-after-pv",
-     """          warpProbsTimesValues(thread, stage, probs, valueSmem, results);
-          gpu::BarrierOp::create(b, lloc);""",
-     """          warpProbsTimesValues(thread, stage, probs, valueSmem, results);""",
+     """                                tiles.results);
+    gpu::BarrierOp::create(b, at.loc);""",
+     """                                tiles.results);""",
      KERNEL_MMA, "rows accumulate P·V results that other warps have not written yet"),
     ("wrong-cp-async-stage",
-     "          Value nextStage = lm.remU(block, lm.constant(stages));",
-     "          Value nextStage = stage;",
+     "    Value nextStage = math.remU(index, math.constant(stages));",
+     "    Value nextStage = stage;",
      [SWEEP + "kernel-stages2.mlir", SWEEP + "kernel-stages3-gqa.mlir",
       SWEEP + "kernel-mma-stages2-window.mlir"],
      "the next key block is prefetched into the stage being read"),
@@ -314,20 +314,22 @@ MUTATIONS = [
      "  indices.push_back(column);",
      KERNEL_MMA, "ldmatrix reads unswizzled columns of the swizzled tiles"),
     ("fragment-missing-end-barrier",
-     """          if (stages == 1 || asyncCopies)
-            gpu::BarrierOp::create(b, lloc);
-          scf::YieldOp::create(b, lloc, next);
-          return;""",
-     """          scf::YieldOp::create(b, lloc, next);
-          return;""",
+     # The variant claims its steps end with a barrier, so the schedule
+     # places none before the buffers are refilled.
+     """  bool readsKeysOnlyInScores() const override { return true; }
+};""",
+     """  bool readsKeysOnlyInScores() const override { return true; }
+  bool endsWithBarrier() const override { return true; }
+};""",
      KERNEL_MMA, "a warp refills K/V buffers that another warp still reads"),
     ("fma-missing-end-barrier",
-     """        if (stages == 1 || asyncCopies)
-          gpu::BarrierOp::create(b, lloc);
-        scf::YieldOp::create(b, lloc, next);
-  };""",
-     """        scf::YieldOp::create(b, lloc, next);
-  };""",
+     """    kernel.storeRowResults(block, self, state, /*halves=*/false);
+  }
+};""",
+     """    kernel.storeRowResults(block, self, state, /*halves=*/false);
+  }
+  bool endsWithBarrier() const override { return true; }
+};""",
      KERNEL_FMA, "the FMA kernel refills K/V buffers that other threads still read"),
     # FlashAttention-2's exponential and copy order (issue 28).
     ("exp2-without-log2e",
@@ -358,25 +360,25 @@ MUTATIONS = [
      ["test/Integration/kernel-negative-scale.mlir"],
      "a negative scale takes the max on raw scores, whose order it reverses"),
     ("fragment-k-wait-after-scores",
-     """        thread, batch, head, row0, col0, stage, valueSmem, scores, state);
-    waitAll(lloc, pending);""",
-     """        thread, batch, head, row0, col0, stage, valueSmem, scores, state);""",
+     """  SmallVector<Value> nextState = variant.fold(at, scores, state);
+  waitForGroup(b, loc, pending);""",
+     """  SmallVector<Value> nextState = variant.fold(at, scores, state);""",
      KERNEL_MMA,
      "the next block's K (and V with two buffers) is waited for only after Q·Kᵀ reads it"),
     ("fragment-v-wait-dropped",
-     """      waitAll(lloc, pending);
-      gpu::BarrierOp::create(b, lloc);
-      pending = requestTilesIfVisible(lm, next, stage, true, false);""",
-     """      gpu::BarrierOp::create(b, lloc);
-      pending = requestTilesIfVisible(lm, next, stage, true, false);""",
+     """    waitForGroup(b, loc, pending);
+    gpu::BarrierOp::create(b, loc);
+    pending = requestTilesIfVisible(math, next, stage, true, false);""",
+     """    gpu::BarrierOp::create(b, loc);
+    pending = requestTilesIfVisible(math, next, stage, true, false);""",
      KERNEL_MMA,
      "P V reads V before its cp.async group is waited for (one buffer)"),
     ("fragment-k-refill-before-barrier",
-     """      waitAll(lloc, pending);
-      gpu::BarrierOp::create(b, lloc);
-      pending = requestTilesIfVisible(lm, next, stage, true, false);""",
-     """      waitAll(lloc, pending);
-      pending = requestTilesIfVisible(lm, next, stage, true, false);""",
+     """    waitForGroup(b, loc, pending);
+    gpu::BarrierOp::create(b, loc);
+    pending = requestTilesIfVisible(math, next, stage, true, false);""",
+     """    waitForGroup(b, loc, pending);
+    pending = requestTilesIfVisible(math, next, stage, true, false);""",
      KERNEL_MMA,
      "the next K overwrites K_s while other warps may still multiply it"),
     ("backward-p-without-log2e",
@@ -387,19 +389,16 @@ MUTATIONS = [
      GPU_BACKWARD,
      "the backward kernels subtract L unscaled (and with the wrong sign) in base 2"),
     ("cp-async-no-wait",
-     """              b, lloc, nvgpu::DeviceAsyncTokenType::get(ctx), tokens);
-          nvgpu::DeviceAsyncWaitOp::create(b, lloc, group,
-                                           b.getI32IntegerAttr(1));""",
-     """              b, lloc, nvgpu::DeviceAsyncTokenType::get(ctx), tokens);
-          (void)group;""",
+     """        b, loc, nvgpu::DeviceAsyncTokenType::get(kernel.ctx), tokens);
+    nvgpu::DeviceAsyncWaitOp::create(b, loc, group, b.getI32IntegerAttr(1));""",
+     """        b, loc, nvgpu::DeviceAsyncTokenType::get(kernel.ctx), tokens);
+    (void)group;""",
      ASYNC_SWEEP, "the kernel reads prefetched K/V tiles without cp.async.wait_group"),
     ("cp-async-wait-one-too-few",
-     """              b, lloc, nvgpu::DeviceAsyncTokenType::get(ctx), tokens);
-          nvgpu::DeviceAsyncWaitOp::create(b, lloc, group,
-                                           b.getI32IntegerAttr(1));""",
-     """              b, lloc, nvgpu::DeviceAsyncTokenType::get(ctx), tokens);
-          nvgpu::DeviceAsyncWaitOp::create(b, lloc, group,
-                                           b.getI32IntegerAttr(2));""",
+     """        b, loc, nvgpu::DeviceAsyncTokenType::get(kernel.ctx), tokens);
+    nvgpu::DeviceAsyncWaitOp::create(b, loc, group, b.getI32IntegerAttr(1));""",
+     """        b, loc, nvgpu::DeviceAsyncTokenType::get(kernel.ctx), tokens);
+    nvgpu::DeviceAsyncWaitOp::create(b, loc, group, b.getI32IntegerAttr(2));""",
      ASYNC_SWEEP, "wait_group 2 leaves the block about to be read in flight"),
     ("lane-model-a-rows-swapped",
      "                  ValueRange{sourceA, lm.addConstant(elementA, 2)}))};",

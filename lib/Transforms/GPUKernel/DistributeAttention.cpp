@@ -10,31 +10,27 @@
 //     V_s : [stages][Bc][Dv + pad]   workgroup memory
 //     scf.forall (t) in (32 * warps)                   [#gpu.thread<x>]
 //       copy Q tile -> Q_s (16 bytes per thread and step, coalesced)
-//       gpu.barrier
-//       (m, l, acc) = (-inf, 0, 0)               -- registers of thread t
+//       state = variant.initState()
 //       scf.for k0 over the key blocks the query block can see
-//         copy K, V tiles -> K_s, V_s[stage]; gpu.barrier
-//         if t < Br: online softmax of query row t over the tile, in
-//                    chunks of up to 16 keys (scores in registers)
-//         gpu.barrier                             -- only when stages == 1
-//       if t < Br and row t exists: O = acc / l, logsumexp = m + log l
+//         copies of K, V tiles -> K_s, V_s[stage]; gpu.barrier
+//         s = variant.scores(k0); state = variant.fold(k0, s, state)
+//       variant.finish(state): O = acc / l, logsumexp = m + log l
 //
-// Thread t owns query row t of the block, so warp w owns rows 32w..32w+31:
-// FlashAttention-2's split-Q, where warps never exchange partial results and
-// the row max and row sum never leave the thread's registers. K and V rows
-// are read by all threads of a warp at the same address (a broadcast), and
-// Q_s rows are read 16 bytes at a time at a stride of D * e + 16 bytes,
-// which puts the 8 threads of each quarter-warp on distinct banks.
+// This file is the kernel's outline, the same for every variant: the grid
+// and its query blocks (enterQueryBlock), the shared tiles, the key blocks a
+// query block sees (visibleKeyBlocks, with causal and window skipping), the
+// threads, the copy schedule (KeyTileSchedule: synchronous, cp.async
+// prefetch, or FlashAttention-2's order) and split-KV's merge kernel. What a
+// thread keeps and how a key block changes it is the variant's
+// (KernelVariant, chosen by the plan): per-thread FMAs (FMAKernel.cpp),
+// mma.sync through shared S and P tiles (SharedMmaKernel.cpp), or
+// FlashAttention-2's register-resident S and P (RegisterFragmentKernel.cpp).
+//
+// Split-Q, as in FlashAttention-2: a query row (or a warp's rows) never
+// leaves its thread (warp), so warps never exchange partial results.
 // With stages >= 2 the key blocks rotate through the K/V buffers, so one
 // barrier per key block suffices: a thread that fills buffer s again has
 // passed the barrier that every thread reaches only after finishing with it.
-//
-// With f16 or bf16 operands on sm_80 and later (tensorCoreKernel), the two
-// matmuls are warp-level instead: each warp multiplies its 16-row tiles of
-// Q (then P) with vector.contract on 16x16 and 8x16 shared tiles, into an
-// f32 tile in shared memory that thread t then reads row t of (see
-// warpScores); fa-warp-matmuls-to-nvgpu turns them into ldmatrix and
-// mma.sync. Otherwise products are accumulated in f32 with FMAs.
 //
 // This form runs on a CPU (fa-emulate-threads-on-cpu), which is how the
 // kernel's numbers are tested; fa-lower-to-gpu maps it onto gpu.launch.
@@ -315,22 +311,33 @@ KernelBuilder::visibleKeyBlocks(const QueryBlock &block) {
   return KeyBlocks{firstBlockStart, keyEnd, unmaskedEnd};
 }
 
-/// One query block: shared tiles, then one thread per query row.
+/// One query block: its shared tiles, then its threads, each on a query row
+/// (or a warp on its rows), walking the key blocks the block can see. The
+/// variant (KernelVariant) says what a thread keeps and how a key block
+/// changes it; the schedule (KeyTileSchedule) how K and V reach shared
+/// memory.
 void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(grid.getBody());
-  IndexMath math{b, loc};
   QueryBlock block = enterQueryBlock(grid);
   SharedTiles tiles = allocateSharedTiles();
   KeyBlocks keys = visibleKeyBlocks(block);
-  // Step 4: the threads' loop over those key blocks, and the epilogue.
-  Value batch = block.batch, head = block.head, split = block.split;
-  Value row0 = block.row0, rows = block.rows, kvHead = block.kvHead;
-  Value querySmem = tiles.query, keySmem = tiles.key, valueSmem = tiles.value;
-  Value results = tiles.results, probs = tiles.probs;
-  Value firstBlockStart = keys.firstBlockStart, keyEnd = keys.keyEnd;
-  Value unmaskedEnd = keys.unmaskedEnd;
-  (void)split;
+  ThreadRow self = enterThreadLoop(block, tiles);
+  std::unique_ptr<KernelVariant> variant =
+      registerFragments ? makeRegisterFragmentVariant(*this, block, tiles, self)
+      : tensorCores     ? makeSharedMmaVariant(*this, block, tiles, self)
+                        : makeFMAVariant(*this, block, tiles, self);
+  SmallVector<Value> init = variant->initState();
+  KeyTileSchedule schedule(*this, block, tiles, keys, self);
+  variant->finish(schedule.walk(*variant, init));
+}
+
+/// Step 4: the block's threads. Each copies its share of the Q tile and
+/// works on row t / rowSplit of the block.
+KernelBuilder::ThreadRow
+KernelBuilder::enterThreadLoop(const QueryBlock &block,
+                               const SharedTiles &tiles) {
+  IndexMath math{b, loc};
   auto threadLoop = scf::ForallOp::create(
       b, loc, SmallVector<OpFoldResult>{b.getIndexAttr(threads)}, ValueRange{},
       b.getArrayAttr(
@@ -338,8 +345,8 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
   b.setInsertionPointToStart(threadLoop.getBody());
   Value thread = threadLoop.getInductionVar(0);
   Value zero = math.constant(0);
-  copyTile(query, batch, head, row0, rows, blockQ, headDim, querySmem, Value(),
-           thread);
+  copyTile(query, block.batch, block.head, block.row0, block.rows, blockQ,
+           headDim, tiles.query, Value(), thread);
   // The register kernel synchronizes only around the shared K/V buffers:
   // the first key block's barrier (after its K/V copy) also orders this
   // copy before any read of Q, and a block that sees no key never reads Q.
@@ -348,267 +355,245 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
   if (!registerFragments)
     gpu::BarrierOp::create(b, loc);
 
-  // Thread t works on row t / rowSplit of the block.
   Value rowInBlock =
       rowSplit == 1 ? thread : math.divU(thread, math.constant(rowSplit));
-  Value row = math.add(row0, rowInBlock);
+  Value row = math.add(block.row0, rowInBlock);
   Value ownsRow = math.lt(thread, math.constant(blockQ * rowSplit));
-  Value blockKVValue = math.constant(blockKV);
+  Value keyStep = math.constant(blockKV);
+  return ThreadRow{thread, row, ownsRow, zero, keyStep};
+}
+
+/// (m, l, acc slices...) = (-inf, 0, 0): the state of a thread's row in
+/// the FMA and shared-memory tensor-core variants.
+SmallVector<Value> KernelBuilder::rowInitState() {
   Value initMax = f32Constant(b, loc, -std::numeric_limits<double>::infinity());
   Value initSum = f32Constant(b, loc, 0);
   Value initAcc = arith::ConstantOp::create(
       b, loc,
       DenseElementsAttr::get(VectorType::get({accumulatorSlice()}, f32), 0.0f));
-  SmallVector<Value> initState = {initMax, initSum};
-  initState.append(accumulatorSlices(), initAcc);
-  if (registerFragments)
-    initState = fragmentInitState();
-  Value lastKey = math.addConstant(tensorKeyLen, -1);
-  // The tile of key block i + 1 is fetched into buffer (i + 1) % stages
-  // while block i is computed: the valid rows of the block at `start`.
-  auto validKeyRows = [&](IndexMath &m, Value start) {
-    Value visible = m.lt(start, keyEnd);
-    Value rowsLeft = m.min(blockKVValue, m.sub(keyLen, start));
-    return arith::SelectOp::create(b, loc, visible, rowsLeft, m.constant(0))
-        .getResult();
+  SmallVector<Value> state = {initMax, initSum};
+  state.append(accumulatorSlices(), initAcc);
+  return state;
+}
+
+KeyTileSchedule::KeyTileSchedule(KernelBuilder &kernel,
+                                 const KernelBuilder::QueryBlock &block,
+                                 const KernelBuilder::SharedTiles &tiles,
+                                 const KernelBuilder::KeyBlocks &keys,
+                                 const KernelBuilder::ThreadRow &self)
+    : kernel(kernel), b(kernel.b), block(block), tiles(tiles), keys(keys),
+      self(self) {
+  IndexMath math{b, kernel.loc};
+  lastKey = math.addConstant(kernel.tensorKeyLen, -1);
+  fragmentOrder = kernel.registerFragments && kernel.asyncCopies;
+  splitGroups = fragmentOrder && kernel.stages == 1;
+}
+
+Value KeyTileSchedule::validKeyRows(IndexMath &math, Value start) {
+  Value visible = math.lt(start, keys.keyEnd);
+  Value rowsLeft = math.min(self.keyStep, math.sub(kernel.keyLen, start));
+  return arith::SelectOp::create(b, kernel.loc, visible, rowsLeft,
+                                 math.constant(0))
+      .getResult();
+}
+
+Value KeyTileSchedule::requestTiles(IndexMath &math, Value start, Value stage,
+                                    bool keyTile, bool valueTile) {
+  // Blocks of whole keys need no clamps or zero fill.
+  auto keyRows = [&]() -> Value {
+    return kernel.wholeKeyBlocks() ? Value() : validKeyRows(math, start);
   };
-  // FlashAttention-2's copies (register kernel, cp.async): with one K and
-  // one V buffer, V is requested before S = Q K^T and the next K before the
-  // softmax, each its own commit group, each waited for just before it is
-  // read; with two or more buffers, the next block's K and V are requested
-  // a whole block ahead, right after the barrier that frees their buffers.
-  // Blocks past the visible keys are not fetched (a uniform branch), so a
-  // shape whose keys fill whole blocks needs no tail handling at all.
-  bool fragmentOrder = registerFragments && asyncCopies;
-  bool splitGroups = fragmentOrder && stages == 1;
-  auto keyRows = [&](IndexMath &m, Value start) -> Value {
-    if (wholeKeyBlocks())
-      return Value();
-    return validKeyRows(m, start);
-  };
-  // One commit group of the K and/or V tiles of the block at `start`
-  // (both when `values` and `keys`), into `tileStage`; its token.
-  auto tokenType = nvgpu::DeviceAsyncTokenType::get(ctx);
-  auto requestTiles = [&](IndexMath &m, Value start, Value tileStage,
-                          bool keys, bool values) -> Value {
-    SmallVector<Value> tokens;
-    if (keys)
-      tokens.append(copyTileAsync(key, batch, kvHead, start,
-                                  keyRows(m, start), lastKey, blockKV, headDim,
-                                  keySmem, tileStage, thread));
-    if (values)
-      tokens.append(copyTileAsync(value, batch, kvHead, start,
-                                  keyRows(m, start), lastKey, blockKV,
-                                  valueDim, valueSmem, tileStage, thread));
-    return nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenType, tokens);
-  };
-  // The same for a block that may lie past the visible keys: then the
-  // group is empty (PTX allows empty groups; every thread commits the same
-  // number, so the wait counts stay uniform).
-  auto requestTilesIfVisible = [&](IndexMath &m, Value start, Value tileStage,
-                                   bool keys, bool values) -> Value {
-    auto branch = scf::IfOp::create(
-        b, loc, TypeRange{tokenType}, m.lt(start, keyEnd),
-        /*addThenBlock=*/true, /*addElseBlock=*/true);
-    OpBuilder::InsertionGuard ifGuard(b);
-    b.setInsertionPointToStart(branch.thenBlock());
-    IndexMath tm{b, loc};
-    scf::YieldOp::create(b, loc,
-                         requestTiles(tm, start, tileStage, keys, values));
-    b.setInsertionPointToStart(branch.elseBlock());
-    scf::YieldOp::create(
-        b, loc,
-        ValueRange{nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenType,
-                                                           ValueRange{})});
-    return branch.getResult(0);
-  };
-  auto waitAll = [&](Location at, Value group) {
-    nvgpu::DeviceAsyncWaitOp::create(b, at, group, b.getI32IntegerAttr(0));
-  };
+  SmallVector<Value> tokens;
+  if (keyTile)
+    tokens.append(kernel.copyTileAsync(
+        kernel.key, block.batch, block.kvHead, start, keyRows(), lastKey,
+        kernel.blockKV, kernel.headDim, tiles.key, stage, self.thread));
+  if (valueTile)
+    tokens.append(kernel.copyTileAsync(
+        kernel.value, block.batch, block.kvHead, start, keyRows(), lastKey,
+        kernel.blockKV, kernel.valueDim, tiles.value, stage, self.thread));
+  return nvgpu::DeviceAsyncCreateGroupOp::create(
+      b, kernel.loc, nvgpu::DeviceAsyncTokenType::get(kernel.ctx), tokens);
+}
+
+// PTX allows empty groups; every thread commits the same number, so the
+// wait counts stay uniform.
+Value KeyTileSchedule::requestTilesIfVisible(IndexMath &math, Value start,
+                                             Value stage, bool keyTile,
+                                             bool valueTile) {
+  Location loc = kernel.loc;
+  auto tokenType = nvgpu::DeviceAsyncTokenType::get(kernel.ctx);
+  auto branch = scf::IfOp::create(b, loc, TypeRange{tokenType},
+                                  math.lt(start, keys.keyEnd),
+                                  /*addThenBlock=*/true, /*addElseBlock=*/true);
+  OpBuilder::InsertionGuard ifGuard(b);
+  b.setInsertionPointToStart(branch.thenBlock());
+  IndexMath thenMath{b, loc};
+  scf::YieldOp::create(
+      b, loc, requestTiles(thenMath, start, stage, keyTile, valueTile));
+  b.setInsertionPointToStart(branch.elseBlock());
+  scf::YieldOp::create(b, loc,
+                       ValueRange{nvgpu::DeviceAsyncCreateGroupOp::create(
+                           b, loc, tokenType, ValueRange{})});
+  return branch.getResult(0);
+}
+
+static void waitForGroup(OpBuilder &b, Location loc, Value group) {
+  nvgpu::DeviceAsyncWaitOp::create(b, loc, group, b.getI32IntegerAttr(0));
+}
+
+/// The first block's copies. Blocks past the visible keys are not fetched
+/// (a uniform branch), so a shape whose keys fill whole blocks needs no
+/// tail handling at all.
+void KeyTileSchedule::prologue() {
+  IndexMath math{b, kernel.loc};
+  Value first = keys.firstBlockStart;
   if (fragmentOrder) {
     // The first block's K (and V): waited for here, which is where the
     // first iteration would wait.
-    waitAll(loc, requestTilesIfVisible(math, firstBlockStart, zero, true,
-                                       !splitGroups));
-  } else if (asyncCopies) {
+    waitForGroup(
+        b, kernel.loc,
+        requestTilesIfVisible(math, first, self.zero, true, !splitGroups));
+  } else if (kernel.asyncCopies) {
     SmallVector<Value> tokens =
-        copyTileAsync(key, batch, kvHead, firstBlockStart,
-                      validKeyRows(math, firstBlockStart), lastKey, blockKV,
-                      headDim, keySmem, zero, thread);
-    tokens.append(copyTileAsync(value, batch, kvHead, firstBlockStart,
-                                validKeyRows(math, firstBlockStart), lastKey,
-                                blockKV, valueDim, valueSmem, zero, thread));
+        kernel.copyTileAsync(kernel.key, block.batch, block.kvHead, first,
+                             validKeyRows(math, first), lastKey, kernel.blockKV,
+                             kernel.headDim, tiles.key, self.zero, self.thread);
+    tokens.append(kernel.copyTileAsync(kernel.value, block.batch, block.kvHead,
+                                       first, validKeyRows(math, first),
+                                       lastKey, kernel.blockKV, kernel.valueDim,
+                                       tiles.value, self.zero, self.thread));
     nvgpu::DeviceAsyncCreateGroupOp::create(
-        b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), tokens);
+        b, kernel.loc, nvgpu::DeviceAsyncTokenType::get(kernel.ctx), tokens);
   }
+}
 
-  // The register kernel's key block with FlashAttention-2's copies. Its
-  // own K (and V with two buffers) has landed: the previous iteration (or
-  // the prologue) ended waiting for it.
-  auto fragmentBlock = [&](IndexMath &lm, Location lloc, Value col0,
-                           Value stage, ValueRange state) {
-    Value next = lm.add(col0, blockKVValue);
-    // Every warp sees the landed tiles and is done with the buffers that
-    // the requests below fill.
-    gpu::BarrierOp::create(b, lloc);
-    Value pending;
-    if (splitGroups) {
-      pending = requestTiles(lm, col0, stage, false, true);
-    } else {
-      Value block = lm.divU(lm.sub(next, firstBlockStart), blockKVValue);
-      Value nextStage = lm.remU(block, lm.constant(stages));
-      pending = requestTilesIfVisible(lm, next, nextStage, true, true);
-    }
-    SmallVector<Value> scores =
-        fragmentScores(thread, stage, querySmem, keySmem);
-    if (splitGroups) {
-      // V has landed; every warp is done with K_s, which the next block's
-      // K then fills while this block's softmax and P V run.
-      waitAll(lloc, pending);
-      gpu::BarrierOp::create(b, lloc);
-      pending = requestTilesIfVisible(lm, next, stage, true, false);
-    }
-    SmallVector<Value> nextState = fragmentSoftmaxAndValues(
-        thread, batch, head, row0, col0, stage, valueSmem, scores, state);
-    waitAll(lloc, pending);
-    return nextState;
-  };
-
-  auto keyBlock = [&](OpBuilder &lb, Location lloc, Value col0,
-                      ValueRange state) {
-        OpBuilder::InsertionGuard loopGuard(b);
-        b.setInsertionPoint(lb.getInsertionBlock(), lb.getInsertionPoint());
-        IndexMath lm{b, lloc};
-        Value stage = zero;
-        if (stages > 1) {
-          Value block = lm.divU(lm.sub(col0, firstBlockStart), blockKVValue);
-          stage = lm.remU(block, lm.constant(stages));
-        }
-        if (fragmentOrder) {
+// Key blocks that every row of the query block sees whole run in a loop of
+// their own without element masks, as in FlashAttention-2; the block with
+// the sequence's last keys (when blocks do not divide them) keeps them.
+// With a causal or window band, or an explicit mask, one loop masks every
+// block: a loop of unmasked blocks beside a loop of the band's blocks saves
+// a quarter of the causal main loop's instructions but spills at the tiles
+// the model picks (docs/GPU.md).
+SmallVector<Value> KeyTileSchedule::walk(KernelVariant &variant,
+                                         ValueRange init) {
+  prologue();
+  Location loc = kernel.loc;
+  auto keyLoop = [&](Value from, Value to, ValueRange loopInit, bool masked) {
+    kernel.elementMasks = masked;
+    auto loop = scf::ForOp::create(
+        b, loc, from, to, self.keyStep, loopInit,
+        [&](OpBuilder &lb, Location lloc, Value col0, ValueRange state) {
+          OpBuilder::InsertionGuard loopGuard(b);
+          b.setInsertionPoint(lb.getInsertionBlock(), lb.getInsertionPoint());
+          IndexMath math{b, lloc};
           scf::YieldOp::create(b, lloc,
-                               fragmentBlock(lm, lloc, col0, stage, state));
-          return;
-        }
-        if (asyncCopies) {
-          // Prefetch the next key block (zero rows past the last one),
-          // then wait for all but that group: this block has landed.
-          Value next = lm.add(col0, blockKVValue);
-          Value block = lm.divU(lm.sub(next, firstBlockStart), blockKVValue);
-          Value nextStage = lm.remU(block, lm.constant(stages));
-          Value validNext = validKeyRows(lm, next);
-          SmallVector<Value> tokens =
-              copyTileAsync(key, batch, kvHead, next, validNext, lastKey,
-                            blockKV, headDim, keySmem, nextStage, thread);
-          tokens.append(copyTileAsync(value, batch, kvHead, next, validNext,
-                                      lastKey, blockKV, valueDim, valueSmem,
-                                      nextStage, thread));
-          Value group = nvgpu::DeviceAsyncCreateGroupOp::create(
-              b, lloc, nvgpu::DeviceAsyncTokenType::get(ctx), tokens);
-          nvgpu::DeviceAsyncWaitOp::create(b, lloc, group,
-                                           b.getI32IntegerAttr(1));
-        } else {
-          Value cols = lm.min(blockKVValue, lm.sub(keyLen, col0));
-          copyTile(key, batch, kvHead, col0, cols, blockKV, headDim, keySmem,
-                   stage, thread);
-          copyTile(value, batch, kvHead, col0, cols, blockKV, valueDim,
-                   valueSmem, stage, thread);
-        }
-        gpu::BarrierOp::create(b, lloc);
-        if (registerFragments) {
-          // Only K_s and V_s are shared between warps: S, P and O stay in
-          // each warp's fragments. Before a buffer is filled again (the
-          // next block's copy with one stage, the prefetch with cp.async),
-          // every warp is done with it.
-          SmallVector<Value> scores =
-              fragmentScores(thread, stage, querySmem, keySmem);
-          SmallVector<Value> next = fragmentSoftmaxAndValues(
-              thread, batch, head, row0, col0, stage, valueSmem, scores,
-              state);
-          if (stages == 1 || asyncCopies)
-            gpu::BarrierOp::create(b, lloc);
-          scf::YieldOp::create(b, lloc, next);
-          return;
-        }
-        if (tensorCores) {
-          // Every phase reads what the previous one wrote in other warps'
-          // rows, hence a barrier after each. The next block's copies come
-          // after the last barrier, when K and V are no longer read.
-          warpScores(thread, stage, querySmem, keySmem, results);
-          gpu::BarrierOp::create(b, lloc);
-          Value one = f32Constant(b, lloc, 1);
-          SmallVector<Value> softmax = forRowOwner(
-              ownsRow,
-              [&] {
-                return softmaxRow(thread, row, batch, head, col0, results,
-                                  probs, state[0], state[1]);
-              },
-              {state[0], state[1], one});
-          gpu::BarrierOp::create(b, lloc);
-          warpProbsTimesValues(thread, stage, probs, valueSmem, results);
-          gpu::BarrierOp::create(b, lloc);
-          SmallVector<Value> accumulated = forRowOwner(
-              ownsRow,
-              [&] {
-                return accumulateRow(thread, softmax[2], results,
-                                     state.drop_front(2));
-              },
-              state.drop_front(2));
-          SmallVector<Value> next = {softmax[0], softmax[1]};
-          next.append(accumulated);
-          scf::YieldOp::create(b, lloc, next);
-          return;
-        }
-        // Threads past the block's rows only help with the copies.
-        SmallVector<Value> next = forRowOwner(
-            ownsRow,
-            [&] {
-              return computeKeyBlock(thread, row, batch, head, col0, stage,
-                                     querySmem, keySmem, valueSmem, state);
-            },
-            state);
-        // Before a buffer is filled again, every thread is done with it:
-        // with one stage the next copy overwrites this block's tile, with
-        // prefetching the next iteration fills the buffer read one block
-        // ago.
-        if (stages == 1 || asyncCopies)
-          gpu::BarrierOp::create(b, lloc);
-        scf::YieldOp::create(b, lloc, next);
-  };
-
-  // Key blocks that every row of the query block sees whole run in a loop
-  // of their own without element masks, as in FlashAttention-2; the block
-  // with the sequence's last keys (when blocks do not divide them) keeps
-  // them. With a causal or window band, or an explicit mask, one loop masks
-  // every block: a loop of unmasked blocks beside a loop of the band's
-  // blocks saves a quarter of the causal main loop's instructions but
-  // spills at the tiles the model picks (docs/GPU.md).
-  auto keyLoop = [&](Value from, Value to, ValueRange init, bool masked) {
-    elementMasks = masked;
-    auto loop = scf::ForOp::create(b, loc, from, to, blockKVValue, init,
-                                   keyBlock);
-    elementMasks = true;
+                               keyBlock(math, lloc, col0, variant, state));
+        });
+    kernel.elementMasks = true;
     return SmallVector<Value>(loop.getResults());
   };
-  SmallVector<Value> finalState;
-  if (unmaskedEnd) {
-    finalState = keyLoop(firstBlockStart, unmaskedEnd, initState, false);
-    if (!wholeKeyBlocks())
-      finalState = keyLoop(unmaskedEnd, keyEnd, finalState, true);
-  } else {
-    finalState = keyLoop(firstBlockStart, keyEnd, initState, true);
-  }
+  if (!keys.unmaskedEnd)
+    return keyLoop(keys.firstBlockStart, keys.keyEnd, init, true);
+  SmallVector<Value> state =
+      keyLoop(keys.firstBlockStart, keys.unmaskedEnd, init, false);
+  if (!kernel.wholeKeyBlocks())
+    state = keyLoop(keys.unmaskedEnd, keys.keyEnd, state, true);
+  return state;
+}
 
-  if (registerFragments) {
-    fragmentEpilogue(thread, batch, head, row0, finalState);
-    return;
+SmallVector<Value> KeyTileSchedule::keyBlock(IndexMath &math, Location loc,
+                                             Value col0, KernelVariant &variant,
+                                             ValueRange state) {
+  int64_t stages = kernel.stages;
+  Value stage = self.zero;
+  if (stages > 1) {
+    Value index = math.divU(math.sub(col0, keys.firstBlockStart), self.keyStep);
+    stage = math.remU(index, math.constant(stages));
   }
-  // O = acc / l (0 where no key was visible), logsumexp = m + log l.
-  Value inRange = math.andI(ownsRow, math.lt(row, queryLen));
+  if (fragmentOrder)
+    return fragmentOrderBlock(math, loc, col0, stage, variant, state);
+  if (kernel.asyncCopies) {
+    // Prefetch the next key block (zero rows past the last one), then wait
+    // for all but that group: this block has landed.
+    Value next = math.add(col0, self.keyStep);
+    Value index = math.divU(math.sub(next, keys.firstBlockStart), self.keyStep);
+    Value nextStage = math.remU(index, math.constant(stages));
+    Value validNext = validKeyRows(math, next);
+    SmallVector<Value> tokens = kernel.copyTileAsync(
+        kernel.key, block.batch, block.kvHead, next, validNext, lastKey,
+        kernel.blockKV, kernel.headDim, tiles.key, nextStage, self.thread);
+    tokens.append(kernel.copyTileAsync(
+        kernel.value, block.batch, block.kvHead, next, validNext, lastKey,
+        kernel.blockKV, kernel.valueDim, tiles.value, nextStage, self.thread));
+    Value group = nvgpu::DeviceAsyncCreateGroupOp::create(
+        b, loc, nvgpu::DeviceAsyncTokenType::get(kernel.ctx), tokens);
+    nvgpu::DeviceAsyncWaitOp::create(b, loc, group, b.getI32IntegerAttr(1));
+  } else {
+    Value cols = math.min(self.keyStep, math.sub(kernel.keyLen, col0));
+    kernel.copyTile(kernel.key, block.batch, block.kvHead, col0, cols,
+                    kernel.blockKV, kernel.headDim, tiles.key, stage,
+                    self.thread);
+    kernel.copyTile(kernel.value, block.batch, block.kvHead, col0, cols,
+                    kernel.blockKV, kernel.valueDim, tiles.value, stage,
+                    self.thread);
+  }
+  gpu::BarrierOp::create(b, loc);
+  KeyBlockAt at{loc, col0, stage};
+  SmallVector<Value> scores = variant.scores(at);
+  SmallVector<Value> next = variant.fold(at, scores, state);
+  // Before a buffer is filled again, every thread is done with it: with
+  // one stage the next copy overwrites this block's tile, with prefetching
+  // the next iteration fills the buffer read one block ago.
+  if (!variant.endsWithBarrier() && (stages == 1 || kernel.asyncCopies))
+    gpu::BarrierOp::create(b, loc);
+  return next;
+}
+
+SmallVector<Value> KeyTileSchedule::fragmentOrderBlock(IndexMath &math,
+                                                       Location loc, Value col0,
+                                                       Value stage,
+                                                       KernelVariant &variant,
+                                                       ValueRange state) {
+  assert(variant.readsKeysOnlyInScores() &&
+         "FlashAttention-2's copy order refills K_s between the steps");
+  Value next = math.add(col0, self.keyStep);
+  // Every warp sees the landed tiles and is done with the buffers that the
+  // requests below fill.
+  gpu::BarrierOp::create(b, loc);
+  Value pending;
+  if (splitGroups) {
+    pending = requestTiles(math, col0, stage, false, true);
+  } else {
+    Value index = math.divU(math.sub(next, keys.firstBlockStart), self.keyStep);
+    Value nextStage = math.remU(index, math.constant(kernel.stages));
+    pending = requestTilesIfVisible(math, next, nextStage, true, true);
+  }
+  KeyBlockAt at{loc, col0, stage};
+  SmallVector<Value> scores = variant.scores(at);
+  if (splitGroups) {
+    // V has landed; every warp is done with K_s, which the next block's K
+    // then fills while this block's softmax and P V run.
+    waitForGroup(b, loc, pending);
+    gpu::BarrierOp::create(b, loc);
+    pending = requestTilesIfVisible(math, next, stage, true, false);
+  }
+  SmallVector<Value> nextState = variant.fold(at, scores, state);
+  waitForGroup(b, loc, pending);
+  return nextState;
+}
+
+void KernelBuilder::storeRowResults(const QueryBlock &block,
+                                    const ThreadRow &self, ValueRange state,
+                                    bool halves) {
+  IndexMath math{b, loc};
+  Value batch = block.batch, head = block.head, row = self.row;
+  Value inRange = math.andI(self.ownsRow, math.lt(row, queryLen));
   RowHalves rowHalves;
-  if (tensorCores)
-    rowHalves = resultHalves(thread);
+  if (halves)
+    rowHalves = resultHalves(self.thread);
   scf::IfOp::create(b, loc, inRange, [&](OpBuilder &tb, Location tloc) {
-    Value finalMax = finalState[0], finalSum = finalState[1];
+    Value finalMax = state[0], finalSum = state[1];
     Value zeroF = f32Constant(tb, tloc, 0);
     Value isEmpty = arith::CmpFOp::create(tb, tloc, arith::CmpFPredicate::OEQ,
                                           finalSum, zeroF);
@@ -618,7 +603,7 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
     Value zeros = arith::ConstantOp::create(
         tb, tloc, DenseElementsAttr::get(sliceType, 0.0f));
     for (int64_t index = 0; index < accumulatorSlices(); ++index) {
-      Value part = finalState[2 + index];
+      Value part = state[2 + index];
       Value quotient = arith::DivFOp::create(tb, tloc, part, sums);
       Value normalized =
           arith::SelectOp::create(tb, tloc, isEmpty, zeros, quotient);
@@ -626,7 +611,7 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
         normalized = arith::TruncFOp::create(
             tb, tloc, sliceType.clone(outputElementType), normalized);
       Value column = arith::ConstantIndexOp::create(tb, tloc, index * slice);
-      if (tensorCores) {
+      if (halves) {
         // Slice `index` of the thread is chunk index * rowSplit + part,
         // its two halves in the thread's order.
         IndexMath tm{tb, tloc};
@@ -802,300 +787,6 @@ void KernelBuilder::buildMerge(Value batchSize, Value queryHeads,
   });
 }
 
-Value KernelBuilder::warpTileRow(Value thread, int64_t tile) {
-  int64_t rowsPerWarp = blockQ / (threads / kWarpSize);
-  AffineExpr t = getAffineDimExpr(0, ctx);
-  return affine::AffineApplyOp::create(
-      b, loc,
-      AffineMap::get(1, 0, t.floorDiv(kWarpSize) * rowsPerWarp + tile * kMmaM),
-      ValueRange{thread});
-}
-
-/// Warp-level matmuls on 16x16 (A), 8x16 (B) and 16x8 (C) tiles: the
-/// contraction upstream's vector-to-nvgpu conversion turns into one
-/// mma.sync m16n8k16, with A and B read by ldmatrix from shared memory.
-static Value warpMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
-                        Value acc) {
-  MLIRContext *ctx = b.getContext();
-  auto iterator = [&](vector::IteratorType type) -> Attribute {
-    return vector::IteratorTypeAttr::get(ctx, type);
-  };
-  return vector::ContractionOp::create(
-      b, loc, lhs, rhs, acc, b.getAffineMapArrayAttr(warpMatmulMaps(ctx)),
-      b.getArrayAttr({iterator(vector::IteratorType::parallel),
-                      iterator(vector::IteratorType::parallel),
-                      iterator(vector::IteratorType::reduction)}));
-}
-
-/// results[warp rows][0, n) = lhs[warp rows][0, k) times B, B's 8x16
-/// (columns by k) tiles read from `rhs` at `rhsIndices(column0, k0)`
-/// through `rhsMap`. The warp's A fragments are read once per 16-row tile;
-/// each 8-column tile of the result is k / 16 mma.syncs.
-void KernelBuilder::warpMatmulTiles(
-    Value thread, Value lhs, int64_t k, int64_t n, Value rhs,
-    function_ref<SmallVector<Value>(OpBuilder &, Location, Value, Value)>
-        rhsIndices,
-    AffineMap rhsMap, Value results) {
-  IndexMath math{b, loc};
-  int64_t tiles = blockQ / (threads / kWarpSize) / kMmaM;
-  Type lhsType = cast<MemRefType>(lhs.getType()).getElementType();
-  Type rhsType = cast<MemRefType>(rhs.getType()).getElementType();
-  auto aType = VectorType::get({kMmaM, kMmaK}, lhsType);
-  auto bType = VectorType::get({kMmaN, kMmaK}, rhsType);
-  auto cType = VectorType::get({kMmaM, kMmaN}, f32);
-  Value zeroA = arith::ConstantOp::create(b, loc, b.getZeroAttr(lhsType));
-  Value zeroB = arith::ConstantOp::create(b, loc, b.getZeroAttr(rhsType));
-  Value zeroC = arith::ConstantOp::create(b, loc, b.getZeroAttr(cType));
-  SmallVector<bool> inBounds = {true, true};
-  Value zeroIndex = math.constant(0);
-  for (int64_t tile = 0; tile < tiles; ++tile) {
-    Value tileRow = warpTileRow(thread, tile);
-    Value rowTile = affine::AffineApplyOp::create(
-        b, loc, AffineMap::get(1, 0, getAffineDimExpr(0, ctx).floorDiv(kMmaM)),
-        ValueRange{tileRow});
-    SmallVector<Value> lhsFragments;
-    for (int64_t k0 = 0; k0 < k; k0 += kMmaK) {
-      Value column = math.constant(k0);
-      lhsFragments.push_back(vector::TransferReadOp::create(
-          b, loc, aType, lhs, ValueRange{tileRow, column}, zeroA, inBounds));
-    }
-    Value lower = math.constant(0);
-    Value upper = math.constant(n);
-    Value step = math.constant(kMmaN);
-    scf::ForOp::create(
-        b, loc, lower, upper, step, ValueRange{},
-        [&](OpBuilder &lb, Location lloc, Value column0, ValueRange) {
-          Value acc = zeroC;
-          for (auto [index, fragment] : llvm::enumerate(lhsFragments)) {
-            Value k0 = arith::ConstantIndexOp::create(lb, lloc, index * kMmaK);
-            Value tileB = vector::TransferReadOp::create(
-                lb, lloc, bType, rhs, rhsIndices(lb, lloc, column0, k0), zeroB,
-                rhsMap, ArrayRef<bool>(inBounds));
-            acc = warpMatmul(lb, lloc, fragment, tileB, acc);
-          }
-          Value chunk = affine::AffineApplyOp::create(
-              lb, lloc,
-              AffineMap::get(1, 0, getAffineDimExpr(0, ctx).floorDiv(kMmaN)),
-              ValueRange{column0});
-          vector::TransferWriteOp::create(
-              lb, lloc, acc, results,
-              ValueRange{rowTile, chunk, zeroIndex, zeroIndex}, inBounds);
-          scf::YieldOp::create(lb, lloc);
-        });
-  }
-}
-
-/// results[warp rows][0, Bc) = Q_s[warp rows] K_s[stage]^T: K's rows are
-/// the B tiles as they are.
-void KernelBuilder::warpScores(Value thread, Value stage, Value querySmem,
-                               Value keySmem, Value results) {
-  AffineMap rows = AffineMap::get(
-      3, 0, {getAffineDimExpr(1, ctx), getAffineDimExpr(2, ctx)}, ctx);
-  warpMatmulTiles(
-      thread, querySmem, headDim, blockKV, keySmem,
-      [&](OpBuilder &, Location, Value key0, Value d0) {
-        return SmallVector<Value>{stage, key0, d0};
-      },
-      rows, results);
-}
-
-/// results[warp rows][0, Dv) = probs[warp rows] V_s[stage]: V's tiles are
-/// read transposed (8 value columns x 16 keys), which ldmatrix does with
-/// .trans.
-void KernelBuilder::warpProbsTimesValues(Value thread, Value stage,
-                                         Value probs, Value valueSmem,
-                                         Value results) {
-  // (stage, key, column) -> (column, key).
-  AffineMap transposed = AffineMap::get(
-      3, 0, {getAffineDimExpr(2, ctx), getAffineDimExpr(1, ctx)}, ctx);
-  warpMatmulTiles(
-      thread, probs, blockKV, valueDim, valueSmem,
-      [&](OpBuilder &, Location, Value column0, Value key0) {
-        return SmallVector<Value>{stage, key0, column0};
-      },
-      transposed, results);
-}
-
-/// Bank conflicts decide this layout. The results tile is fragment-major,
-/// so the lanes of a half-warp store their 8-byte mma.sync fragments into
-/// 128 contiguous bytes. Thread t then reads and writes row t, 16 bytes at
-/// a time; rows of a 16x8 tile are 32 bytes apart, so threads t and t + 4
-/// would meet on the same banks if both took the same half of a chunk
-/// first. Threads with odd (t / 4 + t / 8) take the upper half first: the
-/// 8 threads of a quarter-warp then cover 128 distinct bytes. The same
-/// order makes the 8-byte stores of P conflict-free: there, threads t and
-/// t + 8 share a 16-byte slot and take opposite halves of it.
-/// With two threads per row (rowSplit = 2), thread t = 2r + p reads row r's
-/// chunks p, p + 2, ...: a quarter-warp covers 4 rows, 128 bytes apart per
-/// chunk tile, and part p takes half p first, which again puts its 8
-/// threads on distinct banks; in P, threads sharing a 16-byte slot are then
-/// one of each part, on opposite halves.
-KernelBuilder::RowHalves KernelBuilder::resultHalves(Value thread) {
-  AffineExpr t = getAffineDimExpr(0, ctx);
-  auto apply = [&](AffineExpr expr) -> Value {
-    return affine::AffineApplyOp::create(b, loc, AffineMap::get(1, 0, expr),
-                                         ValueRange{thread});
-  };
-  constexpr int64_t half = kMmaN / 2;
-  AffineExpr r = t.floorDiv(rowSplit);
-  AffineExpr first = rowSplit == 1
-                         ? (t.floorDiv(4) + t.floorDiv(8)) % 2 * half
-                         : t % 2 * half;
-  assert(rowSplit <= 2 && "half orders are worked out for 1 or 2 threads");
-  return {apply(r),
-          apply(t % rowSplit),
-          apply(r.floorDiv(kMmaM)),
-          apply(r % kMmaM),
-          {apply(first), apply(half - first)}};
-}
-
-/// The sum (or max) of `value` over the rowSplit threads of a row: one
-/// butterfly shuffle per halving, so every part ends with the same total.
-Value KernelBuilder::combineRowParts(Value value, arith::AtomicRMWKind kind) {
-  for (int64_t distance = 1; distance < rowSplit; distance *= 2) {
-    Value offset =
-        arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(distance));
-    Value width =
-        arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(kWarpSize));
-    auto shuffle = gpu::ShuffleOp::create(b, loc, value, offset, width,
-                                          gpu::ShuffleMode::XOR);
-    value = arith::getReductionOp(kind, b, loc, value,
-                                  shuffle.getShuffleResult());
-  }
-  return value;
-}
-
-SmallVector<Value> KernelBuilder::softmaxRow(Value thread, Value row,
-                                             Value batch, Value head,
-                                             Value col0, Value results,
-                                             Value probs, Value oldMax,
-                                             Value oldSum) {
-  IndexMath math{b, loc};
-  // One 8-column chunk of the results tile per step, in two 16-byte halves
-  // (resultHalves); P is stored as two 8-byte halves at the same columns.
-  constexpr int64_t half = kMmaN / 2;
-  auto halfType = VectorType::get({half}, f32);
-  RowHalves at = resultHalves(thread);
-  // Step i takes chunk i * rowSplit + part: its first key, relative to the
-  // block, is c0 = 8 * chunk.
-  auto chunkOf = [&](IndexMath &m, Value step) {
-    return m.add(m.mul(step, m.constant(rowSplit)), at.part);
-  };
-  auto resultIndices = [&](Value chunk, Value column) {
-    return SmallVector<Value>{at.rowTile, chunk, at.rowInTile, column};
-  };
-  int64_t steps = blockKV / kMmaN / rowSplit;
-  auto aligned = [](auto access, int64_t bytes) {
-    access.setAlignment(bytes);
-    return access;
-  };
-  // A loop over this thread's chunks of the row, carrying one f32.
-  auto overRowChunks =
-      [&](Value init,
-          function_ref<Value(IndexMath &, Location, Value, Value, Value)>
-              body) {
-        auto loop = scf::ForOp::create(
-            b, loc, math.constant(0), math.constant(steps), math.constant(1),
-            ValueRange{init},
-            [&](OpBuilder &lb, Location lloc, Value step, ValueRange carried) {
-              OpBuilder::InsertionGuard loopGuard(b);
-              b.setInsertionPoint(lb.getInsertionBlock(),
-                                  lb.getInsertionPoint());
-              IndexMath lm{b, lloc};
-              Value chunk = chunkOf(lm, step);
-              Value c0 = lm.mul(chunk, lm.constant(kMmaN));
-              scf::YieldOp::create(b, lloc,
-                                   body(lm, lloc, chunk, c0, carried[0]));
-            });
-        return loop.getResult(0);
-      };
-  // Pass 1: mask the row in place (u), m' = max(m, max_j u_j).
-  Value localMax = overRowChunks(oldMax, [&](IndexMath &lm, Location lloc,
-                                             Value chunk, Value c0,
-                                             Value newMax) {
-    for (Value column : at.halves) {
-      SmallVector<Value> indices = resultIndices(chunk, column);
-      Value scores =
-          aligned(vector::LoadOp::create(b, lloc, halfType, results, indices),
-                  kChunkBytes);
-      Value firstKey = lm.add(lm.add(col0, c0), column);
-      for (int64_t j = 0; j < half; ++j) {
-        Value raw = vector::ExtractOp::create(b, lloc, scores, j);
-        Value s = scoreOf(raw, batch, head, row, lm.addConstant(firstKey, j));
-        scores = vector::InsertOp::create(b, lloc, s, scores, j);
-      }
-      aligned(vector::StoreOp::create(b, lloc, scores, results, indices),
-              kChunkBytes);
-      newMax = vector::ReductionOp::create(
-          b, lloc, vector::CombiningKind::MAXIMUMF, scores, newMax);
-    }
-    return newMax;
-  });
-  // The row's max over every part (all parts start from the same m).
-  Value newMax = combineRowParts(localMax, arith::AtomicRMWKind::maximumf);
-  Value negatedShift = exponent.negatedShift(b, loc, newMax);
-  // alpha = 2^(m c - m' c) rescales what was summed under the old max.
-  Value alpha = exponent.rescale(b, loc, oldMax, negatedShift);
-  // Pass 2: p_j = 2^(u_j c - m' c), l' = alpha l + sum_j p_j; P gets p_j
-  // rounded to V's type, which the second matmul multiplies V with.
-  Value localSum = overRowChunks(
-      f32Constant(b, loc, 0),
-      [&](IndexMath &lm, Location lloc, Value chunk, Value c0, Value sum) {
-        for (Value column : at.halves) {
-          Value scores =
-              aligned(vector::LoadOp::create(b, lloc, halfType, results,
-                                             resultIndices(chunk, column)),
-                      kChunkBytes);
-          Value p = exponent.probability(b, lloc, scores, negatedShift);
-          sum = vector::ReductionOp::create(b, lloc, vector::CombiningKind::ADD,
-                                            p, sum);
-          Value rounded = arith::TruncFOp::create(
-              b, lloc, halfType.clone(valueElementType), p);
-          aligned(
-              vector::StoreOp::create(b, lloc, rounded, probs,
-                                      ValueRange{at.row, lm.add(c0, column)}),
-              half * elementBytes(valueElementType));
-        }
-        return sum;
-      });
-  Value rowSum = combineRowParts(localSum, arith::AtomicRMWKind::addf);
-  Value newSum = contractingAdd(b, loc, contractingMul(b, loc, alpha, oldSum),
-                               rowSum);
-  return {newMax, newSum, alpha};
-}
-
-SmallVector<Value> KernelBuilder::accumulateRow(Value thread, Value alpha,
-                                                Value results, ValueRange acc) {
-  // Slices are 8 columns (16 bytes of f16/bf16): one chunk of the results
-  // tile, read as its two halves in the thread's order.
-  constexpr int64_t half = kMmaN / 2;
-  assert(accumulatorSlice() == kMmaN && "tensor-core slices are one chunk");
-  auto halfType = VectorType::get({half}, f32);
-  auto sliceType = VectorType::get({kMmaN}, f32);
-  RowHalves at = resultHalves(thread);
-  Value alphas = vector::BroadcastOp::create(b, loc, sliceType, alpha);
-  SmallVector<Value> next;
-  IndexMath math{b, loc};
-  for (auto [index, part] : llvm::enumerate(acc)) {
-    // Slice `index` of this thread is chunk index * rowSplit + part.
-    Value chunk = math.add(
-        math.constant(static_cast<int64_t>(index) * rowSplit), at.part);
-    SmallVector<Value, 2> halves;
-    for (Value column : at.halves) {
-      auto load = vector::LoadOp::create(
-          b, loc, halfType, results,
-          ValueRange{at.rowTile, chunk, at.rowInTile, column});
-      load.setAlignment(kChunkBytes);
-      halves.push_back(load);
-    }
-    Value slice = vector::ShuffleOp::create(b, loc, halves[0], halves[1],
-                                            ArrayRef<int64_t>{0, 1, 2, 3, 4,
-                                                              5, 6, 7});
-    next.push_back(vector::FMAOp::create(b, loc, part, alphas, slice));
-  }
-  return next;
-}
-
 SmallVector<Value>
 KernelBuilder::forRowOwner(Value ownsRow,
                            function_ref<SmallVector<Value>()> compute,
@@ -1127,107 +818,6 @@ Value KernelBuilder::scoreOf(Value raw, Value batch, Value head, Value row,
   return kernelScore(b, loc, op, masks, raw,
                      exponent.rawScores ? Value() : scale, batch, head, row,
                      col);
-}
-
-/// The online softmax of query row `row` (thread `thread`) over one key
-/// block, `keyChunk` keys at a time: the scores of a chunk stay in
-/// registers, the running max and sum are scalars, the accumulator a vector.
-SmallVector<Value> KernelBuilder::computeKeyBlock(
-    Value thread, Value row, Value batch, Value head, Value col0, Value stage,
-    Value querySmem, Value keySmem, Value valueSmem, ValueRange state) {
-  IndexMath math{b, loc};
-  int64_t qkChunk = std::min(chunkElements(headDim, queryElementType),
-                             chunkElements(headDim, keyElementType));
-  auto scoresType = VectorType::get({keyChunk}, f32);
-  auto chunks = scf::ForOp::create(
-      b, loc, math.constant(0), math.constant(blockKV), math.constant(keyChunk),
-      state, [&](OpBuilder &lb, Location lloc, Value c0, ValueRange running) {
-        OpBuilder::InsertionGuard loopGuard(b);
-        b.setInsertionPoint(lb.getInsertionBlock(), lb.getInsertionPoint());
-        IndexMath lm{b, lloc};
-        // raw[j] = Q[row] . K[c0 + j], 16 bytes of the head dim per step.
-        Value zeroScores = arith::ConstantOp::create(
-            b, lloc, DenseElementsAttr::get(scoresType, 0.0f));
-        auto dot = scf::ForOp::create(
-            b, lloc, lm.constant(0), lm.constant(headDim), lm.constant(qkChunk),
-            ValueRange{zeroScores},
-            [&](OpBuilder &db, Location dloc, Value d, ValueRange partial) {
-              OpBuilder::InsertionGuard dotGuard(b);
-              b.setInsertionPoint(db.getInsertionBlock(),
-                                  db.getInsertionPoint());
-              IndexMath dm{b, dloc};
-              Value q = extendToF32(
-                  b, dloc,
-                  loadVector(b, dloc,
-                             VectorType::get({qkChunk}, queryElementType),
-                             querySmem, ValueRange{thread, d}));
-              Value scores = partial[0];
-              for (int64_t j = 0; j < keyChunk; ++j) {
-                Value keyRow = dm.addConstant(c0, j);
-                Value k = extendToF32(
-                    b, dloc,
-                    loadVector(b, dloc,
-                               VectorType::get({qkChunk}, keyElementType),
-                               keySmem, ValueRange{stage, keyRow, d}));
-                Value product = arith::MulFOp::create(b, dloc, q, k);
-                Value old = vector::ExtractOp::create(b, dloc, scores, j);
-                Value sum = vector::ReductionOp::create(
-                    b, dloc, vector::CombiningKind::ADD, product, old);
-                scores = vector::InsertOp::create(b, dloc, sum, scores, j);
-              }
-              scf::YieldOp::create(b, dloc, scores);
-            });
-
-        // Mask each score (u); m' = max(m, max_j u_j).
-        Value raw = dot.getResult(0);
-        Value scores = zeroScores;
-        Value chunkCol0 = lm.add(col0, c0);
-        for (int64_t j = 0; j < keyChunk; ++j) {
-          Value rawJ = vector::ExtractOp::create(b, lloc, raw, j);
-          Value col = lm.addConstant(chunkCol0, j);
-          Value s = scoreOf(rawJ, batch, head, row, col);
-          scores = vector::InsertOp::create(b, lloc, s, scores, j);
-        }
-        Value oldMax = running[0], oldSum = running[1];
-        Value newMax = vector::ReductionOp::create(
-            b, lloc, vector::CombiningKind::MAXIMUMF, scores, oldMax);
-        Value negatedShift = exponent.negatedShift(b, lloc, newMax);
-        // alpha = 2^(m c - m' c) rescales what was summed under the old max.
-        Value alpha = exponent.rescale(b, lloc, oldMax, negatedShift);
-        Value probs = exponent.probability(b, lloc, scores, negatedShift);
-        Value newSum = vector::ReductionOp::create(
-            b, lloc, vector::CombiningKind::ADD, probs,
-            contractingMul(b, lloc, alpha, oldSum));
-        int64_t slice = accumulatorSlice();
-        auto sliceType = VectorType::get({slice}, f32);
-        Value alphas = vector::BroadcastOp::create(b, lloc, sliceType, alpha);
-        SmallVector<Value> acc;
-        for (Value part : running.drop_front(2))
-          acc.push_back(contractingMul(b, lloc, part, alphas));
-        // acc += p_j * V[j], p_j rounded to V's type first (as the tiled
-        // lowering and FlashAttention-2's second MMA do).
-        for (int64_t j = 0; j < keyChunk; ++j) {
-          Value p = vector::ExtractOp::create(b, lloc, probs, j);
-          if (!valueElementType.isF32())
-            p = castToF32(
-                b, lloc, arith::TruncFOp::create(b, lloc, valueElementType, p));
-          Value keyRow = lm.addConstant(c0, j);
-          // 16 bytes of V's row at a time: only a slice of the row is live.
-          Value ps = vector::BroadcastOp::create(b, lloc, sliceType, p);
-          for (int64_t index = 0; index < accumulatorSlices(); ++index) {
-            Value column = lm.constant(index * slice);
-            Value v = extendToF32(
-                b, lloc,
-                loadVector(b, lloc, VectorType::get({slice}, valueElementType),
-                           valueSmem, ValueRange{stage, keyRow, column}));
-            acc[index] = vector::FMAOp::create(b, lloc, ps, v, acc[index]);
-          }
-        }
-        SmallVector<Value> next = {newMax, newSum};
-        next.append(acc);
-        scf::YieldOp::create(b, lloc, next);
-      });
-  return SmallVector<Value>(chunks.getResults());
 }
 
 } // namespace mlir::fa::gpu_kernel

@@ -1,10 +1,11 @@
-//===- KernelBuilder.h - fa-distribute-attention's kernel builder -*- C++ -*-===//
+//===- KernelBuilder.h - fa-distribute-attention's kernel builder -*- C++
+//-*-===//
 //
-// The state and steps of the kernel that fa-distribute-attention writes
-// (DistributeAttention.cpp has the kernel's outline and its FMA and
-// shared-memory tensor-core variants; RegisterFragmentKernel.cpp has the
-// FlashAttention-2 variant whose scores and probabilities stay in mma.sync
-// fragments). Private to lib/Transforms/GPU.
+// The state and steps of the kernel that fa-distribute-attention writes:
+// KernelBuilder (the outline, DistributeAttention.cpp), KeyTileSchedule (how
+// K and V reach shared memory) and KernelVariant, the protocol of the
+// variants (FMAKernel.cpp, SharedMmaKernel.cpp, RegisterFragmentKernel.cpp).
+// Private to lib/Transforms/GPUKernel.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +26,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include <memory>
 
 namespace mlir::fa::gpu_kernel {
 
@@ -319,6 +322,9 @@ struct TileCopier {
                  int64_t width, Type type, bool transpose);
 };
 
+class KernelVariant;
+class KeyTileSchedule;
+
 struct KernelBuilder : TileCopier {
   AttentionOp op;
   int64_t blockQ, blockKV, stages, headDim, valueDim;
@@ -413,6 +419,25 @@ struct KernelBuilder : TileCopier {
     Value firstBlockStart, keyEnd, unmaskedEnd;
   };
   KeyBlocks visibleKeyBlocks(const QueryBlock &block);
+  struct ThreadRow {
+    /// The thread (of the block's threads loop), the query row it works
+    /// on (t / rowSplit, relative to the grid block's first row in `row`
+    /// as a row of the sequence), and whether that row is one of the
+    /// block's (threads past block_q * rowSplit only help with copies).
+    Value thread, row, ownsRow;
+    /// Index constants the key loop uses: 0 and block_kv.
+    Value zero, keyStep;
+  };
+  ThreadRow enterThreadLoop(const QueryBlock &block, const SharedTiles &tiles);
+  /// (m, l, acc slices...) = (-inf, 0, 0): a row's state in the FMA and
+  /// shared-memory tensor-core variants.
+  SmallVector<Value> rowInitState();
+  /// O = acc / l (0 where no key was visible) and logsumexp = m + log l
+  /// from a state (m, l, acc slices...) of one row per thread, as the FMA
+  /// and shared-memory tensor-core variants keep it; with `halves`, the
+  /// slices are in the order resultHalves gives.
+  void storeRowResults(const QueryBlock &block, const ThreadRow &self,
+                       ValueRange state, bool halves);
   /// The merge kernel of split-KV: from the workspace into `finalOutput`
   /// and `finalLse` (null when the op has no logsumexp result).
   void buildMerge(Value batchSize, Value queryHeads, Value finalOutput,
@@ -503,6 +528,133 @@ struct KernelBuilder : TileCopier {
   /// O = acc / l and the logsumexp, from the fragments.
   void fragmentEpilogue(Value thread, Value batch, Value head, Value row0,
                         ValueRange state);
+};
+
+/// One key block as a variant sees it: where it is built, its first key
+/// and the ring buffer (stage) its K and V tiles are in.
+struct KeyBlockAt {
+  Location loc;
+  Value col0, stage;
+};
+
+/// What differs between the forward kernel's variants (planKernel chooses
+/// one): the state a thread carries across key blocks, how a key block
+/// whose K and V tiles are in shared memory is folded into it, and the
+/// epilogue. Everything else (the grid, the shared tiles, the walk over key
+/// blocks and the copies that fill K_s and V_s) is the outline's,
+/// buildQueryBlock, and the same for every variant. A block is two steps
+/// so that a copy schedule may refill K_s between them:
+///   initState()                            before the first block
+///   s = scores(at)   reads K_s[stage]      after the barrier showing K_s
+///   state = fold(at, s, state) reads V_s   after V_s is visible
+///   finish(state)                          after the last block
+/// The variants: FMAKernel.cpp (per-thread FMAs), SharedMmaKernel.cpp
+/// (mma.sync through shared S and P tiles), RegisterFragmentKernel.cpp
+/// (FlashAttention-2's register-resident S and P).
+class KernelVariant {
+public:
+  KernelVariant(KernelBuilder &kernel, const KernelBuilder::QueryBlock &block,
+                const KernelBuilder::SharedTiles &tiles,
+                const KernelBuilder::ThreadRow &self)
+      : kernel(kernel), block(block), tiles(tiles), self(self) {}
+  virtual ~KernelVariant() = default;
+
+  /// The loop-carried state at its start (no key seen).
+  virtual SmallVector<Value> initState() = 0;
+  /// What the block computes from Q and K alone (S = Q K^T); empty for a
+  /// variant that reads K and V together.
+  virtual SmallVector<Value> scores(const KeyBlockAt &at) = 0;
+  /// The state after the block.
+  virtual SmallVector<Value> fold(const KeyBlockAt &at, ArrayRef<Value> scores,
+                                  ValueRange state) = 0;
+  /// O and the logsumexp from the state after the last block.
+  virtual void finish(ValueRange state) = 0;
+  /// Whether scores() is done with K_s when it returns (and fold reads
+  /// only V_s), so that the next K may be copied before fold.
+  virtual bool readsKeysOnlyInScores() const { return false; }
+  /// Whether the block's steps end with a barrier after their last read of
+  /// K_s and V_s, so that refilling them needs no barrier of its own.
+  virtual bool endsWithBarrier() const { return false; }
+
+protected:
+  KernelBuilder &kernel;
+  KernelBuilder::QueryBlock block;
+  KernelBuilder::SharedTiles tiles;
+  KernelBuilder::ThreadRow self;
+};
+
+std::unique_ptr<KernelVariant>
+makeFMAVariant(KernelBuilder &kernel, const KernelBuilder::QueryBlock &block,
+               const KernelBuilder::SharedTiles &tiles,
+               const KernelBuilder::ThreadRow &self);
+std::unique_ptr<KernelVariant>
+makeSharedMmaVariant(KernelBuilder &kernel,
+                     const KernelBuilder::QueryBlock &block,
+                     const KernelBuilder::SharedTiles &tiles,
+                     const KernelBuilder::ThreadRow &self);
+std::unique_ptr<KernelVariant>
+makeRegisterFragmentVariant(KernelBuilder &kernel,
+                            const KernelBuilder::QueryBlock &block,
+                            const KernelBuilder::SharedTiles &tiles,
+                            const KernelBuilder::ThreadRow &self);
+
+/// How K and V tiles reach shared memory, block by block (the plan's
+/// asyncCopies, stages and registerFragments decide which):
+///  - synchronous: each block copies its own tiles, then a barrier;
+///  - prefetch (cp.async): block i + 1's tiles are requested into buffer
+///    (i + 1) % stages before block i waits for its own;
+///  - FlashAttention-2's order (register fragments with cp.async): with one
+///    buffer, V is requested before S = Q K^T and the next K before the
+///    softmax, each waited for just before it is read; with two or more,
+///    the next block's K and V are requested a whole block ahead, right
+///    after the barrier that frees their buffers.
+/// Defined in DistributeAttention.cpp.
+class KeyTileSchedule {
+public:
+  KeyTileSchedule(KernelBuilder &kernel, const KernelBuilder::QueryBlock &block,
+                  const KernelBuilder::SharedTiles &tiles,
+                  const KernelBuilder::KeyBlocks &keys,
+                  const KernelBuilder::ThreadRow &self);
+  /// Step 5: the first block's copies, then the loop (or the unmasked and
+  /// the masked loops) over the key blocks from `init`; the state after the
+  /// last block.
+  SmallVector<Value> walk(KernelVariant &variant, ValueRange init);
+  /// The first block's copies, before the key loop.
+  void prologue();
+  /// One key block at `col0`: its copies, barriers and the variant's steps;
+  /// the state after it.
+  SmallVector<Value> keyBlock(IndexMath &math, Location loc, Value col0,
+                              KernelVariant &variant, ValueRange state);
+
+private:
+  /// The valid rows of the key block at `start` (0 past the visible keys).
+  Value validKeyRows(IndexMath &math, Value start);
+  /// One commit group of the K and/or V tiles of the block at `start` into
+  /// buffer `stage`; its token.
+  Value requestTiles(IndexMath &math, Value start, Value stage, bool keys,
+                     bool values);
+  /// The same for a block that may lie past the visible keys: then the
+  /// group is empty.
+  Value requestTilesIfVisible(IndexMath &math, Value start, Value stage,
+                              bool keys, bool values);
+  /// FlashAttention-2's order: the block whose own K (and V with two
+  /// buffers) has landed.
+  SmallVector<Value> fragmentOrderBlock(IndexMath &math, Location loc,
+                                        Value col0, Value stage,
+                                        KernelVariant &variant,
+                                        ValueRange state);
+
+  KernelBuilder &kernel;
+  OpBuilder &b;
+  KernelBuilder::QueryBlock block;
+  KernelBuilder::SharedTiles tiles;
+  KernelBuilder::KeyBlocks keys;
+  KernelBuilder::ThreadRow self;
+  /// tensorKeyLen - 1: the last key row a copy may address.
+  Value lastKey;
+  /// The register kernel's copies in FlashAttention-2's order, and with
+  /// one buffer its separate K and V groups.
+  bool fragmentOrder, splitGroups;
 };
 
 } // namespace mlir::fa::gpu_kernel

@@ -284,4 +284,39 @@ void KernelBuilder::fragmentEpilogue(Value thread, Value batch, Value head,
     }
 }
 
+namespace {
+
+class RegisterFragmentVariant final : public KernelVariant {
+public:
+  using KernelVariant::KernelVariant;
+
+  SmallVector<Value> initState() override { return kernel.fragmentInitState(); }
+  SmallVector<Value> scores(const KeyBlockAt &at) override {
+    return kernel.fragmentScores(self.thread, at.stage, tiles.query, tiles.key);
+  }
+  SmallVector<Value> fold(const KeyBlockAt &at, ArrayRef<Value> scores,
+                          ValueRange state) override {
+    return kernel.fragmentSoftmaxAndValues(self.thread, block.batch, block.head,
+                                           block.row0, at.col0, at.stage,
+                                           tiles.value, scores, state);
+  }
+  void finish(ValueRange state) override {
+    kernel.fragmentEpilogue(self.thread, block.batch, block.head, block.row0,
+                            state);
+  }
+  // Only K_s and V_s are shared between warps: S, P and O stay in each
+  // warp's fragments, so a block needs no barrier between its steps.
+  bool readsKeysOnlyInScores() const override { return true; }
+};
+
+} // namespace
+
+std::unique_ptr<KernelVariant>
+makeRegisterFragmentVariant(KernelBuilder &kernel,
+                            const KernelBuilder::QueryBlock &block,
+                            const KernelBuilder::SharedTiles &tiles,
+                            const KernelBuilder::ThreadRow &self) {
+  return std::make_unique<RegisterFragmentVariant>(kernel, block, tiles, self);
+}
+
 } // namespace mlir::fa::gpu_kernel
