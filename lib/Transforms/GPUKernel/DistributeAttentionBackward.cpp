@@ -200,6 +200,11 @@ private:
                                                  Value batch, Value head,
                                                  Value row, Value col,
                                                  Value rowExists);
+  std::pair<SmallVector<Value>, SmallVector<Value>>
+  transposedProbabilities(const Lane &lane, int64_t mTiles,
+                          ArrayRef<Value> scores, ArrayRef<Value> gradProbs,
+                          Value batch, Value head, Value row0, Value col0,
+                          Value lastRow);
   /// Rounds element pairs (j = 0, 1) of f32 `values[((i n) 2 + r) 2 + j]`
   /// into packed registers of the input type.
   SmallVector<Value> packPairs(ArrayRef<Value> values);
@@ -460,6 +465,53 @@ void BackwardKernel::storeFragments(const Lane &lane, int64_t mTiles,
     }
 }
 
+/// P^T and dS^T (probabilityAndGradient) of every element of the warp's
+/// S^T and dP^T fragments (`scores`, `gradProbs`: keys of the block at
+/// `col0` against the queries of head `head` from `row0`), in the order
+/// packPairs reads.
+std::pair<SmallVector<Value>, SmallVector<Value>>
+BackwardKernel::transposedProbabilities(const Lane &lane, int64_t mTiles,
+                                        ArrayRef<Value> scores,
+                                        ArrayRef<Value> gradProbs, Value batch,
+                                        Value head, Value row0, Value col0,
+                                        Value lastRow) {
+  IndexMath math{b, loc};
+  int64_t queryTiles = blockQ / kMmaN;
+  // The lane's query columns: L and D once per column.
+  Value pairColumn = math.mul(lane.quad, math.constant(2));
+  SmallVector<Value> rowsOf, lses, terms, exists;
+  for (int64_t n = 0; n < queryTiles; ++n)
+    for (int64_t j = 0; j < 2; ++j) {
+      Value row = math.add(row0, math.addConstant(pairColumn, n * kMmaN + j));
+      Value inRange = math.lt(row, queryLen);
+      Value at = math.min(row, lastRow);
+      rowsOf.push_back(row);
+      exists.push_back(inRange);
+      lses.push_back(memref::LoadOp::create(b, loc, logsumexp,
+                                            ValueRange{batch, head, at}));
+      terms.push_back(
+          memref::LoadOp::create(b, loc, rowTerm, ValueRange{batch, head, at}));
+    }
+  SmallVector<Value> probs(mTiles * queryTiles * 4),
+      gradScores(mTiles * queryTiles * 4);
+  for (int64_t i = 0; i < mTiles; ++i)
+    for (int64_t r = 0; r < 2; ++r) {
+      Value col = math.add(
+          col0, math.add(math.addConstant(lane.warpRow0, i * kMmaM + 8 * r),
+                         lane.group));
+      for (int64_t n = 0; n < queryTiles; ++n)
+        for (int64_t j = 0; j < 2; ++j) {
+          int64_t at = ((i * queryTiles + n) * 2 + r) * 2 + j;
+          std::tie(probs[at], gradScores[at]) = probabilityAndGradient(
+              extractElement(b, loc, scores[i * queryTiles + n], r, j),
+              extractElement(b, loc, gradProbs[i * queryTiles + n], r, j),
+              lses[n * 2 + j], terms[n * 2 + j], batch, head, rowsOf[n * 2 + j],
+              col, exists[n * 2 + j]);
+        }
+    }
+  return {probs, gradScores};
+}
+
 void BackwardKernel::buildKeyValueGradients(Value batchSize, Value keyHeads) {
   OpBuilder::InsertionGuard guard(b);
   IndexMath math{b, loc};
@@ -572,39 +624,9 @@ void BackwardKernel::buildKeyValueGradients(Value batchSize, Value keyHeads) {
         SmallVector<Value> gradProbs =
             warpProduct(lane, mTiles, valueSmem, Value(), lane.warpRow0,
                         gradOutputSmem, stage, blockQ, valueDim);
-        // The lane's query columns: L and D once per column.
-        Value pairColumn = lm.mul(lane.quad, lm.constant(2));
-        SmallVector<Value> rowsOf, lses, terms, exists;
-        for (int64_t n = 0; n < queryTiles; ++n)
-          for (int64_t j = 0; j < 2; ++j) {
-            Value row = lm.add(row0, lm.addConstant(pairColumn, n * kMmaN + j));
-            Value inRange = lm.lt(row, queryLen);
-            Value at = lm.min(row, lastRow);
-            rowsOf.push_back(row);
-            exists.push_back(inRange);
-            lses.push_back(memref::LoadOp::create(b, lloc, logsumexp,
-                                                  ValueRange{batch, head, at}));
-            terms.push_back(memref::LoadOp::create(
-                b, lloc, rowTerm, ValueRange{batch, head, at}));
-          }
-        SmallVector<Value> probs(mTiles * queryTiles * 4),
-            gradScores(mTiles * queryTiles * 4);
-        for (int64_t i = 0; i < mTiles; ++i)
-          for (int64_t r = 0; r < 2; ++r) {
-            Value col = lm.add(
-                col0, lm.add(lm.addConstant(lane.warpRow0, i * kMmaM + 8 * r),
-                             lane.group));
-            for (int64_t n = 0; n < queryTiles; ++n)
-              for (int64_t j = 0; j < 2; ++j) {
-                int64_t at = ((i * queryTiles + n) * 2 + r) * 2 + j;
-                std::tie(probs[at], gradScores[at]) = probabilityAndGradient(
-                    extractElement(b, lloc, scores[i * queryTiles + n], r, j),
-                    extractElement(b, lloc, gradProbs[i * queryTiles + n], r,
-                                   j),
-                    lses[n * 2 + j], terms[n * 2 + j], batch, head,
-                    rowsOf[n * 2 + j], col, exists[n * 2 + j]);
-              }
-          }
+        SmallVector<Value> probs, gradScores;
+        std::tie(probs, gradScores) = transposedProbabilities(
+            lane, mTiles, scores, gradProbs, batch, head, row0, col0, lastRow);
         SmallVector<Value> next(state);
         MutableArrayRef<Value> gradKeys(next.data(), mTiles * headDim / kMmaN);
         MutableArrayRef<Value> gradValues(next.data() + gradKeys.size(),
