@@ -77,6 +77,18 @@ struct Contraction {
   unsigned reductionLoop;
 };
 
+/// A contraction that reads a tensor computed from P and leaves the N×N
+/// space: one of dQ, dK, dV. Its loops are labelled from that input, except
+/// `freeLoop`, the head or value dim of the other operand.
+struct GradientContraction {
+  Operation *op;
+  StructuredView view;
+  LoopLabels loops;
+  unsigned scoreInput;
+  unsigned freeLoop;
+  unsigned reducedLoop;
+};
+
 class Matcher {
 public:
   /// `swapQueryAxes`: where P·V has two query-only loops (a grouped
@@ -161,6 +173,33 @@ private:
   /// caller then reports the plain external use), and with the rejection
   /// set otherwise.
   bool matchBackward(bool &looksLikeBackward);
+  // matchBackward's steps, in order.
+  void collectProbabilityTensors();
+  Operation *
+  findGradientContractions(SmallVectorImpl<GradientContraction> &contractions,
+                           llvm::SetVector<Operation *> &downstream);
+  bool followGradientUser(Operation *user, Value value, ArrayRef<Axis> labels,
+                          SmallVectorImpl<std::pair<Value, Labels>> &worklist,
+                          llvm::SetVector<Operation *> &downstream,
+                          SmallVectorImpl<GradientContraction> &contractions);
+  bool matchGradientContraction(GradientContraction &contraction,
+                                BackwardMatch &result);
+  bool checkBackwardIsClosed(const llvm::SetVector<Operation *> &downstream,
+                             const llvm::SetVector<Operation *> &scoreSide);
+  bool finishBackward(ArrayRef<GradientContraction> contractions,
+                      ArrayRef<int64_t> forwardSplit, BackwardMatch &result);
+  // matchGradientContraction's cases and helpers.
+  bool matchValueGradient(GradientContraction &contraction, Term *scoreTerm,
+                          BackwardMatch &result);
+  bool matchQueryOrKeyGradient(GradientContraction &contraction,
+                               Term *scoreTerm, BackwardMatch &result);
+  Term *labelScoreOperand(GradientContraction &contraction, AxisKind freeKind);
+  Term *otherOperand(const GradientContraction &contraction);
+  std::optional<GradientUse> gradientUse(StringRef name, Value gradient,
+                                         ArrayRef<Axis> resultLabels,
+                                         AxisKind rows, AxisKind cols,
+                                         bool splitBatch, bool masked,
+                                         double factor);
   /// True when `term` is P, through copies and casts.
   bool isProbabilities(Term *term);
   /// resolve() that stops at P instead of expanding its softmax.

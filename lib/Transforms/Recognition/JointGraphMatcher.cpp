@@ -37,18 +37,6 @@ using namespace mlir::fa::recognition::detail;
 
 namespace {
 
-/// A contraction that reads a tensor computed from P and leaves the N×N
-/// space: one of dQ, dK, dV. Its loops are labelled from that input, except
-/// `freeLoop`, the head or value dim of the other operand.
-struct GradientContraction {
-  Operation *op;
-  StructuredView view;
-  LoopLabels loops;
-  unsigned scoreInput;
-  unsigned freeLoop;
-  unsigned reducedLoop;
-};
-
 /// Two scales agree when they differ by f32 rounding at most: frontends
 /// write the backward's constants apart from the forward's (a division by
 /// sqrt(d) forward, a multiplication by its rounded reciprocal backward).
@@ -606,134 +594,10 @@ bool Matcher::matchBackward(bool &looksLikeBackward) {
       batchSplit = forwardSplit;
   });
 
-  // P as the root reads it, and the tensors it is a copy or a cast of: the
-  // backward may read any of them.
-  probabilityTensors.clear();
-  {
-    bool wasCollecting = collecting;
-    collecting = false;
-    Term *term = leaf(probabilities, probabilitiesLabels);
-    while (term) {
-      if (term->kind == ScalarKind::Input && term->value) {
-        probabilityTensors.push_back({term->value, term->labels});
-        term = step(term);
-      } else if (term->kind == ScalarKind::ExtF ||
-                 term->kind == ScalarKind::TruncF) {
-        term = term->operands[0];
-      } else {
-        break;
-      }
-    }
-    collecting = wasCollecting;
-  }
-
-  // Down from P: elementwise ops and row sums stay in the N×N space; a
-  // contraction with one free dim of its other operand leaves it.
-  struct Reached {
-    Value value;
-    Labels labels;
-  };
-  SmallVector<Reached> worklist;
-  for (auto &[value, labels] : probabilityTensors)
-    worklist.push_back({value, labels});
-  llvm::SetVector<Operation *> downstream;
-  llvm::DenseSet<Operation *> seen;
+  collectProbabilityTensors();
   SmallVector<GradientContraction, 4> contractions;
-  Operation *unexplained = nullptr;
-  while (!worklist.empty()) {
-    Reached reached = worklist.pop_back_val();
-    for (Operation *user : reached.value.getUsers()) {
-      if (user == root || patternOps.contains(user) || isDeadCode(user) ||
-          !seen.insert(user).second)
-        continue;
-      // [B, H] merged into B·H for a batch_matmul, or split back.
-      if (std::optional<Labels> labels =
-              reshapedLabels(user, reached.value, reached.labels)) {
-        downstream.insert(user);
-        worklist.push_back({user->getResult(0), *labels});
-        continue;
-      }
-      std::optional<StructuredView> view =
-          user->getNumResults() == 1 ? getStructuredView(user->getResult(0))
-                                     : std::nullopt;
-      const Value *input =
-          view ? llvm::find(view->inputs, reached.value) : nullptr;
-      if (!view || input == view->inputs.end()) {
-        unexplained = unexplained ? unexplained : user;
-        continue;
-      }
-      unsigned inputIndex = input - view->inputs.begin();
-      LoopLabels loops(view->numLoops);
-      bool consistent = true;
-      for (auto [dim, expr] :
-           llvm::enumerate(view->inputMaps[inputIndex].getResults())) {
-        auto loop = dyn_cast<AffineDimExpr>(expr);
-        if (!loop)
-          continue;
-        std::optional<Axis> &slot = loops[loop.getPosition()];
-        consistent &= !slot || *slot == reached.labels[dim];
-        slot = reached.labels[dim];
-      }
-      SmallVector<unsigned> unlabelled;
-      for (auto [loop, label] : llvm::enumerate(loops))
-        if (!label)
-          unlabelled.push_back(loop);
-      unsigned numReductions = llvm::count(view->reductionLoops, true);
-      // A row statistic broadcast back over the keys (dP − rowsum(...)).
-      if (numReductions == 0 && unlabelled.size() == 1 &&
-          !llvm::is_contained(reached.labels, Axis{AxisKind::Key})) {
-        loops[unlabelled.front()] = Axis{AxisKind::Key};
-        unlabelled.clear();
-      }
-      unsigned reduced =
-          llvm::find(view->reductionLoops, true) - view->reductionLoops.begin();
-      if (consistent && unlabelled.empty() &&
-          (numReductions == 0 ||
-           (numReductions == 1 && loops[reduced]->kind == AxisKind::Key))) {
-        // Elementwise on P, or a row sum of it.
-        std::optional<Labels> labels = labelOperand(view->resultMap, loops);
-        if (labels) {
-          downstream.insert(user);
-          worklist.push_back({view->result, *labels});
-          continue;
-        }
-      }
-      if (consistent && numReductions == 1 && unlabelled.size() == 1 &&
-          loops[reduced] &&
-          (loops[reduced]->kind == AxisKind::Key ||
-           loops[reduced]->kind == AxisKind::Query) &&
-          getContraction(*view)) {
-        contractions.push_back(
-            {user, *view, loops, inputIndex, unlabelled[0], reduced});
-        continue;
-      }
-      // Grouped queries: dV = Pᵀ·dO and dK = dSᵀ·Q sum over the query and
-      // the group axis at once (the K/V head's gradient is its group's).
-      if (groupAxis && consistent && numReductions == 2 &&
-          unlabelled.size() == 1 && getContraction(*view, true)) {
-        SmallVector<unsigned, 2> reductions;
-        for (auto [loop, isReduction] : llvm::enumerate(view->reductionLoops))
-          if (isReduction)
-            reductions.push_back(loop);
-        auto kindOf = [&](unsigned loop) {
-          return loops[loop] ? std::optional<AxisKind>(loops[loop]->kind)
-                             : std::nullopt;
-        };
-        for (int first = 0; first < 2; ++first) {
-          unsigned query = reductions[first], group = reductions[1 - first];
-          if (kindOf(query) == AxisKind::Query &&
-              kindOf(group) == AxisKind::Group) {
-            contractions.push_back(
-                {user, *view, loops, inputIndex, unlabelled[0], query});
-            break;
-          }
-        }
-        if (!contractions.empty() && contractions.back().op == user)
-          continue;
-      }
-      unexplained = unexplained ? unexplained : user;
-    }
-  }
+  llvm::SetVector<Operation *> downstream;
+  Operation *unexplained = findGradientContractions(contractions, downstream);
   if (contractions.empty())
     return false;
   looksLikeBackward = true;
@@ -757,120 +621,289 @@ bool Matcher::matchBackward(bool &looksLikeBackward) {
     collecting = wasCollecting;
   });
   BackwardMatch result;
-  for (GradientContraction &contraction : contractions) {
-    AxisKind reducedKind = contraction.loops[contraction.reducedLoop]->kind;
-    Term *scoreTerm = nullptr;
-    auto labelFree = [&](AxisKind kind) {
-      contraction.loops[contraction.freeLoop] = Axis{kind};
-      Labels labels =
-          *labelOperand(contraction.view.inputMaps[contraction.scoreInput],
-                        contraction.loops);
-      scoreTerm = leaf(contraction.view.inputs[contraction.scoreInput], labels);
-    };
-    labelFree(AxisKind::ValueDim);
-    unsigned otherInput = 1 - contraction.scoreInput;
-    auto otherLabels = [&]() {
-      return *labelOperand(contraction.view.inputMaps[otherInput],
-                           contraction.loops);
-    };
-    std::optional<Labels> resultLabels;
-    if (!contraction.view.implicitInit && contraction.view.initConstant != 0.0)
-      return fail(RejectCategory::Contraction,
-                  "a gradient contraction accumulates into a tensor that is "
-                  "not zero");
+  for (GradientContraction &contraction : contractions)
+    if (!matchGradientContraction(contraction, result))
+      return false;
+  if (!checkBackwardIsClosed(downstream, scoreSide))
+    return false;
+  backwardOps.insert(scoreSide.begin(), scoreSide.end());
+  if (!finishBackward(contractions, forwardSplit, result))
+    return false;
+  match.backward = std::move(result);
+  matched = true;
+  return true;
+}
 
-    if (isProbabilities(scoreTerm)) {
-      // dV = Pᵀ·dO.
-      if (reducedKind != AxisKind::Query)
-        return fail(RejectCategory::Contraction,
-                    "P is multiplied over its key dim by a tensor other than "
-                    "V (dV = Pᵀ·dO contracts the query dim)");
-      resolveUntilProbabilities(scoreTerm); // collects copies of P
-      if (!isGradOutput(
-              leaf(contraction.view.inputs[otherInput], otherLabels())))
-        return false;
-      double factor = 1.0;
-      Value gradient = followResultScales(contraction.op, factor);
-      if (result.gradValue)
-        return fail(RejectCategory::Structure,
-                    "two contractions compute Pᵀ·dO");
-      resultLabels =
-          labelOperand(contraction.view.resultMap, contraction.loops);
-      Labels expected =
-          gradientLayout(*resultLabels, AxisKind::Key, AxisKind::ValueDim);
-      GradientUse use{gradient,
-                      {},
-                      expected.size() == 4 && numBatchDims == 1,
-                      /*maskedGradient=*/false,
-                      factor};
-      SmallVector<int64_t, 4> toCanonical;
-      if (!checkLayout("dV", *resultLabels, expected, toCanonical))
-        return false;
-      use.permutation.resize(toCanonical.size());
-      for (auto [index, source] : llvm::enumerate(toCanonical))
-        use.permutation[source] = index;
-      result.gradValue = use;
-      backwardOps.insert(contraction.op);
-      continue;
+/// Step 1 of matchBackward: P as the root reads it, and the tensors it is
+/// a copy or a cast of: the backward may read any of them.
+void Matcher::collectProbabilityTensors() {
+  probabilityTensors.clear();
+  bool wasCollecting = collecting;
+  collecting = false;
+  Term *term = leaf(probabilities, probabilitiesLabels);
+  while (term) {
+    if (term->kind == ScalarKind::Input && term->value) {
+      probabilityTensors.push_back({term->value, term->labels});
+      term = step(term);
+    } else if (term->kind == ScalarKind::ExtF ||
+               term->kind == ScalarKind::TruncF) {
+      term = term->operands[0];
+    } else {
+      break;
     }
-
-    // dQ = s·dS·K (over the key dim) or dK = s·dSᵀ·Q (over the query dim).
-    labelFree(AxisKind::HeadDim);
-    bool isQuery = reducedKind == AxisKind::Key;
-    double factor = 1.0;
-    scoreGradientMasked = false;
-    if (!matchScoreGradient(scoreTerm, factor))
-      return false;
-    bool masked = scoreGradientMasked;
-    // The forward's K (or Q) as the op reads it, and the tensor read here,
-    // each down to its source: their scales differ by what the gradient
-    // carries.
-    double readScale = 1.0, forwardScale = 1.0;
-    Term *read = deepSource(
-        leaf(contraction.view.inputs[otherInput], otherLabels()), readScale,
-        /*allowScale=*/true);
-    Term *forward = deepSource(leaf(isQuery ? match.key : match.query,
-                                    isQuery ? keyLabels : queryLabels),
-                               forwardScale, /*allowScale=*/true);
-    if (!sameTensor(read, forward))
-      return fail(RejectCategory::Contraction,
-                  Twine("the gradient of the scores is contracted over the ") +
-                      (isQuery ? "key dim with a tensor that is not the "
-                                 "forward's K (dQ = dS·K)"
-                               : "query dim with a tensor that is not the "
-                                 "forward's Q (dK = dSᵀ·Q)") +
-                      ", read as it is");
-    factor *= readScale / forwardScale;
-    Value gradient = followResultScales(contraction.op, factor);
-    // The op's gradient carries the forward's scale; any other constant
-    // the frontend puts on it (a loss scale, a scale written twice) is
-    // kept as a factor.
-    double ratio = sameScale(factor, match.scale) ? 1.0 : factor / match.scale;
-    std::optional<GradientUse> &slot =
-        isQuery ? result.gradQuery : result.gradKey;
-    if (slot)
-      return fail(RejectCategory::Structure,
-                  Twine("two contractions compute ") + (isQuery ? "dQ" : "dK"));
-    resultLabels = labelOperand(contraction.view.resultMap, contraction.loops);
-    Labels expected =
-        gradientLayout(*resultLabels, isQuery ? AxisKind::Query : AxisKind::Key,
-                       AxisKind::HeadDim);
-    SmallVector<int64_t, 4> toCanonical;
-    if (!checkLayout(isQuery ? "dQ" : "dK", *resultLabels, expected,
-                     toCanonical))
-      return false;
-    GradientUse use{gradient, {},
-                    expected.size() == 4 && numBatchDims == 1 && !groupAxis,
-                    masked, ratio};
-    use.permutation.resize(toCanonical.size());
-    for (auto [index, source] : llvm::enumerate(toCanonical))
-      use.permutation[source] = index;
-    slot = use;
-    backwardOps.insert(contraction.op);
   }
+  collecting = wasCollecting;
+}
 
-  // Everything computed from P is explained, and nothing outside uses the
-  // N×N side of the backward: else P would stay materialized.
+/// Step 2: down from P. Elementwise ops and row sums stay in the N×N space
+/// (into `downstream`); a contraction with one free dim of its other
+/// operand leaves it (into `contractions`). Returns the first user that is
+/// neither, or null.
+Operation *Matcher::findGradientContractions(
+    SmallVectorImpl<GradientContraction> &contractions,
+    llvm::SetVector<Operation *> &downstream) {
+  SmallVector<std::pair<Value, Labels>> worklist(probabilityTensors);
+  llvm::DenseSet<Operation *> seen;
+  Operation *unexplained = nullptr;
+  while (!worklist.empty()) {
+    auto [value, labels] = worklist.pop_back_val();
+    for (Operation *user : value.getUsers()) {
+      if (user == root || patternOps.contains(user) || isDeadCode(user) ||
+          !seen.insert(user).second)
+        continue;
+      // [B, H] merged into B·H for a batch_matmul, or split back.
+      if (std::optional<Labels> reshaped =
+              reshapedLabels(user, value, labels)) {
+        downstream.insert(user);
+        worklist.push_back({user->getResult(0), *reshaped});
+        continue;
+      }
+      if (!followGradientUser(user, value, labels, worklist, downstream,
+                              contractions))
+        unexplained = unexplained ? unexplained : user;
+    }
+  }
+  return unexplained;
+}
+
+/// One user of a tensor computed from P (`value`, read as `labels`):
+/// elementwise or a row sum (its result joins `worklist`), or a gradient
+/// contraction. False when it is neither.
+bool Matcher::followGradientUser(
+    Operation *user, Value value, ArrayRef<Axis> labels,
+    SmallVectorImpl<std::pair<Value, Labels>> &worklist,
+    llvm::SetVector<Operation *> &downstream,
+    SmallVectorImpl<GradientContraction> &contractions) {
+  std::optional<StructuredView> view =
+      user->getNumResults() == 1 ? getStructuredView(user->getResult(0))
+                                 : std::nullopt;
+  const Value *input = view ? llvm::find(view->inputs, value) : nullptr;
+  if (!view || input == view->inputs.end())
+    return false;
+  unsigned inputIndex = input - view->inputs.begin();
+  LoopLabels loops(view->numLoops);
+  bool consistent = true;
+  for (auto [dim, expr] :
+       llvm::enumerate(view->inputMaps[inputIndex].getResults())) {
+    auto loop = dyn_cast<AffineDimExpr>(expr);
+    if (!loop)
+      continue;
+    std::optional<Axis> &slot = loops[loop.getPosition()];
+    consistent &= !slot || *slot == labels[dim];
+    slot = labels[dim];
+  }
+  SmallVector<unsigned> unlabelled;
+  for (auto [loop, label] : llvm::enumerate(loops))
+    if (!label)
+      unlabelled.push_back(loop);
+  unsigned numReductions = llvm::count(view->reductionLoops, true);
+  // A row statistic broadcast back over the keys (dP − rowsum(...)).
+  if (numReductions == 0 && unlabelled.size() == 1 &&
+      !llvm::is_contained(labels, Axis{AxisKind::Key})) {
+    loops[unlabelled.front()] = Axis{AxisKind::Key};
+    unlabelled.clear();
+  }
+  unsigned reduced =
+      llvm::find(view->reductionLoops, true) - view->reductionLoops.begin();
+  if (consistent && unlabelled.empty() &&
+      (numReductions == 0 ||
+       (numReductions == 1 && loops[reduced]->kind == AxisKind::Key))) {
+    // Elementwise on P, or a row sum of it.
+    if (std::optional<Labels> resultLabels =
+            labelOperand(view->resultMap, loops)) {
+      downstream.insert(user);
+      worklist.push_back({view->result, *resultLabels});
+      return true;
+    }
+  }
+  if (consistent && numReductions == 1 && unlabelled.size() == 1 &&
+      loops[reduced] &&
+      (loops[reduced]->kind == AxisKind::Key ||
+       loops[reduced]->kind == AxisKind::Query) &&
+      getContraction(*view)) {
+    contractions.push_back(
+        {user, *view, loops, inputIndex, unlabelled[0], reduced});
+    return true;
+  }
+  // Grouped queries: dV = Pᵀ·dO and dK = dSᵀ·Q sum over the query and the
+  // group axis at once (the K/V head's gradient is its group's).
+  if (!groupAxis || !consistent || numReductions != 2 ||
+      unlabelled.size() != 1 || !getContraction(*view, true))
+    return false;
+  SmallVector<unsigned, 2> reductions;
+  for (auto [loop, isReduction] : llvm::enumerate(view->reductionLoops))
+    if (isReduction)
+      reductions.push_back(loop);
+  auto kindOf = [&](unsigned loop) {
+    return loops[loop] ? std::optional<AxisKind>(loops[loop]->kind)
+                       : std::nullopt;
+  };
+  for (int first = 0; first < 2; ++first) {
+    unsigned query = reductions[first], group = reductions[1 - first];
+    if (kindOf(query) == AxisKind::Query && kindOf(group) == AxisKind::Group) {
+      contractions.push_back(
+          {user, *view, loops, inputIndex, unlabelled[0], query});
+      return true;
+    }
+  }
+  return false;
+}
+
+/// Step 3: one gradient contraction, checked back up: dV = Pᵀ·dO, or
+/// dQ = s·dS·K, or dK = s·dSᵀ·Q; fills its slot of `result`.
+bool Matcher::matchGradientContraction(GradientContraction &contraction,
+                                       BackwardMatch &result) {
+  Term *scoreTerm = labelScoreOperand(contraction, AxisKind::ValueDim);
+  if (!contraction.view.implicitInit && contraction.view.initConstant != 0.0)
+    return fail(RejectCategory::Contraction,
+                "a gradient contraction accumulates into a tensor that is "
+                "not zero");
+  if (isProbabilities(scoreTerm))
+    return matchValueGradient(contraction, scoreTerm, result);
+  return matchQueryOrKeyGradient(
+      contraction, labelScoreOperand(contraction, AxisKind::HeadDim), result);
+}
+
+/// The contraction's operand computed from P, its free loop labelled
+/// `freeKind` (the value dim for dV, the head dim for dQ and dK).
+Term *Matcher::labelScoreOperand(GradientContraction &contraction,
+                                 AxisKind freeKind) {
+  contraction.loops[contraction.freeLoop] = Axis{freeKind};
+  Labels labels = *labelOperand(
+      contraction.view.inputMaps[contraction.scoreInput], contraction.loops);
+  return leaf(contraction.view.inputs[contraction.scoreInput], labels);
+}
+
+/// The contraction's other operand (dO, Q or K), labelled.
+Term *Matcher::otherOperand(const GradientContraction &contraction) {
+  unsigned otherInput = 1 - contraction.scoreInput;
+  return leaf(
+      contraction.view.inputs[otherInput],
+      *labelOperand(contraction.view.inputMaps[otherInput], contraction.loops));
+}
+
+/// The use of a gradient whose result is laid out as `resultLabels`,
+/// checked against the op's layout [B, H, rows, cols].
+std::optional<GradientUse> Matcher::gradientUse(StringRef name, Value gradient,
+                                                ArrayRef<Axis> resultLabels,
+                                                AxisKind rows, AxisKind cols,
+                                                bool splitBatch, bool masked,
+                                                double factor) {
+  Labels expected = gradientLayout(resultLabels, rows, cols);
+  GradientUse use{
+      gradient, {}, expected.size() == 4 && splitBatch, masked, factor};
+  SmallVector<int64_t, 4> toCanonical;
+  if (!checkLayout(name, resultLabels, expected, toCanonical))
+    return std::nullopt;
+  use.permutation.resize(toCanonical.size());
+  for (auto [index, source] : llvm::enumerate(toCanonical))
+    use.permutation[source] = index;
+  return use;
+}
+
+/// dV = Pᵀ·dO.
+bool Matcher::matchValueGradient(GradientContraction &contraction,
+                                 Term *scoreTerm, BackwardMatch &result) {
+  AxisKind reducedKind = contraction.loops[contraction.reducedLoop]->kind;
+  if (reducedKind != AxisKind::Query)
+    return fail(RejectCategory::Contraction,
+                "P is multiplied over its key dim by a tensor other than "
+                "V (dV = Pᵀ·dO contracts the query dim)");
+  resolveUntilProbabilities(scoreTerm); // collects copies of P
+  if (!isGradOutput(otherOperand(contraction)))
+    return false;
+  double factor = 1.0;
+  Value gradient = followResultScales(contraction.op, factor);
+  if (result.gradValue)
+    return fail(RejectCategory::Structure, "two contractions compute Pᵀ·dO");
+  std::optional<Labels> resultLabels =
+      labelOperand(contraction.view.resultMap, contraction.loops);
+  std::optional<GradientUse> use = gradientUse(
+      "dV", gradient, *resultLabels, AxisKind::Key, AxisKind::ValueDim,
+      numBatchDims == 1, /*masked=*/false, factor);
+  if (!use)
+    return false;
+  result.gradValue = *use;
+  backwardOps.insert(contraction.op);
+  return true;
+}
+
+/// dQ = s·dS·K (over the key dim) or dK = s·dSᵀ·Q (over the query dim).
+bool Matcher::matchQueryOrKeyGradient(GradientContraction &contraction,
+                                      Term *scoreTerm, BackwardMatch &result) {
+  AxisKind reducedKind = contraction.loops[contraction.reducedLoop]->kind;
+  bool isQuery = reducedKind == AxisKind::Key;
+  double factor = 1.0;
+  scoreGradientMasked = false;
+  if (!matchScoreGradient(scoreTerm, factor))
+    return false;
+  bool masked = scoreGradientMasked;
+  // The forward's K (or Q) as the op reads it, and the tensor read here,
+  // each down to its source: their scales differ by what the gradient
+  // carries.
+  double readScale = 1.0, forwardScale = 1.0;
+  Term *read =
+      deepSource(otherOperand(contraction), readScale, /*allowScale=*/true);
+  Term *forward = deepSource(leaf(isQuery ? match.key : match.query,
+                                  isQuery ? keyLabels : queryLabels),
+                             forwardScale, /*allowScale=*/true);
+  if (!sameTensor(read, forward))
+    return fail(RejectCategory::Contraction,
+                Twine("the gradient of the scores is contracted over the ") +
+                    (isQuery ? "key dim with a tensor that is not the "
+                               "forward's K (dQ = dS·K)"
+                             : "query dim with a tensor that is not the "
+                               "forward's Q (dK = dSᵀ·Q)") +
+                    ", read as it is");
+  factor *= readScale / forwardScale;
+  Value gradient = followResultScales(contraction.op, factor);
+  // The op's gradient carries the forward's scale; any other constant the
+  // frontend puts on it (a loss scale, a scale written twice) is kept as a
+  // factor.
+  double ratio = sameScale(factor, match.scale) ? 1.0 : factor / match.scale;
+  std::optional<GradientUse> &slot =
+      isQuery ? result.gradQuery : result.gradKey;
+  if (slot)
+    return fail(RejectCategory::Structure,
+                Twine("two contractions compute ") + (isQuery ? "dQ" : "dK"));
+  std::optional<Labels> resultLabels =
+      labelOperand(contraction.view.resultMap, contraction.loops);
+  std::optional<GradientUse> use =
+      gradientUse(isQuery ? "dQ" : "dK", gradient, *resultLabels,
+                  isQuery ? AxisKind::Query : AxisKind::Key, AxisKind::HeadDim,
+                  numBatchDims == 1 && !groupAxis, masked, ratio);
+  if (!use)
+    return false;
+  slot = *use;
+  backwardOps.insert(contraction.op);
+  return true;
+}
+
+/// Step 4: everything computed from P is explained, and nothing outside
+/// uses the N×N side of the backward: else P would stay materialized.
+bool Matcher::checkBackwardIsClosed(
+    const llvm::SetVector<Operation *> &downstream,
+    const llvm::SetVector<Operation *> &scoreSide) {
   for (Operation *op : downstream)
     if (!scoreSide.contains(op) && !backwardOps.contains(op))
       return fail(RejectCategory::ExternalUse,
@@ -885,9 +918,15 @@ bool Matcher::matchBackward(bool &looksLikeBackward) {
                     "the result of " + opName(op) +
                         " in attention's backward is also used by " +
                         opName(user));
-  backwardOps.insert(scoreSide.begin(), scoreSide.end());
+  return true;
+}
 
-  for (GradientContraction &contraction : contractions) {
+/// Step 5: where the backward op goes (before its first gradient, in the
+/// forward's block), dO's layout, and the batch split the forward made.
+bool Matcher::finishBackward(ArrayRef<GradientContraction> contractions,
+                             ArrayRef<int64_t> forwardSplit,
+                             BackwardMatch &result) {
+  for (const GradientContraction &contraction : contractions) {
     if (contraction.op->getBlock() != root->getBlock())
       return fail(RejectCategory::Structure,
                   "attention's backward is in another block than its "
@@ -905,12 +944,10 @@ bool Matcher::matchBackward(bool &looksLikeBackward) {
       gradientLayout(gradOutputLabels, AxisKind::Query, AxisKind::ValueDim)
               .size() == 4 &&
       numBatchDims == 1 && !groupAxis;
-  if (batchSplit != forwardSplit)
+  if (ArrayRef<int64_t>(batchSplit) != forwardSplit)
     return fail(RejectCategory::Shape,
                 "the backward splits the batch dim into [B, H] where the "
                 "forward does not");
   result.patternOps.assign(backwardOps.begin(), backwardOps.end());
-  match.backward = std::move(result);
-  matched = true;
   return true;
 }
