@@ -21,6 +21,10 @@ def functions(path):
     i = 0
     while i < len(lines):
         match = START.match(lines[i])
+        # `Type name{` is a braced initializer (clang-format writes a body's
+        # brace after a space).
+        if match and re.search(r"(\w|=\s*)\{\s*$", lines[i]):
+            match = None
         if match and "(" in "".join(lines[max(0, i - 3):i + 1]) and not re.match(
                 r"^\s*(namespace|struct|class|enum|union|if|for|while|switch|else|do)\b",
                 lines[i]):

@@ -1419,7 +1419,9 @@ bool Matcher::matchRowReduction(Term *stat, Term *expectedInput, bool isMax,
 }
 
 /// x = mask(scale * S) or scale * mask(S), with casts anywhere, down to the
-/// contraction S = Q·Kᵀ.
+/// contraction S = Q·Kᵀ: each step peels one op off the scores into the
+/// match (a scale, a bias, a select's mask) and moves `term` to what it
+/// applies to.
 bool Matcher::matchScores(Term *scores, Term *&contraction) {
   Term *term = scores;
   while (true) {
@@ -1443,171 +1445,188 @@ bool Matcher::matchScores(Term *scores, Term *&contraction) {
       term = term->operands[0];
       continue;
     case ScalarKind::Mul:
-    case ScalarKind::Div: {
-      Term *lhs = resolve(term->operands[0]);
-      Term *rhs = resolve(term->operands[1]);
-      bool isDiv = term->kind == ScalarKind::Div;
-      if (isDiv && lhs->kind == ScalarKind::Constant) {
-        return fail(RejectCategory::Scale, "a constant is divided by the scores");
-      }
-      if (!isDiv && lhs->kind == ScalarKind::Constant)
-        std::swap(lhs, rhs);
-      if (rhs->kind != ScalarKind::Constant) {
-        bool rhsIsMask =
-            rhs->kind == ScalarKind::BoolToFloat ||
-            (rhs->value &&
-             getElementTypeOrSelf(rhs->value.getType()).isInteger(1));
-        reject(rhsIsMask ? RejectCategory::Mask : RejectCategory::Scale,
-               rhsIsMask
-                   ? Twine("a mask multiplies the scores; fa.attention masks "
-                           "by -inf or an additive bias")
-                   : Twine("the scores are ") +
-                         (isDiv ? "divided" : "multiplied") +
-                         " by a tensor, not a compile-time scalar (a "
-                         "per-head or dynamic scale)");
+    case ScalarKind::Div:
+      if (!peelScoreScale(term, term))
         return false;
-      }
-      if (rhs->constant == 0 || !std::isfinite(rhs->constant)) {
-        return fail(RejectCategory::Scale,
-               "the scale " + formatConstant(rhs->constant) + " is not finite");
-      }
-      match.scale *= isDiv ? 1.0 / rhs->constant : rhs->constant;
-      term = lhs;
       continue;
-    }
-    case ScalarKind::Add: {
-      Term *lhs = term->operands[0], *rhs = term->operands[1];
-      if (!dependsOnContraction(lhs))
-        std::swap(lhs, rhs);
-      if (dependsOnContraction(rhs) || !dependsOnContraction(lhs)) {
-        return fail(RejectCategory::Structure,
-               "an add on the scores whose other side is not a mask");
-      }
-      Term *bias = rhs;
-      bool wasCollecting = collecting;
-      collecting = false;
-      Term *biasResolved = resolve(bias);
-      collecting = wasCollecting;
-      if (biasResolved->kind == ScalarKind::BoolToFloat) {
-        reject(RejectCategory::Mask,
-               "a boolean tensor is added to the scores as 0/1; a keep-mask "
-               "needs select(mask, s, -inf)");
+    case ScalarKind::Add:
+      if (!peelScoreBias(term, term))
         return false;
-      }
-      if (biasResolved->kind == ScalarKind::Constant) {
-        // A splat bias (a 1 x 1 causal mask, say): 0 changes nothing, any
-        // other value is a bias that broadcasts over everything.
-        if (match.mask || match.constantBias)
-          return fail(RejectCategory::Mask, "more than one mask on the scores");
-        if (match.scale != 1.0)
-          return fail(RejectCategory::Mask,
-                      "the bias is added before the scale; fa.attention adds "
-                      "it after");
-        if (biasResolved->constant != 0.0) {
-          match.constantBias = biasResolved->constant;
-          fill = -std::numeric_limits<double>::infinity();
-        }
-        term = lhs;
-        continue;
-      }
-      if (bias->kind != ScalarKind::Input || !bias->value) {
-        return fail(RejectCategory::Mask,
-               "the bias is computed inside the op that adds it, not passed "
-               "as a tensor");
-      }
-      if (match.scale != 1.0) {
-        reject(RejectCategory::Mask,
-               "the bias is added before the scale; fa.attention adds it "
-               "after");
+      continue;
+    case ScalarKind::Select:
+      if (!peelScoreSelect(term, term))
         return false;
-      }
-      if (match.mask) {
-        extraMasks.push_back(
-            {bias->value, bias->labels, false,
-             -std::numeric_limits<double>::infinity()});
-        term = lhs;
-        continue;
-      }
-      match.mask = bias->value;
-      match.maskLabels = bias->labels;
-      fill = -std::numeric_limits<double>::infinity();
-      term = lhs;
       continue;
-    }
-    case ScalarKind::Select: {
-      Term *condition = term->operands[0];
-      Term *onTrue = term->operands[1], *onFalse = term->operands[2];
-      bool invert = !dependsOnContraction(onTrue);
-      Term *kept = invert ? onFalse : onTrue;
-      Term *filled = resolve(invert ? onTrue : onFalse);
-      if (!dependsOnContraction(kept) || dependsOnContraction(condition)) {
-        return fail(RejectCategory::Structure,
-               "a select on the scores that is not a mask");
-      }
-      if (filled->kind != ScalarKind::Constant ||
-          std::isnan(filled->constant) ||
-          filled->constant == std::numeric_limits<double>::infinity()) {
-        return fail(RejectCategory::Mask,
-               filled->kind == ScalarKind::Constant
-                   ? "the select fills masked scores with " +
-                         formatConstant(filled->constant) +
-                         ", which is not a score a key can hide behind"
-                   : std::string("the select fills masked scores with a "
-                                 "tensor, not a constant"));
-      }
-      // Any other finite fill is what a hidden key's score becomes
-      // (mask_fill): exact, provided no scale multiplies it afterwards (the
-      // fill would then be f · scale, rounded by the frontend).
-      bool finiteFill = std::isfinite(filled->constant) &&
-                        !isLowestFinite(filled->constant);
-      if (finiteFill && match.scale != 1.0)
-        return fail(RejectCategory::Mask,
-                    "the select fills masked scores with " +
-                        formatConstant(filled->constant) +
-                        " before a scale, so a hidden key's score is the "
-                        "fill times the scale; fa.attention's mask_fill is "
-                        "the score itself");
-      if (condition->kind != ScalarKind::Input || !condition->value) {
-        // Computed in the select's own body: the same mask as a tensor.
-        Value tensor = materializeCondition(condition);
-        if (!tensor)
-          return fail(RejectCategory::Mask,
-                      "the select's condition is computed in its body from "
-                      "the scores, or from values other than its other "
-                      "inputs and the loop indices");
-        condition = leaf(tensor, term->labels);
-      }
-      if (match.mask) {
-        if (match.scale <= 0)
-          return fail(RejectCategory::Scale,
-                      "the mask is applied before a scale that is not "
-                      "positive");
-        extraMasks.push_back(
-            {condition->value, condition->labels, invert, filled->constant});
-        selectMasks.push_back({condition->value, condition->labels, invert});
-        term = kept;
-        continue;
-      }
-      match.mask = condition->value;
-      match.maskLabels = condition->labels;
-      match.invertMask = invert;
-      selectMasks.push_back({condition->value, condition->labels, invert});
-      // Scales seen so far multiply the filled value too: -inf and the
-      // lowest finite value keep their meaning only under a positive scale.
-      if (match.scale <= 0) {
-        return fail(RejectCategory::Scale,
-               "the mask is applied before a scale that is not positive");
-      }
-      fill = filled->constant;
-      term = kept;
-      continue;
-    }
     default:
       return fail(RejectCategory::Structure,
              "unexpected " + stringifyScalarKind(term->kind) +
                  " on the scores between Q·Kᵀ and the softmax");
     }
   }
+}
+
+/// scale * x or x / scale, the scale a compile-time constant: multiplied
+/// into match.scale.
+bool Matcher::peelScoreScale(Term *term, Term *&next) {
+  Term *lhs = resolve(term->operands[0]);
+  Term *rhs = resolve(term->operands[1]);
+  bool isDiv = term->kind == ScalarKind::Div;
+  if (isDiv && lhs->kind == ScalarKind::Constant) {
+    return fail(RejectCategory::Scale, "a constant is divided by the scores");
+  }
+  if (!isDiv && lhs->kind == ScalarKind::Constant)
+    std::swap(lhs, rhs);
+  if (rhs->kind != ScalarKind::Constant) {
+    bool rhsIsMask =
+        rhs->kind == ScalarKind::BoolToFloat ||
+        (rhs->value && getElementTypeOrSelf(rhs->value.getType()).isInteger(1));
+    reject(rhsIsMask ? RejectCategory::Mask : RejectCategory::Scale,
+           rhsIsMask
+               ? Twine("a mask multiplies the scores; fa.attention masks "
+                       "by -inf or an additive bias")
+               : Twine("the scores are ") + (isDiv ? "divided" : "multiplied") +
+                     " by a tensor, not a compile-time scalar (a "
+                     "per-head or dynamic scale)");
+    return false;
+  }
+  if (rhs->constant == 0 || !std::isfinite(rhs->constant)) {
+    return fail(RejectCategory::Scale, "the scale " +
+                                           formatConstant(rhs->constant) +
+                                           " is not finite");
+  }
+  match.scale *= isDiv ? 1.0 / rhs->constant : rhs->constant;
+  next = lhs;
+  return true;
+}
+
+/// x + bias: the op's additive mask (or a constant bias), or one more mask.
+bool Matcher::peelScoreBias(Term *term, Term *&next) {
+  Term *lhs = term->operands[0], *rhs = term->operands[1];
+  if (!dependsOnContraction(lhs))
+    std::swap(lhs, rhs);
+  if (dependsOnContraction(rhs) || !dependsOnContraction(lhs)) {
+    return fail(RejectCategory::Structure,
+                "an add on the scores whose other side is not a mask");
+  }
+  Term *bias = rhs;
+  bool wasCollecting = collecting;
+  collecting = false;
+  Term *biasResolved = resolve(bias);
+  collecting = wasCollecting;
+  if (biasResolved->kind == ScalarKind::BoolToFloat) {
+    reject(RejectCategory::Mask,
+           "a boolean tensor is added to the scores as 0/1; a keep-mask "
+           "needs select(mask, s, -inf)");
+    return false;
+  }
+  if (biasResolved->kind == ScalarKind::Constant) {
+    // A splat bias (a 1 x 1 causal mask, say): 0 changes nothing, any
+    // other value is a bias that broadcasts over everything.
+    if (match.mask || match.constantBias)
+      return fail(RejectCategory::Mask, "more than one mask on the scores");
+    if (match.scale != 1.0)
+      return fail(RejectCategory::Mask,
+                  "the bias is added before the scale; fa.attention adds "
+                  "it after");
+    if (biasResolved->constant != 0.0) {
+      match.constantBias = biasResolved->constant;
+      fill = -std::numeric_limits<double>::infinity();
+    }
+    next = lhs;
+    return true;
+  }
+  if (bias->kind != ScalarKind::Input || !bias->value) {
+    return fail(RejectCategory::Mask,
+                "the bias is computed inside the op that adds it, not passed "
+                "as a tensor");
+  }
+  if (match.scale != 1.0) {
+    reject(RejectCategory::Mask,
+           "the bias is added before the scale; fa.attention adds it "
+           "after");
+    return false;
+  }
+  if (match.mask) {
+    extraMasks.push_back({bias->value, bias->labels, false,
+                          -std::numeric_limits<double>::infinity()});
+    next = lhs;
+    return true;
+  }
+  match.mask = bias->value;
+  match.maskLabels = bias->labels;
+  fill = -std::numeric_limits<double>::infinity();
+  next = lhs;
+  return true;
+}
+
+/// select(condition, x, fill) or select(condition, fill, x): a keep- or
+/// hide-mask whose hidden scores become `fill`.
+bool Matcher::peelScoreSelect(Term *term, Term *&next) {
+  Term *condition = term->operands[0];
+  Term *onTrue = term->operands[1], *onFalse = term->operands[2];
+  bool invert = !dependsOnContraction(onTrue);
+  Term *kept = invert ? onFalse : onTrue;
+  Term *filled = resolve(invert ? onTrue : onFalse);
+  if (!dependsOnContraction(kept) || dependsOnContraction(condition)) {
+    return fail(RejectCategory::Structure,
+                "a select on the scores that is not a mask");
+  }
+  if (filled->kind != ScalarKind::Constant || std::isnan(filled->constant) ||
+      filled->constant == std::numeric_limits<double>::infinity()) {
+    return fail(RejectCategory::Mask,
+                filled->kind == ScalarKind::Constant
+                    ? "the select fills masked scores with " +
+                          formatConstant(filled->constant) +
+                          ", which is not a score a key can hide behind"
+                    : std::string("the select fills masked scores with a "
+                                  "tensor, not a constant"));
+  }
+  // Any other finite fill is what a hidden key's score becomes
+  // (mask_fill): exact, provided no scale multiplies it afterwards (the
+  // fill would then be f · scale, rounded by the frontend).
+  bool finiteFill =
+      std::isfinite(filled->constant) && !isLowestFinite(filled->constant);
+  if (finiteFill && match.scale != 1.0)
+    return fail(RejectCategory::Mask,
+                "the select fills masked scores with " +
+                    formatConstant(filled->constant) +
+                    " before a scale, so a hidden key's score is the "
+                    "fill times the scale; fa.attention's mask_fill is "
+                    "the score itself");
+  if (condition->kind != ScalarKind::Input || !condition->value) {
+    // Computed in the select's own body: the same mask as a tensor.
+    Value tensor = materializeCondition(condition);
+    if (!tensor)
+      return fail(RejectCategory::Mask,
+                  "the select's condition is computed in its body from "
+                  "the scores, or from values other than its other "
+                  "inputs and the loop indices");
+    condition = leaf(tensor, term->labels);
+  }
+  if (match.mask) {
+    if (match.scale <= 0)
+      return fail(RejectCategory::Scale,
+                  "the mask is applied before a scale that is not "
+                  "positive");
+    extraMasks.push_back(
+        {condition->value, condition->labels, invert, filled->constant});
+    selectMasks.push_back({condition->value, condition->labels, invert});
+    next = kept;
+    return true;
+  }
+  match.mask = condition->value;
+  match.maskLabels = condition->labels;
+  match.invertMask = invert;
+  selectMasks.push_back({condition->value, condition->labels, invert});
+  // Scales seen so far multiply the filled value too: -inf and the
+  // lowest finite value keep their meaning only under a positive scale.
+  if (match.scale <= 0) {
+    return fail(RejectCategory::Scale,
+                "the mask is applied before a scale that is not positive");
+  }
+  fill = filled->constant;
+  next = kept;
+  return true;
 }
 
 /// Several masks on the scores (a bias and a causal masked_fill, a padding

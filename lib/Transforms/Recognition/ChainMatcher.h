@@ -155,6 +155,9 @@ private:
                          StringRef what, Term **reducedInput = nullptr);
   bool matchLogSumExp(Term *x, Term *lse, Term *&scores);
   bool matchScores(Term *scores, Term *&contraction);
+  bool peelScoreScale(Term *term, Term *&next);
+  bool peelScoreBias(Term *term, Term *&next);
+  bool peelScoreSelect(Term *term, Term *&next);
   bool matchQueryKey(Term *contraction);
   /// With `scaleOut`, the scale peeled off is stored there instead of
   /// multiplied into the match's scale.
