@@ -20,34 +20,38 @@ def functions(path):
     lines = open(path).read().split("\n")
     i = 0
     while i < len(lines):
-        match = START.match(lines[i])
-        # `Type name{` is a braced initializer (clang-format writes a body's
-        # brace after a space).
-        if match and re.search(r"(\w|=\s*)\{\s*$", lines[i]):
-            match = None
-        if match and "(" in "".join(lines[max(0, i - 3):i + 1]) and not re.match(
-                r"^\s*(namespace|struct|class|enum|union|if|for|while|switch|else|do)\b",
-                lines[i]):
-            indent = len(lines[i]) - len(lines[i].lstrip())
-            # The signature may start a few lines up.
-            first = i
-            while first > 0 and lines[first - 1].strip() and \
-                    not lines[first - 1].rstrip().endswith((";", "}", "{")) and \
-                    not lines[first - 1].lstrip().startswith(("//", "#")):
-                first -= 1
-            closing = " " * indent + "}"
-            j = i + 1
-            while j < len(lines) and not (lines[j].startswith(closing) and
-                                          (len(lines[j]) == len(closing) or
-                                           lines[j][len(closing)] in ";) ")):
-                j += 1
-            name = re.search(r"([A-Za-z_~][A-Za-z0-9_:~]*)\s*\(", " ".join(
-                l.strip() for l in lines[first:i + 1]))
-            yield (j - first + 1, name.group(1) if name else lines[first].strip(),
-                   first + 1)
-            i = j + 1
+        line = lines[i]
+        opens_body = line.rstrip().endswith("{") and \
+            not re.search(r"(\w|=\s*)\{\s*$", line)  # not `name{`, `= {`
+        if not opens_body or line.lstrip().startswith(("//", "#")):
+            i += 1
             continue
-        i += 1
+        # The signature may start a few lines up.
+        first = i
+        while first > 0 and lines[first - 1].strip() and \
+                not lines[first - 1].rstrip().endswith((";", "}", "{", ":")) and \
+                not lines[first - 1].lstrip().startswith(("//", "#")):
+            first -= 1
+        head = lines[first]
+        indent = len(head) - len(head.lstrip())
+        signature = " ".join(l.strip() for l in lines[first:i + 1])
+        if indent > 2 or not START.match(head.rstrip() + " {") and \
+                not re.match(r"^ {0,2}[A-Za-z_~]", head) or \
+                "(" not in signature or re.match(
+                    r"^\s*(namespace|struct|class|enum|union|if|for|while|"
+                    r"switch|else|do|return)\b", head):
+            i += 1
+            continue
+        closing = " " * indent + "}"
+        j = i + 1
+        while j < len(lines) and not (lines[j].startswith(closing) and
+                                      (len(lines[j]) == len(closing) or
+                                       lines[j][len(closing)] in ";) ")):
+            j += 1
+        name = re.search(r"([A-Za-z_~][A-Za-z0-9_:~]*)\s*\(", signature)
+        yield (j - first + 1, name.group(1) if name else head.strip(),
+               first + 1)
+        i = j + 1
 
 
 def main():

@@ -704,53 +704,16 @@ Value toFrontendType(OpBuilder &b, Location loc, Value tensor,
   return tensor;
 }
 
-/// Emits fa.attention for `match` before its root, replaces the root and
-/// erases the ops that became dead; adds them to `erased`.
-void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
-             llvm::DenseSet<Operation *> &erased) {
-  Operation *root = match.root;
-  OpBuilder::InsertionGuard guard(rewriter);
-  // The forward op goes before its first use: O, or a gradient computed
-  // before it.
-  Operation *forwardPoint = root;
-  if (match.backward && match.backward->insertionPoint->isBeforeInBlock(root))
-    forwardPoint = match.backward->insertionPoint;
-  rewriter.setInsertionPoint(forwardPoint);
-  OpBuilder &b = rewriter;
-  Location loc = root->getLoc();
-  auto merge = [&](Value tensor,
-                   ArrayRef<ReassociationIndices> collapse) -> Value {
-    if (collapse.empty())
-      return tensor;
-    return tensor::CollapseShapeOp::create(b, loc, tensor, collapse);
-  };
-  // Q, K and V in another order of their dims are transposed first: an
-  // O(N·D) copy each, next to the O(N²·D) the fused op saves.
-  Value query = transpose(b, loc, match.query, match.queryPermutation);
-  Value key = transpose(b, loc, match.key, match.keyPermutation);
-  Value value = transpose(b, loc, match.value, match.valuePermutation);
-  if (match.groupAxis)
-    query = mergeGroupIntoHeads(b, loc, query, match.numBatchDims - 1);
-  if (match.pageTable) {
-    // Paged caches are the op's K and V as they are ([P, S, Hkv, E]).
-    query = expandToRank4(b, loc, query);
-  } else if (match.batchSplit.empty()) {
-    query = expandToRank4(b, loc, query);
-    key = expandToRank4(b, loc, merge(key, match.keyCollapse));
-    value = expandToRank4(b, loc, merge(value, match.valueCollapse));
-  } else {
-    // The softmax ran on [B, H, N, N]: give the op the same split.
-    query = splitBatch(b, loc, query, match.batchSplit);
-    auto kvOperand = [&](Value tensor,
-                         ArrayRef<ReassociationIndices> collapse) -> Value {
-      if (match.groupSize == 1)
-        return splitBatch(b, loc, tensor, match.batchSplit);
-      // Unrepeated heads: [B, Hkv, N, D] already, or [Hkv, N, D] (B = 1).
-      return collapse.empty() ? expandToRank4(b, loc, tensor) : tensor;
-    };
-    key = kvOperand(key, match.keyCollapse);
-    value = kvOperand(value, match.valueCollapse);
-  }
+/// The op's operands from the frontend's tensors.
+struct RaisedOperands {
+  Value query, key, value, mask, kvLengths, pageTable;
+};
+
+/// The op's mask: a constant bias as a [1, 1, 1, 1] tensor, or the
+/// frontend's mask arranged to [B, H, Nq, Nk] (groups merged into heads,
+/// a keep-mask inverted into a hide-mask); null without one.
+Value arrangeOpMask(OpBuilder &b, Location loc, const AttentionMatch &match,
+                    Value key) {
   Value mask;
   if (match.constantBias) {
     auto biasType = RankedTensorType::get({1, 1, 1, 1}, b.getF32Type());
@@ -787,6 +750,47 @@ void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
     }
   }
 
+  return mask;
+}
+
+/// Q, K and V as the op reads them ([B, H, N, D], or paged K/V as they
+/// are), with the mask, the key lengths and the page table.
+RaisedOperands arrangeOperands(OpBuilder &b, Location loc,
+                               const AttentionMatch &match) {
+  auto merge = [&](Value tensor,
+                   ArrayRef<ReassociationIndices> collapse) -> Value {
+    if (collapse.empty())
+      return tensor;
+    return tensor::CollapseShapeOp::create(b, loc, tensor, collapse);
+  };
+  // Q, K and V in another order of their dims are transposed first: an
+  // O(N·D) copy each, next to the O(N²·D) the fused op saves.
+  Value query = transpose(b, loc, match.query, match.queryPermutation);
+  Value key = transpose(b, loc, match.key, match.keyPermutation);
+  Value value = transpose(b, loc, match.value, match.valuePermutation);
+  if (match.groupAxis)
+    query = mergeGroupIntoHeads(b, loc, query, match.numBatchDims - 1);
+  if (match.pageTable) {
+    // Paged caches are the op's K and V as they are ([P, S, Hkv, E]).
+    query = expandToRank4(b, loc, query);
+  } else if (match.batchSplit.empty()) {
+    query = expandToRank4(b, loc, query);
+    key = expandToRank4(b, loc, merge(key, match.keyCollapse));
+    value = expandToRank4(b, loc, merge(value, match.valueCollapse));
+  } else {
+    // The softmax ran on [B, H, N, N]: give the op the same split.
+    query = splitBatch(b, loc, query, match.batchSplit);
+    auto kvOperand = [&](Value tensor,
+                         ArrayRef<ReassociationIndices> collapse) -> Value {
+      if (match.groupSize == 1)
+        return splitBatch(b, loc, tensor, match.batchSplit);
+      // Unrepeated heads: [B, Hkv, N, D] already, or [Hkv, N, D] (B = 1).
+      return collapse.empty() ? expandToRank4(b, loc, tensor) : tensor;
+    };
+    key = kvOperand(key, match.keyCollapse);
+    value = kvOperand(value, match.valueCollapse);
+  }
+  Value mask = arrangeOpMask(b, loc, match, key);
   Value kvLengths;
   if (match.kvLengths)
     kvLengths = buildKVLengths(b, loc, *match.kvLengths, query);
@@ -794,6 +798,145 @@ void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
   if (match.pageTable)
     pageTable = convertToI32(b, loc, match.pageTable);
 
+  return RaisedOperands{query, key, value, mask, kvLengths, pageTable};
+}
+
+/// A joint graph's gradients: fa.attention_backward reads the forward op's
+/// O and logsumexp, so P is never materialized; each frontend gradient is
+/// replaced by the op's, in the frontend's layout.
+void raiseBackward(const AttentionMatch &match, RewriterBase &rewriter,
+                   AttentionOp attention, const RaisedOperands &operands) {
+  OpBuilder &b = rewriter;
+  Location loc = match.root->getLoc();
+  Value query = operands.query, key = operands.key, value = operands.value;
+  Value mask = operands.mask;
+  // The joint graph's gradients: fa.attention_backward reads the op's O
+  // and logsumexp, so P is never materialized.
+  // It goes before the first gradient, after dO (which may be computed
+  // from O).
+  const BackwardMatch &backward = *match.backward;
+  rewriter.setInsertionPoint(backward.insertionPoint);
+  Value gradOutput =
+      transpose(b, loc, backward.gradOutput, backward.gradOutputPermutation);
+  if (match.groupAxis)
+    gradOutput =
+        mergeGroupIntoHeads(b, loc, gradOutput, match.numBatchDims - 1);
+  if (!backward.gradOutputSplitBatch) {
+    gradOutput = match.batchSplit.empty()
+                     ? expandToRank4(b, loc, gradOutput)
+                     : splitBatch(b, loc, gradOutput, match.batchSplit);
+  }
+  auto gradOutputType = cast<RankedTensorType>(gradOutput.getType());
+  gradOutput =
+      toFrontendType(b, loc, gradOutput,
+                     gradOutputType.clone(
+                         cast<RankedTensorType>(attention.getOutput().getType())
+                             .getElementType()));
+  auto gradients = AttentionBackwardOp::create(
+      b, loc, TypeRange{query.getType(), key.getType(), value.getType()}, query,
+      key, value, attention.getOutput(), gradOutput, attention.getLogsumexp(),
+      mask, attention.getScaleAttr(), attention.getMaskFillAttr(),
+      attention.getCausalAttr(),
+      /*window=*/nullptr, /*tiling=*/nullptr);
+  auto replaceGradient = [&](const std::optional<GradientUse> &use,
+                             Value gradient, bool queryRows) {
+    if (!use)
+      return;
+    auto frontendType = cast<RankedTensorType>(use->value.getType());
+    if (use->factor != 1.0)
+      gradient = scaleTensor(b, loc, gradient, use->factor);
+    // dQ of grouped queries: the op's heads split back into [Hkv, G].
+    bool grouped = match.groupAxis && queryRows;
+    if (use->splitBatch)
+      ; // [B, H] as the op's
+    else if (!match.batchSplit.empty())
+      gradient = tensor::CollapseShapeOp::create(
+          b, loc, gradient,
+          SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
+    else
+      gradient = collapseFromRank4(b, loc, gradient,
+                                   frontendType.getRank() - (grouped ? 1 : 0));
+    if (grouped)
+      gradient = splitHeadsIntoGroups(b, loc, gradient, match.numBatchDims - 1,
+                                      match.groupSize);
+    gradient = transpose(b, loc, gradient, use->permutation);
+    rewriter.replaceAllUsesWith(use->value,
+                                toFrontendType(b, loc, gradient, frontendType));
+  };
+  Value gradQuery = gradients.getGradQuery();
+  Value gradKey = gradients.getGradKey();
+  Value gradValue = gradients.getGradValue();
+  if (match.fullyMaskedRows == FullyMaskedRows::NaN) {
+    // A row with no visible key is NaN in the frontend's P, so in every
+    // sum that reads it: the whole head's dV and (unless masked_fill's
+    // backward zeroes the row first) dK, and that row of dQ.
+    MLIRContext *ctx = b.getContext();
+    AffineExpr bIdx, h, i, d;
+    bindDims(ctx, bIdx, h, i, d);
+    Value lse = attention.getLogsumexp();
+    Value keys = keysExist(b, loc, key);
+    Value heads = headsWithEmptyRows(b, loc, lse, keys);
+    AffineMap perHead = AffineMap::get(4, 0, {bIdx, h}, ctx);
+    gradValue = poisonGradient(b, loc, gradValue, heads, perHead, Value());
+    if (!backward.gradKey || !backward.gradKey->maskedGradient)
+      gradKey = poisonGradient(b, loc, gradKey, heads, perHead, Value());
+    else if (backward.causalGradientOffset)
+      gradKey = poisonGradient(
+          b, loc, gradKey,
+          keysKeptByEmptyRows(b, loc, lse, key, *backward.causalGradientOffset),
+          AffineMap::get(4, 0, {bIdx, h, i}, ctx), Value());
+    if (!backward.gradQuery || !backward.gradQuery->maskedGradient)
+      gradQuery = poisonGradient(b, loc, gradQuery, lse,
+                                 AffineMap::get(4, 0, {bIdx, h, i}, ctx), keys);
+  }
+  replaceGradient(backward.gradQuery, gradQuery, /*queryRows=*/true);
+  replaceGradient(backward.gradKey, gradKey, /*queryRows=*/false);
+  replaceGradient(backward.gradValue, gradValue, /*queryRows=*/false);
+}
+
+/// Erases what became dead: the pattern, then whatever only it used; adds
+/// it to `erased`.
+void eraseMatchedOps(const AttentionMatch &match, RewriterBase &rewriter,
+                     llvm::DenseSet<Operation *> &erased) {
+  Operation *root = match.root;
+  SmallVector<Operation *> worklist(match.patternOps.begin(),
+                                    match.patternOps.end());
+  if (match.backward)
+    llvm::append_range(worklist, match.backward->patternOps);
+  worklist.push_back(root);
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    // wouldOpBeTriviallyDead also accepts ops that only have effects on
+    // memref operands, such as linalg.softmax on tensors.
+    if (erased.contains(op) || !op->use_empty() ||
+        !(isPure(op) || wouldOpBeTriviallyDead(op)))
+      continue;
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        worklist.push_back(def);
+    erased.insert(op);
+    rewriter.eraseOp(op);
+  }
+}
+
+/// Emits fa.attention for `match` before its root, replaces the root and
+/// erases the ops that became dead; adds them to `erased`.
+void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
+             llvm::DenseSet<Operation *> &erased) {
+  Operation *root = match.root;
+  OpBuilder::InsertionGuard guard(rewriter);
+  // The forward op goes before its first use: O, or a gradient computed
+  // before it.
+  Operation *forwardPoint = root;
+  if (match.backward && match.backward->insertionPoint->isBeforeInBlock(root))
+    forwardPoint = match.backward->insertionPoint;
+  rewriter.setInsertionPoint(forwardPoint);
+  OpBuilder &b = rewriter;
+  Location loc = root->getLoc();
+  RaisedOperands operands = arrangeOperands(b, loc, match);
+  Value query = operands.query, key = operands.key, value = operands.value;
+  Value mask = operands.mask, kvLengths = operands.kvLengths,
+        pageTable = operands.pageTable;
   auto queryType = cast<RankedTensorType>(query.getType());
   auto valueType = cast<RankedTensorType>(value.getType());
   auto outputType = RankedTensorType::get(
@@ -847,112 +990,9 @@ void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
   rewriter.replaceAllUsesWith(root->getResult(0),
                               toFrontendType(b, loc, output, rootType));
 
-  if (match.backward) {
-    // The joint graph's gradients: fa.attention_backward reads the op's O
-    // and logsumexp, so P is never materialized.
-    // It goes before the first gradient, after dO (which may be computed
-    // from O).
-    const BackwardMatch &backward = *match.backward;
-    rewriter.setInsertionPoint(backward.insertionPoint);
-    Value gradOutput = transpose(b, loc, backward.gradOutput,
-                                 backward.gradOutputPermutation);
-    if (match.groupAxis)
-      gradOutput =
-          mergeGroupIntoHeads(b, loc, gradOutput, match.numBatchDims - 1);
-    if (!backward.gradOutputSplitBatch) {
-      gradOutput = match.batchSplit.empty()
-                       ? expandToRank4(b, loc, gradOutput)
-                       : splitBatch(b, loc, gradOutput, match.batchSplit);
-    }
-    auto gradOutputType = cast<RankedTensorType>(gradOutput.getType());
-    gradOutput = toFrontendType(
-        b, loc, gradOutput,
-        gradOutputType.clone(outputType.getElementType()));
-    auto gradients = AttentionBackwardOp::create(
-        b, loc,
-        TypeRange{query.getType(), key.getType(), value.getType()}, query,
-        key, value, attention.getOutput(), gradOutput,
-        attention.getLogsumexp(), mask, attention.getScaleAttr(),
-        attention.getMaskFillAttr(), attention.getCausalAttr(),
-        /*window=*/nullptr, /*tiling=*/nullptr);
-    auto replaceGradient = [&](const std::optional<GradientUse> &use,
-                               Value gradient, bool queryRows) {
-      if (!use)
-        return;
-      auto frontendType = cast<RankedTensorType>(use->value.getType());
-      if (use->factor != 1.0)
-        gradient = scaleTensor(b, loc, gradient, use->factor);
-      // dQ of grouped queries: the op's heads split back into [Hkv, G].
-      bool grouped = match.groupAxis && queryRows;
-      if (use->splitBatch)
-        ; // [B, H] as the op's
-      else if (!match.batchSplit.empty())
-        gradient = tensor::CollapseShapeOp::create(
-            b, loc, gradient,
-            SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
-      else
-        gradient = collapseFromRank4(b, loc, gradient,
-                                     frontendType.getRank() - (grouped ? 1 : 0));
-      if (grouped)
-        gradient = splitHeadsIntoGroups(b, loc, gradient,
-                                        match.numBatchDims - 1,
-                                        match.groupSize);
-      gradient = transpose(b, loc, gradient, use->permutation);
-      rewriter.replaceAllUsesWith(
-          use->value, toFrontendType(b, loc, gradient, frontendType));
-    };
-    Value gradQuery = gradients.getGradQuery();
-    Value gradKey = gradients.getGradKey();
-    Value gradValue = gradients.getGradValue();
-    if (match.fullyMaskedRows == FullyMaskedRows::NaN) {
-      // A row with no visible key is NaN in the frontend's P, so in every
-      // sum that reads it: the whole head's dV and (unless masked_fill's
-      // backward zeroes the row first) dK, and that row of dQ.
-      MLIRContext *ctx = b.getContext();
-      AffineExpr bIdx, h, i, d;
-      bindDims(ctx, bIdx, h, i, d);
-      Value lse = attention.getLogsumexp();
-      Value keys = keysExist(b, loc, key);
-      Value heads = headsWithEmptyRows(b, loc, lse, keys);
-      AffineMap perHead = AffineMap::get(4, 0, {bIdx, h}, ctx);
-      gradValue = poisonGradient(b, loc, gradValue, heads, perHead, Value());
-      if (!backward.gradKey || !backward.gradKey->maskedGradient)
-        gradKey = poisonGradient(b, loc, gradKey, heads, perHead, Value());
-      else if (backward.causalGradientOffset)
-        gradKey = poisonGradient(
-            b, loc, gradKey,
-            keysKeptByEmptyRows(b, loc, lse, key,
-                                *backward.causalGradientOffset),
-            AffineMap::get(4, 0, {bIdx, h, i}, ctx), Value());
-      if (!backward.gradQuery || !backward.gradQuery->maskedGradient)
-        gradQuery = poisonGradient(b, loc, gradQuery, lse,
-                                   AffineMap::get(4, 0, {bIdx, h, i}, ctx),
-                                   keys);
-    }
-    replaceGradient(backward.gradQuery, gradQuery, /*queryRows=*/true);
-    replaceGradient(backward.gradKey, gradKey, /*queryRows=*/false);
-    replaceGradient(backward.gradValue, gradValue, /*queryRows=*/false);
-  }
-
-  // Erase what became dead: the pattern, then whatever only it used.
-  SmallVector<Operation *> worklist(match.patternOps.begin(),
-                                    match.patternOps.end());
   if (match.backward)
-    llvm::append_range(worklist, match.backward->patternOps);
-  worklist.push_back(root);
-  while (!worklist.empty()) {
-    Operation *op = worklist.pop_back_val();
-    // wouldOpBeTriviallyDead also accepts ops that only have effects on
-    // memref operands, such as linalg.softmax on tensors.
-    if (erased.contains(op) || !op->use_empty() ||
-        !(isPure(op) || wouldOpBeTriviallyDead(op)))
-      continue;
-    for (Value operand : op->getOperands())
-      if (Operation *def = operand.getDefiningOp())
-        worklist.push_back(def);
-    erased.insert(op);
-    rewriter.eraseOp(op);
-  }
+    raiseBackward(match, rewriter, attention, operands);
+  eraseMatchedOps(match, rewriter, erased);
 }
 
 /// The recognizer as a pattern, for compilers that run it in their own
