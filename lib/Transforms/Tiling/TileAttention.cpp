@@ -139,6 +139,13 @@ struct TileAttentionLowering {
   void buildQueryBlock(scf::ForallOp forall, Value queryLen, Value keyLen,
                        Value groupSize, AttentionGeometry geometry, Value scale,
                        ArrayRef<bool> maskBroadcast);
+  Value blockScores(OpBuilder &lb, Location lloc, Value raw, Value maskTile,
+                    Value needsMask, Value row0, Value col0, Value cols,
+                    int64_t tileRows, const AttentionGeometry &geometry,
+                    Value scale, ArrayRef<bool> maskBroadcast);
+  SmallVector<Value> onlineSoftmaxStep(OpBuilder &lb, Location lloc,
+                                       ValueRange state, Value scores,
+                                       Value valueTile, int64_t tileRows);
   std::pair<Value, Value> computeRows(Value batch, Value head, Value kvHead,
                                       Value row0, Value rows, int64_t tileRows,
                                       Value keyLen, AttentionGeometry geometry,
@@ -287,119 +294,13 @@ TileAttentionLowering::computeRows(Value batch, Value head, Value kvHead,
         Value needsMask = geometry.tileCrossesMaskBoundary(lm, row0, rows, col0,
                                                            cols, blockKV);
 
-        // scores = scale * raw (+ bias, keep-mask); hidden keys are -inf.
-        auto buildScores = [&](OpBuilder &sb, Location sloc,
-                               bool elementMask) -> Value {
-          SmallVector<Value> inputs = {raw};
-          SmallVector<AffineMap> maps = {id2};
-          if (maskTile) {
-            inputs.push_back(maskTile);
-            maps.push_back(map(2, {maskBroadcast[2]
-                                       ? getAffineConstantExpr(0, ctx)
-                                       : i,
-                                   maskBroadcast[3]
-                                       ? getAffineConstantExpr(0, ctx)
-                                       : j}));
-          }
-          maps.push_back(id2);
-          return createGeneric(
-              sb, sloc, inputs, createEmpty(sb, sloc, scoreSizes, f32), maps,
-              {par, par},
-              [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
-                MaskedScore score(nb, nloc, args[0], scale);
-                score.setHiddenScore(op.getHiddenScore());
-                if (maskTile)
-                  score.addMask(args[1]);
-                if (elementMask) {
-                  IndexMath em{nb, nloc};
-                  Value localCol = linalg::IndexOp::create(nb, nloc, 1);
-                  Value row = em.add(row0, linalg::IndexOp::create(nb, nloc, 0));
-                  Value col = em.add(col0, localCol);
-                  score.require(em.lt(localCol, cols)); // the padded tail
-                  geometry.requireDiagonalBand(score, em, row, col);
-                }
-                return score.finish();
-              });
-        };
-        auto masked = scf::IfOp::create(
-            lb, lloc, needsMask,
-            [&](OpBuilder &tb, Location tloc) {
-              scf::YieldOp::create(tb, tloc, buildScores(tb, tloc, true));
-            },
-            [&](OpBuilder &eb, Location eloc) {
-              scf::YieldOp::create(eb, eloc, buildScores(eb, eloc, false));
-            });
-        Value scores = masked.getResult(0);
+        Value scores =
+            blockScores(lb, lloc, raw, maskTile, needsMask, row0, col0, cols,
+                        tileRows, geometry, scale, maskBroadcast);
 
-        Value oldMax = state[0], oldSum = state[1], oldAcc = state[2];
-        // m' = max(m, rowmax S): the reduction starts from a copy of m, which
-        // alpha still needs; m' goes back into m's buffer at the end.
-        Value maxCopy =
-            linalg::CopyOp::create(lb, lloc, oldMax,
-                                   createEmpty(lb, lloc, rowSizes, f32))
-                .getResult(0);
-        Value newMax = createGeneric(
-            lb, lloc, ValueRange{scores}, maxCopy, {id2, row2}, {par, red},
-            [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
-              return arith::MaximumFOp::create(nb, nloc, args[0], args[1]);
-            });
-        // P = exp(S - m').
-        Value probs = createGeneric(
-            lb, lloc, ValueRange{scores, newMax},
-            createEmpty(lb, lloc, scoreSizes, f32), {id2, row2, id2},
-            {par, par},
-            [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
-              Value shifted = arith::SubFOp::create(
-                  nb, nloc, args[0], safeRowMax(nb, nloc, args[1]));
-              return math::ExpOp::create(nb, nloc, shifted);
-            });
-        // alpha = exp(m - m'): rescales what was summed under the old max.
-        AffineMap id1 = lb.getMultiDimIdentityMap(1);
-        Value alpha = createGeneric(
-            lb, lloc, ValueRange{oldMax, newMax},
-            createEmpty(lb, lloc, rowSizes, f32), {id1, id1, id1}, {par},
-            [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
-              Value shifted = arith::SubFOp::create(
-                  nb, nloc, args[0], safeRowMax(nb, nloc, args[1]));
-              return math::ExpOp::create(nb, nloc, shifted);
-            });
-        // l' = alpha * l + rowsum P.
-        // The running state is updated in place (destination-passing), so
-        // the loop carries the same buffers from iteration to iteration.
-        Value scaledSum = createGeneric(
-            lb, lloc, ValueRange{alpha}, oldSum, {id1, id1}, {par},
-            [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
-              return arith::MulFOp::create(nb, nloc, args[0], args[1]);
-            });
-        Value newSum = createGeneric(
-            lb, lloc, ValueRange{probs}, scaledSum, {id2, row2}, {par, red},
-            [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
-              return arith::AddFOp::create(nb, nloc, args[0], args[1]);
-            });
-        // acc' = alpha * acc + P V, with P rounded to the input type first
-        // (FlashAttention-2 feeds P to the second MMA in that type).
-        Value scaledAcc = createGeneric(
-            lb, lloc, ValueRange{alpha}, oldAcc, {row2, id2}, {par, par},
-            [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
-              return arith::MulFOp::create(nb, nloc, args[0], args[1]);
-            });
-        AffineExpr e = j, jj = d; // loops (i, e, j)
-        Value newAcc = createGeneric(
-            lb, lloc, ValueRange{probs, valueTile}, scaledAcc,
-            {map(3, {i, jj}), map(3, {jj, e}), map(3, {i, e})},
-            {par, par, red},
-            [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
-              Value p = args[0];
-              if (!elementType.isF32())
-                p = castToF32(nb, nloc,
-                              arith::TruncFOp::create(nb, nloc, elementType, p));
-              Value product = arith::MulFOp::create(
-                  nb, nloc, p, castToF32(nb, nloc, args[1]));
-              return arith::AddFOp::create(nb, nloc, args[2], product);
-            });
-        Value maxState =
-            linalg::CopyOp::create(lb, lloc, newMax, oldMax).getResult(0);
-        scf::YieldOp::create(lb, lloc, ValueRange{maxState, newSum, newAcc});
+        SmallVector<Value> next =
+            onlineSoftmaxStep(lb, lloc, state, scores, valueTile, tileRows);
+        scf::YieldOp::create(lb, lloc, next);
       });
 
   Value finalMax = loop.getResult(0), finalSum = loop.getResult(1);
@@ -428,6 +329,152 @@ TileAttentionLowering::computeRows(Value batch, Value head, Value kvHead,
         });
   }
   return {outputTile, lseTile};
+}
+
+/// The scores of one key block: scale * raw (+ bias, keep-mask), hidden
+/// keys -inf; the element masks (the padded tail, causal and window bands)
+/// only in the branch taken where `needsMask`.
+Value TileAttentionLowering::blockScores(
+    OpBuilder &lb, Location lloc, Value raw, Value maskTile, Value needsMask,
+    Value row0, Value col0, Value cols, int64_t tileRows,
+    const AttentionGeometry &geometry, Value scale,
+    ArrayRef<bool> maskBroadcast) {
+  MLIRContext *ctx = lb.getContext();
+  AffineExpr i, j;
+  bindDims(ctx, i, j);
+  auto map = [&](unsigned numDims, ArrayRef<AffineExpr> results) {
+    return AffineMap::get(numDims, 0, results, ctx);
+  };
+  auto par = IteratorType::parallel;
+  AffineMap id2 = lb.getMultiDimIdentityMap(2);
+  SmallVector<OpFoldResult> scoreSizes = {lb.getIndexAttr(tileRows),
+                                          lb.getIndexAttr(blockKV)};
+  auto buildScores = [&](OpBuilder &sb, Location sloc,
+                         bool elementMask) -> Value {
+    SmallVector<Value> inputs = {raw};
+    SmallVector<AffineMap> maps = {id2};
+    if (maskTile) {
+      inputs.push_back(maskTile);
+      maps.push_back(
+          map(2, {maskBroadcast[2] ? getAffineConstantExpr(0, ctx) : i,
+                  maskBroadcast[3] ? getAffineConstantExpr(0, ctx) : j}));
+    }
+    maps.push_back(id2);
+    return createGeneric(
+        sb, sloc, inputs, createEmpty(sb, sloc, scoreSizes, f32), maps,
+        {par, par},
+        [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+          MaskedScore score(nb, nloc, args[0], scale);
+          score.setHiddenScore(op.getHiddenScore());
+          if (maskTile)
+            score.addMask(args[1]);
+          if (elementMask) {
+            IndexMath em{nb, nloc};
+            Value localCol = linalg::IndexOp::create(nb, nloc, 1);
+            Value row = em.add(row0, linalg::IndexOp::create(nb, nloc, 0));
+            Value col = em.add(col0, localCol);
+            score.require(em.lt(localCol, cols)); // the padded tail
+            geometry.requireDiagonalBand(score, em, row, col);
+          }
+          return score.finish();
+        });
+  };
+  auto masked = scf::IfOp::create(
+      lb, lloc, needsMask,
+      [&](OpBuilder &tb, Location tloc) {
+        scf::YieldOp::create(tb, tloc, buildScores(tb, tloc, true));
+      },
+      [&](OpBuilder &eb, Location eloc) {
+        scf::YieldOp::create(eb, eloc, buildScores(eb, eloc, false));
+      });
+  Value scores = masked.getResult(0);
+  return scores;
+}
+
+/// The online softmax after one key block: m' = max(m, rowmax S),
+/// P = e^(S - m'), alpha = e^(m - m'), l' = alpha l + rowsum P and
+/// acc' = alpha acc + P V; the state (m', l', acc').
+SmallVector<Value>
+TileAttentionLowering::onlineSoftmaxStep(OpBuilder &lb, Location lloc,
+                                         ValueRange state, Value scores,
+                                         Value valueTile, int64_t tileRows) {
+  MLIRContext *ctx = lb.getContext();
+  AffineExpr i, j, d;
+  bindDims(ctx, i, j, d);
+  auto map = [&](unsigned numDims, ArrayRef<AffineExpr> results) {
+    return AffineMap::get(numDims, 0, results, ctx);
+  };
+  auto par = IteratorType::parallel, red = IteratorType::reduction;
+  AffineMap id2 = lb.getMultiDimIdentityMap(2), row2 = map(2, {i});
+  SmallVector<OpFoldResult> rowSizes = {lb.getIndexAttr(tileRows)};
+  SmallVector<OpFoldResult> scoreSizes = {lb.getIndexAttr(tileRows),
+                                          lb.getIndexAttr(blockKV)};
+  Value oldMax = state[0], oldSum = state[1], oldAcc = state[2];
+  // m' = max(m, rowmax S): the reduction starts from a copy of m, which
+  // alpha still needs; m' goes back into m's buffer at the end.
+  Value maxCopy = linalg::CopyOp::create(lb, lloc, oldMax,
+                                         createEmpty(lb, lloc, rowSizes, f32))
+                      .getResult(0);
+  Value newMax = createGeneric(
+      lb, lloc, ValueRange{scores}, maxCopy, {id2, row2}, {par, red},
+      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        return arith::MaximumFOp::create(nb, nloc, args[0], args[1]);
+      });
+  // P = exp(S - m').
+  Value probs = createGeneric(
+      lb, lloc, ValueRange{scores, newMax},
+      createEmpty(lb, lloc, scoreSizes, f32), {id2, row2, id2}, {par, par},
+      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        Value shifted = arith::SubFOp::create(nb, nloc, args[0],
+                                              safeRowMax(nb, nloc, args[1]));
+        return math::ExpOp::create(nb, nloc, shifted);
+      });
+  // alpha = exp(m - m'): rescales what was summed under the old max.
+  AffineMap id1 = lb.getMultiDimIdentityMap(1);
+  Value alpha = createGeneric(
+      lb, lloc, ValueRange{oldMax, newMax},
+      createEmpty(lb, lloc, rowSizes, f32), {id1, id1, id1}, {par},
+      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        Value shifted = arith::SubFOp::create(nb, nloc, args[0],
+                                              safeRowMax(nb, nloc, args[1]));
+        return math::ExpOp::create(nb, nloc, shifted);
+      });
+  // l' = alpha * l + rowsum P.
+  // The running state is updated in place (destination-passing), so
+  // the loop carries the same buffers from iteration to iteration.
+  Value scaledSum = createGeneric(
+      lb, lloc, ValueRange{alpha}, oldSum, {id1, id1}, {par},
+      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        return arith::MulFOp::create(nb, nloc, args[0], args[1]);
+      });
+  Value newSum = createGeneric(
+      lb, lloc, ValueRange{probs}, scaledSum, {id2, row2}, {par, red},
+      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        return arith::AddFOp::create(nb, nloc, args[0], args[1]);
+      });
+  // acc' = alpha * acc + P V, with P rounded to the input type first
+  // (FlashAttention-2 feeds P to the second MMA in that type).
+  Value scaledAcc = createGeneric(
+      lb, lloc, ValueRange{alpha}, oldAcc, {row2, id2}, {par, par},
+      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        return arith::MulFOp::create(nb, nloc, args[0], args[1]);
+      });
+  AffineExpr e = j, jj = d; // loops (i, e, j)
+  Value newAcc = createGeneric(
+      lb, lloc, ValueRange{probs, valueTile}, scaledAcc,
+      {map(3, {i, jj}), map(3, {jj, e}), map(3, {i, e})}, {par, par, red},
+      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        Value p = args[0];
+        if (!elementType.isF32())
+          p = castToF32(nb, nloc,
+                        arith::TruncFOp::create(nb, nloc, elementType, p));
+        Value product =
+            arith::MulFOp::create(nb, nloc, p, castToF32(nb, nloc, args[1]));
+        return arith::AddFOp::create(nb, nloc, args[2], product);
+      });
+  Value maxState =
+      linalg::CopyOp::create(lb, lloc, newMax, oldMax).getResult(0);
+  return {maxState, newSum, newAcc};
 }
 
 /// The body of the grid: one query block of one head. With more than one
