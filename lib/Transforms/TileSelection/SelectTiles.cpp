@@ -306,40 +306,51 @@ WalkResult selectBackward(AttentionBackwardOp op, ResolveTarget &resolveTarget,
   return WalkResult::advance();
 }
 
+/// Refuses, at `op`, a tensor operand a GPU kernel could not address with
+/// 32-bit indices.
+LogicalResult checkAddressable(Operation *op, const ResolvedTarget &resolved,
+                               ArrayRef<std::pair<StringRef, Value>> operands) {
+  if (!resolved.description.isGPU())
+    return success();
+  for (auto [name, operand] : operands) {
+    if (!operand)
+      continue;
+    auto type = cast<RankedTensorType>(operand.getType());
+    if (!type.hasStaticShape())
+      continue;
+    double elements = 1;
+    for (int64_t size : type.getShape())
+      elements *= double(size);
+    if (elements <= double(std::numeric_limits<int32_t>::max()))
+      continue;
+    std::string count;
+    llvm::raw_string_ostream(count) << llvm::format("%.0f", elements);
+    return op->emitOpError()
+           << name << " " << type << " has " << count
+           << " elements; kernels for " << resolved.description.name
+           << " index with 32 bits (at most 2147483647 elements per "
+              "tensor)";
+  }
+  return success();
+}
+
 struct FASelectTilesPass : fa::impl::FASelectTilesBase<FASelectTilesPass> {
   using FASelectTilesBase::FASelectTilesBase;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    std::optional<TilePolicy> tilePolicy = parseTilePolicy(policy);
-    if (!tilePolicy) {
+    std::optional<TilePolicy> parsedPolicy = parseTilePolicy(policy);
+    if (!parsedPolicy) {
       module.emitError() << "unknown tile policy '" << policy
                          << "'; known policies: fa1, fa2, auto";
       return signalPassFailure();
     }
-
-    if (minStages < 0) {
-      module.emitError() << "min-stages must be 0 (as chosen) or a positive "
-                            "number of stages, got "
-                         << static_cast<int64_t>(minStages);
+    tilePolicy = *parsedPolicy;
+    if (failed(checkNumericOptions(module)))
       return signalPassFailure();
-    }
-    if (minKVSplits < 0 || minKVSplits > kMaxKVSplits) {
-      module.emitError() << "min-kv-splits must be 0 (as chosen) or a number "
-                            "of key splits up to "
-                         << kMaxKVSplits << ", got "
-                         << static_cast<int64_t>(minKVSplits);
-      return signalPassFailure();
-    }
-    if (maxBlockKV < 0) {
-      module.emitError() << "max-block-kv must be 0 (no cap) or a positive "
-                            "number of keys, got "
-                         << static_cast<int64_t>(maxBlockKV);
-      return signalPassFailure();
-    }
 
     std::unique_ptr<llvm::ToolOutputFile> reportFile;
-    llvm::raw_ostream *reportStream = nullptr;
+    reportStream = nullptr;
     if (report == "-") {
       reportStream = &llvm::outs();
     } else if (!report.empty()) {
@@ -353,144 +364,16 @@ struct FASelectTilesPass : fa::impl::FASelectTilesBase<FASelectTilesPass> {
       reportStream = &reportFile->os();
     }
 
-    std::optional<std::string> nvvmChip = fromNvvmTarget(module);
-    // First to last: the option, DLTI (which may differ per op), the
-    // #nvvm.target chip, the default. Errors point at the op they stop.
-    auto resolveTarget =
-        [&](Operation *op, ArrayRef<std::pair<StringRef, Value>> operands)
-        -> FailureOr<ResolvedTarget> {
-      std::optional<ResolvedTarget> resolved;
-      if (!target.empty()) {
-        FailureOr<TargetDescription> preset =
-            lookupPreset(op, target, "pass option target");
-        if (failed(preset))
-          return failure();
-        resolved = ResolvedTarget{*preset, "the pass option"};
-      }
-      if (!resolved) {
-        FailureOr<std::optional<ResolvedTarget>> dlti = fromDlti(op);
-        if (failed(dlti))
-          return failure();
-        resolved = *dlti;
-      }
-      if (!resolved && nvvmChip) {
-        FailureOr<TargetDescription> preset =
-            lookupPreset(op, *nvvmChip, "#nvvm.target chip");
-        if (failed(preset))
-          return failure();
-        resolved = ResolvedTarget{*preset, "#nvvm.target"};
-      }
-      if (!resolved)
-        resolved = ResolvedTarget{*lookupTargetPreset(kDefaultTargetName),
-                                  "the default"};
-      if (std::string invalid =
-              validateTargetDescription(resolved->description);
-          !invalid.empty())
-        return op->emitOpError()
-               << invalid << " (from " << resolved->origin << ")";
-      // GPU kernels index with 32 bits: refuse tensors they cannot address.
-      if (resolved->description.isGPU()) {
-        for (auto [name, operand] : operands) {
-          if (!operand)
-            continue;
-          auto type = cast<RankedTensorType>(operand.getType());
-          if (!type.hasStaticShape())
-            continue;
-          double elements = 1;
-          for (int64_t size : type.getShape())
-            elements *= double(size);
-          if (elements <= double(std::numeric_limits<int32_t>::max()))
-            continue;
-          std::string count;
-          llvm::raw_string_ostream(count) << llvm::format("%.0f", elements);
-          return op->emitOpError()
-                 << name << " " << type << " has " << count
-                 << " elements; kernels for " << resolved->description.name
-                 << " index with 32 bits (at most 2147483647 elements per "
-                    "tensor)";
-        }
-      }
-      return *resolved;
+    nvvmChip = fromNvvmTarget(module);
+    auto resolve = [&](Operation *op,
+                       ArrayRef<std::pair<StringRef, Value>> operands) {
+      return resolveTarget(op, operands);
     };
-
     WalkResult result = module.walk([&](Operation *walked) -> WalkResult {
       if (auto backward = dyn_cast<AttentionBackwardOp>(walked))
-        return selectBackward(backward, resolveTarget, reportStream);
-      auto op = dyn_cast<AttentionOp>(walked);
-      if (!op)
-        return WalkResult::advance();
-      FailureOr<ResolvedTarget> resolved =
-          resolveTarget(op, addressedOperands(op));
-      if (failed(resolved))
-        return WalkResult::interrupt();
-      AttentionShape shape = describe(op);
-      TileSelection selection;
-      if (TilingAttr given = op.getTilingAttr()) {
-        if (failed(checkPackedTiling(op)))
-          return WalkResult::interrupt();
-        selection = checkTiling(Tiling{given.getBlockQ(), given.getBlockKv(),
-                                       given.getWarps(), given.getStages(),
-                                       given.getKvSplits(), given.getPackGqa()},
-                                shape, resolved->description);
-      } else {
-        selection = selectTiles(shape, resolved->description, *tilePolicy);
-      }
-      // The testing aids change one field of the chosen tiling where the
-      // result still fits (checkTiling recomputes its costs); otherwise the
-      // choice stands. A tiling written on the op is left as written.
-      auto adjust = [&](Tiling adjusted, const std::string &note) {
-        TileDecision chosen = *selection.decision;
-        TileSelection checked =
-            checkTiling(adjusted, shape, resolved->description);
-        if (!checked.decision)
-          return;
-        checked.decision->policy = chosen.policy;
-        checked.decision->fa1BlockKV = chosen.fa1BlockKV;
-        checked.decision->fa1BlockQ = chosen.fa1BlockQ;
-        checked.decision->why = chosen.why + "; " + note;
-        selection = checked;
-      };
-      if (!op.getTilingAttr() && selection.decision) {
-        // The cap only shrinks the key tile: shared memory and registers
-        // can only go down, so the capped tiling fits where the chosen one
-        // did.
-        Tiling tiling = selection.decision->tiling;
-        if (maxBlockKV > 0 && tiling.blockKV > maxBlockKV) {
-          tiling.blockKV = maxBlockKV;
-          adjust(tiling, "block_kv capped at " + std::to_string(maxBlockKV) +
-                             " by the max-block-kv option");
-        }
-        tiling = selection.decision->tiling;
-        if (minStages > 0 && tiling.stages < minStages) {
-          tiling.stages = minStages;
-          adjust(tiling, "stages raised to " + std::to_string(minStages) +
-                             " by the min-stages option");
-        }
-        // Splits use no shared memory or registers: they always fit.
-        tiling = selection.decision->tiling;
-        if (minKVSplits > 0 && tiling.kvSplits < minKVSplits) {
-          tiling.kvSplits = minKVSplits;
-          adjust(tiling, "key splits raised to " +
-                             std::to_string(minKVSplits) +
-                             " by the min-kv-splits option");
-        }
-      }
-      if (!selection.decision) {
-        op.emitOpError() << selection.error;
-        return WalkResult::interrupt();
-      }
-      const TileDecision &decision = *selection.decision;
-      LLVM_DEBUG(llvm::dbgs() << "tiles at " << op.getLoc() << ": "
-                              << decision.why << "\n");
-      op.setTilingAttr(TilingAttr::get(
-          op.getContext(), decision.tiling.blockQ, decision.tiling.blockKV,
-          decision.tiling.warps, decision.tiling.stages,
-          decision.costs.sharedMemoryBytes, decision.tiling.kvSplits,
-          decision.tiling.packGQA));
-      if (reportStream)
-        writeReport(*reportStream, op,
-                    op.getQuery().getType().getElementType(), "forward",
-                    shape, *resolved, decision);
+        return selectBackward(backward, resolve, reportStream);
+      if (auto op = dyn_cast<AttentionOp>(walked))
+        return selectForward(op);
       return WalkResult::advance();
     });
     if (result.wasInterrupted())
@@ -498,6 +381,149 @@ struct FASelectTilesPass : fa::impl::FASelectTilesBase<FASelectTilesPass> {
     if (reportFile)
       reportFile->keep();
   }
+
+private:
+  /// The testing aids' ranges (min-stages, min-kv-splits, max-block-kv).
+  LogicalResult checkNumericOptions(ModuleOp module) {
+    if (minStages < 0)
+      return module.emitError()
+             << "min-stages must be 0 (as chosen) or a positive "
+                "number of stages, got "
+             << static_cast<int64_t>(minStages);
+    if (minKVSplits < 0 || minKVSplits > kMaxKVSplits)
+      return module.emitError()
+             << "min-kv-splits must be 0 (as chosen) or a number "
+                "of key splits up to "
+             << kMaxKVSplits << ", got " << static_cast<int64_t>(minKVSplits);
+    if (maxBlockKV < 0)
+      return module.emitError()
+             << "max-block-kv must be 0 (no cap) or a positive "
+                "number of keys, got "
+             << static_cast<int64_t>(maxBlockKV);
+    return success();
+  }
+
+  /// The target of `op`, first to last: the option, DLTI (which may differ
+  /// per op), the #nvvm.target chip, the default. Errors point at the op
+  /// they stop.
+  FailureOr<ResolvedTarget>
+  resolveTarget(Operation *op, ArrayRef<std::pair<StringRef, Value>> operands) {
+    std::optional<ResolvedTarget> resolved;
+    if (!target.empty()) {
+      FailureOr<TargetDescription> preset =
+          lookupPreset(op, target, "pass option target");
+      if (failed(preset))
+        return failure();
+      resolved = ResolvedTarget{*preset, "the pass option"};
+    }
+    if (!resolved) {
+      FailureOr<std::optional<ResolvedTarget>> dlti = fromDlti(op);
+      if (failed(dlti))
+        return failure();
+      resolved = *dlti;
+    }
+    if (!resolved && nvvmChip) {
+      FailureOr<TargetDescription> preset =
+          lookupPreset(op, *nvvmChip, "#nvvm.target chip");
+      if (failed(preset))
+        return failure();
+      resolved = ResolvedTarget{*preset, "#nvvm.target"};
+    }
+    if (!resolved)
+      resolved = ResolvedTarget{*lookupTargetPreset(kDefaultTargetName),
+                                "the default"};
+    if (std::string invalid = validateTargetDescription(resolved->description);
+        !invalid.empty())
+      return op->emitOpError()
+             << invalid << " (from " << resolved->origin << ")";
+    // GPU kernels index with 32 bits: refuse tensors they cannot address.
+    if (failed(checkAddressable(op, *resolved, operands)))
+      return failure();
+    return *resolved;
+  }
+
+  /// Tiles an fa.attention (or checks the tiling written on it) and
+  /// reports it with "pass": "forward".
+  WalkResult selectForward(AttentionOp op) {
+    FailureOr<ResolvedTarget> resolved =
+        resolveTarget(op, addressedOperands(op));
+    if (failed(resolved))
+      return WalkResult::interrupt();
+    AttentionShape shape = describe(op);
+    TileSelection selection;
+    if (TilingAttr given = op.getTilingAttr()) {
+      if (failed(checkPackedTiling(op)))
+        return WalkResult::interrupt();
+      selection = checkTiling(Tiling{given.getBlockQ(), given.getBlockKv(),
+                                     given.getWarps(), given.getStages(),
+                                     given.getKvSplits(), given.getPackGqa()},
+                              shape, resolved->description);
+    } else {
+      selection = selectTiles(shape, resolved->description, tilePolicy);
+      if (selection.decision)
+        applyTestingAids(selection, shape, resolved->description);
+    }
+    if (!selection.decision) {
+      op.emitOpError() << selection.error;
+      return WalkResult::interrupt();
+    }
+    const TileDecision &decision = *selection.decision;
+    LLVM_DEBUG(llvm::dbgs()
+               << "tiles at " << op.getLoc() << ": " << decision.why << "\n");
+    op.setTilingAttr(TilingAttr::get(
+        op.getContext(), decision.tiling.blockQ, decision.tiling.blockKV,
+        decision.tiling.warps, decision.tiling.stages,
+        decision.costs.sharedMemoryBytes, decision.tiling.kvSplits,
+        decision.tiling.packGQA));
+    if (reportStream)
+      writeReport(*reportStream, op, op.getQuery().getType().getElementType(),
+                  "forward", shape, *resolved, decision);
+    return WalkResult::advance();
+  }
+
+  /// The testing aids change one field of the chosen tiling where the
+  /// result still fits (checkTiling recomputes its costs); otherwise the
+  /// choice stands. A tiling written on the op is left as written.
+  void applyTestingAids(TileSelection &selection, const AttentionShape &shape,
+                        const TargetDescription &description) {
+    auto adjust = [&](Tiling adjusted, const std::string &note) {
+      TileDecision chosen = *selection.decision;
+      TileSelection checked = checkTiling(adjusted, shape, description);
+      if (!checked.decision)
+        return;
+      checked.decision->policy = chosen.policy;
+      checked.decision->fa1BlockKV = chosen.fa1BlockKV;
+      checked.decision->fa1BlockQ = chosen.fa1BlockQ;
+      checked.decision->why = chosen.why + "; " + note;
+      selection = checked;
+    };
+    // The cap only shrinks the key tile: shared memory and registers can
+    // only go down, so the capped tiling fits where the chosen one did.
+    Tiling tiling = selection.decision->tiling;
+    if (maxBlockKV > 0 && tiling.blockKV > maxBlockKV) {
+      tiling.blockKV = maxBlockKV;
+      adjust(tiling, "block_kv capped at " + std::to_string(maxBlockKV) +
+                         " by the max-block-kv option");
+    }
+    tiling = selection.decision->tiling;
+    if (minStages > 0 && tiling.stages < minStages) {
+      tiling.stages = minStages;
+      adjust(tiling, "stages raised to " + std::to_string(minStages) +
+                         " by the min-stages option");
+    }
+    // Splits use no shared memory or registers: they always fit.
+    tiling = selection.decision->tiling;
+    if (minKVSplits > 0 && tiling.kvSplits < minKVSplits) {
+      tiling.kvSplits = minKVSplits;
+      adjust(tiling, "key splits raised to " + std::to_string(minKVSplits) +
+                         " by the min-kv-splits option");
+    }
+  }
+
+  TilePolicy tilePolicy = TilePolicy::Auto;
+  llvm::raw_ostream *reportStream = nullptr;
+  /// The chip of the module's #nvvm.target, if any.
+  std::optional<std::string> nvvmChip;
 };
 
 } // namespace
