@@ -448,7 +448,12 @@ def FAEmulateThreadsOnCPU : Pass<"fa-emulate-threads-on-cpu"> {
     one barrier, which orders one warp's lanes only, so the intervals it
     separates run warp by warp. This is how the GPU kernel's numbers are
     tested with mlir-runner. Barriers and collectives in other places,
-    and collectives it does not model, are reported.
+    and collectives it does not model, are reported. Each cp.async copy
+    that reads any element also checks, when it is issued, that what it
+    reads lies in its source (on a GPU a read past a tensor faults or
+    returns another tensor's data): the first that does not is reported on
+    stderr with its indices and the program exits with status 1
+    (`check-async-sources`, default true).
 
     With `thread-order=reverse` or `thread-order=shuffle` (a permutation
     drawn from `seed`), the threads of every interval between barriers run
@@ -463,9 +468,14 @@ def FAEmulateThreadsOnCPU : Pass<"fa-emulate-threads-on-cpu"> {
            "or shuffle (a permutation drawn from seed)">,
     Option<"seed", "seed", "unsigned", /*default=*/"1",
            "The permutation of thread-order=shuffle">,
+    Option<"checkAsyncSources", "check-async-sources", "bool",
+           /*default=*/"true",
+           "Check at run time that each cp.async copy reads within its "
+           "source (needs the pass on a module)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
+    "::mlir::LLVM::LLVMDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect",

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AsyncCopies.h"
+#include "RuntimeReport.h"
 #include "ThreadLoops.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -18,6 +19,9 @@
 #include "llvm/ADT/MapVector.h"
 
 using namespace mlir;
+using mlir::fa::RuntimeReport;
+using mlir::fa::describeLocation;
+using mlir::fa::escapePercent;
 
 namespace {
 
@@ -40,6 +44,63 @@ Value readSource(OpBuilder &b, nvgpu::DeviceAsyncCopyOp copy) {
       b, loc, DenseElementsAttr::get(vectorType, b.getZeroAttr(elementType)));
   return vector::MaskedLoadOp::create(b, loc, vectorType, copy.getSrc(),
                                       copy.getSrcIndices(), mask, zeros);
+}
+
+/// Before `copy`: when it reads any element (srcElements of them, all when
+/// absent), every element it reads must lie in its source, as on the GPU,
+/// where a read past a tensor faults or returns another tensor's data; the
+/// first copy that does not is reported with its indices and the program
+/// ends. A copy that reads nothing (zero fill) may point anywhere.
+void checkSourceBounds(nvgpu::DeviceAsyncCopyOp copy, RuntimeReport &report) {
+  OpBuilder b(copy);
+  Location loc = copy.getLoc();
+  Value source = copy.getSrc();
+  int64_t rank = cast<MemRefType>(source.getType()).getRank();
+  Value read = copy.getSrcElements();
+  if (!read)
+    read = arith::ConstantIndexOp::create(
+        b, loc, copy.getDstElements().getSExtValue());
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value outside = arith::ConstantIntOp::create(b, loc, 0, 1);
+  SmallVector<Value> sizes;
+  for (auto [d, index] : llvm::enumerate(copy.getSrcIndices())) {
+    Value size = memref::DimOp::create(b, loc, source, d);
+    sizes.push_back(size);
+    // Elements [index, end) of this dim: `read` of them along the last.
+    Value end = arith::AddIOp::create(
+        b, loc, index, static_cast<int64_t>(d) == rank - 1 ? read : one);
+    Value before = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                         index, zero);
+    Value after =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, end, size);
+    outside = arith::OrIOp::create(
+        b, loc, outside, arith::OrIOp::create(b, loc, before, after));
+  }
+  Value readsAny =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, read, zero);
+  Value bad = arith::AndIOp::create(b, loc, readsAny, outside);
+  std::string format = "fa-emulate-threads-on-cpu: the cp.async copy at " +
+                       escapePercent(describeLocation(loc)) +
+                       " reads %ld elements from [";
+  for (int64_t d = 0; d < rank; ++d)
+    format += d ? ", %ld" : "%ld";
+  format += "] of a source of size [";
+  for (int64_t d = 0; d < rank; ++d)
+    format += d ? ", %ld" : "%ld";
+  format += "]\n";
+  scf::IfOp::create(b, loc, bad, [&](OpBuilder &ib, Location iloc) {
+    auto asI64 = [&](Value index) -> Value {
+      return arith::IndexCastOp::create(ib, iloc, ib.getI64Type(), index);
+    };
+    SmallVector<Value> values = {asI64(read)};
+    for (Value index : copy.getSrcIndices())
+      values.push_back(asI64(index));
+    for (Value size : sizes)
+      values.push_back(asI64(size));
+    report.report(ib, iloc, format, values);
+    scf::YieldOp::create(ib, iloc);
+  });
 }
 
 /// Outside a thread loop a copy simply completes at issue.
@@ -328,7 +389,8 @@ void dropTokenResults(Operation *root) {
 
 } // namespace
 
-LogicalResult mlir::fa::lowerAsyncCopies(Operation *root) {
+LogicalResult mlir::fa::lowerAsyncCopies(Operation *root,
+                                         bool checkSources) {
   SmallVector<nvgpu::DeviceAsyncWaitOp> waits;
   SmallVector<nvgpu::DeviceAsyncCreateGroupOp> commits;
   SmallVector<nvgpu::DeviceAsyncCopyOp> copies;
@@ -340,6 +402,20 @@ LogicalResult mlir::fa::lowerAsyncCopies(Operation *root) {
     else if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op))
       copies.push_back(copy);
   });
+
+  if (checkSources && !copies.empty()) {
+    auto module = dyn_cast<ModuleOp>(root);
+    if (!module)
+      return root->emitError(
+          "cannot check cp.async sources outside a module (the check calls "
+          "libc); run on the module or with check-async-sources=false");
+    RuntimeReport report{module, "check cp.async sources",
+                         "fa_async_copy_message_"};
+    if (failed(report.declare()))
+      return failure();
+    for (nvgpu::DeviceAsyncCopyOp copy : copies)
+      checkSourceBounds(copy, report);
+  }
 
   // Group the ops by their innermost thread loop.
   auto threadLoopOf = [](Operation *op) -> scf::ForallOp {

@@ -19,6 +19,14 @@
 // sees NaN. Copies never waited for never land, as a kernel may leave its
 // last prefetch pending.
 //
+// A copy's source is checked at issue: a read past the source's bounds
+// (which on a GPU faults or returns another tensor's data) is reported on
+// stderr and ends the program (RuntimeReport.h).
+//
+// A copy's source is checked at issue: a read past the source's bounds
+// (which on a GPU faults or returns another tensor's data) is reported on
+// stderr and ends the program (RuntimeReport.h).
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef FA_LIB_TRANSFORMS_GPU_ASYNCCOPIES_H
@@ -36,7 +44,10 @@ namespace mlir::fa {
 /// commit no group (they must be constant; otherwise this is reported).
 /// A full queue lands its oldest entry first (earlier than the wait, which
 /// PTX also allows). Copies outside a thread loop land at issue.
-LogicalResult lowerAsyncCopies(Operation *root);
+/// With `checkSources` (`root` must then be a module), each copy that reads
+/// any element first checks that what it reads lies in its source, and
+/// reports the copy and ends the program where it does not.
+LogicalResult lowerAsyncCopies(Operation *root, bool checkSources);
 
 } // namespace mlir::fa
 

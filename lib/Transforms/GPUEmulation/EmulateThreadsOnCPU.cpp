@@ -600,7 +600,7 @@ struct FAEmulateThreadsOnCPUPass
           << "'; known orders: forward, reverse, shuffle";
       return signalPassFailure();
     }
-    if (failed(fa::lowerAsyncCopies(getOperation())))
+    if (failed(fa::lowerAsyncCopies(getOperation(), checkAsyncSources)))
       return signalPassFailure();
     widenWarpMatmuls(getOperation());
     if (failed(fa::lowerWarpCollectives(getOperation())))

@@ -36,6 +36,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RuntimeReport.h"
 #include "ThreadLoops.h"
 #include "fa/Transforms/Passes.h"
 
@@ -63,6 +64,9 @@ namespace mlir::fa {
 } // namespace mlir::fa
 
 using namespace mlir;
+using mlir::fa::RuntimeReport;
+using mlir::fa::describeLocation;
+using mlir::fa::escapePercent;
 
 namespace {
 
@@ -152,105 +156,13 @@ void fillWithSentinel(OpBuilder &b, Location loc, Value padded, FloatType type,
   linalg::FillOp::create(b, loc, ValueRange{sentinel}, ValueRange{padded});
 }
 
-/// What a guard check calls when it finds a store out of bounds: libc's
-/// fprintf on stderr and exit, which (unlike abort) flushes what the
-/// program printed before.
-struct Reporter {
-  ModuleOp module;
-  LLVM::LLVMFuncOp fprintf, exit;
-  int64_t messages = 0;
-
-  /// Declares stderr, fprintf and exit in the module; fails, with an error
-  /// at the module, when it declares them otherwise.
-  LogicalResult declare() {
-    MLIRContext *ctx = module.getContext();
-    auto ptr = LLVM::LLVMPointerType::get(ctx);
-    auto i32 = IntegerType::get(ctx, 32);
-    OpBuilder top = OpBuilder::atBlockBegin(module.getBody());
-    Operation *stream = module.lookupSymbol("stderr");
-    if (!stream)
-      LLVM::GlobalOp::create(top, module.getLoc(), ptr, /*isConstant=*/false,
-                             LLVM::Linkage::External, "stderr", Attribute());
-    else if (auto global = dyn_cast<LLVM::GlobalOp>(stream);
-             !global || global.getType() != ptr)
-      return module.emitError("cannot guard kernel outputs: the module "
-                              "defines 'stderr' as something other than "
-                              "libc's stream, an llvm.mlir.global of type "
-                              "!llvm.ptr");
-    auto fprintfType = LLVM::LLVMFunctionType::get(i32, {ptr, ptr},
-                                                   /*isVarArg=*/true);
-    auto exitType =
-        LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {i32});
-    for (auto [name, type] :
-         {std::pair{"fprintf", fprintfType}, std::pair{"exit", exitType}}) {
-      Operation *declared = module.lookupSymbol(name);
-      auto function = dyn_cast_or_null<LLVM::LLVMFuncOp>(declared);
-      if (declared && (!function || function.getFunctionType() != type))
-        return module.emitError()
-               << "cannot guard kernel outputs: the module declares '" << name
-               << "' otherwise than libc's, an llvm.func of type " << type;
-    }
-    FailureOr<LLVM::LLVMFuncOp> print = LLVM::lookupOrCreateFn(
-        top, module, "fprintf", {ptr, ptr}, i32, /*isVarArg=*/true);
-    FailureOr<LLVM::LLVMFuncOp> quit = LLVM::lookupOrCreateFn(
-        top, module, "exit", {i32}, LLVM::LLVMVoidType::get(ctx));
-    if (failed(print) || failed(quit))
-      return failure();
-    fprintf = *print;
-    exit = *quit;
-    return success();
-  }
-
-  /// Prints `format` (a printf format) with `values` on stderr and exits
-  /// with status 1.
-  void report(OpBuilder &b, Location loc, StringRef format, ValueRange values) {
-    MLIRContext *ctx = b.getContext();
-    auto ptr = LLVM::LLVMPointerType::get(ctx);
-    // The format as a global of the module (the builder may be filling a
-    // region that is not in the module yet).
-    std::string name = "fa_guard_message_" + std::to_string(messages++);
-    std::string bytes = (format + Twine('\0')).str();
-    OpBuilder top = OpBuilder::atBlockEnd(module.getBody());
-    LLVM::GlobalOp::create(
-        top, loc,
-        LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), bytes.size()),
-        /*isConstant=*/true, LLVM::Linkage::Internal, name,
-        top.getStringAttr(bytes));
-    Value text = LLVM::AddressOfOp::create(b, loc, ptr, name);
-    Value stream = LLVM::LoadOp::create(
-        b, loc, ptr, LLVM::AddressOfOp::create(b, loc, ptr, "stderr"));
-    SmallVector<Value> arguments = {stream, text};
-    llvm::append_range(arguments, values);
-    LLVM::CallOp::create(b, loc, fprintf, arguments);
-    Value status = LLVM::ConstantOp::create(b, loc, b.getI32Type(), 1);
-    LLVM::CallOp::create(b, loc, exit, ValueRange{status});
-  }
-};
-
-/// `text` with printf's `%` escaped.
-std::string escapePercent(StringRef text) {
-  std::string escaped;
-  for (char c : text) {
-    escaped += c;
-    if (c == '%')
-      escaped += '%';
-  }
-  return escaped;
-}
-
 /// After the kernel: every element of `padded` outside the guarded view
 /// must still hold the sentinel; the first that does not is reported, as a
 /// position of the output, and the program exits with status 1.
 void checkGuard(OpBuilder &b, Location loc, Value padded, ArrayRef<Value> sizes,
                 ArrayRef<int64_t> widths, const APInt &bits,
-                Reporter &reporter) {
-  std::string where;
-  llvm::raw_string_ostream stream(where);
-  if (auto file = dyn_cast<FileLineColLoc>(loc))
-    stream << file.getFilename().getValue() << ":" << file.getLine() << ":"
-           << file.getColumn();
-  else
-    stream << loc;
+                RuntimeReport &reporter) {
+  std::string where = describeLocation(loc);
   std::string format = "fa-guard-kernel-outputs: the kernel output allocated "
                        "at " +
                        escapePercent(where) + " was written out of bounds at [";
@@ -338,7 +250,7 @@ std::optional<KernelOutput> asKernelOutput(memref::AllocOp alloc) {
 
 /// Replaces the output's buffer by the interior of a padded, sentinel-filled
 /// allocation and checks the padding after the kernel.
-void guard(KernelOutput &output, Reporter &reporter) {
+void guard(KernelOutput &output, RuntimeReport &reporter) {
   memref::AllocOp alloc = output.alloc;
   auto type = alloc.getType();
   auto elementType = cast<FloatType>(type.getElementType());
@@ -419,7 +331,8 @@ struct GuardKernelOutputs
     LLVM_DEBUG(llvm::dbgs() << outputs.size() << " kernel outputs guarded\n");
     if (outputs.empty())
       return;
-    Reporter reporter{getOperation()};
+    RuntimeReport reporter{getOperation(), "guard kernel outputs",
+                           "fa_guard_message_"};
     if (failed(reporter.declare()))
       return signalPassFailure();
     for (KernelOutput &output : outputs)
