@@ -945,6 +945,13 @@ MUTATIONS = [
      "cp.async reads the last, partial key block whole, past the end of K and V"),
     # Issue 31: operator-mutation survivors (scripts/mutate-operators.py,
     # seed 31) that were missing tests, with the tests that now kill them.
+    ("op31-empty-row-keys-offset-subtracted",
+     """               Value last = arith::AddIOp::create(
+                   nb, nloc, row,""",
+     """               Value last = arith::SubIOp::create(
+                   nb, nloc, row,""",
+     [BACKWARD + "raise-joint-graph-several-masks-offset.mlir"],
+     "dK's NaNs restored at keys j <= i - (Nk - Nq), not j <= i + (Nk - Nq)"),
     ("op31-bias-gradient-batch-range-from-heads",
      """      range(maskBroadcast[0], gridB, math.dim(query, 0));""",
      """      range(maskBroadcast[0], gridB, math.dim(query, 1));""",
