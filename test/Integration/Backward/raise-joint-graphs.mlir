@@ -25,6 +25,11 @@
 // RUN: fa-opt %t.swapped.mlir --fa-raise-attention | FileCheck %s --check-prefix=RAISED
 // RUN: fa-opt %t.swapped.mlir --fa-cpu-pipeline | %mlir-run > %t.swapped
 // RUN: %compare %t.swapped %t.frontend --rtol 1e-5 --atol 1e-6 | FileCheck %s --check-prefix=SAME
+// dP = dO·Vᵀ with its operands the other way round, generic(V, dO):
+// RUN: sed -e 's/%%dp = linalg.generic {indexing_maps = \[#q4, #k4, #s4\]/%%dp = linalg.generic {indexing_maps = [#k4, #q4, #s4]/' -e 's/ins(%%do, %%v : tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>) outs(%%z4/ins(%%v, %%do : tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>) outs(%%z4/' %s > %t.dp-swapped.mlir
+// RUN: fa-opt %t.dp-swapped.mlir --fa-raise-attention | FileCheck %s --check-prefix=RAISED
+// RUN: fa-opt %t.dp-swapped.mlir --fa-cpu-pipeline | %mlir-run > %t.dp-swapped
+// RUN: %compare %t.dp-swapped %t.frontend --rtol 1e-5 --atol 1e-6 | FileCheck %s --check-prefix=SAME
 // SAME: MATCH 758 values
 
 // No N×N tensor is left in a raised function.
