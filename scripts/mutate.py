@@ -967,6 +967,20 @@ MUTATIONS = [
      """  unsigned gradIndex = 0;""",
      [BACKWARD + "raise-joint-graphs.mlir"],
      "dP = dO·Vᵀ is only matched with dO as the first operand"),
+    ("op31-several-masks-query-length-unpermuted",
+     """    int64_t queryLen = queryType.getDimSize(
+        match.queryPermutation.empty()""",
+     """    int64_t queryLen = queryType.getDimSize(
+        true""",
+     [BACKWARD + "raise-joint-graph-several-masks-offset.mlir"],
+     "Nq of a joint graph with several masks read without Q's permutation"),
+    ("op31-several-masks-key-length-unpermuted",
+     """    int64_t keyLen = keyType.getDimSize(
+        match.keyPermutation.empty()""",
+     """    int64_t keyLen = keyType.getDimSize(
+        true""",
+     [BACKWARD + "raise-joint-graph-several-masks-offset.mlir"],
+     "Nk of a joint graph with several masks read without K's permutation"),
     ("op31-bias-gradient-batch-range-from-heads",
      """      range(maskBroadcast[0], gridB, math.dim(query, 0));""",
      """      range(maskBroadcast[0], gridB, math.dim(query, 1));""",
