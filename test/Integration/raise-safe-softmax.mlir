@@ -15,6 +15,15 @@
 // RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_80" | %mlir-run > %t.kernel
 // RUN: %compare %t.kernel %t.frontend --rtol 1e-5 | FileCheck %s --check-prefix=SAME
 // RUN: not grep -i nan %t.frontend
+// The guard squeezed to [B·H, Nq] and unsqueezed back (torch's
+// all(dim=-1) without keepdim, then unsqueeze), two reshapes between the
+// reduction and the select:
+// RUN: sed 's/^  %%p = tosa.select %%all, %%zeros, %%sm : (tensor<2x8x1xi1>/  %%flatShape = tosa.const_shape {values = dense<[2, 8]> : tensor<2xindex>} : () -> !tosa.shape<2>\n  %%rowShape = tosa.const_shape {values = dense<[2, 8, 1]> : tensor<3xindex>} : () -> !tosa.shape<3>\n  %%flat = tosa.reshape %%all, %%flatShape : (tensor<2x8x1xi1>, !tosa.shape<2>) -> tensor<2x8xi1>\n  %%rows = tosa.reshape %%flat, %%rowShape : (tensor<2x8xi1>, !tosa.shape<3>) -> tensor<2x8x1xi1>\n  %%p = tosa.select %%rows, %%zeros, %%sm : (tensor<2x8x1xi1>/' %s > %t.reshaped.mlir
+// RUN: grep -c "tosa.reshape %%all" %t.reshaped.mlir | FileCheck %s --check-prefix=ONE
+// ONE: 1
+// RUN: fa-opt %t.reshaped.mlir --fa-raise-attention=explain=true 2>&1 | FileCheck %s --check-prefix=RAISED
+// RUN: fa-opt %t.reshaped.mlir --fa-cpu-pipeline | %mlir-run > %t.reshaped
+// RUN: %compare %t.reshaped %t.frontend --rtol 1e-5 | FileCheck %s --check-prefix=SAME
 // SAME: MATCH 128 values
 // RAISED-NOT: remark
 // RAISED-LABEL: func.func @all_equal
