@@ -340,11 +340,6 @@ Value TileAttentionLowering::blockScores(
     const AttentionGeometry &geometry, Value scale,
     ArrayRef<bool> maskBroadcast) {
   MLIRContext *ctx = lb.getContext();
-  AffineExpr i, j;
-  bindDims(ctx, i, j);
-  auto map = [&](unsigned numDims, ArrayRef<AffineExpr> results) {
-    return AffineMap::get(numDims, 0, results, ctx);
-  };
   auto par = IteratorType::parallel;
   AffineMap id2 = lb.getMultiDimIdentityMap(2);
   SmallVector<OpFoldResult> scoreSizes = {lb.getIndexAttr(tileRows),
@@ -355,9 +350,7 @@ Value TileAttentionLowering::blockScores(
     SmallVector<AffineMap> maps = {id2};
     if (maskTile) {
       inputs.push_back(maskTile);
-      maps.push_back(
-          map(2, {maskBroadcast[2] ? getAffineConstantExpr(0, ctx) : i,
-                  maskBroadcast[3] ? getAffineConstantExpr(0, ctx) : j}));
+      maps.push_back(maskTileMap(ctx, maskBroadcast));
     }
     maps.push_back(id2);
     return createGeneric(
@@ -370,11 +363,9 @@ Value TileAttentionLowering::blockScores(
             score.addMask(args[1]);
           if (elementMask) {
             IndexMath em{nb, nloc};
-            Value localCol = linalg::IndexOp::create(nb, nloc, 1);
-            Value row = em.add(row0, linalg::IndexOp::create(nb, nloc, 0));
-            Value col = em.add(col0, localCol);
-            score.require(em.lt(localCol, cols)); // the padded tail
-            geometry.requireDiagonalBand(score, em, row, col);
+            // Rows past the query length are dropped when the tile is
+            // stored; keys past `cols` are the padded tail.
+            geometry.requireTileElement(score, em, row0, col0, Value(), cols);
           }
           return score.finish();
         });

@@ -276,9 +276,7 @@ std::pair<Value, Value> BackwardLowering::recompute(
     SmallVector<AffineMap> maps = {id2, row2};
     if (maskTile) {
       inputs.push_back(maskTile);
-      maps.push_back(map(
-          2, {maskBroadcast[2] ? getAffineConstantExpr(0, ctx) : i,
-              maskBroadcast[3] ? getAffineConstantExpr(0, ctx) : j}));
+      maps.push_back(maskTileMap(ctx, maskBroadcast));
     }
     maps.push_back(id2);
     return createGeneric(
@@ -291,13 +289,7 @@ std::pair<Value, Value> BackwardLowering::recompute(
             score.addMask(args[2]);
           if (elementMask) {
             IndexMath em{nb, nloc};
-            Value localRow = linalg::IndexOp::create(nb, nloc, 0);
-            Value localCol = linalg::IndexOp::create(nb, nloc, 1);
-            Value row = em.add(row0, localRow);
-            Value col = em.add(col0, localCol);
-            score.require(em.lt(localRow, rows)); // padded query rows
-            score.require(em.lt(localCol, cols)); // padded keys
-            geometry.requireDiagonalBand(score, em, row, col);
+            geometry.requireTileElement(score, em, row0, col0, rows, cols);
           }
           Value lse = args[1];
           Value negInf = arith::ConstantOp::create(
@@ -330,9 +322,7 @@ std::pair<Value, Value> BackwardLowering::recompute(
   SmallVector<AffineMap> gradMaps = {id2, id2, row2};
   if (filled) {
     gradInputs.push_back(maskTile);
-    gradMaps.push_back(
-        map(2, {maskBroadcast[2] ? getAffineConstantExpr(0, ctx) : i,
-                maskBroadcast[3] ? getAffineConstantExpr(0, ctx) : j}));
+    gradMaps.push_back(maskTileMap(ctx, maskBroadcast));
   }
   gradMaps.push_back(id2);
   Value gradScores = createGeneric(

@@ -150,6 +150,22 @@ struct AttentionGeometry {
     return needsMask;
   }
 
+  /// Inside the linalg body of a [rows, keys] tile whose first element is
+  /// (row0, col0): hides the padded elements (rows from `validRows` on,
+  /// when given; keys from `validCols` on) and those outside the causal and
+  /// window bands. The tiled forward and backward lowerings share it.
+  void requireTileElement(MaskedScore &score, IndexMath &m, Value row0,
+                          Value col0, Value validRows, Value validCols) const {
+    Value localCol = linalg::IndexOp::create(m.b, m.loc, 1);
+    Value localRow = linalg::IndexOp::create(m.b, m.loc, 0);
+    Value row = m.add(row0, localRow);
+    Value col = m.add(col0, localCol);
+    if (validRows)
+      score.require(m.lt(localRow, validRows)); // padded query rows
+    score.require(m.lt(localCol, validCols));   // padded keys
+    requireDiagonalBand(score, m, row, col);
+  }
+
   /// Inside a tile's linalg body: hides key `col` from query row `row` where
   /// the causal or window band does.
   void requireDiagonalBand(MaskedScore &score, IndexMath &m, Value row,

@@ -228,6 +228,17 @@ inline Value loadTile(OpBuilder &b, Location loc, Value source, Value batch,
                                  loc, b);
 }
 
+/// The map by which the generic over a [rows, keys] tile reads its mask
+/// tile: (i, j) -> (i, j), with 0 for a dim the mask broadcasts (dims 2 and
+/// 3 of its [B, H, Nq, Nk] broadcast flags).
+inline AffineMap maskTileMap(MLIRContext *ctx, ArrayRef<bool> maskBroadcast) {
+  AffineExpr zero = getAffineConstantExpr(0, ctx);
+  return AffineMap::get(2, 0,
+                        {maskBroadcast[2] ? zero : getAffineDimExpr(0, ctx),
+                         maskBroadcast[3] ? zero : getAffineDimExpr(1, ctx)},
+                        ctx);
+}
+
 } // namespace mlir::fa
 
 #endif // FA_TRANSFORMS_COMMON_TENSORBUILDERS_H
