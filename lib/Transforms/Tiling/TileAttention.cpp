@@ -339,47 +339,15 @@ Value TileAttentionLowering::blockScores(
     Value row0, Value col0, Value cols, int64_t tileRows,
     const AttentionGeometry &geometry, Value scale,
     ArrayRef<bool> maskBroadcast) {
-  MLIRContext *ctx = lb.getContext();
-  auto par = IteratorType::parallel;
-  AffineMap id2 = lb.getMultiDimIdentityMap(2);
   SmallVector<OpFoldResult> scoreSizes = {lb.getIndexAttr(tileRows),
                                           lb.getIndexAttr(blockKV)};
-  auto buildScores = [&](OpBuilder &sb, Location sloc,
-                         bool elementMask) -> Value {
-    SmallVector<Value> inputs = {raw};
-    SmallVector<AffineMap> maps = {id2};
-    if (maskTile) {
-      inputs.push_back(maskTile);
-      maps.push_back(maskTileMap(ctx, maskBroadcast));
-    }
-    maps.push_back(id2);
-    return createGeneric(
-        sb, sloc, inputs, createEmpty(sb, sloc, scoreSizes, f32), maps,
-        {par, par},
-        [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
-          MaskedScore score(nb, nloc, args[0], scale);
-          score.setHiddenScore(op.getHiddenScore());
-          if (maskTile)
-            score.addMask(args[1]);
-          if (elementMask) {
-            IndexMath em{nb, nloc};
-            // Rows past the query length are dropped when the tile is
-            // stored; keys past `cols` are the padded tail.
-            geometry.requireTileElement(score, em, row0, col0, Value(), cols);
-          }
-          return score.finish();
-        });
-  };
-  auto masked = scf::IfOp::create(
-      lb, lloc, needsMask,
-      [&](OpBuilder &tb, Location tloc) {
-        scf::YieldOp::create(tb, tloc, buildScores(tb, tloc, true));
-      },
-      [&](OpBuilder &eb, Location eloc) {
-        scf::YieldOp::create(eb, eloc, buildScores(eb, eloc, false));
-      });
-  Value scores = masked.getResult(0);
-  return scores;
+  // Rows past the query length are dropped when the tile is stored; keys
+  // past `cols` are the padded tail.
+  return geometry.buildMaskedTile(lb, lloc, needsMask, raw, ValueRange{},
+                                  maskTile, maskBroadcast, scale, scoreSizes,
+                                  {row0, col0, Value(), cols},
+                                  [](OpBuilder &, Location, MaskedScore &score,
+                                     ValueRange) { return score.finish(); });
 }
 
 /// The online softmax after one key block: m' = max(m, rowmax S),

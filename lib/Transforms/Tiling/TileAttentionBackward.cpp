@@ -270,50 +270,23 @@ std::pair<Value, Value> BackwardLowering::recompute(
   needsMask = lm.orI(needsMask, lm.lt(rows, lm.constant(blockQ)));
   // P = exp(scale * raw (+ bias) - L), 0 where hidden or where the row saw
   // no key in the forward pass (L = -inf).
-  auto buildProbs = [&](OpBuilder &sb, Location sloc,
-                        bool elementMask) -> Value {
-    SmallVector<Value> inputs = {raw, queries.logsumexp};
-    SmallVector<AffineMap> maps = {id2, row2};
-    if (maskTile) {
-      inputs.push_back(maskTile);
-      maps.push_back(maskTileMap(ctx, maskBroadcast));
-    }
-    maps.push_back(id2);
-    return createGeneric(
-        sb, sloc, inputs, createEmpty(sb, sloc, scoreSizes, f32), maps,
-        {par, par},
-        [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
-          MaskedScore score(nb, nloc, args[0], scale);
-          score.setHiddenScore(op.getHiddenScore());
-          if (maskTile)
-            score.addMask(args[2]);
-          if (elementMask) {
-            IndexMath em{nb, nloc};
-            geometry.requireTileElement(score, em, row0, col0, rows, cols);
-          }
-          Value lse = args[1];
-          Value negInf = arith::ConstantOp::create(
-              nb, nloc,
-              nb.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
-          Value noKey = arith::CmpFOp::create(
-              nb, nloc, arith::CmpFPredicate::OEQ, lse, negInf);
-          Value shifted = arith::SubFOp::create(nb, nloc, score.finish(),
-                                                safeRowMax(nb, nloc, lse));
-          Value prob = math::ExpOp::create(nb, nloc, shifted);
-          Value zero =
-              arith::ConstantOp::create(nb, nloc, nb.getF32FloatAttr(0));
-          return arith::SelectOp::create(nb, nloc, noKey, zero, prob);
-        });
-  };
-  auto masked = scf::IfOp::create(
-      lb, lloc, needsMask,
-      [&](OpBuilder &tb, Location tloc) {
-        scf::YieldOp::create(tb, tloc, buildProbs(tb, tloc, true));
-      },
-      [&](OpBuilder &eb, Location eloc) {
-        scf::YieldOp::create(eb, eloc, buildProbs(eb, eloc, false));
+  Value probs = geometry.buildMaskedTile(
+      lb, lloc, needsMask, raw, ValueRange{queries.logsumexp}, maskTile,
+      maskBroadcast, scale, scoreSizes, {row0, col0, rows, cols},
+      [](OpBuilder &nb, Location nloc, MaskedScore &score,
+         ValueRange rowValues) -> Value {
+        Value lse = rowValues[0];
+        Value negInf = arith::ConstantOp::create(
+            nb, nloc,
+            nb.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
+        Value noKey = arith::CmpFOp::create(nb, nloc, arith::CmpFPredicate::OEQ,
+                                            lse, negInf);
+        Value shifted = arith::SubFOp::create(nb, nloc, score.finish(),
+                                              safeRowMax(nb, nloc, lse));
+        Value prob = math::ExpOp::create(nb, nloc, shifted);
+        Value zero = arith::ConstantOp::create(nb, nloc, nb.getF32FloatAttr(0));
+        return arith::SelectOp::create(nb, nloc, noKey, zero, prob);
       });
-  Value probs = masked.getResult(0);
 
   // dS = P * (dP - D); 0 where mask_fill gives a hidden key a constant
   // score (its gradient does not reach Q or K).

@@ -166,6 +166,65 @@ struct AttentionGeometry {
     requireDiagonalBand(score, m, row, col);
   }
 
+  /// Where a tile of scores lies and which of its elements exist: its first
+  /// element (row0, col0), its valid rows (null: all) and keys.
+  struct TilePlace {
+    Value row0, col0, validRows, validCols;
+  };
+
+  /// A [rows, keys] tile of masked scores as the tiled lowerings build it,
+  /// twice behind an scf.if on `needsMask`: with the element masks of
+  /// requireTileElement and without. Each is a linalg.generic of `sizes`
+  /// over `raw` (the f32 products), `rowInputs` (one value per row) and the
+  /// mask tile (when given, read through maskTileMap), whose body forms
+  /// scale * raw (+ bias, keep-mask), hidden keys at the op's hidden score,
+  /// and yields `finish(score, row values)`.
+  Value buildMaskedTile(
+      OpBuilder &b, Location loc, Value needsMask, Value raw,
+      ValueRange rowInputs, Value maskTile, ArrayRef<bool> maskBroadcast,
+      Value scale, ArrayRef<OpFoldResult> sizes, const TilePlace &place,
+      function_ref<Value(OpBuilder &, Location, MaskedScore &, ValueRange)>
+          finish) const {
+    MLIRContext *ctx = b.getContext();
+    AffineMap id2 = b.getMultiDimIdentityMap(2);
+    AffineMap perRow = AffineMap::get(2, 0, {getAffineDimExpr(0, ctx)}, ctx);
+    auto build = [&](OpBuilder &sb, Location sloc, bool elementMask) -> Value {
+      SmallVector<Value> inputs = {raw};
+      SmallVector<AffineMap> maps = {id2};
+      llvm::append_range(inputs, rowInputs);
+      maps.append(rowInputs.size(), perRow);
+      if (maskTile) {
+        inputs.push_back(maskTile);
+        maps.push_back(maskTileMap(ctx, maskBroadcast));
+      }
+      maps.push_back(id2);
+      return createGeneric(
+          sb, sloc, inputs, createEmpty(sb, sloc, sizes, sb.getF32Type()), maps,
+          {utils::IteratorType::parallel, utils::IteratorType::parallel},
+          [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+            MaskedScore score(nb, nloc, args[0], scale);
+            score.setHiddenScore(op.getHiddenScore());
+            if (maskTile)
+              score.addMask(args[1 + rowInputs.size()]);
+            if (elementMask) {
+              IndexMath em{nb, nloc};
+              requireTileElement(score, em, place.row0, place.col0,
+                                 place.validRows, place.validCols);
+            }
+            return finish(nb, nloc, score, args.slice(1, rowInputs.size()));
+          });
+    };
+    auto masked = scf::IfOp::create(
+        b, loc, needsMask,
+        [&](OpBuilder &tb, Location tloc) {
+          scf::YieldOp::create(tb, tloc, build(tb, tloc, true));
+        },
+        [&](OpBuilder &eb, Location eloc) {
+          scf::YieldOp::create(eb, eloc, build(eb, eloc, false));
+        });
+    return masked.getResult(0);
+  }
+
   /// Inside a tile's linalg body: hides key `col` from query row `row` where
   /// the causal or window band does.
   void requireDiagonalBand(MaskedScore &score, IndexMath &m, Value row,
