@@ -224,9 +224,9 @@ void ThreadQueues::rewriteWait(nvgpu::DeviceAsyncWaitOp wait) {
   Location loc = wait.getLoc();
   int64_t keep = wait.getNumGroups() ? int64_t(*wait.getNumGroups()) : 0;
   // Groups numbered below `limit` must have landed.
-  Value limit = arith::SubIOp::create(
-      b, loc, memref::LoadOp::create(b, loc, committed, thread()),
-      arith::ConstantIntOp::create(b, loc, keep, 64));
+  Value kept = arith::ConstantIntOp::create(b, loc, keep, 64);
+  Value committedGroups = memref::LoadOp::create(b, loc, committed, thread());
+  Value limit = arith::SubIOp::create(b, loc, committedGroups, kept);
   for (const Queue &queue : queues) {
     Value lower = arith::ConstantIndexOp::create(b, loc, 0);
     Value upper = arith::ConstantIndexOp::create(b, loc, queue.capacity);

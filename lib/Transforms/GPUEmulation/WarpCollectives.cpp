@@ -210,11 +210,16 @@ Value WaveLowering::compute(OpBuilder &b, Member &member) {
         init.push_back(
             vector::ExtractOp::create(b, loc, c, ArrayRef<int64_t>{i, j}));
     // D(g + 8i, 2q + j) = C + sum over k of A(g + 8i, k) B(k, 2q + j).
+    Value step = math.constant(1);
+    Value end = math.constant(16);
+    Value start = math.constant(0);
     auto loop = scf::ForOp::create(
-        b, loc, math.constant(0), math.constant(16), math.constant(1), init,
+        b, loc, start, end, step, init,
         [&](OpBuilder &lb, Location lloc, Value k, ValueRange sums) {
           IndexMath lm{lb, lloc};
-          Value pair = lm.divU(lm.remU(k, lm.constant(8)), lm.constant(2));
+          Value two = lm.constant(2);
+          Value inOctet = lm.remU(k, lm.constant(8));
+          Value pair = lm.divU(inOctet, two);
           Value high = lm.divU(k, lm.constant(8));
           Value half = lm.remU(k, lm.constant(2));
           auto widen = [&](Value v) -> Value {

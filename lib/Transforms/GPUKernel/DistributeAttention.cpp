@@ -615,8 +615,9 @@ void KernelBuilder::storeRowResults(const QueryBlock &block,
         // Slice `index` of the thread is chunk index * rowSplit + part,
         // its two halves in the thread's order.
         IndexMath tm{tb, tloc};
-        column = tm.mul(tm.add(tm.constant(index * rowSplit), rowHalves.part),
-                        tm.constant(slice));
+        Value sliceSize = tm.constant(slice);
+        Value chunk = tm.add(tm.constant(index * rowSplit), rowHalves.part);
+        column = tm.mul(chunk, sliceSize);
         int64_t half = slice / 2;
         for (auto [position, offset] : llvm::enumerate(rowHalves.halves)) {
           // A shuffle, not extract_strided_slice: the NVVM lowering

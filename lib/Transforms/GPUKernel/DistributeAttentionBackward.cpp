@@ -294,9 +294,12 @@ void BackwardKernel::buildRowTerm(Value batchSize, Value queryHeads) {
   b.setInsertionPointToStart(inRange.thenBlock());
   int64_t chunk = chunkElements(valueDim, elementType);
   auto chunkType = VectorType::get({chunk}, elementType);
+  Value zeroSum = f32Constant(b, loc, 0);
+  Value step = math.constant(chunk);
+  Value end = math.constant(valueDim);
+  Value start = math.constant(0);
   auto sum = scf::ForOp::create(
-      b, loc, math.constant(0), math.constant(valueDim), math.constant(chunk),
-      ValueRange{f32Constant(b, loc, 0)},
+      b, loc, start, end, step, ValueRange{zeroSum},
       [&](OpBuilder &lb, Location lloc, Value column, ValueRange partial) {
         SmallVector<Value> at = {batch, head, row, column};
         Value gradient = extendToF32(
@@ -502,11 +505,12 @@ BackwardKernel::transposedProbabilities(const Lane &lane, int64_t mTiles,
       for (int64_t n = 0; n < queryTiles; ++n)
         for (int64_t j = 0; j < 2; ++j) {
           int64_t at = ((i * queryTiles + n) * 2 + r) * 2 + j;
+          Value gradProb =
+              extractElement(b, loc, gradProbs[i * queryTiles + n], r, j);
+          Value raw = extractElement(b, loc, scores[i * queryTiles + n], r, j);
           std::tie(probs[at], gradScores[at]) = probabilityAndGradient(
-              extractElement(b, loc, scores[i * queryTiles + n], r, j),
-              extractElement(b, loc, gradProbs[i * queryTiles + n], r, j),
-              lses[n * 2 + j], terms[n * 2 + j], batch, head, rowsOf[n * 2 + j],
-              col, exists[n * 2 + j]);
+              raw, gradProb, lses[n * 2 + j], terms[n * 2 + j], batch, head,
+              rowsOf[n * 2 + j], col, exists[n * 2 + j]);
         }
     }
   return {probs, gradScores};
@@ -541,8 +545,9 @@ void BackwardKernel::buildKeyValueGradients(Value batchSize, Value keyHeads) {
   VisibleRows visible =
       geometry.visibleQueries(math, col0, cols, queryLen, blockQ);
   Value blockQValue = math.constant(blockQ);
-  Value span = math.max(math.sub(visible.rowEnd, visible.firstBlockStart),
-                        math.constant(0));
+  Value none = math.constant(0);
+  Value span =
+      math.max(math.sub(visible.rowEnd, visible.firstBlockStart), none);
   Value queryBlocks = math.ceilDiv(span, blockQValue);
   Value iterations = math.mul(groupSize, queryBlocks);
 
@@ -568,9 +573,9 @@ void BackwardKernel::buildKeyValueGradients(Value batchSize, Value keyHeads) {
   };
   auto validRows = [&](IndexMath &m, Value it, Value row0) {
     Value rows = m.min(blockQValue, m.sub(queryLen, row0));
-    return arith::SelectOp::create(b, loc, m.lt(it, iterations), rows,
-                                   m.constant(0))
-        .getResult();
+    Value none = m.constant(0);
+    Value exists = m.lt(it, iterations);
+    return arith::SelectOp::create(b, loc, exists, rows, none).getResult();
   };
   Value lastRow = math.addConstant(queryLen, -1);
   auto prefetch = [&](IndexMath &m, Value it, Value stage) {
@@ -709,9 +714,9 @@ void BackwardKernel::buildQueryGradients(Value batchSize, Value queryHeads) {
   Value lastKey = math.addConstant(keyLen, -1);
   auto validKeyRows = [&](IndexMath &m, Value start) {
     Value rowsLeft = m.min(blockKVValue, m.sub(keyLen, start));
-    return arith::SelectOp::create(b, loc, m.lt(start, keyEnd), rowsLeft,
-                                   m.constant(0))
-        .getResult();
+    Value none = m.constant(0);
+    Value visible = m.lt(start, keyEnd);
+    return arith::SelectOp::create(b, loc, visible, rowsLeft, none).getResult();
   };
   auto prefetch = [&](IndexMath &m, Value start, Value stage) {
     Value valid = validKeyRows(m, start);
@@ -738,8 +743,9 @@ void BackwardKernel::buildQueryGradients(Value batchSize, Value queryHeads) {
           Value block = lm.divU(lm.sub(col0, firstBlockStart), blockKVValue);
           stage = lm.remU(block, lm.constant(stages));
           Value next = lm.add(col0, blockKVValue);
-          Value nextStage =
-              lm.remU(lm.addConstant(block, 1), lm.constant(stages));
+          Value stageCount = lm.constant(stages);
+          Value nextBlock = lm.addConstant(block, 1);
+          Value nextStage = lm.remU(nextBlock, stageCount);
           Value group = prefetch(lm, next, nextStage);
           nvgpu::DeviceAsyncWaitOp::create(b, lloc, group,
                                            b.getI32IntegerAttr(1));
@@ -768,13 +774,14 @@ void BackwardKernel::buildQueryGradients(Value batchSize, Value queryHeads) {
                 Value col =
                     lm.add(col0, lm.addConstant(pairColumn, n * kMmaN + j));
                 int64_t row = i * 2 + r;
+                Value gradProb =
+                    extractElement(b, lloc, gradProbs[i * keyTiles + n], r, j);
+                Value raw =
+                    extractElement(b, lloc, scores[i * keyTiles + n], r, j);
                 gradScores[((i * keyTiles + n) * 2 + r) * 2 + j] =
-                    probabilityAndGradient(
-                        extractElement(b, lloc, scores[i * keyTiles + n], r, j),
-                        extractElement(b, lloc, gradProbs[i * keyTiles + n], r,
-                                       j),
-                        lses[row], terms[row], batch, head, rowsOf[row], col,
-                        exists[row])
+                    probabilityAndGradient(raw, gradProb, lses[row], terms[row],
+                                           batch, head, rowsOf[row], col,
+                                           exists[row])
                         .second;
               }
         SmallVector<Value> next(state);
@@ -888,12 +895,13 @@ void BackwardKernel::buildBiasGradient(Value batchSize, Value queryHeads) {
               for (int64_t j = 0; j < 2; ++j) {
                 Value col =
                     lm.add(col0, lm.addConstant(pairColumn, n * kMmaN + j));
+                Value gradProb =
+                    extractElement(b, lloc, gradProbs[i * keyTiles + n], r, j);
+                Value raw =
+                    extractElement(b, lloc, scores[i * keyTiles + n], r, j);
                 Value gradScore =
-                    probabilityAndGradient(
-                        extractElement(b, lloc, scores[i * keyTiles + n], r, j),
-                        extractElement(b, lloc, gradProbs[i * keyTiles + n], r,
-                                       j),
-                        lse, term, batch, head, row, col, exists)
+                    probabilityAndGradient(raw, gradProb, lse, term, batch,
+                                           head, row, col, exists)
                         .second;
                 Value &acc = next[i * keyTiles + n];
                 Value sum = contractingAdd(

@@ -70,18 +70,23 @@ SmallVector<Value> KernelBuilder::computeKeyBlock(
   int64_t qkChunk = std::min(chunkElements(headDim, queryElementType),
                              chunkElements(headDim, keyElementType));
   auto scoresType = VectorType::get({keyChunk}, f32);
+  Value chunkStep = math.constant(keyChunk);
+  Value chunkEnd = math.constant(blockKV);
+  Value chunkStart = math.constant(0);
   auto chunks = scf::ForOp::create(
-      b, loc, math.constant(0), math.constant(blockKV), math.constant(keyChunk),
-      state, [&](OpBuilder &lb, Location lloc, Value c0, ValueRange running) {
+      b, loc, chunkStart, chunkEnd, chunkStep, state,
+      [&](OpBuilder &lb, Location lloc, Value c0, ValueRange running) {
         OpBuilder::InsertionGuard loopGuard(b);
         b.setInsertionPoint(lb.getInsertionBlock(), lb.getInsertionPoint());
         IndexMath lm{b, lloc};
         // raw[j] = Q[row] . K[c0 + j], 16 bytes of the head dim per step.
         Value zeroScores = arith::ConstantOp::create(
             b, lloc, DenseElementsAttr::get(scoresType, 0.0f));
+        Value dotStep = lm.constant(qkChunk);
+        Value dotEnd = lm.constant(headDim);
+        Value dotStart = lm.constant(0);
         auto dot = scf::ForOp::create(
-            b, lloc, lm.constant(0), lm.constant(headDim), lm.constant(qkChunk),
-            ValueRange{zeroScores},
+            b, lloc, dotStart, dotEnd, dotStep, ValueRange{zeroScores},
             [&](OpBuilder &db, Location dloc, Value d, ValueRange partial) {
               OpBuilder::InsertionGuard dotGuard(b);
               b.setInsertionPoint(db.getInsertionBlock(),

@@ -153,16 +153,16 @@ struct SoftmaxExponent {
   Value negatedShift(OpBuilder &b, Location loc, Value max) const {
     if (subtractFirst) // -m, in u's units
       return arith::NegFOp::create(b, loc, safeRowMax(b, loc, max));
-    return arith::MulFOp::create(b, loc, safeRowMax(b, loc, max),
-                                 f32Constant(b, loc, -log2Factor));
+    Value factor = f32Constant(b, loc, -log2Factor);
+    return arith::MulFOp::create(b, loc, safeRowMax(b, loc, max), factor);
   }
   /// The shift of a logsumexp L in natural units (the backward pass): -L
   /// log2 e, or -L where the exponent subtracts before it scales.
   Value negatedLogsumexpShift(OpBuilder &b, Location loc, Value lse) const {
     if (subtractFirst)
       return arith::NegFOp::create(b, loc, safeRowMax(b, loc, lse));
-    return arith::MulFOp::create(b, loc, safeRowMax(b, loc, lse),
-                                 f32Constant(b, loc, -kLog2e));
+    Value factor = f32Constant(b, loc, -kLog2e);
+    return arith::MulFOp::create(b, loc, safeRowMax(b, loc, lse), factor);
   }
   /// 2^(u c + negatedShift), of scalars or of vectors (negatedShift
   /// broadcast): the FMA is explicit, so that the CPU model computes the
@@ -189,12 +189,12 @@ struct SoftmaxExponent {
   /// the two are close (no FMA here, which would round differently).
   Value rescale(OpBuilder &b, Location loc, Value oldMax,
                 Value negatedNewShift) const {
-    if (subtractFirst)
-      return approximateExp2(
-          b, loc,
-          arith::MulFOp::create(
-              b, loc, arith::AddFOp::create(b, loc, oldMax, negatedNewShift),
-              f32Constant(b, loc, log2Factor)));
+    if (subtractFirst) {
+      Value factor = f32Constant(b, loc, log2Factor);
+      Value difference = arith::AddFOp::create(b, loc, oldMax, negatedNewShift);
+      return approximateExp2(b, loc,
+                             arith::MulFOp::create(b, loc, difference, factor));
+    }
     Value oldShift = arith::MulFOp::create(b, loc, oldMax,
                                            f32Constant(b, loc, log2Factor));
     return approximateExp2(

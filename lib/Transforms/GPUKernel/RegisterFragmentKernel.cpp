@@ -270,10 +270,9 @@ void KernelBuilder::fragmentEpilogue(Value thread, Value batch, Value head,
               scf::IfOp::create(
                   tb, tloc, tm.eq(lane.quad, tm.constant(0)),
                   [&](OpBuilder &sb, Location sloc) {
-                    Value lse = arith::AddFOp::create(
-                        sb, sloc,
-                        exponent.naturalMax(sb, sloc, state[i * 2 + r]),
-                        math::LogOp::create(sb, sloc, sum));
+                    Value logSum = math::LogOp::create(sb, sloc, sum);
+                    Value max = exponent.naturalMax(sb, sloc, state[i * 2 + r]);
+                    Value lse = arith::AddFOp::create(sb, sloc, max, logSum);
                     memref::StoreOp::create(sb, sloc, lse, logsumexp,
                                             ValueRange{batch, head, row});
                     scf::YieldOp::create(sb, sloc);

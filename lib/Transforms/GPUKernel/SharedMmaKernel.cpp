@@ -280,9 +280,11 @@ SmallVector<Value> KernelBuilder::softmaxRow(Value thread, Value row,
       [&](Value init,
           function_ref<Value(IndexMath &, Location, Value, Value, Value)>
               body) {
+        Value one = math.constant(1);
+        Value end = math.constant(steps);
+        Value start = math.constant(0);
         auto loop = scf::ForOp::create(
-            b, loc, math.constant(0), math.constant(steps), math.constant(1),
-            ValueRange{init},
+            b, loc, start, end, one, ValueRange{init},
             [&](OpBuilder &lb, Location lloc, Value step, ValueRange carried) {
               OpBuilder::InsertionGuard loopGuard(b);
               b.setInsertionPoint(lb.getInsertionBlock(),

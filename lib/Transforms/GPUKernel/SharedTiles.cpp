@@ -85,8 +85,10 @@ void TileCopier::copyTile(Value source, Value batch, Value head, Value row0,
   Value zeros = arith::ConstantOp::create(
       b, loc, DenseElementsAttr::get(chunkType, b.getZeroAttr(type)));
   Value stepsValue = math.constant(steps);
+  Value one = math.constant(1);
+  Value zero = math.constant(0);
   scf::ForOp::create(
-      b, loc, math.constant(0), stepsValue, math.constant(1), ValueRange{},
+      b, loc, zero, stepsValue, one, ValueRange{},
       [&](OpBuilder &lb, Location lloc, Value step, ValueRange) {
         OpBuilder::InsertionGuard loopGuard(b);
         b.setInsertionPoint(lb.getInsertionBlock(), lb.getInsertionPoint());
@@ -198,8 +200,9 @@ Value TileCopier::sharedColumn(IndexMath &math, Value row, Value column,
   Value chunkSize = math.constant(perChunk);
   Value chunk = math.divU(column, chunkSize);
   Value within = math.remU(column, chunkSize);
-  Value key =
-      math.remU(math.divU(row, math.constant(rowsPerKey)), math.constant(span));
+  Value spanValue = math.constant(span);
+  Value rowGroup = math.divU(row, math.constant(rowsPerKey));
+  Value key = math.remU(rowGroup, spanValue);
   Value swizzled = arith::XOrIOp::create(math.b, math.loc, chunk, key);
   return math.add(math.mul(swizzled, chunkSize), within);
 }

@@ -118,13 +118,16 @@ Value sequenceOfRows(OpBuilder &b, Location loc, Value sums,
         Value at = linalg::IndexOp::create(nb, nloc, 0);
         Value s = linalg::IndexOp::create(nb, nloc, 1);
         Value isSequence = m.lt(s, count);
-        Value safe = m.min(s, m.max(m.addConstant(count, -1), m.constant(0)));
+        Value zero = m.constant(0);
+        Value last = m.addConstant(count, -1);
+        Value safe = m.min(s, m.max(last, zero));
         auto [start, length] = packedRows(m, sums, safe, total);
         Value ended = arith::AndIOp::create(nb, nloc, isSequence,
                                             m.le(m.add(start, length), at));
-        Value one = arith::SelectOp::create(nb, nloc, ended, m.constant(1),
-                                            m.constant(0));
-        return m.add(args[1], one);
+        Value none = m.constant(0);
+        Value single = m.constant(1);
+        Value counted = arith::SelectOp::create(nb, nloc, ended, single, none);
+        return m.add(args[1], counted);
       });
 }
 
@@ -275,9 +278,9 @@ Value buildScores(OpBuilder &b, Location loc, const ScoreSpec &spec) {
               tensor::ExtractOp::create(nb, nloc, keySequences, col);
           score.require(em.eq(rowSequence, keySequence));
           score.require(em.lt(rowSequence, sequenceCount));
-          Value sequence = em.min(
-              rowSequence,
-              em.max(em.addConstant(sequenceCount, -1), em.constant(0)));
+          Value zero = em.constant(0);
+          Value lastSequence = em.addConstant(sequenceCount, -1);
+          Value sequence = em.min(rowSequence, em.max(lastSequence, zero));
           PackedSequence bounds = packedSequence(
               em, packedQueries, packedKeys, sequence, totalQueries, totalKeys);
           row = em.sub(row, bounds.queryStart);
@@ -653,7 +656,9 @@ struct DecomposeAttentionBackward
     Value gradKeyPerHead = perHeadKeyGradient(gradScores, query, headDim);
     Value gradValuePerHead = perHeadKeyGradient(probs, gradOutput, valueDim);
     IndexMath math{b, loc};
-    Value groupSize = math.divU(math.dim(query, 1), math.dim(op.getKey(), 1));
+    Value keyHeads = math.dim(op.getKey(), 1);
+    Value queryHeads = math.dim(query, 1);
+    Value groupSize = math.divU(queryHeads, keyHeads);
     OpFoldResult kvHeads = tensor::getMixedSize(b, loc, op.getKey(), 1);
     Value gradKey = sumOverGroups(b, loc, gradKeyPerHead, kvHeads, groupSize);
     Value gradValue =

@@ -174,7 +174,9 @@ SmallVector<Value> BackwardLowering::lower() {
   Value query = op.getQuery(), key = op.getKey();
   queryLen = math.dim(query, 2);
   keyLen = math.dim(key, 2);
-  groupSize = math.divU(math.dim(query, 1), math.dim(key, 1));
+  Value keyHeads = math.dim(key, 1);
+  Value queryHeads = math.dim(query, 1);
+  groupSize = math.divU(queryHeads, keyHeads);
   geometry = AttentionGeometry::align(math, op, queryLen, keyLen);
   scale = arith::ConstantOp::create(
       b, loc, b.getF32FloatAttr(op.getScale().convertToDouble()));
@@ -281,8 +283,9 @@ std::pair<Value, Value> BackwardLowering::recompute(
             nb.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
         Value noKey = arith::CmpFOp::create(nb, nloc, arith::CmpFPredicate::OEQ,
                                             lse, negInf);
-        Value shifted = arith::SubFOp::create(nb, nloc, score.finish(),
-                                              safeRowMax(nb, nloc, lse));
+        Value safeLse = safeRowMax(nb, nloc, lse);
+        Value shifted =
+            arith::SubFOp::create(nb, nloc, score.finish(), safeLse);
         Value prob = math::ExpOp::create(nb, nloc, shifted);
         Value zero = arith::ConstantOp::create(nb, nloc, nb.getF32FloatAttr(0));
         return arith::SelectOp::create(nb, nloc, noKey, zero, prob);

@@ -330,7 +330,8 @@ inline std::pair<Value, Value> pagedSlot(IndexMath &math, Value cache,
   Value pageIndex = math.divU(row, slots);
   Value page = loadIndex(math, pageTable, ValueRange{batch, pageIndex});
   Value lastPage = math.addConstant(math.dim(cache, 0), -1);
-  page = math.max(math.min(page, lastPage), math.constant(0));
+  Value firstPage = math.constant(0);
+  page = math.max(math.min(page, lastPage), firstPage);
   return {page, math.remU(row, slots)};
 }
 
