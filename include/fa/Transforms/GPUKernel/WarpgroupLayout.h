@@ -1,0 +1,80 @@
+//===- WarpgroupLayout.h - wgmma's accumulator over a warpgroup -*- C++ -*-===//
+//
+// Where Hopper's warpgroup matmul (wgmma.mma_async m64nNk16, f32
+// accumulator) keeps each element of its 64 x N result: the first piece of
+// the sm_90a kernel (issue 32), whose softmax runs on these registers the
+// way the register-fragment kernel's runs on mma.sync's.
+//
+// The PTX ISA ("Matrix fragments for wgmma.mma_async", register layout of
+// D for .f32) and upstream MLIR's nvgpu.warpgroup.mma.store lowering agree:
+// the 128 threads of a warpgroup are 4 warps, warp w holds rows
+// [16 w, 16 w + 16), and inside a warp the layout is mma.sync m16n8's C
+// fragment, repeated for each 8-column slice of the N columns. Thread t
+// (warp w = t / 32, lane l = t % 32, g = l / 4, q = l % 4) holds N / 2
+// registers; register r is
+//   row    = 16 w + g + 8 ((r / 2) % 2)
+//   column = 8 (r / 4) + 2 q + r % 2
+// so the four lanes of a quad share each of their rows (a row max or sum is
+// four partial values combined by two butterfly shuffles, as in
+// RegisterFragmentKernel.cpp), and a row's 2 registers per 8 columns are
+// adjacent columns (one packed pair once rounded to f16 or bf16).
+//
+// Pure and unit-tested (unittests/WarpgroupLayoutTest.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FA_TRANSFORMS_GPUKERNEL_WARPGROUPLAYOUT_H
+#define FA_TRANSFORMS_GPUKERNEL_WARPGROUPLAYOUT_H
+
+#include <cstdint>
+#include <optional>
+
+namespace mlir::fa {
+
+/// Threads of a warpgroup, and the rows of one wgmma.
+constexpr int64_t kWarpgroupThreads = 128;
+constexpr int64_t kWgmmaM = 64;
+
+/// The N a wgmma may have (8 to 256 in steps of 8).
+constexpr bool isWgmmaN(int64_t n) { return n >= 8 && n <= 256 && n % 8 == 0; }
+
+/// f32 accumulator registers per thread of an m64nN wgmma: N / 2.
+constexpr int64_t wgmmaAccumulatorRegisters(int64_t n) { return n / 2; }
+
+/// An element of the 64 x N accumulator.
+struct AccumulatorElement {
+  int64_t row = 0, column = 0;
+  friend bool operator==(AccumulatorElement a, AccumulatorElement b) {
+    return a.row == b.row && a.column == b.column;
+  }
+};
+
+/// The element that register `reg` of warpgroup thread `thread` holds.
+constexpr AccumulatorElement wgmmaAccumulatorElement(int64_t thread,
+                                                     int64_t reg) {
+  int64_t warp = thread / 32, lane = thread % 32;
+  int64_t group = lane / 4, inQuad = lane % 4;
+  return {16 * warp + group + 8 * ((reg / 2) % 2),
+          8 * (reg / 4) + 2 * inQuad + reg % 2};
+}
+
+/// Which thread holds element (row, column), and in which register; none
+/// outside 64 x N.
+struct AccumulatorSlot {
+  int64_t thread = 0, reg = 0;
+};
+constexpr std::optional<AccumulatorSlot>
+wgmmaAccumulatorSlot(int64_t n, int64_t row, int64_t column) {
+  if (row < 0 || row >= kWgmmaM || column < 0 || column >= n)
+    return std::nullopt;
+  int64_t warp = row / 16, inWarp = row % 16;
+  int64_t group = inWarp % 8, half = inWarp / 8;
+  int64_t slice = column / 8, inSlice = column % 8;
+  int64_t thread = 32 * warp + 4 * group + inSlice / 2;
+  int64_t reg = 4 * slice + 2 * half + inSlice % 2;
+  return AccumulatorSlot{thread, reg};
+}
+
+} // namespace mlir::fa
+
+#endif // FA_TRANSFORMS_GPUKERNEL_WARPGROUPLAYOUT_H

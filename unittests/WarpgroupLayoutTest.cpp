@@ -1,0 +1,117 @@
+//===- WarpgroupLayoutTest.cpp - wgmma's accumulator layout ---------------===//
+//
+// The layout of WarpgroupLayout.h checked against what it must be: a
+// bijection between (thread, register) and the 64 x N elements for every N
+// wgmma allows, mma.sync m16n8's C fragment inside each warp and 8-column
+// slice (written out here from the PTX ISA, independently), quads that
+// share rows, and upstream's nvgpu.warpgroup.mma.store formula.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fa/Transforms/GPUKernel/WarpgroupLayout.h"
+
+#include "gtest/gtest.h"
+
+#include <set>
+#include <utility>
+
+using namespace mlir::fa;
+
+namespace {
+
+TEST(WarpgroupLayout, EveryElementIsHeldOnceForEveryN) {
+  for (int64_t n = 8; n <= 256; n += 8) {
+    ASSERT_TRUE(isWgmmaN(n));
+    std::set<std::pair<int64_t, int64_t>> seen;
+    for (int64_t thread = 0; thread < kWarpgroupThreads; ++thread)
+      for (int64_t reg = 0; reg < wgmmaAccumulatorRegisters(n); ++reg) {
+        AccumulatorElement e = wgmmaAccumulatorElement(thread, reg);
+        ASSERT_GE(e.row, 0);
+        ASSERT_LT(e.row, kWgmmaM);
+        ASSERT_GE(e.column, 0);
+        ASSERT_LT(e.column, n) << "n " << n << " thread " << thread;
+        EXPECT_TRUE(seen.insert({e.row, e.column}).second)
+            << "n " << n << ": (" << e.row << ", " << e.column
+            << ") held twice";
+        std::optional<AccumulatorSlot> slot =
+            wgmmaAccumulatorSlot(n, e.row, e.column);
+        ASSERT_TRUE(slot);
+        EXPECT_EQ(slot->thread, thread);
+        EXPECT_EQ(slot->reg, reg);
+      }
+    EXPECT_EQ(static_cast<int64_t>(seen.size()), kWgmmaM * n);
+  }
+  EXPECT_FALSE(isWgmmaN(0));
+  EXPECT_FALSE(isWgmmaN(12));
+  EXPECT_FALSE(isWgmmaN(264));
+  EXPECT_FALSE(wgmmaAccumulatorSlot(64, 64, 0));
+  EXPECT_FALSE(wgmmaAccumulatorSlot(64, 0, 64));
+}
+
+// mma.sync.m16n8k16's f32 C fragment (PTX ISA): lane l, g = l / 4,
+// q = l % 4, holds c0 = (g, 2q), c1 = (g, 2q + 1), c2 = (g + 8, 2q),
+// c3 = (g + 8, 2q + 1).
+AccumulatorElement mmaSyncC(int64_t lane, int64_t reg) {
+  int64_t g = lane / 4, q = lane % 4;
+  return {g + (reg >= 2 ? 8 : 0), 2 * q + reg % 2};
+}
+
+TEST(WarpgroupLayout, EachWarpAndSliceIsAnMmaSyncFragment) {
+  constexpr int64_t n = 64;
+  for (int64_t warp = 0; warp < 4; ++warp)
+    for (int64_t lane = 0; lane < 32; ++lane)
+      for (int64_t slice = 0; slice < n / 8; ++slice)
+        for (int64_t c = 0; c < 4; ++c) {
+          AccumulatorElement wg =
+              wgmmaAccumulatorElement(32 * warp + lane, 4 * slice + c);
+          AccumulatorElement mma = mmaSyncC(lane, c);
+          EXPECT_EQ(wg.row, 16 * warp + mma.row);
+          EXPECT_EQ(wg.column, 8 * slice + mma.column);
+        }
+}
+
+TEST(WarpgroupLayout, AQuadSharesItsRows) {
+  // The row max and sum of a row combine the four lanes of a quad (two
+  // butterfly shuffles, xor 1 and xor 2): every lane of the quad holds
+  // elements of exactly the same two rows, and no other lane does.
+  constexpr int64_t n = 128;
+  for (int64_t thread = 0; thread < kWarpgroupThreads; ++thread) {
+    std::set<int64_t> rows;
+    for (int64_t reg = 0; reg < wgmmaAccumulatorRegisters(n); ++reg)
+      rows.insert(wgmmaAccumulatorElement(thread, reg).row);
+    EXPECT_EQ(rows.size(), 2u);
+    for (int64_t partner : {thread ^ 1, thread ^ 2, thread ^ 3}) {
+      std::set<int64_t> partnerRows;
+      for (int64_t reg = 0; reg < wgmmaAccumulatorRegisters(n); ++reg)
+        partnerRows.insert(wgmmaAccumulatorElement(partner, reg).row);
+      EXPECT_EQ(rows, partnerRows);
+    }
+    // Register pairs (2k, 2k + 1) are adjacent columns of one row: one
+    // packed f16x2 or bf16x2 once rounded.
+    for (int64_t reg = 0; reg < wgmmaAccumulatorRegisters(n); reg += 2) {
+      AccumulatorElement a = wgmmaAccumulatorElement(thread, reg);
+      AccumulatorElement b = wgmmaAccumulatorElement(thread, reg + 1);
+      EXPECT_EQ(a.row, b.row);
+      EXPECT_EQ(a.column + 1, b.column);
+      EXPECT_EQ(a.column % 2, 0);
+    }
+  }
+}
+
+// Upstream MLIR's lowering of nvgpu.warpgroup.mma.store writes struct
+// element (i * 2 + j * 4) (and the next) of thread t to row
+// 16 (t / 32) + (t % 32) / 4 + 8 i, column 2 (t % 4) + 8 j (and + 1).
+TEST(WarpgroupLayout, MatchesUpstreamsStoreOfTheAccumulator) {
+  constexpr int64_t n = 256;
+  for (int64_t thread = 0; thread < kWarpgroupThreads; ++thread)
+    for (int64_t i = 0; i < 2; ++i)
+      for (int64_t j = 0; j < n / 8; ++j)
+        for (int64_t next = 0; next < 2; ++next) {
+          AccumulatorElement e =
+              wgmmaAccumulatorElement(thread, i * 2 + j * 4 + next);
+          EXPECT_EQ(e.row, 16 * (thread / 32) + (thread % 32) / 4 + 8 * i);
+          EXPECT_EQ(e.column, 2 * (thread % 4) + 8 * j + next);
+        }
+}
+
+} // namespace
