@@ -114,4 +114,55 @@ TEST(WarpgroupLayout, MatchesUpstreamsStoreOfTheAccumulator) {
         }
 }
 
+// The descriptor's fields at the bits the PTX ISA gives them, written out
+// here with explicit shifts.
+TEST(WgmmaDescriptor, FieldsSitAtTheirBits) {
+  WgmmaDescriptor d;
+  d.startAddress = 0x1230;            // 0x123 in bits [0, 14)
+  d.leadingByteOffset = 2048;         // 128 in bits [16, 30)
+  d.strideByteOffset = 1024;          // 64 in bits [32, 46)
+  d.baseOffset = 5;                   // bits [49, 52)
+  d.swizzle = WgmmaSwizzle::Bytes128; // 1 in bits [62, 64)
+  uint64_t expected =
+      0x123ull | (128ull << 16) | (64ull << 32) | (5ull << 49) | (1ull << 62);
+  std::optional<uint64_t> bits = encodeWgmmaDescriptor(d);
+  ASSERT_TRUE(bits);
+  EXPECT_EQ(*bits, expected);
+  EXPECT_EQ(decodeWgmmaDescriptor(expected), d);
+  // The three swizzled modes and none.
+  EXPECT_EQ(static_cast<int>(decodeWgmmaDescriptor(2ull << 62).swizzle),
+            static_cast<int>(WgmmaSwizzle::Bytes64));
+  EXPECT_EQ(static_cast<int>(decodeWgmmaDescriptor(3ull << 62).swizzle),
+            static_cast<int>(WgmmaSwizzle::Bytes32));
+  EXPECT_EQ(static_cast<int>(decodeWgmmaDescriptor(0).swizzle),
+            static_cast<int>(WgmmaSwizzle::None));
+}
+
+TEST(WgmmaDescriptor, RoundTripsAndRefusesWhatDoesNotFit) {
+  for (int64_t start = 0; start < (1 << 18); start += 16 * 97)
+    for (int64_t leading : {0, 16, 128, 8192, (1 << 18) - 16})
+      for (int64_t stride : {0, 16, 1024, (1 << 18) - 16})
+        for (int64_t base = 0; base < 8; base += 3)
+          for (WgmmaSwizzle swizzle :
+               {WgmmaSwizzle::None, WgmmaSwizzle::Bytes128,
+                WgmmaSwizzle::Bytes64, WgmmaSwizzle::Bytes32}) {
+            WgmmaDescriptor d{start, leading, stride, base, swizzle};
+            std::optional<uint64_t> bits = encodeWgmmaDescriptor(d);
+            ASSERT_TRUE(bits);
+            EXPECT_EQ(decodeWgmmaDescriptor(*bits), d);
+          }
+  // Not a multiple of 16 bytes, past 2^18 bytes, negative, a base offset
+  // past 7: no descriptor.
+  EXPECT_FALSE(encodeWgmmaDescriptor({8, 0, 0, 0, WgmmaSwizzle::None}));
+  EXPECT_FALSE(encodeWgmmaDescriptor({0, 1 << 18, 0, 0, WgmmaSwizzle::None}));
+  EXPECT_FALSE(encodeWgmmaDescriptor({0, 0, -16, 0, WgmmaSwizzle::None}));
+  EXPECT_FALSE(encodeWgmmaDescriptor({0, 0, 0, 8, WgmmaSwizzle::None}));
+  // Bits outside the fields are ignored when read.
+  uint64_t padded =
+      *encodeWgmmaDescriptor({4096, 16, 32, 1, WgmmaSwizzle::Bytes64}) |
+      (1ull << 14) | (1ull << 30) | (1ull << 47);
+  EXPECT_EQ(decodeWgmmaDescriptor(padded),
+            (WgmmaDescriptor{4096, 16, 32, 1, WgmmaSwizzle::Bytes64}));
+}
+
 } // namespace

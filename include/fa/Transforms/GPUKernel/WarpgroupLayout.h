@@ -19,6 +19,10 @@
 // RegisterFragmentKernel.cpp), and a row's 2 registers per 8 columns are
 // adjacent columns (one packed pair once rounded to f16 or bf16).
 //
+// The wgmma matrix descriptor (how wgmma finds a tile in shared memory) is
+// here too, encoded and decoded bit by bit, so that the CPU model can read
+// a descriptor as the hardware does.
+//
 // Pure and unit-tested (unittests/WarpgroupLayoutTest.cpp).
 //
 //===----------------------------------------------------------------------===//
@@ -73,6 +77,70 @@ wgmmaAccumulatorSlot(int64_t n, int64_t row, int64_t column) {
   int64_t thread = 32 * warp + 4 * group + inSlice / 2;
   int64_t reg = 4 * slice + 2 * half + inSlice % 2;
   return AccumulatorSlot{thread, reg};
+}
+
+/// How wgmma reads a shared-memory tile: its 64-bit matrix descriptor
+/// (PTX ISA, "Matrix Descriptor Format"; upstream's
+/// nvgpu.warpgroup.generate.descriptor lowering writes the same fields).
+/// Byte addresses and offsets are stored divided by 16 in 14-bit fields:
+///   [0, 14)   start address          [16, 30)  leading dimension byte offset
+///   [32, 46)  stride dimension byte offset
+///   [49, 52)  base offset (of a swizzle pattern that does not start at a
+///             pattern boundary)      [62, 64)  swizzle mode
+enum class WgmmaSwizzle : uint8_t {
+  None = 0,
+  Bytes128 = 1,
+  Bytes64 = 2,
+  Bytes32 = 3
+};
+
+struct WgmmaDescriptor {
+  int64_t startAddress = 0;      // bytes, in shared memory
+  int64_t leadingByteOffset = 0; // bytes
+  int64_t strideByteOffset = 0;  // bytes
+  int64_t baseOffset = 0;        // 0 to 7
+  WgmmaSwizzle swizzle = WgmmaSwizzle::None;
+  friend bool operator==(const WgmmaDescriptor &a, const WgmmaDescriptor &b) {
+    return a.startAddress == b.startAddress &&
+           a.leadingByteOffset == b.leadingByteOffset &&
+           a.strideByteOffset == b.strideByteOffset &&
+           a.baseOffset == b.baseOffset && a.swizzle == b.swizzle;
+  }
+};
+
+/// The descriptor's 64 bits; none where a byte field is not a multiple of
+/// 16 or does not fit its 14 bits (2^18 bytes: all of a block's shared
+/// memory), or the base offset does not fit 3 bits.
+constexpr std::optional<uint64_t>
+encodeWgmmaDescriptor(const WgmmaDescriptor &d) {
+  auto field = [](int64_t bytes) -> std::optional<uint64_t> {
+    if (bytes < 0 || bytes % 16 != 0 || bytes >= (int64_t(1) << 18))
+      return std::nullopt;
+    return static_cast<uint64_t>(bytes / 16);
+  };
+  std::optional<uint64_t> start = field(d.startAddress);
+  std::optional<uint64_t> leading = field(d.leadingByteOffset);
+  std::optional<uint64_t> stride = field(d.strideByteOffset);
+  if (!start || !leading || !stride || d.baseOffset < 0 || d.baseOffset > 7)
+    return std::nullopt;
+  return *start | (*leading << 16) | (*stride << 32) |
+         (static_cast<uint64_t>(d.baseOffset) << 49) |
+         (static_cast<uint64_t>(d.swizzle) << 62);
+}
+
+/// The fields of a descriptor, as the hardware reads them (bits outside
+/// the fields are ignored).
+constexpr WgmmaDescriptor decodeWgmmaDescriptor(uint64_t bits) {
+  auto bytes = [&](int shift) {
+    return static_cast<int64_t>((bits >> shift) & 0x3fff) * 16;
+  };
+  WgmmaDescriptor d;
+  d.startAddress = bytes(0);
+  d.leadingByteOffset = bytes(16);
+  d.strideByteOffset = bytes(32);
+  d.baseOffset = static_cast<int64_t>((bits >> 49) & 0x7);
+  d.swizzle = static_cast<WgmmaSwizzle>((bits >> 62) & 0x3);
+  return d;
 }
 
 } // namespace mlir::fa
