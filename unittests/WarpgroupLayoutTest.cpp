@@ -165,4 +165,35 @@ TEST(WgmmaDescriptor, RoundTripsAndRefusesWhatDoesNotFit) {
             (WgmmaDescriptor{4096, 16, 32, 1, WgmmaSwizzle::Bytes64}));
 }
 
+TEST(WgmmaSwizzle, PermutesChunksWithinEachPattern) {
+  // Each mode is its own inverse, moves whole 16-byte chunks, and keeps
+  // every byte inside its 8-row pattern (8 rows of S bytes).
+  for (auto [swizzle, rowBytes] : {std::pair{WgmmaSwizzle::Bytes128, 128},
+                                   std::pair{WgmmaSwizzle::Bytes64, 64},
+                                   std::pair{WgmmaSwizzle::Bytes32, 32}}) {
+    int64_t pattern = 8 * rowBytes;
+    std::set<int64_t> seen;
+    for (int64_t offset = 0; offset < 4 * pattern; ++offset) {
+      int64_t to = swizzledByteOffset(swizzle, offset);
+      EXPECT_EQ(swizzledByteOffset(swizzle, to), offset);
+      EXPECT_EQ(to / pattern, offset / pattern);
+      EXPECT_EQ(to % 16, offset % 16);
+      EXPECT_TRUE(seen.insert(to).second);
+    }
+    // Chunk c of an S-byte row at byte r S lands in chunk
+    // c ^ ((r S / 128) mod S/16) of the same row. With 128-byte rows the
+    // same chunk of 8 consecutive rows falls in 8 different chunks.
+    int64_t chunks = rowBytes / 16;
+    for (int64_t row = 0; row < 8; ++row)
+      for (int64_t chunk = 0; chunk < chunks; ++chunk) {
+        int64_t to = swizzledByteOffset(swizzle, row * rowBytes + chunk * 16);
+        EXPECT_EQ(to / rowBytes, row);
+        EXPECT_EQ((to % rowBytes) / 16,
+                  chunk ^ ((row * rowBytes / 128) % chunks));
+      }
+  }
+  for (int64_t offset = 0; offset < 4096; ++offset)
+    EXPECT_EQ(swizzledByteOffset(WgmmaSwizzle::None, offset), offset);
+}
+
 } // namespace

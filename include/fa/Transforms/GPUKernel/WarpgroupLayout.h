@@ -108,6 +108,22 @@ struct WgmmaDescriptor {
   }
 };
 
+/// Where the byte at `offset` (from a pattern-aligned base) of a tile stored
+/// with `swizzle` sits: TMA writes and wgmma reads shared memory through the
+/// same XOR pattern, on 16-byte chunks. With an S-byte swizzle (S = 128,
+/// 64, 32), the chunk index inside each S-byte row is XORed with the index
+/// of the 128-byte line the row is in, modulo S / 16; the pattern repeats
+/// every 8 S bytes: offset bits [4, 4 + k) ^= bits [7, 7 + k), k = 3, 2, 1
+/// (CUTLASS's Swizzle<3,4,3>, <2,4,3>, <1,4,3>).
+constexpr int64_t swizzledByteOffset(WgmmaSwizzle swizzle, int64_t offset) {
+  int64_t bits = swizzle == WgmmaSwizzle::Bytes128  ? 3
+                 : swizzle == WgmmaSwizzle::Bytes64 ? 2
+                 : swizzle == WgmmaSwizzle::Bytes32 ? 1
+                                                    : 0;
+  int64_t mask = ((int64_t(1) << bits) - 1) << 4;
+  return offset ^ ((offset >> 3) & mask);
+}
+
 /// The descriptor's 64 bits; none where a byte field is not a multiple of
 /// 16 or does not fit its 14 bits (2^18 bytes: all of a block's shared
 /// memory), or the base offset does not fit 3 bits.
