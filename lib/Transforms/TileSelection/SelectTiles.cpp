@@ -270,42 +270,6 @@ SmallVector<std::pair<StringRef, Value>> addressedOperands(OpTy op) {
           {"output", op.getOutput()}};
 }
 
-/// Tiles an fa.attention_backward (or checks the tiling written on it) by
-/// the backward model of TileSelection.h, and reports it with "pass":
-/// "backward".
-template <typename ResolveTarget>
-WalkResult selectBackward(AttentionBackwardOp op, ResolveTarget &resolveTarget,
-                          llvm::raw_ostream *reportStream) {
-  FailureOr<ResolvedTarget> resolved =
-      resolveTarget(op, addressedOperands(op));
-  if (failed(resolved))
-    return WalkResult::interrupt();
-  AttentionShape shape = describe(op);
-  TileSelection selection;
-  if (TilingAttr given = op.getTilingAttr())
-    selection = checkBackwardTiling(
-        Tiling{given.getBlockQ(), given.getBlockKv(), given.getWarps(),
-               given.getStages(), given.getKvSplits(), given.getPackGqa()},
-        shape, resolved->description);
-  else
-    selection = selectBackwardTiles(shape, resolved->description);
-  if (!selection.decision) {
-    op.emitOpError() << selection.error;
-    return WalkResult::interrupt();
-  }
-  const TileDecision &decision = *selection.decision;
-  LLVM_DEBUG(llvm::dbgs() << "backward tiles at " << op.getLoc() << ": "
-                          << decision.why << "\n");
-  op.setTilingAttr(TilingAttr::get(
-      op.getContext(), decision.tiling.blockQ, decision.tiling.blockKV,
-      decision.tiling.warps, decision.tiling.stages,
-      decision.costs.sharedMemoryBytes, /*kv_splits=*/1, /*pack_gqa=*/false));
-  if (reportStream)
-    writeReport(*reportStream, op, op.getQuery().getType().getElementType(),
-                "backward", shape, *resolved, decision);
-  return WalkResult::advance();
-}
-
 /// Refuses, at `op`, a tensor operand a GPU kernel could not address with
 /// 32-bit indices.
 LogicalResult checkAddressable(Operation *op, const ResolvedTarget &resolved,
@@ -365,13 +329,9 @@ struct FASelectTilesPass : fa::impl::FASelectTilesBase<FASelectTilesPass> {
     }
 
     nvvmChip = fromNvvmTarget(module);
-    auto resolve = [&](Operation *op,
-                       ArrayRef<std::pair<StringRef, Value>> operands) {
-      return resolveTarget(op, operands);
-    };
     WalkResult result = module.walk([&](Operation *walked) -> WalkResult {
       if (auto backward = dyn_cast<AttentionBackwardOp>(walked))
-        return selectBackward(backward, resolve, reportStream);
+        return selectBackward(backward);
       if (auto op = dyn_cast<AttentionOp>(walked))
         return selectForward(op);
       return WalkResult::advance();
@@ -478,6 +438,40 @@ private:
     if (reportStream)
       writeReport(*reportStream, op, op.getQuery().getType().getElementType(),
                   "forward", shape, *resolved, decision);
+    return WalkResult::advance();
+  }
+
+  /// Tiles an fa.attention_backward (or checks the tiling written on it) by
+  /// the backward model of TileSelection.h, and reports it with "pass":
+  /// "backward".
+  WalkResult selectBackward(AttentionBackwardOp op) {
+    FailureOr<ResolvedTarget> resolved =
+        resolveTarget(op, addressedOperands(op));
+    if (failed(resolved))
+      return WalkResult::interrupt();
+    AttentionShape shape = describe(op);
+    TileSelection selection;
+    if (TilingAttr given = op.getTilingAttr())
+      selection = checkBackwardTiling(
+          Tiling{given.getBlockQ(), given.getBlockKv(), given.getWarps(),
+                 given.getStages(), given.getKvSplits(), given.getPackGqa()},
+          shape, resolved->description);
+    else
+      selection = selectBackwardTiles(shape, resolved->description);
+    if (!selection.decision) {
+      op.emitOpError() << selection.error;
+      return WalkResult::interrupt();
+    }
+    const TileDecision &decision = *selection.decision;
+    LLVM_DEBUG(llvm::dbgs() << "backward tiles at " << op.getLoc() << ": "
+                            << decision.why << "\n");
+    op.setTilingAttr(TilingAttr::get(
+        op.getContext(), decision.tiling.blockQ, decision.tiling.blockKV,
+        decision.tiling.warps, decision.tiling.stages,
+        decision.costs.sharedMemoryBytes, /*kv_splits=*/1, /*pack_gqa=*/false));
+    if (reportStream)
+      writeReport(*reportStream, op, op.getQuery().getType().getElementType(),
+                  "backward", shape, *resolved, decision);
     return WalkResult::advance();
   }
 
