@@ -355,6 +355,9 @@ KernelBuilder::enterThreadLoop(const QueryBlock &block,
   if (!registerFragments)
     gpu::BarrierOp::create(b, loc);
 
+  // The row-per-thread variants use these; the register-fragment variant
+  // (rows per warp) does not, and canonicalization drops them there. They
+  // are built here for all so that the kernel's IR keeps one op order.
   Value rowInBlock =
       rowSplit == 1 ? thread : math.divU(thread, math.constant(rowSplit));
   Value row = math.add(block.row0, rowInBlock);
