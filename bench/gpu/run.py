@@ -63,6 +63,28 @@ DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32,
           "i32": torch.int32}
 
 
+# Above this many f32 scores the forward is checked on the first and the last
+# heads of the first and the last batch entry only: the math backend holds
+# several B x H x N x N f32 tensors at once (about 100 GB at N = 16k).
+FULL_CHECK_SCORES = 1 << 31
+
+
+def checked_parts(c, q, k, v):
+    """(index, reference) pairs: the parts of the forward's output that are
+    compared with SDPA's math backend in f32, and that backend's result on
+    them."""
+    if c["batch"] * c["heads"] * c["n"] ** 2 <= FULL_CHECK_SCORES:
+        parts = [(slice(None), slice(None))]
+    else:
+        parts = [(slice(0, 1), slice(0, 4)), (slice(-1, None), slice(-4, None))]
+    for part in parts:
+        with sdpa_kernel(SDPBackend.MATH):
+            reference = F.scaled_dot_product_attention(
+                q[part].float(), k[part].float(), v[part].float(),
+                is_causal=c["causal"])
+        yield part, reference
+
+
 def load_launches(c, lib, buffers):
     """A callable that runs the entry's launches in order on `buffers`."""
     launches = []
@@ -256,10 +278,8 @@ def main():
 
         ours()
         torch.cuda.synchronize()
-        with sdpa_kernel(SDPBackend.MATH):
-            reference = F.scaled_dot_product_attention(
-                q.float(), k.float(), v.float(), is_causal=c["causal"])
-        error = (out.float() - reference).abs().max().item()
+        error = max((out[part].float() - reference).abs().max().item()
+                    for part, reference in checked_parts(c, q, k, v))
         ok = error <= 2e-2
         failed += not ok
 
