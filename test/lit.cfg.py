@@ -83,6 +83,12 @@ if ptxas:
     config.available_features.add("ptxas")
     llvm_config.with_environment("PATH", os.path.dirname(ptxas), append_path=True)
     config.substitutions.append(("%ptxas", ptxas))
+# nvcc, for the CUDA C++ probe of Hopper's layouts (bench/gpu/hopper-probe.cu),
+# which only compiles here: running it needs an sm_90 GPU.
+nvcc = shutil.which("nvcc", path="/usr/local/cuda/bin:" + os.environ.get("PATH", ""))
+if nvcc:
+    config.available_features.add("nvcc")
+    config.substitutions.append(("%nvcc", nvcc))
 
 # libclang's Python bindings (Debian: python3-clang-22), which
 # scripts/mutate-operators.py parses C++ with.

@@ -196,4 +196,102 @@ TEST(WgmmaSwizzle, PermutesChunksWithinEachPattern) {
     EXPECT_EQ(swizzledByteOffset(WgmmaSwizzle::None, offset), offset);
 }
 
+// A tile of `rows` x 64 (K-major) or 64 x `rows` (MN-major) f16 elements,
+// read by four wgmma K steps, in the layouts the sm_90a kernel uses:
+// every element of every step must be read from its own two bytes, all
+// inside the tile (the layouts bench/gpu/hopper-probe.cu checks on a GPU).
+WgmmaDescriptor tileStep(WgmmaSwizzle swizzle, WgmmaMajor major, int64_t rows,
+                         int64_t step) {
+  int64_t s = swizzleRowBytes(swizzle), k0 = 16 * step;
+  WgmmaDescriptor d;
+  d.swizzle = swizzle;
+  if (major == WgmmaMajor::K && swizzle == WgmmaSwizzle::None)
+    d = {(k0 / 8) * rows * 16, rows * 16, 128, 0, swizzle};
+  else if (major == WgmmaMajor::K)
+    d = {(k0 / (s / 2)) * rows * s + (k0 % (s / 2)) * 2, 16, 8 * s, 0, swizzle};
+  else if (swizzle == WgmmaSwizzle::None)
+    d = {(k0 / 8) * 128, 128, 64 * 16, 0, swizzle};
+  else
+    d = {(k0 / 8) * 8 * s, 64 * s, 8 * s, 0, swizzle};
+  return d;
+}
+
+TEST(WgmmaOperand, TileLayoutsReadEveryElementOnce) {
+  for (WgmmaSwizzle swizzle : {WgmmaSwizzle::None, WgmmaSwizzle::Bytes128,
+                               WgmmaSwizzle::Bytes64, WgmmaSwizzle::Bytes32})
+    for (WgmmaMajor major : {WgmmaMajor::K, WgmmaMajor::MN})
+      for (int64_t rows : {32, 64}) {
+        // An MN-major tile narrower than its atom leaves part of it unused.
+        int64_t atomElements = swizzleRowBytes(swizzle) / 2;
+        int64_t width = major == WgmmaMajor::MN && rows < atomElements
+                            ? atomElements
+                            : rows;
+        int64_t bytes = width * 64 * 2;
+        std::set<int64_t> seen;
+        for (int64_t step = 0; step < 4; ++step) {
+          WgmmaDescriptor d = tileStep(swizzle, major, rows, step);
+          for (int64_t mn = 0; mn < rows; ++mn)
+            for (int64_t k = 0; k < 16; ++k) {
+              int64_t at = wgmmaOperandByteAddress(d, major, 2, mn, k);
+              EXPECT_EQ(at % 2, 0);
+              EXPECT_GE(at, 0);
+              EXPECT_LT(at, bytes);
+              EXPECT_TRUE(seen.insert(at).second)
+                  << "swizzle " << int(swizzle) << " major " << int(major)
+                  << " rows " << rows << " step " << step << " (" << mn << ", "
+                  << k << ")";
+            }
+        }
+      }
+}
+
+TEST(WgmmaOperand, UnswizzledKMajorIsCoreMatrices) {
+  // Element (mn, k) of a K-major operand without swizzle: row mn % 8 of
+  // core matrix (mn / 8, k / 8), written out from the PTX ISA's figure.
+  WgmmaDescriptor d{1024, 2048, 128, 0, WgmmaSwizzle::None};
+  EXPECT_EQ(wgmmaOperandByteAddress(d, WgmmaMajor::K, 2, 0, 0), 1024);
+  EXPECT_EQ(wgmmaOperandByteAddress(d, WgmmaMajor::K, 2, 1, 0), 1024 + 16);
+  EXPECT_EQ(wgmmaOperandByteAddress(d, WgmmaMajor::K, 2, 0, 7), 1024 + 14);
+  EXPECT_EQ(wgmmaOperandByteAddress(d, WgmmaMajor::K, 2, 0, 8), 1024 + 2048);
+  EXPECT_EQ(wgmmaOperandByteAddress(d, WgmmaMajor::K, 2, 9, 9),
+            1024 + 128 + 2048 + 16 + 2);
+}
+
+TEST(WgmmaOperand, SwizzledRowsPermuteTheirChunks) {
+  // 128-byte swizzle, K-major: row r's chunk c is read from chunk c ^ r of
+  // the same row; a start 32 bytes into the row reads its chunks 2 and 3.
+  WgmmaDescriptor d{0, 16, 1024, 0, WgmmaSwizzle::Bytes128};
+  for (int64_t r = 0; r < 8; ++r)
+    for (int64_t k = 0; k < 16; ++k)
+      EXPECT_EQ(wgmmaOperandByteAddress(d, WgmmaMajor::K, 2, r, k),
+                r * 128 + ((k / 8) ^ r) * 16 + (k % 8) * 2);
+  d.startAddress = 32;
+  EXPECT_EQ(wgmmaOperandByteAddress(d, WgmmaMajor::K, 2, 3, 0),
+            3 * 128 + (2 ^ 3) * 16);
+}
+
+TEST(WgmmaOperand, RegisterOperandIsTheAccumulatorOfTheSameColumns) {
+  // Each A register element of K step j is the accumulator element of
+  // columns [16 j, 16 j + 16) that the same thread holds: the register
+  // and half the header's comment names.
+  for (int64_t thread = 0; thread < kWarpgroupThreads; ++thread)
+    for (int64_t step = 0; step < 4; ++step)
+      for (int64_t reg = 0; reg < 4; ++reg)
+        for (int64_t half = 0; half < 2; ++half) {
+          OperandElement a = wgmmaRegisterOperandElement(thread, reg, half);
+          AccumulatorElement c = wgmmaAccumulatorElement(
+              thread, 8 * step + 4 * (reg / 2) + 2 * (reg % 2) + half);
+          EXPECT_EQ(c.row, a.row);
+          EXPECT_EQ(c.column, 16 * step + a.k);
+        }
+  std::set<std::pair<int64_t, int64_t>> seen;
+  for (int64_t thread = 0; thread < kWarpgroupThreads; ++thread)
+    for (int64_t reg = 0; reg < 4; ++reg)
+      for (int64_t half = 0; half < 2; ++half) {
+        OperandElement a = wgmmaRegisterOperandElement(thread, reg, half);
+        EXPECT_TRUE(seen.insert({a.row, a.k}).second);
+      }
+  EXPECT_EQ(seen.size(), 64u * 16u);
+}
+
 } // namespace

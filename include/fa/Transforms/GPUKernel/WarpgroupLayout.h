@@ -124,6 +124,91 @@ constexpr int64_t swizzledByteOffset(WgmmaSwizzle swizzle, int64_t offset) {
   return offset ^ ((offset >> 3) & mask);
 }
 
+/// The bytes of one swizzle pattern row (S), 16 without a swizzle.
+constexpr int64_t swizzleRowBytes(WgmmaSwizzle swizzle) {
+  return swizzle == WgmmaSwizzle::Bytes128  ? 128
+         : swizzle == WgmmaSwizzle::Bytes64 ? 64
+         : swizzle == WgmmaSwizzle::Bytes32 ? 32
+                                            : 16;
+}
+
+/// Which dimension of a wgmma operand is contiguous in shared memory:
+/// K (imm-trans 0; Q and K of S = Q Kᵀ) or M/N (imm-trans 1, f16 and bf16
+/// only; V of O = P V).
+enum class WgmmaMajor : uint8_t { K, MN };
+
+/// The shared-memory byte from which wgmma reads element (mn, k) of an
+/// operand (mn < 64 for A, < N for B; k < 16, one instruction's K) of
+/// `elementBytes` bytes, as the descriptor `d` describes it. Core matrices
+/// are 8 rows of 16 bytes (T = 16 / elementBytes elements); a swizzle atom
+/// is 8 rows of S bytes (S = 128, 64, 32), stored contiguously:
+///   K-major,  no swizzle: rows (mn) 16 B apart, 8-row groups SBO apart,
+///                         16-byte chunks of K LBO apart;
+///   K-major,  swizzled:   rows S bytes apart, 8-row groups SBO apart, K
+///                         contiguous inside the row (LBO unused);
+///   MN-major, no swizzle: k rows 16 B apart, groups of 8 k LBO apart,
+///                         16-byte chunks of MN SBO apart;
+///   MN-major, swizzled:   k rows S bytes apart, groups of 8 k SBO apart,
+///                         atoms of S / elementBytes MN elements LBO apart;
+/// then the swizzle permutes the address's 16-byte chunks as
+/// swizzledByteOffset does, on the absolute address (start included: a
+/// descriptor whose start is advanced 32 bytes into a 128-byte row reads
+/// the next 16 columns of K). PTX ISA "Shared Memory Matrix Layout" and
+/// tcgen05's "Leading Dimension Stride" table; CUTLASS's GMMA descriptor
+/// comments say the same. Checked on an H200 by bench/gpu/hopper-probe.cu.
+/// The base offset is not modeled: callers start patterns on their own
+/// boundary and keep it 0.
+constexpr int64_t wgmmaOperandByteAddress(const WgmmaDescriptor &d,
+                                          WgmmaMajor major,
+                                          int64_t elementBytes, int64_t mn,
+                                          int64_t k) {
+  int64_t chunkElements = 16 / elementBytes;
+  int64_t linear = 0;
+  if (d.swizzle == WgmmaSwizzle::None) {
+    if (major == WgmmaMajor::K)
+      linear = (mn / 8) * d.strideByteOffset +
+               (k / chunkElements) * d.leadingByteOffset + (mn % 8) * 16 +
+               (k % chunkElements) * elementBytes;
+    else
+      linear = (mn / chunkElements) * d.strideByteOffset +
+               (k / 8) * d.leadingByteOffset + (k % 8) * 16 +
+               (mn % chunkElements) * elementBytes;
+  } else {
+    int64_t rowBytes = swizzleRowBytes(d.swizzle);
+    int64_t atomElements = rowBytes / elementBytes;
+    if (major == WgmmaMajor::K)
+      linear = (mn / 8) * d.strideByteOffset + (mn % 8) * rowBytes +
+               k * elementBytes;
+    else
+      linear = (mn / atomElements) * d.leadingByteOffset +
+               (k / 8) * d.strideByteOffset + (k % 8) * rowBytes +
+               (mn % atomElements) * elementBytes;
+  }
+  return swizzledByteOffset(d.swizzle, d.startAddress + linear);
+}
+
+/// A (64 x 16, f16 or bf16) from registers (wgmma's RS form, P of O = P V):
+/// thread t (warp w, g = lane / 4, q = lane % 4) holds 4 registers of two
+/// halves each, mma.sync m16n8k16's A fragment for rows [16 w, 16 w + 16):
+/// register r, half h is A[16 w + g + 8 (r % 2)][8 (r / 2) + 2 q + h].
+/// So the accumulator registers 8j .. 8j+7 of a thread (its elements in
+/// columns [16 j, 16 j + 16)) are its A registers for K step j, register r
+/// packing accumulator registers 8 j + 4 (r / 2) + 2 (r % 2) and the next:
+/// S's accumulator becomes P's operand without a shuffle. Checked on an
+/// H200 by bench/gpu/hopper-probe.cu.
+struct OperandElement {
+  int64_t row = 0, k = 0;
+  friend bool operator==(OperandElement a, OperandElement b) {
+    return a.row == b.row && a.k == b.k;
+  }
+};
+constexpr OperandElement
+wgmmaRegisterOperandElement(int64_t thread, int64_t reg, int64_t half) {
+  int64_t warp = thread / 32, lane = thread % 32;
+  int64_t group = lane / 4, inQuad = lane % 4;
+  return {16 * warp + group + 8 * (reg % 2), 8 * (reg / 2) + 2 * inQuad + half};
+}
+
 /// The descriptor's 64 bits; none where a byte field is not a multiple of
 /// 16 or does not fit its 14 bits (2^18 bytes: all of a block's shared
 /// memory), or the base offset does not fit 3 bits.
