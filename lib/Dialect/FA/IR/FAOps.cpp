@@ -10,6 +10,7 @@
 
 #include "fa/Dialect/FA/IR/FAOps.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -444,4 +445,78 @@ LogicalResult AttentionBackwardOp::verify() {
       return failure();
   }
   return check.scaleAndDiagonals(getScaleAttr(), getCausal(), getWindowAttr());
+}
+
+//===----------------------------------------------------------------------===//
+// WarpgroupMmaOp, WarpgroupMmaWaitOp
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Refuses a wgmma operand buffer that is not a contiguous run of workgroup
+/// memory: descriptors address it by byte offset from its first element.
+LogicalResult verifyWgmmaBuffer(Operation *op, StringRef which,
+                                MemRefType type) {
+  if (!type.getLayout().isIdentity())
+    return op->emitOpError() << which
+                             << " must have the identity layout: descriptors "
+                                "address it by byte offset, got "
+                             << type;
+  Attribute space = type.getMemorySpace();
+  auto gpuSpace = dyn_cast_or_null<gpu::AddressSpaceAttr>(space);
+  if (space && !(gpuSpace && gpuSpace.getValue() ==
+                                 gpu::GPUDialect::getWorkgroupAddressSpace()))
+    return op->emitOpError() << which
+                             << " must be in workgroup memory (wgmma reads "
+                                "shared memory), got "
+                             << type;
+  return success();
+}
+
+} // namespace
+
+LogicalResult WarpgroupMmaOp::verify() {
+  int64_t n = getN();
+  if (n < 8 || n > 256 || n % 8 != 0)
+    return emitOpError() << "accumulator of " << n / 2
+                         << " elements per thread is no wgmma m64nN: N = " << n
+                         << " must be a multiple of 8 from 8 to 256";
+  Type element = getOperandElementType();
+  if (failed(verifyWgmmaBuffer(*this, "B's buffer", getBBuffer().getType())))
+    return failure();
+  if (getA().getType().isInteger(64)) {
+    if (!getABuffer())
+      return emitOpError()
+             << "takes A from shared memory (an i64 descriptor) but names no "
+                "buffer for it: write `%desc in %buffer`";
+    if (failed(verifyWgmmaBuffer(*this, "A's buffer", getABuffer().getType())))
+      return failure();
+    if (getABuffer().getType().getElementType() != element)
+      return emitOpError() << "multiplies A of "
+                           << getABuffer().getType().getElementType()
+                           << " by B of " << element
+                           << ": both must be f16 or both bf16";
+    return success();
+  }
+  auto registers = cast<VectorType>(getA().getType());
+  if (getABuffer())
+    return emitOpError() << "takes A from registers (" << registers
+                         << ") and from a buffer: name one";
+  if (registers.getShape() != ArrayRef<int64_t>{4, 2})
+    return emitOpError() << "takes A from registers as "
+                         << VectorType::get({4, 2}, element)
+                         << " (4 registers of 2 halves per thread), got "
+                         << registers;
+  if (registers.getElementType() != element)
+    return emitOpError() << "multiplies A of " << registers.getElementType()
+                         << " by B of " << element
+                         << ": both must be f16 or both bf16";
+  return success();
+}
+
+LogicalResult WarpgroupMmaWaitOp::verify() {
+  if (getValues().empty())
+    return emitOpError() << "waits for nothing: name the accumulators whose "
+                            "wgmmas it waits for";
+  return success();
 }

@@ -270,4 +270,114 @@ def FA_AttentionBackwardOp : FA_Op<"attention_backward",
   }];
 }
 
+
+//===----------------------------------------------------------------------===//
+// Hopper's warpgroup matmul, as the sm_90a kernel issues it
+//===----------------------------------------------------------------------===//
+
+def FA_WarpgroupMmaOp : FA_Op<"warpgroup_mma",
+    [AllTypesMatch<["accumulator", "result"]>]> {
+  let summary = "One wgmma.mma_async m64nNk16 (f16 or bf16 into f32) of a warpgroup";
+  let description = [{
+    The 128 threads of a warpgroup (threads `128 w` to `128 w + 127` of the
+    block) multiply a 64 x 16 A by a 16 x N B and add the 64 x N f32
+    accumulator, which they hold `N / 2` elements each, in wgmma's layout
+    (`include/fa/Transforms/GPUKernel/WarpgroupLayout.h`: thread t, register
+    r holds row `16 (t / 32) + (t % 32) / 4 + 8 ((r / 2) % 2)`, column
+    `8 (r / 4) + 2 (t % 4) + r % 2`). Every thread of the warpgroup executes
+    it (`.sync.aligned`).
+
+    A comes from shared memory (an `i64` wgmma matrix descriptor and the
+    buffer it points into, K-major) or from registers (`vector<4x2xT>`:
+    register r, half h is `A[16 (t / 32) + (t % 32) / 4 + 8 (r % 2)]
+    [8 (r / 2) + 2 (t % 4) + h]`). B always comes from shared memory,
+    K-major, or M/N-major with `transpose_b`. A descriptor's start address
+    is the byte offset of the operand *in its buffer*, a one-dimensional
+    workgroup buffer of `T`; the GPU lowering adds the buffer's shared
+    address. The descriptor's other fields (leading and stride byte offsets,
+    swizzle mode) are read as the hardware reads them (PTX ISA "Matrix
+    Descriptor Format"; checked on an H200 by bench/gpu/hopper-probe.cu).
+
+    The result is asynchronous: it may feed another `fa.warpgroup_mma` as
+    its accumulator (wgmmas chain on the same registers), and any other use
+    must go through `fa.warpgroup_mma_wait`. `ignore_accumulator` computes
+    `A B` alone (PTX's scale-d = 0).
+
+    The CPU model (fa-emulate-threads-on-cpu) computes each thread's own
+    elements from the descriptors and the other threads' A registers, and
+    gives a result read without its wait NaN.
+
+    ```mlir
+    %s = fa.warpgroup_mma %zero, %qDesc in %q_smem, %kDesc in %k_smem
+           {ignore_accumulator}
+           : vector<64xf32>, i64 in memref<8192xf16, #gpu.address_space<workgroup>>,
+             memref<8192xf16, #gpu.address_space<workgroup>>
+    ```
+
+    The GPU lowering issues it as inline PTX: upstream's `nvvm.wgmma.mma_async`
+    takes A from shared memory only, and `nvgpu.warpgroup.mma`'s accumulator
+    is opaque, so neither can run P V with P in registers or a softmax on S.
+  }];
+  let arguments = (ins
+    VectorOfRankAndType<[1], [F32]>:$accumulator,
+    AnyTypeOf<[I64, VectorOfRankAndType<[2], [F16, BF16]>]>:$a,
+    Arg<Optional<MemRefRankOf<[F16, BF16], [1]>>, "A's buffer", [MemRead]>:$a_buffer,
+    I64:$b_descriptor,
+    Arg<MemRefRankOf<[F16, BF16], [1]>, "B's buffer", [MemRead]>:$b_buffer,
+    UnitAttr:$transpose_b,
+    UnitAttr:$ignore_accumulator
+  );
+  let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
+  let assemblyFormat = [{
+    $accumulator `,` $a (`in` $a_buffer^)? `,` $b_descriptor `in` $b_buffer
+    attr-dict `:` type($accumulator) `,` type($a) (`in` type($a_buffer)^)? `,`
+    type($b_buffer)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// N: twice the accumulator's elements per thread.
+    int64_t getN() { return 2 * getAccumulator().getType().getNumElements(); }
+    /// f16 or bf16.
+    Type getOperandElementType() {
+      return getBBuffer().getType().getElementType();
+    }
+  }];
+}
+
+def FA_WarpgroupMmaWaitOp : FA_Op<"warpgroup_mma_wait",
+    [AllTypesMatch<["values", "results"]>]> {
+  let summary = "Commits the warpgroup's wgmmas and waits for their results";
+  let description = [{
+    Commits the `fa.warpgroup_mma`s the warpgroup issued since its last
+    wait as one group (`wgmma.commit_group`), then waits until at most
+    `pending` groups are still in flight (`wgmma.wait_group pending`), and
+    returns its operands, now readable. With `pending = 0` every operand may
+    come from any earlier group; with `pending = N` the operands must come
+    from groups older than the newest N (the group this wait commits among
+    them): this is how a kernel issues the next block's Q Kᵀ and then works
+    on this block's scores while it runs.
+
+    ```mlir
+    %s = fa.warpgroup_mma_wait %s_async {pending = 0} : vector<64xf32>
+    ```
+
+    The CPU model returns the computed value of an operand whose group has
+    completed, and NaN for one whose group the wait leaves in flight.
+  }];
+  let arguments = (ins Variadic<VectorOfRankAndType<[1], [F32]>>:$values,
+                       DefaultValuedAttr<ConfinedAttr<I64Attr,
+                         [IntMinValue<0>, IntMaxValue<7>]>, "0">:$pending);
+  let results = (outs Variadic<VectorOfRankAndType<[1], [F32]>>:$results);
+  let assemblyFormat = [{
+    $values attr-dict `:` type($values)
+  }];
+  let hasVerifier = 1;
+  let builders = [
+    OpBuilder<(ins "ValueRange":$values, "int64_t":$pending), [{
+      build($_builder, $_state, values.getTypes(), values,
+            $_builder.getI64IntegerAttr(pending));
+    }]>
+  ];
+}
+
 #endif // FA_DIALECT_FA_IR_FAOPS_TD
