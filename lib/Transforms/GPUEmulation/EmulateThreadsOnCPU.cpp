@@ -46,6 +46,7 @@
 #include "AsyncCopies.h"
 #include "ThreadLoops.h"
 #include "WarpCollectives.h"
+#include "WarpgroupMma.h"
 
 #include "fa/Transforms/Passes.h"
 
@@ -603,6 +604,8 @@ struct FAEmulateThreadsOnCPUPass
     if (failed(fa::lowerAsyncCopies(getOperation(), checkAsyncSources)))
       return signalPassFailure();
     widenWarpMatmuls(getOperation());
+    if (failed(fa::lowerWarpgroupMmas(getOperation())))
+      return signalPassFailure();
     if (failed(fa::lowerWarpCollectives(getOperation())))
       return signalPassFailure();
 

@@ -1,0 +1,49 @@
+// What the CPU model of fa.warpgroup_mma cannot run is reported at the op.
+// RUN: fa-opt %s --fa-emulate-threads-on-cpu -split-input-file -verify-diagnostics
+
+#wg = #gpu.address_space<workgroup>
+!buf = memref<1024xf16, #wg>
+// 64 threads are half a warpgroup.
+func.func @half_a_warpgroup(%as: !buf, %bs: !buf) {
+  scf.forall (%blk) in (1) {
+    scf.forall (%t) in (64) {
+      %d = arith.constant 0 : i64
+      %zero = arith.constant dense<0.0> : vector<4xf32>
+      // expected-error @+1 {{cannot run on a CPU: a warpgroup matmul is emulated in a one-dimensional thread loop of whole warpgroups (128 threads), from 0 by 1}}
+      %x = fa.warpgroup_mma %zero, %d in %as, %d in %bs : vector<4xf32>, i64 in !buf, !buf
+    } {mapping = [#gpu.thread<x>]}
+  } {mapping = [#gpu.block<x>]}
+  return
+}
+
+// -----
+
+#wg = #gpu.address_space<workgroup>
+!buf = memref<1024xf16, #wg>
+// Under a condition, not every thread of the warpgroup need reach it.
+func.func @conditional(%as: !buf, %bs: !buf, %c: i1) {
+  scf.forall (%blk) in (1) {
+    scf.forall (%t) in (128) {
+      scf.if %c {
+        %d = arith.constant 0 : i64
+        %zero = arith.constant dense<0.0> : vector<4xf32>
+        // expected-error @+1 {{cannot run on a CPU: a warpgroup matmul must be in the thread loop or in a loop directly inside it, where every thread of the warpgroup reaches it}}
+        %x = fa.warpgroup_mma %zero, %d in %as, %d in %bs : vector<4xf32>, i64 in !buf, !buf
+      }
+    } {mapping = [#gpu.thread<x>]}
+  } {mapping = [#gpu.block<x>]}
+  return
+}
+
+// -----
+
+#wg = #gpu.address_space<workgroup>
+!buf = memref<1024xf16, #wg>
+// Outside any thread loop.
+func.func @host(%as: !buf, %bs: !buf) {
+  %d = arith.constant 0 : i64
+  %zero = arith.constant dense<0.0> : vector<4xf32>
+  // expected-error @+1 {{cannot run on a CPU: a warpgroup matmul is emulated in a one-dimensional thread loop of whole warpgroups}}
+  %x = fa.warpgroup_mma %zero, %d in %as, %d in %bs : vector<4xf32>, i64 in !buf, !buf
+  return
+}
