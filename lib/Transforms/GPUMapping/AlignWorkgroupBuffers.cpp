@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fa/Dialect/FA/IR/FAOps.h"
 #include "fa/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -29,6 +30,9 @@ namespace {
 
 /// The widest access the kernel form makes to a shared tile.
 constexpr int64_t kSharedAccessBytes = 16;
+/// Where a 128-byte swizzle pattern starts (PTX ISA, wgmma's matrix
+/// descriptor: its base offset is 0 only for patterns on this boundary).
+constexpr int64_t kSwizzlePatternBytes = 1024;
 
 struct FAAlignWorkgroupBuffersPass
     : fa::impl::FAAlignWorkgroupBuffersBase<FAAlignWorkgroupBuffersPass> {
@@ -38,14 +42,24 @@ struct FAAlignWorkgroupBuffersPass
     getOperation()->walk([&](gpu::GPUFuncOp kernel) {
       if (!kernel.isKernel())
         return;
+      // wgmma and TMA swizzle on absolute shared addresses: a 128-byte
+      // swizzle's pattern starts on a 1024-byte boundary, and the
+      // descriptors fa.warpgroup_mma carries count from their buffer's
+      // start.
+      bool warpgroupMatmuls =
+          kernel
+              .walk([](fa::WarpgroupMmaOp) { return WalkResult::interrupt(); })
+              .wasInterrupted();
+      int64_t alignment =
+          warpgroupMatmuls ? kSwizzlePatternBytes : kSharedAccessBytes;
       for (unsigned index = 0; index < kernel.getNumWorkgroupAttributions();
            ++index) {
         auto stated = dyn_cast_or_null<IntegerAttr>(
             kernel.getWorkgroupAttributionAttr(index, alignName));
-        if (stated && stated.getInt() >= kSharedAccessBytes)
+        if (stated && stated.getInt() >= alignment)
           continue;
-        kernel.setWorkgroupAttributionAttr(
-            index, alignName, b.getI64IntegerAttr(kSharedAccessBytes));
+        kernel.setWorkgroupAttributionAttr(index, alignName,
+                                           b.getI64IntegerAttr(alignment));
       }
     });
   }

@@ -12,6 +12,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "WarpgroupMmaToNVVM.h"
+
+#include "fa/Dialect/FA/IR/FAOps.h"
 #include "fa/Transforms/Passes.h"
 
 #include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
@@ -50,7 +53,9 @@ struct FAConvertKernelNVGPUToNVVMPass
 
     RewritePatternSet patterns(context);
     populateNVGPUToNVVMConversionPatterns(converter, patterns);
+    fa::populateWarpgroupMmaToNVVMPatterns(converter, patterns);
     LLVMConversionTarget target(*context);
+    target.addIllegalOp<fa::WarpgroupMmaOp, fa::WarpgroupMmaWaitOp>();
     target.addLegalDialect<LLVM::LLVMDialect, NVVM::NVVMDialect,
                            arith::ArithDialect, memref::MemRefDialect,
                            vector::VectorDialect>();

@@ -95,14 +95,39 @@ func.func @block(%q: memref<64x64xf16>, %k: memref<64x64xf16>,
       %s3 = fa.warpgroup_mma %s2, %dqk3 in %qs, %dqk3 in %ks : vector<32xf32>, i64 in !smem, !smem
       %s = fa.warpgroup_mma_wait %s3 : vector<32xf32>
       %p16 = arith.truncf %s : vector<32xf32> to vector<32xf16>
-      %pslice0 = vector.extract_strided_slice %p16 {offsets = [0], sizes = [8], strides = [1]} : vector<32xf16> to vector<8xf16>
-      %p0 = vector.shape_cast %pslice0 : vector<8xf16> to vector<4x2xf16>
-      %pslice1 = vector.extract_strided_slice %p16 {offsets = [8], sizes = [8], strides = [1]} : vector<32xf16> to vector<8xf16>
-      %p1 = vector.shape_cast %pslice1 : vector<8xf16> to vector<4x2xf16>
-      %pslice2 = vector.extract_strided_slice %p16 {offsets = [16], sizes = [8], strides = [1]} : vector<32xf16> to vector<8xf16>
-      %p2 = vector.shape_cast %pslice2 : vector<8xf16> to vector<4x2xf16>
-      %pslice3 = vector.extract_strided_slice %p16 {offsets = [24], sizes = [8], strides = [1]} : vector<32xf16> to vector<8xf16>
-      %p3 = vector.shape_cast %pslice3 : vector<8xf16> to vector<4x2xf16>
+      %pzero = arith.constant dense<0.0> : vector<4x2xf16>
+      %pair0_0 = vector.shuffle %p16, %p16 [0, 1] : vector<32xf16>, vector<32xf16>
+      %p0_0 = vector.insert %pair0_0, %pzero [0] : vector<2xf16> into vector<4x2xf16>
+      %pair0_1 = vector.shuffle %p16, %p16 [2, 3] : vector<32xf16>, vector<32xf16>
+      %p0_1 = vector.insert %pair0_1, %p0_0 [1] : vector<2xf16> into vector<4x2xf16>
+      %pair0_2 = vector.shuffle %p16, %p16 [4, 5] : vector<32xf16>, vector<32xf16>
+      %p0_2 = vector.insert %pair0_2, %p0_1 [2] : vector<2xf16> into vector<4x2xf16>
+      %pair0_3 = vector.shuffle %p16, %p16 [6, 7] : vector<32xf16>, vector<32xf16>
+      %p0 = vector.insert %pair0_3, %p0_2 [3] : vector<2xf16> into vector<4x2xf16>
+      %pair1_0 = vector.shuffle %p16, %p16 [8, 9] : vector<32xf16>, vector<32xf16>
+      %p1_0 = vector.insert %pair1_0, %pzero [0] : vector<2xf16> into vector<4x2xf16>
+      %pair1_1 = vector.shuffle %p16, %p16 [10, 11] : vector<32xf16>, vector<32xf16>
+      %p1_1 = vector.insert %pair1_1, %p1_0 [1] : vector<2xf16> into vector<4x2xf16>
+      %pair1_2 = vector.shuffle %p16, %p16 [12, 13] : vector<32xf16>, vector<32xf16>
+      %p1_2 = vector.insert %pair1_2, %p1_1 [2] : vector<2xf16> into vector<4x2xf16>
+      %pair1_3 = vector.shuffle %p16, %p16 [14, 15] : vector<32xf16>, vector<32xf16>
+      %p1 = vector.insert %pair1_3, %p1_2 [3] : vector<2xf16> into vector<4x2xf16>
+      %pair2_0 = vector.shuffle %p16, %p16 [16, 17] : vector<32xf16>, vector<32xf16>
+      %p2_0 = vector.insert %pair2_0, %pzero [0] : vector<2xf16> into vector<4x2xf16>
+      %pair2_1 = vector.shuffle %p16, %p16 [18, 19] : vector<32xf16>, vector<32xf16>
+      %p2_1 = vector.insert %pair2_1, %p2_0 [1] : vector<2xf16> into vector<4x2xf16>
+      %pair2_2 = vector.shuffle %p16, %p16 [20, 21] : vector<32xf16>, vector<32xf16>
+      %p2_2 = vector.insert %pair2_2, %p2_1 [2] : vector<2xf16> into vector<4x2xf16>
+      %pair2_3 = vector.shuffle %p16, %p16 [22, 23] : vector<32xf16>, vector<32xf16>
+      %p2 = vector.insert %pair2_3, %p2_2 [3] : vector<2xf16> into vector<4x2xf16>
+      %pair3_0 = vector.shuffle %p16, %p16 [24, 25] : vector<32xf16>, vector<32xf16>
+      %p3_0 = vector.insert %pair3_0, %pzero [0] : vector<2xf16> into vector<4x2xf16>
+      %pair3_1 = vector.shuffle %p16, %p16 [26, 27] : vector<32xf16>, vector<32xf16>
+      %p3_1 = vector.insert %pair3_1, %p3_0 [1] : vector<2xf16> into vector<4x2xf16>
+      %pair3_2 = vector.shuffle %p16, %p16 [28, 29] : vector<32xf16>, vector<32xf16>
+      %p3_2 = vector.insert %pair3_2, %p3_1 [2] : vector<2xf16> into vector<4x2xf16>
+      %pair3_3 = vector.shuffle %p16, %p16 [30, 31] : vector<32xf16>, vector<32xf16>
+      %p3 = vector.insert %pair3_3, %p3_2 [3] : vector<2xf16> into vector<4x2xf16>
       %o0 = fa.warpgroup_mma %zero, %p0, %dv0 in %vs {ignore_accumulator, transpose_b} : vector<32xf32>, vector<4x2xf16>, !smem
       %o1 = fa.warpgroup_mma %o0, %p1, %dv1 in %vs {transpose_b} : vector<32xf32>, vector<4x2xf16>, !smem
       %o2 = fa.warpgroup_mma %o1, %p2, %dv2 in %vs {transpose_b} : vector<32xf32>, vector<4x2xf16>, !smem
