@@ -54,6 +54,11 @@ bool mlir::fa::chipHasAsyncCopy(llvm::StringRef chip) {
          version >= 80;
 }
 
+bool mlir::fa::chipHasWarpgroupMma(llvm::StringRef chip) {
+  std::optional<TargetDescription> preset = lookupTargetPreset(chip);
+  return preset && hasWarpgroupMma(*preset);
+}
+
 bool mlir::fa::chipHasTensorCores(llvm::StringRef chip) {
   std::optional<TargetDescription> preset = lookupTargetPreset(chip);
   return preset && hasMmaSync16816(*preset);
@@ -193,6 +198,7 @@ void mlir::fa::buildGPUPipeline(OpPassManager &pm,
   kernel.asyncCopies = chipHasAsyncCopy(options.chip);
   kernel.tensorCores = chipHasTensorCores(options.chip);
   kernel.registerFragments = options.registerFragments;
+  kernel.warpgroupMma = chipHasWarpgroupMma(options.chip);
   pm.addPass(createFADistributeAttention(kernel));
   FADistributeAttentionBackwardOptions backward;
   backward.asyncCopies = kernel.asyncCopies;

@@ -167,6 +167,9 @@ bool chipHasAsyncCopy(llvm::StringRef chip);
 /// Whether `chip` has the f16 mma.sync m16n8k16 the tensor-core kernel uses
 /// (sm_80 and later).
 bool chipHasTensorCores(llvm::StringRef chip);
+/// Whether the kernel for `chip` multiplies with wgmma where the tiling
+/// allows: sm_90a, the only preset with Hopper's warpgroup matmul.
+bool chipHasWarpgroupMma(llvm::StringRef chip);
 
 /// The PTX ISA features `fa-gpu-pipeline` asks for on `chip` (the oldest
 /// PTX version that knows the chip, at least 8.0), e.g. "+ptx80".

@@ -318,6 +318,10 @@ def FADistributeAttention : Pass<"fa-distribute-attention"> {
            "Multiply with warp-level 16x8x16 matmuls (nvgpu mma.sync after "
            "fa-warp-matmuls-to-nvgpu) when the operands are f16 or bf16 "
            "and the tiling allows (needs sm_80 or later)">,
+    Option<"warpgroupMma", "warpgroup-mma", "bool", /*default=*/"false",
+           "With register-fragments: multiply with Hopper's warpgroup "
+           "matmul (fa.warpgroup_mma, wgmma; needs sm_90a) where the tiling "
+           "allows (D = Dv = 64, warps of 16 rows in 64-row warpgroups)">,
     Option<"registerFragments", "register-fragments", "bool", /*default=*/"true",
            "With tensor-cores: keep S and P in mma.sync fragments "
            "(FlashAttention-2's register-resident softmax, quad shuffles) "

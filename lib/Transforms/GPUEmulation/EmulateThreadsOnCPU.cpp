@@ -59,6 +59,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::fa {
 #define GEN_PASS_DEF_FAEMULATETHREADSONCPU
@@ -650,16 +651,22 @@ struct FAEmulateThreadsOnCPUPass
     // Workgroup memory of a GPU-mapped loop is ordinary memory on a CPU:
     // the kernel form only loads and stores to it, so the type changes in
     // place. Memory outside such loops is not this pass's to change.
+    // Views of it (the one-dimensional views the wgmma kernel's
+    // descriptors address) follow.
     getOperation()->walk([](Operation *op) {
-      if (!isa<memref::AllocOp, memref::AllocaOp>(op))
-        return;
       if (!inMappedLoop(op))
         return;
-      auto type = cast<MemRefType>(op->getResult(0).getType());
-      if (!isa_and_nonnull<gpu::AddressSpaceAttr>(type.getMemorySpace()))
+      if (!isa<memref::AllocOp, memref::AllocaOp>(op) &&
+          !isa<ViewLikeOpInterface>(op))
         return;
-      op->getResult(0).setType(MemRefType::get(
-          type.getShape(), type.getElementType(), type.getLayout()));
+      for (Value result : op->getResults()) {
+        auto type = dyn_cast<MemRefType>(result.getType());
+        if (!type ||
+            !isa_and_nonnull<gpu::AddressSpaceAttr>(type.getMemorySpace()))
+          continue;
+        result.setType(MemRefType::get(type.getShape(), type.getElementType(),
+                                       type.getLayout()));
+      }
     });
   }
 };

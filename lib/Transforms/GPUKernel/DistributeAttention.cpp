@@ -324,9 +324,11 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
   KeyBlocks keys = visibleKeyBlocks(block);
   ThreadRow self = enterThreadLoop(block, tiles);
   std::unique_ptr<KernelVariant> variant =
-      registerFragments ? makeRegisterFragmentVariant(*this, block, tiles, self)
-      : tensorCores     ? makeSharedMmaVariant(*this, block, tiles, self)
-                        : makeFMAVariant(*this, block, tiles, self);
+      warpgroupMma ? makeWarpgroupMmaVariant(*this, block, tiles, self)
+      : registerFragments
+          ? makeRegisterFragmentVariant(*this, block, tiles, self)
+      : tensorCores ? makeSharedMmaVariant(*this, block, tiles, self)
+                    : makeFMAVariant(*this, block, tiles, self);
   SmallVector<Value> init = variant->initState();
   KeyTileSchedule schedule(*this, block, tiles, keys, self);
   variant->finish(schedule.walk(*variant, init));
@@ -835,7 +837,8 @@ struct FADistributeAttentionPass
   using FADistributeAttentionBase::FADistributeAttentionBase;
 
   void runOnOperation() override {
-    KernelOptions options{asyncCopies, tensorCores, registerFragments};
+    KernelOptions options{asyncCopies, tensorCores, registerFragments,
+                          warpgroupMma};
     if (failed(lowerEach<AttentionOp>(
             getOperation(), [&](RewriterBase &rewriter, AttentionOp op) {
               return success(
@@ -865,7 +868,8 @@ KernelPlan mlir::fa::planForwardKernel(AttentionOp op,
   return planKernel(sizes, shape, gpu_kernel::elementBytes(keyType),
                     gpu_kernel::elementBytes(valueType),
                     KernelChoices{options.asyncCopies, options.tensorCores,
-                                  options.registerFragments});
+                                  options.registerFragments,
+                                  options.warpgroupMma});
 }
 
 FailureOr<SmallVector<Value>>

@@ -342,6 +342,9 @@ struct KernelBuilder : TileCopier {
   /// that no thread idles; the two combine the row's max and sum with one
   /// warp shuffle. 1 otherwise (and always in the FMA kernel).
   int64_t rowSplit = 1;
+  /// Whether the register-fragment kernel multiplies with Hopper's wgmma
+  /// (WarpgroupMmaKernel.cpp) instead of mma.sync.
+  bool warpgroupMma = false;
   Type queryElementType, keyElementType, valueElementType, outputElementType,
       f32;
 
@@ -384,6 +387,7 @@ struct KernelBuilder : TileCopier {
         cast<RankedTensorType>(op.getOutput().getType()).getElementType();
     f32 = b.getF32Type();
     registerFragments = plan.registerFragments;
+    warpgroupMma = plan.warpgroupMma;
   }
 
   SmallVector<Value> build();
@@ -550,7 +554,8 @@ struct KeyBlockAt {
 ///   finish(state)                          after the last block
 /// The variants: FMAKernel.cpp (per-thread FMAs), SharedMmaKernel.cpp
 /// (mma.sync through shared S and P tiles), RegisterFragmentKernel.cpp
-/// (FlashAttention-2's register-resident S and P).
+/// (FlashAttention-2's register-resident S and P) and WarpgroupMmaKernel.cpp
+/// (the same on Hopper's wgmma).
 class KernelVariant {
 public:
   KernelVariant(KernelBuilder &kernel, const KernelBuilder::QueryBlock &block,
@@ -592,6 +597,11 @@ makeSharedMmaVariant(KernelBuilder &kernel,
                      const KernelBuilder::QueryBlock &block,
                      const KernelBuilder::SharedTiles &tiles,
                      const KernelBuilder::ThreadRow &self);
+std::unique_ptr<KernelVariant>
+makeWarpgroupMmaVariant(KernelBuilder &kernel,
+                        const KernelBuilder::QueryBlock &block,
+                        const KernelBuilder::SharedTiles &tiles,
+                        const KernelBuilder::ThreadRow &self);
 std::unique_ptr<KernelVariant>
 makeRegisterFragmentVariant(KernelBuilder &kernel,
                             const KernelBuilder::QueryBlock &block,

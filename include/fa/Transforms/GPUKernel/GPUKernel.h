@@ -30,6 +30,9 @@ struct KernelOptions {
   /// Forward only: S and P in mma.sync fragments (FlashAttention-2's
   /// register-resident softmax) rather than through shared memory.
   bool registerFragments = true;
+  /// Forward only, with registerFragments: Hopper's wgmma where the tiling
+  /// allows (warpgroupMmaKernel; sm_90a).
+  bool warpgroupMma = false;
 };
 
 /// The forward kernel `op`'s tiling gets (planKernel on the op's shape and

@@ -135,6 +135,17 @@ int64_t fa1BlockQ(int64_t sharedMemoryElements, int64_t headDim);
 /// Whether `target` has the m16n8k16 f16/bf16 mma.sync of sm_80 and later.
 bool hasMmaSync16816(const TargetDescription &target);
 
+/// Whether `target` has Hopper's warpgroup matmul (wgmma m64nNk16, sm_90a).
+bool hasWarpgroupMma(const TargetDescription &target);
+
+/// Whether the register-fragment kernel can multiply with wgmma instead of
+/// mma.sync for this tiling (the sm_90a kernel, WarpgroupMmaKernel.cpp):
+/// a tensor-core tiling (tensorCoreKernel) of 64-row warpgroups whose warps
+/// hold 16 rows each (warps = block_q / 16), a key block of 16 to 256 keys,
+/// and D = Dv = 64 of 2-byte elements, whose 128-byte rows are the 128-byte
+/// swizzle wgmma reads.
+bool warpgroupMmaKernel(const Tiling &tiling, const AttentionShape &shape);
+
 /// Whether fa-distribute-attention's kernel multiplies Q K^T and P V with
 /// tensor cores (warp-level 16x8x16 matmuls that become nvgpu.ldmatrix and
 /// nvgpu.mma.sync) for this tiling, on a target with m16n8k16: f16 or bf16
@@ -155,6 +166,9 @@ struct KernelPlan {
   /// S, P and O in mma.sync fragments (FlashAttention-2's register-resident
   /// softmax); else S and P pass through shared memory.
   bool registerFragments = false;
+  /// With registerFragments: Q K^T and P V as Hopper's warpgroup matmuls
+  /// (wgmma, warpgroupMmaKernel) on the same fragment layout.
+  bool warpgroupMma = false;
   /// K/V tiles prefetched with cp.async, 16 bytes per thread and step.
   bool asyncCopies = false;
   /// Threads that share one query row's softmax and accumulator (2 in the
@@ -169,6 +183,8 @@ struct KernelPlan {
 /// What the caller allows (fa-distribute-attention's options).
 struct KernelChoices {
   bool asyncCopies = true, tensorCores = true, registerFragments = true;
+  /// wgmma where the tiling allows (sm_90a only).
+  bool warpgroupMma = false;
 };
 
 /// The forward kernel for `tiling` on `shape`, with K and V elements of

@@ -215,6 +215,20 @@ bool mlir::fa::hasMmaSync16816(const TargetDescription &target) {
   return target.isGPU() && llvm::is_contained(target.mmaShapes, "m16n8k16");
 }
 
+bool mlir::fa::hasWarpgroupMma(const TargetDescription &target) {
+  return target.isGPU() && llvm::is_contained(target.mmaShapes, "m64n256k16");
+}
+
+bool mlir::fa::warpgroupMmaKernel(const Tiling &tiling,
+                                  const AttentionShape &shape) {
+  constexpr int64_t warpgroupRows = 64, warpRows = 16;
+  return tensorCoreKernel(tiling, shape) && shape.elementBytes == 2 &&
+         shape.headDim == 64 && shape.valueDim == 64 &&
+         tiling.blockQ % warpgroupRows == 0 &&
+         tiling.warps * warpRows == tiling.blockQ && tiling.blockKV >= 16 &&
+         tiling.blockKV <= 256;
+}
+
 bool mlir::fa::tensorCoreKernel(const Tiling &tiling,
                                 const AttentionShape &shape) {
   // The m and k of m16n8k16; each warp multiplies whole 16-row tiles.
@@ -227,9 +241,10 @@ bool mlir::fa::tensorCoreKernel(const Tiling &tiling,
 std::string KernelPlan::describe() const {
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << (registerFragments ? "mma.sync, register fragments"
-         : tensorCores     ? "mma.sync, shared-memory S and P"
-                           : "FMA");
+  os << (warpgroupMma        ? "wgmma, register fragments"
+         : registerFragments ? "mma.sync, register fragments"
+         : tensorCores       ? "mma.sync, shared-memory S and P"
+                             : "FMA");
   os << (asyncCopies ? ", cp.async" : ", synchronous copies") << ", " << threads
      << " threads, " << stages << (stages == 1 ? " stage" : " stages");
   if (rowSplit > 1)
@@ -259,6 +274,8 @@ KernelPlan mlir::fa::planKernel(const Tiling &tiling,
   // Block_kv and Dv are multiples of 16 here: whole pairs of 8-column
   // chunks for the two threads of a row.
   plan.registerFragments = plan.tensorCores && choices.registerFragments;
+  plan.warpgroupMma = plan.registerFragments && choices.warpgroupMma &&
+                      warpgroupMmaKernel(tiling, shape);
   plan.asyncCopies = choices.asyncCopies &&
                      (tiling.stages > 1 || plan.registerFragments) &&
                      evenChunks(shape.headDim, keyBytes) &&

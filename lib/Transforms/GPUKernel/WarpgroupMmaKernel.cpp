@@ -1,0 +1,341 @@
+//===- WarpgroupMmaKernel.cpp - the key block on Hopper's wgmma -----------===//
+//
+// The register-fragment kernel's key block (RegisterFragmentKernel.cpp)
+// with its two matmuls on Hopper's warpgroup matmul (fa.warpgroup_mma,
+// wgmma.mma_async), for sm_90a. The block's rows are split over warpgroups
+// of 128 threads, 64 rows each; warp w of a warpgroup holds rows
+// [16 w, 16 w + 16) of it, a thread rows g and g + 8 (g = lane / 4) as in
+// mma.sync's fragments (include/fa/Transforms/GPUKernel/WarpgroupLayout.h):
+//
+//   S (64 x Bc, Bc / 2 registers) = 4 wgmmas, A = Q_s, B = K_s, both
+//       read from shared memory through descriptors (D = 64: 16 of the
+//       head dim per step, the start 32 bytes further into each 128-byte
+//       row), then a wait;
+//   scale, masks, row max (per lane, then the quad's butterflies), p, l
+//       on S's registers, exactly the register-fragment kernel's softmax;
+//   O (64 x 64, 32 registers) *= alpha, then O += P V: Bc / 16 wgmmas
+//       with A = P from registers (S's registers 8j .. 8j + 7, rounded in
+//       pairs, are K step j's A registers: no data crosses lanes) and
+//       B = V_s, M/N-major (transpose_b), then a wait;
+//   end: l over the quad, O / l stored two columns per register pair.
+//
+// Q_s, K_s and V_s are the register-fragment kernel's tiles: rows of 64
+// 2-byte elements (128 bytes) whose 16-byte chunks are XORed with the
+// row's index mod 8, which is wgmma's (and TMA's) 128-byte swizzle when a
+// tile starts on a 1024-byte boundary (fa-align-workgroup-buffers). The
+// descriptors address them as one-dimensional views, from their first
+// byte: fa.warpgroup_mma's contract, which the CPU model runs
+// (fa-emulate-threads-on-cpu) and the GPU lowering offsets by the tile's
+// shared address.
+//
+// This is the first Hopper kernel of issue 32: wgmma on the copies and
+// schedule of the mma.sync kernel (cp.async, every warpgroup computing).
+// TMA, warp specialization and the ping-pong between warpgroups come next.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Fragments.h"
+#include "KernelBuilder.h"
+#include "fa/Transforms/GPUKernel/WarpgroupLayout.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+#include <limits>
+
+namespace mlir::fa::gpu_kernel {
+
+namespace {
+
+/// Bytes of one tile row (64 elements of 2 bytes): one 128-byte swizzle
+/// row.
+constexpr int64_t kRowBytes = 128;
+/// Rows of a warpgroup's share of the block and of one wgmma.
+constexpr int64_t kWarpgroupRows = kWgmmaM;
+/// K of one wgmma.
+constexpr int64_t kStepK = 16;
+
+class WarpgroupMmaVariant final : public KernelVariant {
+public:
+  using KernelVariant::KernelVariant;
+
+  SmallVector<Value> initState() override;
+  SmallVector<Value> scores(const KeyBlockAt &at) override;
+  SmallVector<Value> fold(const KeyBlockAt &at, ArrayRef<Value> scores,
+                          ValueRange state) override;
+  void finish(ValueRange state) override;
+  // S is waited for before scores() returns: K_s is then free, and the
+  // next block's K may be copied while the softmax and P V run.
+  bool readsKeysOnlyInScores() const override { return true; }
+
+private:
+  OpBuilder &b() { return kernel.b; }
+  /// The tile as one dimension of elements, what descriptors address.
+  Value flat(Value tile);
+  /// A 128-byte-swizzle descriptor of the operand at `byteOffset` of its
+  /// buffer, with the given leading and stride byte offsets.
+  Value descriptor(Value byteOffset, int64_t leading, int64_t stride);
+  /// The first byte of K_s's or V_s's buffer `stage`.
+  Value stageOffset(Value stage);
+  /// The two block rows this thread's registers hold (g and g + 8 of its
+  /// warp's 16), as rows of the sequence.
+  std::array<Value, 2> threadRows();
+  Value quadColumn(); // 2 (lane % 4)
+
+  Value flatQuery, flatKey, flatValue;
+};
+
+Value WarpgroupMmaVariant::flat(Value tile) {
+  // In front of the thread loop: a view every thread shares, not a value
+  // each thread would carry across the loop's barriers.
+  OpBuilder::InsertionGuard guard(b());
+  Operation *threadLoop =
+      cast<BlockArgument>(self.thread).getOwner()->getParentOp();
+  b().setInsertionPoint(threadLoop);
+  auto type = cast<MemRefType>(tile.getType());
+  ReassociationIndices all;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    all.push_back(d);
+  return memref::CollapseShapeOp::create(b(), kernel.loc, tile,
+                                         ArrayRef<ReassociationIndices>{all});
+}
+
+Value WarpgroupMmaVariant::descriptor(Value byteOffset, int64_t leading,
+                                      int64_t stride) {
+  Location loc = kernel.loc;
+  std::optional<uint64_t> fields = encodeWgmmaDescriptor(
+      WgmmaDescriptor{0, leading, stride, 0, WgmmaSwizzle::Bytes128});
+  assert(fields && "the kernel's strides fit a descriptor");
+  IndexMath math{b(), loc};
+  Value start = arith::IndexCastUIOp::create(
+      b(), loc, b().getI64Type(), math.divU(byteOffset, math.constant(16)));
+  Value fixed =
+      arith::ConstantIntOp::create(b(), loc, static_cast<int64_t>(*fields), 64);
+  return arith::OrIOp::create(b(), loc, fixed, start);
+}
+
+Value WarpgroupMmaVariant::stageOffset(Value stage) {
+  IndexMath math{b(), kernel.loc};
+  if (!stage)
+    return math.constant(0);
+  return math.mul(stage, math.constant(kernel.blockKV * kRowBytes));
+}
+
+std::array<Value, 2> WarpgroupMmaVariant::threadRows() {
+  IndexMath math{b(), kernel.loc};
+  Lane lane = laneOf(math, self.thread, kMmaM);
+  Value first = math.add(block.row0, math.add(lane.warpRow0, lane.group));
+  return {first, math.addConstant(first, 8)};
+}
+
+Value WarpgroupMmaVariant::quadColumn() {
+  IndexMath math{b(), kernel.loc};
+  Lane lane = laneOf(math, self.thread, kMmaM);
+  return math.mul(lane.quad, math.constant(2));
+}
+
+SmallVector<Value> WarpgroupMmaVariant::initState() {
+  Location loc = kernel.loc;
+  flatQuery = flat(tiles.query);
+  flatKey = flat(tiles.key);
+  flatValue = flat(tiles.value);
+  Value negInf =
+      f32Constant(b(), loc, -std::numeric_limits<double>::infinity());
+  Value zero = f32Constant(b(), loc, 0);
+  auto outputType =
+      VectorType::get({wgmmaAccumulatorRegisters(kernel.valueDim)}, kernel.f32);
+  Value zeroOutput =
+      arith::ConstantOp::create(b(), loc, b().getZeroAttr(outputType));
+  // (m, m', l, l') of the thread's two rows, then O.
+  return {negInf, negInf, zero, zero, zeroOutput};
+}
+
+SmallVector<Value> WarpgroupMmaVariant::scores(const KeyBlockAt &at) {
+  Location loc = at.loc;
+  IndexMath math{b(), loc};
+  auto scoreType =
+      VectorType::get({wgmmaAccumulatorRegisters(kernel.blockKV)}, kernel.f32);
+  // This warpgroup's 64 rows of Q_s, and the stage's K_s; 8-row groups of
+  // the 128-byte swizzle 1024 bytes apart.
+  Value warpgroup = math.divU(self.thread, math.constant(kWarpgroupThreads));
+  Value queryStart =
+      math.mul(warpgroup, math.constant(kWarpgroupRows * kRowBytes));
+  Value keyStart = stageOffset(at.stage);
+  Value scores =
+      arith::ConstantOp::create(b(), loc, b().getZeroAttr(scoreType));
+  for (int64_t step = 0; step < kernel.headDim / kStepK; ++step) {
+    int64_t advance = step * kStepK * 2;
+    Value queryDesc = descriptor(math.addConstant(queryStart, advance),
+                                 /*leading=*/16, /*stride=*/8 * kRowBytes);
+    Value keyDesc = descriptor(math.addConstant(keyStart, advance),
+                               /*leading=*/16, /*stride=*/8 * kRowBytes);
+    auto mma = WarpgroupMmaOp::create(b(), loc, scoreType, scores, queryDesc,
+                                      flatQuery, keyDesc, flatKey,
+                                      /*transpose_b=*/false,
+                                      /*ignore_accumulator=*/step == 0);
+    scores = mma.getResult();
+  }
+  auto wait = WarpgroupMmaWaitOp::create(b(), loc, ValueRange{scores}, 0);
+  return {wait.getResult(0)};
+}
+
+SmallVector<Value> WarpgroupMmaVariant::fold(const KeyBlockAt &at,
+                                             ArrayRef<Value> scoreValues,
+                                             ValueRange state) {
+  Location loc = at.loc;
+  IndexMath math{b(), loc};
+  const SoftmaxExponent &exponent = kernel.exponent;
+  Value scores = scoreValues[0];
+  int64_t scoreRegisters = wgmmaAccumulatorRegisters(kernel.blockKV);
+  int64_t outputRegisters = wgmmaAccumulatorRegisters(kernel.valueDim);
+  std::array<Value, 2> rows = threadRows();
+  Value pairColumn = quadColumn();
+
+  // Register r: row half (r / 2) % 2, column 8 (r / 4) + 2 q + r % 2.
+  auto half = [](int64_t r) { return (r / 2) % 2; };
+  SmallVector<Value> masked(scoreRegisters);
+  SmallVector<Value> localMax = {state[0], state[1]};
+  for (int64_t r = 0; r < scoreRegisters; ++r) {
+    Value column =
+        math.add(at.col0, math.addConstant(pairColumn, 8 * (r / 4) + r % 2));
+    Value raw =
+        vector::ExtractOp::create(b(), loc, scores, ArrayRef<int64_t>{r});
+    Value u =
+        kernel.scoreOf(raw, block.batch, block.head, rows[half(r)], column);
+    masked[r] = u;
+    localMax[half(r)] =
+        arith::MaximumFOp::create(b(), loc, localMax[half(r)], u);
+  }
+  SmallVector<Value> newMax =
+      combineOverQuad(b(), loc, localMax, arith::AtomicRMWKind::maximumf);
+
+  SmallVector<Value> negatedShifts, alphas, partialSums;
+  for (int64_t h = 0; h < 2; ++h) {
+    negatedShifts.push_back(exponent.negatedShift(b(), loc, newMax[h]));
+    alphas.push_back(exponent.rescale(b(), loc, state[h], negatedShifts[h]));
+    partialSums.push_back(contractingMul(b(), loc, alphas[h], state[2 + h]));
+  }
+  // p in pairs of adjacent columns (registers r, r + 1), rounded together
+  // to V's type: one packed register, as wgmma takes A.
+  auto pairType = VectorType::get({2}, kernel.f32);
+  SmallVector<Value> probPairs;
+  for (int64_t r = 0; r < scoreRegisters; r += 2) {
+    Value pair = arith::ConstantOp::create(b(), loc, b().getZeroAttr(pairType));
+    for (int64_t j = 0; j < 2; ++j) {
+      Value p =
+          exponent.probability(b(), loc, masked[r + j], negatedShifts[half(r)]);
+      partialSums[half(r)] = contractingAdd(b(), loc, partialSums[half(r)], p);
+      pair = vector::InsertOp::create(b(), loc, p, pair, ArrayRef<int64_t>{j});
+    }
+    probPairs.push_back(arith::TruncFOp::create(
+        b(), loc, pairType.clone(kernel.valueElementType), pair));
+  }
+
+  // O *= alpha, register by register.
+  Value output = state[4];
+  for (int64_t r = 0; r < outputRegisters; ++r) {
+    Value element =
+        vector::ExtractOp::create(b(), loc, output, ArrayRef<int64_t>{r});
+    Value scaled = contractingMul(b(), loc, element, alphas[half(r)]);
+    output = vector::InsertOp::create(b(), loc, scaled, output,
+                                      ArrayRef<int64_t>{r});
+  }
+
+  // O += P V, 16 keys per step: V_s rows 16 j .. 16 j + 15 (2048 bytes
+  // further), M/N-major. P's register i of step j packs S's registers
+  // 8 j + 4 (i / 2) + 2 (i % 2) and the next: pair 4 j + 2 (i / 2) + i % 2.
+  Value valueStart = stageOffset(at.stage);
+  auto aType = aFragmentType(kernel.valueElementType);
+  for (int64_t step = 0; step < kernel.blockKV / kStepK; ++step) {
+    Value operand = arith::ConstantOp::create(b(), loc, b().getZeroAttr(aType));
+    for (int64_t i = 0; i < 4; ++i)
+      operand = vector::InsertOp::create(
+          b(), loc, probPairs[4 * step + 2 * (i / 2) + i % 2], operand,
+          ArrayRef<int64_t>{i});
+    Value valueDesc = descriptor(
+        math.addConstant(valueStart, step * kStepK * kRowBytes),
+        /*leading=*/kernel.blockKV * kRowBytes, /*stride=*/8 * kRowBytes);
+    output = WarpgroupMmaOp::create(b(), loc, output.getType(), output, operand,
+                                    /*a_buffer=*/Value(), valueDesc, flatValue,
+                                    /*transpose_b=*/true,
+                                    /*ignore_accumulator=*/false)
+                 .getResult();
+  }
+  auto wait = WarpgroupMmaWaitOp::create(b(), loc, ValueRange{output}, 0);
+  return {newMax[0], newMax[1], partialSums[0], partialSums[1],
+          wait.getResult(0)};
+}
+
+void WarpgroupMmaVariant::finish(ValueRange state) {
+  Location loc = kernel.loc;
+  IndexMath math{b(), loc};
+  SmallVector<Value> sums =
+      combineOverQuad(b(), loc, SmallVector<Value>{state[2], state[3]},
+                      arith::AtomicRMWKind::addf);
+  std::array<Value, 2> rows = threadRows();
+  Value pairColumn = quadColumn();
+  Lane lane = laneOf(math, self.thread, kMmaM);
+  Value zero = f32Constant(b(), loc, 0);
+  Type outputType = kernel.outputElementType;
+  auto pairType = VectorType::get({2}, outputType);
+  Value output = state[4];
+  for (int64_t h = 0; h < 2; ++h) {
+    Value row = rows[h], sum = sums[h];
+    scf::IfOp::create(
+        b(), loc, math.lt(row, kernel.queryLen),
+        [&](OpBuilder &tb, Location tloc) {
+          IndexMath tm{tb, tloc};
+          // O = acc / l, 0 where no key was visible; registers 4c + 2h and
+          // 4c + 2h + 1 are columns 8c + 2q and 8c + 2q + 1 of row h.
+          Value isEmpty = arith::CmpFOp::create(
+              tb, tloc, arith::CmpFPredicate::OEQ, sum, zero);
+          for (int64_t c = 0; c < kernel.valueDim / 8; ++c) {
+            Value pair =
+                arith::ConstantOp::create(tb, tloc, tb.getZeroAttr(pairType));
+            for (int64_t j = 0; j < 2; ++j) {
+              Value element = vector::ExtractOp::create(
+                  tb, tloc, output, ArrayRef<int64_t>{4 * c + 2 * h + j});
+              Value quotient = arith::DivFOp::create(tb, tloc, element, sum);
+              Value normalized =
+                  arith::SelectOp::create(tb, tloc, isEmpty, zero, quotient);
+              if (!outputType.isF32())
+                normalized =
+                    arith::TruncFOp::create(tb, tloc, outputType, normalized);
+              pair = vector::InsertOp::create(tb, tloc, normalized, pair,
+                                              ArrayRef<int64_t>{j});
+            }
+            Value column = tm.addConstant(pairColumn, 8 * c);
+            vector::StoreOp::create(
+                tb, tloc, pair, kernel.output,
+                ValueRange{block.batch, block.head, row, column})
+                .setAlignment(2 * elementBytes(outputType));
+          }
+          if (kernel.logsumexp) {
+            // The quad's lanes hold the same m and l: lane q = 0 writes.
+            scf::IfOp::create(
+                tb, tloc, tm.eq(lane.quad, tm.constant(0)),
+                [&](OpBuilder &sb, Location sloc) {
+                  Value logSum = math::LogOp::create(sb, sloc, sum);
+                  Value max = kernel.exponent.naturalMax(sb, sloc, state[h]);
+                  Value lse = arith::AddFOp::create(sb, sloc, max, logSum);
+                  memref::StoreOp::create(
+                      sb, sloc, lse, kernel.logsumexp,
+                      ValueRange{block.batch, block.head, row});
+                  scf::YieldOp::create(sb, sloc);
+                });
+          }
+          scf::YieldOp::create(tb, tloc);
+        });
+  }
+}
+
+} // namespace
+
+std::unique_ptr<KernelVariant>
+makeWarpgroupMmaVariant(KernelBuilder &kernel,
+                        const KernelBuilder::QueryBlock &block,
+                        const KernelBuilder::SharedTiles &tiles,
+                        const KernelBuilder::ThreadRow &self) {
+  return std::make_unique<WarpgroupMmaVariant>(kernel, block, tiles, self);
+}
+
+} // namespace mlir::fa::gpu_kernel
