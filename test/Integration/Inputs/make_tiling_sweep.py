@@ -122,6 +122,10 @@ CASES = [
      "grouped-query packing for a decode step: 4 query heads per key/value head become 4 rows of one block; the bottom-right causal mask over one row hides nothing"),
     ("pack-gqa-nq4-bias-splits3", 2, 8, 1, 4, 120, 64, 64, "bf16", ("bias", (2, 8, 4, 120)), None, None, True, False, (32, 16, 1, 3, True),
      "grouped-query packing with Nq = 4: 8 heads x 4 rows packed into 32, a bias over heads and rows packed alike, 3 key splits"),
+    ("kernel-wgmma-two-warpgroups", 2, 4, 2, 200, 300, 64, 64, "f16", ("bool", (2, 1, 200, 300)), None, None, True, False, (128, 64, 2, 1, False, 8),
+     "Hopper's kernel (wgmma) with two 64-row warpgroups of 4 warps, GQA, a keep-mask, two cp.async stages, tails in both lengths"),
+    ("kernel-wgmma-bk128-causal-bf16", 1, 2, 2, 257, 257, 64, 64, "bf16", None, "bottom_right", None, True, False, (128, 128, 2, 1, False, 8),
+     "Hopper's kernel (wgmma) on bf16 with 128-key blocks (S in 64 registers per thread), causal, N = 257"),
     ("kernel-mma-pack-gqa-splits5", 1, 16, 2, 1, 300, 128, 128, "f16", ("bias", (1, 1, 1, 300)), None, None, True, False, (64, 32, 2, 5, True),
      "grouped-query packing in the tensor-core kernel: 8 heads of one query row fill half of a 16-row tile, a bias broadcast over heads and rows, 5 key splits, two cp.async stages"),
 ]
@@ -457,6 +461,9 @@ def main():
         stages = tile[2] if len(tile) > 2 else 1
         splits = tile[3] if len(tile) > 3 else 1
         pack = tile[4] if len(tile) > 4 else False
+        # Split-Q: several warps per block where the block has the rows (at
+        # most 4 unless the case names its warps).
+        warps = tile[5] if len(tile) > 5 else max(1, min(4, bq // 8))
         rtol, atol = TOLERANCE[dtype]
         if mask and mask[0] == "far-bias":
             # Near -10000 an f32 step is 2^-10: a score summed in another
@@ -482,8 +489,6 @@ def main():
             attrs += f" causal = {causal}"
         if window:
             attrs += f" window = <left = {window[0]}, right = {window[1]}, align = {window[2]}>"
-        # Split-Q: several warps per block where the block has the rows.
-        warps = max(1, min(4, bq // 8))
         split_attr = f", kv_splits = {splits}" if splits > 1 else ""
         split_attr += ", pack_gqa = true" if pack else ""
         attrs += (f" tiling = <block_q = {bq}, block_kv = {bkv}, warps = {warps}, "
@@ -493,7 +498,7 @@ def main():
         lines.append(f"// Tiled and GPU kernel vs reference: {what}.\n")
         lines.append(f"// B = {b}, Hq = {hq}, Hkv = {hkv}, Nq = {nq}, Nk = {nk}, D = {d}, "
                      f"Dv = {dv}, {dtype}, tiles {bq} x {bkv}, "
-                     f"{max(1, min(4, bq // 8))} warp(s) splitting the query rows.\n")
+                     f"{warps} warp(s) splitting the query rows.\n")
         moved, rows, measured, largest, blocks, in_first, in_last = moving_maxima(case)
         if rows and moved < 0.3 * rows:
             failures.append(f"sweep-{name}: only {moved} of {rows} rows find "
@@ -519,7 +524,6 @@ def main():
         # Which kernel the GPU run checks: tensor cores when the operands are
         # f16 or bf16 and the tiling splits into whole 16-row tiles per warp
         # (TileSelection.h, tensorCoreKernel).
-        warps = max(1, min(4, bq // 8))
         mma = (dtype in ("f16", "bf16") and d % 16 == 0 and dv % 16 == 0 and bkv % 16 == 0
                and bq % (16 * warps) == 0)
         lines.append("// RUN: fa-opt %s --fa-cpu-pipeline=gpu-kernel=sm_90 | %mlir-run > %t.kernel\n")
@@ -529,6 +533,22 @@ def main():
         lines.append('// RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_90 thread-order=reverse"'
                      " | %mlir-run > %t.reverse\n")
         lines.append(f"// RUN: %compare %t.reverse %t.reference --rtol {rtol} --atol {atol}\n")
+        # Hopper's kernel (WarpgroupMmaKernel.cpp, TileSelection.h's
+        # warpgroupMmaKernel): S = Q Kᵀ and P V on wgmma where D = Dv = 64
+        # and every warp holds 16 rows of 64-row warpgroups.
+        wgmma = (mma and d == 64 and dv == 64 and bq % 64 == 0
+                 and bq == 16 * warps and 16 <= bkv <= 256)
+        if wgmma:
+            lines.append("// RUN: fa-opt %s --fa-cpu-pipeline=gpu-kernel=sm_90a | %mlir-run > %t.wgmma\n")
+            lines.append(f"// RUN: %compare %t.wgmma %t.reference --rtol {rtol} --atol {atol}\n")
+            lines.append('// RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_90a thread-order=reverse"'
+                         " | %mlir-run > %t.wgmma-reverse\n")
+            lines.append(f"// RUN: %compare %t.wgmma-reverse %t.reference --rtol {rtol} --atol {atol}\n")
+            lines.append("// RUN: fa-opt %s --fa-select-tiles=target=sm_90a "
+                         "--fa-distribute-attention=warpgroup-mma=true | FileCheck %s --check-prefix=WGMMA\n")
+            lines.append("// WGMMA: fa.warpgroup_mma {{.*}} {ignore_accumulator}\n")
+            lines.append("// WGMMA: fa.warpgroup_mma_wait\n")
+            lines.append("// WGMMA: fa.warpgroup_mma {{.*}} {transpose_b}\n")
         if mma:
             # The earlier tensor-core kernel (S and P through shared memory),
             # kept as the baseline the register-resident one is measured
@@ -554,7 +574,7 @@ def main():
             lines.append("// MMA: nvgpu.mma.sync\n// MMA: gpu.shuffle xor\n")
         else:
             lines.append("// FMA-NOT: vector.contract\n")
-        if max(1, min(4, bq // 8)) > 1:
+        if warps > 1:
             lines.append("// CHECK: scf.forall\n// CHECK: scf.forall\n// CHECK: scf.for\n"
                          "// CHECK: {mapping = [#gpu.warp<x>]}\n"
                          "// CHECK: {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}\n"
