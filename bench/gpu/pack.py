@@ -52,12 +52,27 @@ def configs():
                        "d": d, "causal": causal, "dtype": "f16"}
 
 
-def source(c):
+def source(c, tiling=None):
     t = f"tensor<{c['batch']}x{c['heads']}x{c['n']}x{c['d']}x{c['dtype']}>"
     mask = " causal = top_left" if c["causal"] else ""
+    if tiling:
+        bq, bkv, warps, stages = tiling
+        mask += (f" tiling = <block_q = {bq}, block_kv = {bkv}, warps = {warps}, "
+                 f"stages = {stages}>")
     return (f"func.func @attention(%q: {t}, %k: {t}, %v: {t}) -> {t} {{\n"
             f"  %o = fa.attention %q, %k, %v scale = {c['d'] ** -0.5!r}{mask}"
             f" : {t}, {t}, {t} -> {t}\n  return %o : {t}\n}}\n")
+
+
+def parse_tilings(text):
+    """'128x128x8x2,...' (block_q x block_kv x warps x stages) as tuples."""
+    tilings = []
+    for item in filter(None, text.split(",")):
+        parts = item.split("x")
+        if len(parts) != 4 or not all(p.isdigit() for p in parts):
+            sys.exit(f"bad tiling {item!r}: want BQxBKVxWARPSxSTAGES")
+        tilings.append(tuple(int(p) for p in parts))
+    return tilings
 
 
 def backward_configs():
@@ -281,6 +296,13 @@ def main():
     parser.add_argument("--cuda", default=os.environ.get("CUDA_HOME", "/usr/local/cuda"))
     parser.add_argument("--only", default="",
                         help="comma-separated kernel names (e.g. n512_d64), for a quick pack")
+    parser.add_argument("--tilings", default="",
+                        help="also build the default kernel with these tilings "
+                             "written on the op (BQxBKVxWARPSxSTAGES, comma-"
+                             "separated; names end in _tBQxBKVwWsS), e.g. "
+                             "128x128x8x2 for sm_90a's wgmma kernel at d = 64")
+    parser.add_argument("--dims", default="",
+                        help="only the sweep configurations of these head dims")
     parser.add_argument("--variants", default="registers,smem,decode,backward",
                         help="which kernels to build: registers (the default "
                              "kernel), smem (register-fragments=false), decode "
@@ -301,10 +323,16 @@ def main():
         base = f"n{c['n']}_d{c['d']}{'_causal' if c['causal'] else ''}"
         if only and base not in only:
             continue
-        mlir, tile = write_and_select(args, base, source(c))
-        for variant in (v for v in variants if v in VARIANTS):
+        if args.dims and str(c["d"]) not in args.dims.split(","):
+            continue
+        builds = [(variant, None) for variant in variants if variant in VARIANTS]
+        builds += [("registers", tiling) for tiling in parse_tilings(args.tilings)]
+        for variant, tiling in builds:
             suffix, option = VARIANTS[variant]
             name = base + suffix
+            if tiling:
+                name += "_t{}x{}w{}s{}".format(*tiling)
+            mlir, tile = write_and_select(args, name, source(c, tiling))
             built = subprocess.run(
                 [args.fa_opt, mlir,
                  f"--fa-gpu-pipeline=chip={args.chip} format=bin "

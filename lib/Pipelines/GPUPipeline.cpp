@@ -90,7 +90,8 @@ std::string mlir::fa::cudaToolkitPath(llvm::StringRef requested) {
 ///    libdevice;
 ///  * static shared tiles get the 16-byte alignment the kernel's accesses
 ///    claim (fa-align-workgroup-buffers), which upstream leaves at the
-///    element's;
+///    element's, and the wgmma kernel's tiles, static and dynamic, 1024
+///    (fa-align-dynamic-shared-memory), where its swizzle patterns start;
 ///  * kernels whose shared memory bounds their occupancy say so to ptxas
 ///    (fa-annotate-occupancy), which would otherwise spill registers for
 ///    an occupancy they cannot reach;
@@ -133,6 +134,8 @@ static void addNVVMLowering(OpPassManager &pm,
   kernels.useBarePtrCallConv = options.barePointers;
   pm.addNestedPass<gpu::GPUModuleOp>(createStripDebugInfoPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(kernels));
+  pm.addNestedPass<gpu::GPUModuleOp>(
+      mlir::fa::createFAAlignDynamicSharedMemory());
   pm.addNestedPass<gpu::GPUModuleOp>(LLVM::createNVVMOptimizeForTargetPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());

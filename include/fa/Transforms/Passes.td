@@ -733,11 +733,31 @@ def FAAlignWorkgroupBuffers : Pass<"fa-align-workgroup-buffers"> {
     attribution states one, is their element's (`.shared .align 2` for f16
     in PTX), which does not guarantee what the accesses claim. Runs after
     `gpu-kernel-outlining` in `fa-gpu-pipeline`: `gpu.launch` has no
-    attribution attributes to carry it.
+    attribution attributes to carry it. In a kernel with warpgroup matmuls
+    (`fa.warpgroup_mma`) the alignment is 1024 bytes instead: wgmma (and
+    TMA) swizzle absolute shared addresses, a 128-byte swizzle pattern
+    starts on a 1024-byte boundary, and the op's descriptors count from
+    their buffer's start.
   }];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect",
   ];
+}
+
+def FAAlignDynamicSharedMemory : Pass<"fa-align-dynamic-shared-memory",
+                                      "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Start a wgmma kernel's dynamic shared memory on a 1024-byte boundary";
+  let description = [{
+    After the GPU-to-NVVM conversion: in a `gpu.module` whose kernels issue
+    wgmma (inline PTX that `fa.warpgroup_mma` lowers to), raises the
+    alignment of the dynamic shared memory globals (`__dynamic_shmem__*`,
+    which upstream's lowering aligns to 16 bytes) to 1024. `fa-lower-to-gpu`
+    places the dynamic tiles at offsets that are multiples of their sizes'
+    alignment from that base, and the 128-byte swizzle that wgmma reads
+    through is a function of the absolute address: a base 16 bytes past a
+    1024-byte boundary would read every swizzled tile wrongly. Other
+    modules are left alone.
+  }];
 }
 
 #endif // FA_TRANSFORMS_PASSES_TD

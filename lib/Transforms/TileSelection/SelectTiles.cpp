@@ -235,12 +235,15 @@ void writeReport(llvm::raw_ostream &os, Operation *op, Type elementType,
     json.attribute("fa1_br", decision.fa1BlockQ);
     // Which kernel fa-distribute-attention builds for this tiling (the
     // shared memory above is that kernel's).
-    if (target.description.isGPU() && pass == "forward")
-      json.attribute("gpu_kernel",
-                     hasMmaSync16816(target.description) &&
-                             tensorCoreKernel(decision.tiling, shape)
-                         ? "mma.sync-registers"
-                         : "fma");
+    if (target.description.isGPU() && pass == "forward") {
+      bool mma = hasMmaSync16816(target.description) &&
+                 tensorCoreKernel(decision.tiling, shape);
+      bool wgmma = mma && hasWarpgroupMma(target.description) &&
+                   warpgroupMmaKernel(decision.tiling, shape);
+      json.attribute("gpu_kernel", wgmma ? "wgmma-registers"
+                                   : mma ? "mma.sync-registers"
+                                         : "fma");
+    }
     json.attribute("why", "target " + target.description.name + " from " +
                               target.origin + "; " + decision.why);
     // What that kernel will be (planKernel), with fa-gpu-pipeline's
@@ -248,12 +251,13 @@ void writeReport(llvm::raw_ostream &os, Operation *op, Type elementType,
     if (auto forward = dyn_cast<AttentionOp>(op);
         forward && target.description.isGPU()) {
       bool sm80 = hasMmaSync16816(target.description);
+      bool sm90a = hasWarpgroupMma(target.description);
       auto bytes = [](Value value) {
         return elementBytes(getElementTypeOrSelf(value.getType()));
       };
       KernelPlan plan = planKernel(
           decision.tiling, shape, bytes(forward.getKey()),
-          bytes(forward.getValue()), KernelChoices{sm80, sm80, true});
+          bytes(forward.getValue()), KernelChoices{sm80, sm80, true, sm90a});
       json.attribute("kernel_plan", plan.describe());
     }
   });
