@@ -586,6 +586,10 @@ TileSelection selectFA2(const AttentionShape &shape,
   int64_t considered = 0, fitting = 0;
   // f16/bf16 on a chip with m16n8k16: the tensor-core kernel is possible.
   bool mmaCapable = hasMmaSync16816(target) && shape.mmaOperands;
+  // On sm_90a with D = Dv = 64, the wgmma kernel is possible for tilings
+  // of 16-row warps in 64-row warpgroups (warpgroupMmaKernel).
+  bool wgmmaCapable = mmaCapable && hasWarpgroupMma(target) &&
+                      shape.headDim == 64 && shape.valueDim == 64;
   auto search = [&](llvm::ArrayRef<int64_t> querySizes,
                     llvm::ArrayRef<int64_t> keySizes) {
     llvm::SmallVector<int64_t> queryBlocks, keyBlocks;
@@ -619,9 +623,16 @@ TileSelection selectFA2(const AttentionShape &shape,
             // f16/bf16 throughput is 8 to 16 times the f32 FMA kernel's
             // (A100: 312 vs 19.5 TFLOP/s), far more than any difference in
             // HBM traffic between two tilings.
+            // Where wgmma is possible its tilings come first in turn:
+            // FlashAttention-3 reports 1.5 to 2 times FlashAttention-2 on
+            // H100 (arXiv 2407.08608); our own H200 comparison is still to
+            // be run (docs/Benchmarks.md).
             auto key = [&](const TileDecision &d) {
               bool fma = mmaCapable && !tensorCoreKernel(d.tiling, shape);
-              return std::make_tuple(fma, d.costs.cost, d.tiling.stages,
+              bool mmaSync =
+                  wgmmaCapable && !warpgroupMmaKernel(d.tiling, shape);
+              return std::make_tuple(fma, mmaSync, d.costs.cost,
+                                     d.tiling.stages,
                                      d.tiling.warps, -d.tiling.blockQ,
                                      -d.tiling.blockKV);
             };
@@ -656,7 +667,10 @@ TileSelection selectFA2(const AttentionShape &shape,
      << " bytes of shared memory per block";
   if (target.isGPU())
     os << " and " << target.registersPerThread << " registers per thread";
-  if (mmaCapable)
+  if (wgmmaCapable)
+    os << "; tilings for the wgmma kernel (wgmma-registers: 16-row warps in "
+          "64-row warpgroups) rank first, then the other tensor-core ones";
+  else if (mmaCapable)
     os << "; tilings for the tensor-core kernel (mma.sync-registers) rank "
           "first";
   os << "; " << describe(best->tiling) << " has the lowest cost: "
