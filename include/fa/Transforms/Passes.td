@@ -321,7 +321,7 @@ def FADistributeAttention : Pass<"fa-distribute-attention"> {
     Option<"warpgroupMma", "warpgroup-mma", "bool", /*default=*/"false",
            "With register-fragments: multiply with Hopper's warpgroup "
            "matmul (fa.warpgroup_mma, wgmma; needs sm_90a) where the tiling "
-           "allows (D = Dv = 64, warps of 16 rows in 64-row warpgroups)">,
+           "allows (D and Dv multiples of 64, warps of 16 rows in 64-row warpgroups)">,
     Option<"registerFragments", "register-fragments", "bool", /*default=*/"true",
            "With tensor-cores: keep S and P in mma.sync fragments "
            "(FlashAttention-2's register-resident softmax, quad shuffles) "

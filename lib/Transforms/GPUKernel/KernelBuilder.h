@@ -311,6 +311,20 @@ struct TileCopier {
   bool swizzledRows(int64_t width, Type type) const;
   /// The allocated row length of a shared tile of `width` columns.
   int64_t sharedRowLength(int64_t width, Type type) const;
+  /// The wgmma kernel's tiles (WarpgroupMmaKernel.cpp): rows wider than 128
+  /// bytes are stored as column blocks of 128 bytes, each a [rows][128 B]
+  /// tile of its own, one after the other, so that every block is what
+  /// wgmma's 128-byte swizzle reads (8 rows 128 bytes apart).
+  bool columnBlocks = false;
+  /// The bytes of one such column block's row.
+  static constexpr int64_t kSwizzleRowBytes = 128;
+  /// Where element (row, column) (column a chunk's first) of a tile of
+  /// `tileRows` rows of `width` elements is stored: (row, sharedColumn)
+  /// without column blocks; with them, the same element offset within the
+  /// tile's [tileRows][width] storage as the column block layout gives.
+  std::pair<Value, Value> sharedPosition(IndexMath &math, Value row,
+                                         Value column, int64_t tileRows,
+                                         int64_t width, Type type) const;
   /// Where column `column` (a multiple of 8 elements, the start of a 16-byte
   /// chunk, or any column of a padded tile) of row `row` is stored.
   Value sharedColumn(IndexMath &math, Value row, Value column, int64_t width,
@@ -388,6 +402,7 @@ struct KernelBuilder : TileCopier {
     f32 = b.getF32Type();
     registerFragments = plan.registerFragments;
     warpgroupMma = plan.warpgroupMma;
+    columnBlocks = plan.warpgroupMma;
   }
 
   SmallVector<Value> build();

@@ -114,8 +114,9 @@ void TileCopier::copyTile(Value source, Value batch, Value head, Value row0,
           SmallVector<Value> indices;
           if (stage)
             indices.push_back(stage);
-          indices.append(
-              {tileRow, sharedColumn(lm, tileRow, column, width, type)});
+          auto [sharedRow, sharedAt] =
+              sharedPosition(lm, tileRow, column, tileRows, width, type);
+          indices.append({sharedRow, sharedAt});
           storeVector(b, lloc, load.getResult(0), sharedTile, indices);
         };
         if (totalChunks % threads == 0) {
@@ -165,10 +166,11 @@ SmallVector<Value> TileCopier::copyTileAsync(Value source, Value batch,
       sourceElements = arith::SelectOp::create(
           b, loc, math.lt(tileRow, validRows), fullChunk, noChunk);
     }
-    Value sharedAt = sharedColumn(math, tileRow, column, width, type);
+    auto [sharedRow, sharedAt] =
+        sharedPosition(math, tileRow, column, tileRows, width, type);
     tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
         b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), sharedTile,
-        ValueRange{stage, tileRow, sharedAt}, source,
+        ValueRange{stage, sharedRow, sharedAt}, source,
         globalIndices(math, source, batch, head, sourceRow, column),
         b.getIndexAttr(chunk), sourceElements, b.getUnitAttr()));
   }
@@ -205,6 +207,28 @@ Value TileCopier::sharedColumn(IndexMath &math, Value row, Value column,
   Value key = math.remU(rowGroup, spanValue);
   Value swizzled = arith::XOrIOp::create(math.b, math.loc, chunk, key);
   return math.add(math.mul(swizzled, chunkSize), within);
+}
+
+std::pair<Value, Value> TileCopier::sharedPosition(IndexMath &math, Value row,
+                                                   Value column,
+                                                   int64_t tileRows,
+                                                   int64_t width,
+                                                   Type type) const {
+  int64_t block = kSwizzleRowBytes / elementBytes(type);
+  if (!columnBlocks || width <= block)
+    return {row, sharedColumn(math, row, column, width, type)};
+  // Column block c of the tile is its own [tileRows][block] tile, swizzled
+  // like a row of `block` elements, at element c * tileRows * block.
+  Value blockElements = math.constant(block);
+  Value columnBlock = math.divU(column, blockElements);
+  Value within = sharedColumn(math, row, math.remU(column, blockElements),
+                              block, type);
+  Value linear = math.add(
+      math.mul(math.add(math.mul(columnBlock, math.constant(tileRows)), row),
+               blockElements),
+      within);
+  Value rowLength = math.constant(width);
+  return {math.divU(linear, rowLength), math.remU(linear, rowLength)};
 }
 
 Value TileCopier::ldmatrix(Value tile, Value stage, Value row, Value column,

@@ -19,10 +19,13 @@
 //       B = V_s, M/N-major (transpose_b), then a wait;
 //   end: l over the quad, O / l stored two columns per register pair.
 //
-// Q_s, K_s and V_s are the register-fragment kernel's tiles: rows of 64
-// 2-byte elements (128 bytes) whose 16-byte chunks are XORed with the
-// row's index mod 8, which is wgmma's (and TMA's) 128-byte swizzle when a
-// tile starts on a 1024-byte boundary (fa-align-workgroup-buffers). The
+// Q_s, K_s and V_s are stored as column blocks of 64 2-byte elements
+// (TileCopier::sharedPosition): block c of a tile of R rows is an [R][64]
+// tile at byte 128 R c, its rows 128 bytes long with their 16-byte chunks
+// XORed with the row's index mod 8, which is wgmma's (and TMA's) 128-byte
+// swizzle when the tile starts on a 1024-byte boundary
+// (fa-align-workgroup-buffers, fa-align-dynamic-shared-memory). With
+// D = 64 that is the register-fragment kernel's own layout. The
 // descriptors address them as one-dimensional views, from their first
 // byte: fa.warpgroup_mma's contract, which the CPU model runs
 // (fa-emulate-threads-on-cpu) and the GPU lowering offsets by the tile's
@@ -74,8 +77,8 @@ private:
   /// A 128-byte-swizzle descriptor of the operand at `byteOffset` of its
   /// buffer, with the given leading and stride byte offsets.
   Value descriptor(Value byteOffset, int64_t leading, int64_t stride);
-  /// The first byte of K_s's or V_s's buffer `stage`.
-  Value stageOffset(Value stage);
+  /// The first byte of buffer `stage` of K_s or V_s (rows of `width`).
+  Value stageOffset(Value stage, int64_t width);
   /// The two block rows this thread's registers hold (g and g + 8 of its
   /// warp's 16), as rows of the sequence.
   std::array<Value, 2> threadRows();
@@ -113,11 +116,11 @@ Value WarpgroupMmaVariant::descriptor(Value byteOffset, int64_t leading,
   return arith::OrIOp::create(b(), loc, fixed, start);
 }
 
-Value WarpgroupMmaVariant::stageOffset(Value stage) {
+Value WarpgroupMmaVariant::stageOffset(Value stage, int64_t width) {
   IndexMath math{b(), kernel.loc};
   if (!stage)
     return math.constant(0);
-  return math.mul(stage, math.constant(kernel.blockKV * kRowBytes));
+  return math.mul(stage, math.constant(kernel.blockKV * width * 2));
 }
 
 std::array<Value, 2> WarpgroupMmaVariant::threadRows() {
@@ -155,19 +158,28 @@ SmallVector<Value> WarpgroupMmaVariant::scores(const KeyBlockAt &at) {
   auto scoreType =
       VectorType::get({wgmmaAccumulatorRegisters(kernel.blockKV)}, kernel.f32);
   // This warpgroup's 64 rows of Q_s, and the stage's K_s; 8-row groups of
-  // the 128-byte swizzle 1024 bytes apart.
+  // the 128-byte swizzle 1024 bytes apart. Step s reads column block
+  // 16 s / 64 (each [rows][128 B]), 32 bytes further into its rows per
+  // step within the block.
   Value warpgroup = math.divU(self.thread, math.constant(kWarpgroupThreads));
   Value queryStart =
       math.mul(warpgroup, math.constant(kWarpgroupRows * kRowBytes));
-  Value keyStart = stageOffset(at.stage);
+  Value keyStart = stageOffset(at.stage, kernel.headDim);
   Value scores =
       arith::ConstantOp::create(b(), loc, b().getZeroAttr(scoreType));
+  int64_t blockColumns = kRowBytes / 2;
   for (int64_t step = 0; step < kernel.headDim / kStepK; ++step) {
-    int64_t advance = step * kStepK * 2;
-    Value queryDesc = descriptor(math.addConstant(queryStart, advance),
-                                 /*leading=*/16, /*stride=*/8 * kRowBytes);
-    Value keyDesc = descriptor(math.addConstant(keyStart, advance),
-                               /*leading=*/16, /*stride=*/8 * kRowBytes);
+    int64_t column = step * kStepK;
+    int64_t within = (column % blockColumns) * 2;
+    int64_t columnBlock = column / blockColumns;
+    Value queryDesc = descriptor(
+        math.addConstant(queryStart,
+                         columnBlock * kernel.blockQ * kRowBytes + within),
+        /*leading=*/16, /*stride=*/8 * kRowBytes);
+    Value keyDesc = descriptor(
+        math.addConstant(keyStart,
+                         columnBlock * kernel.blockKV * kRowBytes + within),
+        /*leading=*/16, /*stride=*/8 * kRowBytes);
     auto mma = WarpgroupMmaOp::create(b(), loc, scoreType, scores, queryDesc,
                                       flatQuery, keyDesc, flatKey,
                                       /*transpose_b=*/false,
@@ -241,9 +253,11 @@ SmallVector<Value> WarpgroupMmaVariant::fold(const KeyBlockAt &at,
   }
 
   // O += P V, 16 keys per step: V_s rows 16 j .. 16 j + 15 (2048 bytes
-  // further), M/N-major. P's register i of step j packs S's registers
+  // further), M/N-major; Dv's column blocks (64 columns, one 128-byte
+  // swizzle atom wide) block_kv * 128 bytes apart (the leading byte
+  // offset). P's register i of step j packs S's registers
   // 8 j + 4 (i / 2) + 2 (i % 2) and the next: pair 4 j + 2 (i / 2) + i % 2.
-  Value valueStart = stageOffset(at.stage);
+  Value valueStart = stageOffset(at.stage, kernel.valueDim);
   auto aType = aFragmentType(kernel.valueElementType);
   for (int64_t step = 0; step < kernel.blockKV / kStepK; ++step) {
     Value operand = arith::ConstantOp::create(b(), loc, b().getZeroAttr(aType));

@@ -534,9 +534,9 @@ def main():
                      " | %mlir-run > %t.reverse\n")
         lines.append(f"// RUN: %compare %t.reverse %t.reference --rtol {rtol} --atol {atol}\n")
         # Hopper's kernel (WarpgroupMmaKernel.cpp, TileSelection.h's
-        # warpgroupMmaKernel): S = Q Kᵀ and P V on wgmma where D = Dv = 64
+        # warpgroupMmaKernel): S = Q Kᵀ and P V on wgmma where D and Dv are multiples of 64
         # and every warp holds 16 rows of 64-row warpgroups.
-        wgmma = (mma and d == 64 and dv == 64 and bq % 64 == 0
+        wgmma = (mma and d % 64 == 0 and dv % 64 == 0 and dv <= 256 and bq % 64 == 0
                  and bq == 16 * warps and 16 <= bkv <= 256)
         if wgmma:
             lines.append("// RUN: fa-opt %s --fa-cpu-pipeline=gpu-kernel=sm_90a | %mlir-run > %t.wgmma\n")

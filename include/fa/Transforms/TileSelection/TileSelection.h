@@ -142,8 +142,9 @@ bool hasWarpgroupMma(const TargetDescription &target);
 /// mma.sync for this tiling (the sm_90a kernel, WarpgroupMmaKernel.cpp):
 /// a tensor-core tiling (tensorCoreKernel) of 64-row warpgroups whose warps
 /// hold 16 rows each (warps = block_q / 16), a key block of 16 to 256 keys,
-/// and D = Dv = 64 of 2-byte elements, whose 128-byte rows are the 128-byte
-/// swizzle wgmma reads.
+/// and D and Dv multiples of 64 (Dv at most 256, wgmma's largest N) of
+/// 2-byte elements: the tiles are stored in column blocks of 64 elements,
+/// 128-byte rows in the 128-byte swizzle wgmma reads.
 bool warpgroupMmaKernel(const Tiling &tiling, const AttentionShape &shape);
 
 /// Whether fa-distribute-attention's kernel multiplies Q K^T and P V with

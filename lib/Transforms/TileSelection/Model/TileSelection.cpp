@@ -223,7 +223,8 @@ bool mlir::fa::warpgroupMmaKernel(const Tiling &tiling,
                                   const AttentionShape &shape) {
   constexpr int64_t warpgroupRows = 64, warpRows = 16;
   return tensorCoreKernel(tiling, shape) && shape.elementBytes == 2 &&
-         shape.headDim == 64 && shape.valueDim == 64 &&
+         shape.headDim % 64 == 0 && shape.valueDim % 64 == 0 &&
+         shape.valueDim <= 256 &&
          tiling.blockQ % warpgroupRows == 0 &&
          tiling.warps * warpRows == tiling.blockQ && tiling.blockKV >= 16 &&
          tiling.blockKV <= 256;
@@ -586,10 +587,12 @@ TileSelection selectFA2(const AttentionShape &shape,
   int64_t considered = 0, fitting = 0;
   // f16/bf16 on a chip with m16n8k16: the tensor-core kernel is possible.
   bool mmaCapable = hasMmaSync16816(target) && shape.mmaOperands;
-  // On sm_90a with D = Dv = 64, the wgmma kernel is possible for tilings
+  // On sm_90a with D and Dv multiples of 64, the wgmma kernel is possible
+  // for tilings
   // of 16-row warps in 64-row warpgroups (warpgroupMmaKernel).
   bool wgmmaCapable = mmaCapable && hasWarpgroupMma(target) &&
-                      shape.headDim == 64 && shape.valueDim == 64;
+                      shape.headDim % 64 == 0 && shape.valueDim % 64 == 0 &&
+                      shape.valueDim <= 256;
   auto search = [&](llvm::ArrayRef<int64_t> querySizes,
                     llvm::ArrayRef<int64_t> keySizes) {
     llvm::SmallVector<int64_t> queryBlocks, keyBlocks;
