@@ -100,6 +100,15 @@ def multi_block_sweep(kernel=None):
 # Every case on the tensor-core kernel (all cross key blocks).
 KERNEL_MMA = multi_block_sweep("mma")
 
+# Every case whose runs include Hopper's kernel (gpu-kernel=sm_90a, wgmma).
+KERNEL_WGMMA = sorted(
+    os.path.relpath(os.path.join(dirpath, f), ROOT)
+    for dirpath, _, files in os.walk(os.path.join(ROOT, "test/Integration/Tiling"))
+    for f in files
+    if f.endswith(".mlir") and "gpu-kernel=sm_90a" in open(os.path.join(dirpath, f)).read())
+WGMMA_UNITS = ["test/Transforms/GPU/emulate-warpgroup-mma.mlir",
+               "test/Transforms/GPU/emulate-warpgroup-mma-async.mlir"]
+
 # Mutations the tests are known not to catch yet, and why; the harness
 # reports them without failing. None at present: the last one,
 # missing-barrier-after-pv (a race between the lanes of one warp, which the
@@ -129,6 +138,57 @@ ASYNC_SWEEP = [SWEEP + n + ".mlir" for n in
 
 # name, file, old text, new text, tests, what the bug is.
 MUTATIONS = [
+    # Hopper's kernel (issue 32): its layouts, descriptors and waits, and
+    # the CPU model of wgmma they run on.
+    ("wgmma-no-rescale",
+     """Value scaled = contractingMul(b(), loc, element, alphas[half(r)]);""",
+     """Value scaled = element;""",
+     KERNEL_WGMMA, "the wgmma kernel does not rescale O by e^(m_old - m_new)"),
+    ("wgmma-query-descriptor-stride",
+     """columnBlock * kernel.blockQ * kRowBytes + within),
+        /*leading=*/16, /*stride=*/8 * kRowBytes);""",
+     """columnBlock * kernel.blockQ * kRowBytes + within),
+        /*leading=*/16, /*stride=*/4 * kRowBytes);""",
+     KERNEL_WGMMA, "Q's descriptor says 8-row groups are 512 bytes apart, not 1024"),
+    ("wgmma-value-not-transposed",
+     """flatValue, /*transpose_b=*/true,""",
+     """flatValue, /*transpose_b=*/false,""",
+     KERNEL_WGMMA, "P V reads V K-major (as if stored transposed)"),
+    ("wgmma-dropped-score-wait",
+     """  auto wait = WarpgroupMmaWaitOp::create(b(), loc, ValueRange{scores}, 0);
+  return {wait.getResult(0)};""",
+     """  return {scores};""",
+     KERNEL_WGMMA, "the softmax reads S before wgmma.wait_group"),
+    ("wgmma-value-wait-pending-1",
+     """WarpgroupMmaWaitOp::create(b(), loc, ValueRange{output}, 0);""",
+     """WarpgroupMmaWaitOp::create(b(), loc, ValueRange{output}, 1);""",
+     KERNEL_WGMMA, "O's wait leaves its own group in flight (wait_group 1)"),
+    ("wgmma-probability-pairs-crossed",
+     """probPairs[4 * step + 2 * (i / 2) + i % 2]""",
+     """probPairs[4 * step + (i / 2) + 2 * (i % 2)]""",
+     KERNEL_WGMMA, "P's A registers take the row halves and column halves crossed"),
+    ("wgmma-column-blocks-overlap",
+     """math.mul(math.add(math.mul(columnBlock, math.constant(tileRows)), row),""",
+     """math.mul(math.add(math.mul(columnBlock, math.constant(tileRows / 2)), row),""",
+     KERNEL_WGMMA, "the second 64-column block of a tile overlaps the first's rows"),
+    ("wgmma-model-swizzle-64-for-128",
+     """  Value xorMask = select(modeIs(1), m.constant(0x70),""",
+     """  Value xorMask = select(modeIs(1), m.constant(0x30),""",
+     KERNEL_WGMMA + WGMMA_UNITS,
+     "the CPU model reads a 128-byte swizzle with the 64-byte one's XOR"),
+    ("wgmma-model-register-holder",
+     """km.mul(km.remU(row, eight), km.constant(4))),
+                           km.divU(km.remU(k, eight), km.constant(2))));""",
+     """km.mul(km.remU(row, eight), km.constant(4))),
+                           km.remU(k, km.constant(4))));""",
+     KERNEL_WGMMA + WGMMA_UNITS,
+     "the CPU model takes A(row, k) from the wrong lane of the quad"),
+    ("wgmma-buffers-16-aligned",
+     """warpgroupMatmuls ? kSwizzlePatternBytes : kSharedAccessBytes;""",
+     """kSharedAccessBytes;""",
+     ["test/Transforms/GPU/align-workgroup-buffers-wgmma.mlir",
+      "test/GPU/warpgroup-mma.test"],
+     "wgmma's static tiles start on 16-byte boundaries, not the swizzle pattern's"),
     ("no-rescale",
      """oldAcc, {row2, id2}, {par, par},
             [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
