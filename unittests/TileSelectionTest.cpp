@@ -197,6 +197,68 @@ TEST(GPUKernel, TensorCoresNeedHalfOperandsAndWholeWarpTiles) {
   EXPECT_FALSE(hasMmaSync16816(getHostTarget()));
 }
 
+TEST(GPUKernel, WgmmaNeedsWarpgroupsOf16RowWarpsAndDimsOf64) {
+  AttentionShape shape = makeShape(4096, 64, 2);
+  shape.mmaOperands = true;
+  // 64-row warpgroups of 4 warps, 16 rows per warp.
+  EXPECT_TRUE(warpgroupMmaKernel(Tiling{64, 64, 4, 1}, shape));
+  EXPECT_TRUE(warpgroupMmaKernel(Tiling{128, 128, 8, 2}, shape));
+  // 32 rows per warp (the mma.sync kernel's 128 x 64, 4 warps).
+  EXPECT_FALSE(warpgroupMmaKernel(Tiling{128, 64, 4, 1}, shape));
+  // Not whole warpgroups, and key blocks wgmma's N cannot take.
+  EXPECT_FALSE(warpgroupMmaKernel(Tiling{32, 64, 2, 1}, shape));
+  EXPECT_FALSE(warpgroupMmaKernel(Tiling{64, 272, 4, 1}, shape));
+  // D and Dv in whole 64-column blocks; Dv at most 256.
+  AttentionShape d128 = makeShape(4096, 128, 2);
+  d128.mmaOperands = true;
+  EXPECT_TRUE(warpgroupMmaKernel(Tiling{128, 64, 8, 1}, d128));
+  AttentionShape d96 = makeShape(4096, 96, 2);
+  d96.mmaOperands = true;
+  EXPECT_FALSE(warpgroupMmaKernel(Tiling{64, 64, 4, 1}, d96));
+  shape.mmaOperands = false;
+  EXPECT_FALSE(warpgroupMmaKernel(Tiling{64, 64, 4, 1}, shape));
+  EXPECT_TRUE(hasWarpgroupMma(preset("sm_90a")));
+  EXPECT_FALSE(hasWarpgroupMma(preset("sm_90")));
+  EXPECT_FALSE(hasWarpgroupMma(preset("sm_100")));
+}
+
+TEST(GPUKernel, PlanUsesWgmmaOnlyWhenAskedAndAllowed) {
+  AttentionShape shape = makeShape(4096, 64, 2);
+  shape.mmaOperands = true;
+  KernelChoices hopper{true, true, true, true};
+  KernelPlan plan = planKernel(Tiling{128, 128, 8, 2}, shape, 2, 2, hopper);
+  EXPECT_TRUE(plan.warpgroupMma);
+  EXPECT_TRUE(plan.registerFragments);
+  EXPECT_EQ(plan.threads, 256);
+  EXPECT_EQ(plan.describe(),
+            "wgmma, register fragments, cp.async, 256 threads, 2 stages");
+  // Not asked (sm_90), or a tiling it cannot take: the mma.sync kernel.
+  KernelChoices ampere{true, true, true, false};
+  EXPECT_FALSE(
+      planKernel(Tiling{128, 128, 8, 2}, shape, 2, 2, ampere).warpgroupMma);
+  EXPECT_FALSE(
+      planKernel(Tiling{128, 64, 4, 1}, shape, 2, 2, hopper).warpgroupMma);
+  // wgmma rides on the register-fragment kernel.
+  KernelChoices shared{true, true, false, true};
+  EXPECT_FALSE(
+      planKernel(Tiling{128, 128, 8, 2}, shape, 2, 2, shared).warpgroupMma);
+}
+
+TEST(FA2Policy, RanksWgmmaTilingsFirstOnSm90a) {
+  for (int64_t d : {64, 128}) {
+    AttentionShape shape = makeShape(4096, d, 2);
+    shape.mmaOperands = true;
+    TileSelection hopper =
+        selectTiles(shape, preset("sm_90a"), TilePolicy::FA2);
+    ASSERT_TRUE(hopper.decision) << hopper.error;
+    EXPECT_TRUE(warpgroupMmaKernel(hopper.decision->tiling, shape)) << d;
+    EXPECT_NE(hopper.decision->why.find("wgmma"), std::string::npos);
+    TileSelection sm90 = selectTiles(shape, preset("sm_90"), TilePolicy::FA2);
+    ASSERT_TRUE(sm90.decision) << sm90.error;
+    EXPECT_EQ(sm90.decision->tiling.warps, 4) << d;
+  }
+}
+
 TEST(SharedMemory, HostKeepsAccumulatorAndScoresInCache) {
   TargetDescription host = getHostTarget();
   AttentionShape shape = makeShape(4096, 64, 4);
