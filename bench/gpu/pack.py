@@ -137,8 +137,11 @@ def decode_launches(outlined, roles, outputs=("output",)):
         return name
     returned = [origin(x.strip()) for x in
                 re.search(r"return ([^:]*) :", host).group(1).split(",")]
+    # Device allocations (fa-allocate-device-buffers), or host ones where
+    # host code also uses a buffer.
     allocs = {m.group(1): m.group(2) for m in re.finditer(
-        r"(%\w+) = memref\.alloc\(\) : memref<([^>]*)>", host)}
+        r"(%\w+)(?:, %\w+)? = (?:memref\.alloc\(\)|gpu\.alloc(?: async \[[^\]]*\])?\s*\(\))"
+        r" : memref<([^>]*)>", host)}
     arguments = re.findall(r"(%arg\d+): memref<([^>]*)>", host[:host.index("\n")])
     buffers, launches = {}, []
 

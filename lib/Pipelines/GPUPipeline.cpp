@@ -214,6 +214,8 @@ void mlir::fa::buildGPUPipeline(OpPassManager &pm,
   FALowerToGPUOptions launch;
   launch.staticBuffers = options.barePointers;
   pm.addPass(createFALowerToGPU(launch));
+  // What the kernels write lives in device memory; temporaries are freed.
+  pm.addNestedPass<func::FuncOp>(createFAAllocateDeviceBuffers());
   pm.addPass(createFAWarpMatmulsToNVGPU());
   // What is left on the host (other linalg ops, the rest of the scf).
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());

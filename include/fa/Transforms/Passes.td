@@ -529,6 +529,27 @@ def FAGuardKernelOutputs : Pass<"fa-guard-kernel-outputs", "::mlir::ModuleOp"> {
   ];
 }
 
+def FAAllocateDeviceBuffers : Pass<"fa-allocate-device-buffers",
+                                   "::mlir::func::FuncOp"> {
+  let summary = "Allocate the buffers the kernels write in device memory, and free the temporaries";
+  let description = [{
+    After `fa-lower-to-gpu`, in each host function: every `memref.alloc`
+    whose buffer (or a view of it) a `gpu.launch` uses, and that no host op
+    reads or writes, becomes a `gpu.alloc` (device memory, the runtime's
+    `mgpuMemAlloc`): a kernel cannot use a host `malloc`. A buffer the
+    function returns (the attention's O and logsumexp) is the caller's to
+    free (`mgpuMemFree`, `cudaFree`); every other one (the split-KV
+    workspace) gets a `gpu.dealloc` after its last use, which with the
+    synchronous launches the pipeline emits is after the last kernel that
+    reads it. An allocation that host code also touches is left alone with
+    a remark saying why: moving it to the device would make the host read
+    device memory.
+  }];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect",
+  ];
+}
+
 def FALowerToGPU : Pass<"fa-lower-to-gpu"> {
   let summary = "Map block- and thread-mapped scf.forall loops onto gpu.launch";
   let description = [{

@@ -37,7 +37,7 @@
 // SM90-SAME: "fa1_bc":227,"fa1_br":128,"gpu_kernel":"mma.sync-registers"
 // SM90: fa.attention {{.*}} tiling = <block_q = 128, block_kv = 64, warps = 8, stages = 1, smem_bytes = 65536>
 // SM90A: "target":"sm_90a","policy":"auto","block_q":128,"block_kv":64,"warps":8,"stages":1,"kv_splits":1,"pack_gqa":false,"smem_bytes":65536,"smem_limit":232448
-// SM90A-SAME: "fa1_bc":227,"fa1_br":128,"gpu_kernel":"mma.sync-registers"
+// SM90A-SAME: "fa1_bc":227,"fa1_br":128,"gpu_kernel":"wgmma-registers"
 // SM90A: fa.attention {{.*}} tiling = <block_q = 128, block_kv = 64, warps = 8, stages = 1, smem_bytes = 65536>
 // SM100: "target":"sm_100","policy":"auto","block_q":128,"block_kv":64,"warps":8,"stages":1,"kv_splits":1,"pack_gqa":false,"smem_bytes":65536,"smem_limit":232448
 // SM100-SAME: "fa1_bc":227,"fa1_br":128,"gpu_kernel":"mma.sync-registers"
