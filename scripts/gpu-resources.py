@@ -9,8 +9,9 @@ For each chip, head dim and element type, compiles one attention with
   * uses exactly the shared memory the tile report states (ptxas's static
     shared memory, or the launch's dynamic size above 48 KB), and at most the
     chip's per-block limit,
-  * uses tensor cores (mma.sync m16n8k16 in the PTX) exactly when the tile
-    report's `gpu_kernel` says so, and then combines the row statistics
+  * uses tensor cores (mma.sync m16n8k16 in the PTX, or wgmma.mma_async
+    for sm_90a's wgmma kernel) exactly when the tile report's `gpu_kernel`
+    says so, and then combines the row statistics
     with butterfly shuffles (shfl.sync.bfly) and keeps its shared memory
     within Q, K and V: at most (block_q d + stages block_kv (d + dv)) e
     bytes + 2 KB (no score tile);
@@ -43,6 +44,11 @@ CASES = [(chip, dtype, d, causal, None)
          for d in (64, 128)
          for causal in (False, True)]
 CASES += [("sm_80", "f32", 64, False, None), ("sm_90", "f32", 64, False, None)]
+# sm_90a: the wgmma kernel (issue 32) where the tiling allows it.
+CASES += [("sm_90a", dtype, d, causal, None)
+          for dtype in ("f16", "bf16")
+          for d in (64, 128, 256)
+          for causal in (False, True)]
 # Two stages: K and V prefetched with cp.async.
 CASES += [(chip, "f16", d, False, f"<block_q = 64, block_kv = 64, warps = 4, stages = 2>")
           for chip in ("sm_80", "sm_90") for d in (64, 128)]
@@ -187,8 +193,11 @@ def check(args, tmp, chip, dtype, d, label, module):
     # The kernel the report announces is the one in the PTX.
     kernel = decision["gpu_kernel"]
     uses_mma = "mma.sync.aligned.m16n8k16" in ptx_text
-    register_kernel = kernel.startswith("mma.sync")
-    consistent = uses_mma == register_kernel
+    uses_wgmma = "wgmma.mma_async" in ptx_text
+    wgmma_kernel = kernel.startswith("wgmma")
+    register_kernel = kernel.startswith("mma.sync") or wgmma_kernel
+    consistent = (uses_wgmma == wgmma_kernel and
+                  uses_mma == kernel.startswith("mma.sync"))
     if register_kernel:
         consistent = consistent and "shfl.sync.bfly" in ptx_text
     registers, spills, static = assemble(args.ptxas, chip, tmp, ptx_text)
