@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Experiment (issue 32): ptxas's registers for the wgmma kernel beside the
+tile model's estimate.
+
+The tile model estimates registers with the mma.sync kernel's formula
+(TileSelection.cpp, registersPerThread). This compiles the sm_90a wgmma
+kernel for a grid of tilings written on the op (D, Dv in {64/64, 128/128,
+256/256, 128/64}, block_q 64 with 4 warps and 128 with 8, block_kv 16 to
+128, 1 and 2 stages, causal and not), assembles each with
+`ptxas -arch=sm_90a -v` and prints one line per tiling: the tiling, then
+(gpu_kernel, estimate, ptxas registers, spill bytes), or None where the
+model refuses the tiling (estimate above 255).
+
+  python3 scripts/experiments/wgmma_registers.py [build/bin/fa-opt]
+
+docs/GPU.md ("Hopper") has the result. Not part of the build.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "bench", "gpu"))
+import pack  # noqa: E402  (the PTX string's unescaping)
+
+
+def ptx_of(text):
+    start = text.index(".version")
+    quote = text.rfind('"', 0, start)
+    end = quote + 1
+    while True:
+        end = text.index('"', end)
+        if text[end - 1] != "\\":
+            return pack.unescape(text[quote + 1:end])
+        end += 1
+
+
+def one(fa_opt, tmp, d, dv, bq, bkv, warps, stages, causal):
+    t = f"tensor<2x16x4096x{d}xf16>"
+    tv = f"tensor<2x16x4096x{dv}xf16>"
+    band = " causal = top_left" if causal else ""
+    source = os.path.join(tmp, "attention.mlir")
+    with open(source, "w") as f:
+        f.write(f"func.func @attention(%q: {t}, %k: {t}, %v: {tv}) -> {tv} {{\n"
+                f"  %o = fa.attention %q, %k, %v scale = 0.125{band} tiling = "
+                f"<block_q = {bq}, block_kv = {bkv}, warps = {warps}, stages = {stages}>"
+                f" : {t}, {t}, {tv} -> {tv}\n  return %o : {tv}\n}}\n")
+    report = subprocess.run([fa_opt, source, "--fa-select-tiles=target=sm_90a report=-"],
+                            capture_output=True, text=True)
+    if report.returncode:
+        return None
+    decision = json.loads(report.stdout.splitlines()[0])
+    built = subprocess.run([fa_opt, source, "--fa-gpu-pipeline=chip=sm_90a format=isa"],
+                           capture_output=True, text=True)
+    if built.returncode:
+        return None
+    ptx = os.path.join(tmp, "kernel.ptx")
+    with open(ptx, "wb") as f:
+        f.write(ptx_of(built.stdout))
+    info = subprocess.run(["ptxas", "-v", "-arch=sm_90a", ptx, "-o",
+                           os.path.join(tmp, "kernel.cubin")],
+                          capture_output=True, text=True).stderr
+    registers = int(re.search(r"Used (\d+) registers", info).group(1))
+    spills = sum(int(x) for x in re.findall(r"(\d+) bytes spill", info))
+    return decision["gpu_kernel"], decision["regs_per_thread_est"], registers, spills
+
+
+def main():
+    fa_opt = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build", "bin", "fa-opt")
+    os.environ["PATH"] = "/usr/local/cuda/bin:" + os.environ["PATH"]
+    with tempfile.TemporaryDirectory() as tmp:
+        for d, dv in ((64, 64), (128, 128), (256, 256), (128, 64)):
+            for bq, warps in ((64, 4), (128, 8)):
+                for bkv in (16, 32, 64, 128):
+                    for stages in (1, 2):
+                        for causal in (False, True):
+                            result = one(fa_opt, tmp, d, dv, bq, bkv, warps, stages, causal)
+                            print(d, dv, bq, bkv, warps, stages, int(causal), result,
+                                  flush=True)
+
+
+if __name__ == "__main__":
+    main()
