@@ -53,19 +53,6 @@ bool isCollective(Operation *op) {
   return isa<nvgpu::LdMatrixOp, nvgpu::MmaSyncOp, gpu::ShuffleOp>(op);
 }
 
-/// Whether `op` may sit between two collectives of one wave: it neither
-/// writes memory nor holds regions (whose effects are not looked into).
-bool mayJoinWave(Operation *op) {
-  if (op->getNumRegions() != 0 || isa<gpu::BarrierOp>(op))
-    return false;
-  if (isMemoryEffectFree(op))
-    return true;
-  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
-  return effects && !effects.hasEffect<MemoryEffects::Write>() &&
-         !effects.hasEffect<MemoryEffects::Allocate>() &&
-         !effects.hasEffect<MemoryEffects::Free>();
-}
-
 bool isFragment(Type type, ArrayRef<int64_t> shape, bool sixteenBit) {
   auto vector = dyn_cast<VectorType>(type);
   if (!vector || vector.getShape() != shape)
@@ -410,4 +397,15 @@ LogicalResult mlir::fa::lowerWarpCollectives(Operation *root) {
       lowering.run(block);
   }
   return success();
+}
+
+bool mlir::fa::mayJoinWave(Operation *op) {
+  if (op->getNumRegions() != 0 || isa<gpu::BarrierOp>(op))
+    return false;
+  if (isMemoryEffectFree(op))
+    return true;
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  return effects && !effects.hasEffect<MemoryEffects::Write>() &&
+         !effects.hasEffect<MemoryEffects::Allocate>() &&
+         !effects.hasEffect<MemoryEffects::Free>();
 }

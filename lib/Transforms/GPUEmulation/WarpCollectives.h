@@ -32,6 +32,11 @@ constexpr llvm::StringLiteral kWarpBarrierAttrName = "fa.warp_barrier";
 /// (thread-order permutes its warps as it permutes threads).
 constexpr llvm::StringLiteral kWarpLoopAttrName = "fa.warp_loop";
 
+/// Whether `op` may sit between two members of one wave (of warp
+/// collectives, or of warpgroup matmuls): it neither writes, allocates nor
+/// frees memory and holds no regions (whose effects are not looked into).
+bool mayJoinWave(Operation *op);
+
 /// Rewrites every warp collective under `root` into per-lane stores, a
 /// gpu.barrier and the lane's own computation. Collectives that are
 /// independent of one another share one barrier (a wave), so a matmul of

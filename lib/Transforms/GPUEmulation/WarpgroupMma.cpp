@@ -31,6 +31,7 @@
 #include "WarpgroupMma.h"
 #include "RuntimeReport.h"
 #include "ThreadLoops.h"
+#include "WarpCollectives.h"
 
 #include "fa/Dialect/FA/IR/FAOps.h"
 #include "fa/Transforms/Common/IndexMath.h"
@@ -117,17 +118,6 @@ Value operandAddress(IndexMath &m, const Fields &d, bool mnMajor, Value mn,
   Value line = arith::ShRUIOp::create(b, loc, address, m.constant(3));
   return arith::XOrIOp::create(b, loc, address,
                                arith::AndIOp::create(b, loc, line, xorMask));
-}
-
-/// Whether `op` may sit between two wgmmas of one wave.
-bool mayJoinWave(Operation *op) {
-  if (op->getNumRegions() != 0 || isa<gpu::BarrierOp>(op))
-    return false;
-  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
-  if (!effects)
-    return false;
-  return !effects.hasEffect<MemoryEffects::Write>() &&
-         !effects.hasEffect<MemoryEffects::Free>();
 }
 
 class Lowering {

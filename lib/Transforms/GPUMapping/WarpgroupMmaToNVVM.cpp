@@ -63,7 +63,6 @@ struct WarpgroupMmaLowering : ConvertOpToLLVMPattern<WarpgroupMmaOp> {
     Location loc = op.getLoc();
     Type f32 = rewriter.getF32Type();
     Type i32 = rewriter.getI32Type();
-    Type i64 = rewriter.getI64Type();
     int64_t registers = op.getAccumulator().getType().getNumElements();
     bool fromShared = op.getA().getType().isInteger(64);
 
@@ -119,7 +118,6 @@ struct WarpgroupMmaLowering : ConvertOpToLLVMPattern<WarpgroupMmaOp> {
         rewriter, loc, i32, op.getIgnoreAccumulator() ? 0 : 1));
     constraints += "r";
     std::string scale = "$" + std::to_string(next++);
-    (void)i64;
 
     std::string type = op.getOperandElementType().isBF16() ? "bf16" : "f16";
     std::string outputs;
