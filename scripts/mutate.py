@@ -184,7 +184,7 @@ MUTATIONS = [
      KERNEL_WGMMA + WGMMA_UNITS,
      "the CPU model takes A(row, k) from the wrong lane of the quad"),
     ("wgmma-buffers-16-aligned",
-     """warpgroupMatmuls ? kSwizzlePatternBytes : kSharedAccessBytes;""",
+     """warpgroupMatmuls ? kSwizzle128PatternBytes : kSharedAccessBytes;""",
      """kSharedAccessBytes;""",
      ["test/Transforms/GPU/align-workgroup-buffers-wgmma.mlir",
       "test/GPU/warpgroup-mma.test"],

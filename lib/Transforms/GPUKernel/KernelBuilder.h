@@ -316,8 +316,6 @@ struct TileCopier {
   /// tile of its own, one after the other, so that every block is what
   /// wgmma's 128-byte swizzle reads (8 rows 128 bytes apart).
   bool columnBlocks = false;
-  /// The bytes of one such column block's row.
-  static constexpr int64_t kSwizzleRowBytes = 128;
   /// Where element (row, column) (column a chunk's first) of a tile of
   /// `tileRows` rows of `width` elements is stored: (row, sharedColumn)
   /// without column blocks; with them, the same element offset within the

@@ -12,6 +12,7 @@
 
 #include "Fragments.h"
 #include "KernelBuilder.h"
+#include "fa/Transforms/GPUKernel/WarpgroupLayout.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -214,7 +215,7 @@ std::pair<Value, Value> TileCopier::sharedPosition(IndexMath &math, Value row,
                                                    int64_t tileRows,
                                                    int64_t width,
                                                    Type type) const {
-  int64_t block = kSwizzleRowBytes / elementBytes(type);
+  int64_t block = kSwizzle128RowBytes / elementBytes(type);
   if (!columnBlocks || width <= block)
     return {row, sharedColumn(math, row, column, width, type)};
   // Column block c of the tile is its own [tileRows][block] tile, swizzled

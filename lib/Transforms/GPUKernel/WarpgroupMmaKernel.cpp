@@ -49,9 +49,9 @@ namespace mlir::fa::gpu_kernel {
 
 namespace {
 
-/// Bytes of one tile row (64 elements of 2 bytes): one 128-byte swizzle
-/// row.
-constexpr int64_t kRowBytes = 128;
+/// Bytes of one column block's row (64 elements of 2 bytes): one 128-byte
+/// swizzle row.
+constexpr int64_t kRowBytes = kSwizzle128RowBytes;
 /// Rows of a warpgroup's share of the block and of one wgmma.
 constexpr int64_t kWarpgroupRows = kWgmmaM;
 /// K of one wgmma.

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fa/Transforms/GPUKernel/WarpgroupLayout.h"
 #include "fa/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -23,11 +24,9 @@ namespace mlir::fa {
 } // namespace mlir::fa
 
 using namespace mlir;
+using mlir::fa::kSwizzle128PatternBytes;
 
 namespace {
-
-/// Where a 128-byte swizzle pattern starts.
-constexpr int64_t kSwizzlePatternBytes = 1024;
 
 struct FAAlignDynamicSharedMemoryPass
     : fa::impl::FAAlignDynamicSharedMemoryBase<FAAlignDynamicSharedMemoryPass> {
@@ -46,9 +45,9 @@ struct FAAlignDynamicSharedMemoryPass
     for (auto global : module.getOps<LLVM::GlobalOp>()) {
       if (!global.getSymName().starts_with("__dynamic_shmem__"))
         continue;
-      if (global.getAlignment().value_or(0) >= kSwizzlePatternBytes)
+      if (global.getAlignment().value_or(0) >= kSwizzle128PatternBytes)
         continue;
-      global.setAlignment(kSwizzlePatternBytes);
+      global.setAlignment(kSwizzle128PatternBytes);
     }
   }
 };

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fa/Dialect/FA/IR/FAOps.h"
+#include "fa/Transforms/GPUKernel/WarpgroupLayout.h"
 #include "fa/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -25,14 +26,12 @@ namespace mlir::fa {
 } // namespace mlir::fa
 
 using namespace mlir;
+using mlir::fa::kSwizzle128PatternBytes;
 
 namespace {
 
 /// The widest access the kernel form makes to a shared tile.
 constexpr int64_t kSharedAccessBytes = 16;
-/// Where a 128-byte swizzle pattern starts (PTX ISA, wgmma's matrix
-/// descriptor: its base offset is 0 only for patterns on this boundary).
-constexpr int64_t kSwizzlePatternBytes = 1024;
 
 struct FAAlignWorkgroupBuffersPass
     : fa::impl::FAAlignWorkgroupBuffersBase<FAAlignWorkgroupBuffersPass> {
@@ -51,7 +50,7 @@ struct FAAlignWorkgroupBuffersPass
               .walk([](fa::WarpgroupMmaOp) { return WalkResult::interrupt(); })
               .wasInterrupted();
       int64_t alignment =
-          warpgroupMatmuls ? kSwizzlePatternBytes : kSharedAccessBytes;
+          warpgroupMatmuls ? kSwizzle128PatternBytes : kSharedAccessBytes;
       for (unsigned index = 0; index < kernel.getNumWorkgroupAttributions();
            ++index) {
         auto stated = dyn_cast_or_null<IntegerAttr>(

@@ -54,6 +54,19 @@ Value sharedAddressIn16Bytes(ConversionPatternRewriter &rewriter, Location loc,
       LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(), 4));
 }
 
+/// Inline PTX with side effects (never moved across another or dropped).
+LLVM::InlineAsmOp inlinePtx(ConversionPatternRewriter &rewriter, Location loc,
+                            Type resultType, ValueRange operands,
+                            StringRef text, StringRef constraints) {
+  return LLVM::InlineAsmOp::create(
+      rewriter, loc, resultType, operands, text, constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(rewriter.getContext(),
+                                LLVM::AsmDialect::AD_ATT),
+      /*operand_attrs=*/ArrayAttr());
+}
+
 struct WarpgroupMmaLowering : ConvertOpToLLVMPattern<WarpgroupMmaOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
 
@@ -134,13 +147,8 @@ struct WarpgroupMmaLowering : ConvertOpToLLVMPattern<WarpgroupMmaOp> {
 
     auto resultType = LLVM::LLVMStructType::getLiteral(
         rewriter.getContext(), SmallVector<Type>(registers, f32));
-    auto asmOp = LLVM::InlineAsmOp::create(
-        rewriter, loc, resultType, operands, text, constraints,
-        /*has_side_effects=*/true, /*is_align_stack=*/false,
-        LLVM::tailcallkind::TailCallKind::None,
-        LLVM::AsmDialectAttr::get(rewriter.getContext(),
-                                  LLVM::AsmDialect::AD_ATT),
-        /*operand_attrs=*/ArrayAttr());
+    auto asmOp =
+        inlinePtx(rewriter, loc, resultType, operands, text, constraints);
     Value result = LLVM::UndefOp::create(rewriter, loc,
                                          adaptor.getAccumulator().getType());
     for (int64_t r = 0; r < registers; ++r) {
@@ -174,13 +182,8 @@ struct WarpgroupMmaWaitLowering : ConvertOpToLLVMPattern<WarpgroupMmaWaitOp> {
         Value index = LLVM::ConstantOp::create(rewriter, loc, i32, r);
         Value element =
             LLVM::ExtractElementOp::create(rewriter, loc, value, index);
-        auto fence = LLVM::InlineAsmOp::create(
-            rewriter, loc, f32, ValueRange{element}, "", "=f,0",
-            /*has_side_effects=*/true, /*is_align_stack=*/false,
-            LLVM::tailcallkind::TailCallKind::None,
-            LLVM::AsmDialectAttr::get(rewriter.getContext(),
-                                      LLVM::AsmDialect::AD_ATT),
-            ArrayAttr());
+        auto fence =
+            inlinePtx(rewriter, loc, f32, ValueRange{element}, "", "=f,0");
         pinned = LLVM::InsertElementOp::create(rewriter, loc, pinned,
                                                fence.getResult(0), index);
       }

@@ -124,6 +124,12 @@ constexpr int64_t swizzledByteOffset(WgmmaSwizzle swizzle, int64_t offset) {
   return offset ^ ((offset >> 3) & mask);
 }
 
+/// A row of the 128-byte swizzle, and its whole pattern of 8 rows: where a
+/// pattern must start for its descriptor's base offset to be 0 (the
+/// boundary the wgmma kernel's tiles are aligned to).
+constexpr int64_t kSwizzle128RowBytes = 128;
+constexpr int64_t kSwizzle128PatternBytes = 8 * kSwizzle128RowBytes;
+
 /// The bytes of one swizzle pattern row (S), 16 without a swizzle.
 constexpr int64_t swizzleRowBytes(WgmmaSwizzle swizzle) {
   return swizzle == WgmmaSwizzle::Bytes128  ? 128
