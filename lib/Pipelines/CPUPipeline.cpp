@@ -52,6 +52,7 @@ void mlir::fa::buildCPUPipeline(OpPassManager &pm,
     kernel.tensorCores = chipHasTensorCores(options.gpuKernel);
     kernel.registerFragments = options.registerFragments;
     kernel.warpgroupMma = chipHasWarpgroupMma(options.gpuKernel);
+    kernel.tmaProducer = kernel.warpgroupMma && options.tmaProducer;
     pm.addPass(createFADistributeAttention(kernel));
     // The backward kernels where the chip and types allow; what they cannot
     // take (f32, sm_75, a bias gradient) runs tiled below.

@@ -91,6 +91,13 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
                      "in mma.sync fragments (fa-distribute-attention "
                      "register-fragments); false: through shared memory"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> tmaProducer{
+      *this, "tma-producer",
+      llvm::cl::desc("With gpu-kernel=sm_90a: the wgmma kernel's tiles "
+                     "arrive by TMA from a producer warpgroup "
+                     "(fa-distribute-attention tma-producer); false: by "
+                     "cp.async from every thread"),
+      llvm::cl::init(true)};
 };
 
 /// Lowers a module of func, TOSA, linalg, tensor, arith, math and fa ops to

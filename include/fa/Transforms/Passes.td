@@ -322,6 +322,12 @@ def FADistributeAttention : Pass<"fa-distribute-attention"> {
            "With register-fragments: multiply with Hopper's warpgroup "
            "matmul (fa.warpgroup_mma, wgmma; needs sm_90a) where the tiling "
            "allows (D and Dv multiples of 64, warps of 16 rows in 64-row warpgroups)">,
+    Option<"tmaProducer", "tma-producer", "bool", /*default=*/"false",
+           "With warpgroup-mma: Q, K and V arrive by TMA (nvgpu.tma.async.load) "
+           "that one producer warpgroup issues into a ring of K/V stages "
+           "guarded by full and empty mbarriers; the op's page_table, "
+           "kv_lengths or packed sequences keep the cp.async loads (a remark "
+           "says so)">,
     Option<"registerFragments", "register-fragments", "bool", /*default=*/"true",
            "With tensor-cores: keep S and P in mma.sync fragments "
            "(FlashAttention-2's register-resident softmax, quad shuffles) "

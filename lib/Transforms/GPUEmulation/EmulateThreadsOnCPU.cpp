@@ -45,6 +45,7 @@
 
 #include "AsyncCopies.h"
 #include "ThreadLoops.h"
+#include "TmaCopies.h"
 #include "WarpCollectives.h"
 #include "WarpgroupMma.h"
 
@@ -130,6 +131,118 @@ private:
   void appendIteration(Placement phase, const Segment &segment,
                        scf::ForOp loop, Value at);
 };
+
+/// Whether `op` is a barrier the emulation added (a warp collective's, a
+/// warpgroup matmul's, or one in front of an mbarrier wait): one that
+/// orders only the threads that reach it together.
+bool isModelBarrier(Operation *op) {
+  return isa<gpu::BarrierOp>(op) && (op->hasAttr(fa::kWarpBarrierAttrName) ||
+                                     op->hasAttr(fa::kModelBarrierAttrName));
+}
+
+/// Zero of `type`, for the threads that do not take a branch: they never
+/// use what the branch computes.
+Value zeroOf(OpBuilder &b, Location loc, Type type) {
+  if (!isa<IntegerType, IndexType, FloatType, VectorType>(type))
+    return Value();
+  return arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(type)));
+}
+
+/// Splits `branch` at the model barriers at the top of its then-block:
+///   scf.if %c { A; barrier; B } else { E }
+///     ==>  %a = scf.if %c { A; yield a } else { yield 0 }; barrier;
+///          scf.if %c { B } else { E }
+/// where a are A's values that B uses. For the threads that take the
+/// branch this is the same program; the others skip both halves. The
+/// barriers then split the thread loop like any other.
+LogicalResult splitBranchAtBarriers(scf::IfOp branch) {
+  Block *then = branch.thenBlock();
+  SmallVector<SmallVector<Operation *>> parts(1);
+  SmallVector<Operation *> barriers;
+  for (Operation &op : then->without_terminator()) {
+    if (isModelBarrier(&op)) {
+      barriers.push_back(&op);
+      parts.emplace_back();
+      continue;
+    }
+    parts.back().push_back(&op);
+  }
+  if (branch.elseBlock())
+    for (Operation &op : *branch.elseBlock())
+      if (isa<gpu::BarrierOp>(op))
+        return op.emitOpError()
+               << "in the else branch of a conditional cannot run on a CPU";
+  OpBuilder b(branch);
+  Location loc = branch.getLoc();
+  for (auto [index, barrier] : llvm::enumerate(barriers)) {
+    ArrayRef<Operation *> part = parts[index];
+    auto inPart = [&](Operation *user) {
+      return llvm::any_of(part, [&](Operation *op) {
+        return op->isAncestor(user);
+      });
+    };
+    SmallVector<Value> escaping;
+    SmallVector<Type> types;
+    for (Operation *op : part)
+      for (Value result : op->getResults())
+        if (llvm::any_of(result.getUsers(),
+                         [&](Operation *user) { return !inPart(user); })) {
+          escaping.push_back(result);
+          types.push_back(result.getType());
+        }
+    b.setInsertionPoint(branch);
+    auto piece = scf::IfOp::create(b, loc, types, branch.getCondition(),
+                                   /*addThenBlock=*/true,
+                                   /*addElseBlock=*/!types.empty());
+    Block *pieceThen = piece.thenBlock();
+    if (!pieceThen->empty() &&
+        pieceThen->back().hasTrait<OpTrait::IsTerminator>())
+      pieceThen->back().erase();
+    for (Operation *op : part)
+      op->moveBefore(pieceThen, pieceThen->end());
+    OpBuilder inner = OpBuilder::atBlockEnd(pieceThen);
+    scf::YieldOp::create(inner, loc, escaping);
+    if (!types.empty()) {
+      OpBuilder otherwise = OpBuilder::atBlockEnd(piece.elseBlock());
+      SmallVector<Value> zeros;
+      for (Type type : types) {
+        Value zero = zeroOf(otherwise, loc, type);
+        if (!zero)
+          return branch.emitOpError()
+                 << "cannot run on a CPU: a value of type " << type
+                 << " crosses a barrier inside this conditional";
+        zeros.push_back(zero);
+      }
+      scf::YieldOp::create(otherwise, loc, zeros);
+    }
+    for (auto [value, result] : llvm::zip(escaping, piece.getResults()))
+      value.replaceUsesWithIf(result, [&](OpOperand &use) {
+        return !piece->isAncestor(use.getOwner());
+      });
+    barrier->moveBefore(branch);
+  }
+  return success();
+}
+
+/// Hoists the model's barriers out of the branches they sit in (innermost
+/// first), so that they reach the thread loop's body or its loops.
+LogicalResult hoistModelBarriers(scf::ForallOp threads) {
+  while (true) {
+    scf::IfOp branch;
+    threads.getBody()->walk<WalkOrder::PostOrder>([&](scf::IfOp candidate) {
+      if (llvm::any_of(candidate.thenBlock()->without_terminator(),
+                       [](Operation &op) { return isModelBarrier(&op); })) {
+        branch = candidate;
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (!branch)
+      return success();
+    if (failed(splitBranchAtBarriers(branch)))
+      return failure();
+  }
+}
 
 LogicalResult ThreadLoopSplitter::check() {
   if (threads.getRank() != 1 || !threads.getOutputs().empty())
@@ -415,7 +528,7 @@ ThreadLoopSplitter::emitGroup(OpBuilder &b, ArrayRef<Segment *> group) {
 }
 
 LogicalResult ThreadLoopSplitter::split() {
-  if (failed(check()))
+  if (failed(hoistModelBarriers(threads)) || failed(check()))
     return failure();
   SmallVector<scf::ForOp> loops;
   for (Operation &op : threads.getBody()->without_terminator())
@@ -602,6 +715,8 @@ struct FAEmulateThreadsOnCPUPass
           << "'; known orders: forward, reverse, shuffle";
       return signalPassFailure();
     }
+    if (failed(fa::lowerTmaCopiesAndBarriers(getOperation())))
+      return signalPassFailure();
     if (failed(fa::lowerAsyncCopies(getOperation(), checkAsyncSources)))
       return signalPassFailure();
     widenWarpMatmuls(getOperation());

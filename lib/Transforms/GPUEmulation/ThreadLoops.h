@@ -9,8 +9,10 @@
 #ifndef FA_LIB_TRANSFORMS_GPU_THREADLOOPS_H
 #define FA_LIB_TRANSFORMS_GPU_THREADLOOPS_H
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 namespace mlir::fa {
 
@@ -30,6 +32,43 @@ inline bool isBlockLoop(scf::ForallOp forall) {
          llvm::all_of(*mapping, [](Attribute attr) {
            return isa<gpu::GPUBlockMappingAttr>(attr);
          });
+}
+
+/// Whether `branch` is taken by whole groups of `groupSize` threads of
+/// `threads`: its condition is `thread < c` (or `c > thread`) for the
+/// loop's thread id and a constant multiple c of the group (a
+/// warp-specialized kernel's compute role).
+inline bool takenByWholeGroups(scf::IfOp branch, scf::ForallOp threads,
+                               int64_t groupSize) {
+  auto compare = branch.getCondition().getDefiningOp<arith::CmpIOp>();
+  if (!compare)
+    return false;
+  Value thread = threads.getInductionVar(0);
+  using P = arith::CmpIPredicate;
+  P predicate = compare.getPredicate();
+  Value bound;
+  if (compare.getLhs() == thread &&
+      (predicate == P::slt || predicate == P::ult))
+    bound = compare.getRhs();
+  else if (compare.getRhs() == thread &&
+           (predicate == P::sgt || predicate == P::ugt))
+    bound = compare.getLhs();
+  std::optional<int64_t> value =
+      bound ? getConstantIntValue(bound) : std::nullopt;
+  return value && *value % groupSize == 0;
+}
+
+/// `op`'s parent past the branches that whole groups of `groupSize`
+/// threads take (takenByWholeGroups); null when another branch holds it.
+inline Operation *parentPastGroupBranches(Operation *op, scf::ForallOp threads,
+                                          int64_t groupSize) {
+  Operation *parent = op->getParentOp();
+  while (auto branch = dyn_cast<scf::IfOp>(parent)) {
+    if (!takenByWholeGroups(branch, threads, groupSize))
+      return nullptr;
+    parent = branch->getParentOp();
+  }
+  return parent;
 }
 
 } // namespace mlir::fa

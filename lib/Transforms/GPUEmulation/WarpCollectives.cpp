@@ -30,6 +30,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "WarpCollectives.h"
+#include "ThreadLoops.h"
 #include "fa/Transforms/Common/IndexMath.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -378,10 +379,11 @@ LogicalResult mlir::fa::lowerWarpCollectives(Operation *root) {
       return op->emitOpError()
              << "cannot run on a CPU: warp collectives are emulated in a "
                 "one-dimensional thread loop of whole warps, from 0 by 1";
-    Operation *parent = op->getParentOp();
-    bool placed = parent == threads.getOperation() ||
+    // Branches that whole warps take are looked through.
+    Operation *parent = fa::parentPastGroupBranches(op, threads, kLanes);
+    bool placed = parent && (parent == threads.getOperation() ||
                   (isa<scf::ForOp>(parent) &&
-                   parent->getParentOp() == threads.getOperation());
+                   parent->getParentOp() == threads.getOperation()));
     if (!placed)
       return op->emitOpError()
              << "cannot run on a CPU: a warp collective must be in the "

@@ -30,6 +30,7 @@
 
 #include "WarpgroupMma.h"
 #include "RuntimeReport.h"
+#include "TmaCopies.h"
 #include "ThreadLoops.h"
 #include "WarpCollectives.h"
 
@@ -286,7 +287,8 @@ void Lowering::flush(SmallVector<Member> &wave) {
   // A warpgroup-wide exchange: a barrier of the whole block orders it (the
   // kernel's threads all run the same wgmmas).
   if (exchanges)
-    gpu::BarrierOp::create(b, last->getLoc());
+    gpu::BarrierOp::create(b, last->getLoc())
+        ->setAttr(kModelBarrierAttrName, b.getUnitAttr());
   for (Member &member : wave)
     realOf[member.op.getResult()] = compute(b, member);
   wave.clear();
@@ -342,7 +344,14 @@ FailureOr<std::pair<scf::ForallOp, int64_t>> threadLoopOf(Operation *op) {
            << "cannot run on a CPU: a warpgroup matmul is emulated in a "
               "one-dimensional thread loop of whole warpgroups (128 threads), "
               "from 0 by 1";
-  Operation *parent = op->getParentOp();
+  // Branches that whole warpgroups take (a warp-specialized kernel's
+  // compute role) are looked through.
+  Operation *parent = parentPastGroupBranches(op, threads, kWarpgroup);
+  if (!parent)
+    return op->emitOpError()
+           << "cannot run on a CPU: a warpgroup matmul may sit in a branch "
+              "only where whole warpgroups take it (thread < a multiple of "
+           << kWarpgroup << ")";
   bool placed = parent == threads.getOperation() ||
                 (isa<scf::ForOp>(parent) &&
                  parent->getParentOp() == threads.getOperation());

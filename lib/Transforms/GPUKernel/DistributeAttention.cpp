@@ -90,6 +90,8 @@ SmallVector<Value> KernelBuilder::build() {
     packedQueries = toBuffer(op.getCuSeqlensQ());
     packedKeys = toBuffer(op.getCuSeqlensK());
   }
+  if (tmaProducer)
+    createTensorMaps();
 
   Value batchSize = math.dim(query, 0), queryHeads = math.dim(query, 1);
   queryLen = math.dim(query, 2);
@@ -321,6 +323,8 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
   b.setInsertionPointToStart(grid.getBody());
   QueryBlock block = enterQueryBlock(grid);
   SharedTiles tiles = allocateSharedTiles();
+  if (tmaProducer)
+    createBarriers();
   KeyBlocks keys = visibleKeyBlocks(block);
   ThreadRow self = enterThreadLoop(block, tiles);
   std::unique_ptr<KernelVariant> variant =
@@ -331,7 +335,16 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
                     : makeFMAVariant(*this, block, tiles, self);
   SmallVector<Value> init = variant->initState();
   KeyTileSchedule schedule(*this, block, tiles, keys, self);
-  variant->finish(schedule.walk(*variant, init));
+  SmallVector<Value> final = schedule.walk(*variant, init);
+  if (!tmaProducer) {
+    variant->finish(final);
+    return;
+  }
+  // The producer warpgroup holds no rows.
+  auto computing = scf::IfOp::create(b, loc, isComputeThread(self.thread),
+                                     /*withElseRegion=*/false);
+  b.setInsertionPoint(computing.thenBlock()->getTerminator());
+  variant->finish(final);
 }
 
 /// Step 4: the block's threads. Each copies its share of the Q tile and
@@ -347,8 +360,11 @@ KernelBuilder::enterThreadLoop(const QueryBlock &block,
   b.setInsertionPointToStart(threadLoop.getBody());
   Value thread = threadLoop.getInductionVar(0);
   Value zero = math.constant(0);
-  copyTile(query, block.batch, block.head, block.row0, block.rows, blockQ,
-           headDim, tiles.query, Value(), thread);
+  if (tmaProducer)
+    loadQueryByTma(block, tiles.query, thread);
+  else
+    copyTile(query, block.batch, block.head, block.row0, block.rows, blockQ,
+             headDim, tiles.query, Value(), thread);
   // The register kernel synchronizes only around the shared K/V buffers:
   // the first key block's barrier (after its K/V copy) also orders this
   // copy before any read of Q, and a block that sees no key never reads Q.
@@ -451,6 +467,8 @@ static void waitForGroup(OpBuilder &b, Location loc, Value group) {
 /// (a uniform branch), so a shape whose keys fill whole blocks needs no
 /// tail handling at all.
 void KeyTileSchedule::prologue() {
+  if (kernel.tmaProducer)
+    return; // the producer fills the ring block by block
   IndexMath math{b, kernel.loc};
   Value first = keys.firstBlockStart;
   if (fragmentOrder) {
@@ -516,6 +534,8 @@ SmallVector<Value> KeyTileSchedule::keyBlock(IndexMath &math, Location loc,
     Value index = math.divU(math.sub(col0, keys.firstBlockStart), self.keyStep);
     stage = math.remU(index, math.constant(stages));
   }
+  if (kernel.tmaProducer)
+    return producerConsumerBlock(math, loc, col0, stage, variant, state);
   if (fragmentOrder)
     return fragmentOrderBlock(math, loc, col0, stage, variant, state);
   if (kernel.asyncCopies) {
@@ -838,7 +858,7 @@ struct FADistributeAttentionPass
 
   void runOnOperation() override {
     KernelOptions options{asyncCopies, tensorCores, registerFragments,
-                          warpgroupMma};
+                          warpgroupMma, tmaProducer};
     if (failed(lowerEach<AttentionOp>(
             getOperation(), [&](RewriterBase &rewriter, AttentionOp op) {
               return success(
@@ -865,11 +885,23 @@ KernelPlan mlir::fa::planForwardKernel(AttentionOp op,
   shape.headDim = op.getQuery().getType().getDimSize(3);
   shape.valueDim = op.getValue().getType().getDimSize(3);
   shape.mmaOperands = isMmaSyncOperandTypes(queryType, keyType, valueType);
+  bool tma = options.tmaProducer && whyNoTmaProducer(op).empty();
   return planKernel(sizes, shape, gpu_kernel::elementBytes(keyType),
                     gpu_kernel::elementBytes(valueType),
                     KernelChoices{options.asyncCopies, options.tensorCores,
                                   options.registerFragments,
-                                  options.warpgroupMma});
+                                  options.warpgroupMma, tma});
+}
+
+std::string mlir::fa::whyNoTmaProducer(AttentionOp op) {
+  if (op.getPageTable())
+    return "paged K/V are read through the page table";
+  if (op.isPacked())
+    return "packed sequences are read through views of their rows";
+  if (op.getKvLengths())
+    return "keys past a sequence's kv_lengths entry may hold anything, and a "
+           "whole TMA box would bring them into P V";
+  return "";
 }
 
 FailureOr<SmallVector<Value>>
@@ -882,6 +914,10 @@ mlir::fa::distributeAttention(RewriterBase &rewriter, AttentionOp op,
   op = *lowered;
   LLVM_DEBUG(llvm::dbgs() << "building the kernel of " << op << "\n");
   KernelPlan plan = planForwardKernel(op, options);
+  if (options.tmaProducer && plan.warpgroupMma && !plan.tmaProducer)
+    op.emitRemark() << "the wgmma kernel loads this op's tiles with cp.async, "
+                       "not TMA: "
+                    << whyNoTmaProducer(op);
   LLVM_DEBUG(llvm::dbgs() << "kernel plan: " << plan.describe() << "\n");
   KernelBuilder kernel(op, rewriter, op.getTilingAttr(), plan);
   SmallVector<Value> results = kernel.build();

@@ -357,6 +357,10 @@ struct KernelBuilder : TileCopier {
   /// Whether the register-fragment kernel multiplies with Hopper's wgmma
   /// (WarpgroupMmaKernel.cpp) instead of mma.sync.
   bool warpgroupMma = false;
+  /// Whether Q, K and V arrive by TMA from a producer warpgroup
+  /// (TmaProducer.cpp): the block's last 128 threads, after the compute
+  /// warpgroups, whose thread ids stay what the wgmma variant expects.
+  bool tmaProducer = false;
   Type queryElementType, keyElementType, valueElementType, outputElementType,
       f32;
 
@@ -401,7 +405,40 @@ struct KernelBuilder : TileCopier {
     registerFragments = plan.registerFragments;
     warpgroupMma = plan.warpgroupMma;
     columnBlocks = plan.warpgroupMma;
+    tmaProducer = plan.tmaProducer;
   }
+
+  // The TMA producer kernel (tmaProducer, TmaProducer.cpp).
+  struct QueryBlock;
+  /// Tensor maps of Q, K and V (built on the host, in front of the grid)
+  /// and the block's mbarrier group (see TmaBarriers).
+  Value queryMap, keyMap, valueMap, barriers;
+  /// Threads that compute: all but the producer warpgroup.
+  int64_t computeThreads() const;
+  /// The tensor maps of Q, K and V: boxes of [1, 1, rows, 64] elements,
+  /// one 128-byte swizzle row wide, zero fill past the tensors.
+  void createTensorMaps();
+  /// The mbarrier group, in front of the thread loop.
+  void createBarriers();
+  /// In the thread loop, before anything else: thread 0 initializes the
+  /// barriers, a barrier shows them to all, the producer issues Q's loads
+  /// and the compute threads wait for them.
+  void loadQueryByTma(const QueryBlock &block, Value queryTile, Value thread);
+  /// Whether `thread` computes, and whether it is the producer's one
+  /// issuing thread.
+  Value isComputeThread(Value thread);
+  Value isProducerLeader(Value thread);
+  /// TMA loads of rows [row0, row0 + rows) of source[batch, head] (a tensor
+  /// map) into `tile`'s column blocks from element `elementOffset` on, as
+  /// one transaction on barrier `barrier` (expect_tx, then the loads).
+  void issueTileLoads(Value map, Value flatTile, Value elementOffset,
+                      Value batch, Value head, Value row0, int64_t rows,
+                      int64_t width, Type type, Value barrier);
+  /// try_wait.parity on barrier `index` of the group, for the phase of
+  /// parity `parity` (an i1).
+  void waitOnBarrier(Value index, Value parity);
+  /// A one-dimensional view of a shared tile, in front of the thread loop.
+  Value flatTile(Value tile, Value thread);
 
   SmallVector<Value> build();
   /// The f32 accumulator of a query row is Dv / s values of vector<s x f32>,
@@ -660,6 +697,13 @@ private:
   /// group is empty.
   Value requestTilesIfVisible(IndexMath &math, Value start, Value stage,
                               bool keys, bool values);
+  /// The TMA producer kernel's block (TmaProducer.cpp): the producer
+  /// refills ring stage `stage` once its empty barrier shows the compute
+  /// warpgroups are done with it; they wait on its full barriers.
+  SmallVector<Value> producerConsumerBlock(IndexMath &math, Location loc,
+                                           Value col0, Value stage,
+                                           KernelVariant &variant,
+                                           ValueRange state);
   /// FlashAttention-2's order: the block whose own K (and V with two
   /// buffers) has landed.
   SmallVector<Value> fragmentOrderBlock(IndexMath &math, Location loc,

@@ -33,7 +33,17 @@ struct KernelOptions {
   /// Forward only, with registerFragments: Hopper's wgmma where the tiling
   /// allows (warpgroupMmaKernel; sm_90a).
   bool warpgroupMma = false;
+  /// With warpgroupMma: Q, K and V by TMA from a producer warpgroup
+  /// (KernelPlan::tmaProducer), where the op allows (whyNoTmaProducer).
+  bool tmaProducer = false;
 };
+
+/// Why the TMA producer kernel cannot load `op`'s tiles ("" when it can):
+/// its tensor maps cover whole Q, K and V tensors, so paged K/V, packed
+/// sequences and per-sequence key lengths (whose keys past the length may
+/// hold anything, and a TMA box would bring them into P V) stay with the
+/// cp.async kernel.
+std::string whyNoTmaProducer(AttentionOp op);
 
 /// The forward kernel `op`'s tiling gets (planKernel on the op's shape and
 /// types). `op` must have a tiling.

@@ -41,6 +41,7 @@ constexpr int64_t kUnknownSize = -1;
 /// thread moves per copy step (also the shared tiles' row padding), and the
 /// most keys whose scores an FMA-kernel thread keeps in registers at once.
 constexpr int64_t kKernelWarpSize = 32;
+constexpr int64_t kKernelWarpgroupThreads = 4 * kKernelWarpSize;
 constexpr int64_t kKernelChunkBytes = 16;
 constexpr int64_t kKernelMaxKeyChunk = 16;
 
@@ -170,6 +171,11 @@ struct KernelPlan {
   /// With registerFragments: Q K^T and P V as Hopper's warpgroup matmuls
   /// (wgmma, warpgroupMmaKernel) on the same fragment layout.
   bool warpgroupMma = false;
+  /// With warpgroupMma: Q, K and V arrive by TMA, issued by one producer
+  /// warpgroup (128 more threads) into a ring of `stages` K/V buffers, each
+  /// guarded by full and empty mbarriers (warp specialization,
+  /// TmaProducer.cpp); the compute warpgroups only wait and compute.
+  bool tmaProducer = false;
   /// K/V tiles prefetched with cp.async, 16 bytes per thread and step.
   bool asyncCopies = false;
   /// Threads that share one query row's softmax and accumulator (2 in the
@@ -186,6 +192,8 @@ struct KernelChoices {
   bool asyncCopies = true, tensorCores = true, registerFragments = true;
   /// wgmma where the tiling allows (sm_90a only).
   bool warpgroupMma = false;
+  /// With wgmma: TMA loads from a producer warpgroup (KernelPlan).
+  bool tmaProducer = false;
 };
 
 /// The forward kernel for `tiling` on `shape`, with K and V elements of

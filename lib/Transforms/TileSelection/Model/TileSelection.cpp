@@ -242,11 +242,14 @@ bool mlir::fa::tensorCoreKernel(const Tiling &tiling,
 std::string KernelPlan::describe() const {
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << (warpgroupMma        ? "wgmma, register fragments"
+  os << (tmaProducer ? "wgmma, register fragments, TMA producer warpgroup"
+         : warpgroupMma      ? "wgmma, register fragments"
          : registerFragments ? "mma.sync, register fragments"
          : tensorCores       ? "mma.sync, shared-memory S and P"
                              : "FMA");
-  os << (asyncCopies ? ", cp.async" : ", synchronous copies") << ", " << threads
+  if (!tmaProducer)
+    os << (asyncCopies ? ", cp.async" : ", synchronous copies");
+  os << ", " << threads
      << " threads, " << stages << (stages == 1 ? " stage" : " stages");
   if (rowSplit > 1)
     os << ", " << rowSplit << " threads per row";
@@ -277,7 +280,11 @@ KernelPlan mlir::fa::planKernel(const Tiling &tiling,
   plan.registerFragments = plan.tensorCores && choices.registerFragments;
   plan.warpgroupMma = plan.registerFragments && choices.warpgroupMma &&
                       warpgroupMmaKernel(tiling, shape);
-  plan.asyncCopies = choices.asyncCopies &&
+  // The producer warpgroup is a fifth (or third) warpgroup of its own.
+  plan.tmaProducer = plan.warpgroupMma && choices.tmaProducer;
+  if (plan.tmaProducer)
+    plan.threads += kKernelWarpgroupThreads;
+  plan.asyncCopies = !plan.tmaProducer && choices.asyncCopies &&
                      (tiling.stages > 1 || plan.registerFragments) &&
                      evenChunks(shape.headDim, keyBytes) &&
                      evenChunks(shape.valueDim, valueBytes);

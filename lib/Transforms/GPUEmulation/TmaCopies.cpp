@@ -1,0 +1,538 @@
+//===- TmaCopies.cpp - TMA loads and mbarriers on a CPU -------------------===//
+//
+// See TmaCopies.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TmaCopies.h"
+#include "RuntimeReport.h"
+#include "ThreadLoops.h"
+
+#include "fa/Transforms/Common/IndexMath.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+#include "llvm/ADT/MapVector.h"
+
+using namespace mlir;
+using mlir::fa::IndexMath;
+using mlir::fa::RuntimeReport;
+using mlir::fa::describeLocation;
+using mlir::fa::escapePercent;
+
+namespace {
+
+/// The counters of an mbarrier, in this order (see TmaCopies.h).
+enum Counter : int64_t {
+  kExpected = 0,
+  kPending = 1,
+  kBytes = 2,
+  kCompleted = 3,
+  kCounters = 4
+};
+
+/// A TMA load op and what it reads: the tensor map's memref and box.
+struct TmaSite {
+  nvgpu::TmaAsyncLoadOp op;
+  Value source;
+  nvgpu::TensorMapDescriptorType map;
+  /// The value the destination is a view of, defined in front of the
+  /// thread loop (so that a wait anywhere in the loop can reach it).
+  Value root;
+  /// [barriers][2 + rank] of index: in flight (0/1), the destination's
+  /// element offset, the coordinates.
+  Value record;
+  int64_t boxElements() const { return map.getTensor().getNumElements(); }
+  int64_t elementBytes() const {
+    return map.getTensor().getElementTypeBitWidth() / 8;
+  }
+};
+
+int64_t swizzleBits(nvgpu::TensorMapSwizzleKind kind) {
+  switch (kind) {
+  case nvgpu::TensorMapSwizzleKind::SWIZZLE_128B:
+    return 3;
+  case nvgpu::TensorMapSwizzleKind::SWIZZLE_64B:
+    return 2;
+  case nvgpu::TensorMapSwizzleKind::SWIZZLE_32B:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+class Lowering {
+public:
+  Lowering(RuntimeReport &report) : report(report) {}
+  LogicalResult run(Operation *root);
+
+private:
+  RuntimeReport &report;
+  /// Per barrier group: its counters ([barriers][4] of index) and loads.
+  DenseMap<Value, Value> stateOf;
+  llvm::MapVector<Value, SmallVector<TmaSite>> sitesOf;
+
+  LogicalResult createState(nvgpu::MBarrierCreateOp create);
+  FailureOr<TmaSite> describe(nvgpu::TmaAsyncLoadOp op);
+  Value counter(IndexMath &m, Value state, Value index, Counter which) {
+    return memref::LoadOp::create(m.b, m.loc, state,
+                                  ValueRange{index, m.constant(which)});
+  }
+  void setCounter(IndexMath &m, Value state, Value index, Counter which,
+                  Value value) {
+    memref::StoreOp::create(m.b, m.loc, value, state,
+                            ValueRange{index, m.constant(which)});
+  }
+  void fail(OpBuilder &b, Location loc, Value condition, StringRef format,
+            ValueRange values);
+  void arrive(IndexMath &m, Operation *op, Value state, Value index);
+  void completeIfDone(IndexMath &m, Value state, Value index);
+  void issue(TmaSite &site);
+  void land(IndexMath &m, TmaSite &site, Value state, Value index);
+  void lowerWait(nvgpu::MBarrierTryWaitParityOp wait);
+};
+
+void Lowering::fail(OpBuilder &b, Location loc, Value condition,
+                    StringRef format, ValueRange values) {
+  scf::IfOp::create(b, loc, condition, [&](OpBuilder &ib, Location iloc) {
+    SmallVector<Value> printed;
+    for (Value value : values)
+      printed.push_back(
+          arith::IndexCastOp::create(ib, iloc, ib.getI64Type(), value));
+    report.report(ib, iloc, format, printed);
+    scf::YieldOp::create(ib, iloc);
+  });
+}
+
+LogicalResult Lowering::createState(nvgpu::MBarrierCreateOp create) {
+  auto type = cast<nvgpu::MBarrierGroupType>(create.getType());
+  OpBuilder b(create);
+  Location loc = create.getLoc();
+  int64_t count = type.getNumBarriers();
+  Value state = memref::AllocOp::create(
+      b, loc, MemRefType::get({count, kCounters}, b.getIndexType()));
+  // Uninitialized barriers read as never completing.
+  IndexMath m{b, loc};
+  for (int64_t i = 0; i < count; ++i)
+    for (int64_t c = 0; c < kCounters; ++c)
+      memref::StoreOp::create(b, loc, m.constant(c == kPending ? 1 : 0), state,
+                              ValueRange{m.constant(i), m.constant(c)});
+  stateOf[create.getResult()] = state;
+  return success();
+}
+
+FailureOr<TmaSite> Lowering::describe(nvgpu::TmaAsyncLoadOp op) {
+  TmaSite site;
+  site.op = op;
+  site.map = op.getTensorMapDescriptor().getType();
+  auto create =
+      op.getTensorMapDescriptor().getDefiningOp<nvgpu::TmaCreateDescriptorOp>();
+  if (!create)
+    return op.emitOpError()
+           << "cannot run on a CPU: its tensor map must come from an "
+              "nvgpu.tma.create.descriptor the emulation can see";
+  Value source = create.getTensor();
+  if (auto cast = source.getDefiningOp<memref::CastOp>())
+    source = cast.getSource();
+  auto sourceType = dyn_cast<MemRefType>(source.getType());
+  MemRefType box = site.map.getTensor();
+  if (!sourceType || sourceType.getRank() != box.getRank())
+    return op.emitOpError()
+           << "cannot run on a CPU: its tensor map must describe a ranked "
+              "memref of the box's rank";
+  site.source = source;
+  int64_t bits = swizzleBits(site.map.getSwizzle());
+  int64_t rowBytes = box.getShape().back() * site.elementBytes();
+  if (bits && rowBytes != (int64_t(16) << bits))
+    return op.emitOpError()
+           << "cannot run on a CPU: the emulation lays a swizzled box out "
+              "with rows of exactly the swizzle's width ("
+           << (16 << bits) << " bytes), not " << rowBytes;
+  auto threads = op->getParentOfType<scf::ForallOp>();
+  while (threads && !fa::isThreadLoop(threads))
+    threads = threads->getParentOfType<scf::ForallOp>();
+  if (!threads)
+    return op.emitOpError() << "cannot run on a CPU outside a thread loop";
+  Value root = op.getDst();
+  while (threads->isAncestor(root.getParentRegion()->getParentOp())) {
+    auto view = root.getDefiningOp<ViewLikeOpInterface>();
+    if (!view)
+      return op.emitOpError()
+             << "cannot run on a CPU: its destination must be a view of "
+                "shared memory allocated in front of the thread loop";
+    root = view.getViewSource();
+  }
+  site.root = root;
+  OpBuilder b(threads);
+  Location loc = op.getLoc();
+  int64_t barriers =
+      cast<nvgpu::MBarrierGroupType>(op.getBarriers().getType())
+          .getNumBarriers();
+  site.record = memref::AllocOp::create(
+      b, loc,
+      MemRefType::get({barriers, 2 + box.getRank()}, b.getIndexType()));
+  IndexMath m{b, loc};
+  for (int64_t i = 0; i < barriers; ++i)
+    memref::StoreOp::create(b, loc, m.constant(0), site.record,
+                            ValueRange{m.constant(i), m.constant(0)});
+  return site;
+}
+
+void Lowering::completeIfDone(IndexMath &m, Value state, Value index) {
+  OpBuilder &b = m.b;
+  Location loc = m.loc;
+  Value pending = counter(m, state, index, kPending);
+  Value bytes = counter(m, state, index, kBytes);
+  Value done = arith::AndIOp::create(b, loc, m.eq(pending, m.constant(0)),
+                                     m.eq(bytes, m.constant(0)));
+  scf::IfOp::create(b, loc, done, [&](OpBuilder &ib, Location iloc) {
+    IndexMath im{ib, iloc};
+    setCounter(im, state, index, kCompleted,
+               im.addConstant(counter(im, state, index, kCompleted), 1));
+    setCounter(im, state, index, kPending,
+               counter(im, state, index, kExpected));
+    scf::YieldOp::create(ib, iloc);
+  });
+}
+
+void Lowering::arrive(IndexMath &m, Operation *op, Value state, Value index) {
+  Value pending = m.addConstant(counter(m, state, index, kPending), -1);
+  std::string format = "fa-emulate-threads-on-cpu: the arrive at " +
+                       escapePercent(describeLocation(op->getLoc())) +
+                       " on mbarrier %ld is one more than its count\n";
+  fail(m.b, m.loc, m.lt(pending, m.constant(0)), format, {index});
+  setCounter(m, state, index, kPending, pending);
+  completeIfDone(m, state, index);
+}
+
+void Lowering::issue(TmaSite &site) {
+  nvgpu::TmaAsyncLoadOp op = site.op;
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  IndexMath m{b, loc};
+  Value index = op.getMbarId();
+  Value inFlight = memref::LoadOp::create(b, loc, site.record,
+                                          ValueRange{index, m.constant(0)});
+  std::string where = escapePercent(describeLocation(loc));
+  fail(b, loc, m.eq(inFlight, m.constant(1)),
+       "fa-emulate-threads-on-cpu: the TMA load at " + where +
+           " is issued again on mbarrier %ld before its last load there "
+           "landed (the emulation keeps one per op and barrier)\n",
+       {index});
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, op.getDst());
+  Value offset = metadata.getOffset();
+  int64_t bits = swizzleBits(site.map.getSwizzle());
+  if (bits) {
+    int64_t pattern = 128 << bits; // 8 rows of the swizzle's width
+    Value misaligned = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne,
+        m.remU(m.mul(offset, m.constant(site.elementBytes())),
+               m.constant(pattern)),
+        m.constant(0));
+    fail(b, loc, misaligned,
+         "fa-emulate-threads-on-cpu: the TMA load at " + where +
+             " writes shared memory at byte %ld, off the " +
+             std::to_string(pattern) +
+             "-byte boundary its swizzle pattern starts on\n",
+         {m.mul(offset, m.constant(site.elementBytes()))});
+  }
+  memref::StoreOp::create(b, loc, m.constant(1), site.record,
+                          ValueRange{index, m.constant(0)});
+  memref::StoreOp::create(b, loc, offset, site.record,
+                          ValueRange{index, m.constant(1)});
+  for (auto [i, coordinate] : llvm::enumerate(op.getCoordinates()))
+    memref::StoreOp::create(b, loc, coordinate, site.record,
+                            ValueRange{index, m.constant(2 + i)});
+  // Until it lands, the destination holds nothing a wait has not seen.
+  Type elementType = site.map.getTensor().getElementType();
+  Value base = metadata.getBaseBuffer();
+  Value flat = memref::ReinterpretCastOp::create(
+      b, loc,
+      MemRefType::get({site.boxElements()}, elementType,
+                      StridedLayoutAttr::get(b.getContext(),
+                                             ShapedType::kDynamic, {1}),
+                      cast<MemRefType>(base.getType()).getMemorySpace()),
+      base, OpFoldResult(offset),
+      ArrayRef<OpFoldResult>{b.getIndexAttr(site.boxElements())},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+  Value nan = arith::ConstantOp::create(
+      b, loc,
+      b.getFloatAttr(elementType,
+                     APFloat::getNaN(cast<FloatType>(elementType)
+                                         .getFloatSemantics())));
+  scf::ForOp::create(b, loc, m.constant(0), m.constant(site.boxElements()),
+                     m.constant(1), ValueRange{},
+                     [&](OpBuilder &lb, Location lloc, Value e, ValueRange) {
+                       memref::StoreOp::create(lb, lloc, nan, flat, e);
+                       scf::YieldOp::create(lb, lloc);
+                     });
+  op.erase();
+}
+
+/// The load of `site` on barrier `index`, if one is in flight: the box from
+/// the source (fill past it), swizzled into the destination; its bytes
+/// complete on the barrier.
+void Lowering::land(IndexMath &outer, TmaSite &site, Value state,
+                    Value index) {
+  OpBuilder &b = outer.b;
+  Location loc = outer.loc;
+  Value inFlight = memref::LoadOp::create(
+      b, loc, site.record, ValueRange{index, outer.constant(0)});
+  scf::IfOp::create(
+      b, loc, outer.eq(inFlight, outer.constant(1)),
+      [&](OpBuilder &ib, Location iloc) {
+        IndexMath m{ib, iloc};
+        MemRefType box = site.map.getTensor();
+        int64_t rank = box.getRank();
+        Value offset = memref::LoadOp::create(
+            ib, iloc, site.record, ValueRange{index, m.constant(1)});
+        SmallVector<Value> coordinates;
+        for (int64_t i = 0; i < rank; ++i)
+          coordinates.push_back(memref::LoadOp::create(
+              ib, iloc, site.record, ValueRange{index, m.constant(2 + i)}));
+        auto metadata =
+            memref::ExtractStridedMetadataOp::create(ib, iloc, site.root);
+        Value base = metadata.getBaseBuffer();
+        Type elementType = box.getElementType();
+        Value flat = memref::ReinterpretCastOp::create(
+            ib, iloc,
+            MemRefType::get({site.boxElements()}, elementType,
+                            StridedLayoutAttr::get(ib.getContext(),
+                                                   ShapedType::kDynamic, {1}),
+                            cast<MemRefType>(base.getType()).getMemorySpace()),
+            base, OpFoldResult(offset),
+            ArrayRef<OpFoldResult>{ib.getIndexAttr(site.boxElements())},
+            ArrayRef<OpFoldResult>{ib.getIndexAttr(1)});
+        bool nanFill =
+            site.map.getOob() == nvgpu::TensorMapOOBKind::OOB_NAN;
+        auto floatType = cast<FloatType>(elementType);
+        Value fill = arith::ConstantOp::create(
+            ib, iloc,
+            ib.getFloatAttr(elementType,
+                            nanFill ? APFloat::getNaN(
+                                          floatType.getFloatSemantics())
+                                    : APFloat::getZero(
+                                          floatType.getFloatSemantics())));
+        int64_t bits = swizzleBits(site.map.getSwizzle());
+        int64_t elementBytes = site.elementBytes();
+        scf::ForOp::create(
+            ib, iloc, m.constant(0), m.constant(site.boxElements()),
+            m.constant(1), ValueRange{},
+            [&](OpBuilder &lb, Location lloc, Value e, ValueRange) {
+              IndexMath lm{lb, lloc};
+              // Box element e: its index along each dim (row-major box),
+              // then the source element (coordinates innermost first).
+              SmallVector<Value> indices(rank);
+              Value rest = e;
+              Value inside = arith::ConstantIntOp::create(lb, lloc, 1, 1);
+              for (int64_t d = rank - 1; d >= 0; --d) {
+                int64_t extent = box.getDimSize(d);
+                Value within = lm.remU(rest, lm.constant(extent));
+                rest = lm.divU(rest, lm.constant(extent));
+                Value at = lm.add(coordinates[rank - 1 - d], within);
+                Value size = memref::DimOp::create(lb, lloc, site.source, d);
+                Value ok = arith::AndIOp::create(
+                    lb, lloc,
+                    arith::CmpIOp::create(lb, lloc, arith::CmpIPredicate::sge,
+                                          at, lm.constant(0)),
+                    lm.lt(at, size));
+                inside = arith::AndIOp::create(lb, lloc, inside, ok);
+                // An index that stays inside, read only where `inside`.
+                indices[d] = arith::SelectOp::create(lb, lloc, ok, at,
+                                                     lm.constant(0));
+              }
+              Value element =
+                  scf::IfOp::create(
+                      lb, lloc, inside,
+                      [&](OpBuilder &tb, Location tloc) {
+                        scf::YieldOp::create(
+                            tb, tloc,
+                            ValueRange{memref::LoadOp::create(
+                                tb, tloc, site.source, indices)});
+                      },
+                      [&](OpBuilder &eb, Location eloc) {
+                        scf::YieldOp::create(eb, eloc, ValueRange{fill});
+                      })
+                      .getResult(0);
+              // The swizzle XORs byte-offset bits [4, 4 + k) with bits
+              // [7, 7 + k) (WarpgroupLayout.h's swizzledByteOffset).
+              Value position = e;
+              if (bits) {
+                Value byte = lm.mul(e, lm.constant(elementBytes));
+                Value mask = lm.constant(((int64_t(1) << bits) - 1) << 4);
+                Value moved = arith::AndIOp::create(
+                    lb, lloc,
+                    arith::ShRUIOp::create(lb, lloc, byte, lm.constant(3)),
+                    mask);
+                Value swizzled = arith::XOrIOp::create(lb, lloc, byte, moved);
+                position = lm.divU(swizzled, lm.constant(elementBytes));
+              }
+              memref::StoreOp::create(lb, lloc, element, flat, position);
+              scf::YieldOp::create(lb, lloc);
+            });
+        memref::StoreOp::create(ib, iloc, m.constant(0), site.record,
+                                ValueRange{index, m.constant(0)});
+        Value bytes = m.addConstant(counter(m, state, index, kBytes),
+                                    -site.boxElements() * elementBytes);
+        fail(ib, iloc, m.lt(bytes, m.constant(0)),
+             "fa-emulate-threads-on-cpu: the TMA load at " +
+                 escapePercent(describeLocation(site.op.getLoc())) +
+                 " lands more bytes on mbarrier %ld than its expect_tx "
+                 "announced (%ld over)\n",
+             {index, m.sub(m.constant(0), bytes)});
+        setCounter(m, state, index, kBytes, bytes);
+        completeIfDone(m, state, index);
+        scf::YieldOp::create(ib, iloc);
+      });
+}
+
+void Lowering::lowerWait(nvgpu::MBarrierTryWaitParityOp wait) {
+  OpBuilder b(wait);
+  Location loc = wait.getLoc();
+  // A phase boundary of the lock-step emulation.
+  gpu::BarrierOp::create(b, loc)->setAttr(fa::kModelBarrierAttrName,
+                                          b.getUnitAttr());
+  IndexMath m{b, loc};
+  Value state = stateOf.lookup(wait.getBarriers());
+  Value index = wait.getMbarId();
+  for (TmaSite &site : sitesOf[wait.getBarriers()])
+    land(m, site, state, index);
+  Value parity = arith::SelectOp::create(b, loc, wait.getPhaseParity(),
+                                         m.constant(1), m.constant(0));
+  Value completed = counter(m, state, index, kCompleted);
+  Value incomplete =
+      m.eq(m.remU(completed, m.constant(2)), parity);
+  fail(b, loc, incomplete,
+       "fa-emulate-threads-on-cpu: the mbarrier wait at " +
+           escapePercent(describeLocation(loc)) +
+           " would never return: mbarrier %ld waits for a phase of parity "
+           "%ld after %ld completed phases; %ld arrivals and %ld transaction "
+           "bytes are missing\n",
+       {index, parity, completed, counter(m, state, index, kPending),
+        counter(m, state, index, kBytes)});
+  wait.erase();
+}
+
+LogicalResult Lowering::run(Operation *root) {
+  SmallVector<nvgpu::MBarrierCreateOp> creates;
+  SmallVector<nvgpu::TmaAsyncLoadOp> loads;
+  root->walk([&](Operation *op) {
+    if (auto create = dyn_cast<nvgpu::MBarrierCreateOp>(op))
+      creates.push_back(create);
+    else if (auto load = dyn_cast<nvgpu::TmaAsyncLoadOp>(op))
+      loads.push_back(load);
+  });
+  for (nvgpu::MBarrierCreateOp create : creates)
+    if (failed(createState(create)))
+      return failure();
+  for (nvgpu::TmaAsyncLoadOp load : loads) {
+    if (!stateOf.count(load.getBarriers()))
+      return load.emitOpError()
+             << "cannot run on a CPU: its mbarrier group must come from an "
+                "nvgpu.mbarrier.create";
+    FailureOr<TmaSite> site = describe(load);
+    if (failed(site))
+      return failure();
+    sitesOf[load.getBarriers()].push_back(*site);
+  }
+
+  SmallVector<Operation *> users;
+  for (nvgpu::MBarrierCreateOp create : creates)
+    for (Operation *user : create->getUsers())
+      users.push_back(user);
+  for (Operation *user : users) {
+    Value group = user->getOperand(0);
+    if (isa<nvgpu::TmaAsyncLoadOp>(user))
+      group = cast<nvgpu::TmaAsyncLoadOp>(user).getBarriers();
+    Value state = stateOf.lookup(group);
+    OpBuilder b(user);
+    Location loc = user->getLoc();
+    IndexMath m{b, loc};
+    // An optional predicate: the op acts where it holds.
+    auto guarded = [&](Value predicate, function_ref<void(IndexMath &)> body) {
+      if (!predicate)
+        return body(m);
+      scf::IfOp::create(b, loc, predicate, [&](OpBuilder &ib, Location iloc) {
+        IndexMath im{ib, iloc};
+        body(im);
+        scf::YieldOp::create(ib, iloc);
+      });
+    };
+    if (auto init = dyn_cast<nvgpu::MBarrierInitOp>(user)) {
+      guarded(init.getPredicate(), [&](IndexMath &im) {
+        Value index = init.getMbarId();
+        setCounter(im, state, index, kExpected, init.getCount());
+        setCounter(im, state, index, kPending, init.getCount());
+        setCounter(im, state, index, kBytes, im.constant(0));
+        setCounter(im, state, index, kCompleted, im.constant(0));
+      });
+      init.erase();
+    } else if (auto expect = dyn_cast<nvgpu::MBarrierArriveExpectTxOp>(user)) {
+      guarded(expect.getPredicate(), [&](IndexMath &im) {
+        Value index = expect.getMbarId();
+        setCounter(im, state, index, kBytes,
+                   im.add(counter(im, state, index, kBytes),
+                          expect.getTxcount()));
+        arrive(im, expect, state, index);
+      });
+      expect.erase();
+    } else if (auto arriveOp = dyn_cast<nvgpu::MBarrierArriveOp>(user)) {
+      if (!arriveOp.getToken().use_empty())
+        return arriveOp.emitOpError()
+               << "cannot run on a CPU: its token is used (the emulation "
+                  "models waits by parity)";
+      arrive(m, arriveOp, state, arriveOp.getMbarId());
+      arriveOp.erase();
+    } else if (auto wait = dyn_cast<nvgpu::MBarrierTryWaitParityOp>(user)) {
+      lowerWait(wait);
+    } else if (!isa<nvgpu::TmaAsyncLoadOp>(user)) {
+      return user->emitOpError()
+             << "cannot run on a CPU: the emulation models mbarrier.init, "
+                "arrive, arrive.expect_tx, try_wait.parity and TMA loads";
+    }
+  }
+  for (auto &entry : sitesOf)
+    for (TmaSite &site : entry.second)
+      issue(site);
+  for (nvgpu::MBarrierCreateOp create : creates)
+    create.erase();
+  // The tensor maps' host side.
+  SmallVector<nvgpu::TmaCreateDescriptorOp> maps;
+  root->walk([&](nvgpu::TmaCreateDescriptorOp map) { maps.push_back(map); });
+  for (nvgpu::TmaCreateDescriptorOp map : maps) {
+    if (!map->use_empty())
+      continue;
+    Value tensor = map.getTensor();
+    map.erase();
+    if (Operation *cast = tensor.getDefiningOp<memref::CastOp>();
+        cast && cast->use_empty())
+      cast->erase();
+  }
+  return success();
+}
+
+} // namespace
+
+LogicalResult mlir::fa::lowerTmaCopiesAndBarriers(Operation *root) {
+  bool any = false;
+  root->walk([&](Operation *op) {
+    if (isa<nvgpu::MBarrierCreateOp, nvgpu::TmaAsyncLoadOp>(op))
+      any = true;
+  });
+  if (!any)
+    return success();
+  auto module = dyn_cast<ModuleOp>(root);
+  if (!module)
+    return root->emitError("cannot run TMA loads and mbarriers on a CPU "
+                           "outside a module (their checks call libc)");
+  RuntimeReport report{module, "check mbarriers and TMA loads",
+                       "fa_tma_message_"};
+  if (failed(report.declare()))
+    return failure();
+  return Lowering(report).run(root);
+}
