@@ -14,14 +14,18 @@
 //    wait reads NaN. Landing applies the tensor map's box, its zero (or
 //    NaN) fill past the tensor and its swizzle to the destination's bytes,
 //    and completes the box's bytes on the barrier.
-//  * try_wait.parity p passes when the phase of parity p is complete: the
-//    completed phases' count has the other parity. The emulation runs the
-//    threads in lock step, phase by phase (a wait is a phase boundary: a
-//    gpu.barrier marked kModelBarrierAttrName goes in front of it), so a
-//    wait that does not pass there would wait forever: it is reported
-//    (which barrier, which parity, the arrivals and bytes missing) and the
-//    program exits with status 1, never hangs.
-//  * so are: more arrivals than expected, more bytes landed than
+//  * try_wait.parity p returns at once when the phase of parity p is
+//    complete (the completed phases' count has the other parity; the phase
+//    before the first counts as complete), loads in flight or not: a wait
+//    on the wrong parity reads NaN. Otherwise the loads in flight on the
+//    barrier land. The emulation runs the threads in lock step, phase by
+//    phase (a wait is a phase boundary: a gpu.barrier marked
+//    kModelBarrierAttrName goes in front of it), so a phase still
+//    incomplete then would never complete: the wait is reported (which
+//    barrier, which parity, the arrivals and bytes missing) and the
+//    program exits with status 1, never hangs. An arrival past the count
+//    counts toward the next phase, as on the GPU.
+//  * so are: more bytes landed than
 //    expect_tx announced, a TMA destination off the 1024-byte boundary its
 //    128-byte swizzle needs, and a second load of one op on one barrier
 //    before the first landed (the model keeps one per op and barrier).
