@@ -100,6 +100,8 @@ std::string mlir::fa::cudaToolkitPath(llvm::StringRef requested) {
 static void addNVVMLowering(OpPassManager &pm,
                             const mlir::fa::GPUPipelineOptions &options) {
   pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(mlir::fa::createFASpecializeWarpgroups());
+  pm.addPass(mlir::fa::createFAEncodeTensorMaps());
   pm.addPass(mlir::fa::createFAAlignWorkgroupBuffers());
   mlir::fa::FAAnnotateOccupancyOptions occupancy;
   occupancy.chip = options.chip;
@@ -202,6 +204,7 @@ void mlir::fa::buildGPUPipeline(OpPassManager &pm,
   kernel.tensorCores = chipHasTensorCores(options.chip);
   kernel.registerFragments = options.registerFragments;
   kernel.warpgroupMma = chipHasWarpgroupMma(options.chip);
+  kernel.tmaProducer = kernel.warpgroupMma && options.tmaProducer;
   pm.addPass(createFADistributeAttention(kernel));
   FADistributeAttentionBackwardOptions backward;
   backward.asyncCopies = kernel.asyncCopies;

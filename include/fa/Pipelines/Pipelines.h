@@ -148,6 +148,13 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
                      "in mma.sync fragments (fa-distribute-attention "
                      "register-fragments); false: through shared memory"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> tmaProducer{
+      *this, "tma-producer",
+      llvm::cl::desc("On sm_90a: the wgmma kernel's tiles arrive by TMA from "
+                     "a producer warpgroup (fa-distribute-attention "
+                     "tma-producer), its roles versioned with setmaxnreg "
+                     "(fa-specialize-warpgroups); false: by cp.async"),
+      llvm::cl::init(false)};
   PassOptions::Option<unsigned> indexBitwidth{
       *this, "index-bitwidth",
       llvm::cl::desc("64, or 32: kernels that address fewer than 2^31 "

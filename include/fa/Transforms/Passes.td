@@ -749,6 +749,43 @@ def FADeduplicateKernels : Pass<"fa-deduplicate-kernels", "::mlir::ModuleOp"> {
   ];
 }
 
+def FAEncodeTensorMaps : Pass<"fa-encode-tensor-maps", "mlir::ModuleOp"> {
+  let summary = "Build TMA tensor maps on the host and pass their addresses to the kernels";
+  let description = [{
+    For the TMA producer kernel: every `nvgpu.tma.create.descriptor` on the
+    host becomes upstream's runtime call (`mgpuTensorMapEncodeTiledMemref`,
+    which encodes the map with `cuTensorMapEncodeTiled` and copies it to
+    device memory), each `gpu.launch_func` passes the returned pointer, and
+    each outlined kernel takes `!llvm.ptr` where it took
+    `!nvgpu.tensormap.descriptor`. Runs after `gpu-kernel-outlining` in
+    `fa-gpu-pipeline`, which converts every other nvgpu op inside the
+    kernels.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
+def FASpecializeWarpgroups : Pass<"fa-specialize-warpgroups"> {
+  let summary = "Give each warpgroup role of a warp-specialized kernel its own code and registers";
+  let description = [{
+    The TMA producer kernel (`fa-distribute-attention` with `tma-producer`)
+    is one program that all its threads run, each warpgroup role (the
+    producer, the compute warpgroups) doing its part under `scf.if` on a
+    predicate marked `fa.warpgroup_role`: the form the CPU model runs in
+    lock step. This pass versions every outlined kernel that has such
+    predicates: from the first op that asks one to the end, the body is
+    cloned into both branches of an `scf.if` on the compute predicate, the
+    predicates folded in each clone, and each branch starts with
+    `nvvm.setmaxregister`: `decrease` to the producer's count,
+    `increase` to the compute warpgroups' (`splitWarpgroupRegisters`:
+    24 and 240 with two compute warpgroups, at most the SM's 64K registers
+    per block). Each thread runs the same program as before; the roles
+    share no code past the split, so ptxas allocates each within its
+    count. Needs the kernel's `known_block_size` (a static launch).
+  }];
+  let dependentDialects = ["mlir::NVVM::NVVMDialect", "mlir::arith::ArithDialect",
+                           "mlir::scf::SCFDialect"];
+}
+
 def FAAlignWorkgroupBuffers : Pass<"fa-align-workgroup-buffers"> {
   let summary = "Give the outlined kernels' static shared tiles 16-byte alignment";
   let description = [{

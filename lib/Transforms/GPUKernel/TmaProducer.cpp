@@ -39,6 +39,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelBuilder.h"
+#include "fa/Transforms/GPUKernel/GPUKernel.h"
 #include "fa/Transforms/GPUKernel/WarpgroupLayout.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -117,14 +118,21 @@ void KernelBuilder::createBarriers() {
       b, loc, nvgpu::MBarrierGroupType::get(ctx, workgroup, layout.count()));
 }
 
+// Marked, for fa-specialize-warpgroups to version the kernel on.
 Value KernelBuilder::isComputeThread(Value thread) {
   IndexMath math{b, loc};
-  return math.lt(thread, math.constant(computeThreads()));
+  Value compute = math.lt(thread, math.constant(computeThreads()));
+  compute.getDefiningOp()->setAttr(kWarpgroupRoleAttrName,
+                                   b.getStringAttr(kComputeRole));
+  return compute;
 }
 
 Value KernelBuilder::isProducerLeader(Value thread) {
   IndexMath math{b, loc};
-  return math.eq(thread, math.constant(computeThreads()));
+  Value leader = math.eq(thread, math.constant(computeThreads()));
+  leader.getDefiningOp()->setAttr(kWarpgroupRoleAttrName,
+                                  b.getStringAttr(kProducerLeaderRole));
+  return leader;
 }
 
 Value KernelBuilder::flatTile(Value tile, Value thread) {

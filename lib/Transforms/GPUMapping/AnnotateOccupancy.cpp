@@ -77,7 +77,11 @@ struct FAAnnotateOccupancyPass
     module.walk([&](gpu::GPUModuleOp kernels) {
       for (auto kernel : kernels.getOps<gpu::GPUFuncOp>()) {
         std::optional<ArrayRef<int32_t>> blockSize = kernel.getKnownBlockSize();
-        if (!kernel.isKernel() || !blockSize)
+        // A kernel that states its occupancy keeps it (a warp-specialized
+        // one splits the SM's registers for one block:
+        // fa-specialize-warpgroups).
+        if (!kernel.isKernel() || !blockSize ||
+            kernel->hasAttr("nvvm.minctasm"))
           continue;
         auto symbol =
             SymbolRefAttr::get(kernels.getNameAttr(),

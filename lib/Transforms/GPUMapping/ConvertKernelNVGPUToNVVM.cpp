@@ -51,6 +51,19 @@ struct FAConvertKernelNVGPUToNVVMPass
       return converter.convertType(IntegerType::get(context, 32));
     });
 
+    // The TMA producer kernel's barriers and tensor maps (an address:
+    // fa-encode-tensor-maps), as upstream's nvgpu-to-nvvm converts them.
+    converter.addConversion([&](nvgpu::MBarrierGroupType type) -> Type {
+      return converter.convertType(
+          nvgpu::getMBarrierMemrefType(context, type));
+    });
+    converter.addConversion([&](nvgpu::MBarrierTokenType type) -> Type {
+      return converter.convertType(IntegerType::get(context, 64));
+    });
+    converter.addConversion([&](nvgpu::TensorMapDescriptorType type) -> Type {
+      return LLVM::LLVMPointerType::get(type.getContext());
+    });
+
     RewritePatternSet patterns(context);
     populateNVGPUToNVVMConversionPatterns(converter, patterns);
     fa::populateWarpgroupMmaToNVVMPatterns(converter, patterns);

@@ -38,6 +38,14 @@ struct KernelOptions {
   bool tmaProducer = false;
 };
 
+/// Marks the role predicates of a warp-specialized kernel (an i1 op
+/// result): "compute" (the thread computes) and "producer_leader" (the one
+/// producer thread that issues TMA loads). fa-specialize-warpgroups
+/// versions the kernel on them.
+constexpr llvm::StringLiteral kWarpgroupRoleAttrName = "fa.warpgroup_role";
+constexpr llvm::StringLiteral kComputeRole = "compute";
+constexpr llvm::StringLiteral kProducerLeaderRole = "producer_leader";
+
 /// Why the TMA producer kernel cannot load `op`'s tiles ("" when it can):
 /// its tensor maps cover whole Q, K and V tensors, so paged K/V, packed
 /// sequences and per-sequence key lengths (whose keys past the length may

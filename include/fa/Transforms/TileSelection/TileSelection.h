@@ -187,6 +187,17 @@ struct KernelPlan {
   std::string describe() const;
 };
 
+/// How a warp-specialized kernel's register file is split (setmaxnreg):
+/// the producer warpgroup keeps `producer` registers per thread, each of
+/// the compute warpgroups gets `compute`, so that one block holds at most
+/// the 64K registers of an SM (FlashAttention-3's 24 / 240 with two
+/// compute warpgroups). Counts are multiples of 8 in [24, 256), as
+/// setmaxnreg takes them.
+struct WarpgroupRegisters {
+  int64_t producer = 24, compute = 240;
+};
+WarpgroupRegisters splitWarpgroupRegisters(int64_t computeWarpgroups);
+
 /// What the caller allows (fa-distribute-attention's options).
 struct KernelChoices {
   bool asyncCopies = true, tensorCores = true, registerFragments = true;

@@ -239,6 +239,16 @@ bool mlir::fa::tensorCoreKernel(const Tiling &tiling,
          tiling.warps > 0 && tiling.blockQ % (tiling.warps * edge) == 0;
 }
 
+WarpgroupRegisters mlir::fa::splitWarpgroupRegisters(int64_t computeWarpgroups) {
+  constexpr int64_t registersPerSM = 64 * 1024, producer = 24, most = 240;
+  WarpgroupRegisters split;
+  split.producer = producer;
+  int64_t perThread = registersPerSM / kKernelWarpgroupThreads; // 512
+  int64_t share = (perThread - producer) / std::max<int64_t>(computeWarpgroups, 1);
+  split.compute = std::min<int64_t>(most, share / 8 * 8);
+  return split;
+}
+
 std::string KernelPlan::describe() const {
   std::string text;
   llvm::raw_string_ostream os(text);
