@@ -10,8 +10,11 @@ For each chip, head dim and element type, compiles one attention with
     shared memory, or the launch's dynamic size above 48 KB), and at most the
     chip's per-block limit,
   * uses tensor cores (mma.sync m16n8k16 in the PTX, or wgmma.mma_async
-    for sm_90a's wgmma kernel) exactly when the tile report's `gpu_kernel`
-    says so, and then combines the row statistics
+    for sm_90a's wgmma kernels) exactly when the tile report's `gpu_kernel`
+    says so, TMA (cp.async.bulk.tensor) and setmaxnreg exactly for the
+    TMA producer kernel ("wgmma-tma-ws", sm_90a's default; the cp.async
+    wgmma kernel is checked too, with tma-producer=false), and then
+    combines the row statistics
     with butterfly shuffles (shfl.sync.bfly) and keeps its shared memory
     within Q, K and V: at most (block_q d + stages block_kv (d + dv)) e
     bytes + 2 KB (no score tile);
@@ -49,6 +52,10 @@ CASES += [("sm_90a", dtype, d, causal, None)
           for dtype in ("f16", "bf16")
           for d in (64, 128, 256)
           for causal in (False, True)]
+# sm_90a with tma-producer=false: the wgmma kernel on cp.async loads (the
+# default is the TMA producer kernel, gpu_kernel "wgmma-tma-ws").
+CPASYNC_WGMMA_CASES = [("sm_90a", "f16", d, causal)
+                       for d in (64, 128) for causal in (False, True)]
 # Two stages: K and V prefetched with cp.async.
 CASES += [(chip, "f16", d, False, f"<block_q = 64, block_kv = 64, warps = 4, stages = 2>")
           for chip in ("sm_80", "sm_90") for d in (64, 128)]
@@ -79,6 +86,9 @@ PAGED_BATCH, PAGES, PAGE_SLOTS = 8, 4096, 16
 # Packed sequences (varlen prefill): 8 sequences in 16384 query and key
 # rows, causal per sequence. Entries: chip, dtype, head dim.
 PACKED_CASES = [(chip, "f16", d) for chip in ("sm_80", "sm_90") for d in (64, 128)]
+# sm_90a: packed sequences keep the cp.async wgmma kernel (no TMA maps of
+# views).
+PACKED_CASES += [("sm_90a", "f16", 128)]
 PACKED_ROWS, PACKED_SEQUENCES = 16384, 8
 
 
@@ -164,19 +174,21 @@ def assemble(ptxas, chip, tmp, ptx_text):
     return registers, spills, int(smem.group(1)) if smem else 0
 
 
-def check(args, tmp, chip, dtype, d, label, module):
-    """Compiles `module` for `chip`; one table row per kernel and the number
-    of failed checks."""
+def check(args, tmp, chip, dtype, d, label, module, tma=True):
+    """Compiles `module` for `chip` (on sm_90a with the TMA producer kernel
+    unless `tma` is false); one table row per kernel and the number of
+    failed checks."""
     source = os.path.join(tmp, "attention.mlir")
     with open(source, "w") as f:
         f.write(module)
+    choice = "" if tma else " tma-producer=false"
     report = run([args.fa_opt, source,
-                  f"--fa-select-tiles=target={chip} report=-"])
+                  f"--fa-select-tiles=target={chip} report=-{choice}"])
     if report.returncode:
         sys.exit(report.stderr)
     decision = json.loads(report.stdout.splitlines()[0])
     compiled = run([args.fa_opt, source,
-                    f"--fa-gpu-pipeline=chip={chip} format=isa",
+                    f"--fa-gpu-pipeline=chip={chip} format=isa{choice}",
                     "--mlir-print-ir-after=fa-lower-to-gpu"])
     if compiled.returncode:
         sys.exit(compiled.stderr)
@@ -200,6 +212,14 @@ def check(args, tmp, chip, dtype, d, label, module):
                   uses_mma == kernel.startswith("mma.sync"))
     if register_kernel:
         consistent = consistent and "shfl.sync.bfly" in ptx_text
+    # The TMA producer kernel: TMA loads, and the producer's registers given
+    # to the compute warpgroups; cp.async nowhere.
+    tma_kernel = kernel == "wgmma-tma-ws"
+    consistent = consistent and all(
+        (op in ptx_text) == tma_kernel
+        for op in ("cp.async.bulk.tensor", "setmaxnreg.dec", "setmaxnreg.inc"))
+    if tma_kernel:
+        consistent = consistent and "cp.async.cg" not in ptx_text
     registers, spills, static = assemble(args.ptxas, chip, tmp, ptx_text)
     shared = int(dynamic.group(1)) if dynamic else static
     expected = decision["smem_bytes"]
@@ -216,10 +236,17 @@ def check(args, tmp, chip, dtype, d, label, module):
             f"{decision['stages']} stage{'s' if decision['stages'] > 1 else ''}")
     if splits > 1:
         tile += f", {splits} key splits"
+    # The producer's and the compute warpgroups' counts after setmaxnreg.
+    register_text = str(registers)
+    split = [re.search(rf"setmaxnreg\.{way}\.sync\.aligned\.u32\s+(\d+)",
+                       ptx_text) for way in ("dec", "inc")]
+    if tma_kernel and all(split):
+        register_text += (f" (producer {split[0].group(1)}, "
+                          f"compute {split[1].group(1)})")
     rows.append(
         f"| {chip} | {dtype} | {d} | {label} | "
         f"{kernel}{'' if consistent else ' (PTX disagrees)'} | {tile} | "
-        f"{registers} | {spills} | "
+        f"{register_text} | {spills} | "
         f"{shared} ({'dynamic' if dynamic else 'static'}) | {expected} | "
         f"{bound if register_kernel else '—'} | "
         f"{limit} | {'ok' if ok else 'FAIL'} |")
@@ -300,6 +327,13 @@ def main():
             new_rows, failed = check(args, tmp, chip, dtype, d,
                                      "causal" if causal else "—",
                                      attention(dtype, d, causal, tiling))
+            rows += new_rows
+            failures += failed
+        for chip, dtype, d, causal in CPASYNC_WGMMA_CASES:
+            new_rows, failed = check(
+                args, tmp, chip, dtype, d,
+                ("causal, " if causal else "") + "tma-producer=false",
+                attention(dtype, d, causal, None), tma=False)
             rows += new_rows
             failures += failed
         for chip, dtype, d, nk in DECODE_CASES:

@@ -46,6 +46,7 @@ void mlir::fa::buildCPUPipeline(OpPassManager &pm,
     tiles.maxBlockKV = options.maxBlockKV;
     tiles.minStages = options.minStages;
     tiles.minKVSplits = options.minKVSplits;
+    tiles.tmaProducer = options.tmaProducer;
     pm.addPass(createFASelectTiles(tiles));
     FADistributeAttentionOptions kernel;
     kernel.asyncCopies = chipHasAsyncCopy(options.gpuKernel);

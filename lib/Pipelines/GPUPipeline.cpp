@@ -195,6 +195,7 @@ void mlir::fa::buildGPUPipeline(OpPassManager &pm,
     pm.addPass(createFARaiseAttention());
   FASelectTilesOptions tiles;
   tiles.target = options.chip;
+  tiles.tmaProducer = options.tmaProducer;
   pm.addPass(createFASelectTiles(tiles));
   // Layers with the same attention call one function: its kernel is built
   // and lowered once.

@@ -154,7 +154,7 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
                      "a producer warpgroup (fa-distribute-attention "
                      "tma-producer), its roles versioned with setmaxnreg "
                      "(fa-specialize-warpgroups); false: by cp.async"),
-      llvm::cl::init(false)};
+      llvm::cl::init(true)};
   PassOptions::Option<unsigned> indexBitwidth{
       *this, "index-bitwidth",
       llvm::cl::desc("64, or 32: kernels that address fewer than 2^31 "

@@ -273,6 +273,11 @@ def FASelectTiles : Pass<"fa-select-tiles", "::mlir::ModuleOp"> {
            "chosen, at most 128), so that small shapes also take the "
            "split-KV path and its merge; a tiling already on the op is left "
            "as written">,
+    Option<"tmaProducer", "tma-producer", "bool", /*default=*/"true",
+           "On sm_90a, report the kernel fa-gpu-pipeline builds by default: "
+           "the TMA producer kernel (gpu_kernel \"wgmma-tma-ws\") where the "
+           "op allows it; false: the cp.async wgmma kernel (fa-gpu-pipeline "
+           "tma-producer=false)">,
   ];
   let dependentDialects = ["::mlir::fa::FADialect"];
 }

@@ -893,17 +893,6 @@ KernelPlan mlir::fa::planForwardKernel(AttentionOp op,
                                   options.warpgroupMma, tma});
 }
 
-std::string mlir::fa::whyNoTmaProducer(AttentionOp op) {
-  if (op.getPageTable())
-    return "paged K/V are read through the page table";
-  if (op.isPacked())
-    return "packed sequences are read through views of their rows";
-  if (op.getKvLengths())
-    return "keys past a sequence's kv_lengths entry may hold anything, and a "
-           "whole TMA box would bring them into P V";
-  return "";
-}
-
 FailureOr<SmallVector<Value>>
 mlir::fa::distributeAttention(RewriterBase &rewriter, AttentionOp op,
                               const KernelOptions &options) {

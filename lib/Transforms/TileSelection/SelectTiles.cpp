@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fa/Dialect/FA/IR/FAOps.h"
+#include "fa/Transforms/Common/LoweringDriver.h"
 #include "fa/Transforms/Passes.h"
 #include "fa/Transforms/TileSelection/TileSelection.h"
 
@@ -180,7 +181,8 @@ AttentionShape describe(AttentionOpInterface op) {
 /// `pass` is "forward" (fa.attention) or "backward".
 void writeReport(llvm::raw_ostream &os, Operation *op, Type elementType,
                  StringRef pass, const AttentionShape &shape,
-                 const ResolvedTarget &target, const TileDecision &decision) {
+                 const ResolvedTarget &target, const TileDecision &decision,
+                 bool tmaProducer) {
   std::string loc;
   llvm::raw_string_ostream locStream(loc);
   op->getLoc().print(locStream);
@@ -240,9 +242,15 @@ void writeReport(llvm::raw_ostream &os, Operation *op, Type elementType,
                  tensorCoreKernel(decision.tiling, shape);
       bool wgmma = mma && hasWarpgroupMma(target.description) &&
                    warpgroupMmaKernel(decision.tiling, shape);
-      json.attribute("gpu_kernel", wgmma ? "wgmma-registers"
-                                   : mma ? "mma.sync-registers"
-                                         : "fma");
+      // The TMA producer kernel, warp-specialized ("ws"), where the op's
+      // operands allow whole-tensor maps.
+      auto forward = dyn_cast<AttentionOp>(op);
+      bool tma = wgmma && tmaProducer && forward &&
+                 whyNoTmaProducer(forward).empty();
+      json.attribute("gpu_kernel", tma     ? "wgmma-tma-ws"
+                                   : wgmma ? "wgmma-registers"
+                                   : mma   ? "mma.sync-registers"
+                                           : "fma");
     }
     json.attribute("why", "target " + target.description.name + " from " +
                               target.origin + "; " + decision.why);
@@ -257,7 +265,9 @@ void writeReport(llvm::raw_ostream &os, Operation *op, Type elementType,
       };
       KernelPlan plan = planKernel(
           decision.tiling, shape, bytes(forward.getKey()),
-          bytes(forward.getValue()), KernelChoices{sm80, sm80, true, sm90a});
+          bytes(forward.getValue()),
+          KernelChoices{sm80, sm80, true, sm90a,
+                        tmaProducer && whyNoTmaProducer(forward).empty()});
       json.attribute("kernel_plan", plan.describe());
     }
   });
@@ -441,7 +451,7 @@ private:
         decision.tiling.packGQA));
     if (reportStream)
       writeReport(*reportStream, op, op.getQuery().getType().getElementType(),
-                  "forward", shape, *resolved, decision);
+                  "forward", shape, *resolved, decision, tmaProducer);
     return WalkResult::advance();
   }
 
@@ -475,7 +485,7 @@ private:
         decision.costs.sharedMemoryBytes, /*kv_splits=*/1, /*pack_gqa=*/false));
     if (reportStream)
       writeReport(*reportStream, op, op.getQuery().getType().getElementType(),
-                  "backward", shape, *resolved, decision);
+                  "backward", shape, *resolved, decision, tmaProducer);
     return WalkResult::advance();
   }
 

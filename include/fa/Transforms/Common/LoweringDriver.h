@@ -35,6 +35,14 @@ enum class TiledLowering {
 /// The text follows "'fa.attention' op " in a diagnostic.
 std::string tilingProblem(AttentionOpInterface op, TiledLowering lowering);
 
+/// Why the TMA producer kernel cannot load `op`'s tiles ("" when it can):
+/// its tensor maps cover whole Q, K and V tensors, so paged K/V, packed
+/// sequences and per-sequence key lengths (whose keys past the length may
+/// hold anything, and a whole TMA box would bring them into P V) stay with
+/// the cp.async kernel. Shared by fa-distribute-attention and the tile
+/// report's gpu_kernel.
+std::string whyNoTmaProducer(AttentionOp op);
+
 /// The first steps every lowering of `op` takes: emits tilingProblem at
 /// `op` (failure), else puts `rewriter` before it.
 LogicalResult prepareLowering(RewriterBase &rewriter, AttentionOpInterface op,

@@ -34,7 +34,8 @@ struct KernelOptions {
   /// allows (warpgroupMmaKernel; sm_90a).
   bool warpgroupMma = false;
   /// With warpgroupMma: Q, K and V by TMA from a producer warpgroup
-  /// (KernelPlan::tmaProducer), where the op allows (whyNoTmaProducer).
+  /// (KernelPlan::tmaProducer), where the op allows (whyNoTmaProducer,
+  /// LoweringDriver.h).
   bool tmaProducer = false;
 };
 
@@ -46,12 +47,6 @@ constexpr llvm::StringLiteral kWarpgroupRoleAttrName = "fa.warpgroup_role";
 constexpr llvm::StringLiteral kComputeRole = "compute";
 constexpr llvm::StringLiteral kProducerLeaderRole = "producer_leader";
 
-/// Why the TMA producer kernel cannot load `op`'s tiles ("" when it can):
-/// its tensor maps cover whole Q, K and V tensors, so paged K/V, packed
-/// sequences and per-sequence key lengths (whose keys past the length may
-/// hold anything, and a TMA box would bring them into P V) stay with the
-/// cp.async kernel.
-std::string whyNoTmaProducer(AttentionOp op);
 
 /// The forward kernel `op`'s tiling gets (planKernel on the op's shape and
 /// types). `op` must have a tiling.

@@ -647,11 +647,16 @@ TileSelection selectFA2(const AttentionShape &shape,
             // FlashAttention-3 reports 1.5 to 2 times FlashAttention-2 on
             // H100 (arXiv 2407.08608); our own H200 comparison is still to
             // be run (docs/Benchmarks.md).
+            // Among those, a ring of two or more K/V stages: Hopper's
+            // kernels load a block ahead into the other stage (cp.async,
+            // or the TMA producer warpgroup, which with one stage would
+            // wait for the compute warpgroups before every load).
             auto key = [&](const TileDecision &d) {
               bool fma = mmaCapable && !tensorCoreKernel(d.tiling, shape);
               bool mmaSync =
                   wgmmaCapable && !warpgroupMmaKernel(d.tiling, shape);
-              return std::make_tuple(fma, mmaSync, d.costs.cost,
+              bool oneStage = wgmmaCapable && d.tiling.stages < 2;
+              return std::make_tuple(fma, mmaSync, oneStage, d.costs.cost,
                                      d.tiling.stages,
                                      d.tiling.warps, -d.tiling.blockQ,
                                      -d.tiling.blockKV);
