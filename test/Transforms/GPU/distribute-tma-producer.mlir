@@ -1,0 +1,64 @@
+// fa-distribute-attention with tma-producer: the wgmma kernel's tiles come
+// by TMA from a producer warpgroup (GPUKernel/TmaProducer.cpp). 64-row
+// query blocks (one compute warpgroup) and a producer warpgroup: 256
+// threads. The tensor maps are built in front of the grid ([1, 1, 64, 64]
+// boxes, 128-byte swizzle, zero fill); each block has 1 + 3 * stages
+// mbarriers: Q's, then full K, full V and empty per stage, the empty ones
+// counting the 128 compute threads. The producer's one thread waits for a
+// stage to be empty, announces the bytes and issues the loads; the compute
+// threads wait for K, compute S, wait for V, fold, and arrive on empty.
+// RUN: fa-opt %s -split-input-file "--fa-distribute-attention=warpgroup-mma=true tma-producer=true" -verify-diagnostics | FileCheck %s
+// The tile report names the kernel (and counts the producer's threads).
+// RUN: fa-opt %s -split-input-file --fa-select-tiles="target=sm_90a report=-" -o /dev/null | FileCheck %s --check-prefix=REPORT
+// RUN: fa-opt %s -split-input-file --fa-select-tiles="target=sm_90a report=- tma-producer=false" -o /dev/null | FileCheck %s --check-prefix=CPASYNC
+
+// REPORT: "gpu_kernel":"wgmma-tma-ws"
+// REPORT-SAME: "kernel_plan":"wgmma, register fragments, TMA producer warpgroup, 256 threads, 2 stages"
+// REPORT: "gpu_kernel":"wgmma-registers"
+// REPORT-SAME: "kernel_plan":"wgmma, register fragments, cp.async, 128 threads, 2 stages"
+// CPASYNC: "gpu_kernel":"wgmma-registers"
+// CPASYNC: "gpu_kernel":"wgmma-registers"
+
+// CHECK-LABEL: func.func @tma
+// CHECK-COUNT-3: nvgpu.tma.create.descriptor %{{.*}} box[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<*xf16> -> <tensor = memref<1x1x64x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+// CHECK: scf.forall
+// CHECK: nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 7>
+// CHECK: scf.forall (%[[T:.*]]) in (256)
+// CHECK-COUNT-7: nvgpu.mbarrier.init
+// CHECK: gpu.barrier
+// CHECK: arith.cmpi eq, %[[T]], %{{.*}} {fa.warpgroup_role = "producer_leader"}
+// CHECK: nvgpu.mbarrier.arrive.expect_tx %{{.*}}, %c8192
+// CHECK: nvgpu.tma.async.load
+// CHECK: arith.cmpi slt, %[[T]], %{{.*}} {fa.warpgroup_role = "compute"}
+// CHECK: nvgpu.mbarrier.try_wait.parity %{{.*}}, %false
+// CHECK: scf.for
+// The producer.
+// CHECK: nvgpu.mbarrier.try_wait.parity
+// CHECK: nvgpu.mbarrier.arrive.expect_tx
+// CHECK: nvgpu.tma.async.load
+// CHECK: nvgpu.mbarrier.arrive.expect_tx
+// CHECK: nvgpu.tma.async.load
+// The compute warpgroup.
+// CHECK: nvgpu.mbarrier.try_wait.parity
+// CHECK: fa.warpgroup_mma
+// CHECK: fa.warpgroup_mma_wait
+// CHECK: nvgpu.mbarrier.try_wait.parity
+// CHECK: fa.warpgroup_mma {{.*}} {transpose_b}
+// CHECK: nvgpu.mbarrier.arrive
+// CHECK: scf.yield
+func.func @tma(%q: tensor<1x2x128x64xf16>, %k: tensor<1x2x192x64xf16>, %v: tensor<1x2x192x64xf16>) -> tensor<1x2x128x64xf16> {
+  %o = fa.attention %q, %k, %v scale = 0.125 tiling = <block_q = 64, block_kv = 64, warps = 4, stages = 2> : tensor<1x2x128x64xf16>, tensor<1x2x192x64xf16>, tensor<1x2x192x64xf16> -> tensor<1x2x128x64xf16>
+  return %o : tensor<1x2x128x64xf16>
+}
+
+// -----
+
+// Keys past a kv_lengths entry may hold anything: the cp.async loads stay.
+// CHECK-LABEL: func.func @lengths
+// CHECK-NOT: nvgpu.tma
+// CHECK: nvgpu.device_async_copy
+func.func @lengths(%q: tensor<1x2x128x64xf16>, %k: tensor<1x2x192x64xf16>, %v: tensor<1x2x192x64xf16>, %n: tensor<1xi32>) -> tensor<1x2x128x64xf16> {
+  // expected-remark @+1 {{the wgmma kernel loads this op's tiles with cp.async, not TMA: keys past a sequence's kv_lengths entry may hold anything, and a whole TMA box would bring them into P V}}
+  %o = fa.attention %q, %k, %v kv_lengths(%n : tensor<1xi32>) scale = 0.125 tiling = <block_q = 64, block_kv = 64, warps = 4, stages = 2> : tensor<1x2x128x64xf16>, tensor<1x2x192x64xf16>, tensor<1x2x192x64xf16> -> tensor<1x2x128x64xf16>
+  return %o : tensor<1x2x128x64xf16>
+}
