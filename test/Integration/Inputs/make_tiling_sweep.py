@@ -533,9 +533,11 @@ def main():
         lines.append('// RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_90 thread-order=reverse"'
                      " | %mlir-run > %t.reverse\n")
         lines.append(f"// RUN: %compare %t.reverse %t.reference --rtol {rtol} --atol {atol}\n")
-        # Hopper's kernel (WarpgroupMmaKernel.cpp, TileSelection.h's
+        # Hopper's kernels (WarpgroupMmaKernel.cpp, TileSelection.h's
         # warpgroupMmaKernel): S = Q Kᵀ and P V on wgmma where D and Dv are multiples of 64
-        # and every warp holds 16 rows of 64-row warpgroups.
+        # and every warp holds 16 rows of 64-row warpgroups; by default with
+        # TMA loads from a producer warpgroup (TmaProducer.cpp), and with
+        # tma-producer=false on cp.async from every thread.
         wgmma = (mma and d % 64 == 0 and dv % 64 == 0 and dv <= 256 and bq % 64 == 0
                  and bq == 16 * warps and 16 <= bkv <= 256)
         if wgmma:
@@ -544,8 +546,13 @@ def main():
             lines.append('// RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_90a thread-order=reverse"'
                          " | %mlir-run > %t.wgmma-reverse\n")
             lines.append(f"// RUN: %compare %t.wgmma-reverse %t.reference --rtol {rtol} --atol {atol}\n")
+            lines.append('// RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_90a tma-producer=false"'
+                         " | %mlir-run > %t.wgmma-cp-async\n")
+            lines.append(f"// RUN: %compare %t.wgmma-cp-async %t.reference --rtol {rtol} --atol {atol}\n")
             lines.append("// RUN: fa-opt %s --fa-select-tiles=target=sm_90a "
-                         "--fa-distribute-attention=warpgroup-mma=true | FileCheck %s --check-prefix=WGMMA\n")
+                         '"--fa-distribute-attention=warpgroup-mma=true tma-producer=true"'
+                         " | FileCheck %s --check-prefix=WGMMA\n")
+            lines.append("// WGMMA: nvgpu.tma.async.load\n")
             lines.append("// WGMMA: fa.warpgroup_mma {{.*}} {ignore_accumulator}\n")
             lines.append("// WGMMA: fa.warpgroup_mma_wait\n")
             lines.append("// WGMMA: fa.warpgroup_mma {{.*}} {transpose_b}\n")
