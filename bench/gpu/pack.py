@@ -200,7 +200,11 @@ def unescape(raw):
 
 
 # Variant name, its suffix in kernel names, the pipeline option it adds.
-VARIANTS = {"registers": ("", ""), "smem": ("_smem", " register-fragments=false")}
+# name: (suffix, pipeline options). On sm_90a "registers" is the TMA
+# producer kernel (fa-gpu-pipeline's default there) and "cp-async" the
+# wgmma kernel that loads with cp.async.
+VARIANTS = {"registers": ("", ""), "smem": ("_smem", " register-fragments=false"),
+            "cp-async": ("_cpasync", " tma-producer=false")}
 
 
 def launch_of(module_text):
@@ -221,13 +225,15 @@ def launch_of(module_text):
             constant(launch.group(1)))
 
 
-def write_and_select(args, name, text):
-    """Writes <out>/<name>.mlir; its path and the tile report's decision."""
+def write_and_select(args, name, text, option=""):
+    """Writes <out>/<name>.mlir; its path and the tile report's decision
+    (for the variant's pipeline `option`, where the report has it)."""
     mlir = os.path.join(args.out, name + ".mlir")
     with open(mlir, "w") as f:
         f.write(text)
+    choice = option if "tma-producer" in option else ""
     report = subprocess.run(
-        [args.fa_opt, mlir, f"--fa-select-tiles=target={args.chip} report=-"],
+        [args.fa_opt, mlir, f"--fa-select-tiles=target={args.chip} report=-{choice}"],
         check=True, capture_output=True, text=True).stdout
     return mlir, json.loads(report.splitlines()[0])
 
@@ -308,7 +314,9 @@ def main():
                         help="only the sweep configurations of these head dims")
     parser.add_argument("--variants", default="registers,smem,decode,backward",
                         help="which kernels to build: registers (the default "
-                             "kernel), smem (register-fragments=false), decode "
+                             "kernel), smem (register-fragments=false), "
+                             "cp-async (tma-producer=false: sm_90a's wgmma "
+                             "kernel without TMA), decode "
                              "(the decode steps), backward (the backward steps)")
     args = parser.parse_args()
     variants = [v for v in args.variants.split(",") if v]
@@ -335,7 +343,7 @@ def main():
             name = base + suffix
             if tiling:
                 name += "_t{}x{}w{}s{}".format(*tiling)
-            mlir, tile = write_and_select(args, name, source(c, tiling))
+            mlir, tile = write_and_select(args, name, source(c, tiling), option)
             built = subprocess.run(
                 [args.fa_opt, mlir,
                  f"--fa-gpu-pipeline=chip={args.chip} format=bin "
@@ -357,7 +365,12 @@ def main():
                 grid=[-(-c["n"] // tile["block_q"]), c["heads"], c["batch"]],
                 block=threads, shared_bytes=dynamic, gpu_kernel=gpu_kernel,
                 tiling=[tile["block_q"], tile["block_kv"], tile["warps"],
-                        tile["stages"]]))
+                        tile["stages"]],
+                # The TMA producer kernel takes tensor maps of Q, K and V
+                # (boxes of these many rows) in their place.
+                tensor_maps=({"q": tile["block_q"], "k": tile["block_kv"],
+                              "v": tile["block_kv"]}
+                             if gpu_kernel == "wgmma-tma-ws" else None)))
             print(f"{name}: tile {tile['block_q']}x{tile['block_kv']}, "
                   f"{tile['warps']} warps, {tile['stages']} stage(s), "
                   f"{dynamic} bytes dynamic shared memory, {gpu_kernel}",

@@ -245,6 +245,8 @@ def main():
     lib = ctypes.CDLL(os.path.join(HERE, "libfa_launch.so"))
     lib.fa_load.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_uint,
                             ctypes.POINTER(ctypes.c_void_p)]
+    lib.fa_tensor_map.argtypes = [ctypes.c_uint64] + [ctypes.c_ulonglong] * 4 + [
+        ctypes.c_uint, ctypes.c_int, ctypes.POINTER(ctypes.c_uint64)]
     lib.fa_launch.argtypes = [ctypes.c_void_p] + [ctypes.c_uint] * 5 + [
         ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint64), ctypes.c_int]
 
@@ -267,8 +269,19 @@ def main():
                        c["kernel"].encode(), c["shared_bytes"],
                        ctypes.byref(function)):
             sys.exit(f"{c['name']}: could not load the kernel")
-        pointers = (ctypes.c_uint64 * 4)(q.data_ptr(), k.data_ptr(),
-                                         v.data_ptr(), out.data_ptr())
+        operands = [q.data_ptr(), k.data_ptr(), v.data_ptr()]
+        if c.get("tensor_maps"):
+            # The TMA producer kernel: the addresses of Q's, K's and V's
+            # tensor maps in their place.
+            operands = []
+            for tensor, role in ((q, "q"), (k, "k"), (v, "v")):
+                address = ctypes.c_uint64()
+                if lib.fa_tensor_map(tensor.data_ptr(), *tensor.shape,
+                                     c["tensor_maps"][role], 0,
+                                     ctypes.byref(address)):
+                    sys.exit(f"{c['name']}: could not encode a tensor map")
+                operands.append(address.value)
+        pointers = (ctypes.c_uint64 * 4)(*operands, out.data_ptr())
 
         def ours():
             stream = torch.cuda.current_stream().cuda_stream
