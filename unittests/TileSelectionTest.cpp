@@ -244,6 +244,51 @@ TEST(GPUKernel, PlanUsesWgmmaOnlyWhenAskedAndAllowed) {
       planKernel(Tiling{128, 128, 8, 2}, shape, 2, 2, shared).warpgroupMma);
 }
 
+TEST(GPUKernel, TmaProducerAddsAWarpgroupAndReplacesCpAsync) {
+  AttentionShape shape = makeShape(4096, 64, 2);
+  shape.mmaOperands = true;
+  KernelChoices tma{true, true, true, true, true};
+  KernelPlan plan = planKernel(Tiling{128, 128, 8, 2}, shape, 2, 2, tma);
+  EXPECT_TRUE(plan.tmaProducer);
+  EXPECT_FALSE(plan.asyncCopies);
+  EXPECT_EQ(plan.threads, 384);
+  EXPECT_EQ(plan.describe(), "wgmma, register fragments, TMA producer "
+                             "warpgroup, 384 threads, 2 stages");
+  // Only on the wgmma kernel.
+  EXPECT_FALSE(
+      planKernel(Tiling{128, 64, 4, 1}, shape, 2, 2, tma).tmaProducer);
+  KernelChoices ampere{true, true, true, false, true};
+  EXPECT_FALSE(
+      planKernel(Tiling{128, 128, 8, 2}, shape, 2, 2, ampere).tmaProducer);
+}
+
+TEST(GPUKernel, WarpgroupRegisterSplitFitsTheSM) {
+  // FlashAttention-3's 24 / 240 with two compute warpgroups; every split
+  // within 64K registers for the block, in setmaxnreg's steps of 8.
+  EXPECT_EQ(splitWarpgroupRegisters(2).producer, 24);
+  EXPECT_EQ(splitWarpgroupRegisters(2).compute, 240);
+  EXPECT_EQ(splitWarpgroupRegisters(1).compute, 240);
+  EXPECT_EQ(splitWarpgroupRegisters(3).compute, 160);
+  for (int64_t warpgroups = 1; warpgroups <= 6; ++warpgroups) {
+    WarpgroupRegisters split = splitWarpgroupRegisters(warpgroups);
+    EXPECT_LE(128 * (split.producer + warpgroups * split.compute), 65536)
+        << warpgroups;
+    EXPECT_EQ(split.compute % 8, 0);
+    EXPECT_GE(split.compute, 24);
+  }
+}
+
+TEST(FA2Policy, PrefersTwoStageRingsForHopper) {
+  for (int64_t d : {64, 128}) {
+    AttentionShape shape = makeShape(4096, d, 2);
+    shape.mmaOperands = true;
+    TileSelection hopper =
+        selectTiles(shape, preset("sm_90a"), TilePolicy::FA2);
+    ASSERT_TRUE(hopper.decision) << hopper.error;
+    EXPECT_GE(hopper.decision->tiling.stages, 2) << d;
+  }
+}
+
 TEST(FA2Policy, RanksWgmmaTilingsFirstOnSm90a) {
   for (int64_t d : {64, 128}) {
     AttentionShape shape = makeShape(4096, d, 2);

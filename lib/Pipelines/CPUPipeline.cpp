@@ -47,6 +47,7 @@ void mlir::fa::buildCPUPipeline(OpPassManager &pm,
     tiles.minStages = options.minStages;
     tiles.minKVSplits = options.minKVSplits;
     tiles.tmaProducer = options.tmaProducer;
+    tiles.warpgroupTiles = options.warpgroupTiles;
     pm.addPass(createFASelectTiles(tiles));
     FADistributeAttentionOptions kernel;
     kernel.asyncCopies = chipHasAsyncCopy(options.gpuKernel);

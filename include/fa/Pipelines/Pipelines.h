@@ -91,6 +91,12 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
                      "in mma.sync fragments (fa-distribute-attention "
                      "register-fragments); false: through shared memory"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> warpgroupTiles{
+      *this, "warpgroup-tiles",
+      llvm::cl::desc("Testing aid: whole 64-row warpgroups of 16-row warps "
+                     "(fa-select-tiles warpgroup-tiles), so that short "
+                     "sequences also run sm_90a's wgmma kernels"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> tmaProducer{
       *this, "tma-producer",
       llvm::cl::desc("With gpu-kernel=sm_90a: the wgmma kernel's tiles "

@@ -273,6 +273,11 @@ def FASelectTiles : Pass<"fa-select-tiles", "::mlir::ModuleOp"> {
            "chosen, at most 128), so that small shapes also take the "
            "split-KV path and its merge; a tiling already on the op is left "
            "as written">,
+    Option<"warpgroupTiles", "warpgroup-tiles", "bool", /*default=*/"false",
+           "Testing aid: round block_q up to whole 64-row warpgroups of "
+           "16-row warps (64 or 128 rows, warps = block_q / 16) where the "
+           "tiling still fits, so that short sequences also run sm_90a's "
+           "wgmma kernels; a tiling already on the op is left as written">,
     Option<"tmaProducer", "tma-producer", "bool", /*default=*/"true",
            "On sm_90a, report the kernel fa-gpu-pipeline builds by default: "
            "the TMA producer kernel (gpu_kernel \"wgmma-tma-ws\") where the "

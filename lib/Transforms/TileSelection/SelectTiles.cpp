@@ -519,6 +519,15 @@ private:
       adjust(tiling, "stages raised to " + std::to_string(minStages) +
                          " by the min-stages option");
     }
+    tiling = selection.decision->tiling;
+    if (warpgroupTiles &&
+        (tiling.blockQ % 64 != 0 || tiling.warps * 16 != tiling.blockQ)) {
+      tiling.blockQ = std::min<int64_t>(128, (tiling.blockQ + 63) / 64 * 64);
+      tiling.warps = tiling.blockQ / 16;
+      adjust(tiling, "block_q rounded up to " +
+                         std::to_string(tiling.blockQ) +
+                         " rows of 16-row warps by the warpgroup-tiles option");
+    }
     // Splits use no shared memory or registers: they always fit.
     tiling = selection.decision->tiling;
     if (minKVSplits > 0 && tiling.kvSplits < minKVSplits) {

@@ -331,8 +331,8 @@ def generate_program_ungrouped(index, rng, dtype):
     # verifies) against the keys of a cache.
     if rng.random() < 0.15:
         nq = rng.choice([1, 1, 4])
-    d = rng.choice([2, 4, 8, 16])
-    dv = rng.choice([d, 4])
+    d = rng.choice(HEAD_DIMS or [2, 4, 8, 16])
+    dv = rng.choice([d, 64 if HEAD_DIMS else 4])
     scale_form = rng.choice(["mul", "div", "query", "both", "none"])
     scale = rng.choice([0.5, 0.25, 0.125, 0.3])
     mask = rng.choice(["none", "none", "bias", "keep", "fill", "causal", "splat"])
@@ -1163,8 +1163,8 @@ def generate_program_grouped(index, rng, dtype):
     nq, nk = sequence_length(rng), sequence_length(rng)
     if rng.random() < 0.15:
         nq = rng.choice([1, 1, 4])
-    d = rng.choice([2, 4, 8, 16])
-    dv = rng.choice([d, 4])
+    d = rng.choice(HEAD_DIMS or [2, 4, 8, 16])
+    dv = rng.choice([d, 64 if HEAD_DIMS else 4])
     order = rng.choice(["kgts", "ktgs"])
     q_form = rng.choice(["kgtd", "tkgd"])
     out_form = rng.choice(["kgte", "tkge"])
@@ -1386,8 +1386,8 @@ def generate_program_2d(index, rng, dtype):
     # verifies) against the keys of a cache.
     if rng.random() < 0.15:
         nq = rng.choice([1, 1, 4])
-    d = rng.choice([2, 4, 8, 16])
-    dv = rng.choice([d, 4])
+    d = rng.choice(HEAD_DIMS or [2, 4, 8, 16])
+    dv = rng.choice([d, 64 if HEAD_DIMS else 4])
     scale_form = rng.choice(["mul", "div", "query", "none"])
     scale = rng.choice([0.5, 0.25, 0.125, 0.3])
     mask = rng.choice(["none", "bias", "keep", "fill", "causal"])
@@ -1656,8 +1656,16 @@ def moving_maxima(programs, block_kv, max_rows=48):
     return moved, rows, largest
 
 
+# --head-dims: the head dims to draw (Dv: D or 64) instead of 2 to 16, and
+# f16 or bf16 modules only: programs for sm_90a's wgmma kernels, whose
+# head dims are multiples of 64. None: the small dims of every other run.
+HEAD_DIMS = None
+
+
 def module_dtype(seed):
     """One element type per module, so that one tolerance applies."""
+    if HEAD_DIMS:
+        return "bf16" if seed % 2 else "f16"
     return {0: "f16", 2: "bf16"}.get(seed % 4, "f32")
 
 
@@ -2038,6 +2046,8 @@ def main():
     g = sub.add_parser("generate")
     g.add_argument("--seed", type=int, required=True)
     g.add_argument("--count", type=int, default=20)
+    g.add_argument("--head-dims", default="",
+                   help="as for run: head dims to draw, f16/bf16 modules")
     g.add_argument("--max-block-kv", type=int, default=0,
                    help="state (and require) the moving maxima for key blocks of this size")
     c = sub.add_parser("check-raised")
@@ -2057,11 +2067,25 @@ def main():
     r.add_argument("--min-three-blocks", type=float, default=0.0,
                    help="fail when a smaller share of the raised programs "
                         "visits 3 key blocks or more on some path")
+    r.add_argument("--head-dims", default="",
+                   help="draw head dims from these (comma-separated; Dv is D "
+                        "or 64) in f16/bf16 modules, e.g. 64,128 for sm_90a's "
+                        "wgmma kernels")
+    r.add_argument("--reversed-threads", action="store_true",
+                   help="also run each GPU kernel with its threads in reverse "
+                        "order (fa-cpu-pipeline thread-order=reverse)")
+    r.add_argument("--warpgroup-tiles", action="store_true",
+                   help="kernels with whole 64-row warpgroups of 16-row warps "
+                        "(fa-cpu-pipeline warpgroup-tiles), so that short "
+                        "sequences run sm_90a's wgmma kernels")
     r.add_argument("--max-block-kv", default="",
                    help="cap the chosen block_kv (comma-separated caps; seed S "
                         "takes cap S mod their count) so that short sequences "
                         "cross several key blocks")
     args = parser.parse_args()
+    global HEAD_DIMS
+    if getattr(args, "head_dims", ""):
+        HEAD_DIMS = [int(d) for d in args.head_dims.split(",")]
     if args.command == "generate":
         sys.stdout.write(generate(args.seed, args.count, args.max_block_kv))
         return 0
@@ -2206,7 +2230,11 @@ def run_many(args):
             outs = []
             pipelines = [capped + split, ["raise=false"]]
             if chip:
-                pipelines.append([f"gpu-kernel={chip}"] + staged + split)
+                tiles = ["warpgroup-tiles"] if args.warpgroup_tiles else []
+                pipelines.append([f"gpu-kernel={chip}"] + staged + split + tiles)
+                if args.reversed_threads:
+                    pipelines.append([f"gpu-kernel={chip}", "thread-order=reverse"]
+                                     + staged + split + tiles)
                 key_blocks(text, tile_report(args.fa_opt, module, chip, cap, tmp, stages, splits),
                            blocks, f"{chip} kernel", bool(splits))
             for pipeline in pipelines:
@@ -2233,7 +2261,8 @@ def run_many(args):
                 ok = ok and lowered.returncode == 0 and ran.returncode == 0
                 alternative = ["--alternative", path]
             # Each lowering against the frontend's own ops (raise=false).
-            for index, name in ((0, "raised"), (2, f"{chip} kernel")):
+            for index, name in ((0, "raised"), (2, f"{chip} kernel"),
+                                (3, f"{chip} kernel, threads reversed")):
                 if index >= len(outs):
                     continue
                 cmp = subprocess.run([sys.executable, compare, outs[index], outs[1],

@@ -693,8 +693,10 @@ TileSelection selectFA2(const AttentionShape &shape,
   if (target.isGPU())
     os << " and " << target.registersPerThread << " registers per thread";
   if (wgmmaCapable)
-    os << "; tilings for the wgmma kernel (wgmma-registers: 16-row warps in "
-          "64-row warpgroups) rank first, then the other tensor-core ones";
+    os << "; tilings for the wgmma kernels (16-row warps in 64-row "
+          "warpgroups) rank first, then the other tensor-core ones, and among "
+          "them those of two or more K/V stages rank first (a block loads "
+          "while the one before it computes)";
   else if (mmaCapable)
     os << "; tilings for the tensor-core kernel (mma.sync-registers) rank "
           "first";
