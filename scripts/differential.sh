@@ -11,6 +11,10 @@
 #                                   for the GPU kernels, one per seed: emulated
 #                                   threads forward and in reverse vs
 #                                   reference and oracle)
+#   scripts/differential.sh --hopper 1:91      (1800 programs, head dims 64
+#                                   and 128, through sm_90a's wgmma kernels:
+#                                   TMA producer and cp.async; threads
+#                                   forward and reversed)
 #   scripts/differential.sh --joint 1:501      (500 joint forward + backward
 #                                   graphs, one per seed: raised or refused as
 #                                   drawn, raised vs as written)
@@ -18,6 +22,14 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${FA_BUILD_DIR:-$root/build}
+if [ "${1:-}" = "--hopper" ]; then
+  # sm_90a's wgmma kernels: head dims 64 and 128, f16/bf16, whole 64-row
+  # warpgroups, threads forward and in reverse (docs/Robustness.md).
+  exec python3 "$root/test/Differential/Inputs/random_attention.py" run \
+    --seeds "${2:-1:91}" --count 20 --fa-opt "$build/bin/fa-opt" \
+    --gpu-kernel sm_90a --head-dims 64,128 --warpgroup-tiles \
+    --reversed-threads --max-block-kv 16
+fi
 if [ "${1:-}" = "--joint" ]; then
   exec python3 "$root/test/Differential/Inputs/random_joint_graph.py" run \
     --seeds "${2:-1:101}" --fa-opt "$build/bin/fa-opt"
