@@ -110,6 +110,9 @@ struct TileCosts {
   int64_t hbmBytesTiled = 0;
   int64_t hbmBytesUnfused = 0;
   double cost = 0;                  // the ranking score; lower is better
+  /// sm_90a's wgmma kernel takes this tiling: registersPerThread is its
+  /// compute threads', bounded by the producer kernel's register split.
+  bool warpgroupMma = false;
 };
 
 struct TileDecision {
@@ -240,6 +243,11 @@ int64_t sharedMemoryBytes(const Tiling &tiling, const AttentionShape &shape,
 /// 5 D / 16 + Bc / 4 + 16 + 12 R / 16 for fragments in flight, addresses
 /// and the row statistics, fitted to ptxas (CUDA 13) on sm_80 and sm_90 so
 /// that every tiling it admits compiles without spills (docs/GPU.md).
+/// sm_90a's wgmma kernel (warpgroupMmaKernel), per compute thread: Dv / 2
+/// + Bc + D / 4 + (D - Dv) / 2 where D > Dv, + 24 with a causal or window
+/// band, + 10 with one stage, + 8 for packed sequences, + 14; fitted to
+/// ptxas on sm_90a, and bounded by the TMA producer kernel's compute
+/// registers (splitWarpgroupRegisters) where the tiling is checked.
 int64_t registersPerThread(const Tiling &tiling, const AttentionShape &shape,
                            const TargetDescription &target);
 

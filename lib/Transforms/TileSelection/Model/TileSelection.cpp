@@ -144,12 +144,19 @@ std::string misfit(const Tiling &tiling, const TileCosts &costs,
     return "needs " + std::to_string(threads) + " threads; " + target.name +
            " allows " + std::to_string(target.maxThreadsPerBlock) +
            " per block";
-  if (costs.registersPerThread > target.registersPerThread ||
-      costs.registersPerThread > target.registersPerSM / threads)
+  // The wgmma kernel's compute warpgroups have what the TMA producer
+  // kernel's register split gives them (setmaxnreg; the cp.async one
+  // fits in that too).
+  int64_t allowed =
+      std::min(target.registersPerThread, target.registersPerSM / threads);
+  if (target.isGPU() && hasWarpgroupMma(target) && costs.warpgroupMma)
+    allowed = std::min(
+        allowed,
+        splitWarpgroupRegisters(threads / kKernelWarpgroupThreads).compute);
+  if (costs.registersPerThread > allowed)
     return "needs about " + std::to_string(costs.registersPerThread) +
            " registers per thread; " + target.name + " allows " +
-           std::to_string(std::min(target.registersPerThread,
-                                   target.registersPerSM / threads));
+           std::to_string(allowed);
   // fa-distribute-attention gives each thread one query row.
   if (target.isGPU() && tiling.blockQ > threads)
     return "has " + std::to_string(threads) + " threads for block_q = " +
@@ -373,6 +380,29 @@ int64_t mlir::fa::registersPerThread(const Tiling &tiling,
                                      const TargetDescription &target) {
   if (!target.isGPU())
     return 0;
+  if (hasWarpgroupMma(target) && warpgroupMmaKernel(tiling, shape)) {
+    // Per compute thread: O's accumulator (Dv / 2: a warpgroup's 64 rows
+    // of wgmma m64nDv over 128 threads), S's (Bc / 2), P packed in pairs
+    // (Bc / 4) and about as much again in flight while P V is issued;
+    // D / 4 for descriptors and addresses (Q and K are read from shared
+    // memory, not held: the mma.sync kernel's 5 D / 16 of Q fragments are
+    // gone), and (D - Dv) / 2 more where D exceeds Dv (ptxas keeps more of
+    // Q K^T's operands live then); a causal or window band's bases and
+    // masks. Fitted to ptxas (CUDA 13, sm_90a) on the cp.async wgmma
+    // kernel, whose compute code the TMA producer kernel shares: over the
+    // 64 tilings of scripts/experiments/wgmma_registers.py it never falls
+    // short of ptxas and exceeds it by at most 72 (docs/GPU.md, "Hopper").
+    double bands = shape.causalOffset || shape.window ? 24 : 0;
+    double packed = shape.packedSequences ? 8 : 0;
+    double oneStage = tiling.stages == 1 ? 10 : 0;
+    double wideKeys =
+        std::max<double>(double(shape.headDim) - double(shape.valueDim), 0) /
+        2;
+    return clampToInt64(std::ceil(
+        double(shape.valueDim) / 2 + double(tiling.blockKV) +
+        double(shape.headDim) / 4 + wideKeys + bands + packed + oneStage +
+        14));
+  }
   if (hasMmaSync16816(target) && tensorCoreKernel(tiling, shape)) {
     double fragmentRows = double(tiling.blockQ) / double(tiling.warps) / 16;
     double fragments =
@@ -426,6 +456,7 @@ TileCosts mlir::fa::evaluateTiling(const Tiling &tiling,
   TileCosts costs;
   costs.sharedMemoryBytes = sharedMemoryBytes(tiling, shape, target);
   costs.registersPerThread = registersPerThread(tiling, shape, target);
+  costs.warpgroupMma = hasWarpgroupMma(target) && warpgroupMmaKernel(tiling, shape);
   int64_t threads = target.isGPU() ? tiling.warps * target.warpSize : 1;
 
   int64_t batch = known(shape.batch, kAssumedCount);
