@@ -225,7 +225,7 @@ MUTATIONS = [
     for (TmaSite &site : sitesOf[wait.getBarriers()])""",
      """  scf::IfOp::create(b, loc, pending, [&](OpBuilder &ib, Location iloc) {
     IndexMath im{ib, iloc};
-    for (TmaSite &site : ArrayRef<TmaSite>())""",
+    for (TmaSite &site : MutableArrayRef<TmaSite>())""",
      ["test/Transforms/GPU/emulate-tma.mlir"] + KERNEL_WGMMA,
      "the CPU model never lands a TMA load (waits see NaN, or never return)"),
     ("tma-model-ignores-swizzle",
@@ -1244,8 +1244,8 @@ MUTATIONS = [
      ["test/Transforms/RaiseAttention/constant-mask-near-misses.mlir"],
      "a constant mask triangular over the batch is raised as bottom-right causal"),
     ("op31-register-file-one-short",
-     """      costs.registersPerThread > target.registersPerSM / threads)""",
-     """      costs.registersPerThread > target.registersPerSM / threads - 1)""",
+     """      std::min(target.registersPerThread, target.registersPerSM / threads);""",
+     """      std::min(target.registersPerThread, target.registersPerSM / threads - 1);""",
      ["unittests"],
      "a tiling that uses exactly the whole register file is taken not to fit"),
     ("op31-row-term-other-factor",

@@ -51,6 +51,18 @@ struct TmaSite {
   int64_t elementBytes() const {
     return map.getTensor().getElementTypeBitWidth() / 8;
   }
+  /// The box's elements in shared memory, one dimension from element
+  /// `offset` of the allocation `base` (a rank-0 base buffer) on.
+  Value boxView(OpBuilder &b, Location loc, Value base, Value offset) const {
+    auto type = MemRefType::get(
+        {boxElements()}, map.getTensor().getElementType(),
+        StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, {1}),
+        cast<MemRefType>(base.getType()).getMemorySpace());
+    return memref::ReinterpretCastOp::create(
+        b, loc, type, base, OpFoldResult(offset),
+        ArrayRef<OpFoldResult>{b.getIndexAttr(boxElements())},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+  }
 };
 
 int64_t swizzleBits(nvgpu::TensorMapSwizzleKind kind) {
@@ -249,16 +261,7 @@ void Lowering::issue(TmaSite &site) {
                             ValueRange{index, m.constant(2 + i)});
   // Until it lands, the destination holds nothing a wait has not seen.
   Type elementType = site.map.getTensor().getElementType();
-  Value base = metadata.getBaseBuffer();
-  Value flat = memref::ReinterpretCastOp::create(
-      b, loc,
-      MemRefType::get({site.boxElements()}, elementType,
-                      StridedLayoutAttr::get(b.getContext(),
-                                             ShapedType::kDynamic, {1}),
-                      cast<MemRefType>(base.getType()).getMemorySpace()),
-      base, OpFoldResult(offset),
-      ArrayRef<OpFoldResult>{b.getIndexAttr(site.boxElements())},
-      ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+  Value flat = site.boxView(b, loc, metadata.getBaseBuffer(), offset);
   Value nan = arith::ConstantOp::create(
       b, loc,
       b.getFloatAttr(elementType,
@@ -296,17 +299,8 @@ void Lowering::land(IndexMath &outer, TmaSite &site, Value state,
               ib, iloc, site.record, ValueRange{index, m.constant(2 + i)}));
         auto metadata =
             memref::ExtractStridedMetadataOp::create(ib, iloc, site.root);
-        Value base = metadata.getBaseBuffer();
         Type elementType = box.getElementType();
-        Value flat = memref::ReinterpretCastOp::create(
-            ib, iloc,
-            MemRefType::get({site.boxElements()}, elementType,
-                            StridedLayoutAttr::get(ib.getContext(),
-                                                   ShapedType::kDynamic, {1}),
-                            cast<MemRefType>(base.getType()).getMemorySpace()),
-            base, OpFoldResult(offset),
-            ArrayRef<OpFoldResult>{ib.getIndexAttr(site.boxElements())},
-            ArrayRef<OpFoldResult>{ib.getIndexAttr(1)});
+        Value flat = site.boxView(ib, iloc, metadata.getBaseBuffer(), offset);
         bool nanFill =
             site.map.getOob() == nvgpu::TensorMapOOBKind::OOB_NAN;
         auto floatType = cast<FloatType>(elementType);
