@@ -255,8 +255,7 @@ TEST(GPUKernel, TmaProducerAddsAWarpgroupAndReplacesCpAsync) {
   EXPECT_EQ(plan.describe(), "wgmma, register fragments, TMA producer "
                              "warpgroup, 384 threads, 2 stages");
   // Only on the wgmma kernel.
-  EXPECT_FALSE(
-      planKernel(Tiling{128, 64, 4, 1}, shape, 2, 2, tma).tmaProducer);
+  EXPECT_FALSE(planKernel(Tiling{128, 64, 4, 1}, shape, 2, 2, tma).tmaProducer);
   KernelChoices ampere{true, true, true, false, true};
   EXPECT_FALSE(
       planKernel(Tiling{128, 128, 8, 2}, shape, 2, 2, ampere).tmaProducer);

@@ -75,8 +75,7 @@ int fa_tensor_map(CUdeviceptr tensor, unsigned long long b,
                : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
           4, (void *)tensor, dims, strides, box, element_strides,
           CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-          CU_TENSOR_MAP_L2_PROMOTION_NONE,
-          CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+          CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
       "cuTensorMapEncodeTiled");
   if (error)
     return error;

@@ -145,7 +145,8 @@ bool isModelBarrier(Operation *op) {
 Value zeroOf(OpBuilder &b, Location loc, Type type) {
   if (!isa<IntegerType, IndexType, FloatType, VectorType>(type))
     return Value();
-  return arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(type)));
+  return arith::ConstantOp::create(b, loc,
+                                   cast<TypedAttr>(b.getZeroAttr(type)));
 }
 
 /// Splits `branch` at the model barriers at the top of its then-block:
@@ -177,9 +178,8 @@ LogicalResult splitBranchAtBarriers(scf::IfOp branch) {
   for (auto [index, barrier] : llvm::enumerate(barriers)) {
     ArrayRef<Operation *> part = parts[index];
     auto inPart = [&](Operation *user) {
-      return llvm::any_of(part, [&](Operation *op) {
-        return op->isAncestor(user);
-      });
+      return llvm::any_of(part,
+                          [&](Operation *op) { return op->isAncestor(user); });
     };
     SmallVector<Value> escaping;
     SmallVector<Type> types;

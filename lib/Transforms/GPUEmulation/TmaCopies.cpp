@@ -20,10 +20,10 @@
 #include "llvm/ADT/MapVector.h"
 
 using namespace mlir;
-using mlir::fa::IndexMath;
-using mlir::fa::RuntimeReport;
 using mlir::fa::describeLocation;
 using mlir::fa::escapePercent;
+using mlir::fa::IndexMath;
+using mlir::fa::RuntimeReport;
 
 namespace {
 
@@ -182,12 +182,10 @@ FailureOr<TmaSite> Lowering::describe(nvgpu::TmaAsyncLoadOp op) {
   site.root = root;
   OpBuilder b(threads);
   Location loc = op.getLoc();
-  int64_t barriers =
-      cast<nvgpu::MBarrierGroupType>(op.getBarriers().getType())
-          .getNumBarriers();
+  int64_t barriers = cast<nvgpu::MBarrierGroupType>(op.getBarriers().getType())
+                         .getNumBarriers();
   site.record = memref::AllocOp::create(
-      b, loc,
-      MemRefType::get({barriers, 2 + box.getRank()}, b.getIndexType()));
+      b, loc, MemRefType::get({barriers, 2 + box.getRank()}, b.getIndexType()));
   IndexMath m{b, loc};
   for (int64_t i = 0; i < barriers; ++i)
     memref::StoreOp::create(b, loc, m.constant(0), site.record,
@@ -264,9 +262,9 @@ void Lowering::issue(TmaSite &site) {
   Value flat = site.boxView(b, loc, metadata.getBaseBuffer(), offset);
   Value nan = arith::ConstantOp::create(
       b, loc,
-      b.getFloatAttr(elementType,
-                     APFloat::getNaN(cast<FloatType>(elementType)
-                                         .getFloatSemantics())));
+      b.getFloatAttr(
+          elementType,
+          APFloat::getNaN(cast<FloatType>(elementType).getFloatSemantics())));
   scf::ForOp::create(b, loc, m.constant(0), m.constant(site.boxElements()),
                      m.constant(1), ValueRange{},
                      [&](OpBuilder &lb, Location lloc, Value e, ValueRange) {
@@ -279,20 +277,19 @@ void Lowering::issue(TmaSite &site) {
 /// The load of `site` on barrier `index`, if one is in flight: the box from
 /// the source (fill past it), swizzled into the destination; its bytes
 /// complete on the barrier.
-void Lowering::land(IndexMath &outer, TmaSite &site, Value state,
-                    Value index) {
+void Lowering::land(IndexMath &outer, TmaSite &site, Value state, Value index) {
   OpBuilder &b = outer.b;
   Location loc = outer.loc;
-  Value inFlight = memref::LoadOp::create(
-      b, loc, site.record, ValueRange{index, outer.constant(0)});
+  Value inFlight = memref::LoadOp::create(b, loc, site.record,
+                                          ValueRange{index, outer.constant(0)});
   scf::IfOp::create(
       b, loc, outer.eq(inFlight, outer.constant(1)),
       [&](OpBuilder &ib, Location iloc) {
         IndexMath m{ib, iloc};
         MemRefType box = site.map.getTensor();
         int64_t rank = box.getRank();
-        Value offset = memref::LoadOp::create(
-            ib, iloc, site.record, ValueRange{index, m.constant(1)});
+        Value offset = memref::LoadOp::create(ib, iloc, site.record,
+                                              ValueRange{index, m.constant(1)});
         SmallVector<Value> coordinates;
         for (int64_t i = 0; i < rank; ++i)
           coordinates.push_back(memref::LoadOp::create(
@@ -301,16 +298,14 @@ void Lowering::land(IndexMath &outer, TmaSite &site, Value state,
             memref::ExtractStridedMetadataOp::create(ib, iloc, site.root);
         Type elementType = box.getElementType();
         Value flat = site.boxView(ib, iloc, metadata.getBaseBuffer(), offset);
-        bool nanFill =
-            site.map.getOob() == nvgpu::TensorMapOOBKind::OOB_NAN;
+        bool nanFill = site.map.getOob() == nvgpu::TensorMapOOBKind::OOB_NAN;
         auto floatType = cast<FloatType>(elementType);
         Value fill = arith::ConstantOp::create(
             ib, iloc,
-            ib.getFloatAttr(elementType,
-                            nanFill ? APFloat::getNaN(
-                                          floatType.getFloatSemantics())
-                                    : APFloat::getZero(
-                                          floatType.getFloatSemantics())));
+            ib.getFloatAttr(
+                elementType,
+                nanFill ? APFloat::getNaN(floatType.getFloatSemantics())
+                        : APFloat::getZero(floatType.getFloatSemantics())));
         int64_t bits = swizzleBits(site.map.getSwizzle());
         int64_t elementBytes = site.elementBytes();
         scf::ForOp::create(
@@ -336,8 +331,8 @@ void Lowering::land(IndexMath &outer, TmaSite &site, Value state,
                     lm.lt(at, size));
                 inside = arith::AndIOp::create(lb, lloc, inside, ok);
                 // An index that stays inside, read only where `inside`.
-                indices[d] = arith::SelectOp::create(lb, lloc, ok, at,
-                                                     lm.constant(0));
+                indices[d] =
+                    arith::SelectOp::create(lb, lloc, ok, at, lm.constant(0));
               }
               Value element =
                   scf::IfOp::create(
@@ -397,9 +392,8 @@ void Lowering::lowerWait(nvgpu::MBarrierTryWaitParityOp wait) {
                                          m.constant(1), m.constant(0));
   // A phase of that parity already complete (the last one, or the one
   // before the first): the wait returns at once, copies still in flight.
-  Value pending = m.eq(m.remU(counter(m, state, index, kCompleted),
-                              m.constant(2)),
-                       parity);
+  Value pending =
+      m.eq(m.remU(counter(m, state, index, kCompleted), m.constant(2)), parity);
   scf::IfOp::create(b, loc, pending, [&](OpBuilder &ib, Location iloc) {
     IndexMath im{ib, iloc};
     for (TmaSite &site : sitesOf[wait.getBarriers()])
@@ -475,9 +469,9 @@ LogicalResult Lowering::run(Operation *root) {
     } else if (auto expect = dyn_cast<nvgpu::MBarrierArriveExpectTxOp>(user)) {
       guarded(expect.getPredicate(), [&](IndexMath &im) {
         Value index = expect.getMbarId();
-        setCounter(im, state, index, kBytes,
-                   im.add(counter(im, state, index, kBytes),
-                          expect.getTxcount()));
+        setCounter(
+            im, state, index, kBytes,
+            im.add(counter(im, state, index, kBytes), expect.getTxcount()));
         arrive(im, state, index);
       });
       expect.erase();

@@ -382,8 +382,8 @@ LogicalResult mlir::fa::lowerWarpCollectives(Operation *root) {
     // Branches that whole warps take are looked through.
     Operation *parent = fa::parentPastGroupBranches(op, threads, kLanes);
     bool placed = parent && (parent == threads.getOperation() ||
-                  (isa<scf::ForOp>(parent) &&
-                   parent->getParentOp() == threads.getOperation()));
+                             (isa<scf::ForOp>(parent) &&
+                              parent->getParentOp() == threads.getOperation()));
     if (!placed)
       return op->emitOpError()
              << "cannot run on a CPU: a warp collective must be in the "

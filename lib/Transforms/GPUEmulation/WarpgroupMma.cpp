@@ -30,8 +30,8 @@
 
 #include "WarpgroupMma.h"
 #include "RuntimeReport.h"
-#include "TmaCopies.h"
 #include "ThreadLoops.h"
+#include "TmaCopies.h"
 #include "WarpCollectives.h"
 
 #include "fa/Dialect/FA/IR/FAOps.h"

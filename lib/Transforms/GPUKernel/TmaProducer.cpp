@@ -179,9 +179,8 @@ void KernelBuilder::issueTileLoads(Value map, Value flatTile,
     SmallVector<OpFoldResult> strides = {
         b.getIndexAttr(boxElements), b.getIndexAttr(boxElements),
         b.getIndexAttr(kBoxColumns), b.getIndexAttr(1)};
-    Value dst = memref::ReinterpretCastOp::create(b, loc, dstType, flatTile,
-                                                  OpFoldResult(offset), sizes,
-                                                  strides);
+    Value dst = memref::ReinterpretCastOp::create(
+        b, loc, dstType, flatTile, OpFoldResult(offset), sizes, strides);
     // Coordinates innermost first, as cp.async.bulk.tensor takes them.
     SmallVector<Value> coordinates = {math.constant(block * kBoxColumns), row0,
                                       head, batch};
@@ -275,14 +274,14 @@ SmallVector<Value> KeyTileSchedule::producerConsumerBlock(
         pm.mul(stage, pm.constant(kernel.blockKV * kernel.headDim));
     kernel.issueTileLoads(kernel.keyMap, kernel.flatTile(tiles.key, thread),
                           keyOffset, block.batch, block.kvHead, col0,
-                          kernel.blockKV, kernel.headDim,
-                          kernel.keyElementType, layout.keyFull(pm, stage));
+                          kernel.blockKV, kernel.headDim, kernel.keyElementType,
+                          layout.keyFull(pm, stage));
     Value valueOffset =
         pm.mul(stage, pm.constant(kernel.blockKV * kernel.valueDim));
-    kernel.issueTileLoads(
-        kernel.valueMap, kernel.flatTile(tiles.value, thread), valueOffset,
-        block.batch, block.kvHead, col0, kernel.blockKV, kernel.valueDim,
-        kernel.valueElementType, layout.valueFull(pm, stage));
+    kernel.issueTileLoads(kernel.valueMap, kernel.flatTile(tiles.value, thread),
+                          valueOffset, block.batch, block.kvHead, col0,
+                          kernel.blockKV, kernel.valueDim,
+                          kernel.valueElementType, layout.valueFull(pm, stage));
     return SmallVector<Value>();
   });
 
@@ -317,8 +316,8 @@ SmallVector<Value> KeyTileSchedule::producerConsumerBlock(
     b.setInsertionPointToStart(typed.elseBlock());
     SmallVector<Value> zeros;
     for (Type type : types)
-      zeros.push_back(
-          arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(type))));
+      zeros.push_back(arith::ConstantOp::create(
+          b, loc, cast<TypedAttr>(b.getZeroAttr(type))));
     scf::YieldOp::create(b, loc, zeros);
     branch.erase();
     scores = SmallVector<Value>(typed.getResults());

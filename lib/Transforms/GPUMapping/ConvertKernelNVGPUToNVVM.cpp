@@ -54,8 +54,7 @@ struct FAConvertKernelNVGPUToNVVMPass
     // The TMA producer kernel's barriers and tensor maps (an address:
     // fa-encode-tensor-maps), as upstream's nvgpu-to-nvvm converts them.
     converter.addConversion([&](nvgpu::MBarrierGroupType type) -> Type {
-      return converter.convertType(
-          nvgpu::getMBarrierMemrefType(context, type));
+      return converter.convertType(nvgpu::getMBarrierMemrefType(context, type));
     });
     converter.addConversion([&](nvgpu::MBarrierTokenType type) -> Type {
       return converter.convertType(IntegerType::get(context, 64));

@@ -48,9 +48,8 @@ void takeTensorMapPointers(gpu::GPUFuncOp kernel) {
       continue;
     argument.setType(pointer);
     inputs[argument.getArgNumber()] = pointer;
-    auto cast = UnrealizedConversionCastOp::create(b, kernel.getLoc(),
-                                                   TypeRange{map},
-                                                   ValueRange{argument});
+    auto cast = UnrealizedConversionCastOp::create(
+        b, kernel.getLoc(), TypeRange{map}, ValueRange{argument});
     argument.replaceAllUsesExcept(cast.getResult(0), cast);
   }
   kernel.setFunctionType(FunctionType::get(

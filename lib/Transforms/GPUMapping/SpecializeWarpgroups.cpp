@@ -98,8 +98,8 @@ LogicalResult specialize(gpu::GPUFuncOp kernel, const Roles &roles,
     return success();
   // The predicates must be defined before the split: move their
   // definitions (cmpi on the thread id and a constant) up if needed.
-  for (ArrayRef<Value> group : {ArrayRef<Value>(roles.compute),
-                                ArrayRef<Value>(roles.producerLeader)})
+  for (ArrayRef<Value> group :
+       {ArrayRef<Value>(roles.compute), ArrayRef<Value>(roles.producerLeader)})
     for (Value predicate : group) {
       Operation *def = predicate.getDefiningOp();
       if (def->getBlock() != &body || first->isBeforeInBlock(def) ||

@@ -245,8 +245,8 @@ void writeReport(llvm::raw_ostream &os, Operation *op, Type elementType,
       // The TMA producer kernel, warp-specialized ("ws"), where the op's
       // operands allow whole-tensor maps.
       auto forward = dyn_cast<AttentionOp>(op);
-      bool tma = wgmma && tmaProducer && forward &&
-                 whyNoTmaProducer(forward).empty();
+      bool tma =
+          wgmma && tmaProducer && forward && whyNoTmaProducer(forward).empty();
       json.attribute("gpu_kernel", tma     ? "wgmma-tma-ws"
                                    : wgmma ? "wgmma-registers"
                                    : mma   ? "mma.sync-registers"
@@ -524,8 +524,7 @@ private:
         (tiling.blockQ % 64 != 0 || tiling.warps * 16 != tiling.blockQ)) {
       tiling.blockQ = std::min<int64_t>(128, (tiling.blockQ + 63) / 64 * 64);
       tiling.warps = tiling.blockQ / 16;
-      adjust(tiling, "block_q rounded up to " +
-                         std::to_string(tiling.blockQ) +
+      adjust(tiling, "block_q rounded up to " + std::to_string(tiling.blockQ) +
                          " rows of 16-row warps by the warpgroup-tiles option");
     }
     // Splits use no shared memory or registers: they always fit.

@@ -47,7 +47,6 @@ constexpr llvm::StringLiteral kWarpgroupRoleAttrName = "fa.warpgroup_role";
 constexpr llvm::StringLiteral kComputeRole = "compute";
 constexpr llvm::StringLiteral kProducerLeaderRole = "producer_leader";
 
-
 /// The forward kernel `op`'s tiling gets (planKernel on the op's shape and
 /// types). `op` must have a tiling.
 KernelPlan planForwardKernel(AttentionOp op, const KernelOptions &options = {});

@@ -246,12 +246,14 @@ bool mlir::fa::tensorCoreKernel(const Tiling &tiling,
          tiling.warps > 0 && tiling.blockQ % (tiling.warps * edge) == 0;
 }
 
-WarpgroupRegisters mlir::fa::splitWarpgroupRegisters(int64_t computeWarpgroups) {
+WarpgroupRegisters
+mlir::fa::splitWarpgroupRegisters(int64_t computeWarpgroups) {
   constexpr int64_t registersPerSM = 64 * 1024, producer = 24, most = 240;
   WarpgroupRegisters split;
   split.producer = producer;
   int64_t perThread = registersPerSM / kKernelWarpgroupThreads; // 512
-  int64_t share = (perThread - producer) / std::max<int64_t>(computeWarpgroups, 1);
+  int64_t share =
+      (perThread - producer) / std::max<int64_t>(computeWarpgroups, 1);
   split.compute = std::min<int64_t>(most, share / 8 * 8);
   return split;
 }
@@ -259,15 +261,15 @@ WarpgroupRegisters mlir::fa::splitWarpgroupRegisters(int64_t computeWarpgroups) 
 std::string KernelPlan::describe() const {
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << (tmaProducer ? "wgmma, register fragments, TMA producer warpgroup"
-         : warpgroupMma      ? "wgmma, register fragments"
+  os << (tmaProducer    ? "wgmma, register fragments, TMA producer warpgroup"
+         : warpgroupMma ? "wgmma, register fragments"
          : registerFragments ? "mma.sync, register fragments"
          : tensorCores       ? "mma.sync, shared-memory S and P"
                              : "FMA");
   if (!tmaProducer)
     os << (asyncCopies ? ", cp.async" : ", synchronous copies");
-  os << ", " << threads
-     << " threads, " << stages << (stages == 1 ? " stage" : " stages");
+  os << ", " << threads << " threads, " << stages
+     << (stages == 1 ? " stage" : " stages");
   if (rowSplit > 1)
     os << ", " << rowSplit << " threads per row";
   if (!tensorCores)
@@ -396,12 +398,10 @@ int64_t mlir::fa::registersPerThread(const Tiling &tiling,
     double packed = shape.packedSequences ? 8 : 0;
     double oneStage = tiling.stages == 1 ? 10 : 0;
     double wideKeys =
-        std::max<double>(double(shape.headDim) - double(shape.valueDim), 0) /
-        2;
+        std::max<double>(double(shape.headDim) - double(shape.valueDim), 0) / 2;
     return clampToInt64(std::ceil(
         double(shape.valueDim) / 2 + double(tiling.blockKV) +
-        double(shape.headDim) / 4 + wideKeys + bands + packed + oneStage +
-        14));
+        double(shape.headDim) / 4 + wideKeys + bands + packed + oneStage + 14));
   }
   if (hasMmaSync16816(target) && tensorCoreKernel(tiling, shape)) {
     double fragmentRows = double(tiling.blockQ) / double(tiling.warps) / 16;
@@ -456,7 +456,8 @@ TileCosts mlir::fa::evaluateTiling(const Tiling &tiling,
   TileCosts costs;
   costs.sharedMemoryBytes = sharedMemoryBytes(tiling, shape, target);
   costs.registersPerThread = registersPerThread(tiling, shape, target);
-  costs.warpgroupMma = hasWarpgroupMma(target) && warpgroupMmaKernel(tiling, shape);
+  costs.warpgroupMma =
+      hasWarpgroupMma(target) && warpgroupMmaKernel(tiling, shape);
   int64_t threads = target.isGPU() ? tiling.warps * target.warpSize : 1;
 
   int64_t batch = known(shape.batch, kAssumedCount);
@@ -688,9 +689,8 @@ TileSelection selectFA2(const AttentionShape &shape,
                   wgmmaCapable && !warpgroupMmaKernel(d.tiling, shape);
               bool oneStage = wgmmaCapable && d.tiling.stages < 2;
               return std::make_tuple(fma, mmaSync, oneStage, d.costs.cost,
-                                     d.tiling.stages,
-                                     d.tiling.warps, -d.tiling.blockQ,
-                                     -d.tiling.blockKV);
+                                     d.tiling.stages, d.tiling.warps,
+                                     -d.tiling.blockQ, -d.tiling.blockKV);
             };
             TileDecision candidate;
             candidate.tiling = tiling;
