@@ -748,9 +748,16 @@ bool Matcher::settleEmptyRows(const OperandTypes &types) {
               match.mask, match.maskLabels, meaning, keyLen, sequence,
               meanOfValuesRows, match.maskNote)) {
         if (meanOfValuesRows && logSumExpSoftmax) {
-          // See the log-sum-exp check below: kept as the bias it is.
-          match.maskNote = "a bias of the lowest finite value under a "
-                           "log-sum-exp softmax stays a bias";
+          // A sequence of length 0 (or less) biases every key of its rows
+          // by the lowest finite value: under the log-sum-exp spelling
+          // max + log(sum) rounds to max there and the frontend sums V
+          // (the check below, for fills). The lengths are only known at
+          // run time, so no rewrite keeps that meaning.
+          return fail(RejectCategory::Structure,
+                      "the log-sum-exp softmax of a row of a length-0 "
+                      "sequence, whose every key the length bias sets to the "
+                      "lowest finite value, rounds max + log(sum) to max, so "
+                      "the frontend sums V there instead of averaging it");
         } else {
           match.kvLengths = *lengths;
           match.mask = nullptr;

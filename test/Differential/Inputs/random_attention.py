@@ -397,8 +397,9 @@ def generate_program_ungrouped(index, rng, dtype):
     # hide-mask on an arange tensor, or Hugging Face's (1 - keep) * lowest
     # bias (linalg); tosa.greater on an iota constant, used by a select or
     # turned into a bias by one (TOSA). The recognizer turns it into
-    # kv_lengths, except the bias under a log-sum-exp softmax (it stays a
-    # bias, LengthMask.cpp). Lengths 0 and -1 leave every row empty.
+    # kv_lengths, except the bias under a log-sum-exp softmax, a near miss:
+    # a length-0 sequence's rows sum V there (AttentionMatcher.cpp).
+    # Lengths 0 and -1 leave every row empty.
     lengths = None
     if mask == "lengths":
         lengths = dict(
@@ -1136,8 +1137,12 @@ def generate_program_ungrouped(index, rng, dtype):
     # Q·K on a K held as [D, Nk] is attention with K stored transposed:
     # raised with a transpose since issue 14 (no longer a near miss).
     # A finite fill (issue 29) is raised as mask_fill: no longer a near miss.
+    # A length bias of the lowest finite value under the log-sum-exp
+    # softmax is one: a length-0 sequence's rows sum V in the frontend.
+    lse_length_bias = (lengths is not None and lengths["spelling"] == "bias"
+                       and spelling == "lse")
     p.expect = ("untouched" if mutation not in (None, "permutation", "finite-fill")
-                else "raised")
+                or lse_length_bias else "raised")
     return p
 
 
