@@ -540,6 +540,12 @@ def main():
         # tma-producer=false on cp.async from every thread.
         wgmma = (mma and d % 64 == 0 and dv % 64 == 0 and dv <= 256 and bq % 64 == 0
                  and bq == 16 * warps and 16 <= bkv <= 256)
+        # ... and within the compute warpgroups' 240 registers by the wgmma
+        # register model (TileSelection.cpp, registersPerThread).
+        banded = causal or window
+        wgmma_registers = (dv / 2 + bkv + d / 4 + max(d - dv, 0) / 2 +
+                           (24 if banded else 0) + (10 if stages == 1 else 0) + 14)
+        wgmma = wgmma and wgmma_registers <= 240
         if wgmma:
             lines.append("// RUN: fa-opt %s --fa-cpu-pipeline=gpu-kernel=sm_90a | %mlir-run > %t.wgmma\n")
             lines.append(f"// RUN: %compare %t.wgmma %t.reference --rtol {rtol} --atol {atol}\n")

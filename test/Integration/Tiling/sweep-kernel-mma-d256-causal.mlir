@@ -9,17 +9,6 @@
 // RUN: %compare %t.kernel %t.reference --rtol 2e-3 --atol 1e-3
 // RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_90 thread-order=reverse" | %mlir-run > %t.reverse
 // RUN: %compare %t.reverse %t.reference --rtol 2e-3 --atol 1e-3
-// RUN: fa-opt %s --fa-cpu-pipeline=gpu-kernel=sm_90a | %mlir-run > %t.wgmma
-// RUN: %compare %t.wgmma %t.reference --rtol 2e-3 --atol 1e-3
-// RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_90a thread-order=reverse" | %mlir-run > %t.wgmma-reverse
-// RUN: %compare %t.wgmma-reverse %t.reference --rtol 2e-3 --atol 1e-3
-// RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_90a tma-producer=false" | %mlir-run > %t.wgmma-cp-async
-// RUN: %compare %t.wgmma-cp-async %t.reference --rtol 2e-3 --atol 1e-3
-// RUN: fa-opt %s --fa-select-tiles=target=sm_90a "--fa-distribute-attention=warpgroup-mma=true tma-producer=true" | FileCheck %s --check-prefix=WGMMA
-// WGMMA: nvgpu.tma.async.load
-// WGMMA: fa.warpgroup_mma {{.*}} {ignore_accumulator}
-// WGMMA: fa.warpgroup_mma_wait
-// WGMMA: fa.warpgroup_mma {{.*}} {transpose_b}
 // RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_90 register-fragments=false" | %mlir-run > %t.shared
 // RUN: %compare %t.shared %t.reference --rtol 2e-3 --atol 1e-3
 // RUN: %python %S/../Inputs/sweep_oracle.py %s %t.reference %t.tiled %t.kernel | FileCheck %s --check-prefix=ORACLE
