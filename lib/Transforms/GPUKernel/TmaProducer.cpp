@@ -244,25 +244,37 @@ SmallVector<Value> KeyTileSchedule::producerConsumerBlock(
   Value thread = self.thread;
   Value compute = kernel.isComputeThread(thread);
 
-  // Runs `body` in an scf.if on `condition`, yielding its values there and
-  // `otherwise` elsewhere.
+  // Runs `body` in an scf.if on `condition`. The values it returns (whose
+  // types are known once it is built) are yielded there, and `otherwise`
+  // (zeros of their types when empty) where the condition is false.
   auto onRole = [&](Value condition, ValueRange otherwise,
                     function_ref<SmallVector<Value>()> body) {
-    auto branch = scf::IfOp::create(b, loc, TypeRange(otherwise), condition,
-                                    /*addThenBlock=*/true,
-                                    /*addElseBlock=*/!otherwise.empty());
+    auto built = scf::IfOp::create(b, loc, TypeRange{}, condition,
+                                   /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(branch.thenBlock());
+    b.setInsertionPoint(built.thenBlock()->getTerminator());
     SmallVector<Value> values = body();
-    if (otherwise.empty()) {
-      if (branch.thenBlock()->empty() ||
-          !branch.thenBlock()->back().hasTrait<OpTrait::IsTerminator>())
-        scf::YieldOp::create(b, loc);
+    if (values.empty())
       return SmallVector<Value>();
-    }
+    built.thenBlock()->getTerminator()->erase();
+    b.setInsertionPointToEnd(built.thenBlock());
     scf::YieldOp::create(b, loc, values);
+    SmallVector<Type> types;
+    for (Value value : values)
+      types.push_back(value.getType());
+    b.setInsertionPoint(built);
+    auto branch = scf::IfOp::create(b, loc, types, condition,
+                                    /*addThenBlock=*/false,
+                                    /*addElseBlock=*/true);
+    branch.getThenRegion().takeBody(built.getThenRegion());
+    built.erase();
     b.setInsertionPointToStart(branch.elseBlock());
-    scf::YieldOp::create(b, loc, otherwise);
+    SmallVector<Value> elsewhere(otherwise);
+    if (elsewhere.empty())
+      for (Type type : types)
+        elsewhere.push_back(arith::ConstantOp::create(
+            b, loc, cast<TypedAttr>(b.getZeroAttr(type))));
+    scf::YieldOp::create(b, loc, elsewhere);
     return SmallVector<Value>(branch.getResults());
   };
 
@@ -292,36 +304,9 @@ SmallVector<Value> KeyTileSchedule::producerConsumerBlock(
     kernel.waitOnBarrier(layout.keyFull(cm, stage), parity);
     return SmallVector<Value>();
   });
-  SmallVector<Value> scores;
-  {
-    // The scores' types are known once built: build them in the branch,
-    // then give the else branch zeros of the same types.
-    auto branch = scf::IfOp::create(b, loc, TypeRange{}, compute,
-                                    /*addThenBlock=*/true,
-                                    /*addElseBlock=*/false);
-    OpBuilder::InsertionGuard guard(b);
-    if (!branch.thenBlock()->empty())
-      branch.thenBlock()->getTerminator()->erase();
-    b.setInsertionPointToStart(branch.thenBlock());
-    SmallVector<Value> built = variant.scores(at);
-    SmallVector<Type> types;
-    for (Value value : built)
-      types.push_back(value.getType());
-    scf::YieldOp::create(b, loc, built);
-    b.setInsertionPoint(branch);
-    auto typed = scf::IfOp::create(b, loc, types, compute,
-                                   /*addThenBlock=*/false,
-                                   /*addElseBlock=*/true);
-    typed.getThenRegion().takeBody(branch.getThenRegion());
-    b.setInsertionPointToStart(typed.elseBlock());
-    SmallVector<Value> zeros;
-    for (Type type : types)
-      zeros.push_back(arith::ConstantOp::create(
-          b, loc, cast<TypedAttr>(b.getZeroAttr(type))));
-    scf::YieldOp::create(b, loc, zeros);
-    branch.erase();
-    scores = SmallVector<Value>(typed.getResults());
-  }
+  // Elsewhere S is zeros: the producer never reads it.
+  SmallVector<Value> scores =
+      onRole(compute, {}, [&] { return variant.scores(at); });
   onRole(compute, {}, [&] {
     IndexMath cm{b, loc};
     kernel.waitOnBarrier(layout.valueFull(cm, stage), parity);
