@@ -89,3 +89,19 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+gpu.module @kernels {
+  // expected-error @+1 {{has warpgroup roles but no compute predicate to version on}}
+  gpu.func @leader_only(%out: memref<256xf32>) kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %t = gpu.thread_id x
+    %c128 = arith.constant 128 : index
+    %two = arith.constant 2.0 : f32
+    %leader = arith.cmpi eq, %t, %c128 {fa.warpgroup_role = "producer_leader"} : index
+    scf.if %leader {
+      memref.store %two, %out[%t] : memref<256xf32>
+    }
+    gpu.return
+  }
+}
