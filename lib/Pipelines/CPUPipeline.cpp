@@ -47,6 +47,8 @@ void mlir::fa::buildCPUPipeline(OpPassManager &pm,
     tiles.minStages = options.minStages;
     tiles.minKVSplits = options.minKVSplits;
     tiles.tmaProducer = options.tmaProducer;
+    tiles.overlapSoftmax = options.overlapSoftmax;
+    tiles.pingPong = options.pingPong;
     tiles.warpgroupTiles = options.warpgroupTiles;
     pm.addPass(createFASelectTiles(tiles));
     FADistributeAttentionOptions kernel;
@@ -55,6 +57,8 @@ void mlir::fa::buildCPUPipeline(OpPassManager &pm,
     kernel.registerFragments = options.registerFragments;
     kernel.warpgroupMma = chipHasWarpgroupMma(options.gpuKernel);
     kernel.tmaProducer = kernel.warpgroupMma && options.tmaProducer;
+    kernel.overlapSoftmax = options.overlapSoftmax;
+    kernel.pingPong = options.pingPong;
     pm.addPass(createFADistributeAttention(kernel));
     // The backward kernels where the chip and types allow; what they cannot
     // take (f32, sm_75, a bias gradient) runs tiled below.

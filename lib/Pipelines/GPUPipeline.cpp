@@ -196,6 +196,8 @@ void mlir::fa::buildGPUPipeline(OpPassManager &pm,
   FASelectTilesOptions tiles;
   tiles.target = options.chip;
   tiles.tmaProducer = options.tmaProducer;
+  tiles.overlapSoftmax = options.overlapSoftmax;
+  tiles.pingPong = options.pingPong;
   pm.addPass(createFASelectTiles(tiles));
   // Layers with the same attention call one function: its kernel is built
   // and lowered once.
@@ -206,6 +208,8 @@ void mlir::fa::buildGPUPipeline(OpPassManager &pm,
   kernel.registerFragments = options.registerFragments;
   kernel.warpgroupMma = chipHasWarpgroupMma(options.chip);
   kernel.tmaProducer = kernel.warpgroupMma && options.tmaProducer;
+  kernel.overlapSoftmax = options.overlapSoftmax;
+  kernel.pingPong = options.pingPong;
   pm.addPass(createFADistributeAttention(kernel));
   FADistributeAttentionBackwardOptions backward;
   backward.asyncCopies = kernel.asyncCopies;

@@ -104,6 +104,18 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
                      "(fa-distribute-attention tma-producer); false: by "
                      "cp.async from every thread"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> overlapSoftmax{
+      *this, "overlap-softmax",
+      llvm::cl::desc("With the TMA producer kernel: each block's P V runs "
+                     "while the next block's softmax does "
+                     "(fa-distribute-attention overlap-softmax)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> pingPong{
+      *this, "ping-pong",
+      llvm::cl::desc("With the TMA producer kernel: the compute warpgroups "
+                     "take turns issuing their matmuls "
+                     "(fa-distribute-attention ping-pong)"),
+      llvm::cl::init(true)};
 };
 
 /// Lowers a module of func, TOSA, linalg, tensor, arith, math and fa ops to
@@ -160,6 +172,18 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
                      "a producer warpgroup (fa-distribute-attention "
                      "tma-producer), its roles versioned with setmaxnreg "
                      "(fa-specialize-warpgroups); false: by cp.async"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> overlapSoftmax{
+      *this, "overlap-softmax",
+      llvm::cl::desc("With the TMA producer kernel: each block's P V runs "
+                     "while the next block's softmax does "
+                     "(fa-distribute-attention overlap-softmax)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> pingPong{
+      *this, "ping-pong",
+      llvm::cl::desc("With the TMA producer kernel: the compute warpgroups "
+                     "take turns issuing their matmuls "
+                     "(fa-distribute-attention ping-pong)"),
       llvm::cl::init(true)};
   PassOptions::Option<unsigned> indexBitwidth{
       *this, "index-bitwidth",

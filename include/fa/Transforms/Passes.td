@@ -283,6 +283,15 @@ def FASelectTiles : Pass<"fa-select-tiles", "::mlir::ModuleOp"> {
            "the TMA producer kernel (gpu_kernel \"wgmma-tma-ws\") where the "
            "op allows it; false: the cp.async wgmma kernel (fa-gpu-pipeline "
            "tma-producer=false)">,
+    Option<"overlapSoftmax", "overlap-softmax", "bool", /*default=*/"true",
+           "On sm_90a, report the TMA producer kernel's schedule as "
+           "fa-gpu-pipeline builds it by default: each key block's P V "
+           "overlapping the next block's softmax (fa-distribute-attention "
+           "overlap-softmax)">,
+    Option<"pingPong", "ping-pong", "bool", /*default=*/"true",
+           "On sm_90a, report the compute warpgroups' ping-pong as "
+           "fa-gpu-pipeline builds it by default (fa-distribute-attention "
+           "ping-pong)">,
   ];
   let dependentDialects = ["::mlir::fa::FADialect"];
 }
@@ -338,6 +347,16 @@ def FADistributeAttention : Pass<"fa-distribute-attention"> {
            "guarded by full and empty mbarriers; the op's page_table, "
            "kv_lengths or packed sequences keep the cp.async loads (a remark "
            "says so)">,
+    Option<"overlapSoftmax", "overlap-softmax", "bool", /*default=*/"false",
+           "With tma-producer and two or more stages: issue each key "
+           "block's P V in the next block's step, behind its Q K^T, so "
+           "that it runs while that block's softmax does (FlashAttention-3's "
+           "intra-warpgroup overlap, wgmma.wait_group 1)">,
+    Option<"pingPong", "ping-pong", "bool", /*default=*/"false",
+           "With tma-producer and two or more compute warpgroups: the "
+           "warpgroups take turns issuing their matmuls (named barriers, "
+           "bar.sync / bar.arrive), so that one's softmax runs while "
+           "another's matmuls do (FlashAttention-3's ping-pong)">,
     Option<"registerFragments", "register-fragments", "bool", /*default=*/"true",
            "With tensor-cores: keep S and P in mma.sync fragments "
            "(FlashAttention-2's register-resident softmax, quad shuffles) "
@@ -350,6 +369,7 @@ def FADistributeAttention : Pass<"fa-distribute-attention"> {
     "::mlir::gpu::GPUDialect",
     "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect",
+    "::mlir::NVVM::NVVMDialect",
     "::mlir::nvgpu::NVGPUDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect",

@@ -44,6 +44,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AsyncCopies.h"
+#include "NamedBarriers.h"
 #include "ThreadLoops.h"
 #include "TmaCopies.h"
 #include "WarpCollectives.h"
@@ -716,6 +717,8 @@ struct FAEmulateThreadsOnCPUPass
       return signalPassFailure();
     }
     if (failed(fa::lowerTmaCopiesAndBarriers(getOperation())))
+      return signalPassFailure();
+    if (failed(fa::lowerNamedBarriers(getOperation())))
       return signalPassFailure();
     if (failed(fa::lowerAsyncCopies(getOperation(), checkAsyncSources)))
       return signalPassFailure();

@@ -13,6 +13,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::fa {
 
@@ -34,12 +35,32 @@ inline bool isBlockLoop(scf::ForallOp forall) {
          });
 }
 
+/// Whether `value` is the same in every thread of `threads`: defined in
+/// front of the loop, or computed inside it by side-effect-free ops from
+/// such values. Block arguments inside the loop (loop counters, carried
+/// values) count as per-thread.
+inline bool sameInEveryThread(Value value, scf::ForallOp threads,
+                              int64_t depth = 0) {
+  if (!threads->isAncestor(value.getParentRegion()->getParentOp()))
+    return true;
+  Operation *def = value.getDefiningOp();
+  if (!def || depth > 16 || def->getNumRegions() != 0 ||
+      !isMemoryEffectFree(def))
+    return false;
+  return llvm::all_of(def->getOperands(), [&](Value operand) {
+    return sameInEveryThread(operand, threads, depth + 1);
+  });
+}
+
 /// Whether `branch` is taken by whole groups of `groupSize` threads of
-/// `threads`: its condition is `thread < c` (or `c > thread`) for the
-/// loop's thread id and a constant multiple c of the group (a
-/// warp-specialized kernel's compute role).
+/// `threads`: its condition is the same in every thread (sameInEveryThread),
+/// or `thread < c` (or `c > thread`) for the loop's thread id and a
+/// constant multiple c of the group (a warp-specialized kernel's compute
+/// role).
 inline bool takenByWholeGroups(scf::IfOp branch, scf::ForallOp threads,
                                int64_t groupSize) {
+  if (sameInEveryThread(branch.getCondition(), threads))
+    return true;
   auto compare = branch.getCondition().getDefiningOp<arith::CmpIOp>();
   if (!compare)
     return false;

@@ -350,7 +350,8 @@ FailureOr<std::pair<scf::ForallOp, int64_t>> threadLoopOf(Operation *op) {
   if (!parent)
     return op->emitOpError()
            << "cannot run on a CPU: a warpgroup matmul may sit in a branch "
-              "only where whole warpgroups take it (thread < a multiple of "
+              "only where whole warpgroups take it (a condition the same in "
+              "every thread, or thread < a multiple of "
            << kWarpgroup << ")";
   bool placed = parent == threads.getOperation() ||
                 (isa<scf::ForOp>(parent) &&

@@ -347,6 +347,23 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
   variant->finish(final);
 }
 
+SmallVector<Value> KernelVariant::firstBlock(const KeyBlockAt &,
+                                             const OverlapHooks &,
+                                             ValueRange) {
+  llvm_unreachable("planKernel overlaps P V only on wgmma");
+}
+SmallVector<Value> KernelVariant::overlappedBlock(const KeyBlockAt &,
+                                                  const KeyBlockAt &,
+                                                  const OverlapHooks &,
+                                                  ValueRange) {
+  llvm_unreachable("planKernel overlaps P V only on wgmma");
+}
+SmallVector<Value> KernelVariant::lastValues(const KeyBlockAt &,
+                                             const OverlapHooks &,
+                                             ValueRange) {
+  llvm_unreachable("planKernel overlaps P V only on wgmma");
+}
+
 /// Step 4: the block's threads. Each copies its share of the Q tile and
 /// works on row t / rowSplit of the block.
 KernelBuilder::ThreadRow
@@ -500,6 +517,8 @@ void KeyTileSchedule::prologue() {
 // the model picks (docs/GPU.md).
 SmallVector<Value> KeyTileSchedule::walk(KernelVariant &variant,
                                          ValueRange init) {
+  if (kernel.overlapSoftmax)
+    return walkOverlapped(variant, init);
   prologue();
   Location loc = kernel.loc;
   auto keyLoop = [&](Value from, Value to, ValueRange loopInit, bool masked) {
@@ -857,8 +876,9 @@ struct FADistributeAttentionPass
   using FADistributeAttentionBase::FADistributeAttentionBase;
 
   void runOnOperation() override {
-    KernelOptions options{asyncCopies, tensorCores, registerFragments,
-                          warpgroupMma, tmaProducer};
+    KernelOptions options{asyncCopies,  tensorCores,    registerFragments,
+                          warpgroupMma, tmaProducer,    overlapSoftmax,
+                          pingPong};
     if (failed(lowerEach<AttentionOp>(
             getOperation(), [&](RewriterBase &rewriter, AttentionOp op) {
               return success(
@@ -885,12 +905,19 @@ KernelPlan mlir::fa::planForwardKernel(AttentionOp op,
   shape.headDim = op.getQuery().getType().getDimSize(3);
   shape.valueDim = op.getValue().getType().getDimSize(3);
   shape.mmaOperands = isMmaSyncOperandTypes(queryType, keyType, valueType);
+  // Only whether there is a band matters to the plan.
+  if (op.getCausal())
+    shape.causalOffset = 0;
+  if (WindowAttr window = op.getWindowAttr())
+    shape.window =
+        AttentionShape::Window{window.getLeft(), window.getRight(), 0};
   bool tma = options.tmaProducer && whyNoTmaProducer(op).empty();
   return planKernel(sizes, shape, gpu_kernel::elementBytes(keyType),
                     gpu_kernel::elementBytes(valueType),
                     KernelChoices{options.asyncCopies, options.tensorCores,
                                   options.registerFragments,
-                                  options.warpgroupMma, tma});
+                                  options.warpgroupMma, tma,
+                                  options.overlapSoftmax, options.pingPong});
 }
 
 FailureOr<SmallVector<Value>>

@@ -361,6 +361,13 @@ struct KernelBuilder : TileCopier {
   /// (TmaProducer.cpp): the block's last 128 threads, after the compute
   /// warpgroups, whose thread ids stay what the wgmma variant expects.
   bool tmaProducer = false;
+  /// With tmaProducer: each block's P V is issued in the next block's step
+  /// and runs while that block's softmax does (FlashAttention-3's
+  /// intra-warpgroup overlap, KernelPlan::overlapSoftmax).
+  bool overlapSoftmax = false;
+  /// With tmaProducer: the compute warpgroups take turns issuing their
+  /// matmuls (named barriers, KernelPlan::pingPong).
+  bool pingPong = false;
   Type queryElementType, keyElementType, valueElementType, outputElementType,
       f32;
 
@@ -406,6 +413,8 @@ struct KernelBuilder : TileCopier {
     warpgroupMma = plan.warpgroupMma;
     columnBlocks = plan.warpgroupMma;
     tmaProducer = plan.tmaProducer;
+    overlapSoftmax = plan.overlapSoftmax;
+    pingPong = plan.pingPong;
   }
 
   // The TMA producer kernel (tmaProducer, TmaProducer.cpp).
@@ -591,6 +600,19 @@ struct KeyBlockAt {
   Value col0, stage;
 };
 
+/// The synchronization a software-pipelined key block (KernelVariant::
+/// overlappedBlock) leaves to its schedule, in the order it calls them.
+struct OverlapHooks {
+  /// Before the block's S = Q K^T: its K has landed.
+  function_ref<void()> waitForKeys;
+  /// Before the previous block's P V: that block's V has landed.
+  function_ref<void()> waitForPreviousValues;
+  /// Once the previous block's P V has completed: its V_s may be refilled.
+  function_ref<void()> releasePreviousValues;
+  /// Around the issue of the matmuls (ping-pong's turn); may be empty.
+  function_ref<void()> beforeMatmuls, afterMatmuls;
+};
+
 /// What differs between the forward kernel's variants (planKernel chooses
 /// one): the state a thread carries across key blocks, how a key block
 /// whose K and V tiles are in shared memory is folded into it, and the
@@ -630,6 +652,25 @@ public:
   /// Whether the block's steps end with a barrier after their last read of
   /// K_s and V_s, so that refilling them needs no barrier of its own.
   virtual bool endsWithBarrier() const { return false; }
+
+  /// The software-pipelined schedule (KernelBuilder::overlapSoftmax), for a
+  /// variant whose matmuls are asynchronous (wgmma). A block's P V is
+  /// issued in the next block's step, so the state also carries P:
+  ///   firstBlock(at)            S, softmax: P of the first block
+  ///   overlappedBlock(at, prev) S of this block and P V of the previous
+  ///                             one in flight together, then this block's
+  ///                             softmax while P V runs
+  ///   lastValues(prev)          P V of the last block
+  virtual SmallVector<Value> firstBlock(const KeyBlockAt &at,
+                                        const OverlapHooks &hooks,
+                                        ValueRange state);
+  virtual SmallVector<Value> overlappedBlock(const KeyBlockAt &at,
+                                             const KeyBlockAt &previous,
+                                             const OverlapHooks &hooks,
+                                             ValueRange state);
+  virtual SmallVector<Value> lastValues(const KeyBlockAt &previous,
+                                        const OverlapHooks &hooks,
+                                        ValueRange state);
 
 protected:
   KernelBuilder &kernel;
@@ -704,6 +745,25 @@ private:
                                            Value col0, Value stage,
                                            KernelVariant &variant,
                                            ValueRange state);
+  /// The TMA producer kernel's walk with P V a block late
+  /// (KernelBuilder::overlapSoftmax): the first block's S and softmax, the
+  /// loops of overlapped blocks, the last block's P V (TmaProducer.cpp).
+  SmallVector<Value> walkOverlapped(KernelVariant &variant, ValueRange init);
+  /// Where the key block `index` (from the first visible one) lives in the
+  /// ring: its stage, and the parity of its round's phase.
+  struct RingSlot {
+    Value stage, parity;
+  };
+  RingSlot ringSlot(IndexMath &math, Value index);
+  /// The producer's part of a block: wait for the stage to be free, then
+  /// K's and V's loads.
+  void produceBlock(Value col0, Value index);
+  /// Ping-pong (KernelBuilder::pingPong): before the first block, the last
+  /// compute warpgroup gives the first its turn; around a block's matmuls,
+  /// a warpgroup waits for its turn and then hands it on.
+  void startTurns();
+  void takeTurn();
+  void passTurn();
   /// FlashAttention-2's order: the block whose own K (and V with two
   /// buffers) has landed.
   SmallVector<Value> fragmentOrderBlock(IndexMath &math, Location loc,

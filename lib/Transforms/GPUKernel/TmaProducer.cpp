@@ -43,6 +43,7 @@
 #include "fa/Transforms/GPUKernel/WarpgroupLayout.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 
 namespace mlir::fa::gpu_kernel {
@@ -193,7 +194,6 @@ void KernelBuilder::issueTileLoads(Value map, Value flatTile,
 void KernelBuilder::loadQueryByTma(const QueryBlock &block, Value queryTile,
                                    Value thread) {
   IndexMath math{b, loc};
-  TmaBarriers layout{stages};
   Value flatQuery = flatTile(queryTile, thread);
   // Thread 0 initializes every barrier; the block barrier then shows them
   // to all threads (and to the async proxy: a CTA's own barriers need no
@@ -232,93 +232,286 @@ void KernelBuilder::loadQueryByTma(const QueryBlock &block, Value queryTile,
   waitOnBarrier(queryBarrier, arith::ConstantIntOp::create(b, loc, 0, 1));
 }
 
+namespace {
+
+/// Runs `body` in an scf.if on `condition`. The values it returns (whose
+/// types are known once it is built) are yielded there, and `otherwise`
+/// (zeros of their types when empty) where the condition is false.
+SmallVector<Value> onRole(OpBuilder &b, Location loc, Value condition,
+                          ValueRange otherwise,
+                          function_ref<SmallVector<Value>()> body) {
+  auto built = scf::IfOp::create(b, loc, TypeRange{}, condition,
+                                 /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(built.thenBlock()->getTerminator());
+  SmallVector<Value> values = body();
+  if (values.empty())
+    return SmallVector<Value>();
+  built.thenBlock()->getTerminator()->erase();
+  b.setInsertionPointToEnd(built.thenBlock());
+  scf::YieldOp::create(b, loc, values);
+  SmallVector<Type> types;
+  for (Value value : values)
+    types.push_back(value.getType());
+  b.setInsertionPoint(built);
+  auto branch = scf::IfOp::create(b, loc, types, condition,
+                                  /*addThenBlock=*/false,
+                                  /*addElseBlock=*/true);
+  branch.getThenRegion().takeBody(built.getThenRegion());
+  built.erase();
+  b.setInsertionPointToStart(branch.elseBlock());
+  SmallVector<Value> elsewhere(otherwise);
+  if (elsewhere.empty())
+    for (Type type : types)
+      elsewhere.push_back(arith::ConstantOp::create(
+          b, loc, cast<TypedAttr>(b.getZeroAttr(type))));
+  scf::YieldOp::create(b, loc, elsewhere);
+  return SmallVector<Value>(branch.getResults());
+}
+
+/// Ping-pong's named barriers: bar.sync / bar.arrive ids from 1 (0 is the
+/// block-wide barrier); warpgroup w's turn is barrier 1 + w, for which it
+/// waits (its 128 threads) and the warpgroup before it arrives (128 more).
+constexpr int64_t kFirstTurnBarrier = 1;
+constexpr int64_t kTurnThreads = 2 * kWarpgroupThreads;
+
+} // namespace
+
+KeyTileSchedule::RingSlot KeyTileSchedule::ringSlot(IndexMath &math,
+                                                    Value index) {
+  Value round = math.divU(index, math.constant(kernel.stages));
+  Value parity = math.eq(math.remU(round, math.constant(2)), math.constant(1));
+  return {math.remU(index, math.constant(kernel.stages)), parity};
+}
+
+void KeyTileSchedule::produceBlock(Value col0, Value index) {
+  Location loc = kernel.loc;
+  TmaBarriers layout{kernel.stages};
+  Value thread = self.thread;
+  onRole(b, loc, kernel.isProducerLeader(thread), {}, [&] {
+    IndexMath pm{b, loc};
+    RingSlot slot = ringSlot(pm, index);
+    Value notParity = arith::XOrIOp::create(
+        b, loc, slot.parity, arith::ConstantIntOp::create(b, loc, 1, 1));
+    kernel.waitOnBarrier(layout.empty(pm, slot.stage), notParity);
+    Value keyOffset =
+        pm.mul(slot.stage, pm.constant(kernel.blockKV * kernel.headDim));
+    kernel.issueTileLoads(kernel.keyMap, kernel.flatTile(tiles.key, thread),
+                          keyOffset, block.batch, block.kvHead, col0,
+                          kernel.blockKV, kernel.headDim, kernel.keyElementType,
+                          layout.keyFull(pm, slot.stage));
+    Value valueOffset =
+        pm.mul(slot.stage, pm.constant(kernel.blockKV * kernel.valueDim));
+    kernel.issueTileLoads(kernel.valueMap, kernel.flatTile(tiles.value, thread),
+                          valueOffset, block.batch, block.kvHead, col0,
+                          kernel.blockKV, kernel.valueDim,
+                          kernel.valueElementType,
+                          layout.valueFull(pm, slot.stage));
+    return SmallVector<Value>();
+  });
+}
+
+// Turns go round the compute warpgroups: w waits on its barrier, issues,
+// then arrives on w + 1's. The last one arrives on the first's before the
+// first block, so the first goes first.
+void KeyTileSchedule::startTurns() {
+  if (!kernel.pingPong)
+    return;
+  Location loc = kernel.loc;
+  IndexMath math{b, loc};
+  int64_t computeThreads = kernel.computeThreads();
+  Value last = math.andI(
+      math.lt(math.constant(computeThreads - kWarpgroupThreads - 1),
+              self.thread),
+      kernel.isComputeThread(self.thread));
+  onRole(b, loc, last, {}, [&] {
+    NVVM::BarrierArriveOp::create(
+        b, loc,
+        arith::ConstantIntOp::create(b, loc, kFirstTurnBarrier, 32),
+        arith::ConstantIntOp::create(b, loc, kTurnThreads, 32));
+    return SmallVector<Value>();
+  });
+}
+
+void KeyTileSchedule::takeTurn() {
+  Location loc = kernel.loc;
+  IndexMath math{b, loc};
+  Value warpgroup = math.divU(self.thread, math.constant(kWarpgroupThreads));
+  Value id = arith::IndexCastOp::create(
+      b, loc, b.getI32Type(), math.addConstant(warpgroup, kFirstTurnBarrier));
+  NVVM::BarrierOp::create(
+      b, loc, /*res=*/Type(), id,
+      arith::ConstantIntOp::create(b, loc, kTurnThreads, 32),
+      /*reductionOp=*/nullptr, /*reductionPredicate=*/Value());
+}
+
+void KeyTileSchedule::passTurn() {
+  Location loc = kernel.loc;
+  IndexMath math{b, loc};
+  int64_t warpgroups = kernel.computeThreads() / kWarpgroupThreads;
+  Value warpgroup = math.divU(self.thread, math.constant(kWarpgroupThreads));
+  Value next = math.remU(math.addConstant(warpgroup, 1),
+                         math.constant(warpgroups));
+  Value id = arith::IndexCastOp::create(
+      b, loc, b.getI32Type(), math.addConstant(next, kFirstTurnBarrier));
+  NVVM::BarrierArriveOp::create(
+      b, loc, id, arith::ConstantIntOp::create(b, loc, kTurnThreads, 32));
+}
+
 SmallVector<Value> KeyTileSchedule::producerConsumerBlock(
     IndexMath &math, Location loc, Value col0, Value stage,
     KernelVariant &variant, ValueRange state) {
   TmaBarriers layout{kernel.stages};
   Value index = math.divU(math.sub(col0, keys.firstBlockStart), self.keyStep);
-  Value round = math.divU(index, math.constant(kernel.stages));
-  Value parity = math.eq(math.remU(round, math.constant(2)), math.constant(1));
-  Value notParity = arith::XOrIOp::create(
-      b, loc, parity, arith::ConstantIntOp::create(b, loc, 1, 1));
-  Value thread = self.thread;
-  Value compute = kernel.isComputeThread(thread);
-
-  // Runs `body` in an scf.if on `condition`. The values it returns (whose
-  // types are known once it is built) are yielded there, and `otherwise`
-  // (zeros of their types when empty) where the condition is false.
-  auto onRole = [&](Value condition, ValueRange otherwise,
-                    function_ref<SmallVector<Value>()> body) {
-    auto built = scf::IfOp::create(b, loc, TypeRange{}, condition,
-                                   /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(built.thenBlock()->getTerminator());
-    SmallVector<Value> values = body();
-    if (values.empty())
-      return SmallVector<Value>();
-    built.thenBlock()->getTerminator()->erase();
-    b.setInsertionPointToEnd(built.thenBlock());
-    scf::YieldOp::create(b, loc, values);
-    SmallVector<Type> types;
-    for (Value value : values)
-      types.push_back(value.getType());
-    b.setInsertionPoint(built);
-    auto branch = scf::IfOp::create(b, loc, types, condition,
-                                    /*addThenBlock=*/false,
-                                    /*addElseBlock=*/true);
-    branch.getThenRegion().takeBody(built.getThenRegion());
-    built.erase();
-    b.setInsertionPointToStart(branch.elseBlock());
-    SmallVector<Value> elsewhere(otherwise);
-    if (elsewhere.empty())
-      for (Type type : types)
-        elsewhere.push_back(arith::ConstantOp::create(
-            b, loc, cast<TypedAttr>(b.getZeroAttr(type))));
-    scf::YieldOp::create(b, loc, elsewhere);
-    return SmallVector<Value>(branch.getResults());
-  };
+  RingSlot slot = ringSlot(math, index);
+  Value compute = kernel.isComputeThread(self.thread);
 
   // The producer: once the stage is free, K and V of this block.
-  onRole(kernel.isProducerLeader(thread), {}, [&] {
-    IndexMath pm{b, loc};
-    kernel.waitOnBarrier(layout.empty(pm, stage), notParity);
-    Value keyOffset =
-        pm.mul(stage, pm.constant(kernel.blockKV * kernel.headDim));
-    kernel.issueTileLoads(kernel.keyMap, kernel.flatTile(tiles.key, thread),
-                          keyOffset, block.batch, block.kvHead, col0,
-                          kernel.blockKV, kernel.headDim, kernel.keyElementType,
-                          layout.keyFull(pm, stage));
-    Value valueOffset =
-        pm.mul(stage, pm.constant(kernel.blockKV * kernel.valueDim));
-    kernel.issueTileLoads(kernel.valueMap, kernel.flatTile(tiles.value, thread),
-                          valueOffset, block.batch, block.kvHead, col0,
-                          kernel.blockKV, kernel.valueDim,
-                          kernel.valueElementType, layout.valueFull(pm, stage));
-    return SmallVector<Value>();
-  });
+  produceBlock(col0, index);
 
   // The compute warpgroups: S once K has landed, the rest once V has.
   KeyBlockAt at{loc, col0, stage};
-  onRole(compute, {}, [&] {
+  onRole(b, loc, compute, {}, [&] {
     IndexMath cm{b, loc};
-    kernel.waitOnBarrier(layout.keyFull(cm, stage), parity);
+    kernel.waitOnBarrier(layout.keyFull(cm, stage), slot.parity);
     return SmallVector<Value>();
   });
-  // Elsewhere S is zeros: the producer never reads it.
-  SmallVector<Value> scores =
-      onRole(compute, {}, [&] { return variant.scores(at); });
-  onRole(compute, {}, [&] {
+  // Elsewhere S is zeros: the producer never reads it. With ping-pong, a
+  // warpgroup multiplies Q K^T in its turn.
+  SmallVector<Value> scores = onRole(b, loc, compute, {}, [&] {
+    if (kernel.pingPong)
+      takeTurn();
+    SmallVector<Value> values = variant.scores(at);
+    if (kernel.pingPong)
+      passTurn();
+    return values;
+  });
+  onRole(b, loc, compute, {}, [&] {
     IndexMath cm{b, loc};
-    kernel.waitOnBarrier(layout.valueFull(cm, stage), parity);
+    kernel.waitOnBarrier(layout.valueFull(cm, stage), slot.parity);
     return SmallVector<Value>();
   });
-  return onRole(compute, state, [&] {
+  return onRole(b, loc, compute, state, [&] {
     SmallVector<Value> next = variant.fold(at, scores, state);
     IndexMath cm{b, loc};
     nvgpu::MBarrierArriveOp::create(b, loc,
                                     nvgpu::MBarrierTokenType::get(kernel.ctx),
                                     kernel.barriers, layout.empty(cm, stage));
     return next;
+  });
+}
+
+// Block i's K and V use stage i mod stages, and one empty barrier frees
+// both: the compute warpgroups arrive on it once block i's P V has
+// completed, in block i + 1's step. With two or more stages the producer
+// never waits on the block being computed (planKernel asks for them).
+SmallVector<Value> KeyTileSchedule::walkOverlapped(KernelVariant &variant,
+                                                   ValueRange init) {
+  Location loc = kernel.loc;
+  TmaBarriers layout{kernel.stages};
+  Value first = keys.firstBlockStart, end = keys.keyEnd, step = self.keyStep;
+  // The walk's bounds, the same in every thread: computed in front of the
+  // thread loop (a branch on anyBlock is one whole warpgroups take).
+  Value anyBlock, second, unmaskedEnd;
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(
+        cast<BlockArgument>(self.thread).getOwner()->getParentOp());
+    IndexMath outside{b, loc};
+    anyBlock = outside.lt(first, end);
+    second = outside.addConstant(first, kernel.blockKV);
+    if (keys.unmaskedEnd)
+      unmaskedEnd = outside.max(keys.unmaskedEnd, second);
+  }
+  Value compute = kernel.isComputeThread(self.thread);
+  auto waitFull = [&](bool values, Value index) {
+    IndexMath m{b, loc};
+    RingSlot slot = ringSlot(m, index);
+    kernel.waitOnBarrier(values ? layout.valueFull(m, slot.stage)
+                                : layout.keyFull(m, slot.stage),
+                         slot.parity);
+  };
+  auto release = [&](Value index) {
+    IndexMath m{b, loc};
+    nvgpu::MBarrierArriveOp::create(
+        b, loc, nvgpu::MBarrierTokenType::get(kernel.ctx), kernel.barriers,
+        layout.empty(m, ringSlot(m, index).stage));
+  };
+  auto blockAt = [&](Value col0, Value index) {
+    IndexMath m{b, loc};
+    return KeyBlockAt{loc, col0, ringSlot(m, index).stage};
+  };
+  auto takeTurnHook = [&] { takeTurn(); };
+  auto passTurnHook = [&] { passTurn(); };
+  auto withTurns = [&](OverlapHooks hooks) {
+    if (kernel.pingPong) {
+      hooks.beforeMatmuls = takeTurnHook;
+      hooks.afterMatmuls = passTurnHook;
+    }
+    return hooks;
+  };
+  startTurns();
+
+  // The first block (masked: its mask is never wrong, only sometimes
+  // unneeded).
+  SmallVector<Value> state = onRole(b, loc, anyBlock, init, [&] {
+    Value zero = self.zero;
+    produceBlock(first, zero);
+    return onRole(b, loc, compute, init, [&] {
+      auto waitKeys = [&] { waitFull(false, zero); };
+      OverlapHooks hooks = withTurns({waitKeys, {}, {}, {}, {}});
+      return variant.firstBlock(blockAt(first, zero), hooks, init);
+    });
+  });
+
+  auto keyLoop = [&](Value from, Value to, ValueRange loopInit, bool masked) {
+    kernel.elementMasks = masked;
+    auto loop = scf::ForOp::create(
+        b, loc, from, to, step, loopInit,
+        [&](OpBuilder &lb, Location lloc, Value col0, ValueRange carried) {
+          OpBuilder::InsertionGuard loopGuard(b);
+          b.setInsertionPoint(lb.getInsertionBlock(), lb.getInsertionPoint());
+          IndexMath m{b, lloc};
+          Value index = m.divU(m.sub(col0, first), step);
+          Value previousIndex = m.addConstant(index, -1);
+          produceBlock(col0, index);
+          SmallVector<Value> next = onRole(b, lloc, compute, carried, [&] {
+            auto waitKeys = [&] { waitFull(false, index); };
+            auto waitValues = [&] { waitFull(true, previousIndex); };
+            auto releaseValues = [&] { release(previousIndex); };
+            OverlapHooks hooks =
+                withTurns({waitKeys, waitValues, releaseValues, {}, {}});
+            IndexMath cm{b, lloc};
+            KeyBlockAt previous =
+                blockAt(cm.sub(col0, step), previousIndex);
+            return variant.overlappedBlock(blockAt(col0, index), previous,
+                                           hooks, carried);
+          });
+          scf::YieldOp::create(b, lloc, next);
+        });
+    kernel.elementMasks = true;
+    return SmallVector<Value>(loop.getResults());
+  };
+  if (!unmaskedEnd) {
+    state = keyLoop(second, end, state, true);
+  } else {
+    state = keyLoop(second, unmaskedEnd, state, false);
+    if (!kernel.wholeKeyBlocks())
+      state = keyLoop(unmaskedEnd, end, state, true);
+  }
+
+  // The last block's P V.
+  return onRole(b, loc, anyBlock, state, [&] {
+    IndexMath m{b, loc};
+    Value lastIndex = m.divU(m.sub(m.addConstant(end, -1), first), step);
+    Value lastStart = m.add(first, m.mul(lastIndex, step));
+    return onRole(b, loc, compute, state, [&] {
+      auto waitValues = [&] { waitFull(true, lastIndex); };
+      auto releaseValues = [&] { release(lastIndex); };
+      OverlapHooks hooks =
+          withTurns({{}, waitValues, releaseValues, {}, {}});
+      return variant.lastValues(blockAt(lastStart, lastIndex), hooks, state);
+    });
   });
 }
 

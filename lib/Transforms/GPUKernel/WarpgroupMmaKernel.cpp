@@ -66,12 +66,46 @@ public:
   SmallVector<Value> fold(const KeyBlockAt &at, ArrayRef<Value> scores,
                           ValueRange state) override;
   void finish(ValueRange state) override;
+  SmallVector<Value> firstBlock(const KeyBlockAt &at, const OverlapHooks &hooks,
+                                ValueRange state) override;
+  SmallVector<Value> overlappedBlock(const KeyBlockAt &at,
+                                     const KeyBlockAt &previous,
+                                     const OverlapHooks &hooks,
+                                     ValueRange state) override;
+  SmallVector<Value> lastValues(const KeyBlockAt &previous,
+                                const OverlapHooks &hooks,
+                                ValueRange state) override;
   // S is waited for before scores() returns: K_s is then free, and the
   // next block's K may be copied while the softmax and P V run.
   bool readsKeysOnlyInScores() const override { return true; }
 
 private:
+  /// A block's softmax on its scores: the rows' new maxima and sums, the
+  /// factors that rescale O, and P in f32 pairs of adjacent columns.
+  struct Softmax {
+    SmallVector<Value> newMax, sums, alphas, pairs;
+  };
   OpBuilder &b() { return kernel.b; }
+  /// S = Q K^T of the block, issued; its value is in flight.
+  Value issueScores(const KeyBlockAt &at);
+  Softmax softmax(const KeyBlockAt &at, Value scores, ValueRange state);
+  /// O *= alpha, register by register.
+  Value rescale(Value output, ArrayRef<Value> alphas);
+  /// P V's operands: A (P's registers) and V_s's descriptors of `stage`,
+  /// per K step of 16 keys.
+  struct ValueOperands {
+    SmallVector<Value> fragments, descriptors;
+  };
+  ValueOperands valueOperands(ArrayRef<Value> probPairs, Value stage);
+  /// O += P V, issued; in flight.
+  Value issueValues(Value output, const ValueOperands &operands);
+  /// P's pairs rounded to V's type: one packed register each, as wgmma
+  /// takes A.
+  SmallVector<Value> rounded(ArrayRef<Value> pairs);
+  /// Pairs as one vector (carried across blocks, or through a wait), and
+  /// back.
+  Value packPairs(ArrayRef<Value> pairs);
+  SmallVector<Value> unpackPairs(Value packed);
   /// The tile as one dimension of elements, what descriptors address.
   Value flat(Value tile);
   /// A 128-byte-swizzle descriptor of the operand at `byteOffset` of its
@@ -148,11 +182,18 @@ SmallVector<Value> WarpgroupMmaVariant::initState() {
       VectorType::get({wgmmaAccumulatorRegisters(kernel.valueDim)}, kernel.f32);
   Value zeroOutput =
       arith::ConstantOp::create(b(), loc, b().getZeroAttr(outputType));
-  // (m, m', l, l') of the thread's two rows, then O.
-  return {negInf, negInf, zero, zero, zeroOutput};
+  // (m, m', l, l') of the thread's two rows, then O; when P V is issued a
+  // block late, then the pending P.
+  if (!kernel.overlapSoftmax)
+    return {negInf, negInf, zero, zero, zeroOutput};
+  auto pendingType = VectorType::get(
+      {wgmmaAccumulatorRegisters(kernel.blockKV)}, kernel.valueElementType);
+  Value noProbabilities =
+      arith::ConstantOp::create(b(), loc, b().getZeroAttr(pendingType));
+  return {negInf, negInf, zero, zero, zeroOutput, noProbabilities};
 }
 
-SmallVector<Value> WarpgroupMmaVariant::scores(const KeyBlockAt &at) {
+Value WarpgroupMmaVariant::issueScores(const KeyBlockAt &at) {
   Location loc = at.loc;
   IndexMath math{b(), loc};
   auto scoreType =
@@ -186,19 +227,22 @@ SmallVector<Value> WarpgroupMmaVariant::scores(const KeyBlockAt &at) {
                                       /*ignore_accumulator=*/step == 0);
     scores = mma.getResult();
   }
-  auto wait = WarpgroupMmaWaitOp::create(b(), loc, ValueRange{scores}, 0);
+  return scores;
+}
+
+SmallVector<Value> WarpgroupMmaVariant::scores(const KeyBlockAt &at) {
+  auto wait = WarpgroupMmaWaitOp::create(b(), at.loc,
+                                         ValueRange{issueScores(at)}, 0);
   return {wait.getResult(0)};
 }
 
-SmallVector<Value> WarpgroupMmaVariant::fold(const KeyBlockAt &at,
-                                             ArrayRef<Value> scoreValues,
-                                             ValueRange state) {
+WarpgroupMmaVariant::Softmax
+WarpgroupMmaVariant::softmax(const KeyBlockAt &at, Value scores,
+                             ValueRange state) {
   Location loc = at.loc;
   IndexMath math{b(), loc};
   const SoftmaxExponent &exponent = kernel.exponent;
-  Value scores = scoreValues[0];
   int64_t scoreRegisters = wgmmaAccumulatorRegisters(kernel.blockKV);
-  int64_t outputRegisters = wgmmaAccumulatorRegisters(kernel.valueDim);
   std::array<Value, 2> rows = threadRows();
   Value pairColumn = quadColumn();
 
@@ -217,66 +261,199 @@ SmallVector<Value> WarpgroupMmaVariant::fold(const KeyBlockAt &at,
     localMax[half(r)] =
         arith::MaximumFOp::create(b(), loc, localMax[half(r)], u);
   }
-  SmallVector<Value> newMax =
+  Softmax result;
+  result.newMax =
       combineOverQuad(b(), loc, localMax, arith::AtomicRMWKind::maximumf);
 
-  SmallVector<Value> negatedShifts, alphas, partialSums;
+  SmallVector<Value> negatedShifts;
   for (int64_t h = 0; h < 2; ++h) {
-    negatedShifts.push_back(exponent.negatedShift(b(), loc, newMax[h]));
-    alphas.push_back(exponent.rescale(b(), loc, state[h], negatedShifts[h]));
-    partialSums.push_back(contractingMul(b(), loc, alphas[h], state[2 + h]));
+    negatedShifts.push_back(exponent.negatedShift(b(), loc, result.newMax[h]));
+    result.alphas.push_back(
+        exponent.rescale(b(), loc, state[h], negatedShifts[h]));
+    result.sums.push_back(
+        contractingMul(b(), loc, result.alphas[h], state[2 + h]));
   }
-  // p in pairs of adjacent columns (registers r, r + 1), rounded together
-  // to V's type: one packed register, as wgmma takes A.
+  // p in pairs of adjacent columns (registers r, r + 1).
   auto pairType = VectorType::get({2}, kernel.f32);
-  SmallVector<Value> probPairs;
   for (int64_t r = 0; r < scoreRegisters; r += 2) {
     Value pair = arith::ConstantOp::create(b(), loc, b().getZeroAttr(pairType));
     for (int64_t j = 0; j < 2; ++j) {
       Value p =
           exponent.probability(b(), loc, masked[r + j], negatedShifts[half(r)]);
-      partialSums[half(r)] = contractingAdd(b(), loc, partialSums[half(r)], p);
+      result.sums[half(r)] = contractingAdd(b(), loc, result.sums[half(r)], p);
       pair = vector::InsertOp::create(b(), loc, p, pair, ArrayRef<int64_t>{j});
     }
-    probPairs.push_back(arith::TruncFOp::create(
-        b(), loc, pairType.clone(kernel.valueElementType), pair));
+    result.pairs.push_back(pair);
   }
+  return result;
+}
 
-  // O *= alpha, register by register.
-  Value output = state[4];
-  for (int64_t r = 0; r < outputRegisters; ++r) {
+SmallVector<Value> WarpgroupMmaVariant::rounded(ArrayRef<Value> pairs) {
+  auto type = VectorType::get({2}, kernel.valueElementType);
+  SmallVector<Value> result;
+  for (Value pair : pairs)
+    result.push_back(arith::TruncFOp::create(b(), kernel.loc, type, pair));
+  return result;
+}
+
+Value WarpgroupMmaVariant::rescale(Value output, ArrayRef<Value> alphas) {
+  Location loc = kernel.loc;
+  // Register r of O is in row half (r / 2) % 2.
+  for (int64_t r = 0; r < wgmmaAccumulatorRegisters(kernel.valueDim); ++r) {
     Value element =
         vector::ExtractOp::create(b(), loc, output, ArrayRef<int64_t>{r});
-    Value scaled = contractingMul(b(), loc, element, alphas[half(r)]);
+    Value scaled = contractingMul(b(), loc, element, alphas[(r / 2) % 2]);
     output = vector::InsertOp::create(b(), loc, scaled, output,
                                       ArrayRef<int64_t>{r});
   }
+  return output;
+}
 
-  // O += P V, 16 keys per step: V_s rows 16 j .. 16 j + 15 (2048 bytes
-  // further), M/N-major; Dv's column blocks (64 columns, one 128-byte
-  // swizzle atom wide) block_kv * 128 bytes apart (the leading byte
-  // offset). P's register i of step j packs S's registers
-  // 8 j + 4 (i / 2) + 2 (i % 2) and the next: pair 4 j + 2 (i / 2) + i % 2.
-  Value valueStart = stageOffset(at.stage, kernel.valueDim);
+WarpgroupMmaVariant::ValueOperands
+WarpgroupMmaVariant::valueOperands(ArrayRef<Value> probPairs, Value stage) {
+  Location loc = kernel.loc;
+  IndexMath math{b(), loc};
+  // 16 keys per step: V_s rows 16 j .. 16 j + 15 (2048 bytes further),
+  // M/N-major; Dv's column blocks (64 columns, one 128-byte swizzle atom
+  // wide) block_kv * 128 bytes apart (the leading byte offset). P's
+  // register i of step j packs S's registers 8 j + 4 (i / 2) + 2 (i % 2)
+  // and the next: pair 4 j + 2 (i / 2) + i % 2.
+  Value valueStart = stageOffset(stage, kernel.valueDim);
   auto aType = aFragmentType(kernel.valueElementType);
+  ValueOperands operands;
   for (int64_t step = 0; step < kernel.blockKV / kStepK; ++step) {
     Value operand = arith::ConstantOp::create(b(), loc, b().getZeroAttr(aType));
     for (int64_t i = 0; i < 4; ++i)
       operand = vector::InsertOp::create(
           b(), loc, probPairs[4 * step + 2 * (i / 2) + i % 2], operand,
           ArrayRef<int64_t>{i});
-    Value valueDesc = descriptor(
+    operands.fragments.push_back(operand);
+    operands.descriptors.push_back(descriptor(
         math.addConstant(valueStart, step * kStepK * kRowBytes),
-        /*leading=*/kernel.blockKV * kRowBytes, /*stride=*/8 * kRowBytes);
-    output = WarpgroupMmaOp::create(b(), loc, output.getType(), output, operand,
-                                    /*a_buffer=*/Value(), valueDesc, flatValue,
-                                    /*transpose_b=*/true,
+        /*leading=*/kernel.blockKV * kRowBytes, /*stride=*/8 * kRowBytes));
+  }
+  return operands;
+}
+
+Value WarpgroupMmaVariant::issueValues(Value output,
+                                       const ValueOperands &operands) {
+  for (auto [fragment, valueDesc] :
+       llvm::zip(operands.fragments, operands.descriptors))
+    output = WarpgroupMmaOp::create(b(), kernel.loc, output.getType(), output,
+                                    fragment, /*a_buffer=*/Value(), valueDesc,
+                                    flatValue, /*transpose_b=*/true,
                                     /*ignore_accumulator=*/false)
                  .getResult();
-  }
-  auto wait = WarpgroupMmaWaitOp::create(b(), loc, ValueRange{output}, 0);
-  return {newMax[0], newMax[1], partialSums[0], partialSums[1],
+  return output;
+}
+
+SmallVector<Value> WarpgroupMmaVariant::fold(const KeyBlockAt &at,
+                                             ArrayRef<Value> scoreValues,
+                                             ValueRange state) {
+  Softmax step = softmax(at, scoreValues[0], state);
+  Value output = issueValues(rescale(state[4], step.alphas),
+                             valueOperands(rounded(step.pairs), at.stage));
+  auto wait = WarpgroupMmaWaitOp::create(b(), at.loc, ValueRange{output}, 0);
+  return {step.newMax[0], step.newMax[1], step.sums[0], step.sums[1],
           wait.getResult(0)};
+}
+
+Value WarpgroupMmaVariant::packPairs(ArrayRef<Value> pairs) {
+  Location loc = kernel.loc;
+  SmallVector<Value> elements;
+  for (Value pair : pairs)
+    for (int64_t j = 0; j < 2; ++j)
+      elements.push_back(
+          vector::ExtractOp::create(b(), loc, pair, ArrayRef<int64_t>{j}));
+  auto type = VectorType::get({static_cast<int64_t>(elements.size())},
+                              elements.front().getType());
+  return vector::FromElementsOp::create(b(), loc, type, elements);
+}
+
+SmallVector<Value> WarpgroupMmaVariant::unpackPairs(Value packed) {
+  int64_t count = cast<VectorType>(packed.getType()).getNumElements();
+  SmallVector<Value> pairs;
+  for (int64_t r = 0; r < count; r += 2)
+    pairs.push_back(vector::ShuffleOp::create(b(), kernel.loc, packed, packed,
+                                              ArrayRef<int64_t>{r, r + 1}));
+  return pairs;
+}
+
+// FlashAttention-3's intra-warpgroup overlap. The first block has no P V
+// before it: its softmax only (O is still zero, nothing to rescale).
+SmallVector<Value> WarpgroupMmaVariant::firstBlock(const KeyBlockAt &at,
+                                                   const OverlapHooks &hooks,
+                                                   ValueRange state) {
+  hooks.waitForKeys();
+  if (hooks.beforeMatmuls)
+    hooks.beforeMatmuls();
+  Value issued = issueScores(at);
+  if (hooks.afterMatmuls)
+    hooks.afterMatmuls();
+  Value scores =
+      WarpgroupMmaWaitOp::create(b(), at.loc, ValueRange{issued}, 0)
+          .getResult(0);
+  Softmax step = softmax(at, scores, state);
+  return {step.newMax[0], step.newMax[1], step.sums[0], step.sums[1],
+          state[4], packPairs(rounded(step.pairs))};
+}
+
+// S of this block and P V of the previous one are two commit groups in
+// flight at once; the wait that commits P V's group (pending = 1) leaves
+// it running and returns S, whose softmax then overlaps it. O of the
+// previous blocks is relative to their max, so P V adds to it before the
+// rescale by this block's alpha: O = alpha (O + P_prev V_prev).
+SmallVector<Value> WarpgroupMmaVariant::overlappedBlock(
+    const KeyBlockAt &at, const KeyBlockAt &previous,
+    const OverlapHooks &hooks, ValueRange state) {
+  Location loc = at.loc;
+  // Everything P V reads is ready before S is issued: no wait (a loop) and
+  // no instruction that defines a wgmma's registers sits between the two
+  // groups, which would make ptxas serialize the wgmmas (C7513, C7520).
+  hooks.waitForKeys();
+  hooks.waitForPreviousValues();
+  ValueOperands operands = valueOperands(unpackPairs(state[5]), previous.stage);
+  if (hooks.beforeMatmuls)
+    hooks.beforeMatmuls();
+  Value issuedScores = issueScores(at);
+  // Commits S's group; with one group in flight, returns at once.
+  WarpgroupMmaWaitOp::create(b(), loc, ValueRange{}, 1);
+  Value issuedOutput = issueValues(state[4], operands);
+  if (hooks.afterMatmuls)
+    hooks.afterMatmuls();
+  Value scores =
+      WarpgroupMmaWaitOp::create(b(), loc, ValueRange{issuedScores}, 1)
+          .getResult(0);
+  Softmax step = softmax(at, scores, state);
+  // P is rounded into the registers P V reads only once P V has completed:
+  // wgmma reads its A registers while it runs. The f32 values pass through
+  // the wait, which keeps the rounding below it.
+  auto waited = WarpgroupMmaWaitOp::create(
+      b(), loc, ValueRange{issuedOutput, packPairs(step.pairs)}, 0);
+  hooks.releasePreviousValues();
+  SmallVector<Value> pairs = unpackPairs(waited.getResult(1));
+  return {step.newMax[0], step.newMax[1], step.sums[0], step.sums[1],
+          rescale(waited.getResult(0), step.alphas),
+          packPairs(rounded(pairs))};
+}
+
+SmallVector<Value> WarpgroupMmaVariant::lastValues(const KeyBlockAt &previous,
+                                                   const OverlapHooks &hooks,
+                                                   ValueRange state) {
+  hooks.waitForPreviousValues();
+  ValueOperands operands = valueOperands(unpackPairs(state[5]), previous.stage);
+  if (hooks.beforeMatmuls)
+    hooks.beforeMatmuls();
+  Value issued = issueValues(state[4], operands);
+  if (hooks.afterMatmuls)
+    hooks.afterMatmuls();
+  Value output =
+      WarpgroupMmaWaitOp::create(b(), previous.loc, ValueRange{issued}, 0)
+          .getResult(0);
+  hooks.releasePreviousValues();
+  SmallVector<Value> next(state);
+  next[4] = output;
+  return next;
 }
 
 void WarpgroupMmaVariant::finish(ValueRange state) {

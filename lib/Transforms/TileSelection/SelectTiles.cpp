@@ -182,7 +182,8 @@ AttentionShape describe(AttentionOpInterface op) {
 void writeReport(llvm::raw_ostream &os, Operation *op, Type elementType,
                  StringRef pass, const AttentionShape &shape,
                  const ResolvedTarget &target, const TileDecision &decision,
-                 bool tmaProducer) {
+                 const KernelChoices &hopper) {
+  bool tmaProducer = hopper.tmaProducer;
   std::string loc;
   llvm::raw_string_ostream locStream(loc);
   op->getLoc().print(locStream);
@@ -267,7 +268,8 @@ void writeReport(llvm::raw_ostream &os, Operation *op, Type elementType,
           decision.tiling, shape, bytes(forward.getKey()),
           bytes(forward.getValue()),
           KernelChoices{sm80, sm80, true, sm90a,
-                        tmaProducer && whyNoTmaProducer(forward).empty()});
+                        tmaProducer && whyNoTmaProducer(forward).empty(),
+                        hopper.overlapSoftmax, hopper.pingPong});
       json.attribute("kernel_plan", plan.describe());
     }
   });
@@ -451,8 +453,18 @@ private:
         decision.tiling.packGQA));
     if (reportStream)
       writeReport(*reportStream, op, op.getQuery().getType().getElementType(),
-                  "forward", shape, *resolved, decision, tmaProducer);
+                  "forward", shape, *resolved, decision, hopperChoices());
     return WalkResult::advance();
+  }
+
+  /// The Hopper kernel's choices the report describes (its TMA producer
+  /// and schedules; the rest of KernelChoices follows the target).
+  KernelChoices hopperChoices() const {
+    KernelChoices choices;
+    choices.tmaProducer = tmaProducer;
+    choices.overlapSoftmax = overlapSoftmax;
+    choices.pingPong = pingPong;
+    return choices;
   }
 
   /// Tiles an fa.attention_backward (or checks the tiling written on it) by
@@ -485,7 +497,7 @@ private:
         decision.costs.sharedMemoryBytes, /*kv_splits=*/1, /*pack_gqa=*/false));
     if (reportStream)
       writeReport(*reportStream, op, op.getQuery().getType().getElementType(),
-                  "backward", shape, *resolved, decision, tmaProducer);
+                  "backward", shape, *resolved, decision, hopperChoices());
     return WalkResult::advance();
   }
 

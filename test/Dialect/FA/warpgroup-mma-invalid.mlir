@@ -93,7 +93,7 @@ func.func @two_dimensional(%acc: vector<32xf32>, %da: i64, %db: i64, %a: !buf, %
 // -----
 
 func.func @wait_for_nothing() {
-  // expected-error @+1 {{waits for nothing: name the accumulators whose wgmmas it waits for}}
+  // expected-error @+1 {{waits for nothing: name the accumulators whose wgmmas it waits for (only a wait that leaves groups in flight, pending > 0, may name none: it then only commits a group)}}
   "fa.warpgroup_mma_wait"() {pending = 0 : i64} : () -> ()
   return
 }

@@ -19,12 +19,15 @@ func.func @mma_other_shape(%a: vector<2x2xf16>, %b: vector<1x2xf16>, %out: memre
 
 // -----
 
-// Under a branch only some lanes may reach it: no barrier can split there.
-func.func @ldmatrix_under_branch(%cond: i1, %out: memref<32xf16>) {
+// Under a branch on the lane only some lanes reach it: no barrier can
+// split there.
+func.func @ldmatrix_under_branch(%out: memref<32xf16>) {
   scf.forall (%blk) in (1) {
     %tile = memref.alloc() : memref<16x16xf16, #gpu.address_space<workgroup>>
     scf.forall (%t) in (32) {
       %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %cond = arith.cmpi ult, %t, %c16 : index
       scf.if %cond {
         // expected-error @+1 {{'nvgpu.ldmatrix' op cannot run on a CPU: a warp collective must be in the thread loop or in a loop directly inside it, where every lane reaches it}}
         %f = nvgpu.ldmatrix %tile[%c0, %c0] {numTiles = 4 : i32, transpose = false} : memref<16x16xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>

@@ -20,15 +20,18 @@ func.func @half_a_warpgroup(%as: !buf, %bs: !buf) {
 
 #wg = #gpu.address_space<workgroup>
 !buf = memref<1024xf16, #wg>
-// Under a condition, not every thread of the warpgroup need reach it (a
-// branch that whole warpgroups take, thread < 128 k, may hold it).
-func.func @conditional(%as: !buf, %bs: !buf, %c: i1) {
+// Under a condition that splits the warpgroup, not every thread of it
+// reaches it (a branch that whole warpgroups take, thread < 128 k or a
+// condition the same in every thread, may hold it).
+func.func @conditional(%as: !buf, %bs: !buf) {
   scf.forall (%blk) in (1) {
     scf.forall (%t) in (128) {
+      %c64 = arith.constant 64 : index
+      %c = arith.cmpi ult, %t, %c64 : index
       scf.if %c {
         %d = arith.constant 0 : i64
         %zero = arith.constant dense<0.0> : vector<4xf32>
-        // expected-error @+1 {{cannot run on a CPU: a warpgroup matmul may sit in a branch only where whole warpgroups take it (thread < a multiple of 128)}}
+        // expected-error @+1 {{cannot run on a CPU: a warpgroup matmul may sit in a branch only where whole warpgroups take it (a condition the same in every thread, or thread < a multiple of 128)}}
         %x = fa.warpgroup_mma %zero, %d in %as, %d in %bs : vector<4xf32>, i64 in !buf, !buf
       }
     } {mapping = [#gpu.thread<x>]}

@@ -37,6 +37,9 @@ struct KernelOptions {
   /// (KernelPlan::tmaProducer), where the op allows (whyNoTmaProducer,
   /// LoweringDriver.h).
   bool tmaProducer = false;
+  /// With tmaProducer: the schedules KernelPlan::overlapSoftmax and
+  /// KernelPlan::pingPong, where the tiling allows.
+  bool overlapSoftmax = false, pingPong = false;
 };
 
 /// Marks the role predicates of a warp-specialized kernel (an i1 op

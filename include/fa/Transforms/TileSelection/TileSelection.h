@@ -179,6 +179,16 @@ struct KernelPlan {
   /// guarded by full and empty mbarriers (warp specialization,
   /// TmaProducer.cpp); the compute warpgroups only wait and compute.
   bool tmaProducer = false;
+  /// With tmaProducer and two or more stages: each block's P V is issued
+  /// in the next block's step, behind that block's Q K^T, and runs while
+  /// its softmax does (FlashAttention-3's intra-warpgroup overlap;
+  /// wgmma.wait_group 1). The state carries P across blocks.
+  bool overlapSoftmax = false;
+  /// With tmaProducer and two or more compute warpgroups: the warpgroups
+  /// take turns issuing their matmuls (named barriers), so that one's
+  /// softmax runs while another's matmuls do (FlashAttention-3's
+  /// ping-pong).
+  bool pingPong = false;
   /// K/V tiles prefetched with cp.async, 16 bytes per thread and step.
   bool asyncCopies = false;
   /// Threads that share one query row's softmax and accumulator (2 in the
@@ -208,6 +218,9 @@ struct KernelChoices {
   bool warpgroupMma = false;
   /// With wgmma: TMA loads from a producer warpgroup (KernelPlan).
   bool tmaProducer = false;
+  /// With the TMA producer: its schedules (KernelPlan), where the tiling
+  /// allows.
+  bool overlapSoftmax = false, pingPong = false;
 };
 
 /// The forward kernel for `tiling` on `shape`, with K and V elements of

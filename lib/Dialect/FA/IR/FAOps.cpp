@@ -515,8 +515,10 @@ LogicalResult WarpgroupMmaOp::verify() {
 }
 
 LogicalResult WarpgroupMmaWaitOp::verify() {
-  if (getValues().empty())
+  if (getValues().empty() && getPending() == 0)
     return emitOpError() << "waits for nothing: name the accumulators whose "
-                            "wgmmas it waits for";
+                            "wgmmas it waits for (only a wait that leaves "
+                            "groups in flight, pending > 0, may name none: it "
+                            "then only commits a group)";
   return success();
 }

@@ -355,7 +355,10 @@ def FA_WarpgroupMmaWaitOp : FA_Op<"warpgroup_mma_wait",
     come from any earlier group; with `pending = N` the operands must come
     from groups older than the newest N (the group this wait commits among
     them): this is how a kernel issues the next block's Q Kᵀ and then works
-    on this block's scores while it runs.
+    on this block's scores while it runs. A wait with `pending > 0` may name
+    no operand: it then only closes a group, so that the wgmmas issued after
+    it form a group of their own (`fa.warpgroup_mma_wait {pending = 1}`
+    between a block's Q Kᵀ and the previous block's P V).
 
     ```mlir
     %s = fa.warpgroup_mma_wait %s_async {pending = 0} : vector<64xf32>
@@ -369,7 +372,7 @@ def FA_WarpgroupMmaWaitOp : FA_Op<"warpgroup_mma_wait",
                          [IntMinValue<0>, IntMaxValue<7>]>, "0">:$pending);
   let results = (outs Variadic<VectorOfRankAndType<[1], [F32]>>:$results);
   let assemblyFormat = [{
-    $values attr-dict `:` type($values)
+    $values attr-dict (`:` type($values)^)?
   }];
   let hasVerifier = 1;
   let builders = [
