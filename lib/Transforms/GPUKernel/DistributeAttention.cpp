@@ -519,6 +519,7 @@ SmallVector<Value> KeyTileSchedule::walk(KernelVariant &variant,
                                          ValueRange init) {
   if (kernel.overlapSoftmax)
     return walkOverlapped(variant, init);
+  startTurns();
   prologue();
   Location loc = kernel.loc;
   auto keyLoop = [&](Value from, Value to, ValueRange loopInit, bool masked) {
