@@ -13,7 +13,7 @@
 // RUN: fa-opt %s -split-input-file --fa-select-tiles="target=sm_90a report=- tma-producer=false" -o /dev/null | FileCheck %s --check-prefix=CPASYNC
 
 // REPORT: "gpu_kernel":"wgmma-tma-ws"
-// REPORT-SAME: "kernel_plan":"wgmma, register fragments, TMA producer warpgroup, 256 threads, 2 stages"
+// REPORT-SAME: "kernel_plan":"wgmma, register fragments, TMA producer warpgroup, P V overlapping the next softmax, 256 threads, 2 stages"
 // REPORT: "gpu_kernel":"wgmma-registers"
 // REPORT-SAME: "kernel_plan":"wgmma, register fragments, cp.async, 128 threads, 2 stages"
 // CPASYNC: "gpu_kernel":"wgmma-registers"
