@@ -3,7 +3,9 @@
 
 Compiles one attention per case with `fa-opt --fa-gpu-pipeline=chip=<chip>
 format=isa` (B = 1, H = 8, N = 1024, the tiles the target's model picks),
-finds in each kernel's PTX the loop that holds the most mma.sync (the key-
+finds in each kernel's PTX the loop that holds the most mma.sync (or, in
+sm_90a's kernels, wgmma.mma_async, counted in the same column; FILE.ptx
+mode) (the key-
 block loop: a strongly connected component of the control-flow graph, so
 blocks that LLVM placed after the latch count too), and counts its
 instructions by class, statically, one per `;`-terminated statement. The
@@ -57,7 +59,7 @@ CASES = [(chip, dtype, d, causal)
 
 # Instruction classes, first match wins (the opcode's dotted prefix).
 CLASSES = [
-    ("mma", r"mma\.sync"),
+    ("mma", r"mma\.sync|wgmma\.mma_async"),
     ("ldmatrix", r"ldmatrix"),
     ("cp.async", r"cp\.async"),
     ("ld.global", r"ld\.global|ld\.param|ld\.(?!shared)[a-z0-9.]*\s"),
@@ -119,7 +121,9 @@ def basic_blocks(body):
         current = []
         for opcode, stmt in statements(text):
             current.append(stmt)
-            if opcode.startswith("bra") or opcode == "ret":
+            # Branches inside inline asm (an mbarrier wait's retry loop)
+            # name labels of their own, not the function's ($L...).
+            if (opcode.startswith("bra") and "$" in stmt) or opcode == "ret":
                 split.append((label, current))
                 label, current = None, []
         split.append((label, current))
@@ -148,7 +152,8 @@ def loop_statements(body):
         if len(component) == 1 and component[0] not in successors[component[0]]:
             continue
         stmts = [s for i in sorted(component) for s in blocks[i][1]]
-        mmas = sum(1 for s in stmts if s.startswith("mma.sync"))
+        mmas = sum(1 for s in stmts
+                   if s.startswith("mma.sync") or s.startswith("wgmma.mma_async"))
         key = (mmas, -len(stmts))
         if mmas and (best is None or key > best[0]):
             best = (key, stmts)
