@@ -101,6 +101,13 @@ static void addNVVMLowering(OpPassManager &pm,
                             const mlir::fa::GPUPipelineOptions &options) {
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(mlir::fa::createFASpecializeWarpgroups());
+  // Each role's clone with the other role's work folded away: what the
+  // compute warpgroups carry across key blocks (O, P, the row statistics)
+  // is then a dead pass-through in the producer's loop, which only
+  // canonicalization removes before the loops become branches (ptxas would
+  // keep ~60 registers live in the producer and ignore its setmaxnreg:
+  // C7507).
+  pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
   pm.addPass(mlir::fa::createFAEncodeTensorMaps());
   pm.addPass(mlir::fa::createFAAlignWorkgroupBuffers());
   mlir::fa::FAAnnotateOccupancyOptions occupancy;

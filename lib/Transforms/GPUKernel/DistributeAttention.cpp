@@ -906,12 +906,6 @@ KernelPlan mlir::fa::planForwardKernel(AttentionOp op,
   shape.headDim = op.getQuery().getType().getDimSize(3);
   shape.valueDim = op.getValue().getType().getDimSize(3);
   shape.mmaOperands = isMmaSyncOperandTypes(queryType, keyType, valueType);
-  // Only whether there is a band matters to the plan.
-  if (op.getCausal())
-    shape.causalOffset = 0;
-  if (WindowAttr window = op.getWindowAttr())
-    shape.window =
-        AttentionShape::Window{window.getLeft(), window.getRight(), 0};
   bool tma = options.tmaProducer && whyNoTmaProducer(op).empty();
   return planKernel(sizes, shape, gpu_kernel::elementBytes(keyType),
                     gpu_kernel::elementBytes(valueType),

@@ -308,13 +308,9 @@ KernelPlan mlir::fa::planKernel(const Tiling &tiling,
   if (plan.tmaProducer)
     plan.threads += kKernelWarpgroupThreads;
   // P V a block late needs a second stage: block i + 1's K and V land while
-  // block i's V is still read. With a causal or window band, ptxas (CUDA
-  // 13) ignores the kernel's setmaxnreg once P V is overlapped (C7507,
-  // scripts/gpu-resources.py), which would cost the compute warpgroups
-  // their registers: band kernels keep the plain schedule.
-  bool band = shape.causalOffset.has_value() || shape.window.has_value();
-  plan.overlapSoftmax = plan.tmaProducer && choices.overlapSoftmax &&
-                        tiling.stages >= 2 && !band;
+  // block i's V is still read.
+  plan.overlapSoftmax =
+      plan.tmaProducer && choices.overlapSoftmax && tiling.stages >= 2;
   int64_t computeWarpgroups =
       tiling.warps * kKernelWarpSize / kKernelWarpgroupThreads;
   plan.pingPong = plan.tmaProducer && choices.pingPong && computeWarpgroups >= 2;
