@@ -261,6 +261,64 @@ TEST(GPUKernel, TmaProducerAddsAWarpgroupAndReplacesCpAsync) {
       planKernel(Tiling{128, 128, 8, 2}, shape, 2, 2, ampere).tmaProducer);
 }
 
+TEST(GPUKernel, SchedulesNeedStagesAndWarpgroups) {
+  AttentionShape shape = makeShape(4096, 64, 2);
+  shape.mmaOperands = true;
+  KernelChoices all{true, true, true, true, true, true, true};
+  KernelPlan plan = planKernel(Tiling{128, 128, 8, 2}, shape, 2, 2, all);
+  EXPECT_TRUE(plan.overlapSoftmax);
+  EXPECT_TRUE(plan.pingPong);
+  EXPECT_EQ(plan.describe(),
+            "wgmma, register fragments, TMA producer warpgroup, P V "
+            "overlapping the next softmax, ping-pong, 384 threads, 2 stages");
+  // P V a block late needs a second stage; turns need a second compute
+  // warpgroup.
+  KernelPlan oneStage = planKernel(Tiling{128, 128, 8, 1}, shape, 2, 2, all);
+  EXPECT_FALSE(oneStage.overlapSoftmax);
+  EXPECT_TRUE(oneStage.pingPong);
+  KernelPlan oneWarpgroup = planKernel(Tiling{64, 128, 4, 2}, shape, 2, 2, all);
+  EXPECT_TRUE(oneWarpgroup.overlapSoftmax);
+  EXPECT_FALSE(oneWarpgroup.pingPong);
+  // Only on the TMA producer kernel.
+  KernelChoices cpAsync{true, true, true, true, false, true, true};
+  KernelPlan plain = planKernel(Tiling{128, 128, 8, 2}, shape, 2, 2, cpAsync);
+  EXPECT_FALSE(plain.overlapSoftmax);
+  EXPECT_FALSE(plain.pingPong);
+}
+
+TEST(FA2Policy, TmaProducerKernelTakesFlashAttention3Tiles) {
+  // The largest tile whose compute registers fit the warpgroups' share:
+  // FlashAttention-3's 192 x 128 at d = 64 (three compute warpgroups,
+  // 160 registers each) and 128 x 176 at d = 128.
+  struct Case {
+    int64_t d, blockQ, blockKV, warps;
+  };
+  for (Case c : {Case{64, 192, 128, 12}, Case{128, 128, 176, 8}}) {
+    AttentionShape shape = makeShape(4096, c.d, 2);
+    shape.mmaOperands = true;
+    shape.tmaProducerKernel = true;
+    TileSelection hopper =
+        selectTiles(shape, preset("sm_90a"), TilePolicy::FA2);
+    ASSERT_TRUE(hopper.decision) << hopper.error;
+    const Tiling &tiling = hopper.decision->tiling;
+    EXPECT_EQ(tiling.blockQ, c.blockQ) << c.d;
+    EXPECT_EQ(tiling.blockKV, c.blockKV) << c.d;
+    EXPECT_EQ(tiling.warps, c.warps) << c.d;
+    EXPECT_LE(hopper.decision->costs.registersPerThread,
+              splitWarpgroupRegisters(c.warps / 4).compute)
+        << c.d;
+    EXPECT_NE(hopper.decision->why.find("largest tile"), std::string::npos);
+  }
+  // The cp.async wgmma kernel keeps the cost ranking and the 64- and
+  // 128-row tiles.
+  AttentionShape shape = makeShape(4096, 64, 2);
+  shape.mmaOperands = true;
+  TileSelection cpAsync =
+      selectTiles(shape, preset("sm_90a"), TilePolicy::FA2);
+  ASSERT_TRUE(cpAsync.decision) << cpAsync.error;
+  EXPECT_LE(cpAsync.decision->tiling.blockQ, 128);
+}
+
 TEST(GPUKernel, WarpgroupRegisterSplitFitsTheSM) {
   // FlashAttention-3's 24 / 240 with two compute warpgroups; every split
   // within 64K registers for the block, in setmaxnreg's steps of 8.

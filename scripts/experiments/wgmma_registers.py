@@ -14,6 +14,14 @@ model refuses the tiling (estimate above the 240 registers the producer
 kernel's compute warpgroups get).
 
   python3 scripts/experiments/wgmma_registers.py [build/bin/fa-opt]
+  python3 scripts/experiments/wgmma_registers.py --tma [build/bin/fa-opt]
+
+With --tma it measures the TMA producer kernel instead (the pipeline's
+default schedules: P V a block late, ping-pong): for FlashAttention-3-like
+tilings the model admits (d = 64, 128, 256; 128 rows with 8 warps and 192
+with 12; 32 to 176 keys; causal and not) one line each: the tiling, the
+model's estimate and the smallest setmaxnreg.inc with which ptxas
+compiles the kernel without a spill (its compute path's need).
 
 docs/GPU.md ("Hopper") has the result. Not part of the build.
 """
@@ -82,7 +90,76 @@ def one(fa_opt, tmp, d, dv, bq, bkv, warps, stages, causal):
 STAGES = (1, 2) if "--one-stage" in sys.argv else (2,)
 
 
+def assembles(tmp, ptx_text, compute):
+    """Whether ptxas compiles `ptx_text` with the compute warpgroups' count
+    set to `compute` without spilling and without ignoring setmaxnreg."""
+    text = re.sub(r"setmaxnreg\.inc\.sync\.aligned\.u32\s+\d+;",
+                  f"setmaxnreg.inc.sync.aligned.u32 {compute};", ptx_text)
+    ptx = os.path.join(tmp, "need.ptx")
+    with open(ptx, "w") as f:
+        f.write(text)
+    info = subprocess.run(["ptxas", "-v", "-arch=sm_90a", ptx, "-o",
+                           os.path.join(tmp, "need.cubin")],
+                          capture_output=True, text=True).stderr
+    spills = sum(int(x) for x in re.findall(r"(\d+) bytes spill", info))
+    return spills == 0 and "C7507" not in info and "C7508" not in info
+
+
+def tma_need(fa_opt, tmp, d, bq, bkv, warps, causal):
+    """(estimate, need): the tile model's compute registers for the TMA
+    producer kernel (the pipeline's default schedules), and the smallest
+    setmaxnreg.inc (a multiple of 8) with which ptxas compiles it without
+    a spill; None where the model refuses the tiling."""
+    t = f"tensor<2x16x4096x{d}xf16>"
+    band = " causal = top_left" if causal else ""
+    source = os.path.join(tmp, "attention.mlir")
+    with open(source, "w") as f:
+        f.write(f"func.func @attention(%q: {t}, %k: {t}, %v: {t}) -> {t} {{\n"
+                f"  %o = fa.attention %q, %k, %v scale = 0.125{band} tiling = "
+                f"<block_q = {bq}, block_kv = {bkv}, warps = {warps}, stages = 2>"
+                f" : {t}, {t}, {t} -> {t}\n  return %o : {t}\n}}\n")
+    report = subprocess.run([fa_opt, source, "--fa-select-tiles=target=sm_90a report=-"],
+                            capture_output=True, text=True)
+    if report.returncode:
+        return None
+    estimate = json.loads(report.stdout.splitlines()[0])["regs_per_thread_est"]
+    built = subprocess.run([fa_opt, source, "--fa-gpu-pipeline=chip=sm_90a format=isa"],
+                           capture_output=True, text=True)
+    if built.returncode:
+        return (estimate, "build failed")
+    ptx_text = ptx_of(built.stdout).decode()
+    low, high = 1, 32  # multiples of 8: 8 .. 256
+    if not assembles(tmp, ptx_text, 248):
+        return (estimate, ">248")
+    while low < high:
+        middle = (low + high) // 2
+        if assembles(tmp, ptx_text, 8 * middle):
+            high = middle
+        else:
+            low = middle + 1
+    return (estimate, 8 * low)
+
+
+def main_tma(fa_opt):
+    """`--tma`: the TMA producer kernel's model against ptxas, over
+    FlashAttention-3-like tilings (docs/GPU.md, "Hopper")."""
+    with tempfile.TemporaryDirectory() as tmp:
+        for d in (64, 128, 256):
+            for bq, warps in ((128, 8), (192, 12)):
+                for bkv in (32, 64, 80, 96, 128, 176):
+                    for causal in (False, True):
+                        result = tma_need(fa_opt, tmp, d, bq, bkv, warps, causal)
+                        if result is None:
+                            continue
+                        print(d, bq, bkv, warps, int(causal), *result, flush=True)
+
+
 def main():
+    if "--tma" in sys.argv:
+        sys.argv.remove("--tma")
+        os.environ["PATH"] = "/usr/local/cuda/bin:" + os.environ["PATH"]
+        fa_opt = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build", "bin", "fa-opt")
+        return main_tma(fa_opt)
     sys.argv = [a for a in sys.argv if a != "--one-stage"]
     fa_opt = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build", "bin", "fa-opt")
     os.environ["PATH"] = "/usr/local/cuda/bin:" + os.environ["PATH"]

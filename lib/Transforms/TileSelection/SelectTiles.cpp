@@ -426,6 +426,11 @@ private:
     if (failed(resolved))
       return WalkResult::interrupt();
     AttentionShape shape = describe(op);
+    // The kernel fa-gpu-pipeline builds on sm_90a by default, as the
+    // report describes it.
+    shape.tmaProducerKernel = tmaProducer &&
+                              hasWarpgroupMma(resolved->description) &&
+                              whyNoTmaProducer(op).empty();
     TileSelection selection;
     if (TilingAttr given = op.getTilingAttr()) {
       if (failed(checkPackedTiling(op)))

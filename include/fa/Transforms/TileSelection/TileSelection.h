@@ -69,6 +69,11 @@ struct AttentionShape {
   /// Packed sequences (cu_seqlens_q/k): each block keeps its sequence's
   /// bases and lengths live.
   bool packedSequences = false;
+  /// On sm_90a, the wgmma kernel will be the TMA producer kernel (the
+  /// caller's choice and whyNoTmaProducer allow it): its compute
+  /// warpgroups' registers follow that kernel's model, and it runs one
+  /// block per SM (registersPerThread, evaluateTiling).
+  bool tmaProducerKernel = false;
 };
 
 /// The attention a tiling with packGQA computes: Hkv heads of G * Nq query

@@ -32,6 +32,11 @@ constexpr int64_t kPreferredBlockSizes[] = {64, 128};
 constexpr int64_t kBlockSizes[] = {16, 32, 64, 128, 256};
 /// Key blocks FA2's search tries for the tensor-core kernel (see selectFA2).
 constexpr int64_t kPreferredKeyBlockSizesMma[] = {32, 64, 128};
+/// For sm_90a's TMA producer kernel, FlashAttention-3's tiles join the
+/// search: 192-row blocks (three compute warpgroups) and 80- and
+/// 176-key blocks (arXiv 2407.08608; its hopper/tile_size.h).
+constexpr int64_t kWarpgroupBlockSizes[] = {64, 128, 192};
+constexpr int64_t kWarpgroupKeyBlockSizes[] = {32, 64, 80, 128, 176};
 /// Rows of an mma.sync tile: each warp owns at least this many query rows.
 constexpr int64_t kRowsPerWarp = 16;
 /// Warps (times pipeline stages in flight) an SM needs to hide memory
@@ -393,8 +398,30 @@ int64_t mlir::fa::registersPerThread(const Tiling &tiling,
                                      const TargetDescription &target) {
   if (!target.isGPU())
     return 0;
+  if (hasWarpgroupMma(target) && warpgroupMmaKernel(tiling, shape) &&
+      shape.tmaProducerKernel) {
+    // Per compute thread of the TMA producer kernel, scheduled as by
+    // default (P V a block late, ping-pong): O's accumulator (Dv / 2), S's
+    // (Bc / 2), the P carried to the next block (Bc / 4), D / 8 for
+    // descriptors and addresses, 24 for the loop's state and ring
+    // positions, 8 more with a causal or window band, (D - Dv) / 2 where D
+    // exceeds Dv. Fitted to ptxas (CUDA 13, sm_90a): the smallest
+    // setmaxnreg.inc that compiles each kernel without a spill
+    // (scripts/experiments/wgmma_registers.py --tma). Over the 40 tilings
+    // it admits there (d = 64, 128, 256; 128 and 192 rows; 32 to 176 keys;
+    // causal or not) it is within 16 of ptxas either way (ptxas's counts
+    // move by a register class with the shape), and every one of them
+    // compiles within its warpgroups' share, 240 or 160 (docs/GPU.md,
+    // "Hopper").
+    double bands = shape.causalOffset || shape.window ? 8 : 0;
+    double wideKeys =
+        std::max<double>(double(shape.headDim) - double(shape.valueDim), 0) / 2;
+    return clampToInt64(std::ceil(
+        double(shape.valueDim) / 2 + 3 * double(tiling.blockKV) / 4 +
+        double(shape.headDim) / 8 + wideKeys + bands + 24));
+  }
   if (hasWarpgroupMma(target) && warpgroupMmaKernel(tiling, shape)) {
-    // Per compute thread: O's accumulator (Dv / 2: a warpgroup's 64 rows
+    // Per compute thread of the cp.async wgmma kernel: O's accumulator (Dv / 2: a warpgroup's 64 rows
     // of wgmma m64nDv over 128 threads), S's (Bc / 2), P packed in pairs
     // (Bc / 4) and about as much again in flight while P V is issued;
     // D / 4 for descriptors and addresses (Q and K are read from shared
@@ -402,9 +429,9 @@ int64_t mlir::fa::registersPerThread(const Tiling &tiling,
     // gone), and (D - Dv) / 2 more where D exceeds Dv (ptxas keeps more of
     // Q K^T's operands live then); a causal or window band's bases and
     // masks. Fitted to ptxas (CUDA 13, sm_90a) on the cp.async wgmma
-    // kernel, whose compute code the TMA producer kernel shares: over the
-    // 64 tilings of scripts/experiments/wgmma_registers.py it never falls
-    // short of ptxas and exceeds it by at most 72 (docs/GPU.md, "Hopper").
+    // kernel: over the 64 tilings of scripts/experiments/wgmma_registers.py
+    // it never falls short of ptxas and exceeds it by at most 72
+    // (docs/GPU.md, "Hopper").
     double bands = shape.causalOffset || shape.window ? 24 : 0;
     double packed = shape.packedSequences ? 8 : 0;
     double oneStage = tiling.stages == 1 ? 10 : 0;
@@ -507,6 +534,13 @@ TileCosts mlir::fa::evaluateTiling(const Tiling &tiling,
   if (target.isGPU())
     occupancy = std::min(occupancy, target.registersPerSM /
                                         (costs.registersPerThread * threads));
+  // The TMA producer kernel splits an SM's registers between its
+  // warpgroups (setmaxnreg) and states one block per SM: misfit() has
+  // checked its compute registers against the split.
+  if (costs.warpgroupMma && shape.tmaProducerKernel)
+    occupancy = std::min<int64_t>(
+        1, std::min(target.sharedMemoryPerSM / costs.sharedMemoryBytes,
+                    target.maxThreadsPerSM / threads));
   costs.occupancyBlocksPerSM = std::max<int64_t>(occupancy, 0);
   if (costs.occupancyBlocksPerSM == 0)
     return costs;
@@ -639,6 +673,14 @@ TileSelection selectFA2(const AttentionShape &shape,
   llvm::SmallVector<int64_t> warpCounts =
       target.isGPU() ? llvm::SmallVector<int64_t>{1, 2, 4, 8}
                      : llvm::SmallVector<int64_t>{1};
+  bool wgmmaPossible = hasMmaSync16816(target) && shape.mmaOperands &&
+                       hasWarpgroupMma(target) && shape.headDim % 64 == 0 &&
+                       shape.valueDim % 64 == 0 && shape.valueDim <= 256;
+  // The TMA producer kernel with three compute warpgroups of 16-row warps:
+  // 192-row blocks.
+  bool warpgroupTiles = wgmmaPossible && shape.tmaProducerKernel;
+  if (warpgroupTiles)
+    warpCounts.push_back(12);
   llvm::SmallVector<int64_t> stageCounts =
       target.isGPU() ? llvm::SmallVector<int64_t>{1, 2, 3}
                      : llvm::SmallVector<int64_t>{1};
@@ -650,9 +692,7 @@ TileSelection selectFA2(const AttentionShape &shape,
   // On sm_90a with D and Dv multiples of 64, the wgmma kernel is possible
   // for tilings
   // of 16-row warps in 64-row warpgroups (warpgroupMmaKernel).
-  bool wgmmaCapable = mmaCapable && hasWarpgroupMma(target) &&
-                      shape.headDim % 64 == 0 && shape.valueDim % 64 == 0 &&
-                      shape.valueDim <= 256;
+  bool wgmmaCapable = wgmmaPossible;
   auto search = [&](llvm::ArrayRef<int64_t> querySizes,
                     llvm::ArrayRef<int64_t> keySizes) {
     llvm::SmallVector<int64_t> queryBlocks, keyBlocks;
@@ -672,9 +712,14 @@ TileSelection selectFA2(const AttentionShape &shape,
           for (int64_t stages : stageCounts) {
             // 4 or 8 warps, fewer only where the block has too few rows for
             // them: every warp owns at least one MMA tile of query rows.
+            // Twelve only for the wgmma kernel's three warpgroups.
             if (target.isGPU() &&
                 (blockQ < warps * kRowsPerWarp ||
                  (warps < 4 && blockQ >= 4 * kRowsPerWarp)))
+              continue;
+            if (warps == 12 &&
+                !warpgroupMmaKernel(Tiling{blockQ, blockKV, warps, stages},
+                                    shape))
               continue;
             ++considered;
             Tiling tiling{blockQ, blockKV, warps, stages};
@@ -694,14 +739,24 @@ TileSelection selectFA2(const AttentionShape &shape,
             // kernels load a block ahead into the other stage (cp.async,
             // or the TMA producer warpgroup, which with one stage would
             // wait for the compute warpgroups before every load).
+            // Among the TMA producer kernel's tilings, the largest tile
+            // ranks first, as FlashAttention-3 picks its tiles: the
+            // loop's fixed work per key block (ring waits, turns, O's
+            // rescale over Dv / 2 registers per thread) is spread over
+            // more keys, and each wgmma is larger, while the kernel runs
+            // one block per SM whatever its tile.
             auto key = [&](const TileDecision &d) {
               bool fma = mmaCapable && !tensorCoreKernel(d.tiling, shape);
-              bool mmaSync =
-                  wgmmaCapable && !warpgroupMmaKernel(d.tiling, shape);
+              bool wgmma = warpgroupMmaKernel(d.tiling, shape);
+              bool mmaSync = wgmmaCapable && !wgmma;
               bool oneStage = wgmmaCapable && d.tiling.stages < 2;
-              return std::make_tuple(fma, mmaSync, oneStage, d.costs.cost,
-                                     d.tiling.stages, d.tiling.warps,
-                                     -d.tiling.blockQ, -d.tiling.blockKV);
+              int64_t area = wgmma && shape.tmaProducerKernel
+                                 ? d.tiling.blockQ * d.tiling.blockKV
+                                 : 0;
+              return std::make_tuple(fma, mmaSync, oneStage, -area,
+                                     d.costs.cost, d.tiling.stages,
+                                     d.tiling.warps, -d.tiling.blockQ,
+                                     -d.tiling.blockKV);
             };
             TileDecision candidate;
             candidate.tiling = tiling;
@@ -713,7 +768,9 @@ TileSelection selectFA2(const AttentionShape &shape,
   // Key blocks of 32 too, as FlashAttention-2 uses (128 x 32 for D = 128 on
   // sm_86): the register-resident kernel holds each lane's S and P, so its
   // registers, not shared memory, bound the key block.
-  if (mmaCapable)
+  if (warpgroupTiles)
+    search(kWarpgroupBlockSizes, kWarpgroupKeyBlockSizes);
+  else if (mmaCapable)
     search(kPreferredBlockSizes, kPreferredKeyBlockSizesMma);
   else
     search(kPreferredBlockSizes, kPreferredBlockSizes);
@@ -727,9 +784,10 @@ TileSelection selectFA2(const AttentionShape &shape,
   std::string why;
   llvm::raw_string_ostream os(why);
   os << "fa2 searched " << considered << " candidates"
-     << (widened ? " (16 to 256, as no 64/128 tile fits)"
-                 : mmaCapable ? " ({64, 128} x {32, 64, 128})"
-                                  : " ({64, 128} x {64, 128})")
+     << (widened        ? " (16 to 256, as no 64/128 tile fits)"
+         : warpgroupTiles ? " ({64, 128, 192} x {32, 64, 80, 128, 176})"
+         : mmaCapable   ? " ({64, 128} x {32, 64, 128})"
+                        : " ({64, 128} x {64, 128})")
      << ", " << fitting << " fit in " << target.sharedMemoryPerBlock
      << " bytes of shared memory per block";
   if (target.isGPU())
@@ -738,7 +796,12 @@ TileSelection selectFA2(const AttentionShape &shape,
     os << "; tilings for the wgmma kernels (16-row warps in 64-row "
           "warpgroups) rank first, then the other tensor-core ones, and among "
           "them those of two or more K/V stages rank first (a block loads "
-          "while the one before it computes)";
+          "while the one before it computes)"
+       << (shape.tmaProducerKernel
+               ? ", then the largest tile (FlashAttention-3's rule: the key "
+                 "block's fixed work spread over more keys, one block per "
+                 "SM whatever the tile)"
+               : "");
   else if (mmaCapable)
     os << "; tilings for the tensor-core kernel (mma.sync-registers) rank "
           "first";
