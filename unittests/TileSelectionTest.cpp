@@ -313,8 +313,7 @@ TEST(FA2Policy, TmaProducerKernelTakesFlashAttention3Tiles) {
   // 128-row tiles.
   AttentionShape shape = makeShape(4096, 64, 2);
   shape.mmaOperands = true;
-  TileSelection cpAsync =
-      selectTiles(shape, preset("sm_90a"), TilePolicy::FA2);
+  TileSelection cpAsync = selectTiles(shape, preset("sm_90a"), TilePolicy::FA2);
   ASSERT_TRUE(cpAsync.decision) << cpAsync.error;
   EXPECT_LE(cpAsync.decision->tiling.blockQ, 128);
 }

@@ -552,6 +552,12 @@ def main():
             lines.append('// RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_90a thread-order=reverse"'
                          " | %mlir-run > %t.wgmma-reverse\n")
             lines.append(f"// RUN: %compare %t.wgmma-reverse %t.reference --rtol {rtol} --atol {atol}\n")
+            # The TMA producer kernel's plain schedule (P V in its own
+            # block's step, no turns; the default overlaps P V with the
+            # next softmax and takes turns between compute warpgroups).
+            lines.append('// RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_90a overlap-softmax=false ping-pong=false"'
+                         " | %mlir-run > %t.wgmma-plain\n")
+            lines.append(f"// RUN: %compare %t.wgmma-plain %t.reference --rtol {rtol} --atol {atol}\n")
             lines.append('// RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_90a tma-producer=false"'
                          " | %mlir-run > %t.wgmma-cp-async\n")
             lines.append(f"// RUN: %compare %t.wgmma-cp-async %t.reference --rtol {rtol} --atol {atol}\n")

@@ -13,6 +13,8 @@
 // RUN: %compare %t.wgmma %t.reference --rtol 1.6e-2 --atol 8e-3
 // RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_90a thread-order=reverse" | %mlir-run > %t.wgmma-reverse
 // RUN: %compare %t.wgmma-reverse %t.reference --rtol 1.6e-2 --atol 8e-3
+// RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_90a overlap-softmax=false ping-pong=false" | %mlir-run > %t.wgmma-plain
+// RUN: %compare %t.wgmma-plain %t.reference --rtol 1.6e-2 --atol 8e-3
 // RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_90a tma-producer=false" | %mlir-run > %t.wgmma-cp-async
 // RUN: %compare %t.wgmma-cp-async %t.reference --rtol 1.6e-2 --atol 8e-3
 // RUN: fa-opt %s --fa-select-tiles=target=sm_90a "--fa-distribute-attention=warpgroup-mma=true tma-producer=true" | FileCheck %s --check-prefix=WGMMA

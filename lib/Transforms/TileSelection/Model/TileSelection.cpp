@@ -416,15 +416,15 @@ int64_t mlir::fa::registersPerThread(const Tiling &tiling,
     double bands = shape.causalOffset || shape.window ? 8 : 0;
     double wideKeys =
         std::max<double>(double(shape.headDim) - double(shape.valueDim), 0) / 2;
-    return clampToInt64(std::ceil(
-        double(shape.valueDim) / 2 + 3 * double(tiling.blockKV) / 4 +
-        double(shape.headDim) / 8 + wideKeys + bands + 24));
+    return clampToInt64(
+        std::ceil(double(shape.valueDim) / 2 + 3 * double(tiling.blockKV) / 4 +
+                  double(shape.headDim) / 8 + wideKeys + bands + 24));
   }
   if (hasWarpgroupMma(target) && warpgroupMmaKernel(tiling, shape)) {
-    // Per compute thread of the cp.async wgmma kernel: O's accumulator (Dv / 2: a warpgroup's 64 rows
-    // of wgmma m64nDv over 128 threads), S's (Bc / 2), P packed in pairs
-    // (Bc / 4) and about as much again in flight while P V is issued;
-    // D / 4 for descriptors and addresses (Q and K are read from shared
+    // Per compute thread of the cp.async wgmma kernel: O's accumulator (Dv / 2:
+    // a warpgroup's 64 rows of wgmma m64nDv over 128 threads), S's (Bc / 2), P
+    // packed in pairs (Bc / 4) and about as much again in flight while P V is
+    // issued; D / 4 for descriptors and addresses (Q and K are read from shared
     // memory, not held: the mma.sync kernel's 5 D / 16 of Q fragments are
     // gone), and (D - Dv) / 2 more where D exceeds Dv (ptxas keeps more of
     // Q K^T's operands live then); a causal or window band's bases and
@@ -753,10 +753,9 @@ TileSelection selectFA2(const AttentionShape &shape,
               int64_t area = wgmma && shape.tmaProducerKernel
                                  ? d.tiling.blockQ * d.tiling.blockKV
                                  : 0;
-              return std::make_tuple(fma, mmaSync, oneStage, -area,
-                                     d.costs.cost, d.tiling.stages,
-                                     d.tiling.warps, -d.tiling.blockQ,
-                                     -d.tiling.blockKV);
+              return std::make_tuple(
+                  fma, mmaSync, oneStage, -area, d.costs.cost, d.tiling.stages,
+                  d.tiling.warps, -d.tiling.blockQ, -d.tiling.blockKV);
             };
             TileDecision candidate;
             candidate.tiling = tiling;
@@ -784,10 +783,10 @@ TileSelection selectFA2(const AttentionShape &shape,
   std::string why;
   llvm::raw_string_ostream os(why);
   os << "fa2 searched " << considered << " candidates"
-     << (widened        ? " (16 to 256, as no 64/128 tile fits)"
+     << (widened          ? " (16 to 256, as no 64/128 tile fits)"
          : warpgroupTiles ? " ({64, 128, 192} x {32, 64, 80, 128, 176})"
-         : mmaCapable   ? " ({64, 128} x {32, 64, 128})"
-                        : " ({64, 128} x {64, 128})")
+         : mmaCapable     ? " ({64, 128} x {32, 64, 128})"
+                          : " ({64, 128} x {64, 128})")
      << ", " << fitting << " fit in " << target.sharedMemoryPerBlock
      << " bytes of shared memory per block";
   if (target.isGPU())
