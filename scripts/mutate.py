@@ -308,6 +308,16 @@ MUTATIONS = [
      """        arith::ConstantIntOp::create(b, loc, kFirstTurnBarrier, 32),""",
      """        arith::ConstantIntOp::create(b, loc, kFirstTurnBarrier + 1, 32),""",
      KERNEL_WGMMA, "the first turn is given to the second warpgroup, which also waits for it"),
+    ("pingpong-no-wait-for-turn",
+     """  NVVM::BarrierOp::create(
+      b, loc, /*res=*/Type(), id,
+      arith::ConstantIntOp::create(b, loc, kTurnThreads, 32),
+      /*reductionOp=*/nullptr, /*reductionPredicate=*/Value());""",
+     """""",
+     ["test/Transforms/GPU/distribute-overlap-ping-pong.mlir"],
+     "a warpgroup issues its matmuls without waiting for its turn (a schedule, "
+     "not a data dependency: the numbers stay right, the kernel's structure "
+     "does not)"),
     ("named-barrier-model-sync-never-waits",
      """                          scf::IfOp::create(
                               eb, eloc, sync,""",
