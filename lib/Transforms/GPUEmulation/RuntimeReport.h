@@ -11,8 +11,10 @@
 #ifndef FA_LIB_TRANSFORMS_GPUEMULATION_RUNTIMEREPORT_H
 #define FA_LIB_TRANSFORMS_GPUEMULATION_RUNTIMEREPORT_H
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 
@@ -70,6 +72,20 @@ struct RuntimeReport {
     fprintf = *print;
     exit = *quit;
     return success();
+  }
+
+  /// Where `condition` holds: prints `format` with `values` (index values,
+  /// printed as %ld) on stderr and exits with status 1.
+  void reportIf(OpBuilder &b, Location loc, Value condition, StringRef format,
+                ValueRange values) {
+    scf::IfOp::create(b, loc, condition, [&](OpBuilder &ib, Location iloc) {
+      SmallVector<Value> printed;
+      for (Value value : values)
+        printed.push_back(
+            arith::IndexCastOp::create(ib, iloc, ib.getI64Type(), value));
+      report(ib, iloc, format, printed);
+      scf::YieldOp::create(ib, iloc);
+    });
   }
 
   /// Prints `format` (a printf format) with `values` on stderr and exits

@@ -111,14 +111,7 @@ private:
 
 void Lowering::fail(OpBuilder &b, Location loc, Value condition,
                     StringRef format, ValueRange values) {
-  scf::IfOp::create(b, loc, condition, [&](OpBuilder &ib, Location iloc) {
-    SmallVector<Value> printed;
-    for (Value value : values)
-      printed.push_back(
-          arith::IndexCastOp::create(ib, iloc, ib.getI64Type(), value));
-    report.report(ib, iloc, format, printed);
-    scf::YieldOp::create(ib, iloc);
-  });
+  report.reportIf(b, loc, condition, format, values);
 }
 
 LogicalResult Lowering::createState(nvgpu::MBarrierCreateOp create) {
