@@ -304,10 +304,14 @@ MUTATIONS = [
      """  Value next = math.remU(math.addConstant(warpgroup, 0),
                          math.constant(warpgroups));""",
      KERNEL_WGMMA, "a warpgroup arrives on its own turn's barrier, not the next one's"),
+    # (Handing the first turn to the last warpgroup itself instead, barrier
+    # 2 with two warpgroups, is no bug: its own arrive and wait complete
+    # its barrier, and it goes first. The harness found that equivalent
+    # mutant surviving, as it should.)
     ("pingpong-no-first-turn",
      """        arith::ConstantIntOp::create(b, loc, kFirstTurnBarrier, 32),""",
-     """        arith::ConstantIntOp::create(b, loc, kFirstTurnBarrier + 1, 32),""",
-     KERNEL_WGMMA, "the first turn is given to the second warpgroup, which also waits for it"),
+     """        arith::ConstantIntOp::create(b, loc, kFirstTurnBarrier + 7, 32),""",
+     KERNEL_WGMMA, "the first turn goes to a barrier nobody waits on: every compute warpgroup waits for it"),
     ("pingpong-no-wait-for-turn",
      """  NVVM::BarrierOp::create(
       b, loc, /*res=*/Type(), id,

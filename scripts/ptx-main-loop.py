@@ -220,8 +220,30 @@ def kernels(ptx):
     return result
 
 
-def profile(body):
-    stmts = loop_statements(body)
+def innermost_loops(body):
+    """The statements of each innermost loop holding matmuls (a backward
+    branch and the blocks from its target to it, as laid out, containing no
+    other such loop), in layout order: a persistent kernel's key loops
+    (a causal kernel's unmasked and masked ones) inside its loop over
+    tiles, which loop_statements would count whole."""
+    blocks = basic_blocks(body)
+    index_of = {label: i for i, (label, _) in enumerate(blocks) if label}
+    ranges = []
+    for i, (_, stmts) in enumerate(blocks):
+        target = re.search(r"bra(?:\.uni)?\s+(\$[\w$]+)", stmts[-1]) if stmts else None
+        if not target or index_of.get(target.group(1), len(blocks)) > i:
+            continue
+        first = index_of[target.group(1)]
+        inner = [s for k in range(first, i + 1) for s in blocks[k][1]]
+        if any(s.startswith("mma.sync") or s.startswith("wgmma.mma_async")
+               for s in inner):
+            ranges.append((first, i, inner))
+    return [inner for first, last, inner in ranges
+            if not any(f >= first and l <= last and (f, l) != (first, last)
+                       for f, l, _ in ranges)]
+
+
+def count(stmts):
     counts = collections.Counter()
     for stmt in stmts:
         opcode = re.sub(r"^@!?%\w+\s+", "", stmt).split()[0]
@@ -229,6 +251,10 @@ def profile(body):
     counts["total"] = len(stmts)
     counts["fma.rm"] = sum(1 for s in stmts if s.startswith("fma.rm"))
     return counts
+
+
+def profile(body):
+    return count(loop_statements(body))
 
 
 def attention(dtype, d, causal):
@@ -299,6 +325,9 @@ def main():
     parser.add_argument("--backward", action="store_true")
     parser.add_argument("--index-bitwidth", type=int, default=64,
                         help="fa-gpu-pipeline's index-bitwidth (64 or 32)")
+    parser.add_argument("--innermost", action="store_true",
+                        help="with FILE.ptx: count the innermost loop holding "
+                             "the most matmuls (a persistent kernel's key loop)")
     parser.add_argument("files", nargs="*")
     args = parser.parse_args()
 
@@ -306,6 +335,11 @@ def main():
         print(header(False))
         for path in args.files:
             for name, body in kernels(open(path).read()).items():
+                if args.innermost:
+                    for k, stmts in enumerate(innermost_loops(body)):
+                        print(row(f"{os.path.basename(path)}: {name[-40:]}, "
+                                  f"loop {k}", count(stmts)))
+                    continue
                 counts = profile(body)
                 if counts["mma"]:
                     print(row(f"{os.path.basename(path)}: {name}", counts))
