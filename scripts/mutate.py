@@ -278,21 +278,6 @@ MUTATIONS = [
      """  SmallVector<Value> next(state);
   return next;""",
      KERNEL_WGMMA, "the last key block's P V never reaches O"),
-    ("overlap-p-rounded-before-wait",
-     """  auto waited = WarpgroupMmaWaitOp::create(
-      b(), loc, ValueRange{issuedOutput, packPairs(step.pairs)}, 0);""",
-     """  auto waited = WarpgroupMmaWaitOp::create(
-      b(), loc,
-      ValueRange{issuedOutput, packPairs(unpackPairs(packPairs(step.pairs)))},
-      0);
-  step.pairs = SmallVector<Value>(llvm::map_range(
-      rounded(step.pairs), [&](Value pair) -> Value {
-        return arith::ExtFOp::create(b(), loc,
-                                     cast<VectorType>(step.pairs[0].getType()),
-                                     pair);
-      }));""",
-     ["test/GPU/resources.test"],
-     "P is rounded into P V's A registers while P V still reads them (ptxas serializes the wgmmas: C7513)"),
     ("pingpong-no-hand-over",
      """  NVVM::BarrierArriveOp::create(
       b, loc, id, arith::ConstantIntOp::create(b, loc, kTurnThreads, 32));""",
