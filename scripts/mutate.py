@@ -268,8 +268,8 @@ MUTATIONS = [
      """            auto releaseValues = [&] { release(index); };""",
      KERNEL_WGMMA, "the compute warpgroups free the stage the next loads overwrite too early"),
     ("overlap-no-rescale-after-pv",
-     """          rescale(waited.getResult(0), step.alphas),""",
-     """          waited.getResult(0),""",
+     """                             rescale(waited.getResult(0), step.alphas)};""",
+     """                             waited.getResult(0)};""",
      KERNEL_WGMMA, "O is not rescaled by the block's alpha once the previous P V has landed"),
     ("overlap-last-block-without-pv",
      """  SmallVector<Value> next(state);

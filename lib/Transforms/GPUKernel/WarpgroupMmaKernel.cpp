@@ -102,10 +102,12 @@ private:
   /// P's pairs rounded to V's type: one packed register each, as wgmma
   /// takes A.
   SmallVector<Value> rounded(ArrayRef<Value> pairs);
-  /// Pairs as one vector (carried across blocks, or through a wait), and
-  /// back.
-  Value packPairs(ArrayRef<Value> pairs);
-  SmallVector<Value> unpackPairs(Value packed);
+  /// The P a state carries (its pairs of V's type, one register each).
+  static ValueRange carriedPairs(ValueRange state) {
+    return state.drop_front(kCarriedPairs);
+  }
+  /// Where the carried P starts in the state: after (m, m', l, l', O).
+  static constexpr size_t kCarriedPairs = 5;
   /// The tile as one dimension of elements, what descriptors address.
   Value flat(Value tile);
   /// A 128-byte-swizzle descriptor of the operand at `byteOffset` of its
@@ -183,14 +185,17 @@ SmallVector<Value> WarpgroupMmaVariant::initState() {
   Value zeroOutput =
       arith::ConstantOp::create(b(), loc, b().getZeroAttr(outputType));
   // (m, m', l, l') of the thread's two rows, then O; when P V is issued a
-  // block late, then the pending P.
-  if (!kernel.overlapSoftmax)
-    return {negInf, negInf, zero, zero, zeroOutput};
-  auto pendingType = VectorType::get(
-      {wgmmaAccumulatorRegisters(kernel.blockKV)}, kernel.valueElementType);
-  Value noProbabilities =
-      arith::ConstantOp::create(b(), loc, b().getZeroAttr(pendingType));
-  return {negInf, negInf, zero, zero, zeroOutput, noProbabilities};
+  // block late, then the pending P, pair by pair: each pair is one packed
+  // register, carried as it is (one vector of them costs a move per
+  // element at every block).
+  SmallVector<Value> state = {negInf, negInf, zero, zero, zeroOutput};
+  if (kernel.overlapSoftmax) {
+    auto pairType = VectorType::get({2}, kernel.valueElementType);
+    Value noPair =
+        arith::ConstantOp::create(b(), loc, b().getZeroAttr(pairType));
+    state.append(wgmmaAccumulatorRegisters(kernel.blockKV) / 2, noPair);
+  }
+  return state;
 }
 
 Value WarpgroupMmaVariant::issueScores(const KeyBlockAt &at) {
@@ -358,27 +363,6 @@ SmallVector<Value> WarpgroupMmaVariant::fold(const KeyBlockAt &at,
           wait.getResult(0)};
 }
 
-Value WarpgroupMmaVariant::packPairs(ArrayRef<Value> pairs) {
-  Location loc = kernel.loc;
-  SmallVector<Value> elements;
-  for (Value pair : pairs)
-    for (int64_t j = 0; j < 2; ++j)
-      elements.push_back(
-          vector::ExtractOp::create(b(), loc, pair, ArrayRef<int64_t>{j}));
-  auto type = VectorType::get({static_cast<int64_t>(elements.size())},
-                              elements.front().getType());
-  return vector::FromElementsOp::create(b(), loc, type, elements);
-}
-
-SmallVector<Value> WarpgroupMmaVariant::unpackPairs(Value packed) {
-  int64_t count = cast<VectorType>(packed.getType()).getNumElements();
-  SmallVector<Value> pairs;
-  for (int64_t r = 0; r < count; r += 2)
-    pairs.push_back(vector::ShuffleOp::create(b(), kernel.loc, packed, packed,
-                                              ArrayRef<int64_t>{r, r + 1}));
-  return pairs;
-}
-
 // FlashAttention-3's intra-warpgroup overlap. The first block has no P V
 // before it: its softmax only (O is still zero, nothing to rescale).
 SmallVector<Value> WarpgroupMmaVariant::firstBlock(const KeyBlockAt &at,
@@ -394,8 +378,10 @@ SmallVector<Value> WarpgroupMmaVariant::firstBlock(const KeyBlockAt &at,
       WarpgroupMmaWaitOp::create(b(), at.loc, ValueRange{issued}, 0)
           .getResult(0);
   Softmax step = softmax(at, scores, state);
-  return {step.newMax[0], step.newMax[1], step.sums[0], step.sums[1],
-          state[4], packPairs(rounded(step.pairs))};
+  SmallVector<Value> next = {step.newMax[0], step.newMax[1], step.sums[0],
+                             step.sums[1], state[4]};
+  llvm::append_range(next, rounded(step.pairs));
+  return next;
 }
 
 // S of this block and P V of the previous one are two commit groups in
@@ -412,7 +398,8 @@ SmallVector<Value> WarpgroupMmaVariant::overlappedBlock(
   // groups, which would make ptxas serialize the wgmmas (C7513, C7520).
   hooks.waitForKeys();
   hooks.waitForPreviousValues();
-  ValueOperands operands = valueOperands(unpackPairs(state[5]), previous.stage);
+  ValueOperands operands = valueOperands(
+      SmallVector<Value>(carriedPairs(state)), previous.stage);
   if (hooks.beforeMatmuls)
     hooks.beforeMatmuls();
   Value issuedScores = issueScores(at);
@@ -428,20 +415,24 @@ SmallVector<Value> WarpgroupMmaVariant::overlappedBlock(
   // P is rounded into the registers P V reads only once P V has completed:
   // wgmma reads its A registers while it runs. The f32 values pass through
   // the wait, which keeps the rounding below it.
-  auto waited = WarpgroupMmaWaitOp::create(
-      b(), loc, ValueRange{issuedOutput, packPairs(step.pairs)}, 0);
+  SmallVector<Value> inFlight = {issuedOutput};
+  llvm::append_range(inFlight, step.pairs);
+  auto waited = WarpgroupMmaWaitOp::create(b(), loc, inFlight, 0);
   hooks.releasePreviousValues();
-  SmallVector<Value> pairs = unpackPairs(waited.getResult(1));
-  return {step.newMax[0], step.newMax[1], step.sums[0], step.sums[1],
-          rescale(waited.getResult(0), step.alphas),
-          packPairs(rounded(pairs))};
+  SmallVector<Value> next = {step.newMax[0], step.newMax[1], step.sums[0],
+                             step.sums[1],
+                             rescale(waited.getResult(0), step.alphas)};
+  llvm::append_range(next, rounded(SmallVector<Value>(
+                               waited.getResults().drop_front())));
+  return next;
 }
 
 SmallVector<Value> WarpgroupMmaVariant::lastValues(const KeyBlockAt &previous,
                                                    const OverlapHooks &hooks,
                                                    ValueRange state) {
   hooks.waitForPreviousValues();
-  ValueOperands operands = valueOperands(unpackPairs(state[5]), previous.stage);
+  ValueOperands operands = valueOperands(
+      SmallVector<Value>(carriedPairs(state)), previous.stage);
   if (hooks.beforeMatmuls)
     hooks.beforeMatmuls();
   Value issued = issueValues(state[4], operands);

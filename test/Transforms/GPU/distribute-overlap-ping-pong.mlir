@@ -6,7 +6,8 @@
 //    wait that returns S leaves P V in flight during the softmax, and the
 //    last block's P V follows the loop. Both waits on the ring (K of this
 //    block, V of the previous one) come before S is issued, and P passes
-//    through P V's wait before it is rounded into the registers P V reads.
+//    through P V's wait (pair by pair) before it is rounded into the
+//    registers P V reads.
 //  - ping-pong: the second warpgroup hands the first its first turn
 //    (bar.arrive); each warpgroup waits for its turn (bar.sync) before it
 //    issues its matmuls and hands the turn on (bar.arrive) after.
@@ -34,7 +35,7 @@
 // CHECK: fa.warpgroup_mma {{.*}} {transpose_b}
 // CHECK: nvvm.barrier.arrive
 // CHECK: fa.warpgroup_mma_wait %{{[0-9]+}} {pending = 1 : i64} : vector<32xf32>
-// CHECK: fa.warpgroup_mma_wait %{{[0-9]+}}, %{{[0-9]+}} : vector<32xf32>, vector<32xf32>
+// CHECK: fa.warpgroup_mma_wait %{{[0-9]+}}, %{{[0-9]+}}, {{.*}} : vector<32xf32>, vector<2xf32>, vector<2xf32>
 // CHECK: nvgpu.mbarrier.arrive
 // The last block's P V.
 // CHECK: nvgpu.mbarrier.try_wait.parity
