@@ -398,8 +398,8 @@ SmallVector<Value> WarpgroupMmaVariant::overlappedBlock(
   // groups, which would make ptxas serialize the wgmmas (C7513, C7520).
   hooks.waitForKeys();
   hooks.waitForPreviousValues();
-  ValueOperands operands = valueOperands(
-      SmallVector<Value>(carriedPairs(state)), previous.stage);
+  ValueOperands operands =
+      valueOperands(SmallVector<Value>(carriedPairs(state)), previous.stage);
   if (hooks.beforeMatmuls)
     hooks.beforeMatmuls();
   Value issuedScores = issueScores(at);
@@ -422,8 +422,8 @@ SmallVector<Value> WarpgroupMmaVariant::overlappedBlock(
   SmallVector<Value> next = {step.newMax[0], step.newMax[1], step.sums[0],
                              step.sums[1],
                              rescale(waited.getResult(0), step.alphas)};
-  llvm::append_range(next, rounded(SmallVector<Value>(
-                               waited.getResults().drop_front())));
+  llvm::append_range(
+      next, rounded(SmallVector<Value>(waited.getResults().drop_front())));
   return next;
 }
 
@@ -431,8 +431,8 @@ SmallVector<Value> WarpgroupMmaVariant::lastValues(const KeyBlockAt &previous,
                                                    const OverlapHooks &hooks,
                                                    ValueRange state) {
   hooks.waitForPreviousValues();
-  ValueOperands operands = valueOperands(
-      SmallVector<Value>(carriedPairs(state)), previous.stage);
+  ValueOperands operands =
+      valueOperands(SmallVector<Value>(carriedPairs(state)), previous.stage);
   if (hooks.beforeMatmuls)
     hooks.beforeMatmuls();
   Value issued = issueValues(state[4], operands);
