@@ -320,9 +320,9 @@ void KeyTileSchedule::startTurns() {
   Location loc = kernel.loc;
   IndexMath math{b, loc};
   int64_t computeThreads = kernel.computeThreads();
+  // thread >= the last compute warpgroup's first thread, and computing.
   Value last = math.andI(
-      math.lt(math.constant(computeThreads - kWarpgroupThreads - 1),
-              self.thread),
+      math.le(math.constant(computeThreads - kWarpgroupThreads), self.thread),
       kernel.isComputeThread(self.thread));
   onRole(b, loc, last, {}, [&] {
     NVVM::BarrierArriveOp::create(

@@ -670,15 +670,19 @@ TileSelection selectFA2(const AttentionShape &shape,
       return size;
     return std::min(size, roundUp(std::max<int64_t>(length, 1), granule));
   };
+  // f16/bf16 on a chip with m16n8k16: the tensor-core kernel is possible.
+  bool mmaCapable = hasMmaSync16816(target) && shape.mmaOperands;
+  // On sm_90a with D and Dv multiples of 64, the wgmma kernel is possible
+  // for tilings of 16-row warps in 64-row warpgroups (warpgroupMmaKernel).
+  bool wgmmaCapable = mmaCapable && hasWarpgroupMma(target) &&
+                      shape.headDim % 64 == 0 && shape.valueDim % 64 == 0 &&
+                      shape.valueDim <= 256;
   llvm::SmallVector<int64_t> warpCounts =
       target.isGPU() ? llvm::SmallVector<int64_t>{1, 2, 4, 8}
                      : llvm::SmallVector<int64_t>{1};
-  bool wgmmaPossible = hasMmaSync16816(target) && shape.mmaOperands &&
-                       hasWarpgroupMma(target) && shape.headDim % 64 == 0 &&
-                       shape.valueDim % 64 == 0 && shape.valueDim <= 256;
   // The TMA producer kernel with three compute warpgroups of 16-row warps:
   // 192-row blocks.
-  bool warpgroupTiles = wgmmaPossible && shape.tmaProducerKernel;
+  bool warpgroupTiles = wgmmaCapable && shape.tmaProducerKernel;
   if (warpgroupTiles)
     warpCounts.push_back(12);
   llvm::SmallVector<int64_t> stageCounts =
@@ -687,12 +691,6 @@ TileSelection selectFA2(const AttentionShape &shape,
 
   std::optional<TileDecision> best;
   int64_t considered = 0, fitting = 0;
-  // f16/bf16 on a chip with m16n8k16: the tensor-core kernel is possible.
-  bool mmaCapable = hasMmaSync16816(target) && shape.mmaOperands;
-  // On sm_90a with D and Dv multiples of 64, the wgmma kernel is possible
-  // for tilings
-  // of 16-row warps in 64-row warpgroups (warpgroupMmaKernel).
-  bool wgmmaCapable = wgmmaPossible;
   auto search = [&](llvm::ArrayRef<int64_t> querySizes,
                     llvm::ArrayRef<int64_t> keySizes) {
     llvm::SmallVector<int64_t> queryBlocks, keyBlocks;
