@@ -24,6 +24,9 @@ std::string mlir::fa::whyNotPackable(AttentionOp op) {
            "to pack";
   if (op.isPacked())
     return "packed sequences: a packed row would need its own sequence";
+  if (op.hasScoreModifications())
+    return "score_mod, mask_mod and sinks read a row's head and position, "
+           "which a packed row no longer has";
   if (op.getWindowAttr())
     return "a window depends on a query row's position, which a packed row "
            "no longer has";

@@ -954,7 +954,7 @@ void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
         outputType.getShape().drop_back(), b.getF32Type()));
   auto attention = AttentionOp::create(
       b, loc, resultTypes, query, key, value, mask, kvLengths, pageTable,
-      /*cu_seqlens_q=*/Value(), /*cu_seqlens_k=*/Value(),
+      /*cu_seqlens_q=*/Value(), /*cu_seqlens_k=*/Value(), /*sinks=*/Value(),
       b.getF64FloatAttr(match.scale),
       match.maskFill ? b.getF64FloatAttr(*match.maskFill) : nullptr,
       match.causal ? DiagonalAlignmentAttr::get(b.getContext(), *match.causal)

@@ -11,6 +11,7 @@
 
 #include "fa/Transforms/Common/AttentionGeometry.h"
 #include "fa/Transforms/Common/IndexMath.h"
+#include "fa/Transforms/Common/ScoreModifiers.h"
 #include "fa/Transforms/Common/TensorBuilders.h"
 
 #include "fa/Dialect/FA/IR/FAOps.h"
@@ -165,6 +166,8 @@ struct ScoreSpec {
   double scale;
   /// The score of a key the i1 mask hides (mask_fill, or -inf).
   double hiddenScore = -std::numeric_limits<double>::infinity();
+  /// The op, whose score_mod and mask_mod (if any) apply to every score.
+  AttentionOpInterface op = nullptr;
 };
 
 /// The scaled, masked scores [B, Hq, Nq, Nk] in f32, -inf where hidden.
@@ -252,6 +255,13 @@ Value buildScores(OpBuilder &b, Location loc, const ScoreSpec &spec) {
       [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
         MaskedScore score(nb, nloc, args[0], scale);
         score.setHiddenScore(spec.hiddenScore);
+        if (spec.op) {
+          IndexMath em{nb, nloc};
+          SmallVector<Value> at;
+          for (int64_t dim = 0; dim < 4; ++dim)
+            at.push_back(linalg::IndexOp::create(nb, nloc, dim));
+          applyScoreModifiers(score, em, spec.op, at[0], at[1], at[2], at[3]);
+        }
         if (mask)
           score.addMask(args[1]);
         // L_b = clamp(len[b], 0, Nk): keys at or past it are hidden, and
@@ -333,7 +343,8 @@ Value buildScores(OpBuilder &b, Location loc, const ScoreSpec &spec) {
 struct SoftmaxRows {
   Value rowMax, probs, rowSum;
 };
-SoftmaxRows buildSoftmaxRows(OpBuilder &b, Location loc, Value scores) {
+SoftmaxRows buildSoftmaxRows(OpBuilder &b, Location loc, Value scores,
+                             Value sinks = Value()) {
   MLIRContext *ctx = b.getContext();
   Type f32 = b.getF32Type();
   SmallVector<OpFoldResult> scoreSizes = tensor::getMixedSizes(b, loc, scores);
@@ -346,10 +357,23 @@ SoftmaxRows buildSoftmaxRows(OpBuilder &b, Location loc, Value scores) {
       ctx);
   auto negInf =
       b.getFloatAttr(f32, APFloat::getInf(APFloat::IEEEsingle(), true));
+  // Sinks: one more logit s[h] per row, with no value. It starts the row
+  // max, and its term e^(s[h] - max) starts the row sum.
+  Value maxInit = createFilled(b, loc, rowSizes, f32, negInf);
+  if (sinks) {
+    AffineMap identity3 = b.getMultiDimIdentityMap(3);
+    maxInit = createGeneric(
+        b, loc, ValueRange{}, createEmpty(b, loc, rowSizes, f32), {identity3},
+        {par, par, par},
+        [&](OpBuilder &nb, Location nloc, ValueRange) -> Value {
+          IndexMath m{nb, nloc};
+          return sinkLogit(m, sinks, linalg::IndexOp::create(nb, nloc, 1));
+        });
+  }
   // Row max, with a safe version (0 for rows with no visible key) so that
   // exp(-inf - max) never becomes exp(NaN).
   Value rowMax = createGeneric(
-      b, loc, ValueRange{scores}, createFilled(b, loc, rowSizes, f32, negInf),
+      b, loc, ValueRange{scores}, maxInit,
       {identity4, rowMap}, {par, par, par, red},
       [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
         return arith::MaximumFOp::create(nb, nloc, args[0], args[1]);
@@ -363,9 +387,23 @@ SoftmaxRows buildSoftmaxRows(OpBuilder &b, Location loc, Value scores) {
                                               safeRowMax(nb, nloc, args[1]));
         return math::ExpOp::create(nb, nloc, shifted);
       });
+  Value sumInit = createFilled(b, loc, rowSizes, f32, b.getFloatAttr(f32, 0.0));
+  if (sinks) {
+    AffineMap identity3 = b.getMultiDimIdentityMap(3);
+    sumInit = createGeneric(
+        b, loc, ValueRange{rowMax}, createEmpty(b, loc, rowSizes, f32),
+        {identity3, identity3}, {par, par, par},
+        [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+          IndexMath m{nb, nloc};
+          Value sink =
+              sinkLogit(m, sinks, linalg::IndexOp::create(nb, nloc, 1));
+          Value shifted = arith::SubFOp::create(nb, nloc, sink,
+                                                safeRowMax(nb, nloc, args[0]));
+          return math::ExpOp::create(nb, nloc, shifted);
+        });
+  }
   Value rowSum = createGeneric(
-      b, loc, ValueRange{probs},
-      createFilled(b, loc, rowSizes, f32, b.getFloatAttr(f32, 0.0)),
+      b, loc, ValueRange{probs}, sumInit,
       {identity4, rowMap}, {par, par, par, red},
       [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
         return arith::AddFOp::create(nb, nloc, args[0], args[1]);
@@ -427,8 +465,9 @@ struct DecomposeAttention : OpRewritePattern<AttentionOp> {
         ScoreSpec{query, key, kvHead, op.getMask(), op.getKvLengths(),
                   op.getCuSeqlensQ(), op.getCuSeqlensK(), op.getCausal(),
                   op.getWindowAttr(), op.getScale().convertToDouble(),
-                  op.getHiddenScore()});
-    auto [rowMax, probs, rowSum] = buildSoftmaxRows(b, loc, scores);
+                  op.getHiddenScore(), op});
+    auto [rowMax, probs, rowSum] =
+        buildSoftmaxRows(b, loc, scores, op.getSinks());
 
     // unnormalised[b,h,i,e] = sum_j P[b,h,i,j] * V[b,g(h),j,e]; loops are
     // (b, h, i, e, j) so that j is the reduction.

@@ -33,6 +33,7 @@
 #include "fa/Transforms/Common/IndexMath.h"
 #include "fa/Transforms/Common/LoweringDriver.h"
 #include "fa/Transforms/Common/PackQueryGroups.h"
+#include "fa/Transforms/Common/ScoreModifiers.h"
 #include "fa/Transforms/Common/TensorBuilders.h"
 
 #include "fa/Dialect/FA/IR/FAOps.h"
@@ -139,8 +140,11 @@ struct TileAttentionLowering {
   void buildQueryBlock(scf::ForallOp forall, Value queryLen, Value keyLen,
                        Value groupSize, AttentionGeometry geometry, Value scale,
                        ArrayRef<bool> maskBroadcast);
+  /// The last query row of the op (score_mod and mask_mod clamp to it).
+  Value lastQueryRow;
   Value blockScores(OpBuilder &lb, Location lloc, Value raw, Value maskTile,
-                    Value needsMask, Value row0, Value col0, Value cols,
+                    Value needsMask, Value batch, Value head, Value keyLen,
+                    Value row0, Value col0, Value cols,
                     int64_t tileRows, const AttentionGeometry &geometry,
                     Value scale, ArrayRef<bool> maskBroadcast);
   SmallVector<Value> onlineSoftmaxStep(OpBuilder &lb, Location lloc,
@@ -248,6 +252,28 @@ TileAttentionLowering::computeRows(Value batch, Value head, Value kvHead,
                                           b.getIndexAttr(blockKV)};
   Value initMax = createFilled(b, loc, rowSizes, f32, negInf);
   Value initSum = createFilled(b, loc, rowSizes, f32, zero);
+  if (Value sinks = op.getSinks()) {
+    // The sink is one more logit with no value: the state starts as if it
+    // had been seen, m = s[h] and l = e^(s[h] - m) (1, or 0 for a -inf
+    // sink). Split-KV: only split 0 sees it, and the merge weighs it in.
+    Value sink = sinkLogit(math, sinks, head);
+    if (split) {
+      Value first = math.eq(split, zeroIndex);
+      Value none = arith::ConstantOp::create(b, loc, negInf);
+      sink = arith::SelectOp::create(b, loc, first, sink, none);
+    }
+    Value shifted =
+        arith::SubFOp::create(b, loc, sink, safeRowMax(b, loc, sink));
+    Value sinkTerm = math::ExpOp::create(b, loc, shifted);
+    initMax = linalg::FillOp::create(b, loc, ValueRange{sink},
+                                     ValueRange{createEmpty(b, loc, rowSizes,
+                                                            f32)})
+                  .getResult(0);
+    initSum = linalg::FillOp::create(b, loc, ValueRange{sinkTerm},
+                                     ValueRange{createEmpty(b, loc, rowSizes,
+                                                            f32)})
+                  .getResult(0);
+  }
   Value initAcc = createFilled(b, loc, accSizes, f32, zero);
 
   AffineExpr i, j, d;
@@ -294,9 +320,9 @@ TileAttentionLowering::computeRows(Value batch, Value head, Value kvHead,
         Value needsMask = geometry.tileCrossesMaskBoundary(lm, row0, rows, col0,
                                                            cols, blockKV);
 
-        Value scores =
-            blockScores(lb, lloc, raw, maskTile, needsMask, row0, col0, cols,
-                        tileRows, geometry, scale, maskBroadcast);
+        Value scores = blockScores(lb, lloc, raw, maskTile, needsMask, batch,
+                                   head, keyLen, row0, col0, cols, tileRows,
+                                   geometry, scale, maskBroadcast);
 
         SmallVector<Value> next =
             onlineSoftmaxStep(lb, lloc, state, scores, valueTile, tileRows);
@@ -336,16 +362,25 @@ TileAttentionLowering::computeRows(Value batch, Value head, Value kvHead,
 /// only in the branch taken where `needsMask`.
 Value TileAttentionLowering::blockScores(
     OpBuilder &lb, Location lloc, Value raw, Value maskTile, Value needsMask,
-    Value row0, Value col0, Value cols, int64_t tileRows,
+    Value batch, Value head, Value keyLen, Value row0, Value col0, Value cols,
+    int64_t tileRows,
     const AttentionGeometry &geometry, Value scale,
     ArrayRef<bool> maskBroadcast) {
   SmallVector<OpFoldResult> scoreSizes = {lb.getIndexAttr(tileRows),
                                           lb.getIndexAttr(blockKV)};
   // Rows past the query length are dropped when the tile is stored; keys
   // past `cols` are the padded tail.
+  AttentionGeometry::TilePlace place{row0, col0, Value(), cols};
+  if (op.getScoreModBlock() || op.getMaskModBlock()) {
+    IndexMath lm{lb, lloc};
+    place.batch = batch;
+    place.head = head;
+    place.lastRow = lastQueryRow;
+    place.lastCol = lm.addConstant(keyLen, -1);
+  }
   return geometry.buildMaskedTile(lb, lloc, needsMask, raw, ValueRange{},
                                   maskTile, maskBroadcast, scale, scoreSizes,
-                                  {row0, col0, Value(), cols},
+                                  place,
                                   [](OpBuilder &, Location, MaskedScore &score,
                                      ValueRange) { return score.finish(); });
 }
@@ -489,6 +524,7 @@ void TileAttentionLowering::buildQueryBlock(
   }
   Value row0 = math.mul(queryBlock, blockQValue);
   Value rows = math.min(blockQValue, math.sub(queryLen, row0));
+  lastQueryRow = math.addConstant(queryLen, -1);
   if (rowStart)
     emptyPastLastRow(math, rows, keyLen);
   Value kvHead = math.divU(head, groupSize);

@@ -22,6 +22,7 @@
 
 #include "fa/Dialect/FA/IR/FAOps.h"
 #include "fa/Transforms/Common/IndexMath.h"
+#include "fa/Transforms/Common/ScoreModifiers.h"
 #include "fa/Transforms/Common/TensorBuilders.h"
 
 namespace mlir::fa {
@@ -167,9 +168,15 @@ struct AttentionGeometry {
   }
 
   /// Where a tile of scores lies and which of its elements exist: its first
-  /// element (row0, col0), its valid rows (null: all) and keys.
+  /// element (row0, col0), its valid rows (null: all) and keys. With a
+  /// score_mod or mask_mod, also the tile's batch and head and the last
+  /// query row and key that exist: the regions see positions clamped to
+  /// them, so that a padded element (masked anyway) never makes a region
+  /// read past the end of a tensor it indexes by position.
   struct TilePlace {
     Value row0, col0, validRows, validCols;
+    Value batch = nullptr, head = nullptr, lastRow = nullptr,
+          lastCol = nullptr;
   };
 
   /// A [rows, keys] tile of masked scores as the tiled lowerings build it,
@@ -204,6 +211,15 @@ struct AttentionGeometry {
           [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
             MaskedScore score(nb, nloc, args[0], scale);
             score.setHiddenScore(op.getHiddenScore());
+            if (place.batch) {
+              IndexMath em{nb, nloc};
+              Value localRow = linalg::IndexOp::create(nb, nloc, 0);
+              Value localCol = linalg::IndexOp::create(nb, nloc, 1);
+              Value row = em.min(em.add(place.row0, localRow), place.lastRow);
+              Value col = em.min(em.add(place.col0, localCol), place.lastCol);
+              applyScoreModifiers(score, em, op, place.batch, place.head, row,
+                                  col);
+            }
             if (maskTile)
               score.addMask(args[1 + rowInputs.size()]);
             if (elementMask) {

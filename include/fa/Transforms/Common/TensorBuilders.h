@@ -106,6 +106,13 @@ public:
         score(scale ? arith::MulFOp::create(b, loc, raw, scale).getResult()
                     : raw) {}
 
+  /// Replaces the scaled score by `modified(score)`: fa.attention's
+  /// score_mod, which comes before the additive bias (call it before
+  /// addMask).
+  void modifyScore(function_ref<Value(Value)> modified) {
+    score = modified(score);
+  }
+
   /// The score of a key an i1 mask element hides (fa.attention's
   /// mask_fill); -inf by default. Keys hidden by require() (causal, window,
   /// padding, past the tensor) are always -inf.

@@ -353,6 +353,25 @@ LogicalResult AttentionOp::verify() {
                               "keys are packed, not paged";
   }
 
+  if (Value sinks = getSinks()) {
+    auto sinksType = cast<RankedTensorType>(sinks.getType());
+    if (sinksType.getRank() != 1 ||
+        !isSupportedInputElementType(sinksType.getElementType()))
+      return emitOpError() << "sinks must be a rank-1 tensor of f16, bf16 or "
+                              "f32 ([Hq], one logit per query head), got "
+                           << sinksType;
+    if (!areCompatible(sinksType.getDimSize(0), queryType.getDimSize(1)))
+      return emitOpError() << "sinks dim 0 (Hq) must be "
+                           << formatDim(queryType.getDimSize(1))
+                           << " as in query, got "
+                           << formatDim(sinksType.getDimSize(0));
+  }
+  if (isPacked() && hasScoreModifications())
+    return emitOpError() << "packed sequences take no score_mod, mask_mod or "
+                            "sinks yet: their (b, q, k) would be a sequence "
+                            "and positions within it, which no lowering "
+                            "computes";
+
   if (FloatAttr fill = getMaskFillAttr()) {
     if (!std::isfinite(fill.getValueAsDouble()))
       return emitOpError() << "mask_fill must be finite (a hidden key's "
@@ -369,6 +388,65 @@ LogicalResult AttentionOp::verify() {
                 "keys are skipped, while a filled key still has a weight";
   }
   return check.scaleAndDiagonals(getScaleAttr(), getCausal(), getWindowAttr());
+}
+
+namespace {
+
+/// Checks a score_mod or mask_mod region: one block with the arguments
+/// `argTypes` (named `argNames` in diagnostics), ended by fa.yield of
+/// `resultType`, holding only side-effect-free scalar ops without regions,
+/// so that every lowering can inline it where it forms a score, on tensors,
+/// buffers or one thread's registers alike.
+LogicalResult verifyModifierRegion(AttentionOp op, Region &region,
+                                   StringRef name, ArrayRef<Type> argTypes,
+                                   StringRef signature, Type resultType) {
+  if (region.empty())
+    return success();
+  Block &block = region.front();
+  if (block.getArgumentTypes() != TypeRange(argTypes))
+    return op.emitOpError()
+           << name << " must take " << signature << ", got ("
+           << block.getArgumentTypes() << ")";
+  auto yield = dyn_cast<YieldOp>(block.getTerminator());
+  if (!yield)
+    return op.emitOpError() << name << " must end with fa.yield";
+  if (yield.getValue().getType() != resultType)
+    return op.emitOpError() << name << " must yield " << resultType << ", got "
+                            << yield.getValue().getType();
+  for (Operation &inner : block.without_terminator()) {
+    auto refuse = [&](StringRef why) {
+      InFlightDiagnostic diag = op.emitOpError()
+                                << name << " may hold only side-effect-free "
+                                           "scalar ops without regions; '"
+                                << inner.getName() << "' " << why;
+      diag.attachNote(inner.getLoc()) << "here";
+      return diag;
+    };
+    if (inner.getNumRegions() != 0)
+      return refuse("has regions (write selects instead of branches)");
+    if (!isMemoryEffectFree(&inner))
+      return refuse("has side effects");
+    for (Type type : inner.getResultTypes())
+      if (!type.isIntOrIndexOrFloat())
+        return refuse("yields a non-scalar (read tensors with tensor.extract "
+                      "of a value defined above the op)");
+  }
+  return success();
+}
+
+} // namespace
+
+LogicalResult AttentionOp::verifyRegions() {
+  MLIRContext *ctx = getContext();
+  Type index = IndexType::get(ctx), f32 = Float32Type::get(ctx);
+  if (failed(verifyModifierRegion(
+          *this, getScoreMod(), "score_mod", {f32, index, index, index, index},
+          "(score: f32, b: index, h: index, q: index, k: index)", f32)))
+    return failure();
+  return verifyModifierRegion(*this, getMaskMod(), "mask_mod",
+                              {index, index, index, index},
+                              "(b: index, h: index, q: index, k: index)",
+                              IntegerType::get(ctx, 1));
 }
 
 int64_t AttentionBackwardOp::getGroupSize() {

@@ -59,6 +59,14 @@ def FA_AttentionOpInterface : OpInterface<"AttentionOpInterface"> {
       "::mlir::Value", "getCuSeqlensQ", (ins), [{}], [{ return nullptr; }]>,
     InterfaceMethod<"Prefix sums of packed key sequences, or null.",
       "::mlir::Value", "getCuSeqlensK", (ins), [{}], [{ return nullptr; }]>,
+    InterfaceMethod<"Per-query-head sink logits [Hq], or null.",
+      "::mlir::Value", "getSinks", (ins), [{}], [{ return nullptr; }]>,
+    InterfaceMethod<[{The score_mod region's block (score, b, h, q, k) ->
+      f32, or null.}], "::mlir::Block *", "getScoreModBlock", (ins), [{}],
+      [{ return nullptr; }]>,
+    InterfaceMethod<[{The mask_mod region's block (b, h, q, k) -> i1, or
+      null.}], "::mlir::Block *", "getMaskModBlock", (ins), [{}],
+      [{ return nullptr; }]>,
     InterfaceMethod<"True when K and V are paged caches read through the page table.",
       "bool", "isPaged", (ins), [{}],
       [{ return $_op.getPageTable() != nullptr; }]>,

@@ -12,6 +12,7 @@
 include "fa/Dialect/FA/IR/FADialect.td"
 include "fa/Dialect/FA/IR/FAAttrs.td"
 include "fa/Dialect/FA/IR/FAInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def FA_AttentionOp : FA_Op<"attention", [Pure, AttrSizedOperandSegments,
@@ -42,6 +43,7 @@ def FA_AttentionOp : FA_Op<"attention", [Pure, AttrSizedOperandSegments,
     | `kv_lengths` (optional) | `[B]` | i32 |
     | `page_table` (optional) | `[B, M]` | i32 |
     | `cu_seqlens_q`, `cu_seqlens_k` (optional, together) | `[B + 1]` | i32 |
+    | `sinks` (optional) | `[Hq]` | f16, bf16 or f32 |
     | `output` | `[B, Hq, Nq, Dv]` | value's |
     | `logsumexp` (optional) | `[B, Hq, Nq]` | f32 |
 
@@ -95,6 +97,30 @@ def FA_AttentionOp : FA_Op<"attention", [Pure, AttrSizedOperandSegments,
       0 and not decrease; rows past `cq[C - 1]` are not written. Entries are
       clamped into `[0, N]`, so bad sums never address outside the tensors.
       No mask, `kv_lengths` or `page_table` with packed sequences.
+    * `score_mod { ^bb0(%s: f32, %b: index, %h: index, %q: index, %k:
+      index): ... fa.yield %t : f32 }` (optional) replaces each scaled score
+      `s = scale * (Q K^T)[b,h,q,k]` by the region's result before the
+      additive mask and the softmax (FlexAttention's `score_mod`): soft-capping
+      `cap * tanh(s / cap)`, ALiBi `s + slope[h] * (k - q)`, a relative bias
+      read from a table. `q` and `k` are positions in the sequence (with
+      `page_table`, logical key positions). The region is elementwise: it
+      may read values defined above it (scalars, and tensors through
+      `tensor.extract`), and holds only side-effect-free scalar ops without
+      regions (arith, math, index, `tensor.extract`). The lowerings inline it
+      where the score is formed, so no `[Nq, Nk]` tensor exists.
+    * `mask_mod { ^bb0(%b: index, %h: index, %q: index, %k: index): ...
+      fa.yield %keep : i1 }` (optional) hides key `k` from query `q` where the
+      region yields false (score `-inf`), on top of every other mask:
+      document masks `doc[q] == doc[k]`, prefix-LM `k < p or k <= q`. Same
+      rules as `score_mod`. The tiled lowering classifies each (query block,
+      key block) by interval arithmetic over the region and skips blocks it
+      proves hidden (docs/Tiling.md).
+    * `sinks(%s : tensor<Hqxf32>)` (optional) adds, per query head `h`, one
+      more logit `s[h]` to every row's softmax that has no value (attention
+      sinks, GPT-OSS): `O = sum_j e^(S_j - m) V_j / (e^(s[h] - m) +
+      sum_j e^(S_j - m))` with `m` the max over the row's scores and the sink.
+      The logsumexp includes the sink. A row whose every key is hidden then
+      has output 0 and logsumexp `s[h]`.
     * `tiling = #fa.tiling<...>` (optional) fixes the tile sizes of the fused
       kernel; `fa-select-tiles` writes it, or checks one written by hand. It
       does not change the result.
@@ -120,6 +146,7 @@ def FA_AttentionOp : FA_Op<"attention", [Pure, AttrSizedOperandSegments,
                        Optional<AnyRankedTensor>:$page_table,
                        Optional<AnyRankedTensor>:$cu_seqlens_q,
                        Optional<AnyRankedTensor>:$cu_seqlens_k,
+                       Optional<AnyRankedTensor>:$sinks,
                        F64Attr:$scale,
                        OptionalAttr<F64Attr>:$mask_fill,
                        OptionalAttr<FA_DiagonalAlignment>:$causal,
@@ -127,6 +154,8 @@ def FA_AttentionOp : FA_Op<"attention", [Pure, AttrSizedOperandSegments,
                        OptionalAttr<FA_TilingAttr>:$tiling);
   let results = (outs AnyRankedTensor:$output,
                       Optional<AnyRankedTensor>:$logsumexp);
+  let regions = (region MaxSizedRegion<1>:$score_mod,
+                        MaxSizedRegion<1>:$mask_mod);
 
   let assemblyFormat = [{
     $query `,` $key `,` $value (`mask` `(` $mask^ `:` type($mask) `)`)?
@@ -134,13 +163,16 @@ def FA_AttentionOp : FA_Op<"attention", [Pure, AttrSizedOperandSegments,
     (`page_table` `(` $page_table^ `:` type($page_table) `)`)?
     (`cu_seqlens_q` `(` $cu_seqlens_q^ `:` type($cu_seqlens_q) `)`)?
     (`cu_seqlens_k` `(` $cu_seqlens_k^ `:` type($cu_seqlens_k) `)`)?
+    (`sinks` `(` $sinks^ `:` type($sinks) `)`)?
     `scale` `=` $scale (`mask_fill` `=` $mask_fill^)? (`causal` `=` $causal^)?
     (`window` `=` $window^)?
-    (`tiling` `=` $tiling^)? attr-dict `:` type($query) `,` type($key) `,` type($value)
+    (`tiling` `=` $tiling^)? (`score_mod` $score_mod^)? (`mask_mod` $mask_mod^)?
+    attr-dict `:` type($query) `,` type($key) `,` type($value)
     `->` type($output) (`,` type($logsumexp)^)?
   }];
 
   let hasVerifier = 1;
+  let hasRegionVerifier = 1;
 
   let extraClassDeclaration = [{
     /// The score a key hidden by the i1 mask takes: mask_fill, or -inf.
@@ -157,7 +189,34 @@ def FA_AttentionOp : FA_Op<"attention", [Pure, AttrSizedOperandSegments,
     /// Static Hkv and Nk of the logical keys, or ShapedType::kDynamic.
     int64_t getKeyHeads();
     int64_t getKeyLength();
+    /// The regions' blocks, or null where the region is empty.
+    ::mlir::Block *getScoreModBlock() {
+      return getScoreMod().empty() ? nullptr : &getScoreMod().front();
+    }
+    ::mlir::Block *getMaskModBlock() {
+      return getMaskMod().empty() ? nullptr : &getMaskMod().front();
+    }
+    /// True when the op carries a score_mod, mask_mod or sinks, which only
+    /// some lowerings implement (tilingProblem says which).
+    bool hasScoreModifications() {
+      return getScoreModBlock() || getMaskModBlock() || getSinks();
+    }
   }];
+}
+
+def FA_YieldOp : FA_Op<"yield", [Pure, Terminator, ReturnLike,
+                                 HasParent<"AttentionOp">]> {
+  let summary = "Ends fa.attention's score_mod (an f32) or mask_mod (an i1)";
+  let description = [{
+    The value a `score_mod` region gives a score (`f32`), or a `mask_mod`
+    region's keep-flag (`i1`); fa.attention's verifier checks which.
+
+    ```mlir
+    fa.yield %capped : f32
+    ```
+  }];
+  let arguments = (ins AnyType:$value);
+  let assemblyFormat = "$value attr-dict `:` type($value)";
 }
 
 def FA_AttentionBackwardOp : FA_Op<"attention_backward",

@@ -1,0 +1,47 @@
+//===- ScoreModifiers.cpp - score_mod, mask_mod and sinks -----------------===//
+//
+// Stage: shared by every lowering. See ScoreModifiers.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fa/Transforms/Common/ScoreModifiers.h"
+
+using namespace mlir;
+using namespace mlir::fa;
+
+Value mlir::fa::inlineModifier(OpBuilder &b, Block *block, ValueRange args,
+                               const IRMapping *captures) {
+  IRMapping mapping;
+  if (captures)
+    mapping = *captures;
+  for (auto [argument, value] : llvm::zip_equal(block->getArguments(), args))
+    mapping.map(argument, value);
+  for (Operation &inner : block->without_terminator())
+    b.clone(inner, mapping);
+  auto yield = cast<YieldOp>(block->getTerminator());
+  return mapping.lookupOrDefault(yield.getValue());
+}
+
+void mlir::fa::applyScoreModifiers(MaskedScore &score, IndexMath &math,
+                                   AttentionOpInterface op, Value batch,
+                                   Value head, Value row, Value col,
+                                   const IRMapping *captures) {
+  if (Block *scoreMod = op.getScoreModBlock())
+    score.modifyScore([&](Value scaled) {
+      return inlineModifier(math.b, scoreMod,
+                            ValueRange{scaled, batch, head, row, col},
+                            captures);
+    });
+  if (Block *maskMod = op.getMaskModBlock())
+    score.require(inlineModifier(math.b, maskMod,
+                                 ValueRange{batch, head, row, col}, captures));
+}
+
+Value mlir::fa::sinkLogit(IndexMath &math, Value sinks, Value head) {
+  Value element;
+  if (isa<MemRefType>(sinks.getType()))
+    element = memref::LoadOp::create(math.b, math.loc, sinks, head);
+  else
+    element = tensor::ExtractOp::create(math.b, math.loc, sinks, head);
+  return castToF32(math.b, math.loc, element);
+}
