@@ -16,7 +16,7 @@
 // RUN: %compare %t.tiled %t.reference | FileCheck %s
 // RUN: fa-opt %s "--fa-cpu-pipeline=max-block-kv=4" | %mlir-run > %t.kv4
 // RUN: %compare %t.kv4 %t.reference | FileCheck %s
-// RUN: fa-opt %s "--fa-cpu-pipeline=max-block-kv=3 max-block-q=4" | %mlir-run > %t.kv3
+// RUN: fa-opt %s "--fa-cpu-pipeline=max-block-kv=3 min-kv-splits=2" | %mlir-run > %t.kv3
 // RUN: %compare %t.kv3 %t.reference | FileCheck %s
 // CHECK: MATCH 420 values
 
