@@ -183,3 +183,33 @@ func.func @mask_fill(%q: tensor<1x2x8x16xf32>, %keep: tensor<1x1x8x8xi1>) -> ten
       : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32> -> tensor<1x2x8x16xf32>
   return %o : tensor<1x2x8x16xf32>
 }
+
+// -----
+
+// CHECK-LABEL: func.func @score_modifiers
+// CHECK: fa.attention %{{.*}}, %{{.*}}, %{{.*}} sinks(%{{.*}} : tensor<8xbf16>) scale = 1.250000e-01 causal = top_left score_mod {
+// CHECK-NEXT: ^bb0(%{{.*}}: f32, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index):
+// CHECK: math.tanh
+// CHECK: fa.yield %{{.*}} : f32
+// CHECK-NEXT: } mask_mod {
+// CHECK-NEXT: ^bb0(%{{.*}}: index, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index):
+// CHECK: tensor.extract
+// CHECK: fa.yield %{{.*}} : i1
+// CHECK-NEXT: } : tensor<2x8x128x64xbf16>
+func.func @score_modifiers(%q: tensor<2x8x128x64xbf16>, %sinks: tensor<8xbf16>, %doc: tensor<128xi32>) -> tensor<2x8x128x64xbf16> {
+  %o = fa.attention %q, %q, %q sinks(%sinks : tensor<8xbf16>) scale = 0.125 causal = top_left score_mod {
+  ^bb0(%s: f32, %b: index, %h: index, %i: index, %j: index):
+    %cap = arith.constant 30.0 : f32
+    %x = arith.divf %s, %cap : f32
+    %t = math.tanh %x : f32
+    %r = arith.mulf %t, %cap : f32
+    fa.yield %r : f32
+  } mask_mod {
+  ^bb0(%b: index, %h: index, %i: index, %j: index):
+    %a = tensor.extract %doc[%i] : tensor<128xi32>
+    %c = tensor.extract %doc[%j] : tensor<128xi32>
+    %same = arith.cmpi eq, %a, %c : i32
+    fa.yield %same : i1
+  } : tensor<2x8x128x64xbf16>, tensor<2x8x128x64xbf16>, tensor<2x8x128x64xbf16> -> tensor<2x8x128x64xbf16>
+  return %o : tensor<2x8x128x64xbf16>
+}
