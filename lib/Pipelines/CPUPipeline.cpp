@@ -33,7 +33,11 @@ void mlir::fa::buildCPUPipeline(OpPassManager &pm,
   // Attention in frontend IR becomes fa.attention; the same input with
   // raise=false runs the frontend's own ops, which is how tests compare them.
   if (options.raise)
+  {
     pm.addPass(createFARaiseAttention());
+    // Masks computed from positions become score_mod / mask_mod.
+    pm.addPass(createFAFoldMasksIntoModifiers());
+  }
   // fa.attention: by default the tiled online softmax with tiles chosen for
   // the host (its L2 plays the role of shared memory); with reference=true
   // the unfused definition, which is what tests compare against.

@@ -199,7 +199,11 @@ void mlir::fa::buildGPUPipeline(OpPassManager &pm,
   if (options.indexBitwidth == 32)
     useShortSharedPointers();
   if (options.raise)
+  {
     pm.addPass(createFARaiseAttention());
+    // Masks computed from positions become score_mod / mask_mod.
+    pm.addPass(createFAFoldMasksIntoModifiers());
+  }
   FASelectTilesOptions tiles;
   tiles.target = options.chip;
   tiles.tmaProducer = options.tmaProducer;

@@ -26,6 +26,7 @@
 
 namespace mlir {
 class RewritePatternSet;
+class RewriterBase;
 
 namespace fa {
 
@@ -44,6 +45,16 @@ void populateDecomposeAttentionPatterns(RewritePatternSet &patterns);
 ///   fa::populateRaiseAttentionPatterns(patterns);
 ///   (void)applyPatternsGreedily(module, std::move(patterns));
 void populateRaiseAttentionPatterns(RewritePatternSet &patterns);
+
+class AttentionOp;
+
+/// What fa-fold-masks-into-modifiers does to one op: the computation of its
+/// mask operand becomes its score_mod (a float mask) or mask_mod (an i1
+/// mask) and the operand is dropped. Fails, with the reason in `why` and
+/// the op unchanged, where the mask is not computed from positions and
+/// tensors smaller than itself.
+LogicalResult foldMaskIntoModifiers(RewriterBase &rewriter, AttentionOp op,
+                                    std::string &why);
 
 #define GEN_PASS_REGISTRATION
 #include "fa/Transforms/Passes.h.inc"

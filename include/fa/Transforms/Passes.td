@@ -120,6 +120,43 @@ def FATileAttentionBackward : Pass<"fa-tile-attention-backward"> {
   ];
 }
 
+def FAFoldMasksIntoModifiers : Pass<"fa-fold-masks-into-modifiers"> {
+  let summary = "Turn an fa.attention mask computed from positions into score_mod or mask_mod";
+  let description = [{
+    A frontend computes ALiBi (`slope[h] * (k - q)`), T5's relative buckets
+    (a table read at a bucket of `k - q`), prefix-LM and document masks
+    (`doc[q] == doc[k]`) as tensors from position ranges (`linalg.index`,
+    constant aranges) and small tensors, then adds or applies them to the
+    scores: `[B, H, Nq, Nk]` values that the fused kernel would read in every
+    tile. This pass follows the computation of each `fa.attention`'s mask
+    operand back through elementwise ops (linalg generics, named
+    elementwise ops, `arith` on tensors, TOSA's elementwise ops), transposes,
+    broadcasts and unit-dim reshapes, to tensors it can read at an index
+    (function arguments, constants) of which none is as large as the mask.
+    When it gets there, the element `mask[b, h, q, k]` is computed inline
+    instead: a float mask becomes `score_mod` (`s + bias`, after any
+    score_mod already there), an i1 keep-mask becomes `mask_mod` (anded with
+    any already there), and the mask operand is dropped; the computation
+    that only fed it is erased. The result is the same, element for
+    element.
+
+    Left as they are (with a remark under `explain`): masks read from
+    tensors as large as the mask itself (a materialized bias passed in),
+    masks with `mask_fill` (their hidden keys keep a weight, so they are no
+    `mask_mod`), dynamic shapes, and computations the pass does not follow.
+    `fa-raise-attention`'s pipelines run it right after raising.
+  }];
+  let options = [
+    Option<"explain", "explain", "bool", /*default=*/"false",
+           "Emit a remark at each mask left as an operand, saying why">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
 def FARaiseAttention : Pass<"fa-raise-attention"> {
   let summary = "Recognize attention in linalg and TOSA and rewrite it to fa.attention";
   let description = [{

@@ -41,12 +41,6 @@ std::string mlir::fa::tilingProblem(AttentionOpInterface op,
        << tiling.getBlockQ() << "): each warp owns block_q / warps query rows";
     return problem;
   }
-  if (lowering == TiledLowering::Kernel &&
-      cast<AttentionOp>(op.getOperation()).hasScoreModifications()) {
-    os << "carries a score_mod, mask_mod or sinks, which the GPU kernels do "
-          "not apply yet; lower it with fa-tile-attention (the CPU pipeline)";
-    return problem;
-  }
   // One thread per query row in the forward kernel.
   int64_t threads = tiling.getWarps() * kKernelWarpSize;
   if (lowering == TiledLowering::Kernel && tiling.getBlockQ() > threads) {

@@ -6,6 +6,8 @@
 
 #include "fa/Transforms/Common/ScoreModifiers.h"
 
+#include "llvm/ADT/SetVector.h"
+
 using namespace mlir;
 using namespace mlir::fa;
 
@@ -16,8 +18,23 @@ Value mlir::fa::inlineModifier(OpBuilder &b, Block *block, ValueRange args,
     mapping = *captures;
   for (auto [argument, value] : llvm::zip_equal(block->getArguments(), args))
     mapping.map(argument, value);
-  for (Operation &inner : block->without_terminator())
+  for (Operation &inner : block->without_terminator()) {
+    // A captured tensor that is a buffer where the region is inlined (a
+    // kernel's): its reads become loads.
+    if (auto extract = dyn_cast<tensor::ExtractOp>(inner)) {
+      Value source = mapping.lookupOrDefault(extract.getTensor());
+      if (isa<MemRefType>(source.getType())) {
+        SmallVector<Value> indices;
+        for (Value index : extract.getIndices())
+          indices.push_back(mapping.lookupOrDefault(index));
+        Value loaded =
+            memref::LoadOp::create(b, extract.getLoc(), source, indices);
+        mapping.map(extract.getResult(), loaded);
+        continue;
+      }
+    }
     b.clone(inner, mapping);
+  }
   auto yield = cast<YieldOp>(block->getTerminator());
   return mapping.lookupOrDefault(yield.getValue());
 }
@@ -35,6 +52,20 @@ void mlir::fa::applyScoreModifiers(MaskedScore &score, IndexMath &math,
   if (Block *maskMod = op.getMaskModBlock())
     score.require(inlineModifier(math.b, maskMod,
                                  ValueRange{batch, head, row, col}, captures));
+}
+
+SmallVector<Value> mlir::fa::capturedTensors(AttentionOpInterface op) {
+  llvm::SetVector<Value> captured;
+  for (Block *block : {op.getScoreModBlock(), op.getMaskModBlock()}) {
+    if (!block)
+      continue;
+    for (Operation &inner : *block)
+      for (Value operand : inner.getOperands())
+        if (isa<RankedTensorType>(operand.getType()) &&
+            operand.getParentRegion() != block->getParent())
+          captured.insert(operand);
+  }
+  return captured.takeVector();
 }
 
 Value mlir::fa::sinkLogit(IndexMath &math, Value sinks, Value head) {

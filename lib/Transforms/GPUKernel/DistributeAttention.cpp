@@ -90,6 +90,10 @@ SmallVector<Value> KernelBuilder::build() {
     packedQueries = toBuffer(op.getCuSeqlensQ());
     packedKeys = toBuffer(op.getCuSeqlensK());
   }
+  for (Value captured : capturedTensors(op))
+    modifierCaptures.map(captured, toBuffer(captured));
+  if (op.getSinks())
+    sinks = toBuffer(op.getSinks());
   if (tmaProducer)
     createTensorMaps();
 
@@ -326,6 +330,7 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
   if (tmaProducer)
     createBarriers();
   KeyBlocks keys = visibleKeyBlocks(block);
+  startFromSink(block);
   ThreadRow self = enterThreadLoop(block, tiles);
   std::unique_ptr<KernelVariant> variant =
       warpgroupMma ? makeWarpgroupMmaVariant(*this, block, tiles, self)
@@ -403,9 +408,34 @@ KernelBuilder::enterThreadLoop(const QueryBlock &block,
 
 /// (m, l, acc slices...) = (-inf, 0, 0): the state of a thread's row in
 /// the FMA and shared-memory tensor-core variants.
+void KernelBuilder::startFromSink(const QueryBlock &block) {
+  initialMax = initialSum = Value();
+  if (!sinks)
+    return;
+  Value negInf = f32Constant(b, loc, -std::numeric_limits<double>::infinity());
+  // The sink is one more logit with no value: the state starts as if it
+  // had been seen (u is the scaled score here, SoftmaxExponent::of).
+  IndexMath math{b, loc};
+  Value sink = sinkLogit(math, sinks, block.head);
+  if (block.split)
+    sink = arith::SelectOp::create(b, loc, math.eq(block.split, math.constant(0)),
+                                   sink, negInf);
+  Value seen = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, sink,
+                                     negInf);
+  initialMax = sink;
+  initialSum = arith::SelectOp::create(b, loc, seen, f32Constant(b, loc, 1),
+                                       f32Constant(b, loc, 0));
+}
+
+std::pair<Value, Value> KernelBuilder::rowStartState() {
+  if (initialMax)
+    return {initialMax, initialSum};
+  Value negInf = f32Constant(b, loc, -std::numeric_limits<double>::infinity());
+  return {negInf, f32Constant(b, loc, 0)};
+}
+
 SmallVector<Value> KernelBuilder::rowInitState() {
-  Value initMax = f32Constant(b, loc, -std::numeric_limits<double>::infinity());
-  Value initSum = f32Constant(b, loc, 0);
+  auto [initMax, initSum] = rowStartState();
   Value initAcc = arith::ConstantOp::create(
       b, loc,
       DenseElementsAttr::get(VectorType::get({accumulatorSlice()}, f32), 0.0f));
@@ -857,10 +887,12 @@ KernelBuilder::forRowOwner(Value ownsRow,
 /// this op's masks.
 Value KernelBuilder::scoreOf(Value raw, Value batch, Value head, Value row,
                              Value col) {
-  if (!elementMasks)
+  bool regions = op.getScoreModBlock() || op.getMaskModBlock();
+  if (!elementMasks && !regions)
     return exponent.rawScores ? raw : arith::MulFOp::create(b, loc, raw, scale);
   ScoreMasks masks{mask,         maskBroadcast, queryLen,
-                   tensorKeyLen, keyLen,        geometry};
+                   tensorKeyLen, keyLen,        geometry,
+                   elementMasks, &modifierCaptures};
   return kernelScore(b, loc, op, masks, raw,
                      exponent.rawScores ? Value() : scale, batch, head, row,
                      col);

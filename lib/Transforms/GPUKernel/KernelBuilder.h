@@ -140,8 +140,11 @@ struct SoftmaxExponent {
     // A finite fill is a scaled score: with raw scores it would be f/scale,
     // which f32 cannot hold exactly.
     bool filled = !std::isinf(op.getHiddenScore());
+    // A score_mod needs the scaled score, and a sink is a logit in natural
+    // units that the state starts from.
+    bool modified = op.getScoreModBlock() || op.getSinks();
     SoftmaxExponent result;
-    result.rawScores = scale > 0 && !additiveMask && !filled;
+    result.rawScores = scale > 0 && !additiveMask && !filled && !modified;
     result.log2Factor = result.rawScores ? scale * kLog2e : kLog2e;
     result.naturalFactor = result.rawScores ? scale : 1;
     result.subtractFirst = filled;
@@ -233,6 +236,11 @@ struct ScoreMasks {
   /// bands.
   Value queryLen, tensorKeyLen, keyLen;
   AttentionGeometry geometry;
+  /// False in a key block that every row sees whole: only the score_mod
+  /// and mask_mod then apply.
+  bool elementMasks = true;
+  /// The buffers of the tensors score_mod and mask_mod read (null: none).
+  const IRMapping *captures = nullptr;
 };
 
 /// scale * raw plus the mask element, -inf where the key is hidden (past
@@ -247,12 +255,21 @@ inline Value kernelScore(OpBuilder &b, Location loc, AttentionOpInterface op,
   IndexMath math{b, loc};
   MaskedScore score(b, loc, raw, scale);
   score.setHiddenScore(op.getHiddenScore());
+  auto clamped = [&](Value index, Value length) {
+    Value zero = math.constant(0);
+    Value last = math.addConstant(length, -1);
+    return math.max(zero, math.min(index, last));
+  };
+  if (op.getScoreModBlock() || op.getMaskModBlock())
+    applyScoreModifiers(score, math, op, batch, head,
+                        clamped(row, masks.queryLen),
+                        clamped(col, masks.tensorKeyLen), masks.captures);
+  if (!masks.elementMasks)
+    return score.finish();
   if (masks.mask) {
     Value zero = math.constant(0);
-    Value lastRow = math.addConstant(masks.queryLen, -1);
-    Value lastCol = math.addConstant(masks.tensorKeyLen, -1);
-    Value clampedRow = math.max(zero, math.min(row, lastRow));
-    Value clampedCol = math.max(zero, math.min(col, lastCol));
+    Value clampedRow = clamped(row, masks.queryLen);
+    Value clampedCol = clamped(col, masks.tensorKeyLen);
     Value indices[] = {batch, head, clampedRow, clampedCol};
     for (int64_t dim = 0; dim < 4; ++dim)
       if (masks.maskBroadcast[dim])
@@ -518,6 +535,18 @@ struct KernelBuilder : TileCopier {
                                      Value querySmem, Value keySmem,
                                      Value valueSmem, ValueRange state);
   Value scoreOf(Value raw, Value batch, Value head, Value row, Value col);
+  /// The buffers of the tensors the op's score_mod and mask_mod read, and
+  /// of its sinks (null without).
+  IRMapping modifierCaptures;
+  Value sinks;
+  /// With sinks, the row state's first max and sum: the sink logit of the
+  /// block's head and its term e^0 (1, or 0 for a -inf sink; split-KV: in
+  /// split 0 only). Set per query block (startFromSink); null without
+  /// sinks.
+  Value initialMax, initialSum;
+  void startFromSink(const QueryBlock &block);
+  /// The first (max, sum) of a row: the sink's, or (-inf, 0).
+  std::pair<Value, Value> rowStartState();
   /// False while building the loop over key blocks that every row of the
   /// query block sees whole: scoreOf then applies no mask.
   bool elementMasks = true;

@@ -60,13 +60,11 @@ int64_t rowTiles(const KernelBuilder &kernel) {
 
 SmallVector<Value> KernelBuilder::fragmentInitState() {
   int64_t fragmentRows = 2 * rowTiles(*this);
-  Value negInf =
-      f32Constant(b, loc, -std::numeric_limits<double>::infinity());
-  Value zero = f32Constant(b, loc, 0);
+  auto [initMax, initSum] = rowStartState();
   Value zeroAcc =
       arith::ConstantOp::create(b, loc, b.getZeroAttr(accumulatorType(ctx)));
-  SmallVector<Value> state(fragmentRows, negInf);
-  state.append(fragmentRows, zero);
+  SmallVector<Value> state(fragmentRows, initMax);
+  state.append(fragmentRows, initSum);
   state.append(rowTiles(*this) * (valueDim / kMmaN), zeroAcc);
   return state;
 }

@@ -177,9 +177,7 @@ SmallVector<Value> WarpgroupMmaVariant::initState() {
   flatQuery = flat(tiles.query);
   flatKey = flat(tiles.key);
   flatValue = flat(tiles.value);
-  Value negInf =
-      f32Constant(b(), loc, -std::numeric_limits<double>::infinity());
-  Value zero = f32Constant(b(), loc, 0);
+  auto [max, sum] = kernel.rowStartState();
   auto outputType =
       VectorType::get({wgmmaAccumulatorRegisters(kernel.valueDim)}, kernel.f32);
   Value zeroOutput =
@@ -188,7 +186,7 @@ SmallVector<Value> WarpgroupMmaVariant::initState() {
   // block late, then the pending P, pair by pair: each pair is one packed
   // register, carried as it is (one vector of them costs a move per
   // element at every block).
-  SmallVector<Value> state = {negInf, negInf, zero, zero, zeroOutput};
+  SmallVector<Value> state = {max, max, sum, sum, zeroOutput};
   if (kernel.overlapSoftmax) {
     auto pairType = VectorType::get({2}, kernel.valueElementType);
     Value noPair =

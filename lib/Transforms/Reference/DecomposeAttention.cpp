@@ -249,18 +249,22 @@ Value buildScores(OpBuilder &b, Location loc, const ScoreSpec &spec) {
     keyLenValue = getValueOrCreateConstantIndexOp(b, loc, keyLen);
   }
   scoreMaps.push_back(identity4);
+  // The op, when it has a score_mod or mask_mod to apply.
+  AttentionOpInterface modified = spec.op;
+  if (modified && !modified.getScoreModBlock() && !modified.getMaskModBlock())
+    modified = nullptr;
   return createGeneric(
       b, loc, scoreInputs, createEmpty(b, loc, scoreSizes, f32), scoreMaps,
       {par, par, par, par},
       [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
         MaskedScore score(nb, nloc, args[0], scale);
         score.setHiddenScore(spec.hiddenScore);
-        if (spec.op) {
+        if (modified) {
           IndexMath em{nb, nloc};
           SmallVector<Value> at;
           for (int64_t dim = 0; dim < 4; ++dim)
             at.push_back(linalg::IndexOp::create(nb, nloc, dim));
-          applyScoreModifiers(score, em, spec.op, at[0], at[1], at[2], at[3]);
+          applyScoreModifiers(score, em, modified, at[0], at[1], at[2], at[3]);
         }
         if (mask)
           score.addMask(args[1]);

@@ -524,7 +524,8 @@ void TileAttentionLowering::buildQueryBlock(
   }
   Value row0 = math.mul(queryBlock, blockQValue);
   Value rows = math.min(blockQValue, math.sub(queryLen, row0));
-  lastQueryRow = math.addConstant(queryLen, -1);
+  if (op.getScoreModBlock() || op.getMaskModBlock())
+    lastQueryRow = math.addConstant(queryLen, -1);
   if (rowStart)
     emptyPastLastRow(math, rows, keyLen);
   Value kvHead = math.divU(head, groupSize);

@@ -25,7 +25,8 @@ namespace mlir::fa {
 /// Clones the ops of a score_mod or mask_mod block at `b`'s insertion point
 /// with its arguments bound to `args`, and returns what its fa.yield
 /// yields. `captures` (optional) maps values the region reads from above
-/// to what they are where it is inlined (a tensor's buffer in a kernel).
+/// to what they are where it is inlined: a tensor mapped to a buffer (in a
+/// kernel) is read by memref.load where the region has tensor.extract.
 Value inlineModifier(OpBuilder &b, Block *block, ValueRange args,
                      const IRMapping *captures = nullptr);
 
@@ -37,6 +38,10 @@ void applyScoreModifiers(MaskedScore &score, IndexMath &math,
                          AttentionOpInterface op, Value batch, Value head,
                          Value row, Value col,
                          const IRMapping *captures = nullptr);
+
+/// The tensors `op`'s score_mod and mask_mod read from above (each once):
+/// a kernel passes them as buffers (see inlineModifier's `captures`).
+SmallVector<Value> capturedTensors(AttentionOpInterface op);
 
 /// The sink logit of query head `head` in f32 (`sinks` is the op's [Hq]
 /// operand, as a tensor or a buffer).

@@ -1,0 +1,571 @@
+//===- FoldMasksIntoModifiers.cpp - Masks computed from positions ---------===//
+//
+// Stage: recognition (after the rewrite). An fa.attention whose mask
+// operand the program computes from positions and small tensors (ALiBi, T5
+// buckets, prefix-LM and document masks) gets that computation as its
+// score_mod or mask_mod instead, so that no [B, H, Nq, Nk] tensor is built
+// or read. See the pass description in Passes.td.
+//
+// The walk reads element `indices` of a tensor by following its producer:
+// an elementwise op reads its operands at the same indices (a broadcast
+// operand at 0 where it has a unit dim), a transpose permutes them, a
+// unit-dim reshape drops or inserts zeros, and a tensor the walk cannot
+// follow is read as it is (tensor.extract), provided it is smaller than the
+// mask. The walk runs twice with the same code: once without a builder, to
+// decide (nothing is created), then with one, inside the new region.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fa/Dialect/FA/IR/FAOps.h"
+#include "fa/Transforms/Common/ScoreModifiers.h"
+#include "fa/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace mlir::fa {
+#define GEN_PASS_DEF_FAFOLDMASKSINTOMODIFIERS
+#include "fa/Transforms/Passes.h.inc"
+} // namespace mlir::fa
+
+using namespace mlir;
+using namespace mlir::fa;
+
+namespace {
+
+/// Producers followed from the mask before giving up: a bound on the walk,
+/// far above what a frontend's mask needs (ALiBi takes about ten).
+constexpr unsigned kMaxOps = 64;
+
+/// Element `indices` of a tensor, computed from what the tensor is computed
+/// from. Without a builder (`builder` null) it only decides: every Value it
+/// returns is null, and failure carries the reason in `why`.
+class ElementWalk {
+public:
+  ElementWalk(OpBuilder *builder, Location loc, int64_t maskElements)
+      : builder(builder), loc(loc), maskElements(maskElements) {}
+
+  FailureOr<Value> element(Value tensor, ArrayRef<Value> indices);
+
+  std::string why;
+  /// Ops the walk followed (0: the mask is a tensor it reads as it is).
+  unsigned followed = 0;
+
+private:
+  OpBuilder *builder;
+  Location loc;
+  int64_t maskElements;
+
+  FailureOr<Value> fail(const Twine &reason) {
+    why = reason.str();
+    return failure();
+  }
+  Value zero() {
+    return builder ? arith::ConstantIndexOp::create(*builder, loc, 0)
+                   : Value();
+  }
+  /// The index of dim `dim` of an operand shaped `operand` read by an
+  /// elementwise op at result index `index`: 0 where the operand
+  /// broadcasts (a static 1 where the result has more).
+  Value broadcastIndex(RankedTensorType operand, RankedTensorType result,
+                       int64_t dim, Value index) {
+    if (operand.getDimSize(dim) == 1 && result.getDimSize(dim) != 1)
+      return zero();
+    return index;
+  }
+
+  FailureOr<Value> read(Value tensor, ArrayRef<Value> indices);
+  FailureOr<Value> constant(DenseElementsAttr values, Value tensor,
+                            ArrayRef<Value> indices);
+  FailureOr<Value> structured(linalg::LinalgOp op, ArrayRef<Value> indices);
+  FailureOr<Value> unitReshape(Value source, RankedTensorType result,
+                               ArrayRef<Value> indices);
+  FailureOr<Value> elementwise(Operation *op, ArrayRef<Value> indices);
+  FailureOr<Value> tosaElementwise(Operation *op, ArrayRef<Value> indices);
+  FailureOr<Value> scalarOp(Operation *op, ValueRange scalars);
+};
+
+FailureOr<Value> ElementWalk::element(Value tensor, ArrayRef<Value> indices) {
+  auto type = dyn_cast<RankedTensorType>(tensor.getType());
+  if (!type || !type.hasStaticShape())
+    return fail("a tensor on the way has a dynamic shape");
+  Operation *def = tensor.getDefiningOp();
+  if (!def)
+    return read(tensor, indices);
+  if (++followed > kMaxOps)
+    return fail("the computation takes more than " + Twine(kMaxOps) + " ops");
+
+  DenseElementsAttr values;
+  if (matchPattern(tensor, m_Constant(&values)))
+    return constant(values, tensor, indices);
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(def))
+    return structured(linalgOp, indices);
+  if (auto cast = dyn_cast<tensor::CastOp>(def))
+    return element(cast.getSource(), indices);
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(def))
+    return unitReshape(expand.getSrc(), type, indices);
+  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(def))
+    return unitReshape(collapse.getSrc(), type, indices);
+  if (auto reshape = dyn_cast<tosa::ReshapeOp>(def))
+    return unitReshape(reshape.getInput1(), type, indices);
+  if (auto transpose = dyn_cast<tosa::TransposeOp>(def)) {
+    // Result dim d is input dim perms[d].
+    ArrayRef<int32_t> perms = transpose.getPerms();
+    SmallVector<Value> inner(indices.size());
+    for (auto [dim, perm] : llvm::enumerate(perms))
+      inner[perm] = indices[dim];
+    return element(transpose.getInput1(), inner);
+  }
+  if (def->getDialect() &&
+      def->getDialect()->getNamespace() == tosa::TosaDialect::getDialectNamespace())
+    return tosaElementwise(def, indices);
+  if (def->hasTrait<OpTrait::Elementwise>() && def->getNumResults() == 1 &&
+      def->getNumRegions() == 0 && isMemoryEffectFree(def))
+    return elementwise(def, indices);
+  // Anything else is read as it is.
+  --followed;
+  return read(tensor, indices);
+}
+
+/// A tensor the walk does not follow: read at `indices`, if it is smaller
+/// than the mask (else folding would read as much as the mask does).
+FailureOr<Value> ElementWalk::read(Value tensor, ArrayRef<Value> indices) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  if (type.getNumElements() >= maskElements)
+    return fail(Twine("it reads a tensor of ") + Twine(type.getNumElements()) +
+                " elements, as many as the mask's " + Twine(maskElements));
+  if (!builder)
+    return Value();
+  return tensor::ExtractOp::create(*builder, loc, tensor, indices).getResult();
+}
+
+FailureOr<Value> ElementWalk::constant(DenseElementsAttr values, Value tensor,
+                                       ArrayRef<Value> indices) {
+  if (!values.isSplat())
+    return read(tensor, indices);
+  if (!builder)
+    return Value();
+  return arith::ConstantOp::create(
+             *builder, loc, cast<TypedAttr>(values.getSplatValue<Attribute>()))
+      .getResult();
+}
+
+/// A linalg op with parallel loops only, one init it does not read, and
+/// maps that read each operand dim at a loop or at 0: its body at the
+/// loops `indices` select.
+FailureOr<Value> ElementWalk::structured(linalg::LinalgOp op,
+                                         ArrayRef<Value> indices) {
+  if (op.getNumDpsInits() != 1 || op.getNumReductionLoops() != 0)
+    return fail("'" + op->getName().getStringRef() +
+                "' is not elementwise (it reduces, or has several results)");
+  AffineMap resultMap = op.getIndexingMapMatchingResult(op->getResult(0));
+  if (!resultMap.isPermutation())
+    return fail("'" + op->getName().getStringRef() +
+                "' writes its result through a map that is not a permutation");
+  Block *body = op.getBlock();
+  OpOperand *init = op.getDpsInitOperand(0);
+  if (!op.getMatchingBlockArgument(init).use_empty())
+    return fail("'" + op->getName().getStringRef() + "' reads its init");
+  // Loop l is result dim d where resultMap's result d is l.
+  SmallVector<Value> loops(op.getNumLoops());
+  for (auto [dim, expr] : llvm::enumerate(resultMap.getResults()))
+    loops[cast<AffineDimExpr>(expr).getPosition()] = indices[dim];
+
+  IRMapping mapping;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    BlockArgument argument = op.getMatchingBlockArgument(input);
+    if (!isa<RankedTensorType>(input->get().getType())) {
+      mapping.map(argument, input->get()); // a scalar (linalg.fill's value)
+      continue;
+    }
+    AffineMap map = op.getMatchingIndexingMap(input);
+    SmallVector<Value> inner;
+    for (AffineExpr expr : map.getResults()) {
+      if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+        inner.push_back(loops[dim.getPosition()]);
+        continue;
+      }
+      auto constant = dyn_cast<AffineConstantExpr>(expr);
+      if (!constant || constant.getValue() != 0)
+        return fail("'" + op->getName().getStringRef() +
+                    "' reads an operand through an index expression");
+      inner.push_back(zero());
+    }
+    FailureOr<Value> value = element(input->get(), inner);
+    if (failed(value))
+      return failure();
+    mapping.map(argument, *value);
+  }
+  for (Operation &inner : body->without_terminator()) {
+    if (inner.getNumRegions() != 0 || !isMemoryEffectFree(&inner))
+      return fail("'" + op->getName().getStringRef() + "' computes with '" +
+                  inner.getName().getStringRef() +
+                  "', which has regions or side effects");
+    if (!builder)
+      continue;
+    if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+      mapping.map(index.getResult(), loops[index.getDim()]);
+      continue;
+    }
+    builder->clone(inner, mapping);
+  }
+  if (!builder)
+    return Value();
+  return mapping.lookupOrDefault(body->getTerminator()->getOperand(0));
+}
+
+/// A reshape that only inserts or drops static unit dims: the source's
+/// non-unit dims are the result's, in order.
+FailureOr<Value> ElementWalk::unitReshape(Value source,
+                                          RankedTensorType result,
+                                          ArrayRef<Value> indices) {
+  auto sourceType = cast<RankedTensorType>(source.getType());
+  SmallVector<Value> kept;
+  SmallVector<int64_t> keptSizes;
+  for (auto [dim, size] : llvm::enumerate(result.getShape()))
+    if (size != 1) {
+      kept.push_back(indices[dim]);
+      keptSizes.push_back(size);
+    }
+  SmallVector<int64_t> sourceSizes;
+  for (int64_t size : sourceType.getShape())
+    if (size != 1)
+      sourceSizes.push_back(size);
+  if (sourceSizes != keptSizes)
+    return fail("a reshape on the way merges or splits dims");
+  SmallVector<Value> inner;
+  unsigned next = 0;
+  for (int64_t size : sourceType.getShape())
+    inner.push_back(size == 1 ? zero() : kept[next++]);
+  return element(source, inner);
+}
+
+/// An arith or math op on tensors: the same op on their elements.
+FailureOr<Value> ElementWalk::elementwise(Operation *op,
+                                          ArrayRef<Value> indices) {
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  SmallVector<Value> scalars;
+  for (Value operand : op->getOperands()) {
+    auto type = dyn_cast<RankedTensorType>(operand.getType());
+    if (!type || type.getShape() != resultType.getShape())
+      return fail("'" + op->getName().getStringRef() +
+                  "' mixes tensors of different shapes");
+    FailureOr<Value> value = element(operand, indices);
+    if (failed(value))
+      return failure();
+    scalars.push_back(*value);
+  }
+  return scalarOp(op, scalars);
+}
+
+/// `op` on scalars: same name and attributes, element types.
+FailureOr<Value> ElementWalk::scalarOp(Operation *op, ValueRange scalars) {
+  if (!builder)
+    return Value();
+  OperationState state(loc, op->getName());
+  state.addOperands(scalars);
+  state.addTypes(getElementTypeOrSelf(op->getResult(0).getType()));
+  state.addAttributes(op->getAttrs());
+  return builder->create(state)->getResult(0);
+}
+
+/// TOSA's elementwise ops (operands of equal rank, unit dims broadcast) as
+/// arith and math ops.
+FailureOr<Value> ElementWalk::tosaElementwise(Operation *op,
+                                              ArrayRef<Value> indices) {
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  auto operandAt = [&](Value operand) -> FailureOr<Value> {
+    auto type = cast<RankedTensorType>(operand.getType());
+    if (type.getRank() != resultType.getRank())
+      return fail("'" + op->getName().getStringRef() +
+                  "' reads operands of another rank");
+    SmallVector<Value> inner;
+    for (int64_t dim = 0; dim < type.getRank(); ++dim)
+      inner.push_back(broadcastIndex(type, resultType, dim, indices[dim]));
+    return element(operand, inner);
+  };
+  auto operands = [&](ValueRange values) -> FailureOr<SmallVector<Value>> {
+    SmallVector<Value> scalars;
+    for (Value value : values) {
+      FailureOr<Value> scalar = operandAt(value);
+      if (failed(scalar))
+        return failure();
+      scalars.push_back(*scalar);
+    }
+    return scalars;
+  };
+  Type elementType = resultType.getElementType();
+  bool isFloat = isa<FloatType>(elementType);
+  // (float op, integer op) for a binary op.
+  auto binary = [&](ValueRange values, auto floatBuild,
+                    auto intBuild) -> FailureOr<Value> {
+    FailureOr<SmallVector<Value>> scalars = operands(values);
+    if (failed(scalars))
+      return failure();
+    if (!builder)
+      return Value();
+    Value lhs = (*scalars)[0], rhs = (*scalars)[1];
+    return isFloat ? floatBuild(lhs, rhs) : intBuild(lhs, rhs);
+  };
+  OpBuilder *b = builder;
+  auto compare = [&](ValueRange values, arith::CmpFPredicate fp,
+                     arith::CmpIPredicate ip) -> FailureOr<Value> {
+    FailureOr<SmallVector<Value>> scalars = operands(values);
+    if (failed(scalars))
+      return failure();
+    if (!b)
+      return Value();
+    Value lhs = (*scalars)[0], rhs = (*scalars)[1];
+    if (isa<FloatType>(lhs.getType()))
+      return arith::CmpFOp::create(*b, loc, fp, lhs, rhs).getResult();
+    return arith::CmpIOp::create(*b, loc, ip, lhs, rhs).getResult();
+  };
+  return llvm::TypeSwitch<Operation *, FailureOr<Value>>(op)
+      .Case([&](tosa::AddOp add) {
+        return binary(
+            {add.getInput1(), add.getInput2()},
+            [&](Value x, Value y) { return arith::AddFOp::create(*b, loc, x, y).getResult(); },
+            [&](Value x, Value y) { return arith::AddIOp::create(*b, loc, x, y).getResult(); });
+      })
+      .Case([&](tosa::SubOp sub) {
+        return binary(
+            {sub.getInput1(), sub.getInput2()},
+            [&](Value x, Value y) { return arith::SubFOp::create(*b, loc, x, y).getResult(); },
+            [&](Value x, Value y) { return arith::SubIOp::create(*b, loc, x, y).getResult(); });
+      })
+      .Case([&](tosa::MulOp mul) -> FailureOr<Value> {
+        DenseElementsAttr shift;
+        if (!isFloat && (!matchPattern(mul.getShift(), m_Constant(&shift)) ||
+                         !shift.isSplat() ||
+                         shift.getSplatValue<APInt>() != 0))
+          return fail("a tosa.mul with a shift");
+        return binary(
+            {mul.getInput1(), mul.getInput2()},
+            [&](Value x, Value y) { return arith::MulFOp::create(*b, loc, x, y).getResult(); },
+            [&](Value x, Value y) { return arith::MulIOp::create(*b, loc, x, y).getResult(); });
+      })
+      .Case([&](tosa::MinimumOp min) {
+        return binary(
+            {min.getInput1(), min.getInput2()},
+            [&](Value x, Value y) { return arith::MinimumFOp::create(*b, loc, x, y).getResult(); },
+            [&](Value x, Value y) { return arith::MinSIOp::create(*b, loc, x, y).getResult(); });
+      })
+      .Case([&](tosa::MaximumOp max) {
+        return binary(
+            {max.getInput1(), max.getInput2()},
+            [&](Value x, Value y) { return arith::MaximumFOp::create(*b, loc, x, y).getResult(); },
+            [&](Value x, Value y) { return arith::MaxSIOp::create(*b, loc, x, y).getResult(); });
+      })
+      .Case([&](tosa::GreaterOp greater) {
+        return compare({greater.getInput1(), greater.getInput2()},
+                       arith::CmpFPredicate::OGT, arith::CmpIPredicate::sgt);
+      })
+      .Case([&](tosa::GreaterEqualOp greater) {
+        return compare({greater.getInput1(), greater.getInput2()},
+                       arith::CmpFPredicate::OGE, arith::CmpIPredicate::sge);
+      })
+      .Case([&](tosa::EqualOp equal) {
+        return compare({equal.getInput1(), equal.getInput2()},
+                       arith::CmpFPredicate::OEQ, arith::CmpIPredicate::eq);
+      })
+      .Case([&](tosa::LogicalAndOp logical) {
+        return binary(
+            {logical.getInput1(), logical.getInput2()},
+            [&](Value x, Value y) { return Value(); },
+            [&](Value x, Value y) { return arith::AndIOp::create(*b, loc, x, y).getResult(); });
+      })
+      .Case([&](tosa::LogicalOrOp logical) {
+        return binary(
+            {logical.getInput1(), logical.getInput2()},
+            [&](Value x, Value y) { return Value(); },
+            [&](Value x, Value y) { return arith::OrIOp::create(*b, loc, x, y).getResult(); });
+      })
+      .Case([&](tosa::LogicalNotOp logical) -> FailureOr<Value> {
+        FailureOr<SmallVector<Value>> scalars = operands({logical.getInput1()});
+        if (failed(scalars) || !b)
+          return failed(scalars) ? FailureOr<Value>(failure()) : Value();
+        Value one = arith::ConstantIntOp::create(*b, loc, 1, 1);
+        return arith::XOrIOp::create(*b, loc, (*scalars)[0], one).getResult();
+      })
+      .Case([&](tosa::SelectOp select) -> FailureOr<Value> {
+        FailureOr<SmallVector<Value>> scalars = operands(
+            {select.getInput1(), select.getInput2(), select.getInput3()});
+        if (failed(scalars) || !b)
+          return failed(scalars) ? FailureOr<Value>(failure()) : Value();
+        return arith::SelectOp::create(*b, loc, (*scalars)[0], (*scalars)[1],
+                                       (*scalars)[2])
+            .getResult();
+      })
+      .Case([&](tosa::AbsOp abs) -> FailureOr<Value> {
+        FailureOr<SmallVector<Value>> scalars = operands({abs.getInput1()});
+        if (failed(scalars) || !b)
+          return failed(scalars) ? FailureOr<Value>(failure()) : Value();
+        if (isFloat)
+          return math::AbsFOp::create(*b, loc, (*scalars)[0]).getResult();
+        return math::AbsIOp::create(*b, loc, (*scalars)[0]).getResult();
+      })
+      .Case([&](tosa::CastOp cast) -> FailureOr<Value> {
+        Type from = getElementTypeOrSelf(cast.getInput().getType());
+        bool supported =
+            (isa<IntegerType>(from) && isFloat) ||
+            (isa<FloatType>(from) && isFloat) ||
+            (isa<IntegerType>(from) && isa<IntegerType>(elementType));
+        if (!supported)
+          return fail("a tosa.cast from float to integer (it rounds)");
+        FailureOr<SmallVector<Value>> scalars = operands({cast.getInput()});
+        if (failed(scalars) || !b)
+          return failed(scalars) ? FailureOr<Value>(failure()) : Value();
+        Value x = (*scalars)[0];
+        unsigned fromWidth = from.getIntOrFloatBitWidth();
+        unsigned toWidth = elementType.getIntOrFloatBitWidth();
+        if (isa<IntegerType>(from) && isFloat)
+          return from.isInteger(1)
+                     ? arith::UIToFPOp::create(*b, loc, elementType, x).getResult()
+                     : arith::SIToFPOp::create(*b, loc, elementType, x).getResult();
+        if (fromWidth == toWidth)
+          return x;
+        if (isFloat)
+          return fromWidth < toWidth
+                     ? arith::ExtFOp::create(*b, loc, elementType, x).getResult()
+                     : arith::TruncFOp::create(*b, loc, elementType, x).getResult();
+        if (fromWidth < toWidth)
+          return from.isInteger(1)
+                     ? arith::ExtUIOp::create(*b, loc, elementType, x).getResult()
+                     : arith::ExtSIOp::create(*b, loc, elementType, x).getResult();
+        return arith::TruncIOp::create(*b, loc, elementType, x).getResult();
+      })
+      .Default([&](Operation *other) -> FailureOr<Value> {
+        return fail("'" + other->getName().getStringRef() +
+                    "' is not among the TOSA ops the fold follows");
+      });
+}
+
+/// The block of a new score_mod or mask_mod region of `op`.
+Block *createModifierBlock(OpBuilder &b, Region &region, Location loc,
+                           bool withScore) {
+  Type index = b.getIndexType();
+  SmallVector<Type> types;
+  if (withScore)
+    types.push_back(b.getF32Type());
+  types.append(4, index);
+  SmallVector<Location> locs(types.size(), loc);
+  return b.createBlock(&region, region.end(), types, locs);
+}
+
+} // namespace
+
+/// Folds `op`'s mask into a score_mod or mask_mod (see the pass); `why`
+/// says why not on failure.
+LogicalResult mlir::fa::foldMaskIntoModifiers(RewriterBase &rewriter,
+                                              AttentionOp op,
+                                              std::string &why) {
+  Value mask = op.getMask();
+  if (!mask) {
+    why = "no mask";
+    return failure();
+  }
+  if (op.getMaskFillAttr()) {
+    why = "the mask has mask_fill: its hidden keys keep a weight";
+    return failure();
+  }
+  auto maskType = cast<RankedTensorType>(mask.getType());
+  if (!maskType.hasStaticShape()) {
+    why = "the mask has a dynamic shape";
+    return failure();
+  }
+  Location loc = op.getLoc();
+  // Decide first, creating nothing.
+  ElementWalk decide(nullptr, loc, maskType.getNumElements());
+  SmallVector<Value> none(4);
+  if (failed(decide.element(mask, none))) {
+    why = decide.why;
+    return failure();
+  }
+  if (decide.followed == 0) {
+    why = "the mask is a tensor the program passes in, not a computation";
+    return failure();
+  }
+
+  bool additive = !maskType.getElementType().isInteger(1);
+  Region &region = additive ? op.getScoreMod() : op.getMaskMod();
+  // The region being replaced, if any, moves into a block of its own.
+  Block *previous = region.empty() ? nullptr : &region.front();
+  OpBuilder::InsertionGuard guard(rewriter);
+  Block *block = createModifierBlock(rewriter, region, loc, additive);
+  rewriter.setInsertionPointToStart(block);
+  ValueRange positions = block->getArguments().take_back(4);
+  // A broadcast dim of the mask is read at 0.
+  SmallVector<Value> indices;
+  for (int64_t dim = 0; dim < 4; ++dim)
+    indices.push_back(maskType.getDimSize(dim) == 1
+                          ? arith::ConstantIndexOp::create(rewriter, loc, 0)
+                                .getResult()
+                          : positions[dim]);
+  ElementWalk emit(&rewriter, loc, maskType.getNumElements());
+  Value element = *emit.element(mask, indices);
+  Value result;
+  if (additive) {
+    Value score = block->getArgument(0);
+    if (previous)
+      score = inlineModifier(rewriter, previous, block->getArguments());
+    Value bias = castToF32(rewriter, loc, element);
+    result = arith::AddFOp::create(rewriter, loc, score, bias);
+  } else {
+    result = element;
+    if (previous) {
+      Value kept = inlineModifier(rewriter, previous, block->getArguments());
+      result = arith::AndIOp::create(rewriter, loc, kept, result);
+    }
+  }
+  YieldOp::create(rewriter, loc, result);
+  if (previous)
+    rewriter.eraseBlock(previous);
+
+  rewriter.modifyOpInPlace(op, [&] { op.getMaskMutable().clear(); });
+  // What only fed the mask is dead now.
+  SmallVector<Operation *> worklist;
+  if (Operation *def = mask.getDefiningOp())
+    worklist.push_back(def);
+  while (!worklist.empty()) {
+    Operation *dead = worklist.pop_back_val();
+    if (!dead->use_empty() || !isMemoryEffectFree(dead) ||
+        dead->getNumRegions() != 0 && !isa<linalg::LinalgOp>(dead))
+      continue;
+    for (Value operand : dead->getOperands())
+      if (Operation *producer = operand.getDefiningOp())
+        worklist.push_back(producer);
+    rewriter.eraseOp(dead);
+  }
+  return success();
+}
+
+namespace {
+struct FAFoldMasksIntoModifiersPass
+    : fa::impl::FAFoldMasksIntoModifiersBase<FAFoldMasksIntoModifiersPass> {
+  using FAFoldMasksIntoModifiersBase::FAFoldMasksIntoModifiersBase;
+
+  void runOnOperation() override {
+    SmallVector<AttentionOp> ops;
+    getOperation()->walk([&](AttentionOp op) {
+      if (op.getMask())
+        ops.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (AttentionOp op : ops) {
+      std::string why;
+      if (failed(foldMaskIntoModifiers(rewriter, op, why)) && explain)
+        op.emitRemark() << "mask left as an operand: " << why;
+    }
+  }
+};
+} // namespace
