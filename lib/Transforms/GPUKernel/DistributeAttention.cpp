@@ -434,6 +434,17 @@ std::pair<Value, Value> KernelBuilder::rowStartState() {
   return {negInf, f32Constant(b, loc, 0)};
 }
 
+std::pair<Value, Value> KernelBuilder::quadStartState(Value thread) {
+  auto [max, sum] = rowStartState();
+  if (!initialMax)
+    return {max, sum};
+  IndexMath math{b, loc};
+  Value lane = math.remU(thread, math.constant(4));
+  Value first = math.eq(lane, math.constant(0));
+  Value zero = f32Constant(b, loc, 0);
+  return {max, arith::SelectOp::create(b, loc, first, sum, zero)};
+}
+
 SmallVector<Value> KernelBuilder::rowInitState() {
   auto [initMax, initSum] = rowStartState();
   Value initAcc = arith::ConstantOp::create(

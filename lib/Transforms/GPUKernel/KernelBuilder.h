@@ -547,6 +547,10 @@ struct KernelBuilder : TileCopier {
   void startFromSink(const QueryBlock &block);
   /// The first (max, sum) of a row: the sink's, or (-inf, 0).
   std::pair<Value, Value> rowStartState();
+  /// The same for kernels whose lanes keep partial row sums that the quad
+  /// of 4 lanes sharing a row adds up at the end (register fragments,
+  /// wgmma): the sink's term starts the sum of lane 0 of the quad only.
+  std::pair<Value, Value> quadStartState(Value thread);
   /// False while building the loop over key blocks that every row of the
   /// query block sees whole: scoreOf then applies no mask.
   bool elementMasks = true;
@@ -605,7 +609,7 @@ struct KernelBuilder : TileCopier {
   // warp w owns rows [w R, (w + 1) R) of the block, R = block_q / warps, as
   // R / 16 fragment rows of 16; S, P and O live in mma.sync fragments.
   /// (m, l) per fragment row and the O fragments, all zero / -inf.
-  SmallVector<Value> fragmentInitState();
+  SmallVector<Value> fragmentInitState(Value thread);
   /// One key block in two steps, so that the copies of FlashAttention-2's
   /// order fit between them: S = Q K^T (reads K_s), then the online softmax
   /// and O += P V (reads V_s), which give the state after the block.

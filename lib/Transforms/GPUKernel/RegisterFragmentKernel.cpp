@@ -58,9 +58,9 @@ int64_t rowTiles(const KernelBuilder &kernel) {
 
 } // namespace
 
-SmallVector<Value> KernelBuilder::fragmentInitState() {
+SmallVector<Value> KernelBuilder::fragmentInitState(Value thread) {
   int64_t fragmentRows = 2 * rowTiles(*this);
-  auto [initMax, initSum] = rowStartState();
+  auto [initMax, initSum] = quadStartState(thread);
   Value zeroAcc =
       arith::ConstantOp::create(b, loc, b.getZeroAttr(accumulatorType(ctx)));
   SmallVector<Value> state(fragmentRows, initMax);
@@ -287,7 +287,7 @@ class RegisterFragmentVariant final : public KernelVariant {
 public:
   using KernelVariant::KernelVariant;
 
-  SmallVector<Value> initState() override { return kernel.fragmentInitState(); }
+  SmallVector<Value> initState() override { return kernel.fragmentInitState(self.thread); }
   SmallVector<Value> scores(const KeyBlockAt &at) override {
     return kernel.fragmentScores(self.thread, at.stage, tiles.query, tiles.key);
   }

@@ -177,7 +177,7 @@ SmallVector<Value> WarpgroupMmaVariant::initState() {
   flatQuery = flat(tiles.query);
   flatKey = flat(tiles.key);
   flatValue = flat(tiles.value);
-  auto [max, sum] = kernel.rowStartState();
+  auto [max, sum] = kernel.quadStartState(self.thread);
   auto outputType =
       VectorType::get({wgmmaAccumulatorRegisters(kernel.valueDim)}, kernel.f32);
   Value zeroOutput =
