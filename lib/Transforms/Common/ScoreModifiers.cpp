@@ -42,14 +42,16 @@ Value mlir::fa::inlineModifier(OpBuilder &b, Block *block, ValueRange args,
 void mlir::fa::applyScoreModifiers(MaskedScore &score, IndexMath &math,
                                    AttentionOpInterface op, Value batch,
                                    Value head, Value row, Value col,
-                                   const IRMapping *captures) {
+                                   const IRMapping *captures,
+                                   bool withMaskMod) {
   if (Block *scoreMod = op.getScoreModBlock())
     score.modifyScore([&](Value scaled) {
       return inlineModifier(math.b, scoreMod,
                             ValueRange{scaled, batch, head, row, col},
                             captures);
     });
-  if (Block *maskMod = op.getMaskModBlock())
+  Block *maskMod = op.getMaskModBlock();
+  if (maskMod && withMaskMod)
     score.require(inlineModifier(math.b, maskMod,
                                  ValueRange{batch, head, row, col}, captures));
 }

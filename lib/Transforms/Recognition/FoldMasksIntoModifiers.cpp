@@ -149,10 +149,57 @@ FailureOr<Value> ElementWalk::read(Value tensor, ArrayRef<Value> indices) {
   return tensor::ExtractOp::create(*builder, loc, tensor, indices).getResult();
 }
 
+/// The dim along which a constant is the arange 0, 1, 2, ... (its only dim
+/// that is not a unit dim), or -1.
+static int64_t arangeDim(DenseElementsAttr values) {
+  auto type = cast<RankedTensorType>(values.getType());
+  if (!type.getElementType().isSignlessInteger() &&
+      !isa<FloatType>(type.getElementType()))
+    return -1;
+  int64_t dim = -1;
+  for (auto [index, size] : llvm::enumerate(type.getShape())) {
+    if (size == 1)
+      continue;
+    if (dim >= 0)
+      return -1;
+    dim = index;
+  }
+  if (dim < 0)
+    return -1;
+  int64_t expected = 0;
+  if (type.getElementType().isSignlessInteger()) {
+    for (const APInt &value : values.getValues<APInt>())
+      if (value.getSExtValue() != expected++)
+        return -1;
+  } else {
+    for (const APFloat &value : values.getValues<APFloat>())
+      if (!value.isExactlyValue(static_cast<double>(expected++)))
+        return -1;
+  }
+  return dim;
+}
+
 FailureOr<Value> ElementWalk::constant(DenseElementsAttr values, Value tensor,
                                        ArrayRef<Value> indices) {
-  if (!values.isSplat())
-    return read(tensor, indices);
+  if (!values.isSplat()) {
+    // An arange (TOSA has no iota) is its own index: reading it as such
+    // keeps the region's arithmetic on positions, which the tile skipping
+    // can bound.
+    int64_t dim = arangeDim(values);
+    if (dim < 0)
+      return read(tensor, indices);
+    if (!builder)
+      return Value();
+    Type elementType = values.getElementType();
+    if (isa<FloatType>(elementType)) {
+      Value wide = arith::IndexCastOp::create(
+          *builder, loc, builder->getI64Type(), indices[dim]);
+      return arith::SIToFPOp::create(*builder, loc, elementType, wide)
+          .getResult();
+    }
+    return arith::IndexCastOp::create(*builder, loc, elementType, indices[dim])
+        .getResult();
+  }
   if (!builder)
     return Value();
   return arith::ConstantOp::create(

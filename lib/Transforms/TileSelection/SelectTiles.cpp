@@ -9,6 +9,7 @@
 
 #include "fa/Dialect/FA/IR/FAOps.h"
 #include "fa/Transforms/Common/LoweringDriver.h"
+#include "fa/Transforms/Common/MaskModIntervals.h"
 #include "fa/Transforms/Passes.h"
 #include "fa/Transforms/TileSelection/TileSelection.h"
 
@@ -177,6 +178,43 @@ AttentionShape describe(AttentionOpInterface op) {
   return shape;
 }
 
+/// The tiles of a mask_mod: how many (batch, head, query block, key block)
+/// tiles there are, how many the tiled lowering visits (those the interval
+/// test cannot prove hidden) and how many of those need no element test;
+/// null where a size or a bound is not a compile-time constant.
+llvm::json::Value maskModBlocks(AttentionOp op, const AttentionShape &shape,
+                                const Tiling &tiling) {
+  int64_t sizes[] = {shape.batch, shape.heads, shape.queryLen, shape.keyLen};
+  if (llvm::is_contained(sizes, kUnknownSize))
+    return nullptr;
+  int64_t queryBlocks = (shape.queryLen + tiling.blockQ - 1) / tiling.blockQ;
+  int64_t keyBlocks = (shape.keyLen + tiling.blockKV - 1) / tiling.blockKV;
+  int64_t total = shape.batch * shape.heads * queryBlocks * keyBlocks;
+  constexpr int64_t kMaxTiles = 1 << 22;
+  if (total > kMaxTiles)
+    return nullptr;
+  int64_t visited = 0, whole = 0;
+  for (int64_t b = 0; b < shape.batch; ++b)
+    for (int64_t h = 0; h < shape.heads; ++h)
+      for (int64_t qb = 0; qb < queryBlocks; ++qb)
+        for (int64_t kb = 0; kb < keyBlocks; ++kb) {
+          int64_t row0 = qb * tiling.blockQ, col0 = kb * tiling.blockKV;
+          std::optional<std::pair<bool, bool>> visibility =
+              staticTileVisibility(
+                  op.getMaskModBlock(),
+                  {{b, b},
+                   {h, h},
+                   {row0, std::min(row0 + tiling.blockQ, shape.queryLen) - 1},
+                   {col0, std::min(col0 + tiling.blockKV, shape.keyLen) - 1}});
+          if (!visibility)
+            return nullptr;
+          visited += visibility->first;
+          whole += visibility->first && visibility->second;
+        }
+  return llvm::json::Object{
+      {"tiles", total}, {"visited", visited}, {"whole", whole}};
+}
+
 /// One JSON line: the op's shape, the tiling and its costs, and why.
 /// `pass` is "forward" (fa.attention) or "backward".
 void writeReport(llvm::raw_ostream &os, Operation *op, Type elementType,
@@ -255,6 +293,10 @@ void writeReport(llvm::raw_ostream &os, Operation *op, Type elementType,
     }
     json.attribute("why", "target " + target.description.name + " from " +
                               target.origin + "; " + decision.why);
+    if (auto forward = dyn_cast<AttentionOp>(op);
+        forward && forward.getMaskModBlock())
+      json.attribute("mask_mod_blocks",
+                     maskModBlocks(forward, shape, decision.tiling));
     // What that kernel will be (planKernel), with fa-gpu-pipeline's
     // defaults for the chip: cp.async and mma.sync from sm_80 on.
     if (auto forward = dyn_cast<AttentionOp>(op);

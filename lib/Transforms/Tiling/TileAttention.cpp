@@ -32,6 +32,7 @@
 #include "fa/Transforms/Common/AttentionGeometry.h"
 #include "fa/Transforms/Common/IndexMath.h"
 #include "fa/Transforms/Common/LoweringDriver.h"
+#include "fa/Transforms/Common/MaskModIntervals.h"
 #include "fa/Transforms/Common/PackQueryGroups.h"
 #include "fa/Transforms/Common/ScoreModifiers.h"
 #include "fa/Transforms/Common/TensorBuilders.h"
@@ -290,43 +291,88 @@ TileAttentionLowering::computeRows(Value batch, Value head, Value kvHead,
       [&](OpBuilder &lb, Location lloc, Value col0, ValueRange state) {
         IndexMath lm{lb, lloc};
         Value cols = lm.min(blockKVValue, lm.sub(keyLen, col0));
-        Value keyTile, valueTile;
-        if (Value table = op.getPageTable()) {
-          keyTile = loadPagedTile(lb, lloc, key, table, batch, kvHead, col0,
-                                  cols, blockKV, headDim);
-          valueTile = loadPagedTile(lb, lloc, value, table, batch, kvHead,
-                                    col0, cols, blockKV, valueDim);
-        } else {
-          keyTile = loadTile(lb, lloc, key, batch, kvHead, col0, cols, blockKV,
-                             zeroIndex, lm.constant(headDim), headDim);
-          valueTile = loadTile(lb, lloc, value, batch, kvHead, col0, cols,
-                               blockKV, zeroIndex, lm.constant(valueDim),
-                               valueDim);
-        }
-        Value maskTile;
-        if (mask)
-          maskTile = loadTile(lb, lloc, mask, batch, head, row0, rows, tileRows,
-                              col0, cols, blockKV, maskBroadcast);
-
-        // raw = Q K^T in f32.
-        Value raw = createGeneric(
-            lb, lloc, ValueRange{queryTile, keyTile},
-            createFilled(lb, lloc, scoreSizes, f32, zero),
-            {map(3, {i, d}), map(3, {j, d}), map(3, {i, j})}, {par, par, red},
-            multiplyAddF32);
+        // K and V tiles, the mask tile and raw = Q K^T in f32, built at
+        // `pb` (inside the branch that visits the block, with a mask_mod).
+        struct BlockData {
+          Value valueTile, maskTile, raw;
+        };
+        auto prepare = [&](OpBuilder &pb, Location ploc) {
+          IndexMath pm{pb, ploc};
+          Value keyTile, valueTile;
+          if (Value table = op.getPageTable()) {
+            keyTile = loadPagedTile(pb, ploc, key, table, batch, kvHead, col0,
+                                    cols, blockKV, headDim);
+            valueTile = loadPagedTile(pb, ploc, value, table, batch, kvHead,
+                                      col0, cols, blockKV, valueDim);
+          } else {
+            keyTile = loadTile(pb, ploc, key, batch, kvHead, col0, cols,
+                               blockKV, zeroIndex, pm.constant(headDim),
+                               headDim);
+            valueTile = loadTile(pb, ploc, value, batch, kvHead, col0, cols,
+                                 blockKV, zeroIndex, pm.constant(valueDim),
+                                 valueDim);
+          }
+          Value maskTile;
+          if (mask)
+            maskTile = loadTile(pb, ploc, mask, batch, head, row0, rows,
+                                tileRows, col0, cols, blockKV, maskBroadcast);
+          Value raw = createGeneric(
+              pb, ploc, ValueRange{queryTile, keyTile},
+              createFilled(pb, ploc, scoreSizes, f32, zero),
+              {map(3, {i, d}), map(3, {j, d}), map(3, {i, j})},
+              {par, par, red}, multiplyAddF32);
+          return BlockData{valueTile, maskTile, raw};
+        };
+        std::optional<BlockData> data;
+        if (!op.getMaskModBlock())
+          data = prepare(lb, lloc);
 
         // Does this block need the element mask? The tail block, and blocks
         // that a causal or window boundary crosses.
         Value needsMask = geometry.tileCrossesMaskBoundary(lm, row0, rows, col0,
                                                            cols, blockKV);
+        // A mask_mod: blocks it provably hides are skipped, and only blocks
+        // it may hide in part test it element by element.
+        Value someVisible;
+        if (Block *maskMod = op.getMaskModBlock()) {
+          Value lastRow = lm.addConstant(lm.add(row0, rows), -1);
+          Value lastCol = lm.addConstant(lm.add(col0, cols), -1);
+          TileVisibility visibility = emitTileVisibility(
+              lb, lloc, maskMod,
+              {{batch, batch}, {head, head}, {row0, lastRow}, {col0, lastCol}});
+          someVisible = visibility.someVisible;
+          Value partial = visibility.allVisible
+                              ? arith::XOrIOp::create(
+                                    lb, lloc, visibility.allVisible,
+                                    arith::ConstantIntOp::create(lb, lloc, 1, 1))
+                                    .getResult()
+                              : arith::ConstantIntOp::create(lb, lloc, 1, 1)
+                                    .getResult();
+          needsMask = lm.orI(needsMask, partial);
+        }
 
-        Value scores = blockScores(lb, lloc, raw, maskTile, needsMask, batch,
-                                   head, keyLen, row0, col0, cols, tileRows,
-                                   geometry, scale, maskBroadcast);
-
-        SmallVector<Value> next =
-            onlineSoftmaxStep(lb, lloc, state, scores, valueTile, tileRows);
-        scf::YieldOp::create(lb, lloc, next);
+        auto step = [&](OpBuilder &sb, Location sloc) {
+          BlockData block = data ? *data : prepare(sb, sloc);
+          Value scores = blockScores(sb, sloc, block.raw, block.maskTile,
+                                     needsMask, batch, head, keyLen, row0,
+                                     col0, cols, tileRows, geometry, scale,
+                                     maskBroadcast);
+          return onlineSoftmaxStep(sb, sloc, state, scores, block.valueTile,
+                                   tileRows);
+        };
+        if (!someVisible) {
+          scf::YieldOp::create(lb, lloc, step(lb, lloc));
+          return;
+        }
+        auto visited = scf::IfOp::create(
+            lb, lloc, someVisible,
+            [&](OpBuilder &tb, Location tloc) {
+              scf::YieldOp::create(tb, tloc, step(tb, tloc));
+            },
+            [&](OpBuilder &eb, Location eloc) {
+              scf::YieldOp::create(eb, eloc, state);
+            });
+        scf::YieldOp::create(lb, lloc, visited.getResults());
       });
 
   Value finalMax = loop.getResult(0), finalSum = loop.getResult(1);

@@ -217,8 +217,10 @@ struct AttentionGeometry {
               Value localCol = linalg::IndexOp::create(nb, nloc, 1);
               Value row = em.min(em.add(place.row0, localRow), place.lastRow);
               Value col = em.min(em.add(place.col0, localCol), place.lastCol);
+              // The mask_mod is an element mask: a tile it shows whole
+              // (needsMask false) skips it.
               applyScoreModifiers(score, em, op, place.batch, place.head, row,
-                                  col);
+                                  col, /*captures=*/nullptr, elementMask);
             }
             if (maskTile)
               score.addMask(args[1 + rowInputs.size()]);

@@ -34,10 +34,13 @@ Value inlineModifier(OpBuilder &b, Block *block, ValueRange args,
 /// condition, for the score of (batch, head, row, col): positions of the
 /// query and the key in the sequence. Call right after forming the scaled
 /// score, before MaskedScore::addMask (score_mod precedes the bias).
+/// Without `withMaskMod`, only the score_mod (a tile the mask_mod is proved
+/// to show whole, MaskModIntervals.h).
 void applyScoreModifiers(MaskedScore &score, IndexMath &math,
                          AttentionOpInterface op, Value batch, Value head,
                          Value row, Value col,
-                         const IRMapping *captures = nullptr);
+                         const IRMapping *captures = nullptr,
+                         bool withMaskMod = true);
 
 /// The tensors `op`'s score_mod and mask_mod read from above (each once):
 /// a kernel passes them as buffers (see inlineModifier's `captures`).
