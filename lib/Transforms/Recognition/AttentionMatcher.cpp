@@ -873,6 +873,10 @@ bool Matcher::finishMatch() {
 
 /// Step 7: in a joint graph, what fa.attention_backward can state.
 bool Matcher::checkBackward() {
+  if (match.backward && !match.scoreFunction.empty())
+    return fail(RejectCategory::Structure,
+                "a training graph whose scores go through a function before "
+                "the softmax: fa.attention_backward takes no score_mod yet");
   // A joint graph also needs what fa.attention_backward can state.
   // With several masks, a row with no visible key is NaN in the frontend's
   // P, and masked_fill's backward zeroes only the keys its own mask hides:
@@ -1433,6 +1437,11 @@ bool Matcher::matchScores(Term *scores, Term *&contraction) {
   Term *term = scores;
   while (true) {
     term = resolve(term);
+    if (match.scoreFunction.empty() && isScoreFunction(term)) {
+      if (!peelScoreFunction(term, term))
+        return false;
+      continue;
+    }
     switch (term->kind) {
     case ScalarKind::Input: {
       std::optional<StructuredView> view = getStructuredView(term->value);
@@ -1470,6 +1479,183 @@ bool Matcher::matchScores(Term *scores, Term *&contraction) {
                  " on the scores between Q·Kᵀ and the softmax");
     }
   }
+}
+
+/// True when `term` reads the scores through an op that is not a constant
+/// scale, a cast, a bias or a mask: tanh (soft-capping), exp, log, max,
+/// negation, a subtraction, or a product or quotient of two scores.
+bool Matcher::isScoreFunction(Term *term, unsigned depth) {
+  if (depth == 0)
+    return false;
+  bool wasCollecting = collecting;
+  collecting = false;
+  term = resolve(term);
+  collecting = wasCollecting;
+  auto dependent = [&](Term *operand) {
+    return dependsOnContraction(operand);
+  };
+  switch (term->kind) {
+  case ScalarKind::Tanh:
+  case ScalarKind::Exp:
+  case ScalarKind::Log:
+  case ScalarKind::Neg:
+  case ScalarKind::Max:
+  case ScalarKind::MaxNum:
+  case ScalarKind::Sub:
+    return llvm::any_of(term->operands, dependent);
+  case ScalarKind::Mul:
+  case ScalarKind::Div:
+  case ScalarKind::Add:
+    if (llvm::all_of(term->operands, dependent))
+      return true;
+    return llvm::any_of(term->operands, [&](Term *operand) {
+      return dependent(operand) && isScoreFunction(operand, depth - 1);
+    });
+  case ScalarKind::ExtF:
+  case ScalarKind::TruncF:
+    return isScoreFunction(term->operands[0], depth - 1);
+  default:
+    return false;
+  }
+}
+
+/// True when `term` is what a score function reads: the contraction's
+/// result, or one scale of it by a constant, through casts. (A further
+/// constant, such as a soft-cap's 1 / cap, stays in the function.)
+bool Matcher::isScaledScores(Term *term, unsigned depth) {
+  if (depth == 0)
+    return false;
+  bool wasCollecting = collecting;
+  collecting = false;
+  term = resolve(term);
+  collecting = wasCollecting;
+  auto isContractionResult = [&](Term *candidate) {
+    for (unsigned casts = 0; casts < 4; ++casts) {
+      bool was = collecting;
+      collecting = false;
+      candidate = resolve(candidate);
+      collecting = was;
+      if (candidate->kind != ScalarKind::ExtF &&
+          candidate->kind != ScalarKind::TruncF)
+        break;
+      candidate = candidate->operands[0];
+    }
+    if (candidate->kind != ScalarKind::Input)
+      return false;
+    std::optional<StructuredView> view = getStructuredView(candidate->value);
+    return view && getContraction(*view).has_value();
+  };
+  switch (term->kind) {
+  case ScalarKind::Input:
+    return isContractionResult(term);
+  case ScalarKind::ExtF:
+  case ScalarKind::TruncF:
+    return isScaledScores(term->operands[0], depth - 1);
+  case ScalarKind::Mul:
+  case ScalarKind::Div: {
+    Term *lhs = resolve(term->operands[0]), *rhs = resolve(term->operands[1]);
+    if (term->kind == ScalarKind::Mul && lhs->kind == ScalarKind::Constant)
+      std::swap(lhs, rhs);
+    return rhs->kind == ScalarKind::Constant && isContractionResult(lhs);
+  }
+  default:
+    return false;
+  }
+}
+
+/// Adds `term` (resolved, part of the pattern) to the score function,
+/// with the scaled scores as its argument: returns its node. The scaled
+/// scores must be one term (`argument`, found on the way).
+std::optional<unsigned> Matcher::translateScoreFunction(Term *term,
+                                                        Term *&argument,
+                                                        unsigned depth) {
+  if (depth == 0) {
+    reject(RejectCategory::Structure,
+           "the function of the scores before the softmax is too deep");
+    return std::nullopt;
+  }
+  term = resolve(term);
+  auto node = [&](ScalarKind kind, double constant,
+                  SmallVector<unsigned, 2> operands) -> unsigned {
+    match.scoreFunction.push_back({kind, constant, std::move(operands)});
+    return match.scoreFunction.size() - 1;
+  };
+  if (term->kind == ScalarKind::Constant)
+    return node(ScalarKind::Constant, term->constant, {});
+  if (!dependsOnContraction(term)) {
+    reject(RejectCategory::Mask,
+           "the function of the scores before the softmax reads a tensor; "
+           "fa.attention's score_mod is raised from scores and constants");
+    return std::nullopt;
+  }
+  if (isScaledScores(term)) {
+    if (argument && argument != term) {
+      reject(RejectCategory::Structure,
+             "the function of the scores reads them through two different "
+             "scales");
+      return std::nullopt;
+    }
+    argument = term;
+    return node(ScalarKind::Input, 0, {});
+  }
+  switch (term->kind) {
+  case ScalarKind::ExtF:
+  case ScalarKind::TruncF:
+    // Computed in f32 in the op.
+    return translateScoreFunction(term->operands[0], argument, depth - 1);
+  case ScalarKind::Add:
+  case ScalarKind::Sub:
+  case ScalarKind::Mul:
+  case ScalarKind::Div:
+  case ScalarKind::Max:
+  case ScalarKind::MaxNum:
+  case ScalarKind::Exp:
+  case ScalarKind::Log:
+  case ScalarKind::Neg:
+  case ScalarKind::Tanh: {
+    SmallVector<unsigned, 2> operands;
+    for (Term *operand : term->operands) {
+      std::optional<unsigned> index =
+          translateScoreFunction(operand, argument, depth - 1);
+      if (!index)
+        return std::nullopt;
+      operands.push_back(*index);
+    }
+    return node(term->kind, 0, std::move(operands));
+  }
+  case ScalarKind::Select:
+    reject(RejectCategory::Mask,
+           "a mask is applied before a function of the scores (the "
+           "function of a hidden key's -inf is a finite score: the key "
+           "would count); fa.attention applies score_mod first");
+    return std::nullopt;
+  default:
+    reject(RejectCategory::Structure,
+           "unexpected " + stringifyScalarKind(term->kind) +
+               " in the function of the scores before the softmax");
+    return std::nullopt;
+  }
+}
+
+/// The score function rooted at `term` becomes the match's scoreFunction
+/// (times any constant scale peeled above it, which applies after it);
+/// `next` is the scaled scores it reads, whose scale becomes the op's.
+bool Matcher::peelScoreFunction(Term *term, Term *&next) {
+  Term *argument = nullptr;
+  std::optional<unsigned> root = translateScoreFunction(term, argument, 24);
+  if (!root || !argument)
+    return root ? fail(RejectCategory::Structure,
+                       "the function of the scores does not read them")
+                : false;
+  if (match.scale != 1.0) {
+    // A scale above the function multiplies its result.
+    unsigned factor = match.scoreFunction.size();
+    match.scoreFunction.push_back({ScalarKind::Constant, match.scale, {}});
+    match.scoreFunction.push_back({ScalarKind::Mul, 0, {*root, factor}});
+    match.scale = 1.0;
+  }
+  next = argument;
+  return true;
 }
 
 /// scale * x or x / scale, the scale a compile-time constant: multiplied

@@ -11,6 +11,7 @@
 #ifndef FA_TRANSFORMS_RECOGNITION_ATTENTIONMATCHER_H
 #define FA_TRANSFORMS_RECOGNITION_ATTENTIONMATCHER_H
 
+#include "StructuredView.h"
 #include "fa/Dialect/FA/IR/FADialect.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/IR/Operation.h"
@@ -134,6 +135,15 @@ struct BackwardMatch {
   SmallVector<Operation *> patternOps;
 };
 
+/// One node of a score function (fa.attention's score_mod) found between
+/// Q·Kᵀ and the softmax: an op of `kind` on earlier nodes, a `constant`, or
+/// (kind Input) the scaled score itself.
+struct ScoreFunctionNode {
+  ScalarKind kind = ScalarKind::Input;
+  double constant = 0;
+  SmallVector<unsigned, 2> operands;
+};
+
 /// Everything fa.attention needs, in the frontend's terms.
 struct AttentionMatch {
   Operation *root = nullptr; // the P·V contraction
@@ -173,6 +183,9 @@ struct AttentionMatch {
   Value pageTable;
   /// Why a mask that compares key positions with a length stays a mask.
   std::string maskNote;
+  /// The score function applied to the scaled scores before the masks
+  /// (soft-capping, say), its root last; empty without one.
+  SmallVector<ScoreFunctionNode> scoreFunction;
   /// A splat constant added to every score: a [1, 1, 1, 1] bias.
   std::optional<double> constantBias;
   /// The score a hidden key becomes when the select fills a finite value

@@ -158,6 +158,13 @@ private:
   bool peelScoreScale(Term *term, Term *&next);
   bool peelScoreBias(Term *term, Term *&next);
   bool peelScoreSelect(Term *term, Term *&next);
+  /// A score function (AttentionMatch::scoreFunction) rooted at `term`:
+  /// whether there is one, and peeling it (next: the scaled scores).
+  bool isScoreFunction(Term *term, unsigned depth = 16);
+  bool isScaledScores(Term *term, unsigned depth = 8);
+  bool peelScoreFunction(Term *term, Term *&next);
+  std::optional<unsigned> translateScoreFunction(Term *term, Term *&argument,
+                                                 unsigned depth);
   bool matchQueryKey(Term *contraction);
   /// With `scaleOut`, the scale peeled off is stored there instead of
   /// multiplied into the match's scale.

@@ -704,6 +704,66 @@ Value toFrontendType(OpBuilder &b, Location loc, Value tensor,
   return tensor;
 }
 
+/// The score function the matcher found as `op`'s score_mod region, in f32.
+void buildScoreMod(OpBuilder &b, AttentionOp op,
+                   ArrayRef<ScoreFunctionNode> nodes) {
+  OpBuilder::InsertionGuard guard(b);
+  Location loc = op.getLoc();
+  Type f32 = b.getF32Type(), index = b.getIndexType();
+  Block *block = b.createBlock(&op.getScoreMod(), {},
+                               {f32, index, index, index, index},
+                               SmallVector<Location>(5, loc));
+  b.setInsertionPointToStart(block);
+  SmallVector<Value> values;
+  for (const ScoreFunctionNode &node : nodes) {
+    auto operand = [&](unsigned i) { return values[node.operands[i]]; };
+    Value value;
+    switch (node.kind) {
+    case ScalarKind::Input:
+      value = block->getArgument(0);
+      break;
+    case ScalarKind::Constant:
+      value = arith::ConstantOp::create(
+          b, loc, b.getF32FloatAttr(static_cast<float>(node.constant)));
+      break;
+    case ScalarKind::Add:
+      value = arith::AddFOp::create(b, loc, operand(0), operand(1));
+      break;
+    case ScalarKind::Sub:
+      value = arith::SubFOp::create(b, loc, operand(0), operand(1));
+      break;
+    case ScalarKind::Mul:
+      value = arith::MulFOp::create(b, loc, operand(0), operand(1));
+      break;
+    case ScalarKind::Div:
+      value = arith::DivFOp::create(b, loc, operand(0), operand(1));
+      break;
+    case ScalarKind::Max:
+      value = arith::MaximumFOp::create(b, loc, operand(0), operand(1));
+      break;
+    case ScalarKind::MaxNum:
+      value = arith::MaxNumFOp::create(b, loc, operand(0), operand(1));
+      break;
+    case ScalarKind::Exp:
+      value = math::ExpOp::create(b, loc, operand(0));
+      break;
+    case ScalarKind::Log:
+      value = math::LogOp::create(b, loc, operand(0));
+      break;
+    case ScalarKind::Neg:
+      value = arith::NegFOp::create(b, loc, operand(0));
+      break;
+    case ScalarKind::Tanh:
+      value = math::TanhOp::create(b, loc, operand(0));
+      break;
+    default:
+      llvm_unreachable("the matcher translates only these kinds");
+    }
+    values.push_back(value);
+  }
+  YieldOp::create(b, loc, values.back());
+}
+
 /// The op's operands from the frontend's tensors.
 struct RaisedOperands {
   Value query, key, value, mask, kvLengths, pageTable;
@@ -960,6 +1020,9 @@ void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
       match.causal ? DiagonalAlignmentAttr::get(b.getContext(), *match.causal)
                    : nullptr,
       /*window=*/nullptr, /*tiling=*/nullptr);
+
+  if (!match.scoreFunction.empty())
+    buildScoreMod(b, attention, match.scoreFunction);
 
   Value output = attention.getOutput();
   if (match.logsumexp) {

@@ -54,6 +54,8 @@ StringRef mlir::fa::recognition::stringifyScalarKind(ScalarKind kind) {
     return "log";
   case ScalarKind::Neg:
     return "neg";
+  case ScalarKind::Tanh:
+    return "tanh";
   case ScalarKind::Select:
     return "select";
   case ScalarKind::ExtF:
@@ -161,6 +163,7 @@ private:
         .Case([&](math::ExpOp) { return unary(ScalarKind::Exp); })
         .Case([&](math::LogOp) { return unary(ScalarKind::Log); })
         .Case([&](arith::NegFOp) { return unary(ScalarKind::Neg); })
+        .Case([&](math::TanhOp) { return unary(ScalarKind::Tanh); })
         .Case([&](arith::ExtFOp) { return unary(ScalarKind::ExtF); })
         .Case([&](arith::TruncFOp) { return unary(ScalarKind::TruncF); })
         .Case([&](arith::UIToFPOp op) {
@@ -423,6 +426,7 @@ std::optional<StructuredView> viewTensorArith(Operation *op) {
           .Case([](arith::MaximumFOp) { return ScalarKind::Max; })
           .Case([](arith::MaxNumFOp) { return ScalarKind::MaxNum; })
           .Case([](arith::NegFOp) { return ScalarKind::Neg; })
+          .Case([](math::TanhOp) { return ScalarKind::Tanh; })
           .Case([](arith::ExtFOp) { return ScalarKind::ExtF; })
           .Case([](arith::TruncFOp) { return ScalarKind::TruncF; })
           .Case([](math::ExpOp) { return ScalarKind::Exp; })
@@ -614,6 +618,9 @@ mlir::fa::recognition::getStructuredView(Value value) {
       })
       .Case([](tosa::ExpOp op) {
         return viewTosaElementwise(op, ScalarKind::Exp, {op.getInput1()});
+      })
+      .Case([](tosa::TanhOp op) {
+        return viewTosaElementwise(op, ScalarKind::Tanh, {op.getInput()});
       })
       .Case([](tosa::LogOp op) {
         return viewTosaElementwise(op, ScalarKind::Log, {op.getInput1()});

@@ -35,6 +35,7 @@ enum class ScalarKind {
   Exp,
   Log,
   Neg,
+  Tanh,
   Select,     // (condition, on true, on false)
   ExtF,       // float widening
   TruncF,     // float narrowing

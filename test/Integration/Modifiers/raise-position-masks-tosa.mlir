@@ -1,4 +1,4 @@
-// Position-defined biases and masks as TOSA computes them (constant
+// Soft-capping and position-defined biases and masks as TOSA computes them (constant
 // aranges, tosa.sub / cast / mul / equal / greater / logical_or with
 // broadcasts), raised and folded into score_mod / mask_mod, and equal to the
 // program as written.
@@ -8,7 +8,11 @@
 // RUN: %compare %t.raised %t.frontend --rtol 1e-5 | FileCheck %s --check-prefix=SAME
 // RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_80 max-block-kv=4" | %mlir-run > %t.kernel
 // RUN: %compare %t.kernel %t.frontend --rtol 1e-5 | FileCheck %s --check-prefix=SAME
-// SAME: MATCH 288 values
+// SAME: MATCH 384 values
+// RAISED-LABEL: func.func @softcap
+// RAISED: fa.attention {{.*}} scale = 5.000000e-01 score_mod {
+// RAISED: math.tanh
+// RAISED-NOT: tosa.tanh
 // RAISED-LABEL: func.func @alibi
 // RAISED-NOT: mask(
 // RAISED: score_mod {
@@ -28,6 +32,29 @@
 // RAISED-LABEL: func.func @input
 
 func.func private @printMemrefF32(tensor<*xf32>)
+
+// Soft-capping in TOSA: mul by 1 / cap, tanh, mul by cap.
+func.func @softcap(%q: tensor<2x12x4xf32>, %k: tensor<2x12x4xf32>, %v: tensor<2x12x4xf32>) -> tensor<2x12x4xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %scale = "tosa.const"() <{values = dense<0.5> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %invcap = "tosa.const"() <{values = dense<0.25> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %cap = "tosa.const"() <{values = dense<4.0> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %kt = tosa.transpose %k {perms = array<i32: 0, 2, 1>} : (tensor<2x12x4xf32>) -> tensor<2x4x12xf32>
+  %s = tosa.matmul %q, %kt, %zp, %zp : (tensor<2x12x4xf32>, tensor<2x4x12xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x12x12xf32>
+  %ss = tosa.mul %s, %scale, %shift : (tensor<2x12x12xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<2x12x12xf32>
+  %y = tosa.mul %ss, %invcap, %shift : (tensor<2x12x12xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<2x12x12xf32>
+  %t = tosa.tanh %y : (tensor<2x12x12xf32>) -> tensor<2x12x12xf32>
+  %x = tosa.mul %t, %cap, %shift : (tensor<2x12x12xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<2x12x12xf32>
+  %max = tosa.reduce_max %x {axis = 2 : i32} : (tensor<2x12x12xf32>) -> tensor<2x12x1xf32>
+  %d = tosa.sub %x, %max : (tensor<2x12x12xf32>, tensor<2x12x1xf32>) -> tensor<2x12x12xf32>
+  %e = tosa.exp %d : (tensor<2x12x12xf32>) -> tensor<2x12x12xf32>
+  %sum = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<2x12x12xf32>) -> tensor<2x12x1xf32>
+  %inv = tosa.reciprocal %sum : (tensor<2x12x1xf32>) -> tensor<2x12x1xf32>
+  %p = tosa.mul %e, %inv, %shift : (tensor<2x12x12xf32>, tensor<2x12x1xf32>, tensor<1xi8>) -> tensor<2x12x12xf32>
+  %o = tosa.matmul %p, %v, %zp, %zp : (tensor<2x12x12xf32>, tensor<2x12x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x12x4xf32>
+  return %o : tensor<2x12x4xf32>
+}
 
 // ALiBi from constant aranges: slopes * (kpos - qpos), cast to f32, added.
 func.func @alibi(%q: tensor<2x12x4xf32>, %k: tensor<2x12x4xf32>, %v: tensor<2x12x4xf32>) -> tensor<2x12x4xf32> {
@@ -144,6 +171,8 @@ func.func @main() {
   %q = call @input(%s1) : (f32) -> tensor<2x12x4xf32>
   %k = call @input(%s2) : (f32) -> tensor<2x12x4xf32>
   %v = call @input(%s3) : (f32) -> tensor<2x12x4xf32>
+  %o0 = call @softcap(%q, %k, %v) : (tensor<2x12x4xf32>, tensor<2x12x4xf32>, tensor<2x12x4xf32>) -> tensor<2x12x4xf32>
+  call @print(%o0) : (tensor<2x12x4xf32>) -> ()
   %o1 = call @alibi(%q, %k, %v) : (tensor<2x12x4xf32>, tensor<2x12x4xf32>, tensor<2x12x4xf32>) -> tensor<2x12x4xf32>
   call @print(%o1) : (tensor<2x12x4xf32>) -> ()
   %o2 = call @documents(%q, %k, %v) : (tensor<2x12x4xf32>, tensor<2x12x4xf32>, tensor<2x12x4xf32>) -> tensor<2x12x4xf32>
