@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AttentionMatcher.h"
+#include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
 #include "ChainMatcher.h"
 #include "CausalMask.h"
 #include "EmptyRowGuard.h"
@@ -187,6 +188,46 @@ std::optional<Contraction> getContraction(const StructuredView &view,
       llvm::find(view.reductionLoops, true) - view.reductionLoops.begin())};
 }
 
+/// The op slicing `x[..., 0 : N - 1]` out of a static `x[..., N]` (every
+/// other dim whole) into `value`, tensor.extract_slice or tosa.slice: how a
+/// frontend drops the sink column from the probabilities. Sets `source`.
+static Operation *sinkColumnSlice(Value value, Value &source) {
+  Operation *def = value.getDefiningOp();
+  auto resultType = dyn_cast<RankedTensorType>(value.getType());
+  if (!def || !resultType || !resultType.hasStaticShape())
+    return nullptr;
+  SmallVector<int64_t> offsets;
+  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(def)) {
+    if (!slice.hasUnitStride())
+      return nullptr;
+    for (OpFoldResult offset : slice.getMixedOffsets()) {
+      std::optional<int64_t> constant = getConstantIntValue(offset);
+      if (!constant)
+        return nullptr;
+      offsets.push_back(*constant);
+    }
+    source = slice.getSource();
+  } else if (auto slice = dyn_cast<tosa::SliceOp>(def)) {
+    if (!tosa::getConstShapeValues(slice.getStart().getDefiningOp(), offsets))
+      return nullptr;
+    source = slice.getInput1();
+  } else {
+    return nullptr;
+  }
+  auto sourceType = cast<RankedTensorType>(source.getType());
+  ArrayRef<int64_t> from = sourceType.getShape();
+  ArrayRef<int64_t> to = resultType.getShape();
+  if (!sourceType.hasStaticShape() || from.size() != to.size() ||
+      from.empty() || llvm::any_of(offsets, [](int64_t o) { return o != 0; }))
+    return nullptr;
+  for (size_t dim = 0; dim + 1 < from.size(); ++dim)
+    if (from[dim] != to[dim])
+      return nullptr;
+  if (to.back() + 1 != from.back())
+    return nullptr;
+  return def;
+}
+
 /// Finds an exp or a softmax among the producers of `value`, a few ops up.
 Operation *findSoftmax(Value value, unsigned depth) {
   if (depth == 0)
@@ -196,6 +237,9 @@ Operation *findSoftmax(Value value, unsigned depth) {
     return nullptr;
   if (isa<linalg::SoftmaxOp>(def))
     return def;
+  Value sliced;
+  if (sinkColumnSlice(value, sliced))
+    return findSoftmax(sliced, depth - 1);
   // Reshapes of the batch dim are part of some spellings.
   if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp, tosa::ReshapeOp>(
           def))
@@ -873,6 +917,10 @@ bool Matcher::finishMatch() {
 
 /// Step 7: in a joint graph, what fa.attention_backward can state.
 bool Matcher::checkBackward() {
+  if (match.backward && match.sinks)
+    return fail(RejectCategory::Structure,
+                "a training graph with attention sinks: fa.attention_backward "
+                "takes no sinks yet");
   if (match.backward && !match.scoreFunction.empty())
     return fail(RejectCategory::Structure,
                 "a training graph whose scores go through a function before "
@@ -989,6 +1037,15 @@ std::optional<AttentionMatch> Matcher::run() {
   // Step 2: the chain from P back to Q and K.
   collecting = true;
   inChain = true;
+  Value sliced;
+  if (Operation *slice = sinkColumnSlice(probs->first, sliced);
+      slice && probs->second.back().kind == AxisKind::Key) {
+    // P without the softmax's last key column: attention sinks, whose
+    // column the scores must end with (peelSinkColumn).
+    patternOps.insert(slice);
+    probs->first = sliced;
+    sinkColumnSliced = true;
+  }
   Term *scores = nullptr;
   if (!matchProbabilities(leaf(probs->first, probs->second), scores))
     return std::nullopt;
@@ -1006,6 +1063,13 @@ std::optional<AttentionMatch> Matcher::run() {
   if (!checkOperands(types) || !readGroupedHeads(types) ||
       !settleEmptyRows(types) || !finishMatch() || !checkBackward())
     return std::nullopt;
+  // A row whose keys are all filled with a finite value keeps them next to
+  // a sink, where the fix-ups that restore such rows assume none.
+  if (match.sinks &&
+      (match.maskFill || match.fullyMaskedRows == FullyMaskedRows::MeanOfValues))
+    return reject(RejectCategory::Mask,
+                  "attention sinks with a mask that fills hidden keys with a "
+                  "finite value: only -inf masks combine with sinks");
   return match;
 }
 
@@ -1444,6 +1508,11 @@ bool Matcher::matchScores(Term *scores, Term *&contraction) {
     }
     switch (term->kind) {
     case ScalarKind::Input: {
+      if (sinkColumnSliced && !match.sinks) {
+        if (!peelSinkColumn(term, term))
+          return false;
+        continue;
+      }
       std::optional<StructuredView> view = getStructuredView(term->value);
       if (!view || !getContraction(*view)) {
         Operation *def = term->value.getDefiningOp();
@@ -1479,6 +1548,62 @@ bool Matcher::matchScores(Term *scores, Term *&contraction) {
                  " on the scores between Q·Kᵀ and the softmax");
     }
   }
+}
+
+/// concat(x, s) along the key dim, s one column that holds one value per
+/// head: x goes on as the scores and s becomes the op's sinks. Anything
+/// else where the sink column should be refuses the candidate (the slice
+/// would drop a real key).
+bool Matcher::peelSinkColumn(Term *term, Term *&next) {
+  Operation *def = term->value ? term->value.getDefiningOp() : nullptr;
+  Value scores, column;
+  int64_t keyDim = llvm::find(term->labels, Axis{AxisKind::Key}) -
+                   term->labels.begin();
+  if (auto concat = dyn_cast_or_null<tensor::ConcatOp>(def)) {
+    if (concat.getDim() == static_cast<uint64_t>(keyDim) &&
+        concat.getInputs().size() == 2) {
+      scores = concat.getInputs()[0];
+      column = concat.getInputs()[1];
+    }
+  } else if (auto concat = dyn_cast_or_null<tosa::ConcatOp>(def)) {
+    if (concat.getAxis() == keyDim && concat.getInput1().size() == 2) {
+      scores = concat.getInput1()[0];
+      column = concat.getInput1()[1];
+    }
+  }
+  if (groupAxis)
+    return fail(RejectCategory::Structure,
+                "attention sinks with grouped queries as a group axis are not "
+                "raised yet");
+  if (!column || cast<RankedTensorType>(column.getType()).getDimSize(keyDim) != 1)
+    return fail(RejectCategory::Structure,
+                "P drops the softmax's last key column, but the scores do not "
+                "end with a concatenated column (a sink): the slice would "
+                "drop a key");
+  patternOps.insert(def);
+  Labels columnLabels = term->labels;
+  columnLabels[keyDim] = Axis{AxisKind::Unit};
+  Term *sink = resolve(leaf(column, columnLabels));
+  if (sink->kind != ScalarKind::Input || !sink->value ||
+      dependsOnContraction(sink))
+    return fail(RejectCategory::Mask,
+                "the sink column is computed from the scores; a sink is a "
+                "logit of its own");
+  for (const Axis &axis : sink->labels) {
+    bool perHead = axis.kind == AxisKind::Unit ||
+                   (axis.kind == AxisKind::Batch &&
+                    (axis.part ? axis.part == 2
+                               : axis.batchIndex + 1 == numBatchDims));
+    if (!perHead)
+      return fail(RejectCategory::Mask,
+                  "the sink column varies along " +
+                      formatLabels(ArrayRef<Axis>(axis)) +
+                      "; fa.attention's sinks hold one logit per head");
+  }
+  match.sinks = sink->value;
+  match.sinkLabels = sink->labels;
+  next = leaf(scores, term->labels);
+  return true;
 }
 
 /// True when `term` reads the scores through an op that is not a constant

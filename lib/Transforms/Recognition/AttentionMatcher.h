@@ -186,6 +186,11 @@ struct AttentionMatch {
   /// The score function applied to the scaled scores before the masks
   /// (soft-capping, say), its root last; empty without one.
   SmallVector<ScoreFunctionNode> scoreFunction;
+  /// Attention sinks: a per-head logit the frontend concatenated to the
+  /// scores as one more key column and sliced off after the softmax (the
+  /// column, read as `sinkLabels`); null without.
+  Value sinks;
+  Labels sinkLabels;
   /// A splat constant added to every score: a [1, 1, 1, 1] bias.
   std::optional<double> constantBias;
   /// The score a hidden key becomes when the select fills a finite value

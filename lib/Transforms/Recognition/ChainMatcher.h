@@ -281,6 +281,12 @@ private:
   };
   SmallVector<ExtraMask> extraMasks;
   bool masksCombined = false;
+  /// P·V reads the softmax's result without its last key column (attention
+  /// sinks): the scores must then end with the sink column.
+  bool sinkColumnSliced = false;
+  /// The scores' concatenation of the sink column, when P has one sliced
+  /// off: the sink becomes the match's sinks.
+  bool peelSinkColumn(Term *term, Term *&next);
   /// The mask combineMasks turned into the causal attribute, if any.
   Value causalMask;
   bool combineMasks();

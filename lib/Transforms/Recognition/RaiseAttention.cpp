@@ -766,8 +766,36 @@ void buildScoreMod(OpBuilder &b, AttentionOp op,
 
 /// The op's operands from the frontend's tensors.
 struct RaisedOperands {
-  Value query, key, value, mask, kvLengths, pageTable;
+  Value query, key, value, mask, kvLengths, pageTable, sinks;
 };
+
+/// The op's sinks [Hq] from the frontend's sink column: arranged like a
+/// mask to [1, H or 1, 1, 1], then flattened (and broadcast to every query
+/// head where one logit serves them all).
+Value arrangeSinks(OpBuilder &b, Location loc, const AttentionMatch &match,
+                   Value query) {
+  Value column =
+      arrangeMask(b, loc, match.sinks, match.sinkLabels,
+                  match.batchSplit.empty() ? match.numBatchDims : 2, false);
+  auto type = cast<RankedTensorType>(column.getType());
+  Value flat = tensor::CollapseShapeOp::create(
+      b, loc, column, SmallVector<ReassociationIndices>{{0, 1, 2, 3}});
+  if (type.getDimSize(1) != 1)
+    return flat;
+  OpFoldResult heads = tensor::getMixedSize(b, loc, query, 1);
+  Value init =
+      tensor::EmptyOp::create(b, loc, {heads}, type.getElementType());
+  MLIRContext *ctx = b.getContext();
+  AffineMap first = AffineMap::get(1, 0, {getAffineConstantExpr(0, ctx)}, ctx);
+  return linalg::GenericOp::create(
+             b, loc, init.getType(), ValueRange{flat}, ValueRange{init},
+             ArrayRef<AffineMap>{first, b.getMultiDimIdentityMap(1)},
+             ArrayRef<utils::IteratorType>{utils::IteratorType::parallel},
+             [](OpBuilder &nb, Location nloc, ValueRange args) {
+               linalg::YieldOp::create(nb, nloc, args[0]);
+             })
+      .getResult(0);
+}
 
 /// The op's mask: a constant bias as a [1, 1, 1, 1] tensor, or the
 /// frontend's mask arranged to [B, H, Nq, Nk] (groups merged into heads,
@@ -858,7 +886,10 @@ RaisedOperands arrangeOperands(OpBuilder &b, Location loc,
   if (match.pageTable)
     pageTable = convertToI32(b, loc, match.pageTable);
 
-  return RaisedOperands{query, key, value, mask, kvLengths, pageTable};
+  Value sinks;
+  if (match.sinks)
+    sinks = arrangeSinks(b, loc, match, query);
+  return RaisedOperands{query, key, value, mask, kvLengths, pageTable, sinks};
 }
 
 /// A joint graph's gradients: fa.attention_backward reads the forward op's
@@ -1014,7 +1045,7 @@ void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
         outputType.getShape().drop_back(), b.getF32Type()));
   auto attention = AttentionOp::create(
       b, loc, resultTypes, query, key, value, mask, kvLengths, pageTable,
-      /*cu_seqlens_q=*/Value(), /*cu_seqlens_k=*/Value(), /*sinks=*/Value(),
+      /*cu_seqlens_q=*/Value(), /*cu_seqlens_k=*/Value(), operands.sinks,
       b.getF64FloatAttr(match.scale),
       match.maskFill ? b.getF64FloatAttr(*match.maskFill) : nullptr,
       match.causal ? DiagonalAlignmentAttr::get(b.getContext(), *match.causal)

@@ -1,4 +1,4 @@
-// Soft-capping and position-defined biases and masks as TOSA computes them (constant
+// Soft-capping, sinks and position-defined biases and masks as TOSA computes them (constant
 // aranges, tosa.sub / cast / mul / equal / greater / logical_or with
 // broadcasts), raised and folded into score_mod / mask_mod, and equal to the
 // program as written.
@@ -8,7 +8,7 @@
 // RUN: %compare %t.raised %t.frontend --rtol 1e-5 | FileCheck %s --check-prefix=SAME
 // RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_80 max-block-kv=4" | %mlir-run > %t.kernel
 // RUN: %compare %t.kernel %t.frontend --rtol 1e-5 | FileCheck %s --check-prefix=SAME
-// SAME: MATCH 384 values
+// SAME: MATCH 480 values
 // RAISED-LABEL: func.func @softcap
 // RAISED: fa.attention {{.*}} scale = 5.000000e-01 score_mod {
 // RAISED: math.tanh
@@ -29,6 +29,10 @@
 // RAISED-NOT: mask(
 // RAISED: mask_mod {
 // RAISED: arith.ori
+// RAISED-LABEL: func.func @sinks
+// RAISED: fa.attention {{.*}} sinks(%{{.*}} : tensor<2xf32>) scale = 5.000000e-01 :
+// RAISED-NOT: tosa.concat
+// RAISED-NOT: tosa.slice
 // RAISED-LABEL: func.func @input
 
 func.func private @printMemrefF32(tensor<*xf32>)
@@ -130,6 +134,33 @@ func.func @prefix_lm(%q: tensor<2x12x4xf32>, %k: tensor<2x12x4xf32>, %v: tensor<
   return %o : tensor<2x12x4xf32>
 }
 
+// Sinks in TOSA: a per-head logit tiled to a column, tosa.concat, the
+// softmax over Nk + 1 (reduce_max, sub, exp, reduce_sum, reciprocal, mul),
+// tosa.slice dropping the column before P·V.
+func.func @sinks(%q: tensor<2x12x4xf32>, %k: tensor<2x12x4xf32>, %v: tensor<2x12x4xf32>) -> tensor<2x12x4xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %scale = "tosa.const"() <{values = dense<0.5> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %sink = "tosa.const"() <{values = dense<[[[1.25]], [[-0.5]]]> : tensor<2x1x1xf32>}> : () -> tensor<2x1x1xf32>
+  %multiples = tosa.const_shape {values = dense<[1, 12, 1]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %column = tosa.tile %sink, %multiples : (tensor<2x1x1xf32>, !tosa.shape<3>) -> tensor<2x12x1xf32>
+  %kt = tosa.transpose %k {perms = array<i32: 0, 2, 1>} : (tensor<2x12x4xf32>) -> tensor<2x4x12xf32>
+  %s = tosa.matmul %q, %kt, %zp, %zp : (tensor<2x12x4xf32>, tensor<2x4x12xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x12x12xf32>
+  %ss = tosa.mul %s, %scale, %shift : (tensor<2x12x12xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<2x12x12xf32>
+  %x = tosa.concat %ss, %column {axis = 2 : i32} : (tensor<2x12x12xf32>, tensor<2x12x1xf32>) -> tensor<2x12x13xf32>
+  %max = tosa.reduce_max %x {axis = 2 : i32} : (tensor<2x12x13xf32>) -> tensor<2x12x1xf32>
+  %d = tosa.sub %x, %max : (tensor<2x12x13xf32>, tensor<2x12x1xf32>) -> tensor<2x12x13xf32>
+  %e = tosa.exp %d : (tensor<2x12x13xf32>) -> tensor<2x12x13xf32>
+  %sum = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<2x12x13xf32>) -> tensor<2x12x1xf32>
+  %inv = tosa.reciprocal %sum : (tensor<2x12x1xf32>) -> tensor<2x12x1xf32>
+  %pall = tosa.mul %e, %inv, %shift : (tensor<2x12x13xf32>, tensor<2x12x1xf32>, tensor<1xi8>) -> tensor<2x12x13xf32>
+  %start = tosa.const_shape {values = dense<[0, 0, 0]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %size = tosa.const_shape {values = dense<[2, 12, 12]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %p = tosa.slice %pall, %start, %size : (tensor<2x12x13xf32>, !tosa.shape<3>, !tosa.shape<3>) -> tensor<2x12x12xf32>
+  %o = tosa.matmul %p, %v, %zp, %zp : (tensor<2x12x12xf32>, tensor<2x12x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x12x4xf32>
+  return %o : tensor<2x12x4xf32>
+}
+
 func.func @input(%seed: f32) -> tensor<2x12x4xf32> {
   %e = tensor.empty() : tensor<2x12x4xf32>
   %r = linalg.generic {indexing_maps = [affine_map<(a, b, c) -> (a, b, c)>],
@@ -179,5 +210,7 @@ func.func @main() {
   call @print(%o2) : (tensor<2x12x4xf32>) -> ()
   %o3 = call @prefix_lm(%q, %k, %v) : (tensor<2x12x4xf32>, tensor<2x12x4xf32>, tensor<2x12x4xf32>) -> tensor<2x12x4xf32>
   call @print(%o3) : (tensor<2x12x4xf32>) -> ()
+  %o4 = call @sinks(%q, %k, %v) : (tensor<2x12x4xf32>, tensor<2x12x4xf32>, tensor<2x12x4xf32>) -> tensor<2x12x4xf32>
+  call @print(%o4) : (tensor<2x12x4xf32>) -> ()
   return
 }
