@@ -137,7 +137,98 @@ ASYNC_SWEEP = [SWEEP + n + ".mlir" for n in
                 "kernel-mma-stages2-window", "kernel-mma-bf16-gqa-stages2")]
 
 # name, file, old text, new text, tests, what the bug is.
+MOD = "test/Integration/Modifiers/"
+
 MUTATIONS = [
+    # Score and mask modifications (issue 33): the regions, sinks, the
+    # tiles a mask_mod hides, and their recognition.
+    ("score-mod-not-applied",
+     """  if (Block *scoreMod = op.getScoreModBlock())
+    score.modifyScore(""",
+     """  if (Block *scoreMod = nullptr)
+    score.modifyScore(""",
+     [MOD + "op-modifiers.mlir"],
+     "score_mod never applied (every lowering, the reference too)"),
+    ("mask-mod-not-applied",
+     "  if (maskMod && withMaskMod)",
+     "  if (maskMod && !withMaskMod)",
+     [MOD + "op-modifiers.mlir", MOD + "mask-mod-tiles.mlir"],
+     "mask_mod applied only where a tile is proved whole, never where it is needed"),
+    ("score-mod-on-raw-scores",
+     "    bool modified = op.getScoreModBlock() || op.getSinks();",
+     "    bool modified = op.getSinks() != nullptr;",
+     [MOD + "kernels-f16.mlir"],
+     "GPU kernels fold the scale into the exponent with a score_mod: the region sees unscaled scores and the max is taken before it"),
+    ("sink-missing-from-sum",
+     """  initialSum = arith::SelectOp::create(b, loc, seen, f32Constant(b, loc, 1),
+                                       f32Constant(b, loc, 0));""",
+     """  initialSum = arith::SelectOp::create(b, loc, seen, f32Constant(b, loc, 0),
+                                       f32Constant(b, loc, 0));""",
+     [MOD + "kernels-f16.mlir", MOD + "op-modifiers-f16.mlir"],
+     "GPU kernels: the sink starts the max but not the sum"),
+    ("sink-in-every-quad-lane",
+     "  Value first = math.eq(lane, math.constant(0));",
+     "  Value first = math.eq(lane, lane);",
+     [MOD + "kernels-f16.mlir"],
+     "register-fragment and wgmma kernels add the sink's term in all four lanes that share a row"),
+    ("tiled-sink-missing-from-sum",
+     """    initSum = linalg::FillOp::create(b, loc, ValueRange{sinkTerm},""",
+     """    initSum = linalg::FillOp::create(b, loc, ValueRange{shifted},""",
+     [MOD + "op-modifiers.mlir"],
+     "tiled lowering: the sum starts at s - m instead of e^(s - m)"),
+    ("tiled-sink-in-every-split",
+     "      Value first = math.eq(split, zeroIndex);",
+     "      Value first = math.eq(zeroIndex, zeroIndex);",
+     [MOD + "op-modifiers.mlir"],
+     "split-KV: every split counts the sink, so the merge counts it S times"),
+    ("reference-sink-missing",
+     """    auto [rowMax, probs, rowSum] =
+        buildSoftmaxRows(b, loc, scores, op.getSinks());""",
+     """    auto [rowMax, probs, rowSum] =
+        buildSoftmaxRows(b, loc, scores, Value());""",
+     [MOD + "op-modifiers.mlir"],
+     "the reference ignores sinks (checked against the float64 oracle)"),
+    ("mask-mod-interval-off-by-one-block",
+     "          Value lastCol = lm.addConstant(lm.add(col0, cols), -1);",
+     "          Value lastCol = lm.addConstant(col0, 0);",
+     [MOD + "mask-mod-tiles.mlir"],
+     "the tile test reads only the block's first key: a tile whose later keys are visible is skipped"),
+    ("mask-mod-whole-when-overlapping",
+     "    Bound unequal = negate(single);",
+     "    Bound unequal = known(0);",
+     [MOD + "mask-mod-tiles.mlir", MOD + "op-modifiers.mlir"],
+     "an equality on intervals is taken as never false: overlapping document ranges count as whole, so hidden keys stay visible"),
+    ("mask-mod-skip-ignored",
+     "        if (!someVisible) {",
+     "        if (someVisible) {",
+     [MOD + "mask-mod-tiles.mlir"],
+     "tiles a mask_mod hides are visited anyway (only the NaN test tells: the numbers are the same)"),
+    ("fold-broadcast-read-at-index",
+     """    if (operand.getDimSize(dim) == 1 && result.getDimSize(dim) != 1)
+      return zero();""",
+     """    if (operand.getDimSize(dim) == 0 && result.getDimSize(dim) != 1)
+      return zero();""",
+     [MOD + "raise-position-masks-tosa.mlir"],
+     "the fold reads a broadcast TOSA operand at the result's index instead of 0"),
+    ("fold-arange-off-by-one",
+     "      if (value.getSExtValue() != expected++)",
+     "      if (value.getSExtValue() != ++expected)",
+     [MOD + "raise-position-masks-tosa.mlir"],
+     "an arange 1, 2, 3, ... taken as its index (the check starts one late): the real arange stays a read, the shifted one would be misread"),
+    ("softcap-mask-before-cap-raised",
+     '  case ScalarKind::Select:\n    reject(RejectCategory::Mask,\n'
+     '           "a mask is applied before a function of the scores',
+     '  case ScalarKind::Select:\n'
+     '    return translateScoreFunction(term->operands[1], argument, depth - 1);\n'
+     '    reject(RejectCategory::Mask,\n'
+     '           "a mask is applied before a function of the scores',
+     [MOD + "raise-softcap.mlir"],
+     "a mask under the soft-cap dropped and the cap raised: hidden keys count"),
+    ("sink-column-per-query-raised",
+     "    if (!perHead)\n      return fail(RejectCategory::Mask,",
+     "    if (false)\n      return fail(RejectCategory::Mask,",
+     [MOD + "raise-sinks.mlir"],
+     "a column that varies along the queries raised as a per-head sink"),
     # Hopper's kernel (issue 32): its layouts, descriptors and waits, and
     # the CPU model of wgmma they run on.
     ("wgmma-no-rescale",
