@@ -1608,7 +1608,7 @@ bool Matcher::peelSinkColumn(Term *term, Term *&next) {
 
 /// True when `term` reads the scores through an op that is not a constant
 /// scale, a cast, a bias or a mask: tanh (soft-capping), exp, log, max,
-/// negation, a subtraction, or a product or quotient of two scores.
+/// negation, a subtraction, or a sum, product or quotient of two scores.
 bool Matcher::isScoreFunction(Term *term, unsigned depth) {
   if (depth == 0)
     return false;
@@ -1631,11 +1631,9 @@ bool Matcher::isScoreFunction(Term *term, unsigned depth) {
   case ScalarKind::Mul:
   case ScalarKind::Div:
   case ScalarKind::Add:
-    if (llvm::all_of(term->operands, dependent))
-      return true;
-    return llvm::any_of(term->operands, [&](Term *operand) {
-      return dependent(operand) && isScoreFunction(operand, depth - 1);
-    });
+    // With one side independent of the scores this is a scale or a bias,
+    // peeled as such; the function, if any, is found below it.
+    return llvm::all_of(term->operands, dependent);
   case ScalarKind::ExtF:
   case ScalarKind::TruncF:
     return isScoreFunction(term->operands[0], depth - 1);

@@ -472,6 +472,23 @@ def generate_program_ungrouped(index, rng, dtype):
         # B·H dynamic too (without GQA, whose repeat needs the group size).
         if group == 1 and rng.random() < 0.5:
             heads = kv_heads = Dyn(heads, "h")
+    # Score and mask modifications (issue 33), drawn from a generator of
+    # their own so that every other program of a seed stays as it was:
+    # soft-capping, cap * tanh(x / cap) on the scaled scores before the
+    # masks (Gemma 2), raised as score_mod; its near miss applies the cap
+    # after the mask, where tanh(-inf) = -1 makes hidden keys count. And
+    # ALiBi (linalg): the bias computed from linalg.index and per-head
+    # slopes, raised and folded into score_mod.
+    modifiers_rng = random.Random(f"modifiers-{index}-{rng.getstate()[1][:4]}")
+    softcap = None
+    if (mutation is None and spelling == "plain" and layout != "split"
+            and modifiers_rng.random() < 0.4):
+        softcap = modifiers_rng.choice([1.5, 4.0, 30.0])
+        if (mask in ("bias", "keep", "fill", "causal", "lengths")
+                and modifiers_rng.random() < 0.3):
+            mutation = "cap-after-mask"
+    alibi = (mask == "bias" and dialect == "linalg" and not dynamic
+             and spelling != "computed-mask" and modifiers_rng.random() < 0.5)
     f = "f32"
     q_t = ttype([heads, nq, d], dtype)
     k_t = ttype([kv_heads, nk, d], dtype)
@@ -527,7 +544,7 @@ def generate_program_ungrouped(index, rng, dtype):
                   layout=layout, dynamic=dynamic,
                   scale_form=scale_form, spelling=spelling, guard=guard,
                   zero_d_scale=zero_d_scale, extra_causal=extra_causal,
-                  unit_batch=unit_batch,
+                  unit_batch=unit_batch, softcap=softcap, alibi=alibi,
                   **({"length": lengths["value"], "length_type": lengths["type"],
                       "length_spelling": lengths["spelling"],
                       "kv_lengths": "no" if lengths["spelling"] == "bias" and spelling == "lse"
@@ -796,6 +813,27 @@ def generate_program_ungrouped(index, rng, dtype):
                                ["affine_map<(a, b, c) -> (a, b, c)>"] * 2, [heads, nq, nk])
         x = x2
 
+    def emit_softcap(x):
+        x2 = p.fresh("x")
+        if dialect == "tosa":
+            inv, cap = p.fresh("c"), p.fresh("c")
+            y, t = p.fresh("y"), p.fresh("t")
+            p.emit(f'{inv} = "tosa.const"() <{{values = dense<{1.0 / softcap}> : tensor<{ones}xf32>}}> : () -> tensor<{ones}xf32>')
+            p.emit(f'{cap} = "tosa.const"() <{{values = dense<{softcap}> : tensor<{ones}xf32>}}> : () -> tensor<{ones}xf32>')
+            p.emit(f"{y} = tosa.mul {x}, {inv}, %shift : ({s_t}, tensor<{ones}xf32>, tensor<1xi8>) -> {s_t}")
+            p.emit(f"{t} = tosa.tanh {y} : ({s_t}) -> {s_t}")
+            p.emit(f"{x2} = tosa.mul {t}, {cap}, %shift : ({s_t}, tensor<{ones}xf32>, tensor<1xi8>) -> {s_t}")
+        else:
+            linalg_elementwise(p, x2, [(x, s_t)],
+                               [f"%cap = arith.constant {softcap} : f32", "%y = arith.divf %a0, %cap : f32",
+                                "%t = math.tanh %y : f32", "%z = arith.mulf %t, %cap : f32",
+                                "linalg.yield %z : f32"],
+                               ["affine_map<(a, b, c) -> (a, b, c)>"] * 2, [heads, nq, nk])
+        return x2
+
+    if softcap is not None and mutation != "cap-after-mask":
+        x = emit_softcap(x)
+
     if mask != "none":
         x2 = p.fresh("x")
         if mask == "splat":
@@ -830,6 +868,22 @@ def generate_program_ungrouped(index, rng, dtype):
             else:
                 m = ["a" if not unit(mask_shape[0]) else "0", "b" if not unit(mask_shape[1]) else "0", "c"]
                 bias = "%m"
+                if alibi:
+                    # ALiBi: slope[h] * (j - i), slopes 2^-(h + 1), over the
+                    # scores' shape (the argument bias is left unused).
+                    slopes, bias = p.fresh("slopes"), p.fresh("alibi")
+                    values = ", ".join(f"{2.0 ** -(h + 1)}" for h in range(heads))
+                    p.emit(f"{slopes} = arith.constant dense<[{values}]> : tensor<{heads}xf32>")
+                    linalg_elementwise(p, bias, [(slopes, f"tensor<{heads}xf32>")],
+                                       ["%i = linalg.index 1 : index", "%j = linalg.index 2 : index",
+                                        "%d = arith.subi %j, %i : index",
+                                        "%di = arith.index_cast %d : index to i64",
+                                        "%df = arith.sitofp %di : i64 to f32",
+                                        "%y = arith.mulf %a0, %df : f32", "linalg.yield %y : f32"],
+                                       ["affine_map<(a, b, c) -> (a)>", "affine_map<(a, b, c) -> (a, b, c)>"],
+                                       [heads, nq, nk])
+                    mt = ttype([heads, nq, nk], f)
+                    m = ["a", "b", "c"]
                 if spelling == "computed-mask":
                     # A bias computed in the function, (1 - m) * -2 (BERT's
                     # padding bias has the same form).
@@ -941,6 +995,9 @@ def generate_program_ungrouped(index, rng, dtype):
                                 "%y = arith.select %keep, %a0, %ninf : f32", "linalg.yield %y : f32"],
                                ["affine_map<(a, b, c) -> (a, b, c)>"] * 2, [heads, nq, nk])
         x = x2
+
+    if mutation == "cap-after-mask":
+        x = emit_softcap(x)
 
     # Softmax over the key axis (or, as a near miss, the query axis).
     axis = 1 if mutation == "axis" else 2
@@ -1975,6 +2032,10 @@ def program_classes(meta):
         classes.append("mask=bias+causal" + ("-in-body" if meta.get("dialect") == "linalg" else ""))
     if meta.get("layout") in ("seq-first", "bshd"):
         classes.append("layout=" + meta["layout"])
+    if meta.get("softcap") not in (None, "None"):
+        classes.append("score_mod=softcap" + ("-after-mask" if meta.get("mutation") == "cap-after-mask" else ""))
+    if meta.get("alibi") == "True":
+        classes.append("score_mod=alibi")
     if meta.get("mutation") == "permutation":
         classes.append("layout=key-dn")
     if meta.get("layout") == "grouped":

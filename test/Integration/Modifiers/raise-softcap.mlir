@@ -12,7 +12,7 @@
 // RUN: %compare %t.kernel %t.frontend --rtol 1e-5 | FileCheck %s --check-prefix=SAME
 // SAME: MATCH 384 values
 // REMARK-DAG: remark: attention not raised: a mask is applied before a function of the scores (the function of a hidden key's -inf is a finite score: the key would count)
-// REMARK-DAG: remark: attention not raised: the function of the scores before the softmax reads a tensor
+// REMARK-DAG: remark: attention not raised: the scores are multiplied by a tensor, not a compile-time scalar
 // REMARK-DAG: remark: attention not raised: P·V reads mul(...), not exp(x - max) / sum
 // RAISED-LABEL: func.func @softcap(
 // RAISED: fa.attention {{.*}} scale = 5.000000e-01 score_mod {
