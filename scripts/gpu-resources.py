@@ -62,6 +62,12 @@ CPASYNC_WGMMA_CASES = [("sm_90a", "f16", d, causal)
 CASES += [(chip, "f16", d, False, f"<block_q = 64, block_kv = 64, warps = 4, stages = 2>")
           for chip in ("sm_80", "sm_90") for d in (64, 128)]
 
+# Score and mask modifications (issue 33) at d = 128, f16: soft-capping as
+# score_mod; and soft-capping with a document mask_mod (ids from an [N]
+# argument) and sinks. Entries: chip, head dim, kind.
+MODIFIER_CASES = [(chip, 128, kind) for chip in ("sm_80", "sm_90", "sm_90a")
+                  for kind in ("softcap", "alibi", "softcap, documents, sinks")]
+
 SEQ, HEADS, BATCH = 4096, 16, 2
 # The backward pass: chip, dtype, head dim, causal (the chip's selection).
 BACKWARD_CASES = [(chip, "f16", d, causal)
@@ -126,6 +132,47 @@ def attention(dtype, d, causal, tiling, batch=BATCH, heads=HEADS,
     return (f"func.func @attention(%q: {q}, %k: {kv}, %v: {kv}) -> {q} {{\n"
             f"  %o = fa.attention %q, %k, %v scale = {d ** -0.5!r}{mask} : "
             f"{q}, {kv}, {kv} -> {q}\n"
+            f"  return %o : {q}\n}}\n")
+
+
+def modified_attention(dtype, d, kind, batch=BATCH, heads=HEADS, n=SEQ):
+    """fa.attention with a soft-cap score_mod (cap 50, Gemma 2's), with
+    ALiBi computed from the head and the positions, or with the soft-cap
+    and a document mask_mod and sinks beside it."""
+    q = f"tensor<{batch}x{heads}x{n}x{d}x{dtype}>"
+    full = kind.startswith("softcap,")
+    args = f", %doc: tensor<{n}xi32>, %sinks: tensor<{heads}xf32>" if full else ""
+    sinks = f" sinks(%sinks : tensor<{heads}xf32>)" if full else ""
+    mask_mod = ("  } mask_mod {\n"
+                "  ^bb0(%b: index, %h: index, %i: index, %j: index):\n"
+                f"    %x = tensor.extract %doc[%i] : tensor<{n}xi32>\n"
+                f"    %y = tensor.extract %doc[%j] : tensor<{n}xi32>\n"
+                "    %same = arith.cmpi eq, %x, %y : i32\n"
+                "    fa.yield %same : i1\n") if full else ""
+    body = ("    %cap = arith.constant 50.0 : f32\n"
+            "    %u = arith.divf %s, %cap : f32\n"
+            "    %t = math.tanh %u : f32\n"
+            "    %r = arith.mulf %t, %cap : f32\n")
+    if kind == "alibi":
+        # slope[h] = 2^-(h + 1) / 2, times k - q.
+        body = ("    %c1 = arith.constant 1 : index\n"
+                "    %e = arith.addi %h, %c1 : index\n"
+                "    %ei = arith.index_cast %e : index to i32\n"
+                "    %ef = arith.sitofp %ei : i32 to f32\n"
+                "    %half = arith.constant -0.5 : f32\n"
+                "    %p = arith.mulf %ef, %half : f32\n"
+                "    %slope = math.exp2 %p : f32\n"
+                "    %dd = arith.subi %j, %i : index\n"
+                "    %di = arith.index_cast %dd : index to i32\n"
+                "    %df = arith.sitofp %di : i32 to f32\n"
+                "    %r = math.fma %slope, %df, %s : f32\n")
+    return (f"func.func @attention(%q: {q}, %k: {q}, %v: {q}{args}) -> {q} {{\n"
+            f"  %o = fa.attention %q, %k, %v{sinks} scale = {d ** -0.5!r} score_mod {{\n"
+            "  ^bb0(%s: f32, %b: index, %h: index, %i: index, %j: index):\n"
+            f"{body}"
+            "    fa.yield %r : f32\n"
+            f"{mask_mod}"
+            f"  }} : {q}, {q}, {q} -> {q}\n"
             f"  return %o : {q}\n}}\n")
 
 
@@ -371,6 +418,11 @@ def main():
             new_rows, failed = check(args, tmp, chip, dtype, d,
                                      f"paged decode, Nk = {nk}",
                                      paged_attention(dtype, d, nk))
+            rows += new_rows
+            failures += failed
+        for chip, d, kind in MODIFIER_CASES:
+            new_rows, failed = check(args, tmp, chip, "f16", d, kind,
+                                     modified_attention("f16", d, kind))
             rows += new_rows
             failures += failed
         for chip, dtype, d, causal in BACKWARD_CASES:

@@ -318,6 +318,34 @@ TEST(FA2Policy, TmaProducerKernelTakesFlashAttention3Tiles) {
   EXPECT_LE(cpAsync.decision->tiling.blockQ, 128);
 }
 
+TEST(GPUKernel, ScoreModificationsCostRegistersAndTheOverlap) {
+  // A score_mod keeps P V from overlapping the softmax (ptxas serializes
+  // the wgmmas around a soft-cap's tanh there); a mask_mod alone does not.
+  AttentionShape shape = makeShape(4096, 128, 2);
+  shape.mmaOperands = true;
+  KernelChoices all{true, true, true, true, true, true, true};
+  shape.scoreModifications = true;
+  EXPECT_TRUE(planKernel(Tiling{128, 128, 8, 2}, shape, 2, 2, all).overlapSoftmax);
+  shape.scoreMod = true;
+  KernelPlan plan = planKernel(Tiling{128, 128, 8, 2}, shape, 2, 2, all);
+  EXPECT_FALSE(plan.overlapSoftmax);
+  EXPECT_TRUE(plan.pingPong);
+  // Their registers move the d = 128 tiles: 128 x 176 no longer fits the
+  // TMA kernel's 240 (ALiBi spills there), nor 128 x 32 with 4 warps the
+  // mma.sync kernel's 255.
+  shape.tmaProducerKernel = true;
+  TileSelection hopper = selectTiles(shape, preset("sm_90a"), TilePolicy::FA2);
+  ASSERT_TRUE(hopper.decision) << hopper.error;
+  EXPECT_LT(hopper.decision->tiling.blockKV, 176);
+  EXPECT_LE(hopper.decision->costs.registersPerThread, 240);
+  shape.tmaProducerKernel = false;
+  TileSelection ampere = selectTiles(shape, preset("sm_80"), TilePolicy::FA2);
+  ASSERT_TRUE(ampere.decision) << ampere.error;
+  const Tiling &tiling = ampere.decision->tiling;
+  EXPECT_FALSE(tiling.blockQ == 128 && tiling.blockKV == 32 && tiling.warps == 4);
+  EXPECT_LE(ampere.decision->costs.registersPerThread, 255);
+}
+
 TEST(GPUKernel, WarpgroupRegisterSplitFitsTheSM) {
   // FlashAttention-3's 24 / 240 with two compute warpgroups; every split
   // within 64K registers for the block, in setmaxnreg's steps of 8.

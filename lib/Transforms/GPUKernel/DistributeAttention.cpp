@@ -949,6 +949,8 @@ KernelPlan mlir::fa::planForwardKernel(AttentionOp op,
   shape.headDim = op.getQuery().getType().getDimSize(3);
   shape.valueDim = op.getValue().getType().getDimSize(3);
   shape.mmaOperands = isMmaSyncOperandTypes(queryType, keyType, valueType);
+  shape.scoreMod = op.getScoreModBlock() != nullptr;
+  shape.scoreModifications = op.hasScoreModifications();
   bool tma = options.tmaProducer && whyNoTmaProducer(op).empty();
   return planKernel(sizes, shape, gpu_kernel::elementBytes(keyType),
                     gpu_kernel::elementBytes(valueType),

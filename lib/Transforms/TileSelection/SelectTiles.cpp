@@ -173,8 +173,11 @@ AttentionShape describe(AttentionOpInterface op) {
     shape.window = AttentionShape::Window{window.getLeft(), window.getRight(),
                                           offset(window.getAlign())};
   shape.packedSequences = op.isPacked();
-  if (auto forward = dyn_cast<AttentionOp>(op.getOperation()))
+  if (auto forward = dyn_cast<AttentionOp>(op.getOperation())) {
     shape.queryGroupsPackable = whyNotPackable(forward).empty();
+    shape.scoreMod = forward.getScoreModBlock() != nullptr;
+    shape.scoreModifications = forward.hasScoreModifications();
+  }
   return shape;
 }
 

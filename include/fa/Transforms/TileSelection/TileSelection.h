@@ -74,6 +74,14 @@ struct AttentionShape {
   /// warpgroups' registers follow that kernel's model, and it runs one
   /// block per SM (registersPerThread, evaluateTiling).
   bool tmaProducerKernel = false;
+  /// fa.attention's score modifications: a score_mod region, and any
+  /// region or sinks at all. The regions grow the softmax's code per score
+  /// element (registersPerThread counts them in the TMA producer kernel),
+  /// and a score_mod keeps planKernel from overlapping P V with the
+  /// softmax: ptxas (CUDA 13) serializes the wgmmas around a soft-cap's
+  /// tanh there (C7519), where the plain schedule compiles clean.
+  bool scoreMod = false;
+  bool scoreModifications = false;
 };
 
 /// The attention a tiling with packGQA computes: Hkv heads of G * Nq query

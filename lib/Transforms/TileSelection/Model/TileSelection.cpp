@@ -314,8 +314,8 @@ KernelPlan mlir::fa::planKernel(const Tiling &tiling,
     plan.threads += kKernelWarpgroupThreads;
   // P V a block late needs a second stage: block i + 1's K and V land while
   // block i's V is still read.
-  plan.overlapSoftmax =
-      plan.tmaProducer && choices.overlapSoftmax && tiling.stages >= 2;
+  plan.overlapSoftmax = plan.tmaProducer && choices.overlapSoftmax &&
+                        tiling.stages >= 2 && !shape.scoreMod;
   int64_t computeWarpgroups =
       tiling.warps * kKernelWarpSize / kKernelWarpgroupThreads;
   plan.pingPong = plan.tmaProducer && choices.pingPong && computeWarpgroups >= 2;
@@ -414,6 +414,11 @@ int64_t mlir::fa::registersPerThread(const Tiling &tiling,
     // compiles within its warpgroups' share, 240 or 160 (docs/GPU.md,
     // "Hopper").
     double bands = shape.causalOffset || shape.window ? 8 : 0;
+    // score_mod, mask_mod and sinks: their positions, captured buffers
+    // and temporaries; ALiBi at d = 128 spills 28 bytes at 128 x 176 and
+    // none at 128 x 128 (docs/GPU.md).
+    if (shape.scoreModifications)
+      bands += 16;
     double wideKeys =
         std::max<double>(double(shape.headDim) - double(shape.valueDim), 0) / 2;
     return clampToInt64(
@@ -434,6 +439,7 @@ int64_t mlir::fa::registersPerThread(const Tiling &tiling,
     // (docs/GPU.md, "Hopper").
     double bands = shape.causalOffset || shape.window ? 24 : 0;
     double packed = shape.packedSequences ? 8 : 0;
+    packed += shape.scoreModifications ? 8 : 0; // as in the TMA kernel
     double oneStage = tiling.stages == 1 ? 10 : 0;
     double wideKeys =
         std::max<double>(double(shape.headDim) - double(shape.valueDim), 0) / 2;
@@ -461,9 +467,14 @@ int64_t mlir::fa::registersPerThread(const Tiling &tiling,
     // 12 spill bytes at d = 128, 128 x 32, two stages, causal, on sm_80
     // without them counted; scripts/ptx-main-loop.py).
     double bandBases = shape.causalOffset || shape.window ? 3 : 0;
+    // score_mod, mask_mod, sinks: positions and captured buffers stay live
+    // (ptxas: ALiBi spills 8 bytes at d = 128, 128 x 32, two stages, on
+    // sm_80 and sm_90 without them counted; scripts/gpu-resources.py).
+    double modifications = shape.scoreModifications ? 6 : 0;
     double inFlight = 5 * double(shape.headDim) / 16 +
                       double(tiling.blockKV) / 4 + 6 + hoistedAddresses +
-                      sequenceBases + bandBases + 12 * fragmentRows;
+                      sequenceBases + bandBases + modifications +
+                      12 * fragmentRows;
     return clampToInt64(std::ceil(fragments + inFlight));
   }
   double threads = double(tiling.warps) * double(target.warpSize);
