@@ -10,7 +10,10 @@
 
 #include "fa/Dialect/FA/IR/FAOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -447,6 +450,89 @@ LogicalResult AttentionOp::verifyRegions() {
                               {index, index, index, index},
                               "(b: index, h: index, q: index, k: index)",
                               IntegerType::get(ctx, 1));
+}
+
+namespace {
+
+/// `value` as `base + c` for a block argument `base` and a constant `c`
+/// (addi with a constant on either side, or the argument itself).
+std::optional<std::pair<BlockArgument, int64_t>> argumentPlusConstant(
+    Value value) {
+  if (auto argument = dyn_cast<BlockArgument>(value))
+    return std::pair{argument, int64_t{0}};
+  auto add = value.getDefiningOp<arith::AddIOp>();
+  if (!add)
+    return std::nullopt;
+  for (auto [base, offset] : {std::pair{add.getLhs(), add.getRhs()},
+                              std::pair{add.getRhs(), add.getLhs()}}) {
+    auto argument = dyn_cast<BlockArgument>(base);
+    APInt constant;
+    if (argument && matchPattern(offset, m_ConstantInt(&constant)))
+      return std::pair{argument, constant.getSExtValue()};
+  }
+  return std::nullopt;
+}
+
+/// A mask_mod that is exactly a causal mask, `k <= q + c` in any of its
+/// spellings (sle, slt, sge, sgt, either side offset by a constant),
+/// becomes the causal attribute: c = 0 is top_left; c = Nk - Nq (static Nk
+/// and Nq, no kv_lengths, whose bottom-right diagonal is per sequence) is
+/// bottom_right. Any other mask_mod stays a region.
+struct MaskModToCausal : OpRewritePattern<AttentionOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(AttentionOp op,
+                                PatternRewriter &rewriter) const override {
+    Block *block = op.getMaskModBlock();
+    // (mask_fill takes no causal: its hidden keys keep a weight.)
+    if (!block || op.getCausal() || op.getWindowAttr() || op.getMaskFillAttr())
+      return failure();
+    auto cmp = cast<YieldOp>(block->getTerminator())
+                   .getValue()
+                   .getDefiningOp<arith::CmpIOp>();
+    if (!cmp || cmp->getBlock() != block)
+      return failure();
+    auto lhs = argumentPlusConstant(cmp.getLhs());
+    auto rhs = argumentPlusConstant(cmp.getRhs());
+    if (!lhs || !rhs)
+      return failure();
+    // Normalize to key + a <= query + b.
+    BlockArgument query = block->getArgument(2), key = block->getArgument(3);
+    using P = arith::CmpIPredicate;
+    P predicate = cmp.getPredicate();
+    if (predicate == P::sge || predicate == P::sgt) {
+      std::swap(lhs, rhs);
+      predicate = predicate == P::sge ? P::sle : P::slt;
+    }
+    if ((predicate != P::sle && predicate != P::slt) || lhs->first != key ||
+        rhs->first != query)
+      return failure();
+    // k + a <= q + b  <=>  k <= q + (b - a); k < x <=> k <= x - 1.
+    int64_t offset = rhs->second - lhs->second - (predicate == P::slt);
+    std::optional<DiagonalAlignment> align;
+    int64_t queryLen = op.getQuery().getType().getDimSize(2);
+    int64_t keyLen = op.getKeyLength();
+    if (offset == 0)
+      align = DiagonalAlignment::top_left;
+    else if (!op.getKvLengths() && !op.isPacked() &&
+             !ShapedType::isDynamic(queryLen) &&
+             !ShapedType::isDynamic(keyLen) && offset == keyLen - queryLen)
+      align = DiagonalAlignment::bottom_right;
+    if (!align)
+      return failure();
+    rewriter.modifyOpInPlace(op, [&] {
+      op.setCausalAttr(DiagonalAlignmentAttr::get(op.getContext(), *align));
+    });
+    rewriter.eraseBlock(block);
+    return success();
+  }
+};
+
+} // namespace
+
+void AttentionOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                              MLIRContext *context) {
+  patterns.add<MaskModToCausal>(context);
 }
 
 int64_t AttentionBackwardOp::getGroupSize() {

@@ -114,7 +114,11 @@ def FA_AttentionOp : FA_Op<"attention", [Pure, AttrSizedOperandSegments,
       document masks `doc[q] == doc[k]`, prefix-LM `k < p or k <= q`. Same
       rules as `score_mod`. The tiled lowering classifies each (query block,
       key block) by interval arithmetic over the region and skips blocks it
-      proves hidden (docs/Tiling.md).
+      proves hidden (docs/Tiling.md). A `mask_mod`
+      that is exactly a causal mask (`k <= q + c` with `c = 0`, or with
+      `c = Nk - Nq` when the key length is static and there are no
+      `kv_lengths`) canonicalizes to `causal`, whose tiles the lowerings
+      bound in closed form.
     * `sinks(%s : tensor<Hqxf32>)` (optional) adds, per query head `h`, one
       more logit `s[h]` to every row's softmax that has no value (attention
       sinks, GPT-OSS): `O = sum_j e^(S_j - m) V_j / (e^(s[h] - m) +
@@ -173,6 +177,7 @@ def FA_AttentionOp : FA_Op<"attention", [Pure, AttrSizedOperandSegments,
 
   let hasVerifier = 1;
   let hasRegionVerifier = 1;
+  let hasCanonicalizer = 1;
 
   let extraClassDeclaration = [{
     /// The score a key hidden by the i1 mask takes: mask_fill, or -inf.

@@ -1,0 +1,94 @@
+// A mask_mod that is exactly a causal mask becomes the causal attribute;
+// anything else stays a region.
+// RUN: fa-opt %s -canonicalize -split-input-file | FileCheck %s
+
+!q = tensor<1x2x6x4xf32>
+!kv = tensor<1x2x8x4xf32>
+
+// CHECK-LABEL: func.func @top_left
+// CHECK: fa.attention {{.*}} scale = 5.000000e-01 causal = top_left :
+// CHECK-NOT: mask_mod
+func.func @top_left(%q: !q, %k: !kv) -> !q {
+  %o = fa.attention %q, %k, %k scale = 0.5 mask_mod {
+  ^bb0(%b: index, %h: index, %i: index, %j: index):
+    %c = arith.cmpi sle, %j, %i : index
+    fa.yield %c : i1
+  } : !q, !kv, !kv -> !q
+  return %o : !q
+}
+
+// -----
+
+!q = tensor<1x2x6x4xf32>
+!kv = tensor<1x2x8x4xf32>
+
+// q >= k - 2, i.e. k <= q + 2 = q + (Nk - Nq): bottom-right.
+// CHECK-LABEL: func.func @bottom_right
+// CHECK: fa.attention {{.*}} causal = bottom_right :
+func.func @bottom_right(%q: !q, %k: !kv) -> !q {
+  %o = fa.attention %q, %k, %k scale = 0.5 mask_mod {
+  ^bb0(%b: index, %h: index, %i: index, %j: index):
+    %c1 = arith.constant 3 : index
+    %i3 = arith.addi %i, %c1 : index
+    %c = arith.cmpi sgt, %i3, %j : index
+    fa.yield %c : i1
+  } : !q, !kv, !kv -> !q
+  return %o : !q
+}
+
+// -----
+
+!q = tensor<1x2x6x4xf32>
+!kv = tensor<1x2x8x4xf32>
+
+// k <= q + 1 is neither diagonal here: it stays.
+// CHECK-LABEL: func.func @other_diagonal
+// CHECK: fa.attention {{.*}} scale = 5.000000e-01 mask_mod {
+// CHECK-NOT: causal
+func.func @other_diagonal(%q: !q, %k: !kv) -> !q {
+  %o = fa.attention %q, %k, %k scale = 0.5 mask_mod {
+  ^bb0(%b: index, %h: index, %i: index, %j: index):
+    %c1 = arith.constant 1 : index
+    %i1 = arith.addi %c1, %i : index
+    %c = arith.cmpi sle, %j, %i1 : index
+    fa.yield %c : i1
+  } : !q, !kv, !kv -> !q
+  return %o : !q
+}
+
+// -----
+
+!q = tensor<1x2x6x4xf32>
+!kv = tensor<1x2x8x4xf32>
+
+// The transpose k >= q is no causal mask.
+// CHECK-LABEL: func.func @anti_causal
+// CHECK: mask_mod {
+func.func @anti_causal(%q: !q, %k: !kv) -> !q {
+  %o = fa.attention %q, %k, %k scale = 0.5 mask_mod {
+  ^bb0(%b: index, %h: index, %i: index, %j: index):
+    %c = arith.cmpi sle, %i, %j : index
+    fa.yield %c : i1
+  } : !q, !kv, !kv -> !q
+  return %o : !q
+}
+
+// -----
+
+!q = tensor<1x2x6x4xf32>
+!kv = tensor<1x2x8x4xf32>
+
+// With kv_lengths a bottom-right diagonal is per sequence: k <= q + 2 is
+// not the op's bottom_right there.
+// CHECK-LABEL: func.func @lengths
+// CHECK: kv_lengths{{.*}} mask_mod {
+func.func @lengths(%q: !q, %k: !kv, %len: tensor<1xi32>) -> !q {
+  %o = fa.attention %q, %k, %k kv_lengths(%len : tensor<1xi32>) scale = 0.5 mask_mod {
+  ^bb0(%b: index, %h: index, %i: index, %j: index):
+    %c2 = arith.constant 2 : index
+    %i2 = arith.addi %i, %c2 : index
+    %c = arith.cmpi sle, %j, %i2 : index
+    fa.yield %c : i1
+  } : !q, !kv, !kv -> !q
+  return %o : !q
+}
