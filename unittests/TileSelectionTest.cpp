@@ -325,7 +325,8 @@ TEST(GPUKernel, ScoreModificationsCostRegistersAndTheOverlap) {
   shape.mmaOperands = true;
   KernelChoices all{true, true, true, true, true, true, true};
   shape.scoreModifications = true;
-  EXPECT_TRUE(planKernel(Tiling{128, 128, 8, 2}, shape, 2, 2, all).overlapSoftmax);
+  EXPECT_TRUE(
+      planKernel(Tiling{128, 128, 8, 2}, shape, 2, 2, all).overlapSoftmax);
   shape.scoreMod = true;
   KernelPlan plan = planKernel(Tiling{128, 128, 8, 2}, shape, 2, 2, all);
   EXPECT_FALSE(plan.overlapSoftmax);
@@ -342,7 +343,8 @@ TEST(GPUKernel, ScoreModificationsCostRegistersAndTheOverlap) {
   TileSelection ampere = selectTiles(shape, preset("sm_80"), TilePolicy::FA2);
   ASSERT_TRUE(ampere.decision) << ampere.error;
   const Tiling &tiling = ampere.decision->tiling;
-  EXPECT_FALSE(tiling.blockQ == 128 && tiling.blockKV == 32 && tiling.warps == 4);
+  EXPECT_FALSE(tiling.blockQ == 128 && tiling.blockKV == 32 &&
+               tiling.warps == 4);
   EXPECT_LE(ampere.decision->costs.registersPerThread, 255);
 }
 

@@ -32,8 +32,7 @@ void mlir::fa::buildCPUPipeline(OpPassManager &pm,
                                 const CPUPipelineOptions &options) {
   // Attention in frontend IR becomes fa.attention; the same input with
   // raise=false runs the frontend's own ops, which is how tests compare them.
-  if (options.raise)
-  {
+  if (options.raise) {
     pm.addPass(createFARaiseAttention());
     // Masks computed from positions become score_mod / mask_mod.
     pm.addPass(createFAFoldMasksIntoModifiers());

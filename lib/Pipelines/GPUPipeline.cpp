@@ -198,8 +198,7 @@ void mlir::fa::buildGPUPipeline(OpPassManager &pm,
                                 const GPUPipelineOptions &options) {
   if (options.indexBitwidth == 32)
     useShortSharedPointers();
-  if (options.raise)
-  {
+  if (options.raise) {
     pm.addPass(createFARaiseAttention());
     // Masks computed from positions become score_mod / mask_mod.
     pm.addPass(createFAFoldMasksIntoModifiers());

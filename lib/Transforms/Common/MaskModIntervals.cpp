@@ -123,12 +123,16 @@ private:
   Bound min(const Bound &x, const Bound &y) {
     return combine(
         x, y, [](int64_t p, int64_t q) { return std::min(p, q); },
-        [&](Value p, Value q) { return arith::MinSIOp::create(*b, loc, p, q); });
+        [&](Value p, Value q) {
+          return arith::MinSIOp::create(*b, loc, p, q);
+        });
   }
   Bound max(const Bound &x, const Bound &y) {
     return combine(
         x, y, [](int64_t p, int64_t q) { return std::max(p, q); },
-        [&](Value p, Value q) { return arith::MaxSIOp::create(*b, loc, p, q); });
+        [&](Value p, Value q) {
+          return arith::MaxSIOp::create(*b, loc, p, q);
+        });
   }
   /// x < y and x <= y, as i1 bounds.
   Bound less(const Bound &x, const Bound &y, bool orEqual) {
@@ -183,11 +187,9 @@ Abstract IntervalEvaluator::compare(arith::CmpIPredicate predicate,
   using P = arith::CmpIPredicate;
   switch (predicate) {
   case P::slt:
-    return Abstract::truth(less(x.lo, y.hi, false),
-                           less(y.lo, x.hi, true));
+    return Abstract::truth(less(x.lo, y.hi, false), less(y.lo, x.hi, true));
   case P::sle:
-    return Abstract::truth(less(x.lo, y.hi, true),
-                           less(y.lo, x.hi, false));
+    return Abstract::truth(less(x.lo, y.hi, true), less(y.lo, x.hi, false));
   case P::sgt:
     return compare(P::slt, y, x);
   case P::sge:
@@ -198,11 +200,9 @@ Abstract IntervalEvaluator::compare(arith::CmpIPredicate predicate,
     // are the same single value.
     Bound overlap = logic(less(x.lo, y.hi, true), less(y.lo, x.hi, true),
                           /*isAnd=*/true);
-    Bound single = logic(logic(less(x.hi, x.lo, true), less(y.hi, y.lo, true),
-                               true),
-                         logic(less(x.lo, y.lo, true), less(y.lo, x.lo, true),
-                               true),
-                         true);
+    Bound single = logic(
+        logic(less(x.hi, x.lo, true), less(y.hi, y.lo, true), true),
+        logic(less(x.lo, y.lo, true), less(y.lo, x.lo, true), true), true);
     Bound unequal = negate(single);
     return predicate == P::eq ? Abstract::truth(overlap, unequal)
                               : Abstract::truth(unequal, overlap);
@@ -351,7 +351,8 @@ Abstract IntervalEvaluator::evaluate(Operation &op) {
   }
   if (auto cmp = dyn_cast<arith::CmpIOp>(op))
     return compare(cmp.getPredicate(), operand(0), operand(1));
-  if (isa<arith::AndIOp, arith::OrIOp>(op) && op.getResult(0).getType().isInteger(1)) {
+  if (isa<arith::AndIOp, arith::OrIOp>(op) &&
+      op.getResult(0).getType().isInteger(1)) {
     Abstract x = operand(0), y = operand(1);
     if (x.kind != Abstract::Kind::Bool || y.kind != Abstract::Kind::Bool)
       return {};
@@ -377,11 +378,10 @@ Abstract IntervalEvaluator::evaluate(Operation &op) {
     if (x.kind == Abstract::Kind::Int && y.kind == Abstract::Kind::Int)
       return Abstract::integer(min(x.lo, y.lo), max(x.hi, y.hi));
     if (x.kind == Abstract::Kind::Bool && y.kind == Abstract::Kind::Bool)
-      return Abstract::truth(
-          logic(logic(c.canTrue, x.canTrue, true),
-                logic(c.canFalse, y.canTrue, true), false),
-          logic(logic(c.canTrue, x.canFalse, true),
-                logic(c.canFalse, y.canFalse, true), false));
+      return Abstract::truth(logic(logic(c.canTrue, x.canTrue, true),
+                                   logic(c.canFalse, y.canTrue, true), false),
+                             logic(logic(c.canTrue, x.canFalse, true),
+                                   logic(c.canFalse, y.canFalse, true), false));
     return {};
   }
   if (auto extract = dyn_cast<tensor::ExtractOp>(op))
@@ -430,14 +430,14 @@ TileVisibility mlir::fa::emitTileVisibility(OpBuilder &b, Location loc,
   return {asValue(canTrue), allVisible};
 }
 
-std::optional<std::pair<bool, bool>> mlir::fa::staticTileVisibility(
-    Block *block, ArrayRef<std::pair<int64_t, int64_t>> ranges) {
-  IntervalEvaluator evaluator(nullptr, block->getParentOp()->getLoc(),
-                              nullptr);
+std::optional<std::pair<bool, bool>>
+mlir::fa::staticTileVisibility(Block *block,
+                               ArrayRef<std::pair<int64_t, int64_t>> ranges) {
+  IntervalEvaluator evaluator(nullptr, block->getParentOp()->getLoc(), nullptr);
   SmallVector<Abstract> arguments;
   for (auto [first, last] : ranges)
-    arguments.push_back(Abstract::integer(evaluator.known(first),
-                                          evaluator.known(last)));
+    arguments.push_back(
+        Abstract::integer(evaluator.known(first), evaluator.known(last)));
   auto [canTrue, canFalse] = evaluator.run(block, arguments);
   if (!canTrue.known || !canFalse.known)
     return std::nullopt;

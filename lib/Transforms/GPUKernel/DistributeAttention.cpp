@@ -418,10 +418,10 @@ void KernelBuilder::startFromSink(const QueryBlock &block) {
   IndexMath math{b, loc};
   Value sink = sinkLogit(math, sinks, block.head);
   if (block.split)
-    sink = arith::SelectOp::create(b, loc, math.eq(block.split, math.constant(0)),
-                                   sink, negInf);
-  Value seen = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, sink,
-                                     negInf);
+    sink = arith::SelectOp::create(
+        b, loc, math.eq(block.split, math.constant(0)), sink, negInf);
+  Value seen =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, sink, negInf);
   initialMax = sink;
   initialSum = arith::SelectOp::create(b, loc, seen, f32Constant(b, loc, 1),
                                        f32Constant(b, loc, 0));
@@ -901,9 +901,8 @@ Value KernelBuilder::scoreOf(Value raw, Value batch, Value head, Value row,
   bool regions = op.getScoreModBlock() || op.getMaskModBlock();
   if (!elementMasks && !regions)
     return exponent.rawScores ? raw : arith::MulFOp::create(b, loc, raw, scale);
-  ScoreMasks masks{mask,         maskBroadcast, queryLen,
-                   tensorKeyLen, keyLen,        geometry,
-                   elementMasks, &modifierCaptures};
+  ScoreMasks masks{mask,   maskBroadcast, queryLen,     tensorKeyLen,
+                   keyLen, geometry,      elementMasks, &modifierCaptures};
   return kernelScore(b, loc, op, masks, raw,
                      exponent.rawScores ? Value() : scale, batch, head, row,
                      col);

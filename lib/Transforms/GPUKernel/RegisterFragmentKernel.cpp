@@ -287,7 +287,9 @@ class RegisterFragmentVariant final : public KernelVariant {
 public:
   using KernelVariant::KernelVariant;
 
-  SmallVector<Value> initState() override { return kernel.fragmentInitState(self.thread); }
+  SmallVector<Value> initState() override {
+    return kernel.fragmentInitState(self.thread);
+  }
   SmallVector<Value> scores(const KeyBlockAt &at) override {
     return kernel.fragmentScores(self.thread, at.stage, tiles.query, tiles.key);
   }

@@ -14,14 +14,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "AttentionMatcher.h"
-#include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
-#include "ChainMatcher.h"
 #include "CausalMask.h"
+#include "ChainMatcher.h"
 #include "EmptyRowGuard.h"
 #include "HeadRepeat.h"
 #include "LengthMask.h"
 #include "PagedCache.h"
 #include "StructuredView.h"
+#include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -1065,8 +1065,8 @@ std::optional<AttentionMatch> Matcher::run() {
     return std::nullopt;
   // A row whose keys are all filled with a finite value keeps them next to
   // a sink, where the fix-ups that restore such rows assume none.
-  if (match.sinks &&
-      (match.maskFill || match.fullyMaskedRows == FullyMaskedRows::MeanOfValues))
+  if (match.sinks && (match.maskFill ||
+                      match.fullyMaskedRows == FullyMaskedRows::MeanOfValues))
     return reject(RejectCategory::Mask,
                   "attention sinks with a mask that fills hidden keys with a "
                   "finite value: only -inf masks combine with sinks");
@@ -1557,8 +1557,8 @@ bool Matcher::matchScores(Term *scores, Term *&contraction) {
 bool Matcher::peelSinkColumn(Term *term, Term *&next) {
   Operation *def = term->value ? term->value.getDefiningOp() : nullptr;
   Value scores, column;
-  int64_t keyDim = llvm::find(term->labels, Axis{AxisKind::Key}) -
-                   term->labels.begin();
+  int64_t keyDim =
+      llvm::find(term->labels, Axis{AxisKind::Key}) - term->labels.begin();
   if (auto concat = dyn_cast_or_null<tensor::ConcatOp>(def)) {
     if (concat.getDim() == static_cast<uint64_t>(keyDim) &&
         concat.getInputs().size() == 2) {
@@ -1575,7 +1575,8 @@ bool Matcher::peelSinkColumn(Term *term, Term *&next) {
     return fail(RejectCategory::Structure,
                 "attention sinks with grouped queries as a group axis are not "
                 "raised yet");
-  if (!column || cast<RankedTensorType>(column.getType()).getDimSize(keyDim) != 1)
+  if (!column ||
+      cast<RankedTensorType>(column.getType()).getDimSize(keyDim) != 1)
     return fail(RejectCategory::Structure,
                 "P drops the softmax's last key column, but the scores do not "
                 "end with a concatenated column (a sink): the slice would "
@@ -1590,10 +1591,10 @@ bool Matcher::peelSinkColumn(Term *term, Term *&next) {
                 "the sink column is computed from the scores; a sink is a "
                 "logit of its own");
   for (const Axis &axis : sink->labels) {
-    bool perHead = axis.kind == AxisKind::Unit ||
-                   (axis.kind == AxisKind::Batch &&
-                    (axis.part ? axis.part == 2
-                               : axis.batchIndex + 1 == numBatchDims));
+    bool perHead =
+        axis.kind == AxisKind::Unit ||
+        (axis.kind == AxisKind::Batch &&
+         (axis.part ? axis.part == 2 : axis.batchIndex + 1 == numBatchDims));
     if (!perHead)
       return fail(RejectCategory::Mask,
                   "the sink column varies along " +
@@ -1616,9 +1617,7 @@ bool Matcher::isScoreFunction(Term *term, unsigned depth) {
   collecting = false;
   term = resolve(term);
   collecting = wasCollecting;
-  auto dependent = [&](Term *operand) {
-    return dependsOnContraction(operand);
-  };
+  auto dependent = [&](Term *operand) { return dependsOnContraction(operand); };
   switch (term->kind) {
   case ScalarKind::Tanh:
   case ScalarKind::Exp:
@@ -1689,9 +1688,8 @@ bool Matcher::isScaledScores(Term *term, unsigned depth) {
 /// Adds `term` (resolved, part of the pattern) to the score function,
 /// with the scaled scores as its argument: returns its node. The scaled
 /// scores must be one term (`argument`, found on the way).
-std::optional<unsigned> Matcher::translateScoreFunction(Term *term,
-                                                        Term *&argument,
-                                                        unsigned depth) {
+std::optional<unsigned>
+Matcher::translateScoreFunction(Term *term, Term *&argument, unsigned depth) {
   if (depth == 0) {
     reject(RejectCategory::Structure,
            "the function of the scores before the softmax is too deep");

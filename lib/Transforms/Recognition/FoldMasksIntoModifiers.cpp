@@ -71,8 +71,7 @@ private:
     return failure();
   }
   Value zero() {
-    return builder ? arith::ConstantIndexOp::create(*builder, loc, 0)
-                   : Value();
+    return builder ? arith::ConstantIndexOp::create(*builder, loc, 0) : Value();
   }
   /// The index of dim `dim` of an operand shaped `operand` read by an
   /// elementwise op at result index `index`: 0 where the operand
@@ -126,8 +125,8 @@ FailureOr<Value> ElementWalk::element(Value tensor, ArrayRef<Value> indices) {
       inner[perm] = indices[dim];
     return element(transpose.getInput1(), inner);
   }
-  if (def->getDialect() &&
-      def->getDialect()->getNamespace() == tosa::TosaDialect::getDialectNamespace())
+  if (def->getDialect() && def->getDialect()->getNamespace() ==
+                               tosa::TosaDialect::getDialectNamespace())
     return tosaElementwise(def, indices);
   if (def->hasTrait<OpTrait::Elementwise>() && def->getNumResults() == 1 &&
       def->getNumRegions() == 0 && isMemoryEffectFree(def))
@@ -273,8 +272,7 @@ FailureOr<Value> ElementWalk::structured(linalg::LinalgOp op,
 
 /// A reshape that only inserts or drops static unit dims: the source's
 /// non-unit dims are the result's, in order.
-FailureOr<Value> ElementWalk::unitReshape(Value source,
-                                          RankedTensorType result,
+FailureOr<Value> ElementWalk::unitReshape(Value source, RankedTensorType result,
                                           ArrayRef<Value> indices) {
   auto sourceType = cast<RankedTensorType>(source.getType());
   SmallVector<Value> kept;
@@ -381,37 +379,56 @@ FailureOr<Value> ElementWalk::tosaElementwise(Operation *op,
       .Case([&](tosa::AddOp add) {
         return binary(
             {add.getInput1(), add.getInput2()},
-            [&](Value x, Value y) { return arith::AddFOp::create(*b, loc, x, y).getResult(); },
-            [&](Value x, Value y) { return arith::AddIOp::create(*b, loc, x, y).getResult(); });
+            [&](Value x, Value y) {
+              return arith::AddFOp::create(*b, loc, x, y).getResult();
+            },
+            [&](Value x, Value y) {
+              return arith::AddIOp::create(*b, loc, x, y).getResult();
+            });
       })
       .Case([&](tosa::SubOp sub) {
         return binary(
             {sub.getInput1(), sub.getInput2()},
-            [&](Value x, Value y) { return arith::SubFOp::create(*b, loc, x, y).getResult(); },
-            [&](Value x, Value y) { return arith::SubIOp::create(*b, loc, x, y).getResult(); });
+            [&](Value x, Value y) {
+              return arith::SubFOp::create(*b, loc, x, y).getResult();
+            },
+            [&](Value x, Value y) {
+              return arith::SubIOp::create(*b, loc, x, y).getResult();
+            });
       })
       .Case([&](tosa::MulOp mul) -> FailureOr<Value> {
         DenseElementsAttr shift;
         if (!isFloat && (!matchPattern(mul.getShift(), m_Constant(&shift)) ||
-                         !shift.isSplat() ||
-                         shift.getSplatValue<APInt>() != 0))
+                         !shift.isSplat() || shift.getSplatValue<APInt>() != 0))
           return fail("a tosa.mul with a shift");
         return binary(
             {mul.getInput1(), mul.getInput2()},
-            [&](Value x, Value y) { return arith::MulFOp::create(*b, loc, x, y).getResult(); },
-            [&](Value x, Value y) { return arith::MulIOp::create(*b, loc, x, y).getResult(); });
+            [&](Value x, Value y) {
+              return arith::MulFOp::create(*b, loc, x, y).getResult();
+            },
+            [&](Value x, Value y) {
+              return arith::MulIOp::create(*b, loc, x, y).getResult();
+            });
       })
       .Case([&](tosa::MinimumOp min) {
         return binary(
             {min.getInput1(), min.getInput2()},
-            [&](Value x, Value y) { return arith::MinimumFOp::create(*b, loc, x, y).getResult(); },
-            [&](Value x, Value y) { return arith::MinSIOp::create(*b, loc, x, y).getResult(); });
+            [&](Value x, Value y) {
+              return arith::MinimumFOp::create(*b, loc, x, y).getResult();
+            },
+            [&](Value x, Value y) {
+              return arith::MinSIOp::create(*b, loc, x, y).getResult();
+            });
       })
       .Case([&](tosa::MaximumOp max) {
         return binary(
             {max.getInput1(), max.getInput2()},
-            [&](Value x, Value y) { return arith::MaximumFOp::create(*b, loc, x, y).getResult(); },
-            [&](Value x, Value y) { return arith::MaxSIOp::create(*b, loc, x, y).getResult(); });
+            [&](Value x, Value y) {
+              return arith::MaximumFOp::create(*b, loc, x, y).getResult();
+            },
+            [&](Value x, Value y) {
+              return arith::MaxSIOp::create(*b, loc, x, y).getResult();
+            });
       })
       .Case([&](tosa::GreaterOp greater) {
         return compare({greater.getInput1(), greater.getInput2()},
@@ -429,13 +446,17 @@ FailureOr<Value> ElementWalk::tosaElementwise(Operation *op,
         return binary(
             {logical.getInput1(), logical.getInput2()},
             [&](Value x, Value y) { return Value(); },
-            [&](Value x, Value y) { return arith::AndIOp::create(*b, loc, x, y).getResult(); });
+            [&](Value x, Value y) {
+              return arith::AndIOp::create(*b, loc, x, y).getResult();
+            });
       })
       .Case([&](tosa::LogicalOrOp logical) {
         return binary(
             {logical.getInput1(), logical.getInput2()},
             [&](Value x, Value y) { return Value(); },
-            [&](Value x, Value y) { return arith::OrIOp::create(*b, loc, x, y).getResult(); });
+            [&](Value x, Value y) {
+              return arith::OrIOp::create(*b, loc, x, y).getResult();
+            });
       })
       .Case([&](tosa::LogicalNotOp logical) -> FailureOr<Value> {
         FailureOr<SmallVector<Value>> scalars = operands({logical.getInput1()});
@@ -477,18 +498,24 @@ FailureOr<Value> ElementWalk::tosaElementwise(Operation *op,
         unsigned toWidth = elementType.getIntOrFloatBitWidth();
         if (isa<IntegerType>(from) && isFloat)
           return from.isInteger(1)
-                     ? arith::UIToFPOp::create(*b, loc, elementType, x).getResult()
-                     : arith::SIToFPOp::create(*b, loc, elementType, x).getResult();
+                     ? arith::UIToFPOp::create(*b, loc, elementType, x)
+                           .getResult()
+                     : arith::SIToFPOp::create(*b, loc, elementType, x)
+                           .getResult();
         if (fromWidth == toWidth)
           return x;
         if (isFloat)
           return fromWidth < toWidth
-                     ? arith::ExtFOp::create(*b, loc, elementType, x).getResult()
-                     : arith::TruncFOp::create(*b, loc, elementType, x).getResult();
+                     ? arith::ExtFOp::create(*b, loc, elementType, x)
+                           .getResult()
+                     : arith::TruncFOp::create(*b, loc, elementType, x)
+                           .getResult();
         if (fromWidth < toWidth)
           return from.isInteger(1)
-                     ? arith::ExtUIOp::create(*b, loc, elementType, x).getResult()
-                     : arith::ExtSIOp::create(*b, loc, elementType, x).getResult();
+                     ? arith::ExtUIOp::create(*b, loc, elementType, x)
+                           .getResult()
+                     : arith::ExtSIOp::create(*b, loc, elementType, x)
+                           .getResult();
         return arith::TruncIOp::create(*b, loc, elementType, x).getResult();
       })
       .Default([&](Operation *other) -> FailureOr<Value> {
@@ -554,10 +581,10 @@ LogicalResult mlir::fa::foldMaskIntoModifiers(RewriterBase &rewriter,
   // A broadcast dim of the mask is read at 0.
   SmallVector<Value> indices;
   for (int64_t dim = 0; dim < 4; ++dim)
-    indices.push_back(maskType.getDimSize(dim) == 1
-                          ? arith::ConstantIndexOp::create(rewriter, loc, 0)
-                                .getResult()
-                          : positions[dim]);
+    indices.push_back(
+        maskType.getDimSize(dim) == 1
+            ? arith::ConstantIndexOp::create(rewriter, loc, 0).getResult()
+            : positions[dim]);
   ElementWalk emit(&rewriter, loc, maskType.getNumElements());
   Value element = *emit.element(mask, indices);
   Value result;

@@ -710,9 +710,9 @@ void buildScoreMod(OpBuilder &b, AttentionOp op,
   OpBuilder::InsertionGuard guard(b);
   Location loc = op.getLoc();
   Type f32 = b.getF32Type(), index = b.getIndexType();
-  Block *block = b.createBlock(&op.getScoreMod(), {},
-                               {f32, index, index, index, index},
-                               SmallVector<Location>(5, loc));
+  Block *block =
+      b.createBlock(&op.getScoreMod(), {}, {f32, index, index, index, index},
+                    SmallVector<Location>(5, loc));
   b.setInsertionPointToStart(block);
   SmallVector<Value> values;
   for (const ScoreFunctionNode &node : nodes) {
@@ -783,8 +783,7 @@ Value arrangeSinks(OpBuilder &b, Location loc, const AttentionMatch &match,
   if (type.getDimSize(1) != 1)
     return flat;
   OpFoldResult heads = tensor::getMixedSize(b, loc, query, 1);
-  Value init =
-      tensor::EmptyOp::create(b, loc, {heads}, type.getElementType());
+  Value init = tensor::EmptyOp::create(b, loc, {heads}, type.getElementType());
   MLIRContext *ctx = b.getContext();
   AffineMap first = AffineMap::get(1, 0, {getAffineConstantExpr(0, ctx)}, ctx);
   return linalg::GenericOp::create(

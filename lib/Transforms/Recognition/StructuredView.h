@@ -23,24 +23,24 @@ namespace mlir::fa::recognition {
 
 /// What one node of a scalar body computes.
 enum class ScalarKind {
-  Input,      // the element of input `input`
-  Init,       // the accumulator (reductions and contractions)
-  Constant,   // a compile-time scalar (`constant`)
+  Input,    // the element of input `input`
+  Init,     // the accumulator (reductions and contractions)
+  Constant, // a compile-time scalar (`constant`)
   Add,
   Sub,
   Mul,
   Div,
-  Max,        // maximumf / TOSA maximum: NaN propagates
-  MaxNum,     // maxnumf: NaN is ignored
+  Max,    // maximumf / TOSA maximum: NaN propagates
+  MaxNum, // maxnumf: NaN is ignored
   Exp,
   Log,
   Neg,
   Tanh,
-  Select,     // (condition, on true, on false)
-  ExtF,       // float widening
-  TruncF,     // float narrowing
-  BoolToFloat,// i1 to float (uitofp, tosa.cast from i1)
-  Other,      // anything else: never matched
+  Select,      // (condition, on true, on false)
+  ExtF,        // float widening
+  TruncF,      // float narrowing
+  BoolToFloat, // i1 to float (uitofp, tosa.cast from i1)
+  Other,       // anything else: never matched
 };
 
 /// One node of a scalar body. Operands index ScalarBody::nodes.

@@ -377,8 +377,8 @@ SoftmaxRows buildSoftmaxRows(OpBuilder &b, Location loc, Value scores,
   // Row max, with a safe version (0 for rows with no visible key) so that
   // exp(-inf - max) never becomes exp(NaN).
   Value rowMax = createGeneric(
-      b, loc, ValueRange{scores}, maxInit,
-      {identity4, rowMap}, {par, par, par, red},
+      b, loc, ValueRange{scores}, maxInit, {identity4, rowMap},
+      {par, par, par, red},
       [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
         return arith::MaximumFOp::create(nb, nloc, args[0], args[1]);
       });
@@ -407,8 +407,8 @@ SoftmaxRows buildSoftmaxRows(OpBuilder &b, Location loc, Value scores,
         });
   }
   Value rowSum = createGeneric(
-      b, loc, ValueRange{probs}, sumInit,
-      {identity4, rowMap}, {par, par, par, red},
+      b, loc, ValueRange{probs}, sumInit, {identity4, rowMap},
+      {par, par, par, red},
       [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
         return arith::AddFOp::create(nb, nloc, args[0], args[1]);
       });

@@ -145,9 +145,9 @@ struct TileAttentionLowering {
   Value lastQueryRow;
   Value blockScores(OpBuilder &lb, Location lloc, Value raw, Value maskTile,
                     Value needsMask, Value batch, Value head, Value keyLen,
-                    Value row0, Value col0, Value cols,
-                    int64_t tileRows, const AttentionGeometry &geometry,
-                    Value scale, ArrayRef<bool> maskBroadcast);
+                    Value row0, Value col0, Value cols, int64_t tileRows,
+                    const AttentionGeometry &geometry, Value scale,
+                    ArrayRef<bool> maskBroadcast);
   SmallVector<Value> onlineSoftmaxStep(OpBuilder &lb, Location lloc,
                                        ValueRange state, Value scores,
                                        Value valueTile, int64_t tileRows);
@@ -266,14 +266,14 @@ TileAttentionLowering::computeRows(Value batch, Value head, Value kvHead,
     Value shifted =
         arith::SubFOp::create(b, loc, sink, safeRowMax(b, loc, sink));
     Value sinkTerm = math::ExpOp::create(b, loc, shifted);
-    initMax = linalg::FillOp::create(b, loc, ValueRange{sink},
-                                     ValueRange{createEmpty(b, loc, rowSizes,
-                                                            f32)})
-                  .getResult(0);
-    initSum = linalg::FillOp::create(b, loc, ValueRange{sinkTerm},
-                                     ValueRange{createEmpty(b, loc, rowSizes,
-                                                            f32)})
-                  .getResult(0);
+    initMax =
+        linalg::FillOp::create(b, loc, ValueRange{sink},
+                               ValueRange{createEmpty(b, loc, rowSizes, f32)})
+            .getResult(0);
+    initSum =
+        linalg::FillOp::create(b, loc, ValueRange{sinkTerm},
+                               ValueRange{createEmpty(b, loc, rowSizes, f32)})
+            .getResult(0);
   }
   Value initAcc = createFilled(b, loc, accSizes, f32, zero);
 
@@ -305,22 +305,22 @@ TileAttentionLowering::computeRows(Value batch, Value head, Value kvHead,
             valueTile = loadPagedTile(pb, ploc, value, table, batch, kvHead,
                                       col0, cols, blockKV, valueDim);
           } else {
-            keyTile = loadTile(pb, ploc, key, batch, kvHead, col0, cols,
-                               blockKV, zeroIndex, pm.constant(headDim),
-                               headDim);
-            valueTile = loadTile(pb, ploc, value, batch, kvHead, col0, cols,
-                                 blockKV, zeroIndex, pm.constant(valueDim),
-                                 valueDim);
+            keyTile =
+                loadTile(pb, ploc, key, batch, kvHead, col0, cols, blockKV,
+                         zeroIndex, pm.constant(headDim), headDim);
+            valueTile =
+                loadTile(pb, ploc, value, batch, kvHead, col0, cols, blockKV,
+                         zeroIndex, pm.constant(valueDim), valueDim);
           }
           Value maskTile;
           if (mask)
             maskTile = loadTile(pb, ploc, mask, batch, head, row0, rows,
                                 tileRows, col0, cols, blockKV, maskBroadcast);
-          Value raw = createGeneric(
-              pb, ploc, ValueRange{queryTile, keyTile},
-              createFilled(pb, ploc, scoreSizes, f32, zero),
-              {map(3, {i, d}), map(3, {j, d}), map(3, {i, j})},
-              {par, par, red}, multiplyAddF32);
+          Value raw =
+              createGeneric(pb, ploc, ValueRange{queryTile, keyTile},
+                            createFilled(pb, ploc, scoreSizes, f32, zero),
+                            {map(3, {i, d}), map(3, {j, d}), map(3, {i, j})},
+                            {par, par, red}, multiplyAddF32);
           return BlockData{valueTile, maskTile, raw};
         };
         std::optional<BlockData> data;
@@ -341,22 +341,22 @@ TileAttentionLowering::computeRows(Value batch, Value head, Value kvHead,
               lb, lloc, maskMod,
               {{batch, batch}, {head, head}, {row0, lastRow}, {col0, lastCol}});
           someVisible = visibility.someVisible;
-          Value partial = visibility.allVisible
-                              ? arith::XOrIOp::create(
-                                    lb, lloc, visibility.allVisible,
-                                    arith::ConstantIntOp::create(lb, lloc, 1, 1))
-                                    .getResult()
-                              : arith::ConstantIntOp::create(lb, lloc, 1, 1)
-                                    .getResult();
+          Value partial =
+              visibility.allVisible
+                  ? arith::XOrIOp::create(
+                        lb, lloc, visibility.allVisible,
+                        arith::ConstantIntOp::create(lb, lloc, 1, 1))
+                        .getResult()
+                  : arith::ConstantIntOp::create(lb, lloc, 1, 1).getResult();
           needsMask = lm.orI(needsMask, partial);
         }
 
         auto step = [&](OpBuilder &sb, Location sloc) {
           BlockData block = data ? *data : prepare(sb, sloc);
-          Value scores = blockScores(sb, sloc, block.raw, block.maskTile,
-                                     needsMask, batch, head, keyLen, row0,
-                                     col0, cols, tileRows, geometry, scale,
-                                     maskBroadcast);
+          Value scores =
+              blockScores(sb, sloc, block.raw, block.maskTile, needsMask, batch,
+                          head, keyLen, row0, col0, cols, tileRows, geometry,
+                          scale, maskBroadcast);
           return onlineSoftmaxStep(sb, sloc, state, scores, block.valueTile,
                                    tileRows);
         };
@@ -409,8 +409,7 @@ TileAttentionLowering::computeRows(Value batch, Value head, Value kvHead,
 Value TileAttentionLowering::blockScores(
     OpBuilder &lb, Location lloc, Value raw, Value maskTile, Value needsMask,
     Value batch, Value head, Value keyLen, Value row0, Value col0, Value cols,
-    int64_t tileRows,
-    const AttentionGeometry &geometry, Value scale,
+    int64_t tileRows, const AttentionGeometry &geometry, Value scale,
     ArrayRef<bool> maskBroadcast) {
   SmallVector<OpFoldResult> scoreSizes = {lb.getIndexAttr(tileRows),
                                           lb.getIndexAttr(blockKV)};

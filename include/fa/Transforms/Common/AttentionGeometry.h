@@ -175,8 +175,7 @@ struct AttentionGeometry {
   /// read past the end of a tensor it indexes by position.
   struct TilePlace {
     Value row0, col0, validRows, validCols;
-    Value batch = nullptr, head = nullptr, lastRow = nullptr,
-          lastCol = nullptr;
+    Value batch = nullptr, head = nullptr, lastRow = nullptr, lastCol = nullptr;
   };
 
   /// A [rows, keys] tile of masked scores as the tiled lowerings build it,

@@ -12,10 +12,10 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/IR/Matchers.h"
-#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
 
 #include <cmath>
@@ -407,9 +407,8 @@ LogicalResult verifyModifierRegion(AttentionOp op, Region &region,
     return success();
   Block &block = region.front();
   if (block.getArgumentTypes() != TypeRange(argTypes))
-    return op.emitOpError()
-           << name << " must take " << signature << ", got ("
-           << block.getArgumentTypes() << ")";
+    return op.emitOpError() << name << " must take " << signature << ", got ("
+                            << block.getArgumentTypes() << ")";
   auto yield = dyn_cast<YieldOp>(block.getTerminator());
   if (!yield)
     return op.emitOpError() << name << " must end with fa.yield";
@@ -419,8 +418,9 @@ LogicalResult verifyModifierRegion(AttentionOp op, Region &region,
   for (Operation &inner : block.without_terminator()) {
     auto refuse = [&](StringRef why) {
       InFlightDiagnostic diag = op.emitOpError()
-                                << name << " may hold only side-effect-free "
-                                           "scalar ops without regions; '"
+                                << name
+                                << " may hold only side-effect-free "
+                                   "scalar ops without regions; '"
                                 << inner.getName() << "' " << why;
       diag.attachNote(inner.getLoc()) << "here";
       return diag;
@@ -446,18 +446,17 @@ LogicalResult AttentionOp::verifyRegions() {
           *this, getScoreMod(), "score_mod", {f32, index, index, index, index},
           "(score: f32, b: index, h: index, q: index, k: index)", f32)))
     return failure();
-  return verifyModifierRegion(*this, getMaskMod(), "mask_mod",
-                              {index, index, index, index},
-                              "(b: index, h: index, q: index, k: index)",
-                              IntegerType::get(ctx, 1));
+  return verifyModifierRegion(
+      *this, getMaskMod(), "mask_mod", {index, index, index, index},
+      "(b: index, h: index, q: index, k: index)", IntegerType::get(ctx, 1));
 }
 
 namespace {
 
 /// `value` as `base + c` for a block argument `base` and a constant `c`
 /// (addi with a constant on either side, or the argument itself).
-std::optional<std::pair<BlockArgument, int64_t>> argumentPlusConstant(
-    Value value) {
+std::optional<std::pair<BlockArgument, int64_t>>
+argumentPlusConstant(Value value) {
   if (auto argument = dyn_cast<BlockArgument>(value))
     return std::pair{argument, int64_t{0}};
   auto add = value.getDefiningOp<arith::AddIOp>();
