@@ -265,6 +265,14 @@ Term *Matcher::resolve(Term *term) {
   return term;
 }
 
+Term *Matcher::resolveQuietly(Term *term) {
+  bool wasCollecting = collecting;
+  collecting = false;
+  term = resolve(term);
+  collecting = wasCollecting;
+  return term;
+}
+
 Term *Matcher::step(Term *term) {
   if (term->kind == ScalarKind::Input && term->value) {
     if (!term->expansionTried) {
@@ -418,10 +426,7 @@ Term *Matcher::lookThroughBatchReshape(Term *term) {
 bool Matcher::dependsOnContraction(Term *term, unsigned depth) {
   if (depth == 0)
     return false;
-  bool wasCollecting = collecting;
-  collecting = false;
-  term = resolve(term);
-  collecting = wasCollecting;
+  term = resolveQuietly(term);
   if (term->kind == ScalarKind::Input) {
     std::optional<StructuredView> view = getStructuredView(term->value);
     return view && getContraction(*view).has_value();
@@ -1613,10 +1618,7 @@ bool Matcher::peelSinkColumn(Term *term, Term *&next) {
 bool Matcher::isScoreFunction(Term *term, unsigned depth) {
   if (depth == 0)
     return false;
-  bool wasCollecting = collecting;
-  collecting = false;
-  term = resolve(term);
-  collecting = wasCollecting;
+  term = resolveQuietly(term);
   auto dependent = [&](Term *operand) { return dependsOnContraction(operand); };
   switch (term->kind) {
   case ScalarKind::Tanh:
@@ -1647,16 +1649,10 @@ bool Matcher::isScoreFunction(Term *term, unsigned depth) {
 bool Matcher::isScaledScores(Term *term, unsigned depth) {
   if (depth == 0)
     return false;
-  bool wasCollecting = collecting;
-  collecting = false;
-  term = resolve(term);
-  collecting = wasCollecting;
+  term = resolveQuietly(term);
   auto isContractionResult = [&](Term *candidate) {
     for (unsigned casts = 0; casts < 4; ++casts) {
-      bool was = collecting;
-      collecting = false;
-      candidate = resolve(candidate);
-      collecting = was;
+      candidate = resolveQuietly(candidate);
       if (candidate->kind != ScalarKind::ExtF &&
           candidate->kind != ScalarKind::TruncF)
         break;
@@ -1823,10 +1819,7 @@ bool Matcher::peelScoreBias(Term *term, Term *&next) {
                 "an add on the scores whose other side is not a mask");
   }
   Term *bias = rhs;
-  bool wasCollecting = collecting;
-  collecting = false;
-  Term *biasResolved = resolve(bias);
-  collecting = wasCollecting;
+  Term *biasResolved = resolveQuietly(bias);
   if (biasResolved->kind == ScalarKind::BoolToFloat) {
     reject(RejectCategory::Mask,
            "a boolean tensor is added to the scores as 0/1; a keep-mask "

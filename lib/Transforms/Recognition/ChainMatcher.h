@@ -161,6 +161,9 @@ private:
   /// A score function (AttentionMatch::scoreFunction) rooted at `term`:
   /// whether there is one, and peeling it (next: the scaled scores).
   bool isScoreFunction(Term *term, unsigned depth = 16);
+  /// resolve() without adding what it looks through to the pattern: for
+  /// questions about a term, not steps of the match.
+  Term *resolveQuietly(Term *term);
   bool isScaledScores(Term *term, unsigned depth = 8);
   bool peelScoreFunction(Term *term, Term *&next);
   std::optional<unsigned> translateScoreFunction(Term *term, Term *&argument,
