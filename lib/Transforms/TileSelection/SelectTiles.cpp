@@ -183,10 +183,11 @@ AttentionShape describe(AttentionOpInterface op) {
 
 /// The tiles of a mask_mod: how many (batch, head, query block, key block)
 /// tiles there are, how many the tiled lowering visits (those the interval
-/// test cannot prove hidden) and how many of those need no element test;
-/// null where a size or a bound is not a compile-time constant.
+/// test cannot prove hidden) and how many of those need no element test,
+/// and whether the lowering for the target skips them (`skipped`); null
+/// where a size or a bound is not a compile-time constant.
 llvm::json::Value maskModBlocks(AttentionOp op, const AttentionShape &shape,
-                                const Tiling &tiling) {
+                                const Tiling &tiling, bool skipped) {
   int64_t sizes[] = {shape.batch, shape.heads, shape.queryLen, shape.keyLen};
   if (llvm::is_contained(sizes, kUnknownSize))
     return nullptr;
@@ -214,8 +215,10 @@ llvm::json::Value maskModBlocks(AttentionOp op, const AttentionShape &shape,
           visited += visibility->first;
           whole += visibility->first && visibility->second;
         }
-  return llvm::json::Object{
-      {"tiles", total}, {"visited", visited}, {"whole", whole}};
+  return llvm::json::Object{{"tiles", total},
+                            {"visited", visited},
+                            {"whole", whole},
+                            {"skipped", skipped}};
 }
 
 /// One JSON line: the op's shape, the tiling and its costs, and why.
@@ -298,8 +301,11 @@ void writeReport(llvm::raw_ostream &os, Operation *op, Type elementType,
                               target.origin + "; " + decision.why);
     if (auto forward = dyn_cast<AttentionOp>(op);
         forward && forward.getMaskModBlock())
+      // The tiled lowering (host) skips the tiles it proves hidden; the GPU
+      // kernels do not yet, and test every element ("skipped": false).
       json.attribute("mask_mod_blocks",
-                     maskModBlocks(forward, shape, decision.tiling));
+                     maskModBlocks(forward, shape, decision.tiling,
+                                   !target.description.isGPU()));
     // What that kernel will be (planKernel), with fa-gpu-pipeline's
     // defaults for the chip: cp.async and mma.sync from sm_80 on.
     if (auto forward = dyn_cast<AttentionOp>(op);

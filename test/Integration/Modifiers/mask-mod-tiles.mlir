@@ -13,10 +13,13 @@
 // RUN: %compare %t.tiled %t.reference | FileCheck %s
 // CHECK: MATCH 1600 values
 // RUN: fa-opt %s "--fa-select-tiles=target=host report=-" -o /dev/null | FileCheck %s --check-prefix=REPORT
-// REPORT: "mask_mod_blocks":{"tiles":100,"visited":44,"whole":8}
-// REPORT: "mask_mod_blocks":{"tiles":100,"visited":60,"whole":42}
-// REPORT: "mask_mod_blocks":{"tiles":100,"visited":52,"whole":0}
+// REPORT: "mask_mod_blocks":{"skipped":true,"tiles":100,"visited":44,"whole":8}
+// REPORT: "mask_mod_blocks":{"skipped":true,"tiles":100,"visited":60,"whole":42}
+// REPORT: "mask_mod_blocks":{"skipped":true,"tiles":100,"visited":52,"whole":0}
 // REPORT: "mask_mod_blocks":null
+// The GPU kernels test every tile: the report says they skip none.
+// RUN: fa-opt %s "--fa-select-tiles=target=sm_80 report=-" -o /dev/null | FileCheck %s --check-prefix=GPU-REPORT
+// GPU-REPORT: "mask_mod_blocks":{"skipped":false,
 // Skipped means not read: V holds NaN at the keys of document 3, so a row
 // that reads one of those keys, even with weight 0, is NaN (0 * NaN), as
 // every row of the reference is. Rows of documents 0 and 1 (query blocks 0
