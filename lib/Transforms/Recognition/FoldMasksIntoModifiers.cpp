@@ -606,18 +606,22 @@ LogicalResult mlir::fa::foldMaskIntoModifiers(RewriterBase &rewriter,
     rewriter.eraseBlock(previous);
 
   rewriter.modifyOpInPlace(op, [&] { op.getMaskMutable().clear(); });
-  // What only fed the mask is dead now.
+  // What only fed the mask is dead now. (An op may be reached through two
+  // operands of one consumer: each is erased once.)
   SmallVector<Operation *> worklist;
+  llvm::SmallPtrSet<Operation *, 16> erased;
   if (Operation *def = mask.getDefiningOp())
     worklist.push_back(def);
   while (!worklist.empty()) {
     Operation *dead = worklist.pop_back_val();
-    if (!dead->use_empty() || !isMemoryEffectFree(dead) ||
-        dead->getNumRegions() != 0 && !isa<linalg::LinalgOp>(dead))
+    if (erased.contains(dead) || !dead->use_empty() ||
+        !isMemoryEffectFree(dead) ||
+        (dead->getNumRegions() != 0 && !isa<linalg::LinalgOp>(dead)))
       continue;
     for (Value operand : dead->getOperands())
       if (Operation *producer = operand.getDefiningOp())
         worklist.push_back(producer);
+    erased.insert(dead);
     rewriter.eraseOp(dead);
   }
   return success();
