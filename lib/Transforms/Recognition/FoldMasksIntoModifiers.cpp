@@ -324,204 +324,141 @@ FailureOr<Value> ElementWalk::scalarOp(Operation *op, ValueRange scalars) {
   return builder->create(state)->getResult(0);
 }
 
+/// `FloatOp` or `IntOp` on two scalars, by their type.
+template <typename FloatOp, typename IntOp>
+static Value floatOrInt(OpBuilder &b, Location loc, ValueRange x) {
+  if (isa<FloatType>(x[0].getType()))
+    return FloatOp::create(b, loc, x[0], x[1]);
+  return IntOp::create(b, loc, x[0], x[1]);
+}
+
+static Value compare(OpBuilder &b, Location loc, ValueRange x,
+                     arith::CmpFPredicate fp, arith::CmpIPredicate ip) {
+  if (isa<FloatType>(x[0].getType()))
+    return arith::CmpFOp::create(b, loc, fp, x[0], x[1]);
+  return arith::CmpIOp::create(b, loc, ip, x[0], x[1]);
+}
+
 /// TOSA's elementwise ops (operands of equal rank, unit dims broadcast) as
-/// arith and math ops.
+/// arith and math ops: each data operand is read at the result's indices
+/// (0 where it broadcasts), then the scalar op is built.
 FailureOr<Value> ElementWalk::tosaElementwise(Operation *op,
                                               ArrayRef<Value> indices) {
   auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
-  auto operandAt = [&](Value operand) -> FailureOr<Value> {
+  Type elementType = resultType.getElementType();
+  bool isFloat = isa<FloatType>(elementType);
+  StringRef name = op->getName().getStringRef();
+  // The ops followed, and their data operands (tosa.mul's third is its
+  // shift, which must be 0 for integers).
+  ValueRange data = op->getOperands();
+  if (auto mul = dyn_cast<tosa::MulOp>(op)) {
+    DenseElementsAttr shift;
+    if (!isFloat && (!matchPattern(mul.getShift(), m_Constant(&shift)) ||
+                     !shift.isSplat() || shift.getSplatValue<APInt>() != 0))
+      return fail("a tosa.mul with a shift");
+    data = op->getOperands().take_front(2);
+  } else if (!isa<tosa::AddOp, tosa::SubOp, tosa::MinimumOp, tosa::MaximumOp,
+                  tosa::GreaterOp, tosa::GreaterEqualOp, tosa::EqualOp,
+                  tosa::LogicalAndOp, tosa::LogicalOrOp, tosa::LogicalNotOp,
+                  tosa::SelectOp, tosa::AbsOp, tosa::CastOp>(op)) {
+    return fail("'" + name + "' is not among the TOSA ops the fold follows");
+  }
+  Type from = getElementTypeOrSelf(data[0].getType());
+  if (isa<tosa::CastOp>(op) && isa<FloatType>(from) && !isFloat)
+    return fail("a tosa.cast from float to integer (it rounds)");
+  SmallVector<Value> x;
+  for (Value operand : data) {
     auto type = cast<RankedTensorType>(operand.getType());
     if (type.getRank() != resultType.getRank())
-      return fail("'" + op->getName().getStringRef() +
-                  "' reads operands of another rank");
+      return fail("'" + name + "' reads operands of another rank");
     SmallVector<Value> inner;
     for (int64_t dim = 0; dim < type.getRank(); ++dim)
       inner.push_back(broadcastIndex(type, resultType, dim, indices[dim]));
-    return element(operand, inner);
-  };
-  auto operands = [&](ValueRange values) -> FailureOr<SmallVector<Value>> {
-    SmallVector<Value> scalars;
-    for (Value value : values) {
-      FailureOr<Value> scalar = operandAt(value);
-      if (failed(scalar))
-        return failure();
-      scalars.push_back(*scalar);
-    }
-    return scalars;
-  };
-  Type elementType = resultType.getElementType();
-  bool isFloat = isa<FloatType>(elementType);
-  // (float op, integer op) for a binary op.
-  auto binary = [&](ValueRange values, auto floatBuild,
-                    auto intBuild) -> FailureOr<Value> {
-    FailureOr<SmallVector<Value>> scalars = operands(values);
-    if (failed(scalars))
+    FailureOr<Value> scalar = element(operand, inner);
+    if (failed(scalar))
       return failure();
-    if (!builder)
-      return Value();
-    Value lhs = (*scalars)[0], rhs = (*scalars)[1];
-    return isFloat ? floatBuild(lhs, rhs) : intBuild(lhs, rhs);
+    x.push_back(*scalar);
+  }
+  if (!builder)
+    return Value();
+  OpBuilder &b = *builder;
+  // NaN-ignoring min and max where the op says so (tosa's nan_mode).
+  auto ignoresNaN = [](auto minOrMax) {
+    return minOrMax.getNanMode() == tosa::NanPropagationMode::IGNORE;
   };
-  OpBuilder *b = builder;
-  auto compare = [&](ValueRange values, arith::CmpFPredicate fp,
-                     arith::CmpIPredicate ip) -> FailureOr<Value> {
-    FailureOr<SmallVector<Value>> scalars = operands(values);
-    if (failed(scalars))
-      return failure();
-    if (!b)
-      return Value();
-    Value lhs = (*scalars)[0], rhs = (*scalars)[1];
-    if (isa<FloatType>(lhs.getType()))
-      return arith::CmpFOp::create(*b, loc, fp, lhs, rhs).getResult();
-    return arith::CmpIOp::create(*b, loc, ip, lhs, rhs).getResult();
-  };
-  return llvm::TypeSwitch<Operation *, FailureOr<Value>>(op)
-      .Case([&](tosa::AddOp add) {
-        return binary(
-            {add.getInput1(), add.getInput2()},
-            [&](Value x, Value y) {
-              return arith::AddFOp::create(*b, loc, x, y).getResult();
-            },
-            [&](Value x, Value y) {
-              return arith::AddIOp::create(*b, loc, x, y).getResult();
-            });
-      })
-      .Case([&](tosa::SubOp sub) {
-        return binary(
-            {sub.getInput1(), sub.getInput2()},
-            [&](Value x, Value y) {
-              return arith::SubFOp::create(*b, loc, x, y).getResult();
-            },
-            [&](Value x, Value y) {
-              return arith::SubIOp::create(*b, loc, x, y).getResult();
-            });
-      })
-      .Case([&](tosa::MulOp mul) -> FailureOr<Value> {
-        DenseElementsAttr shift;
-        if (!isFloat && (!matchPattern(mul.getShift(), m_Constant(&shift)) ||
-                         !shift.isSplat() || shift.getSplatValue<APInt>() != 0))
-          return fail("a tosa.mul with a shift");
-        return binary(
-            {mul.getInput1(), mul.getInput2()},
-            [&](Value x, Value y) {
-              return arith::MulFOp::create(*b, loc, x, y).getResult();
-            },
-            [&](Value x, Value y) {
-              return arith::MulIOp::create(*b, loc, x, y).getResult();
-            });
-      })
-      .Case([&](tosa::MinimumOp min) {
-        return binary(
-            {min.getInput1(), min.getInput2()},
-            [&](Value x, Value y) {
-              return arith::MinimumFOp::create(*b, loc, x, y).getResult();
-            },
-            [&](Value x, Value y) {
-              return arith::MinSIOp::create(*b, loc, x, y).getResult();
-            });
-      })
-      .Case([&](tosa::MaximumOp max) {
-        return binary(
-            {max.getInput1(), max.getInput2()},
-            [&](Value x, Value y) {
-              return arith::MaximumFOp::create(*b, loc, x, y).getResult();
-            },
-            [&](Value x, Value y) {
-              return arith::MaxSIOp::create(*b, loc, x, y).getResult();
-            });
-      })
-      .Case([&](tosa::GreaterOp greater) {
-        return compare({greater.getInput1(), greater.getInput2()},
-                       arith::CmpFPredicate::OGT, arith::CmpIPredicate::sgt);
-      })
-      .Case([&](tosa::GreaterEqualOp greater) {
-        return compare({greater.getInput1(), greater.getInput2()},
-                       arith::CmpFPredicate::OGE, arith::CmpIPredicate::sge);
-      })
-      .Case([&](tosa::EqualOp equal) {
-        return compare({equal.getInput1(), equal.getInput2()},
-                       arith::CmpFPredicate::OEQ, arith::CmpIPredicate::eq);
-      })
-      .Case([&](tosa::LogicalAndOp logical) {
-        return binary(
-            {logical.getInput1(), logical.getInput2()},
-            [&](Value x, Value y) { return Value(); },
-            [&](Value x, Value y) {
-              return arith::AndIOp::create(*b, loc, x, y).getResult();
-            });
-      })
-      .Case([&](tosa::LogicalOrOp logical) {
-        return binary(
-            {logical.getInput1(), logical.getInput2()},
-            [&](Value x, Value y) { return Value(); },
-            [&](Value x, Value y) {
-              return arith::OrIOp::create(*b, loc, x, y).getResult();
-            });
-      })
-      .Case([&](tosa::LogicalNotOp logical) -> FailureOr<Value> {
-        FailureOr<SmallVector<Value>> scalars = operands({logical.getInput1()});
-        if (failed(scalars) || !b)
-          return failed(scalars) ? FailureOr<Value>(failure()) : Value();
-        Value one = arith::ConstantIntOp::create(*b, loc, 1, 1);
-        return arith::XOrIOp::create(*b, loc, (*scalars)[0], one).getResult();
-      })
-      .Case([&](tosa::SelectOp select) -> FailureOr<Value> {
-        FailureOr<SmallVector<Value>> scalars = operands(
-            {select.getInput1(), select.getInput2(), select.getInput3()});
-        if (failed(scalars) || !b)
-          return failed(scalars) ? FailureOr<Value>(failure()) : Value();
-        return arith::SelectOp::create(*b, loc, (*scalars)[0], (*scalars)[1],
-                                       (*scalars)[2])
-            .getResult();
-      })
-      .Case([&](tosa::AbsOp abs) -> FailureOr<Value> {
-        FailureOr<SmallVector<Value>> scalars = operands({abs.getInput1()});
-        if (failed(scalars) || !b)
-          return failed(scalars) ? FailureOr<Value>(failure()) : Value();
-        if (isFloat)
-          return math::AbsFOp::create(*b, loc, (*scalars)[0]).getResult();
-        return math::AbsIOp::create(*b, loc, (*scalars)[0]).getResult();
-      })
-      .Case([&](tosa::CastOp cast) -> FailureOr<Value> {
-        Type from = getElementTypeOrSelf(cast.getInput().getType());
-        bool supported =
-            (isa<IntegerType>(from) && isFloat) ||
-            (isa<FloatType>(from) && isFloat) ||
-            (isa<IntegerType>(from) && isa<IntegerType>(elementType));
-        if (!supported)
-          return fail("a tosa.cast from float to integer (it rounds)");
-        FailureOr<SmallVector<Value>> scalars = operands({cast.getInput()});
-        if (failed(scalars) || !b)
-          return failed(scalars) ? FailureOr<Value>(failure()) : Value();
-        Value x = (*scalars)[0];
-        unsigned fromWidth = from.getIntOrFloatBitWidth();
-        unsigned toWidth = elementType.getIntOrFloatBitWidth();
-        if (isa<IntegerType>(from) && isFloat)
-          return from.isInteger(1)
-                     ? arith::UIToFPOp::create(*b, loc, elementType, x)
-                           .getResult()
-                     : arith::SIToFPOp::create(*b, loc, elementType, x)
-                           .getResult();
-        if (fromWidth == toWidth)
-          return x;
-        if (isFloat)
-          return fromWidth < toWidth
-                     ? arith::ExtFOp::create(*b, loc, elementType, x)
-                           .getResult()
-                     : arith::TruncFOp::create(*b, loc, elementType, x)
-                           .getResult();
-        if (fromWidth < toWidth)
-          return from.isInteger(1)
-                     ? arith::ExtUIOp::create(*b, loc, elementType, x)
-                           .getResult()
-                     : arith::ExtSIOp::create(*b, loc, elementType, x)
-                           .getResult();
-        return arith::TruncIOp::create(*b, loc, elementType, x).getResult();
-      })
-      .Default([&](Operation *other) -> FailureOr<Value> {
-        return fail("'" + other->getName().getStringRef() +
-                    "' is not among the TOSA ops the fold follows");
-      });
+  using P = arith::CmpIPredicate;
+  using F = arith::CmpFPredicate;
+  Value result =
+      llvm::TypeSwitch<Operation *, Value>(op)
+          .Case([&](tosa::AddOp) {
+            return floatOrInt<arith::AddFOp, arith::AddIOp>(b, loc, x);
+          })
+          .Case([&](tosa::SubOp) {
+            return floatOrInt<arith::SubFOp, arith::SubIOp>(b, loc, x);
+          })
+          .Case([&](tosa::MulOp) {
+            return floatOrInt<arith::MulFOp, arith::MulIOp>(b, loc, x);
+          })
+          .Case([&](tosa::MinimumOp min) {
+            return ignoresNaN(min)
+                       ? floatOrInt<arith::MinNumFOp, arith::MinSIOp>(b, loc, x)
+                       : floatOrInt<arith::MinimumFOp, arith::MinSIOp>(b, loc,
+                                                                       x);
+          })
+          .Case([&](tosa::MaximumOp max) {
+            return ignoresNaN(max)
+                       ? floatOrInt<arith::MaxNumFOp, arith::MaxSIOp>(b, loc, x)
+                       : floatOrInt<arith::MaximumFOp, arith::MaxSIOp>(b, loc,
+                                                                       x);
+          })
+          .Case([&](tosa::GreaterOp) {
+            return compare(b, loc, x, F::OGT, P::sgt);
+          })
+          .Case([&](tosa::GreaterEqualOp) {
+            return compare(b, loc, x, F::OGE, P::sge);
+          })
+          .Case(
+              [&](tosa::EqualOp) { return compare(b, loc, x, F::OEQ, P::eq); })
+          .Case([&](tosa::LogicalAndOp) -> Value {
+            return arith::AndIOp::create(b, loc, x[0], x[1]);
+          })
+          .Case([&](tosa::LogicalOrOp) -> Value {
+            return arith::OrIOp::create(b, loc, x[0], x[1]);
+          })
+          .Case([&](tosa::LogicalNotOp) -> Value {
+            Value one = arith::ConstantIntOp::create(b, loc, 1, 1);
+            return arith::XOrIOp::create(b, loc, x[0], one);
+          })
+          .Case([&](tosa::SelectOp) -> Value {
+            return arith::SelectOp::create(b, loc, x[0], x[1], x[2]);
+          })
+          .Case([&](tosa::AbsOp) -> Value {
+            if (isFloat)
+              return math::AbsFOp::create(b, loc, x[0]);
+            return math::AbsIOp::create(b, loc, x[0]);
+          })
+          .Case([&](tosa::CastOp) -> Value {
+            unsigned fromWidth = from.getIntOrFloatBitWidth();
+            unsigned toWidth = elementType.getIntOrFloatBitWidth();
+            if (isa<IntegerType>(from) && isFloat) {
+              if (from.isInteger(1))
+                return arith::UIToFPOp::create(b, loc, elementType, x[0]);
+              return arith::SIToFPOp::create(b, loc, elementType, x[0]);
+            }
+            if (fromWidth == toWidth)
+              return x[0];
+            if (isFloat && fromWidth < toWidth)
+              return arith::ExtFOp::create(b, loc, elementType, x[0]);
+            if (isFloat)
+              return arith::TruncFOp::create(b, loc, elementType, x[0]);
+            if (fromWidth < toWidth && from.isInteger(1))
+              return arith::ExtUIOp::create(b, loc, elementType, x[0]);
+            if (fromWidth < toWidth)
+              return arith::ExtSIOp::create(b, loc, elementType, x[0]);
+            return arith::TruncIOp::create(b, loc, elementType, x[0]);
+          })
+          .Default([](Operation *) { return Value(); }); // filtered above
+  return result;
 }
 
 /// The block of a new score_mod or mask_mod region of `op`.
@@ -555,6 +492,10 @@ LogicalResult mlir::fa::foldMaskIntoModifiers(RewriterBase &rewriter,
   auto maskType = cast<RankedTensorType>(mask.getType());
   if (!maskType.hasStaticShape()) {
     why = "the mask has a dynamic shape";
+    return failure();
+  }
+  if (!mask.getDefiningOp()) {
+    why = "the mask is a tensor the program passes in, not a computation";
     return failure();
   }
   Location loc = op.getLoc();
