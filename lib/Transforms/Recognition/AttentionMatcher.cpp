@@ -1708,8 +1708,9 @@ Matcher::translateScoreFunction(Term *term, Term *&argument, unsigned depth) {
   if (isScaledScores(term)) {
     if (argument && argument != term) {
       reject(RejectCategory::Structure,
-             "the function of the scores reads them through two different "
-             "scales");
+             "the function of the scores reads them twice, through different "
+             "scales or at different positions (s[i, j] and s[j, i], say); "
+             "score_mod reads one score");
       return std::nullopt;
     }
     argument = term;

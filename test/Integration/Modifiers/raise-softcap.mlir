@@ -1,7 +1,8 @@
 // Soft-capping (Gemma 2, Grok-1) between Q·Kᵀ and the softmax becomes
 // fa.attention's score_mod; the near misses stay as they are, each with a
 // remark: the mask applied before the cap (tanh(-inf / cap) is -cap, so a
-// hidden key would count), a cap read from a tensor, a cap applied after
+// hidden key would count), a cap read from a tensor, a function that also reads the transposed
+// score, a cap applied after
 // the softmax. Raised and unraised runs agree to f32 rounding.
 // RUN: fa-opt %s --fa-raise-attention=explain=true 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: fa-opt %s --fa-raise-attention | FileCheck %s --check-prefix=RAISED
@@ -14,6 +15,7 @@
 // REMARK-DAG: remark: attention not raised: a mask is applied before a function of the scores (the function of a hidden key's -inf is a finite score: the key would count)
 // REMARK-DAG: remark: attention not raised: the scores are multiplied by a tensor, not a compile-time scalar
 // REMARK-DAG: remark: attention not raised: P·V reads mul(...), not exp(x - max) / sum
+// REMARK-DAG: remark: attention not raised: the function of the scores reads them twice, through different scales or at different positions (s[i, j] and s[j, i], say); score_mod reads one score
 // RAISED-LABEL: func.func @softcap(
 // RAISED: fa.attention {{.*}} scale = 5.000000e-01 score_mod {
 // RAISED-NEXT: ^bb0(%[[S:[a-z0-9]+]]: f32, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index):
@@ -28,6 +30,8 @@
 // RAISED-LABEL: func.func @near_miss_mask_before_cap
 // RAISED-NOT: fa.attention
 // RAISED-LABEL: func.func @near_miss_tensor_cap
+// RAISED-NOT: fa.attention
+// RAISED-LABEL: func.func @near_miss_transposed_score
 // RAISED-NOT: fa.attention
 // RAISED-LABEL: func.func @near_miss_cap_after_softmax
 // RAISED-NOT: fa.attention
@@ -225,6 +229,52 @@ func.func @near_miss_tensor_cap(%q: tensor<1x2x12x4xf32>, %k: tensor<1x2x12x4xf3
     %t = math.tanh %y : f32
     %r = arith.mulf %t, %in0 : f32
     linalg.yield %r : f32
+  } -> tensor<1x2x12x12xf32>
+  %e2 = tensor.empty() : tensor<1x2x12x12xf32>
+  %p = linalg.softmax dimension(3) ins(%x : tensor<1x2x12x12xf32>) outs(%e2 : tensor<1x2x12x12xf32>) -> tensor<1x2x12x12xf32>
+  %e3 = tensor.empty() : tensor<1x2x12x4xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<1x2x12x4xf32>) -> tensor<1x2x12x4xf32>
+  %o = linalg.generic {
+      indexing_maps = [affine_map<(b, h, i, e, j) -> (b, h, i, j)>,
+                       affine_map<(b, h, i, e, j) -> (b, h, j, e)>,
+                       affine_map<(b, h, i, e, j) -> (b, h, i, e)>],
+      iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%p, %v : tensor<1x2x12x12xf32>, tensor<1x2x12x4xf32>) outs(%z3 : tensor<1x2x12x4xf32>) {
+  ^bb0(%pa: f32, %vb: f32, %acc: f32):
+    %m = arith.mulf %pa, %vb : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x12x4xf32>
+  return %o : tensor<1x2x12x4xf32>
+}
+
+// Near miss: the function reads another score too (s[i, j] + s[j, i]): no elementwise score_mod.
+func.func @near_miss_transposed_score(%q: tensor<1x2x12x4xf32>, %k: tensor<1x2x12x4xf32>, %v: tensor<1x2x12x4xf32>) -> tensor<1x2x12x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %neginf = arith.constant 0xFF800000 : f32
+  %scale = arith.constant 0.5 : f32
+  %e0 = tensor.empty() : tensor<1x2x12x12xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<1x2x12x12xf32>) -> tensor<1x2x12x12xf32>
+  %s = linalg.generic {
+      indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>,
+                       affine_map<(b, h, i, j, d) -> (b, h, j, d)>,
+                       affine_map<(b, h, i, j, d) -> (b, h, i, j)>],
+      iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<1x2x12x4xf32>, tensor<1x2x12x4xf32>) outs(%z0 : tensor<1x2x12x12xf32>) {
+  ^bb0(%qa: f32, %kb: f32, %acc: f32):
+    %m = arith.mulf %qa, %kb : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x12x12xf32>
+  %e1 = tensor.empty() : tensor<1x2x12x12xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, j, i)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%s, %s : tensor<1x2x12x12xf32>, tensor<1x2x12x12xf32>) outs(%e1 : tensor<1x2x12x12xf32>) {
+  ^bb0(%a: f32, %in0: f32, %o: f32):
+    %sc = arith.mulf %a, %scale : f32
+    %o2 = arith.mulf %in0, %scale : f32
+    %y = arith.addf %sc, %o2 : f32
+    %t = math.tanh %y : f32
+    linalg.yield %t : f32
   } -> tensor<1x2x12x12xf32>
   %e2 = tensor.empty() : tensor<1x2x12x12xf32>
   %p = linalg.softmax dimension(3) ins(%x : tensor<1x2x12x12xf32>) outs(%e2 : tensor<1x2x12x12xf32>) -> tensor<1x2x12x12xf32>
