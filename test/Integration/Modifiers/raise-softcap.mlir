@@ -1,9 +1,9 @@
 // Soft-capping (Gemma 2, Grok-1) between Q·Kᵀ and the softmax becomes
 // fa.attention's score_mod; the near misses stay as they are, each with a
 // remark: the mask applied before the cap (tanh(-inf / cap) is -cap, so a
-// hidden key would count), a cap read from a tensor, a function that also reads the transposed
-// score, a cap applied after
-// the softmax. Raised and unraised runs agree to f32 rounding.
+// hidden key would count), a cap read from a tensor, a function that also
+// reads the transposed score, a cap applied after the softmax. Raised and
+// unraised runs agree to f32 rounding.
 // RUN: fa-opt %s --fa-raise-attention=explain=true 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: fa-opt %s --fa-raise-attention | FileCheck %s --check-prefix=RAISED
 // RUN: fa-opt %s --fa-cpu-pipeline | %mlir-run > %t.raised
