@@ -40,6 +40,17 @@
 // dK/dV block walks every query head of its group, so the group's sum is
 // formed in one block too.
 //
+// Score modifications: each element's score goes through kernelScore, which
+// inlines the score_mod and mask_mod (their captured tensors read-only
+// buffers); with a score_mod, dS is dT f'(s), the region differentiated
+// where the score is formed (ScoreModifiers.h), and dBias stays dT. Sinks
+// change nothing above (the saved L includes them); their gradient is a
+// fifth kernel, one block per head:
+//
+//   scf.forall (head)                   [#gpu.block]           -- dSinks
+//     thread t sums -e^(sink - L) D over rows t, t + T, ... of every batch
+//     partial sums through shared memory, added by thread 0 in order
+//
 // The kernels run on a CPU after fa-emulate-threads-on-cpu, which is how
 // they are tested; fa-lower-to-gpu maps them onto gpu.launch.
 //
@@ -112,8 +123,10 @@ struct BackwardKernel : TileCopier {
   int64_t blockQ, blockKV, stages, warps, headDim, valueDim;
   bool allowAsyncCopies;
   Type elementType, f32;
-  Value query, key, value, output, gradOutput, logsumexp, mask;
-  Value gradQuery, gradKey, gradValue, gradMask;
+  Value query, key, value, output, gradOutput, logsumexp, mask, sinks;
+  Value gradQuery, gradKey, gradValue, gradMask, gradSinks;
+  /// The buffers of the tensors score_mod and mask_mod read.
+  IRMapping modifierCaptures;
   /// D = rowsum(dO * O), [B, Hq, Nq] f32, written by the first kernel.
   Value rowTerm;
   Value queryLen, keyLen, groupSize, scale;
@@ -145,6 +158,8 @@ private:
   /// dBias (grad_mask) of a bias [B or 1, Hq or 1, Nq, Nk]: dS summed over
   /// the batch entries and heads the bias broadcasts over.
   void buildBiasGradient(Value batchSize, Value queryHeads);
+  /// dSinks[h] = -sum_{b,i} e^(sink[h] - L) D, one block per head.
+  void buildSinkGradient(Value batchSize, Value queryHeads);
 
   /// The buffers the streamed tiles of `rows` rows go through (the
   /// tiling's stages with cp.async; backwardStreamBuffers in
@@ -194,12 +209,15 @@ private:
                                ArrayRef<Value> pairs, Value rhs, Value rhsStage,
                                int64_t width, MutableArrayRef<Value> acc);
   /// P and dS of one accumulator element: P = exp(score - L) (0 where the
-  /// score is -inf or L = -inf), dS = P (dP - D).
-  std::pair<Value, Value> probabilityAndGradient(Value raw, Value gradProb,
-                                                 Value lse, Value term,
-                                                 Value batch, Value head,
-                                                 Value row, Value col,
-                                                 Value rowExists);
+  /// score is -inf or L = -inf), dT = P (dP - D) the gradient of the
+  /// (modified) score, and dS = dT f'(s) with a score_mod (else dT).
+  struct ElementGradients {
+    Value prob, gradScore, gradModified;
+  };
+  ElementGradients probabilityAndGradient(Value raw, Value gradProb, Value lse,
+                                          Value term, Value batch, Value head,
+                                          Value row, Value col,
+                                          Value rowExists);
   std::pair<SmallVector<Value>, SmallVector<Value>>
   transposedProbabilities(const Lane &lane, int64_t mTiles,
                           ArrayRef<Value> scores, ArrayRef<Value> gradProbs,
@@ -229,6 +247,10 @@ SmallVector<Value> BackwardKernel::build() {
   logsumexp = readOnlyBuffer(b, loc, op.getLogsumexp());
   if (op.getMask())
     mask = readOnlyBuffer(b, loc, op.getMask());
+  if (op.getSinks())
+    sinks = readOnlyBuffer(b, loc, op.getSinks());
+  for (Value captured : capturedTensors(op))
+    modifierCaptures.map(captured, readOnlyBuffer(b, loc, captured));
   Value batchSize = math.dim(query, 0), queryHeads = math.dim(query, 1);
   Value keyHeads = math.dim(key, 1);
   queryLen = math.dim(query, 2);
@@ -258,12 +280,19 @@ SmallVector<Value> BackwardKernel::build() {
                          getElementTypeOrSelf(op.getGradMask().getType()));
     buffers.push_back(gradMask);
   }
+  if (op.getGradSinks()) {
+    gradSinks = allocLike(op.getGradSinks(),
+                          getElementTypeOrSelf(op.getGradSinks().getType()));
+    buffers.push_back(gradSinks);
+  }
 
   buildRowTerm(batchSize, queryHeads);
   buildKeyValueGradients(batchSize, keyHeads);
   buildQueryGradients(batchSize, queryHeads);
   if (gradMask)
     buildBiasGradient(batchSize, queryHeads);
+  if (gradSinks)
+    buildSinkGradient(batchSize, queryHeads);
   // D is freed where the pipeline frees temporaries (as the split-KV
   // workspace of the forward kernel).
   SmallVector<Value> results;
@@ -380,19 +409,20 @@ void BackwardKernel::accumulateFromRegisters(const Lane &lane, int64_t mTiles,
   }
 }
 
-std::pair<Value, Value>
+BackwardKernel::ElementGradients
 BackwardKernel::probabilityAndGradient(Value raw, Value gradProb, Value lse,
                                        Value term, Value batch, Value head,
                                        Value row, Value col, Value rowExists) {
-  ScoreMasks masks{mask, maskBroadcast, queryLen, keyLen, keyLen, geometry};
+  ScoreMasks masks{mask,   maskBroadcast, queryLen, keyLen,
+                   keyLen, geometry,      true,     &modifierCaptures};
   // u (SoftmaxExponent): the raw score when the scale folds into the
   // exponent's FMA.
   // A key mask_fill gives a constant score keeps its weight in P and has
   // no score gradient.
-  Value filled;
-  Value score = kernelScore(b, loc, op, masks, raw,
-                            exponent.rawScores ? Value() : scale, batch, head,
-                            row, col, &filled);
+  Value filled, slope;
+  Value score = kernelScore(
+      b, loc, op, masks, raw, exponent.rawScores ? Value() : scale, batch, head,
+      row, col, &filled, op.getScoreModBlock() ? &slope : nullptr);
   Value negInf = f32Constant(b, loc, -std::numeric_limits<double>::infinity());
   Value zero = f32Constant(b, loc, 0);
   // Rows past Nq (zero-filled tiles) and rows the forward pass saw no key
@@ -412,7 +442,77 @@ BackwardKernel::probabilityAndGradient(Value raw, Value gradProb, Value lse,
   Value gradScore = contractingMul(b, loc, prob, centered);
   if (filled)
     gradScore = arith::SelectOp::create(b, loc, filled, zero, gradScore);
-  return {prob, gradScore};
+  if (!slope)
+    return {prob, gradScore, gradScore};
+  return {prob, throughScoreMod(b, loc, gradScore, slope), gradScore};
+}
+
+void BackwardKernel::buildSinkGradient(Value batchSize, Value queryHeads) {
+  OpBuilder::InsertionGuard guard(b);
+  IndexMath math{b, loc};
+  threads = kRowTermThreads;
+  Value one = math.constant(1);
+  scf::ForallOp grid = blockGrid({one, one, queryHeads});
+  b.setInsertionPointToStart(grid.getBody());
+  Value head = grid.getInductionVar(2);
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  Value partials = memref::AllocOp::create(
+      b, loc,
+      MemRefType::get({threads}, f32, MemRefLayoutAttrInterface(), workgroup));
+  scf::ForallOp loop = threadLoop();
+  b.setInsertionPointToStart(loop.getBody());
+  Value thread = loop.getInductionVar(0);
+  Value sink = sinkLogit(math, sinks, head);
+  Value rowCount = math.mul(batchSize, queryLen);
+  Value zero = f32Constant(b, loc, 0);
+  Value negInf = f32Constant(b, loc, -std::numeric_limits<double>::infinity());
+  // Rows t, t + T, ... of the flattened (batch, row) pairs.
+  auto sum = scf::ForOp::create(
+      b, loc, thread, rowCount, math.constant(threads), ValueRange{zero},
+      [&](OpBuilder &lb, Location lloc, Value flat, ValueRange partial) {
+        IndexMath lm{lb, lloc};
+        Value batch = lm.divU(flat, queryLen);
+        Value row = lm.remU(flat, queryLen);
+        SmallVector<Value> at = {batch, head, row};
+        Value lse = memref::LoadOp::create(lb, lloc, logsumexp, at);
+        Value term = memref::LoadOp::create(lb, lloc, rowTerm, at);
+        // P_sink = e^(sink - L), 0 on a row with L = -inf (no key, a -inf
+        // sink).
+        Value shifted =
+            arith::SubFOp::create(lb, lloc, sink, safeRowMax(lb, lloc, lse));
+        Value prob = math::ExpOp::create(lb, lloc, shifted);
+        Value noLogit = arith::CmpFOp::create(
+            lb, lloc, arith::CmpFPredicate::OEQ, lse, negInf);
+        prob = arith::SelectOp::create(lb, lloc, noLogit, zero, prob);
+        Value product = arith::MulFOp::create(lb, lloc, prob, term);
+        scf::YieldOp::create(
+            lb, lloc,
+            ValueRange{arith::SubFOp::create(lb, lloc, partial[0], product)});
+      });
+  memref::StoreOp::create(b, loc, sum.getResult(0), partials, thread);
+  gpu::BarrierOp::create(b, loc);
+  // Thread 0 adds the partial sums in thread order: deterministic.
+  scf::IfOp::create(
+      b, loc, math.eq(thread, math.constant(0)),
+      [&](OpBuilder &tb, Location tloc) {
+        IndexMath tm{tb, tloc};
+        auto total = scf::ForOp::create(
+            tb, tloc, tm.constant(0), tm.constant(threads), tm.constant(1),
+            ValueRange{f32Constant(tb, tloc, 0)},
+            [&](OpBuilder &sb, Location sloc, Value t, ValueRange acc) {
+              Value part = memref::LoadOp::create(sb, sloc, partials, t);
+              scf::YieldOp::create(
+                  sb, sloc,
+                  ValueRange{arith::AddFOp::create(sb, sloc, acc[0], part)});
+            });
+        Value result = total.getResult(0);
+        Type sinkType = getElementTypeOrSelf(gradSinks.getType());
+        if (!sinkType.isF32())
+          result = arith::TruncFOp::create(tb, tloc, sinkType, result);
+        memref::StoreOp::create(tb, tloc, result, gradSinks, head);
+        scf::YieldOp::create(tb, tloc);
+      });
 }
 
 SmallVector<Value> BackwardKernel::packPairs(ArrayRef<Value> values) {
@@ -508,9 +608,11 @@ BackwardKernel::transposedProbabilities(const Lane &lane, int64_t mTiles,
           Value gradProb =
               extractElement(b, loc, gradProbs[i * queryTiles + n], r, j);
           Value raw = extractElement(b, loc, scores[i * queryTiles + n], r, j);
-          std::tie(probs[at], gradScores[at]) = probabilityAndGradient(
+          ElementGradients element = probabilityAndGradient(
               raw, gradProb, lses[n * 2 + j], terms[n * 2 + j], batch, head,
               rowsOf[n * 2 + j], col, exists[n * 2 + j]);
+          probs[at] = element.prob;
+          gradScores[at] = element.gradScore;
         }
     }
   return {probs, gradScores};
@@ -782,7 +884,7 @@ void BackwardKernel::buildQueryGradients(Value batchSize, Value queryHeads) {
                     probabilityAndGradient(raw, gradProb, lses[row], terms[row],
                                            batch, head, rowsOf[row], col,
                                            exists[row])
-                        .second;
+                        .gradScore;
               }
         SmallVector<Value> next(state);
         // dQ += dS K: dS's A fragments from the registers, K read
@@ -899,10 +1001,12 @@ void BackwardKernel::buildBiasGradient(Value batchSize, Value queryHeads) {
                     extractElement(b, lloc, gradProbs[i * keyTiles + n], r, j);
                 Value raw =
                     extractElement(b, lloc, scores[i * keyTiles + n], r, j);
+                // The bias is added after the score_mod: its gradient
+                // is dT.
                 Value gradScore =
                     probabilityAndGradient(raw, gradProb, lse, term, batch,
                                            head, row, col, exists)
-                        .second;
+                        .gradModified;
                 Value &acc = next[i * keyTiles + n];
                 Value sum = contractingAdd(
                     b, lloc, extractElement(b, lloc, acc, r, j), gradScore);

@@ -248,10 +248,12 @@ struct ScoreMasks {
 /// GPU kernel of fa.attention and fa.attention_backward.
 /// Rows and keys past the tensors read a valid mask element; their scores
 /// are dropped by the caller or by keyLen.
+/// With `slope` (the backward kernel), also the score_mod's derivative in
+/// the scaled score (ScoreModifiers.h), left alone without a score_mod.
 inline Value kernelScore(OpBuilder &b, Location loc, AttentionOpInterface op,
-                         const ScoreMasks &masks,
-                  Value raw, Value scale, Value batch, Value head, Value row,
-                  Value col, Value *filled = nullptr) {
+                         const ScoreMasks &masks, Value raw, Value scale,
+                         Value batch, Value head, Value row, Value col,
+                         Value *filled = nullptr, Value *slope = nullptr) {
   IndexMath math{b, loc};
   MaskedScore score(b, loc, raw, scale);
   score.setHiddenScore(op.getHiddenScore());
@@ -263,7 +265,8 @@ inline Value kernelScore(OpBuilder &b, Location loc, AttentionOpInterface op,
   if (op.getScoreModBlock() || op.getMaskModBlock())
     applyScoreModifiers(score, math, op, batch, head,
                         clamped(row, masks.queryLen),
-                        clamped(col, masks.tensorKeyLen), masks.captures);
+                        clamped(col, masks.tensorKeyLen), masks.captures,
+                        /*withMaskMod=*/true, slope);
   if (!masks.elementMasks)
     return score.finish();
   if (masks.mask) {

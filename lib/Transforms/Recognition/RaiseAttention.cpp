@@ -923,9 +923,10 @@ void raiseBackward(const AttentionMatch &match, RewriterBase &rewriter,
                          cast<RankedTensorType>(attention.getOutput().getType())
                              .getElementType()));
   auto gradients = AttentionBackwardOp::create(
-      b, loc, TypeRange{query.getType(), key.getType(), value.getType()}, query,
-      key, value, attention.getOutput(), gradOutput, attention.getLogsumexp(),
-      mask, attention.getScaleAttr(), attention.getMaskFillAttr(),
+      b, loc, query.getType(), key.getType(), value.getType(),
+      /*grad_mask=*/Type(), /*grad_sinks=*/Type(), query, key, value,
+      attention.getOutput(), gradOutput, attention.getLogsumexp(), mask,
+      /*sinks=*/Value(), attention.getScaleAttr(), attention.getMaskFillAttr(),
       attention.getCausalAttr(),
       /*window=*/nullptr, /*tiling=*/nullptr);
   auto replaceGradient = [&](const std::optional<GradientUse> &use,

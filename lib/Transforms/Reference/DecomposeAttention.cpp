@@ -170,8 +170,10 @@ struct ScoreSpec {
   AttentionOpInterface op = nullptr;
 };
 
-/// The scaled, masked scores [B, Hq, Nq, Nk] in f32, -inf where hidden.
-Value buildScores(OpBuilder &b, Location loc, const ScoreSpec &spec) {
+/// The scaled, masked scores [B, Hq, Nq, Nk] in f32, -inf where hidden;
+/// `rawOut`, when given, receives the unscaled products Q K^T.
+Value buildScores(OpBuilder &b, Location loc, const ScoreSpec &spec,
+                  Value *rawOut = nullptr) {
   MLIRContext *ctx = b.getContext();
   Type f32 = b.getF32Type();
   Value query = spec.query, key = spec.key;
@@ -199,6 +201,8 @@ Value buildScores(OpBuilder &b, Location loc, const ScoreSpec &spec) {
        map(5, {bIdx, h, i, j})},
       {par, par, par, par, red},
       multiplyAddF32);
+  if (rawOut)
+    *rawOut = raw;
 
   // scores = scale * raw + bias, with hidden keys set to -inf.
   std::optional<DiagonalAlignment> causal = spec.causal;
@@ -606,8 +610,10 @@ struct DecomposeAttentionBackward
     ScoreSpec spec{query, key, kvHead, op.getMask(), Value(), Value(), Value(),
                    op.getCausal(), op.getWindowAttr(), scaleValue};
     spec.hiddenScore = op.getHiddenScore();
-    Value scores = buildScores(b, loc, spec);
-    SoftmaxRows softmax = buildSoftmaxRows(b, loc, scores);
+    spec.op = op;
+    Value raw;
+    Value scores = buildScores(b, loc, spec, &raw);
+    SoftmaxRows softmax = buildSoftmaxRows(b, loc, scores, op.getSinks());
 
     auto par = IteratorType::parallel, red = IteratorType::reduction;
     AffineMap identity4 = b.getMultiDimIdentityMap(4);
@@ -662,6 +668,29 @@ struct DecomposeAttentionBackward
                                filled ? args[3] : Value());
         });
     Value scale = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(scaleValue));
+    // With a score_mod f, the gradient above is that of t = f(s); the
+    // products need that of s: dS = dT * f'(s), f' from the region
+    // differentiated where s = scale * raw.
+    Value gradModified = gradScores;
+    if (Block *scoreMod = op.getScoreModBlock()) {
+      gradScores = createGeneric(
+          b, loc, ValueRange{raw, gradModified},
+          createEmpty(b, loc, scoreSizes, f32),
+          {identity4, identity4, identity4}, {par, par, par, par},
+          [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+            Value scaledScore = arith::MulFOp::create(nb, nloc, args[0], scale);
+            SmallVector<Value> at = {scaledScore};
+            for (int64_t dim = 0; dim < 4; ++dim)
+              at.push_back(linalg::IndexOp::create(nb, nloc, dim));
+            FailureOr<std::pair<Value, Value>> modified =
+                differentiateScoreMod(nb, scoreMod, at);
+            Value slope = succeeded(modified)
+                              ? modified->second
+                              : arith::ConstantOp::create(
+                                    nb, nloc, nb.getF32FloatAttr(std::nan("")));
+            return throughScoreMod(nb, nloc, args[1], slope);
+          });
+    }
     auto scaled = [&](Value tensor) {
       auto type = cast<RankedTensorType>(tensor.getType());
       AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
@@ -727,13 +756,38 @@ struct DecomposeAttentionBackward
         maskSizes.push_back(broadcasts ? b.getIndexAttr(1) : scoreSizes[dim]);
       }
       Value gradMask = createGeneric(
-          b, loc, ValueRange{gradScores}, zeros(maskSizes),
+          b, loc, ValueRange{gradModified}, zeros(maskSizes),
           {identity4, maskMap}, iterators,
           [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
             return arith::AddFOp::create(nb, nloc, args[0], args[1]);
           });
       results.push_back(
           roundTo(b, loc, gradMask, maskType.getElementType()));
+    }
+    if (op.getGradSinks()) {
+      // dSink[h] = -sum_{b,i} P_sink[b,h,i] * D[b,h,i]: the sink has no
+      // value (dP_sink = 0), so its score gradient is P_sink (0 - D).
+      // P_sink = e^(sink - max) / sum, as the rows' other probabilities.
+      Value sinks = op.getSinks();
+      auto sinksType = cast<RankedTensorType>(sinks.getType());
+      AffineMap identity3 = b.getMultiDimIdentityMap(3);
+      AffineMap headMap = AffineMap::get(3, 0, {getAffineDimExpr(1, ctx)}, ctx);
+      Value gradSinks = createGeneric(
+          b, loc, ValueRange{softmax.rowMax, softmax.rowSum, correction},
+          zeros({querySizes[1]}), {identity3, identity3, identity3, headMap},
+          {red, par, red},
+          [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+            IndexMath m{nb, nloc};
+            Value sink =
+                sinkLogit(m, sinks, linalg::IndexOp::create(nb, nloc, 1));
+            Value shifted = arith::SubFOp::create(
+                nb, nloc, sink, safeRowMax(nb, nloc, args[0]));
+            Value term = math::ExpOp::create(nb, nloc, shifted);
+            Value prob = normalizeRow(nb, nloc, term, args[1], f32);
+            Value product = arith::MulFOp::create(nb, nloc, prob, args[2]);
+            return arith::SubFOp::create(nb, nloc, args[3], product);
+          });
+      results.push_back(roundTo(b, loc, gradSinks, sinksType.getElementType()));
     }
     replaceWithCasts(rewriter, op, results);
     return success();

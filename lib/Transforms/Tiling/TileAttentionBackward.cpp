@@ -24,6 +24,14 @@
 //       blocks a row block sees, the row blocks that see a key block)
 //       S, P, dP, dS as above; dBias tile += dS, summed over broadcast dims
 //
+// With a score_mod f, dS above is the gradient of t = f(s); the products
+// read dS f'(s), the region differentiated op by op where the score is
+// formed (ScoreModifiers.h), and dBias stays dS before f'. A mask_mod hides
+// elements as the forward pass does, and a tile pair it provably hides is
+// skipped (MaskModIntervals.h). Sinks leave P, dP and D as they are (the
+// saved L includes them); their gradient is one more pass over L and D:
+//   dSink[h] = -sum_{b,i} e^(sink[h] - L[b,h,i]) D[b,h,i]
+//
 // dQ gets a pass of its own rather than f32 atomics (FlashAttention-2's
 // choice, where every key block adds into every query row it sees): each dQ
 // row is then summed by one block in a fixed order, so the result is
@@ -41,6 +49,8 @@
 #include "fa/Transforms/Common/AttentionGeometry.h"
 #include "fa/Transforms/Common/IndexMath.h"
 #include "fa/Transforms/Common/LoweringDriver.h"
+#include "fa/Transforms/Common/MaskModIntervals.h"
+#include "fa/Transforms/Common/ScoreModifiers.h"
 #include "fa/Transforms/Common/TensorBuilders.h"
 
 #include "fa/Dialect/FA/IR/FAOps.h"
@@ -156,11 +166,28 @@ struct BackwardLowering {
   };
   QueryTiles loadQueryTiles(OpBuilder &lb, Location lloc, Value batch,
                             Value head, Value row0, Value rows);
-  /// P and dS of the tile pair, [Br, Bc] in f32, both 0 where hidden.
-  std::pair<Value, Value> recompute(OpBuilder &lb, Location lloc, Value batch,
-                                    Value head, const QueryTiles &queries,
-                                    Value row0, Value rows, Value keyTile,
-                                    Value valueTile, Value col0, Value cols);
+  /// P, dS and (with a score_mod) the gradient dT of the modified score
+  /// t = f(s) of the tile pair, [Br, Bc] in f32, all 0 where hidden.
+  struct TileGradients {
+    Value probs, gradScores, gradModified;
+  };
+  TileGradients recompute(OpBuilder &lb, Location lloc, Value batch, Value head,
+                          const QueryTiles &queries, Value row0, Value rows,
+                          Value keyTile, Value valueTile, Value col0,
+                          Value cols);
+  /// With a mask_mod, the pair's visibility (null values without one or
+  /// where the region defeats the interval analysis).
+  TileVisibility maskModVisibility(OpBuilder &lb, Location lloc, Value batch,
+                                   Value head, Value row0, Value rows,
+                                   Value col0, Value cols);
+  /// `body(builder, loc)` (yielding the new state) where the mask_mod may
+  /// show some key of the pair, `state` unchanged where it hides them all.
+  SmallVector<Value>
+  ifAnyVisible(OpBuilder &lb, Location lloc, Value batch, Value head,
+               Value row0, Value rows, Value col0, Value cols, ValueRange state,
+               function_ref<SmallVector<Value>(OpBuilder &, Location)> body);
+  /// dSinks: -sum over batches and rows of e^(sink - L) D, per head.
+  Value gradSinks();
   /// `acc += lhs^T rhs` (transposeLhs) or `acc += lhs rhs`, with lhs
   /// [Br, Bc] in f32 rounded to the input type first, rhs in the input type.
   Value multiplyAccumulate(OpBuilder &lb, Location lloc, Value lhs, Value rhs,
@@ -187,6 +214,8 @@ SmallVector<Value> BackwardLowering::lower() {
   SmallVector<Value> results = {gradQuery, gradKey, gradValue};
   if (op.getGradMask())
     results.push_back(gradBias());
+  if (op.getGradSinks())
+    results.push_back(gradSinks());
   for (auto [index, result] : llvm::enumerate(results)) {
     Type declared = op->getResult(index).getType();
     if (result.getType() != declared)
@@ -231,10 +260,91 @@ BackwardLowering::loadQueryTiles(OpBuilder &lb, Location lloc, Value batch,
   return tiles;
 }
 
-std::pair<Value, Value> BackwardLowering::recompute(
-    OpBuilder &lb, Location lloc, Value batch, Value head,
-    const QueryTiles &queries, Value row0, Value rows, Value keyTile,
-    Value valueTile, Value col0, Value cols) {
+TileVisibility BackwardLowering::maskModVisibility(OpBuilder &lb, Location lloc,
+                                                   Value batch, Value head,
+                                                   Value row0, Value rows,
+                                                   Value col0, Value cols) {
+  Block *maskMod = op.getMaskModBlock();
+  if (!maskMod)
+    return {};
+  IndexMath lm{lb, lloc};
+  Value lastRow = lm.addConstant(lm.add(row0, rows), -1);
+  Value lastCol = lm.addConstant(lm.add(col0, cols), -1);
+  return emitTileVisibility(
+      lb, lloc, maskMod,
+      {{batch, batch}, {head, head}, {row0, lastRow}, {col0, lastCol}});
+}
+
+SmallVector<Value> BackwardLowering::ifAnyVisible(
+    OpBuilder &lb, Location lloc, Value batch, Value head, Value row0,
+    Value rows, Value col0, Value cols, ValueRange state,
+    function_ref<SmallVector<Value>(OpBuilder &, Location)> body) {
+  Value someVisible =
+      maskModVisibility(lb, lloc, batch, head, row0, rows, col0, cols)
+          .someVisible;
+  if (!someVisible)
+    return body(lb, lloc);
+  auto visited = scf::IfOp::create(
+      lb, lloc, someVisible,
+      [&](OpBuilder &tb, Location tloc) {
+        scf::YieldOp::create(tb, tloc, body(tb, tloc));
+      },
+      [&](OpBuilder &eb, Location eloc) {
+        scf::YieldOp::create(eb, eloc, state);
+      });
+  return llvm::to_vector_of<Value>(visited.getResults());
+}
+
+Value BackwardLowering::gradSinks() {
+  MLIRContext *ctx = b.getContext();
+  Value sinks = op.getSinks();
+  auto sinksType = cast<RankedTensorType>(sinks.getType());
+  auto par = IteratorType::parallel, red = IteratorType::reduction;
+  AffineMap identity3 = b.getMultiDimIdentityMap(3);
+  AffineMap headMap = AffineMap::get(3, 0, {getAffineDimExpr(1, ctx)}, ctx);
+  Value init =
+      createFilled(b, loc, {tensor::getMixedSize(b, loc, op.getQuery(), 1)},
+                   f32, b.getFloatAttr(f32, 0.0));
+  // The sink's probability from the saved L (which includes it), 0 on a
+  // row L = -inf (no key and a -inf sink).
+  Value sum = createGeneric(
+      b, loc, ValueRange{op.getLogsumexp(), rowCorrection}, init,
+      {identity3, identity3, headMap}, {red, par, red},
+      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        IndexMath m{nb, nloc};
+        Value sink = sinkLogit(m, sinks, linalg::IndexOp::create(nb, nloc, 1));
+        Value lse = args[0];
+        Value negInf = arith::ConstantOp::create(
+            nb, nloc,
+            nb.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
+        Value noLogit = arith::CmpFOp::create(
+            nb, nloc, arith::CmpFPredicate::OEQ, lse, negInf);
+        Value shifted =
+            arith::SubFOp::create(nb, nloc, sink, safeRowMax(nb, nloc, lse));
+        Value prob = math::ExpOp::create(nb, nloc, shifted);
+        Value zero = arith::ConstantOp::create(nb, nloc, nb.getF32FloatAttr(0));
+        prob = arith::SelectOp::create(nb, nloc, noLogit, zero, prob);
+        Value product = arith::MulFOp::create(nb, nloc, prob, args[1]);
+        return arith::SubFOp::create(nb, nloc, args[2], product);
+      });
+  Type elementType = sinksType.getElementType();
+  if (elementType.isF32())
+    return sum;
+  AffineMap identity1 = b.getMultiDimIdentityMap(1);
+  return createGeneric(
+      b, loc, ValueRange{sum},
+      createEmpty(b, loc, tensor::getMixedSizes(b, loc, sum), elementType),
+      {identity1, identity1}, {par},
+      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        return arith::TruncFOp::create(nb, nloc, elementType, args[0]);
+      });
+}
+
+BackwardLowering::TileGradients
+BackwardLowering::recompute(OpBuilder &lb, Location lloc, Value batch,
+                            Value head, const QueryTiles &queries, Value row0,
+                            Value rows, Value keyTile, Value valueTile,
+                            Value col0, Value cols) {
   MLIRContext *ctx = lb.getContext();
   IndexMath lm{lb, lloc};
   AffineExpr i, j, x;
@@ -270,11 +380,28 @@ std::pair<Value, Value> BackwardLowering::recompute(
   Value needsMask =
       geometry.tileCrossesMaskBoundary(lm, row0, rows, col0, cols, blockKV);
   needsMask = lm.orI(needsMask, lm.lt(rows, lm.constant(blockQ)));
+  // The regions see (batch, head) and positions clamped to the last row
+  // and key; the mask_mod's element test runs unless the pair is proved
+  // whole.
+  AttentionGeometry::TilePlace place{row0, col0, rows, cols};
+  if (op.getScoreModBlock() || op.getMaskModBlock()) {
+    place.batch = batch;
+    place.head = head;
+    place.lastRow = lm.addConstant(queryLen, -1);
+    place.lastCol = lm.addConstant(keyLen, -1);
+  }
+  if (op.getMaskModBlock()) {
+    Value allVisible =
+        maskModVisibility(lb, lloc, batch, head, row0, rows, col0, cols)
+            .allVisible;
+    Value partial = allVisible ? lm.notI(allVisible) : lm.trueValue();
+    needsMask = lm.orI(needsMask, partial);
+  }
   // P = exp(scale * raw (+ bias) - L), 0 where hidden or where the row saw
   // no key in the forward pass (L = -inf).
   Value probs = geometry.buildMaskedTile(
       lb, lloc, needsMask, raw, ValueRange{queries.logsumexp}, maskTile,
-      maskBroadcast, scale, scoreSizes, {row0, col0, rows, cols},
+      maskBroadcast, scale, scoreSizes, place,
       [](OpBuilder &nb, Location nloc, MaskedScore &score,
          ValueRange rowValues) -> Value {
         Value lse = rowValues[0];
@@ -308,7 +435,31 @@ std::pair<Value, Value> BackwardLowering::recompute(
         return scoreGradient(nb, nloc, args[0], args[1], args[2],
                              filled ? args[3] : Value());
       });
-  return {probs, gradScores};
+  Block *scoreMod = op.getScoreModBlock();
+  if (!scoreMod)
+    return {probs, gradScores, gradScores};
+  // dS = dT f'(s), the score_mod differentiated at s = scale * raw.
+  Value gradModified = gradScores;
+  gradScores = createGeneric(
+      lb, lloc, ValueRange{raw, gradModified},
+      createEmpty(lb, lloc, scoreSizes, f32), {id2, id2, id2}, {par, par},
+      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        IndexMath em{nb, nloc};
+        Value row = em.min(em.add(row0, linalg::IndexOp::create(nb, nloc, 0)),
+                           place.lastRow);
+        Value col = em.min(em.add(col0, linalg::IndexOp::create(nb, nloc, 1)),
+                           place.lastCol);
+        Value scaled = arith::MulFOp::create(nb, nloc, args[0], scale);
+        FailureOr<std::pair<Value, Value>> modified = differentiateScoreMod(
+            nb, scoreMod, ValueRange{scaled, batch, head, row, col});
+        Value slope = succeeded(modified)
+                          ? modified->second
+                          : arith::ConstantOp::create(
+                                nb, nloc, nb.getF32FloatAttr(std::nan("")))
+                                .getResult();
+        return throughScoreMod(nb, nloc, args[1], slope);
+      });
+  return {probs, gradScores, gradModified};
 }
 
 Value BackwardLowering::multiplyAccumulate(OpBuilder &lb, Location lloc,
@@ -400,17 +551,24 @@ std::pair<Value, Value> BackwardLowering::gradKeysAndValues() {
             [&](OpBuilder &lb, Location lloc, Value row0, ValueRange state) {
               IndexMath lm{lb, lloc};
               Value rows = lm.min(blockQValue, lm.sub(queryLen, row0));
-              QueryTiles queries =
-                  loadQueryTiles(lb, lloc, batch, head, row0, rows);
-              auto [probs, gradScores] =
-                  recompute(lb, lloc, batch, head, queries, row0, rows,
-                            keyTile, valueTile, col0, cols);
-              // dV += P^T dO; dK += dS^T Q.
-              Value gradValue = multiplyAccumulate(
-                  lb, lloc, probs, queries.gradOutput, state[1], true);
-              Value gradKey = multiplyAccumulate(lb, lloc, gradScores,
-                                                 queries.query, state[0], true);
-              scf::YieldOp::create(lb, lloc, ValueRange{gradKey, gradValue});
+              SmallVector<Value> next = ifAnyVisible(
+                  lb, lloc, batch, head, row0, rows, col0, cols, state,
+                  [&](OpBuilder &vb, Location vloc) -> SmallVector<Value> {
+                    QueryTiles queries =
+                        loadQueryTiles(vb, vloc, batch, head, row0, rows);
+                    TileGradients tile =
+                        recompute(vb, vloc, batch, head, queries, row0, rows,
+                                  keyTile, valueTile, col0, cols);
+                    // dV += P^T dO; dK += dS^T Q.
+                    Value gradValue =
+                        multiplyAccumulate(vb, vloc, tile.probs,
+                                           queries.gradOutput, state[1], true);
+                    Value gradKey =
+                        multiplyAccumulate(vb, vloc, tile.gradScores,
+                                           queries.query, state[0], true);
+                    return {gradKey, gradValue};
+                  });
+              scf::YieldOp::create(lb, lloc, next);
             });
         scf::YieldOp::create(hb, hloc, rowLoop.getResults());
       });
@@ -454,19 +612,24 @@ Value BackwardLowering::gradQueries() {
       [&](OpBuilder &lb, Location lloc, Value col0, ValueRange state) {
         IndexMath lm{lb, lloc};
         Value cols = lm.min(blockKVValue, lm.sub(keyLen, col0));
-        Value keyTile = loadTile(lb, lloc, key, batch, kvHead, col0, cols,
-                                 blockKV, zero, lm.constant(headDim), headDim);
-        Value valueTile =
-            loadTile(lb, lloc, value, batch, kvHead, col0, cols, blockKV, zero,
-                     lm.constant(valueDim), valueDim);
-        Value gradScores =
-            recompute(lb, lloc, batch, head, queries, row0, rows, keyTile,
-                      valueTile, col0, cols)
-                .second;
-        // dQ += dS K.
-        scf::YieldOp::create(lb, lloc,
-                             multiplyAccumulate(lb, lloc, gradScores, keyTile,
-                                                state[0], false));
+        SmallVector<Value> next = ifAnyVisible(
+            lb, lloc, batch, head, row0, rows, col0, cols, state,
+            [&](OpBuilder &vb, Location vloc) -> SmallVector<Value> {
+              IndexMath vm{vb, vloc};
+              Value keyTile =
+                  loadTile(vb, vloc, key, batch, kvHead, col0, cols, blockKV,
+                           zero, vm.constant(headDim), headDim);
+              Value valueTile =
+                  loadTile(vb, vloc, value, batch, kvHead, col0, cols, blockKV,
+                           zero, vm.constant(valueDim), valueDim);
+              Value gradScores = recompute(vb, vloc, batch, head, queries, row0,
+                                           rows, keyTile, valueTile, col0, cols)
+                                     .gradScores;
+              // dQ += dS K.
+              return {multiplyAccumulate(vb, vloc, gradScores, keyTile,
+                                         state[0], false)};
+            });
+        scf::YieldOp::create(lb, lloc, next);
       });
   Value gradQueryTile = finish(b, loc, keyLoop.getResult(0), /*scaled=*/true);
   insertRows(b, loc, forall, gradQueryTile, forall.getRegionIterArgs()[0],
@@ -582,13 +745,15 @@ Value BackwardLowering::gradBias() {
                               lm.min(blockQValue, lm.sub(queryLen, row0));
                           QueryTiles queries =
                               loadQueryTiles(lb, lloc, batch, head, row0, rows);
-                          Value gradScores =
+                          // The bias is added after the score_mod: its
+                          // gradient is dT.
+                          Value gradBiasTile =
                               recompute(lb, lloc, batch, head, queries, row0,
                                         rows, keyTile, valueTile, col0, cols)
-                                  .second;
-                          // acc += dS, summed over the broadcast dims.
+                                  .gradModified;
+                          // acc += dT, summed over the broadcast dims.
                           Value sum = createGeneric(
-                              lb, lloc, ValueRange{gradScores}, state[0],
+                              lb, lloc, ValueRange{gradBiasTile}, state[0],
                               {lb.getMultiDimIdentityMap(2), sumMap},
                               {rowsBroadcast ? red : par,
                                keysBroadcast ? red : par},

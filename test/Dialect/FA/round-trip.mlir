@@ -213,3 +213,34 @@ func.func @score_modifiers(%q: tensor<2x8x128x64xbf16>, %sinks: tensor<8xbf16>, 
   } : tensor<2x8x128x64xbf16>, tensor<2x8x128x64xbf16>, tensor<2x8x128x64xbf16> -> tensor<2x8x128x64xbf16>
   return %o : tensor<2x8x128x64xbf16>
 }
+
+// -----
+
+// CHECK-LABEL: func.func @backward_score_modifiers
+// CHECK: fa.attention_backward %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} mask(%{{.*}} : tensor<1x1x128x128xbf16>) sinks(%{{.*}} : tensor<8xbf16>) scale = 1.250000e-01 causal = top_left score_mod {
+// CHECK: math.tanh
+// CHECK: fa.yield %{{.*}} : f32
+// CHECK-NEXT: } mask_mod {
+// CHECK: fa.yield %{{.*}} : i1
+// CHECK-NEXT: } : tensor<2x8x128x64xbf16>
+// CHECK-SAME: -> tensor<2x8x128x64xbf16>, tensor<2x8x128x64xbf16>, tensor<2x8x128x64xbf16>, tensor<1x1x128x128xbf16> grad_sinks(tensor<8xbf16>)
+func.func @backward_score_modifiers(%q: tensor<2x8x128x64xbf16>, %l: tensor<2x8x128xf32>, %bias: tensor<1x1x128x128xbf16>, %sinks: tensor<8xbf16>, %doc: tensor<128xi32>)
+    -> (tensor<2x8x128x64xbf16>, tensor<1x1x128x128xbf16>, tensor<8xbf16>) {
+  %dq, %dk, %dv, %db, %ds = fa.attention_backward %q, %q, %q, %q, %q, %l mask(%bias : tensor<1x1x128x128xbf16>)
+      sinks(%sinks : tensor<8xbf16>) scale = 0.125 causal = top_left score_mod {
+  ^bb0(%s: f32, %b: index, %h: index, %i: index, %j: index):
+    %cap = arith.constant 30.0 : f32
+    %x = arith.divf %s, %cap : f32
+    %t = math.tanh %x : f32
+    %r = arith.mulf %t, %cap : f32
+    fa.yield %r : f32
+  } mask_mod {
+  ^bb0(%b: index, %h: index, %i: index, %j: index):
+    %a = tensor.extract %doc[%i] : tensor<128xi32>
+    %c = tensor.extract %doc[%j] : tensor<128xi32>
+    %same = arith.cmpi eq, %a, %c : i32
+    fa.yield %same : i1
+  } : tensor<2x8x128x64xbf16>, tensor<2x8x128x64xbf16>, tensor<2x8x128x64xbf16>, tensor<2x8x128x64xbf16>, tensor<2x8x128x64xbf16>, tensor<2x8x128xf32>
+    -> tensor<2x8x128x64xbf16>, tensor<2x8x128x64xbf16>, tensor<2x8x128x64xbf16>, tensor<1x1x128x128xbf16> grad_sinks(tensor<8xbf16>)
+  return %dq, %db, %ds : tensor<2x8x128x64xbf16>, tensor<1x1x128x128xbf16>, tensor<8xbf16>
+}

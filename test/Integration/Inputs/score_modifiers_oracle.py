@@ -35,18 +35,21 @@ SINKS = [0.75, -math.inf]
 
 
 def attention(scale, score_mod=None, mask_mod=None, sinks=None, causal=False,
-              bias=0.0):
+              bias=0.0, q_rows=None, k_rows=None, v_rows=None):
+    """Output and logsumexp; Q, K and V ([H * N] rows of D) default to the
+    test's inputs, `bias` is a number or a function of (i, j)."""
+    QR, KR, VR = q_rows or QF, k_rows or KF, v_rows or VF
     out, lse = [], []
     for h in range(H):
         for i in range(NQ):
-            q = QF[h * NQ + i]
+            q = QR[h * NQ + i]
             scores = []
             for j in range(NK):
-                k = KF[h * NK + j]
+                k = KR[h * NK + j]
                 s = scale * sum(x * y for x, y in zip(q, k))
                 if score_mod:
                     s = score_mod(s, 0, h, i, j)
-                s += bias
+                s += bias(i, j) if callable(bias) else bias
                 visible = True
                 if causal and j > i + (NK - NQ):
                     visible = False
@@ -61,7 +64,7 @@ def attention(scale, score_mod=None, mask_mod=None, sinks=None, causal=False,
                 continue
             weights = [math.exp(s - m) for s in scores]
             total = sum(weights) + (math.exp(sinks[h] - m) if sinks else 0.0)
-            row = [sum(w * VF[h * NK + j][e] for j, w in enumerate(weights)) / total
+            row = [sum(w * VR[h * NK + j][e] for j, w in enumerate(weights)) / total
                    for e in range(D)]
             out.append(row)
             lse.append(m + math.log(total))
@@ -96,21 +99,28 @@ def even_keys(b, h, i, j):
     return j % 2 == 0
 
 
-CASES = [
-    attention(2.0, score_mod=softcap(1.5)),
-    attention(0.5, score_mod=alibi),
-    attention(0.5, score_mod=relative_table),
-    attention(0.5, mask_mod=prefix_lm),
-    attention(0.5, mask_mod=documents),
-    attention(0.5, mask_mod=every_third_row_empty, sinks=SINKS),
-    attention(0.5, score_mod=lambda s, b, h, i, j: softcap(2.0)(
-        alibi(s, b, h, i, j), b, h, i, j), mask_mod=even_keys, sinks=SINKS,
-        causal=True, bias=0.25),
-]
+def everything_score(s, b, h, i, j):
+    return softcap(2.0)(alibi(s, b, h, i, j), b, h, i, j)
 
-for out, lse in CASES:
-    print("Unranked Memref")
-    for row in out:
-        print(" ".join(repr(x) for x in row))
-    print("Unranked Memref")
-    print(" ".join(repr(x) for x in lse))
+
+def main():
+    cases = [
+        attention(2.0, score_mod=softcap(1.5)),
+        attention(0.5, score_mod=alibi),
+        attention(0.5, score_mod=relative_table),
+        attention(0.5, mask_mod=prefix_lm),
+        attention(0.5, mask_mod=documents),
+        attention(0.5, mask_mod=every_third_row_empty, sinks=SINKS),
+        attention(0.5, score_mod=everything_score, mask_mod=even_keys,
+                  sinks=SINKS, causal=True, bias=0.25),
+    ]
+    for out, lse in cases:
+        print("Unranked Memref")
+        for row in out:
+            print(" ".join(repr(x) for x in row))
+        print("Unranked Memref")
+        print(" ".join(repr(x) for x in lse))
+
+
+if __name__ == "__main__":
+    main()

@@ -59,6 +59,8 @@ struct IndexMath {
   }
   Value orI(Value x, Value y) { return arith::OrIOp::create(b, loc, x, y); }
   Value andI(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
+  Value trueValue() { return arith::ConstantIntOp::create(b, loc, 1, 1); }
+  Value notI(Value x) { return arith::XOrIOp::create(b, loc, x, trueValue()); }
   /// Size `index` of a ranked tensor or memref, as an index value.
   Value dim(Value shaped, int64_t index) {
     if (isa<MemRefType>(shaped.getType()))

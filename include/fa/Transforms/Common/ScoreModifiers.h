@@ -30,17 +30,35 @@ namespace mlir::fa {
 Value inlineModifier(OpBuilder &b, Block *block, ValueRange args,
                      const IRMapping *captures = nullptr);
 
+/// Inlines a score_mod block as inlineModifier does and differentiates it
+/// in the score, forward mode, op by op: returns (f(s), f'(s)) for
+/// `args` = (s, b, h, q, k). The ops with a rule are those
+/// fa::hasScoreDerivative names (fa.attention_backward's verifier refuses
+/// the others); a max, min, select or abs takes the derivative of the side
+/// it picks. Fails, with an error at the op, on an op without a rule.
+FailureOr<std::pair<Value, Value>>
+differentiateScoreMod(OpBuilder &b, Block *block, ValueRange args,
+                      const IRMapping *captures = nullptr);
+
 /// Applies `op`'s score_mod to `score` and its mask_mod as a visibility
 /// condition, for the score of (batch, head, row, col): positions of the
 /// query and the key in the sequence. Call right after forming the scaled
 /// score, before MaskedScore::addMask (score_mod precedes the bias).
 /// Without `withMaskMod`, only the score_mod (a tile the mask_mod is proved
-/// to show whole, MaskModIntervals.h).
+/// to show whole, MaskModIntervals.h). With `slope`, also sets it to the
+/// score_mod's derivative f'(s) in the scaled score (left alone without a
+/// score_mod: the caller's 1), for the backward pass.
 void applyScoreModifiers(MaskedScore &score, IndexMath &math,
                          AttentionOpInterface op, Value batch, Value head,
                          Value row, Value col,
                          const IRMapping *captures = nullptr,
-                         bool withMaskMod = true);
+                         bool withMaskMod = true, Value *slope = nullptr);
+
+/// The gradient of the scaled score from that of the modified one,
+/// `gradScore * slope` (the chain rule through the score_mod), 0 where
+/// `gradScore` is 0: a hidden key's f'(s) may be inf or NaN (log of a
+/// negative score), and autodiff of `where(visible, f(s), -inf)` gives it 0.
+Value throughScoreMod(OpBuilder &b, Location loc, Value gradScore, Value slope);
 
 /// The tensors `op`'s score_mod and mask_mod read from above (each once):
 /// a kernel passes them as buffers (see inlineModifier's `captures`).

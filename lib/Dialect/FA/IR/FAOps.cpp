@@ -178,6 +178,23 @@ struct AttentionChecks {
                   << "), got " << actual;
   }
 
+  /// The [Hq] sink logits.
+  LogicalResult sinks(Value sinks) {
+    auto sinksType = cast<RankedTensorType>(sinks.getType());
+    if (sinksType.getRank() != 1 ||
+        !isSupportedInputElementType(sinksType.getElementType()))
+      return op->emitOpError()
+             << "sinks must be a rank-1 tensor of f16, bf16 or f32 ([Hq], "
+                "one logit per query head), got "
+             << sinksType;
+    if (!areCompatible(sinksType.getDimSize(0), queryType.getDimSize(1)))
+      return op->emitOpError()
+             << "sinks dim 0 (Hq) must be "
+             << formatDim(queryType.getDimSize(1)) << " as in query, got "
+             << formatDim(sinksType.getDimSize(0));
+    return success();
+  }
+
   LogicalResult logsumexp(StringRef name, Type type) {
     auto expected = RankedTensorType::get(
         expectedOutput().getShape().take_front(3),
@@ -356,19 +373,9 @@ LogicalResult AttentionOp::verify() {
                               "keys are packed, not paged";
   }
 
-  if (Value sinks = getSinks()) {
-    auto sinksType = cast<RankedTensorType>(sinks.getType());
-    if (sinksType.getRank() != 1 ||
-        !isSupportedInputElementType(sinksType.getElementType()))
-      return emitOpError() << "sinks must be a rank-1 tensor of f16, bf16 or "
-                              "f32 ([Hq], one logit per query head), got "
-                           << sinksType;
-    if (!areCompatible(sinksType.getDimSize(0), queryType.getDimSize(1)))
-      return emitOpError() << "sinks dim 0 (Hq) must be "
-                           << formatDim(queryType.getDimSize(1))
-                           << " as in query, got "
-                           << formatDim(sinksType.getDimSize(0));
-  }
+  if (Value sinks = getSinks())
+    if (failed(check.sinks(sinks)))
+      return failure();
   if (isPacked() && hasScoreModifications())
     return emitOpError() << "packed sequences take no score_mod, mask_mod or "
                             "sinks yet: their (b, q, k) would be a sequence "
@@ -400,24 +407,24 @@ namespace {
 /// `resultType`, holding only side-effect-free scalar ops without regions,
 /// so that every lowering can inline it where it forms a score, on tensors,
 /// buffers or one thread's registers alike.
-LogicalResult verifyModifierRegion(AttentionOp op, Region &region,
+LogicalResult verifyModifierRegion(Operation *op, Region &region,
                                    StringRef name, ArrayRef<Type> argTypes,
                                    StringRef signature, Type resultType) {
   if (region.empty())
     return success();
   Block &block = region.front();
   if (block.getArgumentTypes() != TypeRange(argTypes))
-    return op.emitOpError() << name << " must take " << signature << ", got ("
-                            << block.getArgumentTypes() << ")";
+    return op->emitOpError() << name << " must take " << signature << ", got ("
+                             << block.getArgumentTypes() << ")";
   auto yield = dyn_cast<YieldOp>(block.getTerminator());
   if (!yield)
-    return op.emitOpError() << name << " must end with fa.yield";
+    return op->emitOpError() << name << " must end with fa.yield";
   if (yield.getValue().getType() != resultType)
-    return op.emitOpError() << name << " must yield " << resultType << ", got "
-                            << yield.getValue().getType();
+    return op->emitOpError() << name << " must yield " << resultType << ", got "
+                             << yield.getValue().getType();
   for (Operation &inner : block.without_terminator()) {
     auto refuse = [&](StringRef why) {
-      InFlightDiagnostic diag = op.emitOpError()
+      InFlightDiagnostic diag = op->emitOpError()
                                 << name
                                 << " may hold only side-effect-free "
                                    "scalar ops without regions; '"
@@ -437,18 +444,74 @@ LogicalResult verifyModifierRegion(AttentionOp op, Region &region,
   return success();
 }
 
-} // namespace
-
-LogicalResult AttentionOp::verifyRegions() {
-  MLIRContext *ctx = getContext();
+/// Both regions of fa.attention or fa.attention_backward.
+LogicalResult verifyModifierRegions(Operation *op, Region &scoreMod,
+                                    Region &maskMod) {
+  MLIRContext *ctx = op->getContext();
   Type index = IndexType::get(ctx), f32 = Float32Type::get(ctx);
   if (failed(verifyModifierRegion(
-          *this, getScoreMod(), "score_mod", {f32, index, index, index, index},
+          op, scoreMod, "score_mod", {f32, index, index, index, index},
           "(score: f32, b: index, h: index, q: index, k: index)", f32)))
     return failure();
   return verifyModifierRegion(
-      *this, getMaskMod(), "mask_mod", {index, index, index, index},
+      op, maskMod, "mask_mod", {index, index, index, index},
       "(b: index, h: index, q: index, k: index)", IntegerType::get(ctx, 1));
+}
+
+} // namespace
+
+bool mlir::fa::hasScoreDerivative(Operation *op) {
+  // The ops ScoreModifiers.cpp (differentiateScoreMod) has a rule for.
+  static constexpr StringLiteral differentiable[] = {
+      "arith.addf",    "arith.subf",     "arith.mulf",     "arith.divf",
+      "arith.negf",    "arith.maximumf", "arith.minimumf", "arith.maxnumf",
+      "arith.minnumf", "arith.select",   "arith.extf",     "arith.truncf",
+      "math.fma",      "math.tanh",      "math.exp",       "math.exp2",
+      "math.expm1",    "math.log",       "math.log2",      "math.log1p",
+      "math.sqrt",     "math.rsqrt",     "math.absf"};
+  return llvm::is_contained(differentiable, op->getName().getStringRef());
+}
+
+LogicalResult AttentionOp::verifyRegions() {
+  return verifyModifierRegions(*this, getScoreMod(), getMaskMod());
+}
+
+LogicalResult AttentionBackwardOp::verifyRegions() {
+  if (failed(verifyModifierRegions(*this, getScoreMod(), getMaskMod())))
+    return failure();
+  Block *scoreMod = getScoreModBlock();
+  if (!scoreMod)
+    return success();
+  // The backward pass needs f'(s): every float the score reaches must come
+  // from an op with a derivative rule. Integers and i1 (comparisons,
+  // conversions to int) carry none: their derivative is 0 almost
+  // everywhere, as autodiff has it.
+  llvm::SmallPtrSet<Value, 8> dependent;
+  dependent.insert(scoreMod->getArgument(0));
+  for (Operation &inner : scoreMod->without_terminator()) {
+    if (llvm::none_of(inner.getOperands(),
+                      [&](Value v) { return dependent.contains(v); }))
+      continue;
+    bool floatResult = llvm::any_of(
+        inner.getResultTypes(), [](Type type) { return isa<FloatType>(type); });
+    if (!floatResult)
+      continue;
+    if (!hasScoreDerivative(&inner)) {
+      InFlightDiagnostic diag =
+          emitOpError() << "score_mod must be differentiable in the score "
+                           "for the backward pass; '"
+                        << inner.getName()
+                        << "' reads it and has no derivative rule (the "
+                           "rules: add, sub, mul, div, neg, max, min, "
+                           "select, extf, truncf, fma, tanh, exp, exp2, "
+                           "expm1, log, log2, log1p, sqrt, rsqrt, abs)";
+      diag.attachNote(inner.getLoc()) << "here";
+      return diag;
+    }
+    for (Value result : inner.getResults())
+      dependent.insert(result);
+  }
+  return success();
 }
 
 namespace {
@@ -605,6 +668,18 @@ LogicalResult AttentionBackwardOp::verify() {
     if (failed(check.matches("grad_mask", gradMask.getType(),
                              cast<RankedTensorType>(mask.getType()),
                              "the mask's type: broadcast dims are summed")))
+      return failure();
+  }
+  if (Value sinks = getSinks())
+    if (failed(check.sinks(sinks)))
+      return failure();
+  if (Value gradSinks = getGradSinks()) {
+    if (!getSinks())
+      return emitOpError() << "grad_sinks needs sinks: it is the gradient of "
+                              "the sink logits";
+    if (failed(check.matches("grad_sinks", gradSinks.getType(),
+                             cast<RankedTensorType>(getSinks().getType()),
+                             "the sinks' type")))
       return failure();
   }
   return check.scaleAndDiagonals(getScaleAttr(), getCausal(), getWindowAttr());

@@ -19,4 +19,11 @@
 #define GET_OP_CLASSES
 #include "fa/Dialect/FA/IR/FAOps.h.inc"
 
+namespace mlir::fa {
+/// True when the lowerings can differentiate `op` inside a score_mod (for
+/// fa.attention_backward): its name is one of the ops with a derivative
+/// rule in Transforms/Common/ScoreModifiers.cpp.
+bool hasScoreDerivative(Operation *op);
+} // namespace mlir::fa
+
 #endif // FA_DIALECT_FA_IR_FAOPS_H

@@ -210,11 +210,12 @@ def FA_AttentionOp : FA_Op<"attention", [Pure, AttrSizedOperandSegments,
 }
 
 def FA_YieldOp : FA_Op<"yield", [Pure, Terminator, ReturnLike,
-                                 HasParent<"AttentionOp">]> {
+    ParentOneOf<["AttentionOp", "AttentionBackwardOp"]>]> {
   let summary = "Ends fa.attention's score_mod (an f32) or mask_mod (an i1)";
   let description = [{
     The value a `score_mod` region gives a score (`f32`), or a `mask_mod`
-    region's keep-flag (`i1`); fa.attention's verifier checks which.
+    region's keep-flag (`i1`), in fa.attention or fa.attention_backward;
+    the op's verifier checks which.
 
     ```mlir
     fa.yield %capped : f32
@@ -225,8 +226,10 @@ def FA_YieldOp : FA_Op<"yield", [Pure, Terminator, ReturnLike,
 }
 
 def FA_AttentionBackwardOp : FA_Op<"attention_backward",
-                                  [Pure, FA_AttentionOpInterface]> {
-  let summary = "Gradients of fa.attention by recomputation: dQ, dK, dV (and dBias)";
+                                  [Pure, AttrSizedOperandSegments,
+                                   AttrSizedResultSegments,
+                                   FA_AttentionOpInterface]> {
+  let summary = "Gradients of fa.attention by recomputation: dQ, dK, dV (and dBias, dSinks)";
   let description = [{
     The gradients of the forward attention (`fa.attention` with the same
     operands and attributes) with respect to Q, K and V, and, when asked
@@ -263,9 +266,37 @@ def FA_AttentionBackwardOp : FA_Op<"attention_backward",
     | `mask` (optional) | broadcastable to `[B, Hq, Nq, Nk]` | i1, f16, bf16 or f32 |
     | `grad_query`, `grad_key`, `grad_value` | as `query`, `key`, `value` | same as query |
     | `grad_mask` (optional) | the mask's own type | a float mask's |
+    | `sinks` (optional) | `[Hq]` | f16, bf16 or f32 |
+    | `grad_sinks` (optional) | the sinks' own type | the sinks' |
 
-    `scale`, `mask`, `mask_fill`, `causal` and `window` mean what they mean
-    on `fa.attention` (GQA and MQA too: `Hq` a multiple of `Hkv`). With
+    `scale`, `mask`, `mask_fill`, `causal`, `window`, `sinks`, `score_mod`
+    and `mask_mod` mean what they mean on `fa.attention` (GQA and MQA too:
+    `Hq` a multiple of `Hkv`). With a `score_mod` f, the score is
+    `t = f(s, b, h, q, k)` of the scaled score `s = scale * (Q K^T)`, and
+    the chain rule puts its derivative between dS and the products:
+
+    ```
+    dT  = P * (dP - D)                 (the gradient of the bias, dBias)
+    dS  = dT * f'(s)                   (0 where dT is 0: a hidden key)
+    ```
+
+    The lowerings differentiate the region forward, op by op, in the score:
+    `arith.addf`, `subf`, `mulf`, `divf`, `negf`, `maximumf`, `minimumf`,
+    `maxnumf`, `minnumf`, `select`, `extf`, `truncf`, `math.fma`, `tanh`,
+    `exp`, `exp2`, `expm1`, `log`, `log2`, `log1p`, `sqrt`, `rsqrt` and
+    `absf` (a max, min, select or abs takes the derivative of the side it
+    picks, as autodiff does); anything else that reads the score is
+    refused by the verifier. Values that do not depend on the score
+    (positions, captured tables, comparisons) have no derivative. A sink
+    has no value, so `dP` and `D` are unchanged by it, and its logit's
+    gradient is
+
+    ```
+    dSink[h] = - sum_{b,i} exp(sink[h] - L[b,h,i]) * D[b,h,i]
+    ```
+
+    (`grad_sinks`, asked for with `grad_sinks(type)` after the results).
+    With
     `mask_fill = f`, a key the i1 mask hides has the constant score `f`: it
     keeps its weight in `P` (so in `dV` and `D`), and its score gradient is
     0 (`dS = 0` there: `f` does not depend on Q or K), as autodiff of
@@ -296,6 +327,7 @@ def FA_AttentionBackwardOp : FA_Op<"attention_backward",
                        AnyRankedTensor:$grad_output,
                        AnyRankedTensor:$logsumexp,
                        Optional<AnyRankedTensor>:$mask,
+                       Optional<AnyRankedTensor>:$sinks,
                        F64Attr:$scale,
                        OptionalAttr<F64Attr>:$mask_fill,
                        OptionalAttr<FA_DiagonalAlignment>:$causal,
@@ -304,20 +336,26 @@ def FA_AttentionBackwardOp : FA_Op<"attention_backward",
   let results = (outs AnyRankedTensor:$grad_query,
                       AnyRankedTensor:$grad_key,
                       AnyRankedTensor:$grad_value,
-                      Optional<AnyRankedTensor>:$grad_mask);
+                      Optional<AnyRankedTensor>:$grad_mask,
+                      Optional<AnyRankedTensor>:$grad_sinks);
+  let regions = (region MaxSizedRegion<1>:$score_mod,
+                        MaxSizedRegion<1>:$mask_mod);
 
   let assemblyFormat = [{
     $query `,` $key `,` $value `,` $output `,` $grad_output `,` $logsumexp
     (`mask` `(` $mask^ `:` type($mask) `)`)?
+    (`sinks` `(` $sinks^ `:` type($sinks) `)`)?
     `scale` `=` $scale (`mask_fill` `=` $mask_fill^)? (`causal` `=` $causal^)?
     (`window` `=` $window^)?
-    (`tiling` `=` $tiling^)? attr-dict `:` type($query) `,` type($key) `,`
+    (`tiling` `=` $tiling^)? (`score_mod` $score_mod^)? (`mask_mod` $mask_mod^)?
+    attr-dict `:` type($query) `,` type($key) `,`
     type($value) `,` type($output) `,` type($grad_output) `,` type($logsumexp)
     `->` type($grad_query) `,` type($grad_key) `,` type($grad_value)
-    (`,` type($grad_mask)^)?
+    (`,` type($grad_mask)^)? (`grad_sinks` `(` type($grad_sinks)^ `)`)?
   }];
 
   let hasVerifier = 1;
+  let hasRegionVerifier = 1;
 
   let extraClassDeclaration = [{
     /// Hq / Hkv, or ShapedType::kDynamic when either is dynamic.
@@ -331,6 +369,17 @@ def FA_AttentionBackwardOp : FA_Op<"attention_backward",
     /// defaults answer for those.
     int64_t getKeyHeads() { return getKey().getType().getDimSize(1); }
     int64_t getKeyLength() { return getKey().getType().getDimSize(2); }
+    /// The regions' blocks, or null where the region is empty.
+    ::mlir::Block *getScoreModBlock() {
+      return getScoreMod().empty() ? nullptr : &getScoreMod().front();
+    }
+    ::mlir::Block *getMaskModBlock() {
+      return getMaskMod().empty() ? nullptr : &getMaskMod().front();
+    }
+    /// True when the op carries a score_mod, mask_mod or sinks.
+    bool hasScoreModifications() {
+      return getScoreModBlock() || getMaskModBlock() || getSinks();
+    }
   }];
 }
 
