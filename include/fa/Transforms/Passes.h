@@ -47,14 +47,16 @@ void populateDecomposeAttentionPatterns(RewritePatternSet &patterns);
 void populateRaiseAttentionPatterns(RewritePatternSet &patterns);
 
 class AttentionOp;
+class AttentionOpInterface;
 
-/// What fa-fold-masks-into-modifiers does to one op: the computation of its
-/// mask operand becomes its score_mod (a float mask) or mask_mod (an i1
-/// mask) and the operand is dropped. Fails, with the reason in `why` and
-/// the op unchanged, where the mask is not computed from positions and
-/// tensors smaller than itself.
-LogicalResult foldMaskIntoModifiers(RewriterBase &rewriter, AttentionOp op,
-                                    std::string &why);
+/// What fa-fold-masks-into-modifiers does to one fa.attention or
+/// fa.attention_backward: the computation of its mask operand becomes its
+/// score_mod (a float mask) or mask_mod (an i1 mask) and the operand is
+/// dropped. Fails, with the reason in `why` and the op unchanged, where the
+/// mask is not computed from positions and tensors smaller than itself, or
+/// (backward) where the op computes the mask's gradient.
+LogicalResult foldMaskIntoModifiers(RewriterBase &rewriter,
+                                    AttentionOpInterface op, std::string &why);
 
 #define GEN_PASS_REGISTRATION
 #include "fa/Transforms/Passes.h.inc"

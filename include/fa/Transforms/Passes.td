@@ -121,7 +121,7 @@ def FATileAttentionBackward : Pass<"fa-tile-attention-backward"> {
 }
 
 def FAFoldMasksIntoModifiers : Pass<"fa-fold-masks-into-modifiers"> {
-  let summary = "Turn an fa.attention mask computed from positions into score_mod or mask_mod";
+  let summary = "Turn an fa.attention (or fa.attention_backward) mask computed from positions into score_mod or mask_mod";
   let description = [{
     A frontend computes ALiBi (`slope[h] * (k - q)`), T5's relative buckets
     (a table read at a bucket of `k - q`), prefix-LM and document masks
@@ -145,6 +145,10 @@ def FAFoldMasksIntoModifiers : Pass<"fa-fold-masks-into-modifiers"> {
     masks with `mask_fill` (their hidden keys keep a weight, so they are no
     `mask_mod`), dynamic shapes, and computations the pass does not follow.
     `fa-raise-attention`'s pipelines run it right after raising.
+
+    `fa.attention_backward` (a raised training graph's) is folded the same
+    way, unless it computes the mask's gradient (`grad_mask`), so that the
+    forward and backward ops of one attention read the same regions.
   }];
   let options = [
     Option<"explain", "explain", "bool", /*default=*/"false",

@@ -478,15 +478,20 @@ Block *createModifierBlock(OpBuilder &b, Region &region, Location loc,
 /// Folds `op`'s mask into a score_mod or mask_mod (see the pass); `why`
 /// says why not on failure.
 LogicalResult mlir::fa::foldMaskIntoModifiers(RewriterBase &rewriter,
-                                              AttentionOp op,
+                                              AttentionOpInterface op,
                                               std::string &why) {
   Value mask = op.getMask();
   if (!mask) {
     why = "no mask";
     return failure();
   }
-  if (op.getMaskFillAttr()) {
+  if (!std::isinf(op.getHiddenScore())) {
     why = "the mask has mask_fill: its hidden keys keep a weight";
+    return failure();
+  }
+  auto backward = dyn_cast<AttentionBackwardOp>(op.getOperation());
+  if (backward && backward.getGradMask()) {
+    why = "the op computes the mask's gradient (grad_mask)";
     return failure();
   }
   auto maskType = cast<RankedTensorType>(mask.getType());
@@ -512,7 +517,8 @@ LogicalResult mlir::fa::foldMaskIntoModifiers(RewriterBase &rewriter,
   }
 
   bool additive = !maskType.getElementType().isInteger(1);
-  Region &region = additive ? op.getScoreMod() : op.getMaskMod();
+  // Both ops declare score_mod, then mask_mod.
+  Region &region = op->getRegion(additive ? 0 : 1);
   // The region being replaced, if any, moves into a block of its own.
   Block *previous = region.empty() ? nullptr : &region.front();
   OpBuilder::InsertionGuard guard(rewriter);
@@ -546,7 +552,12 @@ LogicalResult mlir::fa::foldMaskIntoModifiers(RewriterBase &rewriter,
   if (previous)
     rewriter.eraseBlock(previous);
 
-  rewriter.modifyOpInPlace(op, [&] { op.getMaskMutable().clear(); });
+  rewriter.modifyOpInPlace(op, [&] {
+    if (backward)
+      backward.getMaskMutable().clear();
+    else
+      cast<AttentionOp>(op.getOperation()).getMaskMutable().clear();
+  });
   // What only fed the mask is dead now. (An op may be reached through two
   // operands of one consumer: each is erased once.)
   SmallVector<Operation *> worklist;
@@ -574,13 +585,13 @@ struct FAFoldMasksIntoModifiersPass
   using FAFoldMasksIntoModifiersBase::FAFoldMasksIntoModifiersBase;
 
   void runOnOperation() override {
-    SmallVector<AttentionOp> ops;
-    getOperation()->walk([&](AttentionOp op) {
+    SmallVector<AttentionOpInterface> ops;
+    getOperation()->walk([&](AttentionOpInterface op) {
       if (op.getMask())
         ops.push_back(op);
     });
     IRRewriter rewriter(&getContext());
-    for (AttentionOp op : ops) {
+    for (AttentionOpInterface op : ops) {
       std::string why;
       if (failed(foldMaskIntoModifiers(rewriter, op, why)) && explain)
         op.emitRemark() << "mask left as an operand: " << why;
