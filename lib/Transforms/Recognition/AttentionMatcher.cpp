@@ -926,10 +926,6 @@ bool Matcher::checkBackward() {
     return fail(RejectCategory::Structure,
                 "a training graph with attention sinks: fa.attention_backward "
                 "takes no sinks yet");
-  if (match.backward && !match.scoreFunction.empty())
-    return fail(RejectCategory::Structure,
-                "a training graph whose scores go through a function before "
-                "the softmax: fa.attention_backward takes no score_mod yet");
   // A joint graph also needs what fa.attention_backward can state.
   // With several masks, a row with no visible key is NaN in the frontend's
   // P, and masked_fill's backward zeroes only the keys its own mask hides:
@@ -2104,6 +2100,8 @@ bool Matcher::matchQueryKey(Term *contractionTerm) {
       getStructuredView(contractionTerm->value);
   std::optional<Contraction> contraction = getContraction(*view);
   patternOps.insert(view->op);
+  scoreContraction = contractionTerm->value;
+  scoreContractionLabels = contractionTerm->labels;
   if (!view->implicitInit && view->initConstant != 0.0) {
     return fail(RejectCategory::Contraction,
            "Q·Kᵀ accumulates into a tensor that is not zero");

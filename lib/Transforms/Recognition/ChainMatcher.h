@@ -225,6 +225,15 @@ private:
   /// multiplies `factor` by c.
   bool matchScoreGradient(Term *gradient, double &factor);
   bool matchSoftmaxBackward(Term *term, double &factor);
+  /// The value at one score of `term`, a function of the forward's Q·Kᵀ
+  /// (read at the score's own position) and constants only: Q·Kᵀ is `raw`
+  /// there. Nullopt for anything else (P, dP, another tensor).
+  std::optional<double> evaluateAtScore(Term *term, double raw,
+                                        unsigned depth = 32);
+  /// The score function's derivative: whether the product of `factors`
+  /// equals c · f′(scale · raw) for one constant c at every sample of the
+  /// score, f the match's scoreFunction; multiplies `factor` by c.
+  bool matchScoreFunctionDerivative(ArrayRef<Term *> factors, double &factor);
   /// The factors of a product (casts peeled, constants into `factor`).
   void flattenProduct(Term *term, SmallVectorImpl<Term *> &factors,
                       double &factor);
@@ -334,6 +343,12 @@ private:
   llvm::SetVector<Operation *> backwardOps;
   /// Set when matchScoreGradient went through masked_fill's backward.
   bool scoreGradientMasked = false;
+  /// Set when the score gradient was multiplied by the score function's
+  /// derivative (matchScoreFunctionDerivative).
+  bool scoreDerivativeSeen = false;
+  /// Q·Kᵀ as the scores read it: what evaluateAtScore calls `raw`.
+  Value scoreContraction;
+  Labels scoreContractionLabels;
   /// P as the root reads it and the tensors it is a copy or a cast of.
   SmallVector<std::pair<Value, Labels>> probabilityTensors;
   Value gradOutput;

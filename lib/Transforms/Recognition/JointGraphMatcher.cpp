@@ -413,12 +413,219 @@ bool Matcher::matchRowCorrection(Term *term) {
               "key dim nor dO∘O over the value dim");
 }
 
+std::optional<double> Matcher::evaluateAtScore(Term *term, double raw,
+                                               unsigned depth) {
+  if (depth == 0)
+    return std::nullopt;
+  term = resolveQuietly(term);
+  auto at = [&](unsigned operand) {
+    return evaluateAtScore(term->operands[operand], raw, depth - 1);
+  };
+  switch (term->kind) {
+  case ScalarKind::Input:
+    if (term->value && term->value == scoreContraction &&
+        sameAxes(term->labels, scoreContractionLabels))
+      return raw;
+    return std::nullopt;
+  case ScalarKind::Constant:
+    return term->constant;
+  case ScalarKind::ExtF:
+  case ScalarKind::TruncF:
+    return at(0);
+  case ScalarKind::Neg:
+  case ScalarKind::Exp:
+  case ScalarKind::Log:
+  case ScalarKind::Tanh: {
+    std::optional<double> x = at(0);
+    if (!x)
+      return std::nullopt;
+    switch (term->kind) {
+    case ScalarKind::Neg:
+      return -*x;
+    case ScalarKind::Exp:
+      return std::exp(*x);
+    case ScalarKind::Log:
+      return std::log(*x);
+    default:
+      return std::tanh(*x);
+    }
+  }
+  case ScalarKind::Add:
+  case ScalarKind::Sub:
+  case ScalarKind::Mul:
+  case ScalarKind::Div:
+  case ScalarKind::Max:
+  case ScalarKind::MaxNum: {
+    std::optional<double> x = at(0), y = at(1);
+    if (!x || !y)
+      return std::nullopt;
+    switch (term->kind) {
+    case ScalarKind::Add:
+      return *x + *y;
+    case ScalarKind::Sub:
+      return *x - *y;
+    case ScalarKind::Mul:
+      return *x * *y;
+    case ScalarKind::Div:
+      return *x / *y;
+    default:
+      return std::max(*x, *y);
+    }
+  }
+  default:
+    return std::nullopt;
+  }
+}
+
+bool Matcher::matchScoreFunctionDerivative(ArrayRef<Term *> factors,
+                                           double &factor) {
+  // f and f′ by forward mode over the match's nodes, at x = scale · raw.
+  auto derivative = [&](double x) {
+    SmallVector<std::pair<double, double>> at;
+    for (const ScoreFunctionNode &node : match.scoreFunction) {
+      auto operand = [&](unsigned i) { return at[node.operands[i]]; };
+      std::pair<double, double> result{0, 0};
+      switch (node.kind) {
+      case ScalarKind::Input:
+        result = {x, 1};
+        break;
+      case ScalarKind::Constant:
+        result = {node.constant, 0};
+        break;
+      case ScalarKind::Add:
+        result = {operand(0).first + operand(1).first,
+                  operand(0).second + operand(1).second};
+        break;
+      case ScalarKind::Sub:
+        result = {operand(0).first - operand(1).first,
+                  operand(0).second - operand(1).second};
+        break;
+      case ScalarKind::Mul:
+        result = {operand(0).first * operand(1).first,
+                  operand(0).second * operand(1).first +
+                      operand(0).first * operand(1).second};
+        break;
+      case ScalarKind::Div: {
+        double value = operand(0).first / operand(1).first;
+        result = {value, (operand(0).second - value * operand(1).second) /
+                             operand(1).first};
+        break;
+      }
+      case ScalarKind::Max:
+      case ScalarKind::MaxNum:
+        result = operand(0).first >= operand(1).first ? operand(0)
+                                                       : operand(1);
+        break;
+      case ScalarKind::Neg:
+        result = {-operand(0).first, -operand(0).second};
+        break;
+      case ScalarKind::Exp: {
+        double value = std::exp(operand(0).first);
+        result = {value, value * operand(0).second};
+        break;
+      }
+      case ScalarKind::Log:
+        result = {std::log(operand(0).first),
+                  operand(0).second / operand(0).first};
+        break;
+      case ScalarKind::Tanh: {
+        double value = std::tanh(operand(0).first);
+        result = {value, (1 - value * value) * operand(0).second};
+        break;
+      }
+      default:
+        result = {std::nan(""), std::nan("")};
+        break;
+      }
+      at.push_back(result);
+    }
+    return at.back().second;
+  };
+  // Scores spread over the range where soft-caps, exps and logs differ
+  // from their neighbours: two different elementary functions agree at
+  // all of them only by accident, and a frontend's derivative that is not
+  // f′ (1 − y instead of 1 − y², a missing factor) differs at most.
+  static constexpr double samples[] = {-3.1, -1.7, -0.55, 0.35,
+                                       1.2,  2.6,  4.4,   7.9};
+  std::optional<double> ratio;
+  unsigned checked = 0;
+  for (double x : samples) {
+    double raw = x / match.scale;
+    double expected = derivative(x);
+    double product = 1.0;
+    bool defined = true;
+    for (Term *term : factors) {
+      std::optional<double> value = evaluateAtScore(term, raw);
+      if (!value) {
+        defined = false;
+        break;
+      }
+      product *= *value;
+    }
+    if (!defined)
+      return fail(RejectCategory::Structure,
+                  "the gradient of the scores is multiplied by a tensor that "
+                  "is not a function of the scores alone");
+    if (!std::isfinite(expected) || !std::isfinite(product))
+      continue; // outside the function's domain (a log, say)
+    ++checked;
+    if (expected == 0) {
+      if (product != 0)
+        return fail(RejectCategory::Structure,
+                    "the gradient of the scores is multiplied by something "
+                    "other than the score function's derivative");
+      continue;
+    }
+    double sampleRatio = product / expected;
+    if (!ratio) {
+      ratio = sampleRatio;
+    } else if (std::abs(sampleRatio - *ratio) > 1e-9 * std::abs(*ratio)) {
+      return fail(RejectCategory::Structure,
+                  "the gradient of the scores is multiplied by a function of "
+                  "the scores that is not the score function's derivative "
+                  "(it differs at " +
+                      formatConstant(x) + ")");
+    }
+  }
+  if (!ratio || *ratio == 0 || !std::isfinite(*ratio) || checked < 4)
+    return fail(RejectCategory::Structure,
+                "the score function's derivative could not be checked at "
+                "enough scores");
+  factor *= *ratio;
+  return true;
+}
+
 bool Matcher::matchSoftmaxBackward(Term *term, double &factor) {
   // P∘(dP − r), constants aside.
   if (term->kind == ScalarKind::Mul) {
-    SmallVector<Term *> factors;
+    SmallVector<Term *> product;
     double constant = 1.0;
-    flattenProduct(term, factors, constant);
+    flattenProduct(term, product, constant);
+    // With a score function, the chain rule through it: the factors that
+    // are functions of the scores alone must be its derivative.
+    SmallVector<Term *> factors, derivative;
+    for (Term *candidate : product) {
+      if (!match.scoreFunction.empty() && !isProbabilities(candidate) &&
+          evaluateAtScore(candidate, 0.625))
+        derivative.push_back(candidate);
+      else
+        factors.push_back(candidate);
+    }
+    if (!derivative.empty()) {
+      if (scoreDerivativeSeen)
+        return fail(RejectCategory::Structure,
+                    "the gradient of the scores is multiplied by the score "
+                    "function's derivative twice");
+      if (!matchScoreFunctionDerivative(derivative, constant))
+        return false;
+      scoreDerivativeSeen = true;
+      if (factors.size() == 1) {
+        // (P∘dP − P∘r)∘f′, or a product nested in one more op.
+        factor *= constant;
+        return matchSoftmaxBackward(resolveUntilProbabilities(factors[0]),
+                                    factor);
+      }
+    }
     Term *probs = nullptr, *difference = nullptr;
     SmallVector<Term *> others;
     for (Term *candidate : factors) {
@@ -855,8 +1062,16 @@ bool Matcher::matchQueryOrKeyGradient(GradientContraction &contraction,
   bool isQuery = reducedKind == AxisKind::Key;
   double factor = 1.0;
   scoreGradientMasked = false;
+  scoreDerivativeSeen = false;
   if (!matchScoreGradient(scoreTerm, factor))
     return false;
+  // fa.attention_backward applies the score_mod's derivative: a backward
+  // that does not (a detached score function, or a bug) is not its.
+  if (!match.scoreFunction.empty() && !scoreDerivativeSeen)
+    return fail(RejectCategory::Structure,
+                "the scores go through a function before the softmax, but "
+                "the backward does not multiply their gradient by its "
+                "derivative");
   bool masked = scoreGradientMasked;
   // The forward's K (or Q) as the op reads it, and the tensor read here,
   // each down to its source: their scales differ by what the gradient

@@ -929,6 +929,12 @@ void raiseBackward(const AttentionMatch &match, RewriterBase &rewriter,
       /*sinks=*/Value(), attention.getScaleAttr(), attention.getMaskFillAttr(),
       attention.getCausalAttr(),
       /*window=*/nullptr, /*tiling=*/nullptr);
+  // The forward's score function: the backward differentiates the same
+  // region (the matcher checked that the frontend's backward multiplies
+  // by its derivative).
+  IRMapping regionMapping;
+  attention.getScoreMod().cloneInto(&gradients.getScoreMod(), regionMapping);
+  attention.getMaskMod().cloneInto(&gradients.getMaskMod(), regionMapping);
   auto replaceGradient = [&](const std::optional<GradientUse> &use,
                              Value gradient, bool queryRows) {
     if (!use)

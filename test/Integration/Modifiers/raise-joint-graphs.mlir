@@ -1,9 +1,14 @@
 // Training graphs (forward and autodiff's backward, as the joint-graph
-// tests write them) whose masks are computed from positions: both raised
-// ops read the same mask, and fa-fold-masks-into-modifiers folds it into
-// both, so neither the forward nor the backward reads an N x N tensor.
+// tests write them) with score modifications: a score function, or masks
+// computed from positions that both raised ops read and
+// fa-fold-masks-into-modifiers folds into both, so that neither the
+// forward nor the backward reads an N x N tensor.
 // - @alibi: s/2 + slope[b] (k - q), the bias computed from linalg.index and
 //   the slopes: a score_mod on fa.attention and fa.attention_backward;
+// - @softcap: t = cap tanh(s / 2 / cap) in three ops, and autodiff's
+//   backward through it (dT cap (1 - y^2) / cap / 2, y the saved tanh):
+//   the matcher checks that the factor is the function's derivative, and
+//   both ops carry the score_mod;
 // - @documents: doc[q] == doc[k] from per-position ids, a select on the
 //   scores and masked_fill's select on their gradient: a mask_mod on both.
 // The raised and folded program equals the frontend's, outputs and
@@ -14,11 +19,18 @@
 // RUN: fa-opt %s --fa-cpu-pipeline=raise=false | %mlir-run > %t.frontend
 // RUN: %compare %t.raised %t.frontend --rtol 1e-5 --atol 1e-6 | FileCheck %s --check-prefix=SAME
 // RUN: %compare %t.reference %t.frontend --rtol 1e-5 --atol 1e-6 | FileCheck %s --check-prefix=SAME
-// SAME: MATCH 384 values
+// SAME: MATCH 576 values
 
 // FOLDED-LABEL: func.func @alibi
 // FOLDED: fa.attention {{[^(]*}} scale = 5.000000e-01 score_mod
 // FOLDED: fa.attention_backward {{[^(]*}} scale = 5.000000e-01 score_mod
+// FOLDED-NOT: linalg.softmax
+// FOLDED-NOT: linalg.batch_matmul
+// FOLDED-LABEL: func.func @softcap
+// FOLDED: fa.attention {{[^(]*}} scale = 5.000000e-01 score_mod
+// FOLDED: math.tanh
+// FOLDED: fa.attention_backward {{[^(]*}} scale = 5.000000e-01 score_mod
+// FOLDED: math.tanh
 // FOLDED-NOT: linalg.softmax
 // FOLDED-NOT: linalg.batch_matmul
 // FOLDED-LABEL: func.func @documents
@@ -99,6 +111,88 @@ func.func @alibi(%q: tensor<2x6x4xf32>, %k: tensor<2x6x4xf32>, %v: tensor<2x6x4x
   %dk = linalg.batch_matmul ins(%gt, %q : tensor<2x6x6xf32>, tensor<2x6x4xf32>) outs(%zo : tensor<2x6x4xf32>) -> tensor<2x6x4xf32>
   return %o, %dq, %dk, %dv : tensor<2x6x4xf32>, tensor<2x6x4xf32>, tensor<2x6x4xf32>, tensor<2x6x4xf32>
 }
+
+func.func @softcap(%q: tensor<2x6x4xf32>, %k: tensor<2x6x4xf32>, %v: tensor<2x6x4xf32>, %do: tensor<2x6x4xf32>)
+    -> (tensor<2x6x4xf32>, tensor<2x6x4xf32>, tensor<2x6x4xf32>, tensor<2x6x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %half = arith.constant 0.5 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %ekt = tensor.empty() : tensor<2x4x6xf32>
+  %kt = linalg.transpose ins(%k : tensor<2x6x4xf32>) outs(%ekt : tensor<2x4x6xf32>) permutation = [0, 2, 1]
+  %es = tensor.empty() : tensor<2x6x6xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<2x6x6xf32>) -> tensor<2x6x6xf32>
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<2x6x4xf32>, tensor<2x4x6xf32>) outs(%zs : tensor<2x6x6xf32>) -> tensor<2x6x6xf32>
+  %cap = arith.constant 1.5 : f32
+  %one = arith.constant 1.0 : f32
+  // Forward: t = cap tanh(s / 2 / cap), as three ops (torch's decomposition).
+  %x = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s : tensor<2x6x6xf32>) outs(%es : tensor<2x6x6xf32>) {
+  ^bb0(%a: f32, %unused: f32):
+    %y = arith.mulf %a, %half : f32
+    %r = arith.divf %y, %cap : f32
+    linalg.yield %r : f32
+  } -> tensor<2x6x6xf32>
+  %th = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x : tensor<2x6x6xf32>) outs(%es : tensor<2x6x6xf32>) {
+  ^bb0(%a: f32, %unused: f32):
+    %r = math.tanh %a : f32
+    linalg.yield %r : f32
+  } -> tensor<2x6x6xf32>
+  %capped = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%th : tensor<2x6x6xf32>) outs(%es : tensor<2x6x6xf32>) {
+  ^bb0(%a: f32, %unused: f32):
+    %r = arith.mulf %a, %cap : f32
+    linalg.yield %r : f32
+  } -> tensor<2x6x6xf32>
+  %p = linalg.softmax dimension(2) ins(%capped : tensor<2x6x6xf32>) outs(%es : tensor<2x6x6xf32>) -> tensor<2x6x6xf32>
+  %eo = tensor.empty() : tensor<2x6x4xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<2x6x4xf32>) -> tensor<2x6x4xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<2x6x6xf32>, tensor<2x6x4xf32>) outs(%zo : tensor<2x6x4xf32>) -> tensor<2x6x4xf32>
+  %pt = linalg.transpose ins(%p : tensor<2x6x6xf32>) outs(%es : tensor<2x6x6xf32>) permutation = [0, 2, 1]
+  %dv = linalg.batch_matmul ins(%pt, %do : tensor<2x6x6xf32>, tensor<2x6x4xf32>) outs(%zo : tensor<2x6x4xf32>) -> tensor<2x6x4xf32>
+  %evt = tensor.empty() : tensor<2x4x6xf32>
+  %vt = linalg.transpose ins(%v : tensor<2x6x4xf32>) outs(%evt : tensor<2x4x6xf32>) permutation = [0, 2, 1]
+  %dp = linalg.batch_matmul ins(%do, %vt : tensor<2x6x4xf32>, tensor<2x4x6xf32>) outs(%zs : tensor<2x6x6xf32>) -> tensor<2x6x6xf32>
+  %pdp = linalg.mul ins(%p, %dp : tensor<2x6x6xf32>, tensor<2x6x6xf32>) outs(%es : tensor<2x6x6xf32>) -> tensor<2x6x6xf32>
+  %er = tensor.empty() : tensor<2x6xf32>
+  %zr = linalg.fill ins(%zero : f32) outs(%er : tensor<2x6xf32>) -> tensor<2x6xf32>
+  %rows = linalg.reduce ins(%pdp : tensor<2x6x6xf32>) outs(%zr : tensor<2x6xf32>) dimensions = [2]
+    (%a: f32, %acc: f32) {
+      %r = arith.addf %a, %acc : f32
+      linalg.yield %r : f32
+    }
+  %rb = linalg.broadcast ins(%rows : tensor<2x6xf32>) outs(%es : tensor<2x6x6xf32>) dimensions = [2]
+  %diff = linalg.sub ins(%dp, %rb : tensor<2x6x6xf32>, tensor<2x6x6xf32>) outs(%es : tensor<2x6x6xf32>) -> tensor<2x6x6xf32>
+  %g = linalg.mul ins(%p, %diff : tensor<2x6x6xf32>, tensor<2x6x6xf32>) outs(%es : tensor<2x6x6xf32>) -> tensor<2x6x6xf32>
+  // Backward through the cap: dY = dT cap, dA = dY (1 - y^2) (tanh's
+  // backward from its saved output), dS = dA / cap / 2.
+  %dy = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%g : tensor<2x6x6xf32>) outs(%es : tensor<2x6x6xf32>) {
+  ^bb0(%a: f32, %unused: f32):
+    %r = arith.mulf %a, %cap : f32
+    linalg.yield %r : f32
+  } -> tensor<2x6x6xf32>
+  %da = linalg.generic {indexing_maps = [#id3, #id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%dy, %th : tensor<2x6x6xf32>, tensor<2x6x6xf32>) outs(%es : tensor<2x6x6xf32>) {
+  ^bb0(%a: f32, %y: f32, %unused: f32):
+    %yy = arith.mulf %y, %y : f32
+    %d = arith.subf %one, %yy : f32
+    %r = arith.mulf %a, %d : f32
+    linalg.yield %r : f32
+  } -> tensor<2x6x6xf32>
+  %gm = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%da : tensor<2x6x6xf32>) outs(%es : tensor<2x6x6xf32>) {
+  ^bb0(%a: f32, %unused: f32):
+    %y = arith.divf %a, %cap : f32
+    %r = arith.mulf %y, %half : f32
+    linalg.yield %r : f32
+  } -> tensor<2x6x6xf32>
+  %dq = linalg.batch_matmul ins(%gm, %k : tensor<2x6x6xf32>, tensor<2x6x4xf32>) outs(%zo : tensor<2x6x4xf32>) -> tensor<2x6x4xf32>
+  %gt = linalg.transpose ins(%gm : tensor<2x6x6xf32>) outs(%es : tensor<2x6x6xf32>) permutation = [0, 2, 1]
+  %dk = linalg.batch_matmul ins(%gt, %q : tensor<2x6x6xf32>, tensor<2x6x4xf32>) outs(%zo : tensor<2x6x4xf32>) -> tensor<2x6x4xf32>
+  return %o, %dq, %dk, %dv : tensor<2x6x4xf32>, tensor<2x6x4xf32>, tensor<2x6x4xf32>, tensor<2x6x4xf32>
+}
+
 
 func.func @documents(%q: tensor<2x6x4xf32>, %k: tensor<2x6x4xf32>, %v: tensor<2x6x4xf32>, %do: tensor<2x6x4xf32>, %doc: tensor<6xi32>)
     -> (tensor<2x6x4xf32>, tensor<2x6x4xf32>, tensor<2x6x4xf32>, tensor<2x6x4xf32>) {
@@ -213,6 +307,8 @@ func.func @main() {
   %doc = arith.constant dense<[0, 0, 1, 1, 1, 2]> : tensor<6xi32>
   %a1, %a2, %a3, %a4 = call @alibi(%q, %k, %v, %do, %slopes) : (tensor<2x6x4xf32>, tensor<2x6x4xf32>, tensor<2x6x4xf32>, tensor<2x6x4xf32>, tensor<2xf32>) -> (tensor<2x6x4xf32>, tensor<2x6x4xf32>, tensor<2x6x4xf32>, tensor<2x6x4xf32>)
   call @print(%a1, %a2, %a3, %a4) : (tensor<2x6x4xf32>, tensor<2x6x4xf32>, tensor<2x6x4xf32>, tensor<2x6x4xf32>) -> ()
+  %c1, %c2, %c3, %c4 = call @softcap(%q, %k, %v, %do) : (tensor<2x6x4xf32>, tensor<2x6x4xf32>, tensor<2x6x4xf32>, tensor<2x6x4xf32>) -> (tensor<2x6x4xf32>, tensor<2x6x4xf32>, tensor<2x6x4xf32>, tensor<2x6x4xf32>)
+  call @print(%c1, %c2, %c3, %c4) : (tensor<2x6x4xf32>, tensor<2x6x4xf32>, tensor<2x6x4xf32>, tensor<2x6x4xf32>) -> ()
   %b1, %b2, %b3, %b4 = call @documents(%q, %k, %v, %do, %doc) : (tensor<2x6x4xf32>, tensor<2x6x4xf32>, tensor<2x6x4xf32>, tensor<2x6x4xf32>, tensor<6xi32>) -> (tensor<2x6x4xf32>, tensor<2x6x4xf32>, tensor<2x6x4xf32>, tensor<2x6x4xf32>)
   call @print(%b1, %b2, %b3, %b4) : (tensor<2x6x4xf32>, tensor<2x6x4xf32>, tensor<2x6x4xf32>, tensor<2x6x4xf32>) -> ()
   return
