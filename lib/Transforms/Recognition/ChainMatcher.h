@@ -234,6 +234,9 @@ private:
   /// equals c · f′(scale · raw) for one constant c at every sample of the
   /// score, f the match's scoreFunction; multiplies `factor` by c.
   bool matchScoreFunctionDerivative(ArrayRef<Term *> factors, double &factor);
+  /// The ops that compute a derivative factor from the forward's tensors,
+  /// into the backward's (the forward's own are left to it).
+  void collectDerivativeOps(Term *term, unsigned depth = 32);
   /// The factors of a product (casts peeled, constants into `factor`).
   void flattenProduct(Term *term, SmallVectorImpl<Term *> &factors,
                       double &factor);

@@ -595,6 +595,24 @@ bool Matcher::matchScoreFunctionDerivative(ArrayRef<Term *> factors,
   return true;
 }
 
+void Matcher::collectDerivativeOps(Term *term, unsigned depth) {
+  for (; depth > 0; --depth) {
+    if (term->kind != ScalarKind::Input || !term->value)
+      break;
+    Operation *def = term->value.getDefiningOp();
+    if (!def || patternOps.contains(def) || term->value == scoreContraction)
+      return;
+    Term *next = step(term); // collected: the walk is collecting here
+    if (!next)
+      return;
+    term = next;
+  }
+  if (depth == 0)
+    return;
+  for (Term *operand : term->operands)
+    collectDerivativeOps(operand, depth - 1);
+}
+
 bool Matcher::matchSoftmaxBackward(Term *term, double &factor) {
   // P∘(dP − r), constants aside.
   if (term->kind == ScalarKind::Mul) {
@@ -618,6 +636,8 @@ bool Matcher::matchSoftmaxBackward(Term *term, double &factor) {
                     "function's derivative twice");
       if (!matchScoreFunctionDerivative(derivative, constant))
         return false;
+      for (Term *factorTerm : derivative)
+        collectDerivativeOps(factorTerm);
       scoreDerivativeSeen = true;
       if (factors.size() == 1) {
         // (P∘dP − P∘r)∘f′, or a product nested in one more op.
