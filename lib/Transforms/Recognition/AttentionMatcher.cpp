@@ -191,7 +191,7 @@ std::optional<Contraction> getContraction(const StructuredView &view,
 /// The op slicing `x[..., 0 : N - 1]` out of a static `x[..., N]` (every
 /// other dim whole) into `value`, tensor.extract_slice or tosa.slice: how a
 /// frontend drops the sink column from the probabilities. Sets `source`.
-static Operation *sinkColumnSlice(Value value, Value &source) {
+Operation *sinkColumnSlice(Value value, Value &source) {
   Operation *def = value.getDefiningOp();
   auto resultType = dyn_cast<RankedTensorType>(value.getType());
   if (!def || !resultType || !resultType.hasStaticShape())
@@ -225,6 +225,118 @@ static Operation *sinkColumnSlice(Value value, Value &source) {
       return nullptr;
   if (to.back() + 1 != from.back())
     return nullptr;
+  return def;
+}
+
+Operation *lastColumnSlice(Value value, Value &source) {
+  Operation *def = value.getDefiningOp();
+  auto resultType = dyn_cast<RankedTensorType>(value.getType());
+  if (!def || !resultType || !resultType.hasStaticShape() ||
+      resultType.getRank() == 0 || resultType.getShape().back() != 1)
+    return nullptr;
+  SmallVector<int64_t> offsets;
+  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(def)) {
+    if (!slice.hasUnitStride())
+      return nullptr;
+    for (OpFoldResult offset : slice.getMixedOffsets()) {
+      std::optional<int64_t> constant = getConstantIntValue(offset);
+      if (!constant)
+        return nullptr;
+      offsets.push_back(*constant);
+    }
+    source = slice.getSource();
+  } else if (auto slice = dyn_cast<tosa::SliceOp>(def)) {
+    if (!tosa::getConstShapeValues(slice.getStart().getDefiningOp(), offsets))
+      return nullptr;
+    source = slice.getInput1();
+  } else {
+    return nullptr;
+  }
+  auto sourceType = cast<RankedTensorType>(source.getType());
+  if (!sourceType.hasStaticShape() ||
+      sourceType.getRank() != resultType.getRank())
+    return nullptr;
+  ArrayRef<int64_t> from = sourceType.getShape();
+  for (int64_t dim = 0; dim + 1 < sourceType.getRank(); ++dim)
+    if (offsets[dim] != 0 || from[dim] != resultType.getDimSize(dim))
+      return nullptr;
+  if (offsets.back() != from.back() - 1)
+    return nullptr;
+  return def;
+}
+
+/// True when `value` is a constant 0 (a scalar, or a splat tensor), or a
+/// linalg.fill of one.
+static bool isZero(Value value) {
+  if (auto fill = value.getDefiningOp<linalg::FillOp>())
+    return isZero(fill.getInputs()[0]);
+  Attribute attr;
+  if (!matchPattern(value, m_Constant(&attr)))
+    return false;
+  if (auto splat = dyn_cast<SplatElementsAttr>(attr))
+    attr = splat.getSplatValue<Attribute>();
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr))
+    attr = dense.isSplat() ? dense.getSplatValue<Attribute>() : Attribute();
+  if (auto f = dyn_cast_or_null<FloatAttr>(attr))
+    return f.getValue().isZero();
+  return false;
+}
+
+Operation *zeroColumnPad(Value value, Value &source) {
+  Operation *def = value.getDefiningOp();
+  auto resultType = dyn_cast<RankedTensorType>(value.getType());
+  if (!def || !resultType || !resultType.hasStaticShape() ||
+      resultType.getRank() == 0)
+    return nullptr;
+  int64_t rank = resultType.getRank();
+  // The widths added below and above each dim.
+  SmallVector<int64_t> low, high;
+  if (auto pad = dyn_cast<tensor::PadOp>(def)) {
+    Value padding = pad.getConstantPaddingValue();
+    if (!padding || !isZero(padding))
+      return nullptr;
+    for (auto [lo, hi] : llvm::zip(pad.getMixedLowPad(), pad.getMixedHighPad())) {
+      std::optional<int64_t> l = getConstantIntValue(lo);
+      std::optional<int64_t> h = getConstantIntValue(hi);
+      if (!l || !h)
+        return nullptr;
+      low.push_back(*l);
+      high.push_back(*h);
+    }
+    source = pad.getSource();
+  } else if (auto insert = dyn_cast<tensor::InsertSliceOp>(def)) {
+    if (!isZero(insert.getDest()) || !insert.hasUnitStride())
+      return nullptr;
+    auto sourceType = dyn_cast<RankedTensorType>(insert.getSourceType());
+    if (!sourceType || sourceType.getRank() != rank)
+      return nullptr;
+    for (auto [dim, offset] : llvm::enumerate(insert.getMixedOffsets())) {
+      std::optional<int64_t> o = getConstantIntValue(offset);
+      if (!o)
+        return nullptr;
+      low.push_back(*o);
+      high.push_back(resultType.getDimSize(dim) - *o -
+                     sourceType.getDimSize(dim));
+    }
+    source = insert.getSource();
+  } else if (auto pad = dyn_cast<tosa::PadOp>(def)) {
+    SmallVector<int64_t> padding;
+    if (!tosa::getConstShapeValues(pad.getPadding().getDefiningOp(),
+                                   padding) ||
+        static_cast<int64_t>(padding.size()) != 2 * rank ||
+        !isZero(pad.getPadConst()))
+      return nullptr;
+    for (int64_t dim = 0; dim < rank; ++dim) {
+      low.push_back(padding[2 * dim]);
+      high.push_back(padding[2 * dim + 1]);
+    }
+    source = pad.getInput1();
+  } else {
+    return nullptr;
+  }
+  for (int64_t dim = 0; dim < rank; ++dim)
+    if (low[dim] != 0 || high[dim] != (dim + 1 == rank ? 1 : 0))
+      return nullptr;
   return def;
 }
 
@@ -922,10 +1034,6 @@ bool Matcher::finishMatch() {
 
 /// Step 7: in a joint graph, what fa.attention_backward can state.
 bool Matcher::checkBackward() {
-  if (match.backward && match.sinks)
-    return fail(RejectCategory::Structure,
-                "a training graph with attention sinks: fa.attention_backward "
-                "takes no sinks yet");
   // A joint graph also needs what fa.attention_backward can state.
   // With several masks, a row with no visible key is NaN in the frontend's
   // P, and masked_fill's backward zeroes only the keys its own mask hides:
@@ -1046,6 +1154,7 @@ std::optional<AttentionMatch> Matcher::run() {
     patternOps.insert(slice);
     probs->first = sliced;
     sinkColumnSliced = true;
+    fullProbabilities = sliced;
   }
   Term *scores = nullptr;
   if (!matchProbabilities(leaf(probs->first, probs->second), scores))

@@ -121,6 +121,9 @@ struct BackwardMatch {
   bool gradOutputSplitBatch = false;
   /// The gradients the graph computes (any of them may be absent).
   std::optional<GradientUse> gradQuery, gradKey, gradValue;
+  /// dSinks as the frontend holds it (static shape; its one non-unit dim,
+  /// if any, is the head), or null.
+  Value gradSinks;
   /// Set when the scores have several masks and masked_fill's backward
   /// zeroes the score gradient where the causal one hides keys (j > i +
   /// offset): in a row with no visible key the frontend's score gradient

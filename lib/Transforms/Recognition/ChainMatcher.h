@@ -54,6 +54,16 @@ bool isDeadCode(Operation *op, unsigned depth = 4);
 bool isOrderOfAxes(ArrayRef<Axis> labels);
 /// Finds an exp or a softmax among the producers of `value`, a few ops up.
 Operation *findSoftmax(Value value, unsigned depth = 8);
+/// The op slicing `x[..., 0 : N - 1]` out of a static `x[..., N]` into
+/// `value` (tensor.extract_slice or tosa.slice), or null; sets `source`.
+Operation *sinkColumnSlice(Value value, Value &source);
+/// The op slicing the last column `x[..., N - 1 : N]` out of a static
+/// `x[..., N]` into `value`, or null; sets `source`.
+Operation *lastColumnSlice(Value value, Value &source);
+/// The op writing `x` ([..., N - 1]) into a [..., N] tensor of zeros
+/// (tensor.pad, insert_slice into zeros, tosa.pad) whose result is `value`:
+/// autodiff's backward of sinkColumnSlice. Null otherwise; sets `source`.
+Operation *zeroColumnPad(Value value, Value &source);
 
 /// One node of the expression the matcher walks: a tensor (leaf), or a
 /// scalar operation that some op's body computes on its operands.
@@ -299,6 +309,16 @@ private:
   /// P·V reads the softmax's result without its last key column (attention
   /// sinks): the scores must then end with the sink column.
   bool sinkColumnSliced = false;
+  /// Then the softmax's whole result, sink column included (P in a joint
+  /// graph's softmax backward).
+  Value fullProbabilities;
+  /// The sink column's gradient (the concat's backward slices it off the
+  /// scores' gradient), when a joint graph computes it.
+  Value sinkGradientColumn;
+  Labels sinkGradientLabels;
+  /// The frontend's dSinks: the sink column's gradient summed over what
+  /// the sink was broadcast along; sets match.backward's gradSinks.
+  bool matchSinkGradient(BackwardMatch &result);
   /// The scores' concatenation of the sink column, when P has one sliced
   /// off: the sink becomes the match's sinks.
   bool peelSinkColumn(Term *term, Term *&next);

@@ -262,6 +262,18 @@ bool Matcher::matchGradProbabilities(Term *term) {
   term = resolveUntilProbabilities(term);
   while (term->kind == ScalarKind::ExtF || term->kind == ScalarKind::TruncF)
     term = resolveUntilProbabilities(term->operands[0]);
+  // Attention sinks: the slice's backward gives dP a zero sink column.
+  Value padded;
+  if (match.sinks && term->kind == ScalarKind::Input && term->value &&
+      !term->labels.empty() && term->labels.back() == Axis{AxisKind::Key}) {
+    if (Operation *pad = zeroColumnPad(term->value, padded)) {
+      (collectInto ? *collectInto : patternOps).insert(pad);
+      term = resolveUntilProbabilities(leaf(padded, term->labels));
+      while (term->kind == ScalarKind::ExtF ||
+             term->kind == ScalarKind::TruncF)
+        term = resolveUntilProbabilities(term->operands[0]);
+    }
+  }
   std::optional<StructuredView> view = term->kind == ScalarKind::Input
                                            ? getStructuredView(term->value)
                                            : std::nullopt;
@@ -707,6 +719,16 @@ bool Matcher::matchScoreGradient(Term *gradient, double &factor) {
   Term *term = gradient;
   while (true) {
     term = resolveUntilProbabilities(term);
+    // Attention sinks: the scores' part of the gradient of the scores and
+    // the sink column.
+    Value sliced;
+    if (match.sinks && term->kind == ScalarKind::Input && term->value) {
+      if (Operation *slice = sinkColumnSlice(term->value, sliced)) {
+        (collectInto ? *collectInto : patternOps).insert(slice);
+        term = leaf(sliced, term->labels);
+        continue;
+      }
+    }
     switch (term->kind) {
     case ScalarKind::ExtF:
     case ScalarKind::TruncF:
@@ -822,6 +844,7 @@ bool Matcher::matchBackward(bool &looksLikeBackward) {
   });
 
   collectProbabilityTensors();
+  sinkGradientColumn = nullptr;
   SmallVector<GradientContraction, 4> contractions;
   llvm::SetVector<Operation *> downstream;
   Operation *unexplained = findGradientContractions(contractions, downstream);
@@ -851,6 +874,8 @@ bool Matcher::matchBackward(bool &looksLikeBackward) {
   for (GradientContraction &contraction : contractions)
     if (!matchGradientContraction(contraction, result))
       return false;
+  if (sinkGradientColumn && !matchSinkGradient(result))
+    return false;
   if (!checkBackwardIsClosed(downstream, scoreSide))
     return false;
   backwardOps.insert(scoreSide.begin(), scoreSide.end());
@@ -879,6 +904,9 @@ void Matcher::collectProbabilityTensors() {
       break;
     }
   }
+  // Attention sinks: softmax's backward reads the softmax's whole result.
+  if (fullProbabilities)
+    probabilityTensors.push_back({fullProbabilities, probabilitiesLabels});
   collecting = wasCollecting;
 }
 
@@ -904,6 +932,25 @@ Operation *Matcher::findGradientContractions(
         downstream.insert(user);
         worklist.push_back({user->getResult(0), *reshaped});
         continue;
+      }
+      // Attention sinks: the concat's backward slices the scores' gradient
+      // (read on as the scores') and the sink column's off the softmax's.
+      Value sliced;
+      if (match.sinks && user->getNumResults() == 1 && !labels.empty() &&
+          labels.back() == Axis{AxisKind::Key}) {
+        if (sinkColumnSlice(user->getResult(0), sliced) && sliced == value) {
+          downstream.insert(user);
+          worklist.push_back({user->getResult(0), labels});
+          continue;
+        }
+        if (lastColumnSlice(user->getResult(0), sliced) && sliced == value &&
+            !sinkGradientColumn) {
+          downstream.insert(user);
+          sinkGradientColumn = user->getResult(0);
+          sinkGradientLabels = labels;
+          sinkGradientLabels.back() = Axis{AxisKind::Unit};
+          continue;
+        }
       }
       if (!followGradientUser(user, value, labels, worklist, downstream,
                               contractions))
@@ -1132,6 +1179,108 @@ bool Matcher::matchQueryOrKeyGradient(GradientContraction &contraction,
   slot = *use;
   backwardOps.insert(contraction.op);
   return true;
+}
+
+/// Step 3b (attention sinks): from the sink column's gradient down to
+/// dSinks, through sums over what the sink was broadcast along (batches,
+/// queries, unit dims) and reshapes of unit dims.
+bool Matcher::matchSinkGradient(BackwardMatch &result) {
+  auto isHead = [&](const Axis &axis) {
+    return axis.kind == AxisKind::Batch &&
+           (axis.part ? axis.part == 2 : axis.batchIndex + 1 == numBatchDims);
+  };
+  auto refuse = [&](const Twine &why) {
+    return fail(RejectCategory::Structure,
+                "the sink column's gradient " + why +
+                    "; fa.attention_backward's grad_sinks is its sum over "
+                    "batches and queries");
+  };
+  Value current = sinkGradientColumn;
+  Labels labels = sinkGradientLabels;
+  backwardOps.insert(current.getDefiningOp());
+  for (unsigned steps = 0; steps < 8; ++steps) {
+    if (llvm::all_of(labels, [&](const Axis &axis) {
+          return axis.kind == AxisKind::Unit || isHead(axis);
+        })) {
+      auto type = cast<RankedTensorType>(current.getType());
+      if (!type.hasStaticShape())
+        return refuse("has a dynamic shape");
+      result.gradSinks = current;
+      return true;
+    }
+    if (!current.hasOneUse())
+      return refuse("is used by several ops");
+    Operation *user = *current.getUsers().begin();
+    if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp, tosa::ReshapeOp>(
+            user)) {
+      // Unit dims dropped or inserted: the other dims keep their labels.
+      auto resultType = cast<RankedTensorType>(user->getResult(0).getType());
+      auto sourceType = cast<RankedTensorType>(current.getType());
+      SmallVector<Axis> kept;
+      for (auto [size, axis] : llvm::zip(sourceType.getShape(), labels))
+        if (size != 1)
+          kept.push_back(axis);
+      Labels next;
+      unsigned used = 0;
+      for (int64_t size : resultType.getShape()) {
+        if (size == 1) {
+          next.push_back(Axis{AxisKind::Unit});
+          continue;
+        }
+        if (used == kept.size() ||
+            sourceType.getDimSize(llvm::find(labels, kept[used]) -
+                                  labels.begin()) != size)
+          return refuse("is reshaped across its dims");
+        next.push_back(kept[used++]);
+      }
+      if (used != kept.size())
+        return refuse("is reshaped across its dims");
+      backwardOps.insert(user);
+      current = user->getResult(0);
+      labels = next;
+      continue;
+    }
+    std::optional<StructuredView> view =
+        user->getNumResults() == 1 ? getStructuredView(user->getResult(0))
+                                   : std::nullopt;
+    if (!view || view->inputs.size() != 1 || !view->hasReduction() ||
+        view->rootNode().kind != ScalarKind::Add ||
+        (!view->implicitInit && view->initConstant != 0.0))
+      return refuse("goes to " + opName(user) + ", not a sum");
+    const ScalarNode &add = view->rootNode();
+    auto kindOf = [&](unsigned index) { return view->node(index).kind; };
+    bool plainSum = (kindOf(add.operands[0]) == ScalarKind::Init &&
+                     kindOf(add.operands[1]) == ScalarKind::Input) ||
+                    (kindOf(add.operands[1]) == ScalarKind::Init &&
+                     kindOf(add.operands[0]) == ScalarKind::Input);
+    if (!plainSum)
+      return refuse("is summed with a factor");
+    // The loops, labelled from the input's dims.
+    std::optional<LoopLabels> loops = LoopLabels(view->numLoops);
+    for (auto [dim, expr] : llvm::enumerate(view->inputMaps[0].getResults())) {
+      auto loop = dyn_cast<AffineDimExpr>(expr);
+      if (!loop || (*loops)[loop.getPosition()])
+        return refuse("is not read as it is written");
+      (*loops)[loop.getPosition()] = labels[dim];
+    }
+    for (auto [loop, reduced] : llvm::enumerate(view->reductionLoops))
+      if (reduced && (!(*loops)[loop] || isHead(*(*loops)[loop])))
+        return refuse("is summed over the heads");
+    Labels next;
+    for (AffineExpr expr : view->resultMap.getResults()) {
+      if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+        if (!(*loops)[dim.getPosition()])
+          return refuse("is not read as it is written");
+        next.push_back(*(*loops)[dim.getPosition()]);
+      } else {
+        next.push_back(Axis{AxisKind::Unit});
+      }
+    }
+    backwardOps.insert(user);
+    current = view->result;
+    labels = next;
+  }
+  return refuse("goes through too many ops");
 }
 
 /// Step 4: everything computed from P is explained, and nothing outside

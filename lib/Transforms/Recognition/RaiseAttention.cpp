@@ -891,6 +891,54 @@ RaisedOperands arrangeOperands(OpBuilder &b, Location loc,
   return RaisedOperands{query, key, value, mask, kvLengths, pageTable, sinks};
 }
 
+/// The frontend's dSinks `use` replaced by the op's [Hq] `gradSinks`: the
+/// frontend's one non-unit dim is the head, or (a logit shared by every
+/// head) it has one element, the heads' sum.
+void replaceSinkGradient(OpBuilder &b, Location loc, RewriterBase &rewriter,
+                         Value use, Value gradSinks) {
+  auto frontendType = cast<RankedTensorType>(use.getType());
+  auto opType = cast<RankedTensorType>(gradSinks.getType());
+  Type f32 = b.getF32Type();
+  if (frontendType.getNumElements() == 1 && opType.getDimSize(0) != 1) {
+    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+    Value init = linalg::FillOp::create(
+                     b, loc, ValueRange{zero},
+                     ValueRange{tensor::EmptyOp::create(
+                         b, loc, ArrayRef<int64_t>{1}, f32)})
+                     .getResult(0);
+    Value wide = toFrontendType(b, loc, gradSinks, opType.clone(f32));
+    MLIRContext *ctx = b.getContext();
+    gradSinks =
+        linalg::GenericOp::create(
+            b, loc, init.getType(), ValueRange{wide}, ValueRange{init},
+            ArrayRef<AffineMap>{
+                b.getMultiDimIdentityMap(1),
+                AffineMap::get(1, 0, {getAffineConstantExpr(0, ctx)}, ctx)},
+            ArrayRef<utils::IteratorType>{utils::IteratorType::reduction},
+            [](OpBuilder &nb, Location nloc, ValueRange args) {
+              linalg::YieldOp::create(
+                  nb, nloc,
+                  ValueRange{
+                      arith::AddFOp::create(nb, nloc, args[0], args[1])});
+            })
+            .getResult(0);
+  }
+  auto flatType = cast<RankedTensorType>(gradSinks.getType());
+  if (frontendType.getRank() == 0) {
+    gradSinks = tensor::CollapseShapeOp::create(
+        b, loc, flatType.clone(ArrayRef<int64_t>{}), gradSinks,
+        SmallVector<ReassociationIndices>{});
+  } else if (frontendType.getRank() != 1) {
+    SmallVector<ReassociationIndices> all(1);
+    for (int64_t dim = 0; dim < frontendType.getRank(); ++dim)
+      all[0].push_back(dim);
+    gradSinks = tensor::ExpandShapeOp::create(
+        b, loc, frontendType.clone(flatType.getElementType()), gradSinks, all);
+  }
+  rewriter.replaceAllUsesWith(use, toFrontendType(b, loc, gradSinks,
+                                                  frontendType));
+}
+
 /// A joint graph's gradients: fa.attention_backward reads the forward op's
 /// O and logsumexp, so P is never materialized; each frontend gradient is
 /// replaced by the op's, in the frontend's layout.
@@ -922,11 +970,13 @@ void raiseBackward(const AttentionMatch &match, RewriterBase &rewriter,
                      gradOutputType.clone(
                          cast<RankedTensorType>(attention.getOutput().getType())
                              .getElementType()));
+  Value sinks = operands.sinks;
+  Type gradSinksType = sinks && backward.gradSinks ? sinks.getType() : Type();
   auto gradients = AttentionBackwardOp::create(
       b, loc, query.getType(), key.getType(), value.getType(),
-      /*grad_mask=*/Type(), /*grad_sinks=*/Type(), query, key, value,
+      /*grad_mask=*/Type(), gradSinksType, query, key, value,
       attention.getOutput(), gradOutput, attention.getLogsumexp(), mask,
-      /*sinks=*/Value(), attention.getScaleAttr(), attention.getMaskFillAttr(),
+      sinks, attention.getScaleAttr(), attention.getMaskFillAttr(),
       attention.getCausalAttr(),
       /*window=*/nullptr, /*tiling=*/nullptr);
   // The forward's score function: the backward differentiates the same
@@ -989,6 +1039,8 @@ void raiseBackward(const AttentionMatch &match, RewriterBase &rewriter,
   replaceGradient(backward.gradQuery, gradQuery, /*queryRows=*/true);
   replaceGradient(backward.gradKey, gradKey, /*queryRows=*/false);
   replaceGradient(backward.gradValue, gradValue, /*queryRows=*/false);
+  if (Value gradSinks = gradients.getGradSinks())
+    replaceSinkGradient(b, loc, rewriter, backward.gradSinks, gradSinks);
 }
 
 /// Erases what became dead: the pattern, then whatever only it used; adds
