@@ -2211,6 +2211,9 @@ bool Matcher::matchQueryKey(Term *contractionTerm) {
   patternOps.insert(view->op);
   scoreContraction = contractionTerm->value;
   scoreContractionLabels = contractionTerm->labels;
+  // The scale on the contraction's result (Q's and K's own, peeled below,
+  // are already in it).
+  contractionScale = match.scale;
   if (!view->implicitInit && view->initConstant != 0.0) {
     return fail(RejectCategory::Contraction,
            "Q·Kᵀ accumulates into a tensor that is not zero");

@@ -372,6 +372,9 @@ private:
   /// Q·Kᵀ as the scores read it: what evaluateAtScore calls `raw`.
   Value scoreContraction;
   Labels scoreContractionLabels;
+  /// The scale the scores apply to that Q·Kᵀ (the score function reads
+  /// contractionScale · raw); scales on Q and K are inside raw.
+  double contractionScale = 1.0;
   /// P as the root reads it and the tensors it is a copy or a cast of.
   SmallVector<std::pair<Value, Labels>> probabilityTensors;
   Value gradOutput;

@@ -562,7 +562,7 @@ bool Matcher::matchScoreFunctionDerivative(ArrayRef<Term *> factors,
   std::optional<double> ratio;
   unsigned checked = 0;
   for (double x : samples) {
-    double raw = x / match.scale;
+    double raw = x / contractionScale;
     double expected = derivative(x);
     double product = 1.0;
     bool defined = true;

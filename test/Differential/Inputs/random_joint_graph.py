@@ -41,7 +41,10 @@ What is drawn, each the way some frontend writes it:
     backward select; PyTorch's _safe_softmax guard on P; a bias and a
     causal mask together. Their near misses: -0.7 max with a runtime mask
     (a filled row's weights cannot be rebuilt from the logsumexp), a fill
-    whose score gradient skips the select.
+    whose score gradient skips the select;
+  - issue 33's soft-cap cap·tanh(s/cap) before the masks, and its backward
+    through the saved tanh (its own generator); near misses: 1 − y for the
+    derivative, or no derivative.
 
   random_joint_graph.py show --seed S
   random_joint_graph.py run --seeds A:B --fa-opt build/bin/fa-opt
@@ -94,6 +97,18 @@ def draw(seed):
         case["near_miss"] = rng.choice(["no-rowsum", "p-returned", "k-for-q"])
         if case["near_miss"] == "k-for-q":
             case["nk"] = case["nq"]  # dK = dSᵀ·K type-checks
+    # Issue 33's soft-cap, from a generator of its own: cap tanh(s / cap)
+    # before the masks, and autodiff's backward through it from the saved
+    # tanh; near misses: 1 - y for the derivative, or none.
+    soft = random.Random(f"joint-softcap-{seed}")
+    case["softcap"] = None
+    if soft.random() < 0.3:
+        case["softcap"] = soft.choice([2.0, 5.0, 30.0])
+        case["softcap_grad"] = soft.choice(["saved", "saved", "saved", "linear", "none"])
+        if case["near_miss"] is None and case["softcap_grad"] != "saved":
+            case["near_miss"] = "softcap-" + case["softcap_grad"]
+        elif case["softcap_grad"] != "saved":
+            case["softcap_grad"] = "saved"
     # Issue 29's rules, from a generator of their own.
     extra = random.Random(f"joint-29-{seed}")
     case["fill"] = None
@@ -372,6 +387,16 @@ def function(case):
     scores = em.matmul(q_used, kt, nq, d, nk)
     if score_scale != 1.0:
         scores = em.scale(scores, ts, score_scale)
+    tanh = None
+    if c.get("softcap"):
+        cap = c["softcap"]
+        inner = em.scale(scores, ts, 1.0 / cap)
+        if tosa:
+            tanh = em.fresh()
+            em.emit(f"{tanh} = tosa.tanh {inner} : ({ts}) -> {ts}")
+        else:
+            tanh = em.ewise(ts, [(inner, ts)], ["%r = math.tanh %a0 : f32"])
+        scores = em.scale(tanh, ts, cap)
     keep = None
     rank = 4 if em.rank4 else 3
     row_dim, col_dim = rank - 2, rank - 1
@@ -486,6 +511,22 @@ def function(case):
         g = em.ewise(ts, [(g, ts), (keep, f"tensor<{nq}x{nk}xi1>")],
                      ["%r = arith.select %a1, %a0, %zero : f32"],
                      input_maps=[em.amap(idx, idx), em.mask_map()])
+    if tanh and c["softcap_grad"] != "none":
+        # Through the cap: g cap (1 - y^2) / cap (near miss: 1 - y).
+        cap = c["softcap"]
+        g = em.scale(g, ts, cap)
+        if tosa:
+            one = em.fresh("c")
+            em.emit(f'{one} = "tosa.const"() <{{values = dense<1.0> : tensor<1x1x1xf32>}}> : () -> tensor<1x1x1xf32>')
+            yy = tanh if c["softcap_grad"] == "linear" else em.mul(tanh, tanh, ts)
+            deriv = em.fresh()
+            em.emit(f"{deriv} = tosa.sub {one}, {yy} : (tensor<1x1x1xf32>, {ts}) -> {ts}")
+        else:
+            square = "%yy = arith.mulf %a0, %a0 : f32" if c["softcap_grad"] == "saved" else "%yy = arith.addf %a0, %zero : f32"
+            deriv = em.ewise(ts, [(tanh, ts)], ["%one = arith.constant 1.0 : f32", square,
+                                               "%r = arith.subf %one, %yy : f32"])
+        g = em.mul(g, deriv, ts)
+        g = em.scale(g, ts, 1.0 / cap)
     extra = c["extra_scale"]
     if score_scale != 1.0 or extra != 1.0:
         g = em.scale(g, ts, score_scale * extra)
@@ -677,7 +718,7 @@ def main():
     first, last = (int(x) for x in args.seeds.split(":"))
     failing = 0
     near = 0
-    # Issue 29's classes: graphs raised / near misses / failing.
+    # Issue 29's and 33's classes: graphs raised / near misses / failing.
     classes = {}
     with tempfile.TemporaryDirectory() as workdir:
         for seed in range(first, last):
@@ -686,7 +727,8 @@ def main():
             names = [name for name, on in (
                 ("causal-in-body", case["causal_in_body"]),
                 ("finite-fill", case["fill"]), ("guard", case["guard"]),
-                ("bias+causal", case["bias_and_causal"])) if on]
+                ("bias+causal", case["bias_and_causal"]),
+                ("softcap", case["softcap"])) if on]
             for name in names:
                 counts = classes.setdefault(name, [0, 0, 0])
                 counts[1 if case["near_miss"] else 0] += 1
