@@ -652,10 +652,10 @@ bool Matcher::matchSoftmaxBackward(Term *term, double &factor) {
         collectDerivativeOps(factorTerm);
       scoreDerivativeSeen = true;
       if (factors.size() == 1) {
-        // (P∘dP − P∘r)∘f′, or a product nested in one more op.
+        // (P∘dP − P∘r)∘f′, masked_fill's select∘f′, or a product nested in
+        // one more op: the rest is a score gradient of its own.
         factor *= constant;
-        return matchSoftmaxBackward(resolveUntilProbabilities(factors[0]),
-                                    factor);
+        return matchScoreGradient(factors[0], factor);
       }
     }
     Term *probs = nullptr, *difference = nullptr;
