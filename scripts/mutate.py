@@ -266,7 +266,7 @@ MUTATIONS = [
     ("backward-mask-mod-tile-whole",
      "    Value partial = allVisible ? lm.notI(allVisible) : lm.trueValue();",
      "    Value partial = allVisible ? allVisible : lm.trueValue();",
-     [MOD + "backward-modifiers.mlir"],
+     [MOD + "backward-mask-mod-tiles.mlir"],
      "the tiled backward skips the mask_mod's element test on tiles it shows in part"),
     ("joint-score-derivative-unchecked",
      "    if (!defined)\n      return fail(RejectCategory::Structure,",
