@@ -188,37 +188,48 @@ std::optional<Contraction> getContraction(const StructuredView &view,
       llvm::find(view.reductionLoops, true) - view.reductionLoops.begin())};
 }
 
+/// A static slice of a static tensor (tensor.extract_slice with unit
+/// strides, or tosa.slice) that keeps the rank: its constant offsets, and
+/// the sliced tensor in `source`. False for anything else.
+static bool staticSlice(Operation *def, SmallVector<int64_t> &offsets,
+                        Value &source) {
+  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(def)) {
+    if (!slice.hasUnitStride())
+      return false;
+    for (OpFoldResult offset : slice.getMixedOffsets()) {
+      std::optional<int64_t> constant = getConstantIntValue(offset);
+      if (!constant)
+        return false;
+      offsets.push_back(*constant);
+    }
+    source = slice.getSource();
+  } else if (auto slice = dyn_cast<tosa::SliceOp>(def)) {
+    if (!tosa::getConstShapeValues(slice.getStart().getDefiningOp(), offsets))
+      return false;
+    source = slice.getInput1();
+  } else {
+    return false;
+  }
+  auto sourceType = cast<RankedTensorType>(source.getType());
+  return sourceType.hasStaticShape() &&
+         sourceType.getRank() ==
+             cast<RankedTensorType>(def->getResult(0).getType()).getRank() &&
+         static_cast<int64_t>(offsets.size()) == sourceType.getRank();
+}
+
 /// The op slicing `x[..., 0 : N - 1]` out of a static `x[..., N]` (every
 /// other dim whole) into `value`, tensor.extract_slice or tosa.slice: how a
 /// frontend drops the sink column from the probabilities. Sets `source`.
 Operation *sinkColumnSlice(Value value, Value &source) {
   Operation *def = value.getDefiningOp();
   auto resultType = dyn_cast<RankedTensorType>(value.getType());
-  if (!def || !resultType || !resultType.hasStaticShape())
-    return nullptr;
   SmallVector<int64_t> offsets;
-  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(def)) {
-    if (!slice.hasUnitStride())
-      return nullptr;
-    for (OpFoldResult offset : slice.getMixedOffsets()) {
-      std::optional<int64_t> constant = getConstantIntValue(offset);
-      if (!constant)
-        return nullptr;
-      offsets.push_back(*constant);
-    }
-    source = slice.getSource();
-  } else if (auto slice = dyn_cast<tosa::SliceOp>(def)) {
-    if (!tosa::getConstShapeValues(slice.getStart().getDefiningOp(), offsets))
-      return nullptr;
-    source = slice.getInput1();
-  } else {
+  if (!def || !resultType || !resultType.hasStaticShape() ||
+      resultType.getRank() == 0 || !staticSlice(def, offsets, source))
     return nullptr;
-  }
-  auto sourceType = cast<RankedTensorType>(source.getType());
-  ArrayRef<int64_t> from = sourceType.getShape();
+  ArrayRef<int64_t> from = cast<RankedTensorType>(source.getType()).getShape();
   ArrayRef<int64_t> to = resultType.getShape();
-  if (!sourceType.hasStaticShape() || from.size() != to.size() ||
-      from.empty() || llvm::any_of(offsets, [](int64_t o) { return o != 0; }))
+  if (llvm::any_of(offsets, [](int64_t o) { return o != 0; }))
     return nullptr;
   for (size_t dim = 0; dim + 1 < from.size(); ++dim)
     if (from[dim] != to[dim])
@@ -231,33 +242,13 @@ Operation *sinkColumnSlice(Value value, Value &source) {
 Operation *lastColumnSlice(Value value, Value &source) {
   Operation *def = value.getDefiningOp();
   auto resultType = dyn_cast<RankedTensorType>(value.getType());
-  if (!def || !resultType || !resultType.hasStaticShape() ||
-      resultType.getRank() == 0 || resultType.getShape().back() != 1)
-    return nullptr;
   SmallVector<int64_t> offsets;
-  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(def)) {
-    if (!slice.hasUnitStride())
-      return nullptr;
-    for (OpFoldResult offset : slice.getMixedOffsets()) {
-      std::optional<int64_t> constant = getConstantIntValue(offset);
-      if (!constant)
-        return nullptr;
-      offsets.push_back(*constant);
-    }
-    source = slice.getSource();
-  } else if (auto slice = dyn_cast<tosa::SliceOp>(def)) {
-    if (!tosa::getConstShapeValues(slice.getStart().getDefiningOp(), offsets))
-      return nullptr;
-    source = slice.getInput1();
-  } else {
+  if (!def || !resultType || !resultType.hasStaticShape() ||
+      resultType.getRank() == 0 || resultType.getShape().back() != 1 ||
+      !staticSlice(def, offsets, source))
     return nullptr;
-  }
-  auto sourceType = cast<RankedTensorType>(source.getType());
-  if (!sourceType.hasStaticShape() ||
-      sourceType.getRank() != resultType.getRank())
-    return nullptr;
-  ArrayRef<int64_t> from = sourceType.getShape();
-  for (int64_t dim = 0; dim + 1 < sourceType.getRank(); ++dim)
+  ArrayRef<int64_t> from = cast<RankedTensorType>(source.getType()).getShape();
+  for (size_t dim = 0; dim + 1 < from.size(); ++dim)
     if (offsets[dim] != 0 || from[dim] != resultType.getDimSize(dim))
       return nullptr;
   if (offsets.back() != from.back() - 1)
@@ -295,7 +286,8 @@ Operation *zeroColumnPad(Value value, Value &source) {
     Value padding = pad.getConstantPaddingValue();
     if (!padding || !isZero(padding))
       return nullptr;
-    for (auto [lo, hi] : llvm::zip(pad.getMixedLowPad(), pad.getMixedHighPad())) {
+    for (auto [lo, hi] :
+         llvm::zip(pad.getMixedLowPad(), pad.getMixedHighPad())) {
       std::optional<int64_t> l = getConstantIntValue(lo);
       std::optional<int64_t> h = getConstantIntValue(hi);
       if (!l || !h)
@@ -321,8 +313,7 @@ Operation *zeroColumnPad(Value value, Value &source) {
     source = insert.getSource();
   } else if (auto pad = dyn_cast<tosa::PadOp>(def)) {
     SmallVector<int64_t> padding;
-    if (!tosa::getConstShapeValues(pad.getPadding().getDefiningOp(),
-                                   padding) ||
+    if (!tosa::getConstShapeValues(pad.getPadding().getDefiningOp(), padding) ||
         static_cast<int64_t>(padding.size()) != 2 * rank ||
         !isZero(pad.getPadConst()))
       return nullptr;

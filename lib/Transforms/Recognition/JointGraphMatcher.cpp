@@ -269,8 +269,7 @@ bool Matcher::matchGradProbabilities(Term *term) {
     if (Operation *pad = zeroColumnPad(term->value, padded)) {
       (collectInto ? *collectInto : patternOps).insert(pad);
       term = resolveUntilProbabilities(leaf(padded, term->labels));
-      while (term->kind == ScalarKind::ExtF ||
-             term->kind == ScalarKind::TruncF)
+      while (term->kind == ScalarKind::ExtF || term->kind == ScalarKind::TruncF)
         term = resolveUntilProbabilities(term->operands[0]);
     }
   }
@@ -525,8 +524,7 @@ bool Matcher::matchScoreFunctionDerivative(ArrayRef<Term *> factors,
       }
       case ScalarKind::Max:
       case ScalarKind::MaxNum:
-        result = operand(0).first >= operand(1).first ? operand(0)
-                                                       : operand(1);
+        result = operand(0).first >= operand(1).first ? operand(0) : operand(1);
         break;
       case ScalarKind::Neg:
         result = {-operand(0).first, -operand(0).second};

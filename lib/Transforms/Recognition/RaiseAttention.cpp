@@ -901,10 +901,9 @@ void replaceSinkGradient(OpBuilder &b, Location loc, RewriterBase &rewriter,
   Type f32 = b.getF32Type();
   if (frontendType.getNumElements() == 1 && opType.getDimSize(0) != 1) {
     Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
-    Value init = linalg::FillOp::create(
-                     b, loc, ValueRange{zero},
-                     ValueRange{tensor::EmptyOp::create(
-                         b, loc, ArrayRef<int64_t>{1}, f32)})
+    Value init = linalg::FillOp::create(b, loc, ValueRange{zero},
+                                        ValueRange{tensor::EmptyOp::create(
+                                            b, loc, ArrayRef<int64_t>{1}, f32)})
                      .getResult(0);
     Value wide = toFrontendType(b, loc, gradSinks, opType.clone(f32));
     MLIRContext *ctx = b.getContext();
@@ -916,10 +915,9 @@ void replaceSinkGradient(OpBuilder &b, Location loc, RewriterBase &rewriter,
                 AffineMap::get(1, 0, {getAffineConstantExpr(0, ctx)}, ctx)},
             ArrayRef<utils::IteratorType>{utils::IteratorType::reduction},
             [](OpBuilder &nb, Location nloc, ValueRange args) {
-              linalg::YieldOp::create(
-                  nb, nloc,
-                  ValueRange{
-                      arith::AddFOp::create(nb, nloc, args[0], args[1])});
+              linalg::YieldOp::create(nb, nloc,
+                                      ValueRange{arith::AddFOp::create(
+                                          nb, nloc, args[0], args[1])});
             })
             .getResult(0);
   }
@@ -935,8 +933,8 @@ void replaceSinkGradient(OpBuilder &b, Location loc, RewriterBase &rewriter,
     gradSinks = tensor::ExpandShapeOp::create(
         b, loc, frontendType.clone(flatType.getElementType()), gradSinks, all);
   }
-  rewriter.replaceAllUsesWith(use, toFrontendType(b, loc, gradSinks,
-                                                  frontendType));
+  rewriter.replaceAllUsesWith(use,
+                              toFrontendType(b, loc, gradSinks, frontendType));
 }
 
 /// A joint graph's gradients: fa.attention_backward reads the forward op's
@@ -975,8 +973,8 @@ void raiseBackward(const AttentionMatch &match, RewriterBase &rewriter,
   auto gradients = AttentionBackwardOp::create(
       b, loc, query.getType(), key.getType(), value.getType(),
       /*grad_mask=*/Type(), gradSinksType, query, key, value,
-      attention.getOutput(), gradOutput, attention.getLogsumexp(), mask,
-      sinks, attention.getScaleAttr(), attention.getMaskFillAttr(),
+      attention.getOutput(), gradOutput, attention.getLogsumexp(), mask, sinks,
+      attention.getScaleAttr(), attention.getMaskFillAttr(),
       attention.getCausalAttr(),
       /*window=*/nullptr, /*tiling=*/nullptr);
   // The forward's score function: the backward differentiates the same
