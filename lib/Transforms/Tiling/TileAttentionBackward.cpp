@@ -171,21 +171,27 @@ struct BackwardLowering {
   struct TileGradients {
     Value probs, gradScores, gradModified;
   };
+  /// `visibility`: the pair's under the mask_mod, when the caller has it
+  /// (ifAnyVisible); else it is emitted here.
   TileGradients recompute(OpBuilder &lb, Location lloc, Value batch, Value head,
                           const QueryTiles &queries, Value row0, Value rows,
                           Value keyTile, Value valueTile, Value col0,
-                          Value cols);
+                          Value cols,
+                          const TileVisibility *visibility = nullptr);
   /// With a mask_mod, the pair's visibility (null values without one or
   /// where the region defeats the interval analysis).
   TileVisibility maskModVisibility(OpBuilder &lb, Location lloc, Value batch,
                                    Value head, Value row0, Value rows,
                                    Value col0, Value cols);
-  /// `body(builder, loc)` (yielding the new state) where the mask_mod may
-  /// show some key of the pair, `state` unchanged where it hides them all.
-  SmallVector<Value>
-  ifAnyVisible(OpBuilder &lb, Location lloc, Value batch, Value head,
-               Value row0, Value rows, Value col0, Value cols, ValueRange state,
-               function_ref<SmallVector<Value>(OpBuilder &, Location)> body);
+  /// `body(builder, loc, visibility)` (yielding the new state) where the
+  /// mask_mod may show some key of the pair, `state` unchanged where it
+  /// hides them all; the body gets the pair's visibility (for recompute).
+  SmallVector<Value> ifAnyVisible(
+      OpBuilder &lb, Location lloc, Value batch, Value head, Value row0,
+      Value rows, Value col0, Value cols, ValueRange state,
+      function_ref<SmallVector<Value>(OpBuilder &, Location,
+                                      const TileVisibility &)>
+          body);
   /// dSinks: -sum over batches and rows of e^(sink - L) D, per head.
   Value gradSinks();
   /// `acc += lhs^T rhs` (transposeLhs) or `acc += lhs rhs`, with lhs
@@ -278,16 +284,17 @@ TileVisibility BackwardLowering::maskModVisibility(OpBuilder &lb, Location lloc,
 SmallVector<Value> BackwardLowering::ifAnyVisible(
     OpBuilder &lb, Location lloc, Value batch, Value head, Value row0,
     Value rows, Value col0, Value cols, ValueRange state,
-    function_ref<SmallVector<Value>(OpBuilder &, Location)> body) {
-  Value someVisible =
-      maskModVisibility(lb, lloc, batch, head, row0, rows, col0, cols)
-          .someVisible;
-  if (!someVisible)
-    return body(lb, lloc);
+    function_ref<SmallVector<Value>(OpBuilder &, Location,
+                                    const TileVisibility &)>
+        body) {
+  TileVisibility visibility =
+      maskModVisibility(lb, lloc, batch, head, row0, rows, col0, cols);
+  if (!visibility.someVisible)
+    return body(lb, lloc, visibility);
   auto visited = scf::IfOp::create(
-      lb, lloc, someVisible,
+      lb, lloc, visibility.someVisible,
       [&](OpBuilder &tb, Location tloc) {
-        scf::YieldOp::create(tb, tloc, body(tb, tloc));
+        scf::YieldOp::create(tb, tloc, body(tb, tloc, visibility));
       },
       [&](OpBuilder &eb, Location eloc) {
         scf::YieldOp::create(eb, eloc, state);
@@ -344,7 +351,8 @@ BackwardLowering::TileGradients
 BackwardLowering::recompute(OpBuilder &lb, Location lloc, Value batch,
                             Value head, const QueryTiles &queries, Value row0,
                             Value rows, Value keyTile, Value valueTile,
-                            Value col0, Value cols) {
+                            Value col0, Value cols,
+                            const TileVisibility *visibility) {
   MLIRContext *ctx = lb.getContext();
   IndexMath lm{lb, lloc};
   AffineExpr i, j, x;
@@ -392,8 +400,10 @@ BackwardLowering::recompute(OpBuilder &lb, Location lloc, Value batch,
   }
   if (op.getMaskModBlock()) {
     Value allVisible =
-        maskModVisibility(lb, lloc, batch, head, row0, rows, col0, cols)
-            .allVisible;
+        visibility ? visibility->allVisible
+                   : maskModVisibility(lb, lloc, batch, head, row0, rows, col0,
+                                       cols)
+                         .allVisible;
     Value partial = allVisible ? lm.notI(allVisible) : lm.trueValue();
     needsMask = lm.orI(needsMask, partial);
   }
@@ -553,12 +563,13 @@ std::pair<Value, Value> BackwardLowering::gradKeysAndValues() {
               Value rows = lm.min(blockQValue, lm.sub(queryLen, row0));
               SmallVector<Value> next = ifAnyVisible(
                   lb, lloc, batch, head, row0, rows, col0, cols, state,
-                  [&](OpBuilder &vb, Location vloc) -> SmallVector<Value> {
+                  [&](OpBuilder &vb, Location vloc,
+                      const TileVisibility &visibility) -> SmallVector<Value> {
                     QueryTiles queries =
                         loadQueryTiles(vb, vloc, batch, head, row0, rows);
                     TileGradients tile =
                         recompute(vb, vloc, batch, head, queries, row0, rows,
-                                  keyTile, valueTile, col0, cols);
+                                  keyTile, valueTile, col0, cols, &visibility);
                     // dV += P^T dO; dK += dS^T Q.
                     Value gradValue =
                         multiplyAccumulate(vb, vloc, tile.probs,
@@ -614,7 +625,8 @@ Value BackwardLowering::gradQueries() {
         Value cols = lm.min(blockKVValue, lm.sub(keyLen, col0));
         SmallVector<Value> next = ifAnyVisible(
             lb, lloc, batch, head, row0, rows, col0, cols, state,
-            [&](OpBuilder &vb, Location vloc) -> SmallVector<Value> {
+            [&](OpBuilder &vb, Location vloc,
+                const TileVisibility &visibility) -> SmallVector<Value> {
               IndexMath vm{vb, vloc};
               Value keyTile =
                   loadTile(vb, vloc, key, batch, kvHead, col0, cols, blockKV,
@@ -622,9 +634,10 @@ Value BackwardLowering::gradQueries() {
               Value valueTile =
                   loadTile(vb, vloc, value, batch, kvHead, col0, cols, blockKV,
                            zero, vm.constant(valueDim), valueDim);
-              Value gradScores = recompute(vb, vloc, batch, head, queries, row0,
-                                           rows, keyTile, valueTile, col0, cols)
-                                     .gradScores;
+              Value gradScores =
+                  recompute(vb, vloc, batch, head, queries, row0, rows,
+                            keyTile, valueTile, col0, cols, &visibility)
+                      .gradScores;
               // dQ += dS K.
               return {multiplyAccumulate(vb, vloc, gradScores, keyTile,
                                          state[0], false)};
