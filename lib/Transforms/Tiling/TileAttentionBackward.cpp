@@ -186,12 +186,12 @@ struct BackwardLowering {
   /// `body(builder, loc, visibility)` (yielding the new state) where the
   /// mask_mod may show some key of the pair, `state` unchanged where it
   /// hides them all; the body gets the pair's visibility (for recompute).
-  SmallVector<Value> ifAnyVisible(
-      OpBuilder &lb, Location lloc, Value batch, Value head, Value row0,
-      Value rows, Value col0, Value cols, ValueRange state,
-      function_ref<SmallVector<Value>(OpBuilder &, Location,
-                                      const TileVisibility &)>
-          body);
+  SmallVector<Value>
+  ifAnyVisible(OpBuilder &lb, Location lloc, Value batch, Value head,
+               Value row0, Value rows, Value col0, Value cols, ValueRange state,
+               function_ref<SmallVector<Value>(OpBuilder &, Location,
+                                               const TileVisibility &)>
+                   body);
   /// dSinks: -sum over batches and rows of e^(sink - L) D, per head.
   Value gradSinks();
   /// `acc += lhs^T rhs` (transposeLhs) or `acc += lhs rhs`, with lhs
@@ -347,12 +347,10 @@ Value BackwardLowering::gradSinks() {
       });
 }
 
-BackwardLowering::TileGradients
-BackwardLowering::recompute(OpBuilder &lb, Location lloc, Value batch,
-                            Value head, const QueryTiles &queries, Value row0,
-                            Value rows, Value keyTile, Value valueTile,
-                            Value col0, Value cols,
-                            const TileVisibility *visibility) {
+BackwardLowering::TileGradients BackwardLowering::recompute(
+    OpBuilder &lb, Location lloc, Value batch, Value head,
+    const QueryTiles &queries, Value row0, Value rows, Value keyTile,
+    Value valueTile, Value col0, Value cols, const TileVisibility *visibility) {
   MLIRContext *ctx = lb.getContext();
   IndexMath lm{lb, lloc};
   AffineExpr i, j, x;
@@ -399,11 +397,10 @@ BackwardLowering::recompute(OpBuilder &lb, Location lloc, Value batch,
     place.lastCol = lm.addConstant(keyLen, -1);
   }
   if (op.getMaskModBlock()) {
-    Value allVisible =
-        visibility ? visibility->allVisible
-                   : maskModVisibility(lb, lloc, batch, head, row0, rows, col0,
-                                       cols)
-                         .allVisible;
+    Value allVisible = visibility ? visibility->allVisible
+                                  : maskModVisibility(lb, lloc, batch, head,
+                                                      row0, rows, col0, cols)
+                                        .allVisible;
     Value partial = allVisible ? lm.notI(allVisible) : lm.trueValue();
     needsMask = lm.orI(needsMask, partial);
   }
@@ -635,8 +632,8 @@ Value BackwardLowering::gradQueries() {
                   loadTile(vb, vloc, value, batch, kvHead, col0, cols, blockKV,
                            zero, vm.constant(valueDim), valueDim);
               Value gradScores =
-                  recompute(vb, vloc, batch, head, queries, row0, rows,
-                            keyTile, valueTile, col0, cols, &visibility)
+                  recompute(vb, vloc, batch, head, queries, row0, rows, keyTile,
+                            valueTile, col0, cols, &visibility)
                       .gradScores;
               // dQ += dS K.
               return {multiplyAccumulate(vb, vloc, gradScores, keyTile,
