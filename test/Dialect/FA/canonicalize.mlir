@@ -92,3 +92,44 @@ func.func @lengths(%q: !q, %k: !kv, %len: tensor<1xi32>) -> !q {
   } : !q, !kv, !kv -> !q
   return %o : !q
 }
+
+// -----
+
+!q = tensor<1x2x6x4xf32>
+!kv = tensor<1x2x8x4xf32>
+!lse = tensor<1x2x6xf32>
+
+// The backward op canonicalizes its mask_mod the same way: a raised
+// training graph folds the mask on both ops, and the two must agree.
+// CHECK-LABEL: func.func @backward_bottom_right
+// CHECK: fa.attention_backward {{.*}} scale = 5.000000e-01 causal = bottom_right :
+// CHECK-NOT: mask_mod
+func.func @backward_bottom_right(%q: !q, %k: !kv, %lse: !lse) -> (!q, !kv, !kv) {
+  %dq, %dk, %dv = fa.attention_backward %q, %k, %k, %q, %q, %lse scale = 0.5 mask_mod {
+  ^bb0(%b: index, %h: index, %i: index, %j: index):
+    %c2 = arith.constant 2 : index
+    %i2 = arith.addi %i, %c2 : index
+    %c = arith.cmpi sle, %j, %i2 : index
+    fa.yield %c : i1
+  } : !q, !kv, !kv, !q, !q, !lse -> !q, !kv, !kv
+  return %dq, %dk, %dv : !q, !kv, !kv
+}
+
+// -----
+
+!q = tensor<1x2x6x4xf32>
+!kv = tensor<1x2x8x4xf32>
+!lse = tensor<1x2x6xf32>
+
+// k < q (k <= q - 1) is neither diagonal: a region on the backward op too.
+// CHECK-LABEL: func.func @backward_other_diagonal
+// CHECK: fa.attention_backward {{.*}} mask_mod {
+// CHECK-NOT: causal
+func.func @backward_other_diagonal(%q: !q, %k: !kv, %lse: !lse) -> (!q, !kv, !kv) {
+  %dq, %dk, %dv = fa.attention_backward %q, %k, %k, %q, %q, %lse scale = 0.5 mask_mod {
+  ^bb0(%b: index, %h: index, %i: index, %j: index):
+    %c = arith.cmpi slt, %j, %i : index
+    fa.yield %c : i1
+  } : !q, !kv, !kv, !q, !q, !lse -> !q, !kv, !kv
+  return %dq, %dk, %dv : !q, !kv, !kv
+}

@@ -539,11 +539,14 @@ argumentPlusConstant(Value value) {
 /// spellings (sle, slt, sge, sgt, either side offset by a constant),
 /// becomes the causal attribute: c = 0 is top_left; c = Nk - Nq (static Nk
 /// and Nq, no kv_lengths, whose bottom-right diagonal is per sequence) is
-/// bottom_right. Any other mask_mod stays a region.
-struct MaskModToCausal : OpRewritePattern<AttentionOp> {
-  using OpRewritePattern::OpRewritePattern;
+/// bottom_right. Any other mask_mod stays a region. Both the forward and
+/// the backward op: a raised training graph folds its mask on both, and
+/// the two must keep agreeing on which keys are hidden.
+template <typename OpTy>
+struct MaskModToCausal : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
 
-  LogicalResult matchAndRewrite(AttentionOp op,
+  LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
     Block *block = op.getMaskModBlock();
     // (mask_fill takes no causal: its hidden keys keep a weight.)
@@ -594,7 +597,12 @@ struct MaskModToCausal : OpRewritePattern<AttentionOp> {
 
 void AttentionOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
                                               MLIRContext *context) {
-  patterns.add<MaskModToCausal>(context);
+  patterns.add<MaskModToCausal<AttentionOp>>(context);
+}
+
+void AttentionBackwardOp::getCanonicalizationPatterns(
+    RewritePatternSet &patterns, MLIRContext *context) {
+  patterns.add<MaskModToCausal<AttentionBackwardOp>>(context);
 }
 
 int64_t AttentionBackwardOp::getGroupSize() {

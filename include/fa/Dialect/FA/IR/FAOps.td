@@ -355,6 +355,7 @@ def FA_AttentionBackwardOp : FA_Op<"attention_backward",
   }];
 
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
   let hasRegionVerifier = 1;
 
   let extraClassDeclaration = [{
