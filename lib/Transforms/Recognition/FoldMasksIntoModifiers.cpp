@@ -9,7 +9,10 @@
 // The walk reads element `indices` of a tensor by following its producer:
 // an elementwise op reads its operands at the same indices (a broadcast
 // operand at 0 where it has a unit dim), a transpose permutes them, a
-// unit-dim reshape drops or inserts zeros, and a tensor the walk cannot
+// reshape maps them through the row-major linear index (a unit-dim reshape
+// only drops or inserts zeros), a tosa.gather reads its table at the index
+// it reads from its indices (TOSA spells a [buckets, H] table lookup that
+// way, between two reshapes), and a tensor the walk cannot
 // follow is read as it is (tensor.extract), provided it is smaller than the
 // mask. The walk runs twice with the same code: once without a builder, to
 // decide (nothing is created), then with one, inside the new region.
@@ -87,8 +90,20 @@ private:
   FailureOr<Value> constant(DenseElementsAttr values, Value tensor,
                             ArrayRef<Value> indices);
   FailureOr<Value> structured(linalg::LinalgOp op, ArrayRef<Value> indices);
-  FailureOr<Value> unitReshape(Value source, RankedTensorType result,
-                               ArrayRef<Value> indices);
+  FailureOr<Value> reshape(Value source, RankedTensorType result,
+                           ArrayRef<Value> indices);
+  FailureOr<Value> tosaGather(tosa::GatherOp gather, ArrayRef<Value> indices);
+  Value linearize(ArrayRef<Value> indices, ArrayRef<int64_t> sizes);
+  SmallVector<Value> delinearize(Value linear, ArrayRef<int64_t> sizes);
+
+  /// The linear indices this walk built, with the indices and sizes they
+  /// were built from: a reshape's split of a linear index that an inverse
+  /// reshape built (T5's table lookup in TOSA collapses [Nq, Nk] to
+  /// [Nq·Nk] and expands it back) reads the original indices instead of
+  /// dividing, so the region's index arithmetic stays what the tile
+  /// bounds can follow.
+  DenseMap<Value, std::pair<SmallVector<Value>, SmallVector<int64_t>>>
+      linearized;
   FailureOr<Value> elementwise(Operation *op, ArrayRef<Value> indices);
   FailureOr<Value> tosaElementwise(Operation *op, ArrayRef<Value> indices);
   FailureOr<Value> scalarOp(Operation *op, ValueRange scalars);
@@ -112,11 +127,13 @@ FailureOr<Value> ElementWalk::element(Value tensor, ArrayRef<Value> indices) {
   if (auto cast = dyn_cast<tensor::CastOp>(def))
     return element(cast.getSource(), indices);
   if (auto expand = dyn_cast<tensor::ExpandShapeOp>(def))
-    return unitReshape(expand.getSrc(), type, indices);
+    return reshape(expand.getSrc(), type, indices);
   if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(def))
-    return unitReshape(collapse.getSrc(), type, indices);
-  if (auto reshape = dyn_cast<tosa::ReshapeOp>(def))
-    return unitReshape(reshape.getInput1(), type, indices);
+    return reshape(collapse.getSrc(), type, indices);
+  if (auto reshapeOp = dyn_cast<tosa::ReshapeOp>(def))
+    return reshape(reshapeOp.getInput1(), type, indices);
+  if (auto gather = dyn_cast<tosa::GatherOp>(def))
+    return tosaGather(gather, indices);
   if (auto transpose = dyn_cast<tosa::TransposeOp>(def)) {
     // Result dim d is input dim perms[d].
     ArrayRef<int32_t> perms = transpose.getPerms();
@@ -270,10 +287,13 @@ FailureOr<Value> ElementWalk::structured(linalg::LinalgOp op,
   return mapping.lookupOrDefault(body->getTerminator()->getOperand(0));
 }
 
-/// A reshape that only inserts or drops static unit dims: the source's
-/// non-unit dims are the result's, in order.
-FailureOr<Value> ElementWalk::unitReshape(Value source, RankedTensorType result,
-                                          ArrayRef<Value> indices) {
+/// A reshape between static shapes. Row-major order is what it keeps: the
+/// dims of both sides are grouped where their products agree, and within a
+/// group the result's indices are linearized and split again by the
+/// source's sizes (a unit-dim reshape reduces to dropping or inserting
+/// zeros).
+FailureOr<Value> ElementWalk::reshape(Value source, RankedTensorType result,
+                                      ArrayRef<Value> indices) {
   auto sourceType = cast<RankedTensorType>(source.getType());
   SmallVector<Value> kept;
   SmallVector<int64_t> keptSizes;
@@ -286,13 +306,89 @@ FailureOr<Value> ElementWalk::unitReshape(Value source, RankedTensorType result,
   for (int64_t size : sourceType.getShape())
     if (size != 1)
       sourceSizes.push_back(size);
-  if (sourceSizes != keptSizes)
-    return fail("a reshape on the way merges or splits dims");
+  // Group both sides: [r_i..r_j) and [s_k..s_l) with equal products.
+  SmallVector<Value> sourceIndices;
+  size_t r = 0, k = 0;
+  while (r < keptSizes.size() || k < sourceSizes.size()) {
+    size_t rEnd = r, kEnd = k;
+    int64_t rProduct = 1, kProduct = 1;
+    do {
+      if (rProduct <= kProduct && rEnd < keptSizes.size())
+        rProduct *= keptSizes[rEnd++];
+      else if (kEnd < sourceSizes.size())
+        kProduct *= sourceSizes[kEnd++];
+      else
+        return fail("a reshape on the way changes the element count");
+    } while (rProduct != kProduct);
+    ArrayRef<int64_t> groupSizes =
+        ArrayRef(sourceSizes).slice(k, kEnd - k);
+    if (rEnd - r == 1 && kEnd - k == 1) {
+      sourceIndices.push_back(kept[r]);
+    } else {
+      Value linear = linearize(ArrayRef(kept).slice(r, rEnd - r),
+                               ArrayRef(keptSizes).slice(r, rEnd - r));
+      llvm::append_range(sourceIndices, delinearize(linear, groupSizes));
+    }
+    r = rEnd;
+    k = kEnd;
+  }
   SmallVector<Value> inner;
   unsigned next = 0;
   for (int64_t size : sourceType.getShape())
-    inner.push_back(size == 1 ? zero() : kept[next++]);
+    inner.push_back(size == 1 ? zero() : sourceIndices[next++]);
   return element(source, inner);
+}
+
+/// Σ indices[i] · Π sizes[i+1..], recorded in `linearized`.
+Value ElementWalk::linearize(ArrayRef<Value> indices, ArrayRef<int64_t> sizes) {
+  if (!builder)
+    return Value();
+  if (indices.size() == 1)
+    return indices[0];
+  Value linear = indices[0];
+  for (auto [index, size] : llvm::zip(indices.drop_front(), sizes.drop_front())) {
+    Value stride = arith::ConstantIndexOp::create(*builder, loc, size);
+    Value scaled = arith::MulIOp::create(*builder, loc, linear, stride);
+    linear = arith::AddIOp::create(*builder, loc, scaled, index);
+  }
+  linearized[linear] = {SmallVector<Value>(indices),
+                        SmallVector<int64_t>(sizes)};
+  return linear;
+}
+
+/// The indices in `sizes` of the row-major position `linear`.
+SmallVector<Value> ElementWalk::delinearize(Value linear,
+                                            ArrayRef<int64_t> sizes) {
+  if (!builder)
+    return SmallVector<Value>(sizes.size());
+  if (sizes.size() == 1)
+    return {linear};
+  auto known = linearized.find(linear);
+  if (known != linearized.end() && ArrayRef(known->second.second) == sizes)
+    return known->second.first;
+  SmallVector<Value> indices(sizes.size());
+  Value rest = linear;
+  for (int64_t dim = sizes.size() - 1; dim > 0; --dim) {
+    Value size = arith::ConstantIndexOp::create(*builder, loc, sizes[dim]);
+    indices[dim] = arith::RemUIOp::create(*builder, loc, rest, size);
+    rest = arith::DivUIOp::create(*builder, loc, rest, size);
+  }
+  indices[0] = rest;
+  return indices;
+}
+
+/// tosa.gather: out[n, w, c] = values[n, indices[n, w], c].
+FailureOr<Value> ElementWalk::tosaGather(tosa::GatherOp gather,
+                                         ArrayRef<Value> indices) {
+  FailureOr<Value> position =
+      element(gather.getIndices(), {indices[0], indices[1]});
+  if (failed(position))
+    return failure();
+  Value row;
+  if (builder)
+    row = arith::IndexCastOp::create(*builder, loc, builder->getIndexType(),
+                                     *position);
+  return element(gather.getValues(), {indices[0], row, indices[2]});
 }
 
 /// An arith or math op on tensors: the same op on their elements.
@@ -339,6 +435,28 @@ static Value compare(OpBuilder &b, Location loc, ValueRange x,
   return arith::CmpIOp::create(b, loc, ip, x[0], x[1]);
 }
 
+/// tosa.cast from float to integer as TOSA defines it (and tosa-to-linalg
+/// lowers it): round to nearest even, saturate to the integer's range
+/// (NaN to 0 is left to fptosi: positions never make one).
+static Value castFloatToInt(OpBuilder &b, Location loc, Value x,
+                            IntegerType to) {
+  auto floatType = cast<FloatType>(x.getType());
+  unsigned width = to.getWidth();
+  APFloat low(floatType.getFloatSemantics()), high(low);
+  (void)low.convertFromAPInt(APInt::getSignedMinValue(width), true,
+                             APFloat::rmTowardZero);
+  (void)high.convertFromAPInt(APInt::getSignedMaxValue(width), true,
+                              APFloat::rmTowardZero);
+  Value rounded = math::RoundEvenOp::create(b, loc, x);
+  Value lowValue =
+      arith::ConstantOp::create(b, loc, b.getFloatAttr(floatType, low));
+  Value highValue =
+      arith::ConstantOp::create(b, loc, b.getFloatAttr(floatType, high));
+  Value clamped = arith::MaximumFOp::create(b, loc, rounded, lowValue);
+  clamped = arith::MinimumFOp::create(b, loc, clamped, highValue);
+  return arith::FPToSIOp::create(b, loc, to, clamped);
+}
+
 /// TOSA's elementwise ops (operands of equal rank, unit dims broadcast) as
 /// arith and math ops: each data operand is read at the result's indices
 /// (0 where it broadcasts), then the scalar op is built.
@@ -360,12 +478,19 @@ FailureOr<Value> ElementWalk::tosaElementwise(Operation *op,
   } else if (!isa<tosa::AddOp, tosa::SubOp, tosa::MinimumOp, tosa::MaximumOp,
                   tosa::GreaterOp, tosa::GreaterEqualOp, tosa::EqualOp,
                   tosa::LogicalAndOp, tosa::LogicalOrOp, tosa::LogicalNotOp,
-                  tosa::SelectOp, tosa::AbsOp, tosa::CastOp>(op)) {
+                  tosa::SelectOp, tosa::AbsOp, tosa::CastOp, tosa::IntDivOp,
+                  tosa::LogOp, tosa::ExpOp, tosa::FloorOp, tosa::CeilOp,
+                  tosa::ReciprocalOp, tosa::NegateOp>(op)) {
     return fail("'" + name + "' is not among the TOSA ops the fold follows");
   }
+  if (auto negate = dyn_cast<tosa::NegateOp>(op)) {
+    // The zero points are data operands in TOSA 1.0; a float negate has
+    // them 0.
+    if (!isFloat)
+      return fail("an integer tosa.negate (its zero points)");
+    data = op->getOperands().take_front(1);
+  }
   Type from = getElementTypeOrSelf(data[0].getType());
-  if (isa<tosa::CastOp>(op) && isa<FloatType>(from) && !isFloat)
-    return fail("a tosa.cast from float to integer (it rounds)");
   SmallVector<Value> x;
   for (Value operand : data) {
     auto type = cast<RankedTensorType>(operand.getType());
@@ -432,6 +557,29 @@ FailureOr<Value> ElementWalk::tosaElementwise(Operation *op,
           .Case([&](tosa::SelectOp) -> Value {
             return arith::SelectOp::create(b, loc, x[0], x[1], x[2]);
           })
+          .Case([&](tosa::IntDivOp) -> Value {
+            return arith::DivSIOp::create(b, loc, x[0], x[1]);
+          })
+          .Case([&](tosa::LogOp) -> Value {
+            return math::LogOp::create(b, loc, x[0]);
+          })
+          .Case([&](tosa::ExpOp) -> Value {
+            return math::ExpOp::create(b, loc, x[0]);
+          })
+          .Case([&](tosa::FloorOp) -> Value {
+            return math::FloorOp::create(b, loc, x[0]);
+          })
+          .Case([&](tosa::CeilOp) -> Value {
+            return math::CeilOp::create(b, loc, x[0]);
+          })
+          .Case([&](tosa::ReciprocalOp) -> Value {
+            Value one = arith::ConstantOp::create(
+                b, loc, b.getFloatAttr(elementType, 1.0));
+            return arith::DivFOp::create(b, loc, one, x[0]);
+          })
+          .Case([&](tosa::NegateOp) -> Value {
+            return arith::NegFOp::create(b, loc, x[0]);
+          })
           .Case([&](tosa::AbsOp) -> Value {
             if (isFloat)
               return math::AbsFOp::create(b, loc, x[0]);
@@ -440,6 +588,8 @@ FailureOr<Value> ElementWalk::tosaElementwise(Operation *op,
           .Case([&](tosa::CastOp) -> Value {
             unsigned fromWidth = from.getIntOrFloatBitWidth();
             unsigned toWidth = elementType.getIntOrFloatBitWidth();
+            if (isa<FloatType>(from) && !isFloat)
+              return castFloatToInt(b, loc, x[0], cast<IntegerType>(elementType));
             if (isa<IntegerType>(from) && isFloat) {
               if (from.isInteger(1))
                 return arith::UIToFPOp::create(b, loc, elementType, x[0]);

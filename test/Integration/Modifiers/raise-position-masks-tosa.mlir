@@ -8,7 +8,7 @@
 // RUN: %compare %t.raised %t.frontend --rtol 1e-5 | FileCheck %s --check-prefix=SAME
 // RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_80 max-block-kv=4" | %mlir-run > %t.kernel
 // RUN: %compare %t.kernel %t.frontend --rtol 1e-5 | FileCheck %s --check-prefix=SAME
-// SAME: MATCH 480 values
+// SAME: MATCH 576 values
 // RAISED-LABEL: func.func @softcap
 // RAISED: fa.attention {{.*}} scale = 5.000000e-01 score_mod {
 // RAISED: math.tanh
@@ -20,6 +20,17 @@
 // RAISED: arith.sitofp
 // RAISED: fa.yield
 // RAISED-NOT: tosa.sub
+// RAISED-LABEL: func.func @t5_buckets
+// RAISED-NOT: mask(
+// RAISED: score_mod {
+// RAISED: math.log
+// RAISED: math.floor
+// RAISED: math.roundeven
+// RAISED: arith.fptosi
+// RAISED: tensor.extract %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] : tensor<1x8x2xf32>
+// RAISED-NOT: arith.divui
+// RAISED: fa.yield
+// RAISED-NOT: tosa.gather
 // RAISED-LABEL: func.func @documents
 // RAISED-NOT: mask(
 // RAISED: mask_mod {
@@ -76,6 +87,61 @@ func.func @alibi(%q: tensor<2x12x4xf32>, %k: tensor<2x12x4xf32>, %v: tensor<2x12
   %s = tosa.matmul %q, %kt, %zp, %zp : (tensor<2x12x4xf32>, tensor<2x4x12xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x12x12xf32>
   %ss = tosa.mul %s, %scale, %shift : (tensor<2x12x12xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<2x12x12xf32>
   %x = tosa.add %ss, %alibi : (tensor<2x12x12xf32>, tensor<2x12x12xf32>) -> tensor<2x12x12xf32>
+  %max = tosa.reduce_max %x {axis = 2 : i32} : (tensor<2x12x12xf32>) -> tensor<2x12x1xf32>
+  %d = tosa.sub %x, %max : (tensor<2x12x12xf32>, tensor<2x12x1xf32>) -> tensor<2x12x12xf32>
+  %e = tosa.exp %d : (tensor<2x12x12xf32>) -> tensor<2x12x12xf32>
+  %sum = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<2x12x12xf32>) -> tensor<2x12x1xf32>
+  %inv = tosa.reciprocal %sum : (tensor<2x12x1xf32>) -> tensor<2x12x1xf32>
+  %p = tosa.mul %e, %inv, %shift : (tensor<2x12x12xf32>, tensor<2x12x1xf32>, tensor<1xi8>) -> tensor<2x12x12xf32>
+  %o = tosa.matmul %p, %v, %zp, %zp : (tensor<2x12x12xf32>, tensor<2x12x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x12x4xf32>
+  return %o : tensor<2x12x4xf32>
+}
+
+// T5's relative position buckets as TOSA spells them (HF's bidirectional
+// formula, 8 buckets, exact below 2, logarithmic up to distance 16): sub
+// of aranges, abs, greater, log, mul, floor, cast to i32, minimum, select,
+// then the lookup of a [buckets, H] table: a tosa.gather between reshapes
+// ([12, 12] -> [1, 144] -> gather -> [12, 12, 2]) and a transpose to
+// [H, Nq, Nk].
+func.func @t5_buckets(%q: tensor<2x12x4xf32>, %k: tensor<2x12x4xf32>, %v: tensor<2x12x4xf32>) -> tensor<2x12x4xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %scale = "tosa.const"() <{values = dense<0.5> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %qpos = "tosa.const"() <{values = dense<[[[0], [1], [2], [3], [4], [5], [6], [7], [8], [9], [10], [11]]]> : tensor<1x12x1xi32>}> : () -> tensor<1x12x1xi32>
+  %kpos = "tosa.const"() <{values = dense<[[[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]]]> : tensor<1x1x12xi32>}> : () -> tensor<1x1x12xi32>
+  %zero = "tosa.const"() <{values = dense<0> : tensor<1x1x1xi32>}> : () -> tensor<1x1x1xi32>
+  %exact = "tosa.const"() <{values = dense<2> : tensor<1x1x1xi32>}> : () -> tensor<1x1x1xi32>
+  %halfbuckets = "tosa.const"() <{values = dense<4> : tensor<1x1x1xi32>}> : () -> tensor<1x1x1xi32>
+  %lastbucket = "tosa.const"() <{values = dense<3> : tensor<1x1x1xi32>}> : () -> tensor<1x1x1xi32>
+  %invexact = "tosa.const"() <{values = dense<0.5> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  // (buckets / 2 - exact) / log(16 / exact) = 2 / log 8.
+  %logscale = "tosa.const"() <{values = dense<0.961796693> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %table = "tosa.const"() <{values = dense<[[[0.5, -1.0], [0.25, 0.75], [-0.5, 0.125], [1.0, -0.25], [0.0, 0.5], [-0.75, 1.25], [0.375, -0.5], [1.5, 0.0]]]> : tensor<1x8x2xf32>}> : () -> tensor<1x8x2xf32>
+  %rel = tosa.sub %kpos, %qpos : (tensor<1x1x12xi32>, tensor<1x12x1xi32>) -> tensor<1x12x12xi32>
+  %later = tosa.greater %rel, %zero : (tensor<1x12x12xi32>, tensor<1x1x1xi32>) -> tensor<1x12x12xi1>
+  %offset = tosa.select %later, %halfbuckets, %zero : (tensor<1x12x12xi1>, tensor<1x1x1xi32>, tensor<1x1x1xi32>) -> tensor<1x12x12xi32>
+  %dist = tosa.abs %rel : (tensor<1x12x12xi32>) -> tensor<1x12x12xi32>
+  %small = tosa.greater %exact, %dist : (tensor<1x1x1xi32>, tensor<1x12x12xi32>) -> tensor<1x12x12xi1>
+  %distf = tosa.cast %dist : (tensor<1x12x12xi32>) -> tensor<1x12x12xf32>
+  %ratio = tosa.mul %distf, %invexact, %shift : (tensor<1x12x12xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<1x12x12xf32>
+  %logratio = tosa.log %ratio : (tensor<1x12x12xf32>) -> tensor<1x12x12xf32>
+  %scaled = tosa.mul %logratio, %logscale, %shift : (tensor<1x12x12xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<1x12x12xf32>
+  %floored = tosa.floor %scaled : (tensor<1x12x12xf32>) -> tensor<1x12x12xf32>
+  %steps = tosa.cast %floored : (tensor<1x12x12xf32>) -> tensor<1x12x12xi32>
+  %large = tosa.add %steps, %exact : (tensor<1x12x12xi32>, tensor<1x1x1xi32>) -> tensor<1x12x12xi32>
+  %capped = tosa.minimum %large, %lastbucket : (tensor<1x12x12xi32>, tensor<1x1x1xi32>) -> tensor<1x12x12xi32>
+  %inhalf = tosa.select %small, %dist, %capped : (tensor<1x12x12xi1>, tensor<1x12x12xi32>, tensor<1x12x12xi32>) -> tensor<1x12x12xi32>
+  %bucket = tosa.add %inhalf, %offset : (tensor<1x12x12xi32>, tensor<1x12x12xi32>) -> tensor<1x12x12xi32>
+  %flat = tosa.const_shape {values = dense<[1, 144]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %rows = tosa.reshape %bucket, %flat : (tensor<1x12x12xi32>, !tosa.shape<2>) -> tensor<1x144xi32>
+  %looked = tosa.gather %table, %rows : (tensor<1x8x2xf32>, tensor<1x144xi32>) -> tensor<1x144x2xf32>
+  %square = tosa.const_shape {values = dense<[12, 12, 2]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %perpos = tosa.reshape %looked, %square : (tensor<1x144x2xf32>, !tosa.shape<3>) -> tensor<12x12x2xf32>
+  %bias = tosa.transpose %perpos {perms = array<i32: 2, 0, 1>} : (tensor<12x12x2xf32>) -> tensor<2x12x12xf32>
+  %kt = tosa.transpose %k {perms = array<i32: 0, 2, 1>} : (tensor<2x12x4xf32>) -> tensor<2x4x12xf32>
+  %s = tosa.matmul %q, %kt, %zp, %zp : (tensor<2x12x4xf32>, tensor<2x4x12xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x12x12xf32>
+  %ss = tosa.mul %s, %scale, %shift : (tensor<2x12x12xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<2x12x12xf32>
+  %x = tosa.add %ss, %bias : (tensor<2x12x12xf32>, tensor<2x12x12xf32>) -> tensor<2x12x12xf32>
   %max = tosa.reduce_max %x {axis = 2 : i32} : (tensor<2x12x12xf32>) -> tensor<2x12x1xf32>
   %d = tosa.sub %x, %max : (tensor<2x12x12xf32>, tensor<2x12x1xf32>) -> tensor<2x12x12xf32>
   %e = tosa.exp %d : (tensor<2x12x12xf32>) -> tensor<2x12x12xf32>
@@ -213,5 +279,7 @@ func.func @main() {
   call @print(%o3) : (tensor<2x12x4xf32>) -> ()
   %o4 = call @sinks(%q, %k, %v) : (tensor<2x12x4xf32>, tensor<2x12x4xf32>, tensor<2x12x4xf32>) -> tensor<2x12x4xf32>
   call @print(%o4) : (tensor<2x12x4xf32>) -> ()
+  %o5 = call @t5_buckets(%q, %k, %v) : (tensor<2x12x4xf32>, tensor<2x12x4xf32>, tensor<2x12x4xf32>) -> tensor<2x12x4xf32>
+  call @print(%o5) : (tensor<2x12x4xf32>) -> ()
   return
 }
