@@ -217,6 +217,37 @@ static bool staticSlice(Operation *def, SmallVector<int64_t> &offsets,
          static_cast<int64_t>(offsets.size()) == sourceType.getRank();
 }
 
+/// The input of an elementwise float-to-float cast producing `value`
+/// (tosa.cast, arith.extf/truncf on tensors, or a linalg op whose body is
+/// only that cast, read and written through identity maps), else null.
+Value floatCastSource(Value value) {
+  Operation *def = value.getDefiningOp();
+  if (!def || def->getNumResults() != 1 ||
+      !isa<FloatType>(getElementTypeOrSelf(value.getType())))
+    return nullptr;
+  auto isFloat = [](Value v) {
+    return isa<FloatType>(getElementTypeOrSelf(v.getType()));
+  };
+  if (isa<tosa::CastOp, arith::ExtFOp, arith::TruncFOp>(def))
+    return isFloat(def->getOperand(0)) ? def->getOperand(0) : nullptr;
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(def);
+  if (!linalgOp || linalgOp.getNumDpsInputs() != 1 ||
+      linalgOp.getNumReductionLoops() != 0 ||
+      !llvm::all_of(linalgOp.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isIdentity(); }))
+    return nullptr;
+  Block *body = linalgOp.getBlock();
+  if (!llvm::hasSingleElement(body->without_terminator()))
+    return nullptr;
+  Operation &cast = body->front();
+  if (!isa<arith::ExtFOp, arith::TruncFOp>(cast) ||
+      cast.getOperand(0) != body->getArgument(0) ||
+      body->getTerminator()->getOperand(0) != cast.getResult(0))
+    return nullptr;
+  Value input = linalgOp.getDpsInputOperand(0)->get();
+  return isFloat(input) ? input : nullptr;
+}
+
 /// The op slicing `x[..., 0 : N - 1]` out of a static `x[..., N]` (every
 /// other dim whole) into `value`, tensor.extract_slice or tosa.slice: how a
 /// frontend drops the sink column from the probabilities. Sets `source`.
@@ -1138,11 +1169,21 @@ std::optional<AttentionMatch> Matcher::run() {
   collecting = true;
   inChain = true;
   Value sliced;
-  if (Operation *slice = sinkColumnSlice(probs->first, sliced);
+  // P rounded to V's type after the slice (mixed precision) is the same
+  // slice: fa.attention rounds P to V's type itself.
+  Operation *rounding = nullptr;
+  Value unrounded = probs->first;
+  if (Value source = floatCastSource(probs->first)) {
+    rounding = probs->first.getDefiningOp();
+    unrounded = source;
+  }
+  if (Operation *slice = sinkColumnSlice(unrounded, sliced);
       slice && probs->second.back().kind == AxisKind::Key) {
     // P without the softmax's last key column: attention sinks, whose
     // column the scores must end with (peelSinkColumn).
     patternOps.insert(slice);
+    if (rounding)
+      patternOps.insert(rounding);
     probs->first = sliced;
     sinkColumnSliced = true;
     fullProbabilities = sliced;
@@ -1686,14 +1727,25 @@ bool Matcher::peelSinkColumn(Term *term, Term *&next) {
   Labels columnLabels = term->labels;
   columnLabels[keyDim] = Axis{AxisKind::Unit};
   Term *sink = resolve(leaf(column, columnLabels));
+  if (sink->kind == ScalarKind::Constant) {
+    // One logit for every head (a splat constant, which the frontend's
+    // constant folding makes of equal per-head logits).
+    match.sinks = column;
+    match.sinkSplat = sink->constant;
+    next = leaf(scores, term->labels);
+    return true;
+  }
   if (sink->kind != ScalarKind::Input || !sink->value ||
       dependsOnContraction(sink))
     return fail(RejectCategory::Mask,
                 "the sink column is computed from the scores; a sink is a "
                 "logit of its own");
-  for (const Axis &axis : sink->labels) {
+  auto sinkType = cast<RankedTensorType>(sink->value.getType());
+  for (auto [dim, axis] : llvm::enumerate(sink->labels)) {
+    // A dim of size 1 is the same logit everywhere along it (with one
+    // query, the query axis has size 1 too).
     bool perHead =
-        axis.kind == AxisKind::Unit ||
+        axis.kind == AxisKind::Unit || sinkType.getDimSize(dim) == 1 ||
         (axis.kind == AxisKind::Batch &&
          (axis.part ? axis.part == 2 : axis.batchIndex + 1 == numBatchDims));
     if (!perHead)

@@ -194,6 +194,9 @@ struct AttentionMatch {
   /// column, read as `sinkLabels`); null without.
   Value sinks;
   Labels sinkLabels;
+  /// The one logit of every head when the sink column is a splat constant
+  /// (`sinks` is then the column itself, read by nobody).
+  std::optional<double> sinkSplat;
   /// A splat constant added to every score: a [1, 1, 1, 1] bias.
   std::optional<double> constantBias;
   /// The score a hidden key becomes when the select fills a finite value

@@ -54,6 +54,9 @@ bool isDeadCode(Operation *op, unsigned depth = 4);
 bool isOrderOfAxes(ArrayRef<Axis> labels);
 /// Finds an exp or a softmax among the producers of `value`, a few ops up.
 Operation *findSoftmax(Value value, unsigned depth = 8);
+/// The input of an elementwise float-to-float cast producing `value`
+/// (tosa.cast, arith.extf/truncf, a linalg op that only casts), or null.
+Value floatCastSource(Value value);
 /// The op slicing `x[..., 0 : N - 1]` out of a static `x[..., N]` into
 /// `value` (tensor.extract_slice or tosa.slice), or null; sets `source`.
 Operation *sinkColumnSlice(Value value, Value &source);

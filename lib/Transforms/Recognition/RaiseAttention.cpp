@@ -774,6 +774,14 @@ struct RaisedOperands {
 /// head where one logit serves them all).
 Value arrangeSinks(OpBuilder &b, Location loc, const AttentionMatch &match,
                    Value query) {
+  if (match.sinkSplat) {
+    Type f32 = b.getF32Type();
+    OpFoldResult heads = tensor::getMixedSize(b, loc, query, 1);
+    Value init = tensor::EmptyOp::create(b, loc, {heads}, f32);
+    Value logit = arith::ConstantOp::create(
+        b, loc, b.getFloatAttr(f32, *match.sinkSplat));
+    return linalg::FillOp::create(b, loc, logit, init).getResult(0);
+  }
   Value column =
       arrangeMask(b, loc, match.sinks, match.sinkLabels,
                   match.batchSplit.empty() ? match.numBatchDims : 2, false);

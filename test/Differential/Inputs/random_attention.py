@@ -307,13 +307,18 @@ def emit_guard_linalg(p, guard, x, pr, s_t, axis, shape):
 
 def generate_program(index, rng, dtype):
     """One program. About one in twelve is JAX's grouped GQA contraction
-    (generate_program_grouped), drawn from a generator of its own after the
-    program it replaces consumed the module's draws, so that every other
-    program of a seed stays as it was."""
+    (generate_program_grouped) and about one in nine of the rest a score or
+    mask modification (generate_program_modified), each drawn from a
+    generator of its own after the program it replaces consumed the
+    module's draws, so that every other program of a seed stays as it
+    was."""
     grouped_rng = random.Random(f"grouped-{index}-{rng.getstate()[1][:4]}")
+    modified_rng = random.Random(f"modified-{index}-{rng.getstate()[1][:4]}")
     program = generate_program_ungrouped(index, rng, dtype)
     if grouped_rng.random() < 0.08:
         return generate_program_grouped(index, grouped_rng, dtype)
+    if modified_rng.random() < 0.12:
+        return generate_program_modified(index, modified_rng, dtype)
     return program
 
 
@@ -1441,6 +1446,350 @@ def generate_program_grouped(index, rng, dtype):
     return p
 
 
+def generate_program_modified(index, rng, dtype):
+    """Score and mask modifications (issue 33) as frontends compute them, in
+    linalg or TOSA, one per program: a document mask from per-position ids
+    (doc[q] == doc[k]; queries past the last key stay in its document, so
+    no row is empty), a prefix-LM mask (k < prefix or k <= q; linalg
+    compares in the select's body), T5's bidirectional relative buckets
+    (abs, log, floor, min, select of k - q, then a [buckets, H] table read
+    in the body or by tosa.gather between reshapes), and attention sinks (a
+    per-head logit broadcast into a column, the softmax over Nk + 1, the
+    column sliced off). The first three must become mask_mod / score_mod
+    (fa-fold-masks-into-modifiers), the sinks the op's sinks. Near misses,
+    one edit each: the document or prefix mask applied to the
+    probabilities (hidden keys keep their share of the denominator), the T5
+    bias added to the probabilities, the slice that drops key 0 and keeps
+    the sink column."""
+    p = Program(index, rng)
+    dialect = rng.choice(["linalg", "tosa"])
+    kind = rng.choice(["document", "prefix", "t5", "sinks"])
+    near_miss = {"document": "mask-after-softmax", "prefix": "mask-after-softmax",
+                 "t5": "bias-after-softmax", "sinks": "sink-slice-shifted"}[kind]
+    mutation = near_miss if rng.random() < 0.25 else None
+    heads = rng.choice([1, 2, 4])
+    nq, nk = sequence_length(rng), sequence_length(rng)
+    if rng.random() < 0.15:
+        nq = rng.choice([1, 1, 4])
+    d = rng.choice(HEAD_DIMS or [2, 4, 8, 16])
+    dv = rng.choice([d, 64 if HEAD_DIMS else 4])
+    scale = rng.choice([0.5, 0.25, 0.125, 0.3])
+    f = "f32"
+    q_t, k_t = ttype([heads, nq, d], dtype), ttype([heads, nk, d], dtype)
+    v_t, o_t = ttype([heads, nk, dv], dtype), ttype([heads, nq, dv], dtype)
+    s_t = ttype([heads, nq, nk], f)
+    ident = "affine_map<(a, b, c) -> (a, b, c)>"
+    par3 = '"parallel", "parallel", "parallel"'
+    i32_const = lambda name, values, shape: p.emit(  # noqa: E731
+        f'{name} = "tosa.const"() <{{values = dense<{values}> : {ttype(shape, "i32")}}}> : () -> {ttype(shape, "i32")}')
+    f32_const = lambda name, values, shape: p.emit(  # noqa: E731
+        f'{name} = "tosa.const"() <{{values = dense<{values}> : {ttype(shape, f)}}}> : () -> {ttype(shape, f)}')
+
+    # The modification's data, drawn before any text so that the draws do
+    # not depend on the dialect's spelling.
+    doc_q = doc_k = None
+    prefix = t5 = sinks = None
+    if kind == "document":
+        length = max(nq, nk)
+        cuts = sorted(rng.sample(range(1, length), min(length - 1, rng.randint(0, 3))))
+        ids = [sum(1 for c in cuts if c <= pos) for pos in range(length)]
+        doc_k = ids[:nk]
+        doc_q = [ids[min(pos, nk - 1)] for pos in range(nq)]
+    elif kind == "prefix":
+        prefix = rng.randint(1, max(1, nk // 2))
+    elif kind == "t5":
+        buckets = rng.choice([8, 16])
+        half = buckets // 2
+        exact = half // 2
+        far = rng.choice([16, 32])
+        table = [[rng.choice([-1.0, -0.5, -0.25, 0.0, 0.25, 0.5, 1.0, 1.5]) for _ in range(heads)]
+                 for _ in range(buckets)]
+        t5 = dict(buckets=buckets, half=half, exact=exact, far=far, table=table,
+                  step=(half - exact) / math.log(far / exact))
+    else:
+        sinks = [rng.choice([-1.0, 0.5, 1.25, 2.0, NEG_INF]) for _ in range(heads)]
+
+    # Whether fa-fold-masks-into-modifiers must fold the mask: unless the
+    # computation reads a tensor operand as large as the mask (ids of a
+    # one-key sequence, TOSA's gathered table no smaller than the scores),
+    # which stays an operand. (linalg's table is read in the body, one
+    # element per score, and folds.)
+    reads = {"document": [nq, nk],
+             "t5": [(t5 or {}).get("buckets", 0) * heads] if dialect == "tosa" else []}.get(kind, [])
+    mask_elements = (heads if (kind == "t5" or dialect == "linalg") else 1) * nq * nk
+    folded = "yes" if all(size < mask_elements for size in reads) else "no"
+    p.meta = dict(dialect=dialect, dtype=dtype, heads=heads, kv_heads=heads, nq=nq, nk=nk, d=d,
+                  dv=dv, mask="none", mask_shape=None, mutation=mutation, iota=None,
+                  layout="modified", dynamic=False, scale_form="mul", modifier=kind,
+                  folded=folded, scale=scale)
+    args = [f"%q: {q_t}", f"%k: {k_t}", f"%v: {v_t}"]
+    p.header = f"func.func @{p.name}({', '.join(args)}) -> ({o_t}) {{"
+
+    # S = scale · Q·Kᵀ in f32.
+    s, x = p.fresh("s"), p.fresh("x")
+    if dialect == "tosa":
+        p.emit(f'%zph = "tosa.const"() <{{values = dense<0.0> : tensor<1x{dtype}>}}> : () -> tensor<1x{dtype}>')
+        p.emit('%shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>')
+        kt, sc = p.fresh("kt"), p.fresh("c")
+        kt_t = ttype([heads, d, nk], dtype)
+        p.emit(f"{kt} = tosa.transpose %k {{perms = array<i32: 0, 2, 1>}} : ({k_t}) -> {kt_t}")
+        acc_t = ttype([heads, nq, nk], dtype)
+        p.emit(f"{s}x = tosa.matmul %q, {kt}, %zph, %zph : ({q_t}, {kt_t}, tensor<1x{dtype}>, tensor<1x{dtype}>) -> {acc_t}")
+        if dtype != f:
+            p.emit(f"{s} = tosa.cast {s}x : ({acc_t}) -> {s_t}")
+        else:
+            s = f"{s}x"
+        f32_const(sc, scale, [1, 1, 1])
+        p.emit(f"{x} = tosa.mul {s}, {sc}, %shift : ({s_t}, tensor<1x1x1xf32>, tensor<1xi8>) -> {s_t}")
+    else:
+        z, e, c = p.fresh("z"), p.fresh("e"), p.fresh("c")
+        p.emit(f"{c} = arith.constant 0.0 : f32")
+        p.emit(f"{e} = tensor.empty() : {s_t}")
+        p.emit(f"{z} = linalg.fill ins({c} : f32) outs({e} : {s_t}) -> {s_t}")
+        p.emit(f"{s} = linalg.batch_matmul indexing_maps = [affine_map<(b, i, j, d) -> (b, i, d)>, "
+               f"affine_map<(b, i, j, d) -> (b, j, d)>, affine_map<(b, i, j, d) -> (b, i, j)>] "
+               f"ins(%q, %k : {q_t}, {k_t}) outs({z} : {s_t}) -> {s_t}")
+        linalg_elementwise(p, x, [(s, s_t)],
+                           [f"%c = arith.constant {scale} : f32", "%y = arith.mulf %a0, %c : f32",
+                            "linalg.yield %y : f32"], [ident, ident], [heads, nq, nk])
+
+    def keep_mask():
+        """The document or prefix keep-mask: (TOSA) a tensor<1xNqxNk xi1>,
+        (linalg documents) a tensor<H x Nq x Nk x i1>; None for the linalg
+        prefix, whose comparison sits in the select's body."""
+        keep = p.fresh("keep")
+        if dialect == "tosa":
+            qa, ka = p.fresh("qpos"), p.fresh("kpos")
+            if kind == "document":
+                i32_const(qa, "[[" + ", ".join(f"[{v}]" for v in doc_q) + "]]", [1, nq, 1])
+                i32_const(ka, "[[[" + ", ".join(map(str, doc_k)) + "]]]", [1, 1, nk])
+                p.emit(f"{keep} = tosa.equal {qa}, {ka} : ({ttype([1, nq, 1], 'i32')}, {ttype([1, 1, nk], 'i32')}) -> {ttype([1, nq, nk], 'i1')}")
+            else:
+                pre, inpre, past = p.fresh("prefix"), p.fresh("inprefix"), p.fresh("past")
+                i32_const(qa, "[[" + ", ".join(f"[{v}]" for v in range(nq)) + "]]", [1, nq, 1])
+                i32_const(ka, "[[[" + ", ".join(map(str, range(nk))) + "]]]", [1, 1, nk])
+                i32_const(pre, prefix, [1, 1, 1])
+                p.emit(f"{inpre} = tosa.greater {pre}, {ka} : (tensor<1x1x1xi32>, {ttype([1, 1, nk], 'i32')}) -> {ttype([1, 1, nk], 'i1')}")
+                p.emit(f"{past} = tosa.greater_equal {qa}, {ka} : ({ttype([1, nq, 1], 'i32')}, {ttype([1, 1, nk], 'i32')}) -> {ttype([1, nq, nk], 'i1')}")
+                p.emit(f"{keep} = tosa.logical_or {inpre}, {past} : ({ttype([1, 1, nk], 'i1')}, {ttype([1, nq, nk], 'i1')}) -> {ttype([1, nq, nk], 'i1')}")
+            return keep
+        if kind == "prefix":
+            return None
+        qd, kd, e = p.fresh("docq"), p.fresh("dock"), p.fresh("e")
+        p.emit(f"{qd} = arith.constant dense<[{', '.join(map(str, doc_q))}]> : tensor<{nq}xi32>")
+        p.emit(f"{kd} = arith.constant dense<[{', '.join(map(str, doc_k))}]> : tensor<{nk}xi32>")
+        kt_ = ttype([heads, nq, nk], "i1")
+        p.emit(f"{e} = tensor.empty() : {kt_}")
+        p.emit(f"{keep} = linalg.generic {{indexing_maps = [affine_map<(a, b, c) -> (b)>, affine_map<(a, b, c) -> (c)>, {ident}], "
+               f"iterator_types = [{par3}]}} ins({qd}, {kd} : tensor<{nq}xi32>, tensor<{nk}xi32>) outs({e} : {kt_}) {{")
+        p.emit("^bb0(%a: i32, %b: i32, %o: i1):")
+        p.emit("  %same = arith.cmpi eq, %a, %b : i32")
+        p.emit("  linalg.yield %same : i1")
+        p.emit(f"}} -> {kt_}")
+        return keep
+
+    def apply_keep(value, keep, hidden):
+        """select(keep, value, hidden) over [H, Nq, Nk]."""
+        out = p.fresh("x")
+        if dialect == "tosa":
+            c = p.fresh("c")
+            f32_const(c, hidden, [1, 1, 1])
+            p.emit(f"{out} = tosa.select {keep}, {value}, {c} : ({ttype([1, nq, nk], 'i1')}, {s_t}, tensor<1x1x1xf32>) -> {s_t}")
+        elif keep is None:  # the linalg prefix: compared in the body
+            linalg_elementwise(p, out, [(value, s_t)],
+                               ["%i = linalg.index 1 : index", "%j = linalg.index 2 : index",
+                                f"%pre = arith.constant {prefix} : index",
+                                "%inprefix = arith.cmpi slt, %j, %pre : index",
+                                "%past = arith.cmpi sle, %j, %i : index",
+                                "%keep = arith.ori %inprefix, %past : i1",
+                                f"%hidden = arith.constant {hidden} : f32",
+                                "%y = arith.select %keep, %a0, %hidden : f32", "linalg.yield %y : f32"],
+                               [ident, ident], [heads, nq, nk])
+        else:
+            linalg_elementwise(p, out, [(value, s_t), (keep, ttype([heads, nq, nk], "i1"))],
+                               [f"%hidden = arith.constant {hidden} : f32",
+                                "%y = arith.select %a1, %a0, %hidden : f32", "linalg.yield %y : f32"],
+                               [ident, ident, ident], [heads, nq, nk])
+        return out
+
+    def t5_bias():
+        """T5's bucketed relative-position bias, [H, Nq, Nk] f32."""
+        bias = p.fresh("t5")
+        c = t5
+        if dialect == "linalg":
+            rows = ", ".join("[" + ", ".join(str(v) for v in row) + "]" for row in c["table"])
+            table = p.fresh("table")
+            p.emit(f"{table} = arith.constant dense<[{rows}]> : tensor<{c['buckets']}x{heads}xf32>")
+            # The table is read in the body (captured, as the linalg
+            # spelling of a gather from a small tensor).
+            e = p.fresh("e")
+            p.emit(f"{e} = tensor.empty() : {s_t}")
+            p.emit(f"{bias} = linalg.generic {{indexing_maps = [{ident}], iterator_types = [{par3}]}} outs({e} : {s_t}) {{")
+            p.emit("^bb0(%o: f32):")
+            for line in [
+                "%h = linalg.index 0 : index", "%i = linalg.index 1 : index", "%j = linalg.index 2 : index",
+                "%ii = arith.index_cast %i : index to i32", "%jj = arith.index_cast %j : index to i32",
+                "%rel = arith.subi %jj, %ii : i32", "%zero = arith.constant 0 : i32",
+                "%one = arith.constant 1 : i32",
+                f"%half = arith.constant {c['half']} : i32", f"%exact = arith.constant {c['exact']} : i32",
+                f"%last = arith.constant {c['half'] - 1} : i32",
+                "%later = arith.cmpi sgt, %rel, %zero : i32",
+                "%offset = arith.select %later, %half, %zero : i32",
+                "%neg = arith.subi %zero, %rel : i32", "%dist = arith.maxsi %rel, %neg : i32",
+                "%small = arith.cmpi slt, %dist, %exact : i32",
+                "%dist1 = arith.maxsi %dist, %one : i32",
+                "%distf = arith.sitofp %dist1 : i32 to f32",
+                f"%inv = arith.constant {1.0 / c['exact']} : f32",
+                "%ratio = arith.mulf %distf, %inv : f32", "%log = math.log %ratio : f32",
+                f"%step = arith.constant {c['step']!r} : f32",
+                "%scaled = arith.mulf %log, %step : f32", "%floored = math.floor %scaled : f32",
+                "%steps = arith.fptosi %floored : f32 to i32",
+                "%large = arith.addi %steps, %exact : i32", "%capped = arith.minsi %large, %last : i32",
+                "%inhalf = arith.select %small, %dist, %capped : i32",
+                "%bucket = arith.addi %inhalf, %offset : i32",
+                "%b = arith.index_cast %bucket : i32 to index",
+                f"%y = tensor.extract {table}[%b, %h] : tensor<{c['buckets']}x{heads}xf32>",
+                "linalg.yield %y : f32"]:
+                p.emit("  " + line)
+            p.emit(f"}} -> {s_t}")
+            return bias
+        names = {n: p.fresh(n) for n in ("qpos", "kpos", "zero", "exact", "half", "last", "inv",
+                                         "step", "table", "rel", "later", "offset", "dist", "small",
+                                         "distf", "ratio", "log", "scaled", "floored", "steps",
+                                         "large", "capped", "inhalf", "bucket", "flat", "rows",
+                                         "looked", "square", "perpos")}
+        n = names
+        sq, one3 = ttype([1, nq, nk], "i32"), "tensor<1x1x1xi32>"
+        sqf, sqb = ttype([1, nq, nk], f), ttype([1, nq, nk], "i1")
+        i32_const(n["qpos"], "[[" + ", ".join(f"[{v}]" for v in range(nq)) + "]]", [1, nq, 1])
+        i32_const(n["kpos"], "[[[" + ", ".join(map(str, range(nk))) + "]]]", [1, 1, nk])
+        i32_const(n["zero"], 0, [1, 1, 1])
+        i32_const(n["exact"], c["exact"], [1, 1, 1])
+        i32_const(n["half"], c["half"], [1, 1, 1])
+        i32_const(n["last"], c["half"] - 1, [1, 1, 1])
+        f32_const(n["inv"], 1.0 / c["exact"], [1, 1, 1])
+        f32_const(n["step"], repr(c["step"]), [1, 1, 1])
+        rows = ", ".join("[" + ", ".join(str(v) for v in row) + "]" for row in c["table"])
+        f32_const(n["table"], f"[[{rows}]]", [1, c["buckets"], heads])
+        p.emit(f"{n['rel']} = tosa.sub {n['kpos']}, {n['qpos']} : ({ttype([1, 1, nk], 'i32')}, {ttype([1, nq, 1], 'i32')}) -> {sq}")
+        p.emit(f"{n['later']} = tosa.greater {n['rel']}, {n['zero']} : ({sq}, {one3}) -> {sqb}")
+        p.emit(f"{n['offset']} = tosa.select {n['later']}, {n['half']}, {n['zero']} : ({sqb}, {one3}, {one3}) -> {sq}")
+        p.emit(f"{n['dist']} = tosa.abs {n['rel']} : ({sq}) -> {sq}")
+        p.emit(f"{n['small']} = tosa.greater {n['exact']}, {n['dist']} : ({one3}, {sq}) -> {sqb}")
+        p.emit(f"{n['distf']} = tosa.cast {n['dist']} : ({sq}) -> {sqf}")
+        p.emit(f"{n['ratio']} = tosa.mul {n['distf']}, {n['inv']}, %shift : ({sqf}, tensor<1x1x1xf32>, tensor<1xi8>) -> {sqf}")
+        p.emit(f"{n['log']} = tosa.log {n['ratio']} : ({sqf}) -> {sqf}")
+        p.emit(f"{n['scaled']} = tosa.mul {n['log']}, {n['step']}, %shift : ({sqf}, tensor<1x1x1xf32>, tensor<1xi8>) -> {sqf}")
+        p.emit(f"{n['floored']} = tosa.floor {n['scaled']} : ({sqf}) -> {sqf}")
+        p.emit(f"{n['steps']} = tosa.cast {n['floored']} : ({sqf}) -> {sq}")
+        p.emit(f"{n['large']} = tosa.add {n['steps']}, {n['exact']} : ({sq}, {one3}) -> {sq}")
+        p.emit(f"{n['capped']} = tosa.minimum {n['large']}, {n['last']} : ({sq}, {one3}) -> {sq}")
+        p.emit(f"{n['inhalf']} = tosa.select {n['small']}, {n['dist']}, {n['capped']} : ({sqb}, {sq}, {sq}) -> {sq}")
+        p.emit(f"{n['bucket']} = tosa.add {n['inhalf']}, {n['offset']} : ({sq}, {sq}) -> {sq}")
+        p.emit(f"{n['flat']} = tosa.const_shape {{values = dense<[1, {nq * nk}]> : tensor<2xindex>}} : () -> !tosa.shape<2>")
+        p.emit(f"{n['rows']} = tosa.reshape {n['bucket']}, {n['flat']} : ({sq}, !tosa.shape<2>) -> tensor<1x{nq * nk}xi32>")
+        p.emit(f"{n['looked']} = tosa.gather {n['table']}, {n['rows']} : ({ttype([1, c['buckets'], heads], f)}, tensor<1x{nq * nk}xi32>) -> {ttype([1, nq * nk, heads], f)}")
+        p.emit(f"{n['square']} = tosa.const_shape {{values = dense<[{nq}, {nk}, {heads}]> : tensor<3xindex>}} : () -> !tosa.shape<3>")
+        p.emit(f"{n['perpos']} = tosa.reshape {n['looked']}, {n['square']} : ({ttype([1, nq * nk, heads], f)}, !tosa.shape<3>) -> {ttype([nq, nk, heads], f)}")
+        p.emit(f"{bias} = tosa.transpose {n['perpos']} {{perms = array<i32: 2, 0, 1>}} : ({ttype([nq, nk, heads], f)}) -> {s_t}")
+        return bias
+
+    def add(a, b):
+        out = p.fresh("x")
+        if dialect == "tosa":
+            p.emit(f"{out} = tosa.add {a}, {b} : ({s_t}, {s_t}) -> {s_t}")
+        else:
+            linalg_elementwise(p, out, [(a, s_t), (b, s_t)],
+                               ["%y = arith.addf %a0, %a1 : f32", "linalg.yield %y : f32"],
+                               [ident, ident, ident], [heads, nq, nk])
+        return out
+
+    def softmax(value, cols):
+        """The softmax over the last dim of [H, Nq, cols]."""
+        t = ttype([heads, nq, cols], f)
+        out = p.fresh("p")
+        if dialect == "linalg":
+            e = p.fresh("e")
+            p.emit(f"{e} = tensor.empty() : {t}")
+            p.emit(f"{out} = linalg.softmax dimension(2) ins({value} : {t}) outs({e} : {t}) -> {t}")
+            return out
+        r_t = ttype([heads, nq, 1], f)
+        mx, sub, ex, sm, inv = (p.fresh(n) for n in ("max", "d", "ex", "sum", "inv"))
+        p.emit(f"{mx} = tosa.reduce_max {value} {{axis = 2 : i32}} : ({t}) -> {r_t}")
+        p.emit(f"{sub} = tosa.sub {value}, {mx} : ({t}, {r_t}) -> {t}")
+        p.emit(f"{ex} = tosa.exp {sub} : ({t}) -> {t}")
+        p.emit(f"{sm} = tosa.reduce_sum {ex} {{axis = 2 : i32}} : ({t}) -> {r_t}")
+        p.emit(f"{inv} = tosa.reciprocal {sm} : ({r_t}) -> {r_t}")
+        p.emit(f"{out} = tosa.mul {ex}, {inv}, %shift : ({t}, {r_t}, tensor<1xi8>) -> {t}")
+        return out
+
+    keep = keep_mask() if kind in ("document", "prefix") else None
+    bias = t5_bias() if kind == "t5" else None
+    if kind in ("document", "prefix") and mutation is None:
+        x = apply_keep(x, keep, NEG_INF)
+    if kind == "t5" and mutation is None:
+        x = add(x, bias)
+    if kind == "sinks":
+        c_t, x_t = ttype([heads, nq, 1], f), ttype([heads, nq, nk + 1], f)
+        column, joined, pf, pr = p.fresh("column"), p.fresh("x"), None, p.fresh("p")
+        offset = 1 if mutation == "sink-slice-shifted" else 0
+        values = ", ".join(NEG_INF if v == NEG_INF else str(v) for v in sinks)
+        if dialect == "linalg":
+            logits, e = p.fresh("sinks"), p.fresh("e")
+            p.emit(f"{logits} = arith.constant dense<[{values}]> : tensor<{heads}xf32>")
+            p.emit(f"{e} = tensor.empty() : {c_t}")
+            p.emit(f"{column} = linalg.broadcast ins({logits} : tensor<{heads}xf32>) outs({e} : {c_t}) dimensions = [1, 2]")
+            p.emit(f"{joined} = tensor.concat dim(2) {x}, {column} : ({s_t}, {c_t}) -> {x_t}")
+            pf = softmax(joined, nk + 1)
+            p.emit(f"{pr} = tensor.extract_slice {pf}[0, 0, {offset}] [{heads}, {nq}, {nk}] [1, 1, 1] : {x_t} to {s_t}")
+        else:
+            logits, mult, start, size = (p.fresh(n) for n in ("sinks", "mult", "start", "size"))
+            p.emit(f'{logits} = "tosa.const"() <{{values = dense<[{", ".join(f"[[{v}]]" for v in values.split(", "))}]> : {ttype([heads, 1, 1], f)}}}> : () -> {ttype([heads, 1, 1], f)}')
+            p.emit(f"{mult} = tosa.const_shape {{values = dense<[1, {nq}, 1]> : tensor<3xindex>}} : () -> !tosa.shape<3>")
+            p.emit(f"{column} = tosa.tile {logits}, {mult} : ({ttype([heads, 1, 1], f)}, !tosa.shape<3>) -> {c_t}")
+            p.emit(f"{joined} = tosa.concat {x}, {column} {{axis = 2 : i32}} : ({s_t}, {c_t}) -> {x_t}")
+            pf = softmax(joined, nk + 1)
+            p.emit(f"{start} = tosa.const_shape {{values = dense<[0, 0, {offset}]> : tensor<3xindex>}} : () -> !tosa.shape<3>")
+            p.emit(f"{size} = tosa.const_shape {{values = dense<[{heads}, {nq}, {nk}]> : tensor<3xindex>}} : () -> !tosa.shape<3>")
+            p.emit(f"{pr} = tosa.slice {pf}, {start}, {size} : ({x_t}, !tosa.shape<3>, !tosa.shape<3>) -> {s_t}")
+    else:
+        pr = softmax(x, nk)
+    if mutation == "mask-after-softmax":
+        pr = apply_keep(pr, keep, "0.0")
+    if mutation == "bias-after-softmax":
+        pr = add(pr, bias)
+
+    # O = P·V, P rounded to the inputs' type.
+    pc_t = ttype([heads, nq, nk], dtype)
+    o = p.fresh("o")
+    if dialect == "tosa":
+        pc = pr
+        if dtype != f:
+            pc = p.fresh("pc")
+            p.emit(f"{pc} = tosa.cast {pr} : ({s_t}) -> {pc_t}")
+        p.emit(f"{o} = tosa.matmul {pc}, %v, %zph, %zph : ({pc_t}, {v_t}, tensor<1x{dtype}>, tensor<1x{dtype}>) -> {o_t}")
+    else:
+        pc = pr
+        if dtype != f:
+            pc, e = p.fresh("pc"), p.fresh("e")
+            p.emit(f"{e} = tensor.empty() : {pc_t}")
+            p.emit(f"{pc} = linalg.generic {{indexing_maps = [{ident}, {ident}], iterator_types = [{par3}]}} ins({pr} : {s_t}) outs({e} : {pc_t}) {{")
+            p.emit(f"^bb0(%a: f32, %o: {dtype}):")
+            p.emit(f"  %t = arith.truncf %a : f32 to {dtype}")
+            p.emit(f"  linalg.yield %t : {dtype}")
+            p.emit(f"}} -> {pc_t}")
+        zo, e, c = p.fresh("z"), p.fresh("e"), p.fresh("c")
+        p.emit(f"{c} = arith.constant 0.0 : {dtype}")
+        p.emit(f"{e} = tensor.empty() : {o_t}")
+        p.emit(f"{zo} = linalg.fill ins({c} : {dtype}) outs({e} : {o_t}) -> {o_t}")
+        p.emit(f"{o} = linalg.batch_matmul ins({pc}, %v : {pc_t}, {v_t}) outs({zo} : {o_t}) -> {o_t}")
+    p.emit(f"return {o} : {o_t}")
+    p.results = [o_t]
+    p.args = args
+    p.expect = "raised" if mutation is None else "untouched"
+    return p
+
+
 def generate_program_2d(index, rng, dtype):
     """A single-head program on 2-D [N, D] tensors, as a frontend writes
     attention without batch or heads: linalg.matmul (K transposed by the
@@ -2038,6 +2387,8 @@ def program_classes(meta):
         classes.append("score_mod=alibi")
     if meta.get("mutation") == "permutation":
         classes.append("layout=key-dn")
+    if meta.get("modifier"):
+        classes.append("modifier=" + meta["modifier"])
     if meta.get("layout") == "grouped":
         classes.append("gqa=grouped-contraction")
         classes.append("gqa-mask=" + meta.get("group_mask", "none"))
@@ -2087,6 +2438,25 @@ def check_raised(module_text, raised_text, remarks_text=None, wrong_names=None):
         if has != (meta["kv_lengths"] == "yes"):
             wrong.append(f"@{name}: expected kv_lengths={meta['kv_lengths']}, found "
                          f"{'it' if has else 'none'}")
+            if wrong_names is not None:
+                wrong_names.append(name)
+    # Score and mask modifications (generate_program_modified): the masks
+    # folded into mask_mod / score_mod (or, where the computation reads as
+    # much as the mask, left as the mask operand), the sinks the op's own.
+    for name, (what, meta) in parse_expectations(module_text).items():
+        kind = meta.get("modifier")
+        if what != "raised" or not kind:
+            continue
+        body = bodies.get(name, "")
+        if kind == "sinks":
+            want = "sinks("
+        elif meta.get("folded") == "no":
+            want = "mask("
+        else:
+            want = "score_mod" if kind == "t5" else "mask_mod"
+        unwanted = "mask(" if want != "mask(" else "_mod {"
+        if want not in body or unwanted in body:
+            wrong.append(f"@{name}: expected the {kind} as {want.rstrip('(')}")
             if wrong_names is not None:
                 wrong_names.append(name)
     explained = ""
@@ -2272,7 +2642,8 @@ def run_many(args):
             open(module, "w").write(text)
             programs += args.count
             raised = subprocess.run([args.fa_opt, module,
-                                     "--fa-raise-attention=explain=true"],
+                                     "--fa-raise-attention=explain=true",
+                                     "--fa-fold-masks-into-modifiers"],
                                     capture_output=True, text=True)
             wrong_names = []
             ok = raised.returncode == 0 and check_raised(text, raised.stdout,
