@@ -28,8 +28,13 @@ over the query dim), a scale computed in 0-d generics, and a causal mask
 after a bias (TOSA constant, or compared in the select's body in linalg).
 In f16 and bf16 modules half the bias programs add -10000 to every key of
 every third row (a softmax that does not move, logsumexps far below where
-e^lse underflows: issue 31). Every function is annotated with what must
-happen to it:
+e^lse underflows: issue 31). Issue 33's score and mask modifications:
+soft-capping and ALiBi on ordinary programs, and programs of their own
+(generate_program_modified) with a document mask, a prefix-LM mask, T5's
+relative buckets or attention sinks, in linalg and TOSA, whose masks must
+be folded into mask_mod / score_mod; near misses apply the mask or the
+bias to the probabilities, or slice off key 0 instead of the sink column.
+Every function is annotated with what must happen to it:
 
   // EXPECT @p3 raised     -- exactly one fa.attention after raising
   // EXPECT @p4 untouched  -- no fa.attention after raising
