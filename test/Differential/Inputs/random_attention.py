@@ -1458,19 +1458,21 @@ def generate_program_modified(index, rng, dtype):
     no row is empty), a prefix-LM mask (k < prefix or k <= q; linalg
     compares in the select's body), T5's bidirectional relative buckets
     (abs, log, floor, min, select of k - q, then a [buckets, H] table read
-    in the body or by tosa.gather between reshapes), and attention sinks (a
+    in the body or by tosa.gather between reshapes), ALiBi (slope[h] · (k −
+    q) from linalg.index, or TOSA's aranges), and attention sinks (a
     per-head logit broadcast into a column, the softmax over Nk + 1, the
-    column sliced off). The first three must become mask_mod / score_mod
-    (fa-fold-masks-into-modifiers), the sinks the op's sinks. Near misses,
-    one edit each: the document or prefix mask applied to the
-    probabilities (hidden keys keep their share of the denominator), the T5
-    bias added to the probabilities, the slice that drops key 0 and keeps
-    the sink column."""
+    column sliced off). The masks and biases must become mask_mod /
+    score_mod (fa-fold-masks-into-modifiers), the sinks the op's sinks.
+    Near misses, one edit each: the document or prefix mask applied to the
+    probabilities (hidden keys keep their share of the denominator), the
+    bias (T5's or ALiBi's) added to the probabilities, the slice that drops
+    key 0 and keeps the sink column."""
     p = Program(index, rng)
     dialect = rng.choice(["linalg", "tosa"])
-    kind = rng.choice(["document", "prefix", "t5", "sinks"])
+    kind = rng.choice(["document", "prefix", "t5", "sinks", "alibi"])
     near_miss = {"document": "mask-after-softmax", "prefix": "mask-after-softmax",
-                 "t5": "bias-after-softmax", "sinks": "sink-slice-shifted"}[kind]
+                 "t5": "bias-after-softmax", "alibi": "bias-after-softmax",
+                 "sinks": "sink-slice-shifted"}[kind]
     mutation = near_miss if rng.random() < 0.25 else None
     heads = rng.choice([1, 2, 4])
     nq, nk = sequence_length(rng), sequence_length(rng)
@@ -1493,7 +1495,7 @@ def generate_program_modified(index, rng, dtype):
     # The modification's data, drawn before any text so that the draws do
     # not depend on the dialect's spelling.
     doc_q = doc_k = None
-    prefix = t5 = sinks = None
+    prefix = t5 = sinks = slopes = None
     if kind == "document":
         length = max(nq, nk)
         cuts = sorted(rng.sample(range(1, length), min(length - 1, rng.randint(0, 3))))
@@ -1511,8 +1513,10 @@ def generate_program_modified(index, rng, dtype):
                  for _ in range(buckets)]
         t5 = dict(buckets=buckets, half=half, exact=exact, far=far, table=table,
                   step=(half - exact) / math.log(far / exact))
-    else:
+    elif kind == "sinks":
         sinks = [rng.choice([-1.0, 0.5, 1.25, 2.0, NEG_INF]) for _ in range(heads)]
+    else:  # ALiBi's slopes, 2^-(8 (h + 1) / H)
+        slopes = [2.0 ** (-8.0 * (h + 1) / heads) for h in range(heads)]
 
     # Whether fa-fold-masks-into-modifiers must fold the mask: unless the
     # computation reads a tensor operand as large as the mask (ids of a
@@ -1699,6 +1703,30 @@ def generate_program_modified(index, rng, dtype):
         p.emit(f"{bias} = tosa.transpose {n['perpos']} {{perms = array<i32: 2, 0, 1>}} : ({ttype([nq, nk, heads], f)}) -> {s_t}")
         return bias
 
+    def alibi_bias():
+        """ALiBi, slope[h] · (k − q), [H, Nq, Nk] f32."""
+        bias = p.fresh("alibi")
+        values = ", ".join(repr(v) for v in slopes)
+        if dialect == "linalg":
+            sl = p.fresh("slopes")
+            p.emit(f"{sl} = arith.constant dense<[{values}]> : tensor<{heads}xf32>")
+            linalg_elementwise(p, bias, [(sl, f"tensor<{heads}xf32>")],
+                               ["%i = linalg.index 1 : index", "%j = linalg.index 2 : index",
+                                "%d = arith.subi %j, %i : index",
+                                "%di = arith.index_cast %d : index to i64",
+                                "%df = arith.sitofp %di : i64 to f32",
+                                "%y = arith.mulf %a0, %df : f32", "linalg.yield %y : f32"],
+                               ["affine_map<(a, b, c) -> (a)>", ident], [heads, nq, nk])
+            return bias
+        qa, ka, rel, relf, sl = (p.fresh(n) for n in ("qpos", "kpos", "rel", "relf", "slopes"))
+        i32_const(qa, "[[" + ", ".join(f"[{v}]" for v in range(nq)) + "]]", [1, nq, 1])
+        i32_const(ka, "[[[" + ", ".join(map(str, range(nk))) + "]]]", [1, 1, nk])
+        f32_const(sl, "[" + ", ".join(f"[[{v}]]" for v in values.split(", ")) + "]", [heads, 1, 1])
+        p.emit(f"{rel} = tosa.sub {ka}, {qa} : ({ttype([1, 1, nk], 'i32')}, {ttype([1, nq, 1], 'i32')}) -> {ttype([1, nq, nk], 'i32')}")
+        p.emit(f"{relf} = tosa.cast {rel} : ({ttype([1, nq, nk], 'i32')}) -> {ttype([1, nq, nk], f)}")
+        p.emit(f"{bias} = tosa.mul {sl}, {relf}, %shift : ({ttype([heads, 1, 1], f)}, {ttype([1, nq, nk], f)}, tensor<1xi8>) -> {s_t}")
+        return bias
+
     def add(a, b):
         out = p.fresh("x")
         if dialect == "tosa":
@@ -1729,10 +1757,10 @@ def generate_program_modified(index, rng, dtype):
         return out
 
     keep = keep_mask() if kind in ("document", "prefix") else None
-    bias = t5_bias() if kind == "t5" else None
+    bias = t5_bias() if kind == "t5" else alibi_bias() if kind == "alibi" else None
     if kind in ("document", "prefix") and mutation is None:
         x = apply_keep(x, keep, NEG_INF)
-    if kind == "t5" and mutation is None:
+    if kind in ("t5", "alibi") and mutation is None:
         x = add(x, bias)
     if kind == "sinks":
         c_t, x_t = ttype([heads, nq, 1], f), ttype([heads, nq, nk + 1], f)
@@ -2458,7 +2486,7 @@ def check_raised(module_text, raised_text, remarks_text=None, wrong_names=None):
         elif meta.get("folded") == "no":
             want = "mask("
         else:
-            want = "score_mod" if kind == "t5" else "mask_mod"
+            want = "score_mod" if kind in ("t5", "alibi") else "mask_mod"
         unwanted = "mask(" if want != "mask(" else "_mod {"
         if want not in body or unwanted in body:
             wrong.append(f"@{name}: expected the {kind} as {want.rstrip('(')}")
