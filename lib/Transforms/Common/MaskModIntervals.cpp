@@ -443,3 +443,45 @@ mlir::fa::staticTileVisibility(Block *block,
     return std::nullopt;
   return std::pair<bool, bool>{*canTrue.known != 0, *canFalse.known == 0};
 }
+
+std::pair<Value, Value>
+mlir::fa::narrowWalk(OpBuilder &b, Location loc, Block *block,
+                     ArrayRef<PositionRange> ranges, unsigned walked,
+                     Value first, Value end, int64_t step,
+                     const IRMapping *captures) {
+  Value stepValue = arith::ConstantIndexOp::create(b, loc, step);
+  bool proved = true;
+  auto scan = scf::ForOp::create(
+      b, loc, first, end, stepValue, ValueRange{end, first},
+      [&](OpBuilder &lb, Location lloc, Value start, ValueRange bounds) {
+        Value stop = arith::MinSIOp::create(
+            lb, lloc, arith::AddIOp::create(lb, lloc, start, stepValue), end);
+        Value last = arith::SubIOp::create(
+            lb, lloc, stop, arith::ConstantIndexOp::create(lb, lloc, 1));
+        SmallVector<PositionRange> stepRanges(ranges);
+        stepRanges[walked] = {start, last};
+        TileVisibility visibility =
+            emitTileVisibility(lb, lloc, block, stepRanges, captures);
+        if (!visibility.someVisible) {
+          proved = false;
+          scf::YieldOp::create(lb, lloc, bounds);
+          return;
+        }
+        // Ascending: the first visible step sets the start, the last the
+        // end.
+        Value seen = visibility.someVisible;
+        Value newFirst = arith::SelectOp::create(
+            lb, lloc, seen, arith::MinSIOp::create(lb, lloc, bounds[0], start),
+            bounds[0]);
+        Value newEnd = arith::SelectOp::create(lb, lloc, seen, stop, bounds[1]);
+        scf::YieldOp::create(lb, lloc, ValueRange{newFirst, newEnd});
+      });
+  if (!proved) {
+    scan.erase();
+    return {first, end};
+  }
+  // No visible step: first = end and end = first, an empty walk.
+  Value narrowedFirst = scan.getResult(0);
+  return {narrowedFirst,
+          arith::MaxSIOp::create(b, loc, scan.getResult(1), narrowedFirst)};
+}

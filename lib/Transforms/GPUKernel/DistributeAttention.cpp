@@ -39,6 +39,7 @@
 
 #include "KernelBuilder.h"
 #include "fa/Transforms/Common/LoweringDriver.h"
+#include "fa/Transforms/Common/MaskModIntervals.h"
 #include "fa/Transforms/Common/PackQueryGroups.h"
 #include "fa/Transforms/Common/TensorBuilders.h"
 
@@ -307,6 +308,21 @@ KernelBuilder::visibleKeyBlocks(const QueryBlock &block) {
   if (split)
     visible = splitVisibleKeys(math, visible, split, kvSplits, blockKV);
   Value firstBlockStart = visible.firstBlockStart, keyEnd = visible.keyEnd;
+  // A mask_mod narrows the walk to the key blocks from the first to the
+  // last that it may show some row of the block (MaskModIntervals.h, the
+  // tiled lowering's test): a document mask's walk becomes its documents'
+  // diagonal blocks, a prefix-LM's the prefix and the diagonal. Hidden
+  // blocks between visible ones are walked and masked: the key loop stays
+  // one loop with thread-independent bounds, which the cp.async and TMA
+  // pipelines (and the CPU model's barrier fission) build on.
+  if (Block *maskMod = op.getMaskModBlock()) {
+    Value lastRow = math.addConstant(math.add(row0, rows), -1);
+    std::tie(firstBlockStart, keyEnd) = narrowWalk(
+        b, loc, maskMod,
+        {{block.batch, block.batch}, {block.head, block.head}, {row0, lastRow},
+         {}},
+        /*walked=*/3, firstBlockStart, keyEnd, blockKV, &modifierCaptures);
+  }
   // Without bands or a mask, the blocks before this need no element mask
   // (keyLoop below); like the range above, the same for every thread.
   Value unmaskedEnd;

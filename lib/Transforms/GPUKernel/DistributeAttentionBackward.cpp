@@ -61,6 +61,7 @@
 
 #include "fa/Dialect/FA/IR/FAOps.h"
 #include "fa/Transforms/Common/LoweringDriver.h"
+#include "fa/Transforms/Common/MaskModIntervals.h"
 #include "fa/Transforms/GPUKernel/GPUKernel.h"
 #include "fa/Transforms/Passes.h"
 #include "fa/Transforms/TileSelection/TileSelection.h"
@@ -646,6 +647,19 @@ void BackwardKernel::buildKeyValueGradients(Value batchSize, Value keyHeads) {
   // one loop over (member, query block), the same for every thread.
   VisibleRows visible =
       geometry.visibleQueries(math, col0, cols, queryLen, blockQ);
+  // A mask_mod narrows the walk to the query blocks from the first to the
+  // last it may show the key block, for any head of the group
+  // (MaskModIntervals.h; the forward kernel narrows its keys alike).
+  if (Block *maskMod = op.getMaskModBlock()) {
+    Value firstHead = math.mul(kvHead, groupSize);
+    Value lastHead = math.addConstant(math.add(firstHead, groupSize), -1);
+    Value lastCol = math.addConstant(math.add(col0, cols), -1);
+    std::tie(visible.firstBlockStart, visible.rowEnd) = narrowWalk(
+        b, loc, maskMod,
+        {{batch, batch}, {firstHead, lastHead}, {}, {col0, lastCol}},
+        /*walked=*/2, visible.firstBlockStart, visible.rowEnd, blockQ,
+        &modifierCaptures);
+  }
   Value blockQValue = math.constant(blockQ);
   Value none = math.constant(0);
   Value span =
@@ -787,6 +801,13 @@ void BackwardKernel::buildQueryGradients(Value batchSize, Value queryHeads) {
       sharedTile({buffers, blockKV, sharedRowLength(valueDim, elementType)});
   VisibleKeys visible = geometry.visibleKeys(math, row0, rows, keyLen, blockKV);
   Value firstBlockStart = visible.firstBlockStart, keyEnd = visible.keyEnd;
+  if (Block *maskMod = op.getMaskModBlock()) {
+    Value lastOwnRow = math.addConstant(math.add(row0, rows), -1);
+    std::tie(firstBlockStart, keyEnd) = narrowWalk(
+        b, loc, maskMod,
+        {{batch, batch}, {head, head}, {row0, lastOwnRow}, {}},
+        /*walked=*/3, firstBlockStart, keyEnd, blockKV, &modifierCaptures);
+  }
 
   scf::ForallOp loop = threadLoop();
   b.setInsertionPointToStart(loop.getBody());

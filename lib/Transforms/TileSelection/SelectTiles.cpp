@@ -182,12 +182,15 @@ AttentionShape describe(AttentionOpInterface op) {
 }
 
 /// The tiles of a mask_mod: how many (batch, head, query block, key block)
-/// tiles there are, how many the tiled lowering visits (those the interval
-/// test cannot prove hidden) and how many of those need no element test,
-/// and whether the lowering for the target skips them (`skipped`); null
-/// where a size or a bound is not a compile-time constant.
+/// tiles there are, how many the lowering for the target visits and how
+/// many of those need no element test; null where a size or a bound is not
+/// a compile-time constant. The tiled lowering (`"skips": "tiles"`) skips
+/// every tile the interval test proves hidden and tests no element of a
+/// tile it proves whole; the GPU kernels (`"skips": "range"`) walk a query
+/// block's key blocks from the first to the last it may see and test every
+/// element (`whole` is 0).
 llvm::json::Value maskModBlocks(AttentionOp op, const AttentionShape &shape,
-                                const Tiling &tiling, bool skipped) {
+                                const Tiling &tiling, bool kernel) {
   int64_t sizes[] = {shape.batch, shape.heads, shape.queryLen, shape.keyLen};
   if (llvm::is_contained(sizes, kUnknownSize))
     return nullptr;
@@ -200,7 +203,8 @@ llvm::json::Value maskModBlocks(AttentionOp op, const AttentionShape &shape,
   int64_t visited = 0, whole = 0;
   for (int64_t b = 0; b < shape.batch; ++b)
     for (int64_t h = 0; h < shape.heads; ++h)
-      for (int64_t qb = 0; qb < queryBlocks; ++qb)
+      for (int64_t qb = 0; qb < queryBlocks; ++qb) {
+        int64_t firstSeen = -1, lastSeen = -1;
         for (int64_t kb = 0; kb < keyBlocks; ++kb) {
           int64_t row0 = qb * tiling.blockQ, col0 = kb * tiling.blockKV;
           std::optional<std::pair<bool, bool>> visibility =
@@ -212,13 +216,22 @@ llvm::json::Value maskModBlocks(AttentionOp op, const AttentionShape &shape,
                    {col0, std::min(col0 + tiling.blockKV, shape.keyLen) - 1}});
           if (!visibility)
             return nullptr;
-          visited += visibility->first;
-          whole += visibility->first && visibility->second;
+          if (visibility->first) {
+            if (firstSeen < 0)
+              firstSeen = kb;
+            lastSeen = kb;
+          }
+          visited += !kernel && visibility->first;
+          whole += !kernel && visibility->first && visibility->second;
         }
+        if (kernel && firstSeen >= 0)
+          visited += lastSeen - firstSeen + 1;
+      }
   return llvm::json::Object{{"tiles", total},
                             {"visited", visited},
                             {"whole", whole},
-                            {"skipped", skipped}};
+                            {"skipped", true},
+                            {"skips", kernel ? "range" : "tiles"}};
 }
 
 /// One JSON line: the op's shape, the tiling and its costs, and why.
@@ -302,10 +315,10 @@ void writeReport(llvm::raw_ostream &os, Operation *op, Type elementType,
     if (auto forward = dyn_cast<AttentionOp>(op);
         forward && forward.getMaskModBlock())
       // The tiled lowering (host) skips the tiles it proves hidden; the GPU
-      // kernels do not yet, and test every element ("skipped": false).
+      // kernels the key blocks outside the range a query block may see.
       json.attribute("mask_mod_blocks",
                      maskModBlocks(forward, shape, decision.tiling,
-                                   !target.description.isGPU()));
+                                   target.description.isGPU()));
     // What that kernel will be (planKernel), with fa-gpu-pipeline's
     // defaults for the chip: cp.async and mma.sync from sm_80 on.
     if (auto forward = dyn_cast<AttentionOp>(op);

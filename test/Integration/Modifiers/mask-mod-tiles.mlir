@@ -13,19 +13,27 @@
 // RUN: %compare %t.tiled %t.reference | FileCheck %s
 // CHECK: MATCH 1600 values
 // RUN: fa-opt %s "--fa-select-tiles=target=host report=-" -o /dev/null | FileCheck %s --check-prefix=REPORT
-// REPORT: "mask_mod_blocks":{"skipped":true,"tiles":100,"visited":44,"whole":8}
-// REPORT: "mask_mod_blocks":{"skipped":true,"tiles":100,"visited":60,"whole":42}
-// REPORT: "mask_mod_blocks":{"skipped":true,"tiles":100,"visited":52,"whole":0}
+// REPORT: "mask_mod_blocks":{"skipped":true,"skips":"tiles","tiles":100,"visited":44,"whole":8}
+// REPORT: "mask_mod_blocks":{"skipped":true,"skips":"tiles","tiles":100,"visited":60,"whole":42}
+// REPORT: "mask_mod_blocks":{"skipped":true,"skips":"tiles","tiles":100,"visited":52,"whole":0}
 // REPORT: "mask_mod_blocks":null
-// The GPU kernels test every tile: the report says they skip none.
+// The GPU kernels walk a query block's key blocks from the first to the
+// last it may see (the same interval test, in front of the thread loop)
+// and test every element there: for these masks, whose visible blocks are
+// contiguous, the same blocks.
 // RUN: fa-opt %s "--fa-select-tiles=target=sm_80 report=-" -o /dev/null | FileCheck %s --check-prefix=GPU-REPORT
-// GPU-REPORT: "mask_mod_blocks":{"skipped":false,
+// GPU-REPORT: "mask_mod_blocks":{"skipped":true,"skips":"range","tiles":100,"visited":44,"whole":0}
+// GPU-REPORT: "mask_mod_blocks":{"skipped":true,"skips":"range","tiles":100,"visited":60,"whole":0}
+// GPU-REPORT: "mask_mod_blocks":{"skipped":true,"skips":"range","tiles":100,"visited":52,"whole":0}
+// RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_80" | %mlir-run > %t.kernel
+// RUN: %compare %t.kernel %t.reference | FileCheck %s
 // Skipped means not read: V holds NaN at the keys of document 3, so a row
 // that reads one of those keys, even with weight 0, is NaN (0 * NaN), as
 // every row of the reference is. Rows of documents 0 and 1 (query blocks 0
 // and 1) are finite only because the tiles with keys of document 3 are
-// skipped for them.
+// skipped for them, by the tiled lowering and by the GPU kernel.
 // RUN: fa-opt %s --fa-cpu-pipeline | %run-entry main_nan | FileCheck %s --check-prefix=SKIPPED
+// RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_80" | %run-entry main_nan | FileCheck %s --check-prefix=SKIPPED
 // SKIPPED: sizes = [1, 2, 16, 4]
 // SKIPPED-NOT: nan
 

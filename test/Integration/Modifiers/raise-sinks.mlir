@@ -14,7 +14,7 @@
 // RUN: %compare %t.blocks %t.frontend --rtol 1e-5 | FileCheck %s --check-prefix=SAME
 // RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_80 max-block-kv=4" | %mlir-run > %t.kernel
 // RUN: %compare %t.kernel %t.frontend --rtol 1e-5 | FileCheck %s --check-prefix=SAME
-// SAME: MATCH 288 values
+// SAME: MATCH 384 values
 // REMARK-DAG: remark: attention not raised: the result of linalg.softmax (scores or probabilities) is also used by tensor.extract_slice outside the pattern
 // REMARK-DAG: remark: attention not raised: the sink column varies along
 // RAISED-LABEL: func.func @sinks_causal
@@ -23,6 +23,9 @@
 // RAISED-NOT: linalg.softmax
 // RAISED-LABEL: func.func @sinks_plain
 // RAISED: fa.attention {{.*}} sinks(%{{.*}} : tensor<2xf32>) scale = 5.000000e-01 :
+// RAISED-LABEL: func.func @sinks_splat
+// RAISED: %[[FILLED:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<2xf32>)
+// RAISED: fa.attention {{.*}} sinks(%[[FILLED]] : tensor<2xf32>) scale = 5.000000e-01 :
 // RAISED-LABEL: func.func @near_miss_sink_used
 // RAISED-NOT: fa.attention
 // RAISED-LABEL: func.func @near_miss_sink_per_query
@@ -110,6 +113,56 @@ func.func @sinks_plain(%q: tensor<1x2x12x4xf32>, %k: tensor<1x2x12x4xf32>, %v: t
   } -> tensor<1x2x12x12xf32>
   %ec = tensor.empty() : tensor<1x2x12x1xf32>
   %column = linalg.broadcast ins(%sinks : tensor<2xf32>) outs(%ec : tensor<1x2x12x1xf32>) dimensions = [0, 2, 3]
+  %combined = tensor.concat dim(3) %x, %column : (tensor<1x2x12x12xf32>, tensor<1x2x12x1xf32>) -> tensor<1x2x12x13xf32>
+  %e2 = tensor.empty() : tensor<1x2x12x13xf32>
+  %probs = linalg.softmax dimension(3) ins(%combined : tensor<1x2x12x13xf32>) outs(%e2 : tensor<1x2x12x13xf32>) -> tensor<1x2x12x13xf32>
+  %p = tensor.extract_slice %probs[0, 0, 0, 0] [1, 2, 12, 12] [1, 1, 1, 1] : tensor<1x2x12x13xf32> to tensor<1x2x12x12xf32>
+  %e3 = tensor.empty() : tensor<1x2x12x4xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<1x2x12x4xf32>) -> tensor<1x2x12x4xf32>
+  %o = linalg.generic {
+      indexing_maps = [affine_map<(b, h, i, e, j) -> (b, h, i, j)>,
+                       affine_map<(b, h, i, e, j) -> (b, h, j, e)>,
+                       affine_map<(b, h, i, e, j) -> (b, h, i, e)>],
+      iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%p, %v : tensor<1x2x12x12xf32>, tensor<1x2x12x4xf32>) outs(%z3 : tensor<1x2x12x4xf32>) {
+  ^bb0(%pa: f32, %vb: f32, %acc: f32):
+    %m = arith.mulf %pa, %vb : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x12x4xf32>
+  return %o : tensor<1x2x12x4xf32>
+}
+
+// One logit for every head, a splat constant column (what constant
+// folding makes of equal per-head logits): sinks filled with it.
+func.func @sinks_splat(%q: tensor<1x2x12x4xf32>, %k: tensor<1x2x12x4xf32>, %v: tensor<1x2x12x4xf32>) -> tensor<1x2x12x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %neginf = arith.constant 0xFF800000 : f32
+  %scale = arith.constant 0.5 : f32
+  %e0 = tensor.empty() : tensor<1x2x12x12xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<1x2x12x12xf32>) -> tensor<1x2x12x12xf32>
+  %s = linalg.generic {
+      indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>,
+                       affine_map<(b, h, i, j, d) -> (b, h, j, d)>,
+                       affine_map<(b, h, i, j, d) -> (b, h, i, j)>],
+      iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<1x2x12x4xf32>, tensor<1x2x12x4xf32>) outs(%z0 : tensor<1x2x12x12xf32>) {
+  ^bb0(%qa: f32, %kb: f32, %acc: f32):
+    %m = arith.mulf %qa, %kb : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x12x12xf32>
+  %e1 = tensor.empty() : tensor<1x2x12x12xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%s : tensor<1x2x12x12xf32>) outs(%e1 : tensor<1x2x12x12xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %sc = arith.mulf %a, %scale : f32
+    %r = arith.addf %sc, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x12x12xf32>
+  %ec = tensor.empty() : tensor<1x2x12x1xf32>
+  %logit = arith.constant 0.75 : f32
+  %column = linalg.fill ins(%logit : f32) outs(%ec : tensor<1x2x12x1xf32>) -> tensor<1x2x12x1xf32>
   %combined = tensor.concat dim(3) %x, %column : (tensor<1x2x12x12xf32>, tensor<1x2x12x1xf32>) -> tensor<1x2x12x13xf32>
   %e2 = tensor.empty() : tensor<1x2x12x13xf32>
   %probs = linalg.softmax dimension(3) ins(%combined : tensor<1x2x12x13xf32>) outs(%e2 : tensor<1x2x12x13xf32>) -> tensor<1x2x12x13xf32>
@@ -284,6 +337,8 @@ func.func @main() {
   call @print(%o1) : (tensor<1x2x12x4xf32>) -> ()
   %o2 = call @sinks_plain(%q, %k, %v, %sinks) : (tensor<1x2x12x4xf32>, tensor<1x2x12x4xf32>, tensor<1x2x12x4xf32>, tensor<2xf32>) -> tensor<1x2x12x4xf32>
   call @print(%o2) : (tensor<1x2x12x4xf32>) -> ()
+  %o4 = call @sinks_splat(%q, %k, %v) : (tensor<1x2x12x4xf32>, tensor<1x2x12x4xf32>, tensor<1x2x12x4xf32>) -> tensor<1x2x12x4xf32>
+  call @print(%o4) : (tensor<1x2x12x4xf32>) -> ()
   %o3 = call @near_miss_sink_used(%q, %k, %v, %sinks) : (tensor<1x2x12x4xf32>, tensor<1x2x12x4xf32>, tensor<1x2x12x4xf32>, tensor<2xf32>) -> tensor<1x2x12x4xf32>
   call @print(%o3) : (tensor<1x2x12x4xf32>) -> ()
   return

@@ -47,6 +47,20 @@ TileVisibility emitTileVisibility(OpBuilder &b, Location loc, Block *block,
                                   ArrayRef<PositionRange> ranges,
                                   const IRMapping *captures = nullptr);
 
+/// The walk [first, end) in steps of `step` along position argument
+/// `walked` (2: the queries, 3: the keys) of the mask_mod `block`, narrowed
+/// to the steps from the first to the last that may show some element
+/// while the other arguments range over `ranges` (the walked one's entry is
+/// ignored): a scan emitted at `b`, one step at a time. A GPU kernel
+/// emits it in front of its thread loop, so that its walk keeps
+/// thread-independent bounds. Returns (first, end) unchanged where the
+/// region defeats the analysis; an empty walk where no step is visible.
+std::pair<Value, Value> narrowWalk(OpBuilder &b, Location loc, Block *block,
+                                   ArrayRef<PositionRange> ranges,
+                                   unsigned walked, Value first, Value end,
+                                   int64_t step,
+                                   const IRMapping *captures = nullptr);
+
 /// The same from compile-time ranges [first, last] of (b, h, q, k), on
 /// constants only: (someVisible, allVisible), or nullopt where a bound is
 /// not a compile-time constant (the region reads a tensor the program
