@@ -768,3 +768,67 @@ LogicalResult WarpgroupMmaWaitOp::verify() {
                             "then only commits a group)";
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// LinearAttentionOp
+//===----------------------------------------------------------------------===//
+
+int64_t LinearAttentionOp::getGroupSize() {
+  return groupSize(getQuery().getType().getDimSize(1),
+                   getKey().getType().getDimSize(1));
+}
+
+LogicalResult LinearAttentionOp::verify() {
+  AttentionChecks checks{*this, getQuery().getType(), getKey().getType(),
+                         getValue().getType()};
+  for (auto [name, type, layout] :
+       {std::tuple<StringRef, RankedTensorType, StringRef>{
+            "query", checks.queryType, "[B, Hq, Nq, D]"},
+        {"key", checks.keyType, "[B, Hkv, Nk, D]"},
+        {"value", checks.valueType, "[B, Hkv, Nk, Dv]"}})
+    if (failed(checks.rank(name, type, 4, layout)))
+      return failure();
+  if (failed(checks.elementTypes()) || failed(checks.contiguousKeys()) ||
+      failed(checks.headDimsAndCounts(/*kvHeadsDim=*/1)) ||
+      failed(checks.matches("output", getOutput().getType(),
+                            checks.expectedOutput(),
+                            "[B, Hq, Nq, Dv] with value's element type")))
+    return failure();
+  double scale = getScale().convertToDouble();
+  if (!std::isfinite(scale))
+    return emitOpError() << "scale must be finite, got " << scale;
+  if (FloatAttr epsilon = getEpsilonAttr()) {
+    double eps = epsilon.getValueAsDouble();
+    if (!std::isfinite(eps) || eps < 0)
+      return emitOpError()
+             << "normalize's eps must be finite and at least 0, got " << eps;
+  }
+  if (getCausal()) {
+    int64_t queryLen = checks.queryType.getDimSize(2);
+    int64_t keyLen = checks.keyType.getDimSize(2);
+    if (!areCompatible(queryLen, keyLen))
+      return emitOpError()
+             << "causal linear attention needs as many queries as keys (the "
+                "diagonal is top-left), got Nq = "
+             << queryLen << " and Nk = " << keyLen;
+  }
+  if (Value decay = getDecay()) {
+    if (!getCausal())
+      return emitOpError() << "decay needs causal: gamma^(i - j) weighs key j "
+                              "for query i >= j only";
+    auto decayType = cast<RankedTensorType>(decay.getType());
+    if (decayType.getRank() != 1 || !decayType.getElementType().isF32())
+      return emitOpError() << "decay must be a rank-1 tensor of f32 ([Hq], "
+                              "one gamma per query head), got "
+                           << decayType;
+    if (!areCompatible(decayType.getDimSize(0),
+                       checks.queryType.getDimSize(1)))
+      return emitOpError() << "decay dim 0 (Hq) must be "
+                           << formatDim(checks.queryType.getDimSize(1))
+                           << " as in query, got "
+                           << formatDim(decayType.getDimSize(0));
+  }
+  if (IntegerAttr chunk = getChunkAttr(); chunk && chunk.getInt() < 1)
+    return emitOpError() << "chunk must be at least 1, got " << chunk.getInt();
+  return success();
+}

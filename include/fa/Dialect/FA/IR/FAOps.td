@@ -497,4 +497,70 @@ def FA_WarpgroupMmaWaitOp : FA_Op<"warpgroup_mma_wait",
   ];
 }
 
+def FA_LinearAttentionOp : FA_Op<"linear_attention", [Pure]> {
+  let summary = "Linear attention: (scale Q K^T, causal and decayed) V, optionally row-normalized";
+  let description = [{
+    Attention without a softmax, on Q and K after their feature map φ (elu
+    + 1, relu, an exponential of a projection, or none: the map stays
+    outside the op, as the elementwise ops it is). For every batch `b`,
+    query head `h`, query row `i` and value column `e`:
+
+    ```
+    A[b,h,i,j] = scale * sum_d Q[b,h,i,d] * K[b,g(h),j,d]
+    W[b,h,i,j] = A[b,h,i,j] * (causal ? [j <= i] * gamma[h]^(i - j) : 1)
+    O[b,h,i,e] = sum_j W[b,h,i,j] * V[b,g(h),j,e]
+                 (/ (sum_j W[b,h,i,j] + epsilon) with `normalize`)
+    ```
+
+    with `g(h) = h / (Hq / Hkv)` (GQA and MQA as in fa.attention) and
+    `gamma` 1 without `decay` (RetNet's per-head decay otherwise). Written
+    in this order the product is O(N^2 d); it equals `Q (K^T V)`, which is
+    O(N d^2), and causal it equals a walk over chunks of C rows that
+    carries the state `sum_j gamma^(..) K_j^T V_j` (fa-lower-linear-attention,
+    docs/LinearAttention.md). Accumulation is f32; the output is rounded to
+    the value type once.
+
+    | name | shape | element type |
+    |---|---|---|
+    | `query` | `[B, Hq, Nq, D]` | f16, bf16 or f32 |
+    | `key` | `[B, Hkv, Nk, D]` | same as query |
+    | `value` | `[B, Hkv, Nk, Dv]` | same as query |
+    | `decay` (optional, causal only) | `[Hq]` | f32 |
+    | `output` | `[B, Hq, Nq, Dv]` | value's |
+
+    `causal` aligns the diagonal top-left and needs Nq = Nk (a decoding
+    step is the carried state, not this op). `normalize(eps = e)` divides
+    each row by its weights' sum plus `e`, the frontend's epsilon.
+
+    ```mlir
+    %o = fa.linear_attention %q, %k, %v decay(%gamma : tensor<8xf32>)
+        scale = 1.0 causal normalize(eps = 1.0e-06)
+        : tensor<2x8x1024x64xf32>, tensor<2x8x1024x64xf32>,
+          tensor<2x8x1024x64xf32> -> tensor<2x8x1024x64xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$query, AnyRankedTensor:$key,
+                       AnyRankedTensor:$value,
+                       Optional<AnyRankedTensor>:$decay,
+                       F64Attr:$scale,
+                       UnitAttr:$causal,
+                       OptionalAttr<F64Attr>:$epsilon,
+                       OptionalAttr<I64Attr>:$chunk);
+  let results = (outs AnyRankedTensor:$output);
+  let assemblyFormat = [{
+    $query `,` $key `,` $value (`decay` `(` $decay^ `:` type($decay) `)`)?
+    `scale` `=` $scale (`causal` $causal^)?
+    (`normalize` `(` `eps` `=` $epsilon^ `)`)? (`chunk` `=` $chunk^)?
+    attr-dict `:` type($query) `,` type($key) `,` type($value) `->`
+    type($output)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Hq / Hkv, or ShapedType::kDynamic when either is dynamic.
+    int64_t getGroupSize();
+    /// Whether rows are divided by their weights' sum (plus epsilon).
+    bool isNormalized() { return getEpsilonAttr() != nullptr; }
+  }];
+}
+
 #endif // FA_DIALECT_FA_IR_FAOPS_TD
