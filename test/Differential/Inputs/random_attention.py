@@ -494,8 +494,12 @@ def generate_program_ungrouped(index, rng, dtype):
     if (mutation is None and spelling == "plain" and layout != "split"
             and modifiers_rng.random() < 0.4):
         softcap = modifiers_rng.choice([1.5, 4.0, 30.0])
+        # (A causal constant over one key hides nothing: the cap after it
+        # is a plain soft-cap, seed 106. The condition follows the draw, so
+        # the draws stay as they were.)
         if (mask in ("bias", "keep", "fill", "causal", "lengths")
-                and modifiers_rng.random() < 0.3):
+                and modifiers_rng.random() < 0.3
+                and not (mask == "causal" and nk < 2)):
             mutation = "cap-after-mask"
     alibi = (mask == "bias" and dialect == "linalg" and not dynamic
              and spelling != "computed-mask" and modifiers_rng.random() < 0.5)
@@ -1530,7 +1534,7 @@ def generate_program_modified(index, rng, dtype):
     p.meta = dict(dialect=dialect, dtype=dtype, heads=heads, kv_heads=heads, nq=nq, nk=nk, d=d,
                   dv=dv, mask="none", mask_shape=None, mutation=mutation, iota=None,
                   layout="modified", dynamic=False, scale_form="mul", modifier=kind,
-                  folded=folded, scale=scale)
+                  folded=folded, scale=scale, **({"prefix": prefix} if prefix else {}))
     args = [f"%q: {q_t}", f"%k: {k_t}", f"%v: {v_t}"]
     p.header = f"func.func @{p.name}({', '.join(args)}) -> ({o_t}) {{"
 
@@ -2483,6 +2487,9 @@ def check_raised(module_text, raised_text, remarks_text=None, wrong_names=None):
         body = bodies.get(name, "")
         if kind == "sinks":
             want = "sinks("
+        elif kind == "prefix" and meta.get("prefix") == "1":
+            # k < 1 or k <= q is k <= q: the causal attribute (seed 80).
+            want = "causal = top_left"
         elif meta.get("folded") == "no":
             want = "mask("
         else:
