@@ -87,6 +87,11 @@ void mlir::fa::buildCPUPipeline(OpPassManager &pm,
     pm.addPass(createFATileAttention());
     pm.addPass(createFATileAttentionBackward());
   }
+  // fa.linear_attention in the cheap order (reference=true decomposed it
+  // above in the quadratic one). It has no GPU kernel yet: with gpu-kernel
+  // it runs this CPU lowering too.
+  if (!options.reference)
+    pm.addPass(createFALowerLinearAttention());
   addFrontendLowering(pm, options.tosaValidation);
   addBufferization(pm);
 

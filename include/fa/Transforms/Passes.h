@@ -36,6 +36,16 @@ namespace fa {
 /// Adds the patterns that rewrite fa.attention into the unfused linalg
 /// reference computation (what `fa-decompose-attention` applies).
 void populateDecomposeAttentionPatterns(RewritePatternSet &patterns);
+class LinearAttentionOp;
+
+/// fa.linear_attention in the cheap order (fa-lower-linear-attention): Q (K^T
+/// V), causal by chunks of `defaultChunk` rows unless the op says; an error
+/// at the op where it cannot (a dynamic group size).
+LogicalResult lowerLinearAttention(RewriterBase &rewriter,
+                                   LinearAttentionOp op, int64_t defaultChunk);
+/// The reference of fa.linear_attention, in the quadratic order (also in
+/// populateDecomposeAttentionPatterns).
+void populateDecomposeLinearAttentionPatterns(RewritePatternSet &patterns);
 
 /// Adds the recognizer of `fa-raise-attention` as a pattern, for a compiler
 /// that runs it in its own driver; refusals are match failures carrying the

@@ -87,6 +87,38 @@ def FATileAttention : Pass<"fa-tile-attention"> {
   ];
 }
 
+def FALowerLinearAttention : Pass<"fa-lower-linear-attention"> {
+  let summary = "Lower fa.linear_attention in the cheap order: Q (K^T V), causal by chunks";
+  let description = [{
+    Rewrites every `fa.linear_attention` so that no [Nq, Nk] tensor exists:
+
+    * not causal: `KV = K^T V` ([D, Dv] per key/value head) and, with
+      `normalize`, `z = sum_j K_j`, then `O = scale Q KV / (scale Q z +
+      eps)`: O(N d Dv) instead of O(N^2 d);
+    * causal: an `scf.for` over chunks of C query rows (the op's `chunk`,
+      else the pass's `chunk`) carrying the state `S = sum_j gamma^(..) K_j^T
+      V_j` ([D, Dv] per query head) and `z`: within a chunk the small
+      [C, C] product with the causal mask and the decay, across chunks
+      `scale gamma^(i + 1) Q_i S`, then `S <- gamma^C S + sum_j gamma^(C - 1
+      - j) K_j^T V_j`. O(N C d + N d Dv).
+
+    Everything accumulates in f32 and the output is rounded to V's type
+    once, as in the reference (fa-decompose-attention), which it equals up
+    to the order of the sums (docs/LinearAttention.md).
+  }];
+  let options = [
+    Option<"chunk", "chunk", "int64_t", /*default=*/"64",
+           "Query rows per chunk of a causal op without a `chunk` attribute">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
 def FATileAttentionBackward : Pass<"fa-tile-attention-backward"> {
   let summary = "Lower fa.attention_backward to FlashAttention-2's tiled backward pass";
   let description = [{

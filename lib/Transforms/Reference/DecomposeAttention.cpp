@@ -800,6 +800,11 @@ struct FADecomposeAttentionPass
     RewritePatternSet patterns(&getContext());
     populateDecomposeAttentionPatterns(patterns);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
+    // A linear attention the pattern could not lower said why at the op.
+    if (getOperation()
+            ->walk([](LinearAttentionOp) { return WalkResult::interrupt(); })
+            .wasInterrupted())
+      signalPassFailure();
   }
 };
 
@@ -808,4 +813,5 @@ struct FADecomposeAttentionPass
 void mlir::fa::populateDecomposeAttentionPatterns(RewritePatternSet &patterns) {
   patterns.add<DecomposeAttention, DecomposeAttentionBackward>(
       patterns.getContext());
+  populateDecomposeLinearAttentionPatterns(patterns);
 }
