@@ -41,8 +41,8 @@ class LinearAttentionOp;
 /// fa.linear_attention in the cheap order (fa-lower-linear-attention): Q (K^T
 /// V), causal by chunks of `defaultChunk` rows unless the op says; an error
 /// at the op where it cannot (a dynamic group size).
-LogicalResult lowerLinearAttention(RewriterBase &rewriter,
-                                   LinearAttentionOp op, int64_t defaultChunk);
+LogicalResult lowerLinearAttention(RewriterBase &rewriter, LinearAttentionOp op,
+                                   int64_t defaultChunk);
 /// The reference of fa.linear_attention, in the quadratic order (also in
 /// populateDecomposeAttentionPatterns).
 void populateDecomposeLinearAttentionPatterns(RewritePatternSet &patterns);

@@ -444,11 +444,12 @@ mlir::fa::staticTileVisibility(Block *block,
   return std::pair<bool, bool>{*canTrue.known != 0, *canFalse.known == 0};
 }
 
-std::pair<Value, Value>
-mlir::fa::narrowWalk(OpBuilder &b, Location loc, Block *block,
-                     ArrayRef<PositionRange> ranges, unsigned walked,
-                     Value first, Value end, int64_t step,
-                     const IRMapping *captures) {
+std::pair<Value, Value> mlir::fa::narrowWalk(OpBuilder &b, Location loc,
+                                             Block *block,
+                                             ArrayRef<PositionRange> ranges,
+                                             unsigned walked, Value first,
+                                             Value end, int64_t step,
+                                             const IRMapping *captures) {
   Value stepValue = arith::ConstantIndexOp::create(b, loc, step);
   bool proved = true;
   auto scan = scf::ForOp::create(

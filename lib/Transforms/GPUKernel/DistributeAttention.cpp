@@ -319,7 +319,9 @@ KernelBuilder::visibleKeyBlocks(const QueryBlock &block) {
     Value lastRow = math.addConstant(math.add(row0, rows), -1);
     std::tie(firstBlockStart, keyEnd) = narrowWalk(
         b, loc, maskMod,
-        {{block.batch, block.batch}, {block.head, block.head}, {row0, lastRow},
+        {{block.batch, block.batch},
+         {block.head, block.head},
+         {row0, lastRow},
          {}},
         /*walked=*/3, firstBlockStart, keyEnd, blockKV, &modifierCaptures);
   }

@@ -654,11 +654,11 @@ void BackwardKernel::buildKeyValueGradients(Value batchSize, Value keyHeads) {
     Value firstHead = math.mul(kvHead, groupSize);
     Value lastHead = math.addConstant(math.add(firstHead, groupSize), -1);
     Value lastCol = math.addConstant(math.add(col0, cols), -1);
-    std::tie(visible.firstBlockStart, visible.rowEnd) = narrowWalk(
-        b, loc, maskMod,
-        {{batch, batch}, {firstHead, lastHead}, {}, {col0, lastCol}},
-        /*walked=*/2, visible.firstBlockStart, visible.rowEnd, blockQ,
-        &modifierCaptures);
+    std::tie(visible.firstBlockStart, visible.rowEnd) =
+        narrowWalk(b, loc, maskMod,
+                   {{batch, batch}, {firstHead, lastHead}, {}, {col0, lastCol}},
+                   /*walked=*/2, visible.firstBlockStart, visible.rowEnd,
+                   blockQ, &modifierCaptures);
   }
   Value blockQValue = math.constant(blockQ);
   Value none = math.constant(0);
@@ -804,8 +804,7 @@ void BackwardKernel::buildQueryGradients(Value batchSize, Value queryHeads) {
   if (Block *maskMod = op.getMaskModBlock()) {
     Value lastOwnRow = math.addConstant(math.add(row0, rows), -1);
     std::tie(firstBlockStart, keyEnd) = narrowWalk(
-        b, loc, maskMod,
-        {{batch, batch}, {head, head}, {row0, lastOwnRow}, {}},
+        b, loc, maskMod, {{batch, batch}, {head, head}, {row0, lastOwnRow}, {}},
         /*walked=*/3, firstBlockStart, keyEnd, blockKV, &modifierCaptures);
   }
 

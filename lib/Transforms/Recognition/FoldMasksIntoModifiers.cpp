@@ -320,8 +320,7 @@ FailureOr<Value> ElementWalk::reshape(Value source, RankedTensorType result,
       else
         return fail("a reshape on the way changes the element count");
     } while (rProduct != kProduct);
-    ArrayRef<int64_t> groupSizes =
-        ArrayRef(sourceSizes).slice(k, kEnd - k);
+    ArrayRef<int64_t> groupSizes = ArrayRef(sourceSizes).slice(k, kEnd - k);
     if (rEnd - r == 1 && kEnd - k == 1) {
       sourceIndices.push_back(kept[r]);
     } else {
@@ -346,7 +345,8 @@ Value ElementWalk::linearize(ArrayRef<Value> indices, ArrayRef<int64_t> sizes) {
   if (indices.size() == 1)
     return indices[0];
   Value linear = indices[0];
-  for (auto [index, size] : llvm::zip(indices.drop_front(), sizes.drop_front())) {
+  for (auto [index, size] :
+       llvm::zip(indices.drop_front(), sizes.drop_front())) {
     Value stride = arith::ConstantIndexOp::create(*builder, loc, size);
     Value scaled = arith::MulIOp::create(*builder, loc, linear, stride);
     linear = arith::AddIOp::create(*builder, loc, scaled, index);
@@ -589,7 +589,8 @@ FailureOr<Value> ElementWalk::tosaElementwise(Operation *op,
             unsigned fromWidth = from.getIntOrFloatBitWidth();
             unsigned toWidth = elementType.getIntOrFloatBitWidth();
             if (isa<FloatType>(from) && !isFloat)
-              return castFloatToInt(b, loc, x[0], cast<IntegerType>(elementType));
+              return castFloatToInt(b, loc, x[0],
+                                    cast<IntegerType>(elementType));
             if (isa<IntegerType>(from) && isFloat) {
               if (from.isInteger(1))
                 return arith::UIToFPOp::create(b, loc, elementType, x[0]);

@@ -33,17 +33,16 @@ Value roundTensor(OpBuilder &b, Location loc, Value value, Type elementType) {
   auto type = cast<RankedTensorType>(value.getType());
   if (type.getElementType() == elementType)
     return value;
-  Value init = createEmpty(b, loc, tensor::getMixedSizes(b, loc, value),
-                           elementType);
+  Value init =
+      createEmpty(b, loc, tensor::getMixedSizes(b, loc, value), elementType);
   AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
-  return createGeneric(b, loc, value, init, {identity, identity},
-                       SmallVector<IteratorType>(type.getRank(),
-                                                 IteratorType::parallel),
-                       [&](OpBuilder &nb, Location nloc, ValueRange args) {
-                         return arith::TruncFOp::create(nb, nloc, elementType,
-                                                        args[0])
-                             .getResult();
-                       });
+  return createGeneric(
+      b, loc, value, init, {identity, identity},
+      SmallVector<IteratorType>(type.getRank(), IteratorType::parallel),
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        return arith::TruncFOp::create(nb, nloc, elementType, args[0])
+            .getResult();
+      });
 }
 
 struct DecomposeLinearAttention : OpRewritePattern<LinearAttentionOp> {
@@ -59,11 +58,9 @@ struct DecomposeLinearAttention : OpRewritePattern<LinearAttentionOp> {
     OpBuilder &b = rewriter;
     Type f32 = b.getF32Type();
     Value query = op.getQuery(), key = op.getKey(), value = op.getValue();
-    SmallVector<OpFoldResult> querySizes =
-        tensor::getMixedSizes(b, loc, query);
+    SmallVector<OpFoldResult> querySizes = tensor::getMixedSizes(b, loc, query);
     SmallVector<OpFoldResult> keySizes = tensor::getMixedSizes(b, loc, key);
-    SmallVector<OpFoldResult> valueSizes =
-        tensor::getMixedSizes(b, loc, value);
+    SmallVector<OpFoldResult> valueSizes = tensor::getMixedSizes(b, loc, value);
     TypedAttr zero = b.getF32FloatAttr(0.0);
     auto par = IteratorType::parallel, red = IteratorType::reduction;
 
@@ -75,18 +72,17 @@ struct DecomposeLinearAttention : OpRewritePattern<LinearAttentionOp> {
     auto map5 = [&](ArrayRef<AffineExpr> results) {
       return AffineMap::get(5, 0, results, ctx);
     };
-    Value weightsInit =
-        createFilled(b, loc,
-                     {querySizes[0], querySizes[1], querySizes[2], keySizes[2]},
-                     f32, zero);
-    Value raw = createGeneric(
-        b, loc, ValueRange{query, key}, weightsInit,
-        {map5({db, dh, di, dd}), map5({db, kvHead, dj, dd}),
-         map5({db, dh, di, dj})},
-        {par, par, par, par, red},
-        [](OpBuilder &nb, Location nloc, ValueRange args) {
-          return multiplyAddF32(nb, nloc, args);
-        });
+    Value weightsInit = createFilled(
+        b, loc, {querySizes[0], querySizes[1], querySizes[2], keySizes[2]}, f32,
+        zero);
+    Value raw =
+        createGeneric(b, loc, ValueRange{query, key}, weightsInit,
+                      {map5({db, dh, di, dd}), map5({db, kvHead, dj, dd}),
+                       map5({db, dh, di, dj})},
+                      {par, par, par, par, red},
+                      [](OpBuilder &nb, Location nloc, ValueRange args) {
+                        return multiplyAddF32(nb, nloc, args);
+                      });
 
     // W = scale * raw, 0 above the diagonal, times gamma[h]^(i - j).
     AffineMap identity4 = b.getMultiDimIdentityMap(4);
@@ -94,16 +90,15 @@ struct DecomposeLinearAttention : OpRewritePattern<LinearAttentionOp> {
     SmallVector<AffineMap> weightMaps{identity4};
     if (Value decay = op.getDecay()) {
       weightInputs.push_back(decay);
-      weightMaps.push_back(AffineMap::get(4, 0, {getAffineDimExpr(1, ctx)},
-                                          ctx));
+      weightMaps.push_back(
+          AffineMap::get(4, 0, {getAffineDimExpr(1, ctx)}, ctx));
     }
     weightMaps.push_back(identity4);
     double scale = op.getScale().convertToDouble();
     bool causal = op.getCausal();
     Value weights = createGeneric(
-        b, loc, weightInputs, createEmpty(b, loc,
-                                          tensor::getMixedSizes(b, loc, raw),
-                                          f32),
+        b, loc, weightInputs,
+        createEmpty(b, loc, tensor::getMixedSizes(b, loc, raw), f32),
         weightMaps, {par, par, par, par},
         [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
           Value scaleValue = arith::ConstantOp::create(
@@ -113,8 +108,8 @@ struct DecomposeLinearAttention : OpRewritePattern<LinearAttentionOp> {
             return weight;
           Value i = linalg::IndexOp::create(nb, nloc, 2);
           Value j = linalg::IndexOp::create(nb, nloc, 3);
-          Value shown = arith::CmpIOp::create(
-              nb, nloc, arith::CmpIPredicate::ule, j, i);
+          Value shown =
+              arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::ule, j, i);
           if (op.getDecay()) {
             // (i - j where shown, 0 elsewhere: the power stays defined.)
             Value distance = arith::SelectOp::create(
@@ -123,25 +118,23 @@ struct DecomposeLinearAttention : OpRewritePattern<LinearAttentionOp> {
             weight = arith::MulFOp::create(
                 nb, nloc, weight, decayPower(nb, nloc, args[1], distance));
           }
-          Value none = arith::ConstantOp::create(nb, nloc,
-                                                 nb.getF32FloatAttr(0.0));
+          Value none =
+              arith::ConstantOp::create(nb, nloc, nb.getF32FloatAttr(0.0));
           return arith::SelectOp::create(nb, nloc, shown, weight, none);
         });
 
     // O = W V over (b, h, i, e, j).
-    Value outputInit =
-        createFilled(b, loc,
-                     {querySizes[0], querySizes[1], querySizes[2],
-                      valueSizes[3]},
-                     f32, zero);
-    Value output = createGeneric(
-        b, loc, ValueRange{weights, value}, outputInit,
-        {map5({db, dh, di, dd}), map5({db, kvHead, dd, dj}),
-         map5({db, dh, di, dj})},
-        {par, par, par, par, red},
-        [](OpBuilder &nb, Location nloc, ValueRange args) {
-          return multiplyAddF32(nb, nloc, args);
-        });
+    Value outputInit = createFilled(
+        b, loc, {querySizes[0], querySizes[1], querySizes[2], valueSizes[3]},
+        f32, zero);
+    Value output =
+        createGeneric(b, loc, ValueRange{weights, value}, outputInit,
+                      {map5({db, dh, di, dd}), map5({db, kvHead, dd, dj}),
+                       map5({db, dh, di, dj})},
+                      {par, par, par, par, red},
+                      [](OpBuilder &nb, Location nloc, ValueRange args) {
+                        return multiplyAddF32(nb, nloc, args);
+                      });
 
     if (FloatAttr epsilon = op.getEpsilonAttr()) {
       // O / (rowsum(W) + eps).
@@ -149,21 +142,21 @@ struct DecomposeLinearAttention : OpRewritePattern<LinearAttentionOp> {
           b, loc, weights,
           createFilled(b, loc, {querySizes[0], querySizes[1], querySizes[2]},
                        f32, zero),
-          {identity4, AffineMap::get(4, 0,
-                                     {getAffineDimExpr(0, ctx),
-                                      getAffineDimExpr(1, ctx),
-                                      getAffineDimExpr(2, ctx)},
-                                     ctx)},
+          {identity4,
+           AffineMap::get(4, 0,
+                          {getAffineDimExpr(0, ctx), getAffineDimExpr(1, ctx),
+                           getAffineDimExpr(2, ctx)},
+                          ctx)},
           {par, par, par, red},
           [](OpBuilder &nb, Location nloc, ValueRange args) {
             return arith::AddFOp::create(nb, nloc, args[0], args[1])
                 .getResult();
           });
-      AffineMap rowMap = AffineMap::get(
-          4, 0,
-          {getAffineDimExpr(0, ctx), getAffineDimExpr(1, ctx),
-           getAffineDimExpr(2, ctx)},
-          ctx);
+      AffineMap rowMap =
+          AffineMap::get(4, 0,
+                         {getAffineDimExpr(0, ctx), getAffineDimExpr(1, ctx),
+                          getAffineDimExpr(2, ctx)},
+                         ctx);
       float eps = static_cast<float>(epsilon.getValueAsDouble());
       output = createGeneric(
           b, loc, ValueRange{output, sums},
@@ -177,8 +170,8 @@ struct DecomposeLinearAttention : OpRewritePattern<LinearAttentionOp> {
             return arith::DivFOp::create(nb, nloc, args[0], denominator);
           });
     }
-    Value result = roundTensor(b, loc, output,
-                               op.getValue().getType().getElementType());
+    Value result =
+        roundTensor(b, loc, output, op.getValue().getType().getElementType());
     if (result.getType() != op.getType())
       result = tensor::CastOp::create(b, loc, op.getType(), result);
     rewriter.replaceOp(op, result);

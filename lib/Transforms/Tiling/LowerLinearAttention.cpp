@@ -150,9 +150,9 @@ Value LinearLowering::lowerWhole() {
   maps.push_back(map(4, {0, 1, 2, 3}));
   Type elementType = op.getValue().getType().getElementType();
   return createGeneric(
-      b, loc, inputs, createEmpty(b, loc, {q[0], q[1], q[2], v[3]}, elementType),
-      maps, {par, par, par, par},
-      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+      b, loc, inputs,
+      createEmpty(b, loc, {q[0], q[1], q[2], v[3]}, elementType), maps,
+      {par, par, par, par}, [&](OpBuilder &nb, Location nloc, ValueRange args) {
         Value s = scaleValue(nb, nloc);
         Value numerator = arith::MulFOp::create(nb, nloc, args[0], s);
         Value result = numerator;
@@ -192,14 +192,13 @@ Value LinearLowering::lowerChunked(int64_t chunk) {
         Value rows = m.min(step, m.sub(length, row0));
         OpFoldResult rowsFold = rows;
         auto slice = [&](Value source, ArrayRef<OpFoldResult> sizes) {
-          SmallVector<OpFoldResult> offsets{b.getIndexAttr(0),
-                                            b.getIndexAttr(0), row0,
-                                            b.getIndexAttr(0)};
+          SmallVector<OpFoldResult> offsets{
+              b.getIndexAttr(0), b.getIndexAttr(0), row0, b.getIndexAttr(0)};
           SmallVector<OpFoldResult> shape{sizes[0], sizes[1], rowsFold,
                                           sizes[3]};
           SmallVector<OpFoldResult> strides(4, b.getIndexAttr(1));
-          return tensor::ExtractSliceOp::create(b, lloc, source, offsets,
-                                                shape, strides)
+          return tensor::ExtractSliceOp::create(b, lloc, source, offsets, shape,
+                                                strides)
               .getResult();
         };
         Value qc = slice(query, q), kc = slice(key, k), vc = slice(value, v);
@@ -210,8 +209,7 @@ Value LinearLowering::lowerChunked(int64_t chunk) {
         // (b, h, i, j, d), then the mask and decay.
         Value raw = createGeneric(
             b, lloc, ValueRange{qc, kc}, zeros({q[0], q[1], rows, rows}),
-            {map(5, {0, 1, 2, 4}), map(5, {0, -1, 3, 4}),
-             map(5, {0, 1, 2, 3})},
+            {map(5, {0, 1, 2, 4}), map(5, {0, -1, 3, 4}), map(5, {0, 1, 2, 3})},
             {par, par, par, par, red},
             [](OpBuilder &nb, Location nloc, ValueRange args) {
               return multiplyAddF32(nb, nloc, args);
@@ -235,20 +233,19 @@ Value LinearLowering::lowerChunked(int64_t chunk) {
               Value distance = arith::SelectOp::create(
                   nb, nloc, shown, arith::SubIOp::create(nb, nloc, i, j),
                   arith::ConstantIndexOp::create(nb, nloc, 0));
-              Value weight =
-                  arith::MulFOp::create(nb, nloc, args[0], scaleValue(nb, nloc));
+              Value weight = arith::MulFOp::create(nb, nloc, args[0],
+                                                   scaleValue(nb, nloc));
               if (decay)
                 weight = arith::MulFOp::create(
                     nb, nloc, weight, power(nb, nloc, args[1], distance));
-              Value none = arith::ConstantOp::create(nb, nloc,
-                                                     nb.getF32FloatAttr(0.0));
+              Value none =
+                  arith::ConstantOp::create(nb, nloc, nb.getF32FloatAttr(0.0));
               return arith::SelectOp::create(nb, nloc, shown, weight, none);
             });
         // Within the chunk, W V: loops (b, h, i, e, j).
         Value inner = createGeneric(
             b, lloc, ValueRange{weights, vc}, zeros({q[0], q[1], rows, v[3]}),
-            {map(5, {0, 1, 2, 4}), map(5, {0, -1, 4, 3}),
-             map(5, {0, 1, 2, 3})},
+            {map(5, {0, 1, 2, 4}), map(5, {0, -1, 4, 3}), map(5, {0, 1, 2, 3})},
             {par, par, par, par, red},
             [](OpBuilder &nb, Location nloc, ValueRange args) {
               return multiplyAddF32(nb, nloc, args);
@@ -256,8 +253,7 @@ Value LinearLowering::lowerChunked(int64_t chunk) {
         // Before the chunk, Q S: loops (b, h, i, e, d).
         Value outer = createGeneric(
             b, lloc, ValueRange{qc, state}, zeros({q[0], q[1], rows, v[3]}),
-            {map(5, {0, 1, 2, 4}), map(5, {0, 1, 4, 3}),
-             map(5, {0, 1, 2, 3})},
+            {map(5, {0, 1, 2, 4}), map(5, {0, 1, 4, 3}), map(5, {0, 1, 2, 3})},
             {par, par, par, par, red},
             [](OpBuilder &nb, Location nloc, ValueRange args) {
               return multiplyAddF32(nb, nloc, args);
@@ -301,9 +297,9 @@ Value LinearLowering::lowerChunked(int64_t chunk) {
               Value i = linalg::IndexOp::create(nb, nloc, 2);
               Value since = arith::AddIOp::create(
                   nb, nloc, i, arith::ConstantIndexOp::create(nb, nloc, 1));
-              Value carry = arith::MulFOp::create(
-                  nb, nloc, scaleValue(nb, nloc),
-                  power(nb, nloc, gamma, since));
+              Value carry =
+                  arith::MulFOp::create(nb, nloc, scaleValue(nb, nloc),
+                                        power(nb, nloc, gamma, since));
               Value numerator = arith::AddFOp::create(
                   nb, nloc, args[0],
                   arith::MulFOp::create(nb, nloc, carry, args[1]));
@@ -350,8 +346,8 @@ Value LinearLowering::lowerChunked(int64_t chunk) {
           Value j = linalg::IndexOp::create(nb, nloc, jDim);
           Value remaining = arith::SubIOp::create(
               nb, nloc,
-              arith::SubIOp::create(nb, nloc, rows,
-                                    arith::ConstantIndexOp::create(nb, nloc, 1)),
+              arith::SubIOp::create(
+                  nb, nloc, rows, arith::ConstantIndexOp::create(nb, nloc, 1)),
               j);
           return arith::MulFOp::create(nb, nloc, keyElement,
                                        power(nb, nloc, args.back(), remaining));
@@ -369,8 +365,8 @@ Value LinearLowering::lowerChunked(int64_t chunk) {
             {par, par, par, par, red},
             [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
               Value weighted = keyWeight(
-                  nb, nloc, decay ? ValueRange{args[0], args[2]} : args.take_front(1),
-                  4);
+                  nb, nloc,
+                  decay ? ValueRange{args[0], args[2]} : args.take_front(1), 4);
               Value product = arith::MulFOp::create(
                   nb, nloc, weighted, castToF32(nb, nloc, args[1]));
               return arith::AddFOp::create(nb, nloc, args.back(), product);
@@ -416,10 +412,11 @@ LogicalResult mlir::fa::lowerLinearAttention(RewriterBase &rewriter,
                           rewriter.getF32Type(),
                           static_cast<float>(op.getScale().convertToDouble())};
   int64_t chunk = op.getChunkAttr() ? op.getChunkAttr().getInt() : defaultChunk;
-  Value result = op.getCausal() ? lowering.lowerChunked(chunk)
-                                : lowering.lowerWhole();
+  Value result =
+      op.getCausal() ? lowering.lowerChunked(chunk) : lowering.lowerWhole();
   if (result.getType() != op.getType())
-    result = tensor::CastOp::create(rewriter, op.getLoc(), op.getType(), result);
+    result =
+        tensor::CastOp::create(rewriter, op.getLoc(), op.getType(), result);
   rewriter.replaceOp(op, result);
   return success();
 }

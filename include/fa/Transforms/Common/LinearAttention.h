@@ -1,4 +1,5 @@
-//===- LinearAttention.h - Pieces shared by linear attention's lowerings -*-===//
+//===- LinearAttention.h - Pieces shared by linear attention's lowerings
+//-*-===//
 //
 // What the reference decomposition of fa.linear_attention (the quadratic
 // order) and its chunked lowering (fa-lower-linear-attention) must compute
@@ -23,9 +24,8 @@ namespace mlir::fa {
 /// the true weight is below f32's range. RetNet's gammas lie in (0, 1); a
 /// negative gamma gives NaN.
 inline Value decayPower(OpBuilder &b, Location loc, Value gamma, Value n) {
-  Value none = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::eq, n,
-      arith::ConstantIndexOp::create(b, loc, 0));
+  Value none = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, n,
+                                     arith::ConstantIndexOp::create(b, loc, 0));
   Value count = arith::IndexCastOp::create(b, loc, b.getI64Type(), n);
   Value countF = arith::SIToFPOp::create(b, loc, b.getF32Type(), count);
   Value logGamma = math::LogOp::create(b, loc, gamma);

@@ -542,8 +542,7 @@ argumentPlusConstant(Value value) {
 /// bottom_right. Any other mask_mod stays a region. Both the forward and
 /// the backward op: a raised training graph folds its mask on both, and
 /// the two must keep agreeing on which keys are hidden.
-template <typename OpTy>
-struct MaskModToCausal : OpRewritePattern<OpTy> {
+template <typename OpTy> struct MaskModToCausal : OpRewritePattern<OpTy> {
   using OpRewritePattern<OpTy>::OpRewritePattern;
 
   LogicalResult matchAndRewrite(OpTy op,
@@ -821,8 +820,7 @@ LogicalResult LinearAttentionOp::verify() {
       return emitOpError() << "decay must be a rank-1 tensor of f32 ([Hq], "
                               "one gamma per query head), got "
                            << decayType;
-    if (!areCompatible(decayType.getDimSize(0),
-                       checks.queryType.getDimSize(1)))
+    if (!areCompatible(decayType.getDimSize(0), checks.queryType.getDimSize(1)))
       return emitOpError() << "decay dim 0 (Hq) must be "
                            << formatDim(checks.queryType.getDimSize(1))
                            << " as in query, got "
