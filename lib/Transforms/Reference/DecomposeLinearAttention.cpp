@@ -108,19 +108,8 @@ struct DecomposeLinearAttention : OpRewritePattern<LinearAttentionOp> {
             return weight;
           Value i = linalg::IndexOp::create(nb, nloc, 2);
           Value j = linalg::IndexOp::create(nb, nloc, 3);
-          Value shown =
-              arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::ule, j, i);
-          if (op.getDecay()) {
-            // (i - j where shown, 0 elsewhere: the power stays defined.)
-            Value distance = arith::SelectOp::create(
-                nb, nloc, shown, arith::SubIOp::create(nb, nloc, i, j),
-                arith::ConstantIndexOp::create(nb, nloc, 0));
-            weight = arith::MulFOp::create(
-                nb, nloc, weight, decayPower(nb, nloc, args[1], distance));
-          }
-          Value none =
-              arith::ConstantOp::create(nb, nloc, nb.getF32FloatAttr(0.0));
-          return arith::SelectOp::create(nb, nloc, shown, weight, none);
+          return causalWeight(nb, nloc, weight,
+                              op.getDecay() ? args[1] : Value(), i, j);
         });
 
     // O = W V over (b, h, i, e, j).

@@ -228,19 +228,10 @@ Value LinearLowering::lowerChunked(int64_t chunk) {
             [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
               Value i = linalg::IndexOp::create(nb, nloc, 2);
               Value j = linalg::IndexOp::create(nb, nloc, 3);
-              Value shown = arith::CmpIOp::create(
-                  nb, nloc, arith::CmpIPredicate::ule, j, i);
-              Value distance = arith::SelectOp::create(
-                  nb, nloc, shown, arith::SubIOp::create(nb, nloc, i, j),
-                  arith::ConstantIndexOp::create(nb, nloc, 0));
               Value weight = arith::MulFOp::create(nb, nloc, args[0],
                                                    scaleValue(nb, nloc));
-              if (decay)
-                weight = arith::MulFOp::create(
-                    nb, nloc, weight, power(nb, nloc, args[1], distance));
-              Value none =
-                  arith::ConstantOp::create(nb, nloc, nb.getF32FloatAttr(0.0));
-              return arith::SelectOp::create(nb, nloc, shown, weight, none);
+              return causalWeight(nb, nloc, weight,
+                                  decay ? args[1] : Value(), i, j);
             });
         // Within the chunk, W V: loops (b, h, i, e, j).
         Value inner = createGeneric(

@@ -35,6 +35,26 @@ inline Value decayPower(OpBuilder &b, Location loc, Value gamma, Value n) {
   return arith::SelectOp::create(b, loc, none, one, power);
 }
 
+/// The causal weight of query i and key j from their scaled product
+/// `weight`: weight gamma^(i - j) for j <= i (no power without a decay,
+/// `gamma` null), 0 for j > i. The reference and the chunked lowering both
+/// build it here (in a chunk, i and j are the chunk's own rows).
+inline Value causalWeight(OpBuilder &b, Location loc, Value weight,
+                          Value gamma, Value i, Value j) {
+  Value shown =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, j, i);
+  if (gamma) {
+    // (i - j where shown, 0 elsewhere: the power stays defined.)
+    Value distance = arith::SelectOp::create(
+        b, loc, shown, arith::SubIOp::create(b, loc, i, j),
+        arith::ConstantIndexOp::create(b, loc, 0));
+    weight = arith::MulFOp::create(b, loc, weight,
+                                   decayPower(b, loc, gamma, distance));
+  }
+  Value none = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
+  return arith::SelectOp::create(b, loc, shown, weight, none);
+}
+
 /// Hq / Hkv when it is static (the lowerings read K and V at h floordiv G);
 /// an error at the op otherwise.
 inline FailureOr<int64_t> staticGroupSize(LinearAttentionOp op) {
