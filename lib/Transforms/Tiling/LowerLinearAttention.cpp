@@ -230,8 +230,8 @@ Value LinearLowering::lowerChunked(int64_t chunk) {
               Value j = linalg::IndexOp::create(nb, nloc, 3);
               Value weight = arith::MulFOp::create(nb, nloc, args[0],
                                                    scaleValue(nb, nloc));
-              return causalWeight(nb, nloc, weight,
-                                  decay ? args[1] : Value(), i, j);
+              return causalWeight(nb, nloc, weight, decay ? args[1] : Value(),
+                                  i, j);
             });
         // Within the chunk, W V: loops (b, h, i, e, j).
         Value inner = createGeneric(

@@ -39,10 +39,9 @@ inline Value decayPower(OpBuilder &b, Location loc, Value gamma, Value n) {
 /// `weight`: weight gamma^(i - j) for j <= i (no power without a decay,
 /// `gamma` null), 0 for j > i. The reference and the chunked lowering both
 /// build it here (in a chunk, i and j are the chunk's own rows).
-inline Value causalWeight(OpBuilder &b, Location loc, Value weight,
-                          Value gamma, Value i, Value j) {
-  Value shown =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, j, i);
+inline Value causalWeight(OpBuilder &b, Location loc, Value weight, Value gamma,
+                          Value i, Value j) {
+  Value shown = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, j, i);
   if (gamma) {
     // (i - j where shown, 0 elsewhere: the power stays defined.)
     Value distance = arith::SelectOp::create(
