@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""Linear attention on the CPU: fa.linear_attention lowered in the cheap
+order (fa-lower-linear-attention: Q (K^T V), causal by chunks carrying the
+state) against the quadratic order the frontend writes ((Q K^T) V, the
+reference decomposition: fa-cpu-pipeline=reference=true, which builds the
+[N, N] weights as a frontend's linalg would).
+
+Each program runs in its own mlir-runner process; peak resident memory
+(getrusage's ru_maxrss of that child) and wall time are measured, and each
+run prints the sum of O^2, which must agree. Inputs: elu(x) + 1 of a sine
+pattern for Q and K, the pattern itself for V, normalized rows
+(normalize(eps = 1e-6)), scale 1/sqrt(d).
+
+  bench/cpu/linear_attention.py [--n 8192,32768] [--heads 1] [--d 64]
+      [--causal both|yes|no] [--chunk 64] [--skip-quadratic-above N]
+"""
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+LLVM = "/usr/lib/llvm-22"
+
+
+def program(n, heads, d, causal, chunk):
+    t = f"tensor<1x{heads}x{n}x{d}xf32>"
+    attrs = (f"scale = {1.0 / d ** 0.5}" + (" causal" if causal else "")
+             + " normalize(eps = 1.0e-6)" + (f" chunk = {chunk}" if causal else ""))
+    return f"""func.func private @printMemrefF32(tensor<*xf32>)
+
+func.func @input(%phase: f32, %phi: i1) -> {t} {{
+  %e = tensor.empty() : {t}
+  %r = linalg.generic {{indexing_maps = [affine_map<(a, b, c, d) -> (a, b, c, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}}
+      outs(%e : {t}) {{
+  ^bb0(%o: f32):
+    %h = linalg.index 1 : index
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %c61 = arith.constant 61 : index
+    %c7 = arith.constant 7 : index
+    %a = arith.muli %i, %c61 : index
+    %b = arith.muli %j, %c7 : index
+    %s0 = arith.addi %a, %b : index
+    %s1 = arith.addi %s0, %h : index
+    %n = arith.index_cast %s1 : index to i64
+    %f = arith.sitofp %n : i64 to f32
+    %k = arith.constant 0.013 : f32
+    %x = arith.mulf %f, %k : f32
+    %y = arith.addf %x, %phase : f32
+    %z = math.sin %y : f32
+    %zero = arith.constant 0.0 : f32
+    %one = arith.constant 1.0 : f32
+    %positive = arith.cmpf ogt, %z, %zero : f32
+    %plus = arith.addf %z, %one : f32
+    %ex = math.exp %z : f32
+    %elu = arith.select %positive, %plus, %ex : f32
+    %w = arith.select %phi, %elu, %z : f32
+    linalg.yield %w : f32
+  }} -> {t}
+  return %r : {t}
+}}
+
+func.func @attention(%q: {t}, %k: {t}, %v: {t}) -> {t} {{
+  %o = fa.linear_attention %q, %k, %v {attrs} : {t}, {t}, {t} -> {t}
+  return %o : {t}
+}}
+
+func.func @main() {{
+  %p1 = arith.constant 0.1 : f32
+  %p2 = arith.constant 0.7 : f32
+  %p3 = arith.constant 1.3 : f32
+  %yes = arith.constant true
+  %no = arith.constant false
+  %q = call @input(%p1, %yes) : (f32, i1) -> {t}
+  %k = call @input(%p2, %yes) : (f32, i1) -> {t}
+  %v = call @input(%p3, %no) : (f32, i1) -> {t}
+  %o = call @attention(%q, %k, %v) : ({t}, {t}, {t}) -> {t}
+  %zero = arith.constant 0.0 : f32
+  %init = tensor.empty() : tensor<f32>
+  %filled = linalg.fill ins(%zero : f32) outs(%init : tensor<f32>) -> tensor<f32>
+  %sum = linalg.generic {{indexing_maps = [affine_map<(a, b, c, d) -> (a, b, c, d)>, affine_map<(a, b, c, d) -> ()>], iterator_types = ["reduction", "reduction", "reduction", "reduction"]}}
+      ins(%o : {t}) outs(%filled : tensor<f32>) {{
+  ^bb0(%x: f32, %acc: f32):
+    %sq = arith.mulf %x, %x : f32
+    %s = arith.addf %acc, %sq : f32
+    linalg.yield %s : f32
+  }} -> tensor<f32>
+  %u = tensor.cast %sum : tensor<f32> to tensor<*xf32>
+  call @printMemrefF32(%u) : (tensor<*xf32>) -> ()
+  return
+}}
+"""
+
+
+def run_one(fa_opt, n, heads, d, causal, chunk, passes):
+    with tempfile.TemporaryDirectory() as workdir:
+        source = os.path.join(workdir, "p.mlir")
+        compiled = os.path.join(workdir, "c.mlir")
+        with open(source, "w") as stream:
+            stream.write(program(n, heads, d, causal, chunk))
+        subprocess.run([fa_opt, source, *passes, "-o", compiled], check=True)
+        libs = ",".join(f"{LLVM}/lib/lib{lib}.so"
+                        for lib in ("mlir_runner_utils", "mlir_c_runner_utils"))
+        command = [f"{LLVM}/bin/mlir-runner", "-e", "main", "-entry-point-result=void",
+                   f"-shared-libs={libs}", compiled]
+        start = time.time()
+        child = subprocess.run(command, capture_output=True, text=True)
+        elapsed = time.time() - start
+        if child.returncode != 0:
+            sys.exit(f"mlir-runner failed: {child.stderr[-500:]}")
+        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        value = float(child.stdout.split("[")[-1].split("]")[0])
+        return {"sum_o2": value, "peak_mib": peak, "seconds": elapsed}
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--fa-opt", default=os.path.join(ROOT, "build", "bin", "fa-opt"))
+    parser.add_argument("--n", default="8192,32768")
+    parser.add_argument("--heads", type=int, default=1)
+    parser.add_argument("--d", type=int, default=64)
+    parser.add_argument("--causal", default="both", choices=["both", "yes", "no"])
+    parser.add_argument("--chunk", type=int, default=64)
+    parser.add_argument("--skip-quadratic-above", type=int, default=1 << 30)
+    parser.add_argument("--one", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.one:
+        n, causal, passes = json.loads(args.one)
+        print(json.dumps(run_one(args.fa_opt, n, args.heads, args.d, causal, args.chunk,
+                                 passes)))
+        return 0
+    causals = {"both": [False, True], "yes": [True], "no": [False]}[args.causal]
+    print(f"| N | causal | program | peak RSS (MiB) | wall (s) | sum of O^2 |")
+    print("|---:|---|---|---:|---:|---:|")
+    status = 0
+    for n in (int(x) for x in args.n.split(",")):
+        for causal in causals:
+            rows = []
+            for label, passes in (("Q (K^T V), fa-lower-linear-attention", ["--fa-cpu-pipeline"]),
+                                  ("(Q K^T) V, quadratic", ["--fa-cpu-pipeline=reference=true"])):
+                if "quadratic" in label and n > args.skip_quadratic_above:
+                    continue
+                # A fresh interpreter per run: RUSAGE_CHILDREN is its own.
+                out = subprocess.run(
+                    [sys.executable, __file__, "--fa-opt", args.fa_opt, "--heads",
+                     str(args.heads), "--d", str(args.d), "--chunk", str(args.chunk),
+                     "--one", json.dumps([n, causal, passes])],
+                    check=True, capture_output=True, text=True).stdout
+                row = json.loads(out)
+                rows.append(row)
+                print(f"| {n} | {'yes' if causal else 'no'} | {label} | {row['peak_mib']:.0f} "
+                      f"| {row['seconds']:.1f} | {row['sum_o2']:.7g} |", flush=True)
+            if len(rows) == 2 and abs(rows[0]["sum_o2"] - rows[1]["sum_o2"]) > 1e-4 * abs(rows[1]["sum_o2"]):
+                print(f"outputs differ at N = {n}: {rows[0]['sum_o2']} vs {rows[1]['sum_o2']}")
+                status = 1
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
