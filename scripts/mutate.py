@@ -140,6 +140,32 @@ ASYNC_SWEEP = [SWEEP + n + ".mlir" for n in
 MOD = "test/Integration/Modifiers/"
 
 MUTATIONS = [
+    # Linear attention (issue 34): the chunked lowering's carried state and
+    # the decay, checked against the reference and the float64 oracle.
+    ("linear-carry-one-power-short",
+     """              Value since = arith::AddIOp::create(
+                  nb, nloc, i, arith::ConstantIndexOp::create(nb, nloc, 1));""",
+     """              Value since = arith::AddIOp::create(
+                  nb, nloc, i, arith::ConstantIndexOp::create(nb, nloc, 0));""",
+     ["test/Integration/LinearAttention/lowering.mlir"],
+     "the state carried into a chunk weighed by gamma^i instead of gamma^(i + 1)"),
+    ("linear-state-not-decayed",
+     "                return arith::MulFOp::create(nb, nloc, args[1],\n"
+     "                                             power(nb, nloc, args[0], rows));",
+     "                return args[1];",
+     ["test/Integration/LinearAttention/lowering.mlir"],
+     "the carried state not decayed by gamma^C between chunks"),
+    ("linear-denominator-unscaled",
+     "                              arith::MulFOp::create(nb, nloc, args[1], s));",
+     "                              args[1]);",
+     ["test/Integration/LinearAttention/lowering.mlir"],
+     "the non-causal normalizer Q z without the scale"),
+    ("linear-decay-dropped-everywhere",
+     "    weight = arith::MulFOp::create(b, loc, weight,\n"
+     "                                   decayPower(b, loc, gamma, distance));",
+     "    weight = weight;",
+     ["test/Integration/LinearAttention/lowering.mlir"],
+     "the decay dropped from the weights in the reference and the lowering alike (only the float64 oracle tells)"),
     # Score and mask modifications (issue 33): the regions, sinks, the
     # tiles a mask_mod hides, and their recognition.
     ("score-mod-not-applied",

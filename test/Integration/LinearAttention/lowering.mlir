@@ -4,7 +4,7 @@
 // recurrence, a third order). GQA 4/2, N = 22 (chunks of 4, 5 and 8 leave
 // a partial last chunk), D = 8, Dv = 4, phi = elu + 1 on Q and K:
 // - @plain: not causal, unnormalized, scale 1/8;
-// - @normalized: not causal, normalize(eps = 1e-6);
+// - @normalized: not causal, scale 1/2, normalize(eps = 1e-6);
 // - @causal: causal, normalized, chunks of 4;
 // - @retnet: causal with decays 0.9, 0.5, 0.99, 1.0, unnormalized, chunks
 //   of 8;
@@ -17,7 +17,7 @@
 // RUN: fa-opt %s --fa-cpu-pipeline=reference=true | %mlir-run > %t.reference
 // RUN: %compare %t.lowered %t.reference --rtol 1e-5 --atol 2e-5 | FileCheck %s
 // RUN: fa-opt %s --fa-cpu-pipeline | %run-entry main_inputs > %t.inputs
-// RUN: %python %S/Inputs/linear_attention_oracle.py --inputs %t.inputs --heads 4 --kv-heads 2 --len 22 --dim 8 --value-dim 4 --ops "plain:0.125:-:-" "plain:1.0:norm=1e-6:-" "causal:1.0:norm=1e-6:-" "causal:1.0:-:0.9,0.5,0.99,1.0" "causal:1.0:norm=1e-6:0.9,0.5,0.99,1.0" > %t.oracle
+// RUN: %python %S/Inputs/linear_attention_oracle.py --inputs %t.inputs --heads 4 --kv-heads 2 --len 22 --dim 8 --value-dim 4 --ops "plain:0.125:-:-" "plain:0.5:norm=1e-6:-" "causal:1.0:norm=1e-6:-" "causal:1.0:-:0.9,0.5,0.99,1.0" "causal:1.0:norm=1e-6:0.9,0.5,0.99,1.0" > %t.oracle
 // RUN: %compare %t.lowered %t.oracle --rtol 1e-5 --atol 2e-5 | FileCheck %s
 // RUN: %compare %t.reference %t.oracle --rtol 1e-5 --atol 2e-5 | FileCheck %s
 // CHECK: MATCH 1760 values
@@ -46,7 +46,7 @@ func.func @plain(%q: !q, %k: !k, %v: !v) -> !o {
 }
 
 func.func @normalized(%q: !q, %k: !k, %v: !v) -> !o {
-  %o = fa.linear_attention %q, %k, %v scale = 1.0 normalize(eps = 1.0e-6) : !q, !k, !v -> !o
+  %o = fa.linear_attention %q, %k, %v scale = 0.5 normalize(eps = 1.0e-6) : !q, !k, !v -> !o
   return %o : !o
 }
 
