@@ -32,6 +32,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/RegionUtils.h"
 
 #include "llvm/ADT/TypeSwitch.h"
@@ -742,11 +743,21 @@ struct FAFoldMasksIntoModifiersPass
         ops.push_back(op);
     });
     IRRewriter rewriter(&getContext());
+    SmallVector<Operation *> folded;
     for (AttentionOpInterface op : ops) {
       std::string why;
-      if (failed(foldMaskIntoModifiers(rewriter, op, why)) && explain)
+      if (succeeded(foldMaskIntoModifiers(rewriter, op, why)))
+        folded.push_back(op);
+      else if (explain)
         op.emitRemark() << "mask left as an operand: " << why;
     }
+    // A folded mask_mod that is exactly causal or a sliding window becomes
+    // the attribute (the ops' canonicalization), whose tile bounds every
+    // lowering computes in closed form.
+    RewritePatternSet patterns(&getContext());
+    AttentionOp::getCanonicalizationPatterns(patterns, &getContext());
+    AttentionBackwardOp::getCanonicalizationPatterns(patterns, &getContext());
+    (void)applyOpPatternsGreedily(folded, std::move(patterns));
   }
 };
 } // namespace

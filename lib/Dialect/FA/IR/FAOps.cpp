@@ -535,14 +535,92 @@ argumentPlusConstant(Value value) {
   return std::nullopt;
 }
 
-/// A mask_mod that is exactly a causal mask, `k <= q + c` in any of its
-/// spellings (sle, slt, sge, sgt, either side offset by a constant),
-/// becomes the causal attribute: c = 0 is top_left; c = Nk - Nq (static Nk
-/// and Nq, no kv_lengths, whose bottom-right diagonal is per sequence) is
-/// bottom_right. Any other mask_mod stays a region. Both the forward and
-/// the backward op: a raised training graph folds its mask on both, and
-/// the two must keep agreeing on which keys are hidden.
-template <typename OpTy> struct MaskModToCausal : OpRewritePattern<OpTy> {
+/// One side of a band: key <= query + offset (upper) or key >= query +
+/// offset (lower).
+struct BandBound {
+  bool upper;
+  int64_t offset;
+};
+
+/// `cmp` as a bound of the key by the query, in any of its spellings (sle,
+/// slt, sge, sgt, either side offset by a constant), or nullopt.
+std::optional<BandBound> bandBound(arith::CmpIOp cmp, BlockArgument query,
+                                   BlockArgument key) {
+  auto lhs = argumentPlusConstant(cmp.getLhs());
+  auto rhs = argumentPlusConstant(cmp.getRhs());
+  if (!lhs || !rhs)
+    return std::nullopt;
+  using P = arith::CmpIPredicate;
+  P predicate = cmp.getPredicate();
+  // Normalize to key + a (<=, <, >=, >) query + b.
+  if (lhs->first == query && rhs->first == key) {
+    // q + b (op) k + a  <=>  k + a (op with its sides swapped) q + b.
+    std::swap(lhs, rhs);
+    switch (predicate) {
+    case P::sle:
+      predicate = P::sge;
+      break;
+    case P::slt:
+      predicate = P::sgt;
+      break;
+    case P::sge:
+      predicate = P::sle;
+      break;
+    case P::sgt:
+      predicate = P::slt;
+      break;
+    default:
+      return std::nullopt;
+    }
+  }
+  if (lhs->first != key || rhs->first != query)
+    return std::nullopt;
+  int64_t offset = rhs->second - lhs->second;
+  switch (predicate) {
+  case P::sle: // k <= q + offset
+    return BandBound{true, offset};
+  case P::slt: // k <= q + offset - 1
+    return BandBound{true, offset - 1};
+  case P::sge: // k >= q + offset
+    return BandBound{false, offset};
+  case P::sgt: // k >= q + offset + 1
+    return BandBound{false, offset + 1};
+  default:
+    return std::nullopt;
+  }
+}
+
+/// The bounds a mask_mod's yielded i1 is the conjunction of (cmpi ops in
+/// its block, joined by andi), or failure for anything else.
+LogicalResult collectBands(Value value, Block *block, BlockArgument query,
+                           BlockArgument key, SmallVector<BandBound> &bounds) {
+  Operation *def = value.getDefiningOp();
+  if (!def || def->getBlock() != block)
+    return failure();
+  if (auto both = dyn_cast<arith::AndIOp>(def))
+    return success(
+        succeeded(collectBands(both.getLhs(), block, query, key, bounds)) &&
+        succeeded(collectBands(both.getRhs(), block, query, key, bounds)));
+  auto cmp = dyn_cast<arith::CmpIOp>(def);
+  if (!cmp)
+    return failure();
+  std::optional<BandBound> bound = bandBound(cmp, query, key);
+  if (!bound)
+    return failure();
+  bounds.push_back(*bound);
+  return success();
+}
+
+/// A mask_mod that is exactly a causal mask or a sliding window becomes the
+/// op's attribute. Causal, `k <= q + c`: c = 0 is top_left; c = Nk - Nq
+/// (static Nk and Nq, no kv_lengths, whose bottom-right diagonal is per
+/// sequence) is bottom_right. A band `q + lo <= k <= q + hi` is a window
+/// around the diagonal delta (0, or Nk - Nq as above) with left = delta -
+/// lo and right = hi - delta, both at least 0. Any other mask_mod stays a
+/// region. Both the forward and the backward op: a raised training graph
+/// folds its mask on both, and the two must keep agreeing on which keys
+/// are hidden.
+template <typename OpTy> struct MaskModToBands : OpRewritePattern<OpTy> {
   using OpRewritePattern<OpTy>::OpRewritePattern;
 
   LogicalResult matchAndRewrite(OpTy op,
@@ -551,44 +629,56 @@ template <typename OpTy> struct MaskModToCausal : OpRewritePattern<OpTy> {
     // (mask_fill takes no causal: its hidden keys keep a weight.)
     if (!block || op.getCausal() || op.getWindowAttr() || op.getMaskFillAttr())
       return failure();
-    auto cmp = cast<YieldOp>(block->getTerminator())
-                   .getValue()
-                   .getDefiningOp<arith::CmpIOp>();
-    if (!cmp || cmp->getBlock() != block)
-      return failure();
-    auto lhs = argumentPlusConstant(cmp.getLhs());
-    auto rhs = argumentPlusConstant(cmp.getRhs());
-    if (!lhs || !rhs)
-      return failure();
-    // Normalize to key + a <= query + b.
     BlockArgument query = block->getArgument(2), key = block->getArgument(3);
-    using P = arith::CmpIPredicate;
-    P predicate = cmp.getPredicate();
-    if (predicate == P::sge || predicate == P::sgt) {
-      std::swap(lhs, rhs);
-      predicate = predicate == P::sge ? P::sle : P::slt;
-    }
-    if ((predicate != P::sle && predicate != P::slt) || lhs->first != key ||
-        rhs->first != query)
+    SmallVector<BandBound> bounds;
+    if (failed(collectBands(cast<YieldOp>(block->getTerminator()).getValue(),
+                            block, query, key, bounds)))
       return failure();
-    // k + a <= q + b  <=>  k <= q + (b - a); k < x <=> k <= x - 1.
-    int64_t offset = rhs->second - lhs->second - (predicate == P::slt);
-    std::optional<DiagonalAlignment> align;
+    std::optional<int64_t> upper, lower;
+    for (BandBound bound : bounds) {
+      std::optional<int64_t> &side = bound.upper ? upper : lower;
+      // Several bounds on one side: the tightest holds.
+      side = !side ? bound.offset
+             : bound.upper ? std::min(*side, bound.offset)
+                           : std::max(*side, bound.offset);
+    }
+    if (!upper)
+      return failure(); // keys unbounded above: no attribute says that
     int64_t queryLen = op.getQuery().getType().getDimSize(2);
     int64_t keyLen = op.getKeyLength();
-    if (offset == 0)
-      align = DiagonalAlignment::top_left;
-    else if (!op.getKvLengths() && !op.isPacked() &&
-             !ShapedType::isDynamic(queryLen) &&
-             !ShapedType::isDynamic(keyLen) && offset == keyLen - queryLen)
-      align = DiagonalAlignment::bottom_right;
-    if (!align)
-      return failure();
-    rewriter.modifyOpInPlace(op, [&] {
-      op.setCausalAttr(DiagonalAlignmentAttr::get(op.getContext(), *align));
-    });
-    rewriter.eraseBlock(block);
-    return success();
+    std::optional<int64_t> bottomRight;
+    if (!op.getKvLengths() && !op.isPacked() &&
+        !ShapedType::isDynamic(queryLen) && !ShapedType::isDynamic(keyLen))
+      bottomRight = keyLen - queryLen;
+    MLIRContext *ctx = op.getContext();
+    if (!lower) {
+      std::optional<DiagonalAlignment> align;
+      if (*upper == 0)
+        align = DiagonalAlignment::top_left;
+      else if (bottomRight && *upper == *bottomRight)
+        align = DiagonalAlignment::bottom_right;
+      if (!align)
+        return failure();
+      rewriter.modifyOpInPlace(op, [&] {
+        op.setCausalAttr(DiagonalAlignmentAttr::get(ctx, *align));
+      });
+      rewriter.eraseBlock(block);
+      return success();
+    }
+    // A window around a diagonal whose left and right are not negative.
+    for (auto [delta, align] :
+         {std::pair{std::optional<int64_t>{0}, DiagonalAlignment::top_left},
+          std::pair{bottomRight, DiagonalAlignment::bottom_right}}) {
+      if (!delta || *delta - *lower < 0 || *upper - *delta < 0)
+        continue;
+      rewriter.modifyOpInPlace(op, [&] {
+        op.setWindowAttr(
+            WindowAttr::get(ctx, *delta - *lower, *upper - *delta, align));
+      });
+      rewriter.eraseBlock(block);
+      return success();
+    }
+    return failure();
   }
 };
 
@@ -596,12 +686,12 @@ template <typename OpTy> struct MaskModToCausal : OpRewritePattern<OpTy> {
 
 void AttentionOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
                                               MLIRContext *context) {
-  patterns.add<MaskModToCausal<AttentionOp>>(context);
+  patterns.add<MaskModToBands<AttentionOp>>(context);
 }
 
 void AttentionBackwardOp::getCanonicalizationPatterns(
     RewritePatternSet &patterns, MLIRContext *context) {
-  patterns.add<MaskModToCausal<AttentionBackwardOp>>(context);
+  patterns.add<MaskModToBands<AttentionBackwardOp>>(context);
 }
 
 int64_t AttentionBackwardOp::getGroupSize() {
