@@ -140,6 +140,11 @@ ASYNC_SWEEP = [SWEEP + n + ".mlir" for n in
 MOD = "test/Integration/Modifiers/"
 
 MUTATIONS = [
+    ("window-band-sgt-off-by-one",
+     "    return BandBound{false, offset + 1};",
+     "    return BandBound{false, offset};",
+     ["test/Dialect/FA/canonicalize.mlir", "test/Transforms/FoldMasks/bands.mlir"],
+     "k > q + c read as k >= q + c: a window one key wider than the mask_mod"),
     # Linear attention (issue 34): the chunked lowering's carried state and
     # the decay, checked against the reference and the float64 oracle.
     ("linear-carry-one-power-short",
