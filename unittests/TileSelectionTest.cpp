@@ -918,3 +918,33 @@ TEST(KernelPlan, CopiesStaySynchronousWhenRowsDoNotSplitIntoChunks) {
 }
 
 } // namespace
+
+// Linear attention's chunk: the working set of one chunk (Q, K, V rows in
+// the input type, the [C, C] f32 weights, the [D, Dv] f32 state and the
+// [D] normalizer) against shared memory.
+TEST(LinearChunk, CountsRowsWeightsAndState) {
+  // 64 rows of f16 Q, K (64) and V (64), 64x64 f32, 64x64 f32 state, 64 f32.
+  EXPECT_EQ(linearChunkBytes(64, 64, 64, 2, true),
+            64 * 192 * 2 + 64 * 64 * 4 + 64 * 64 * 4 + 64 * 4);
+  EXPECT_EQ(linearChunkBytes(16, 128, 32, 4, false),
+            16 * 288 * 4 + 16 * 16 * 4 + 128 * 32 * 4);
+}
+
+TEST(LinearChunk, Prefers64AndHalvesUntilItFits) {
+  std::string error;
+  auto roomy = selectLinearChunk(64, 64, 2, true, 166912, error);
+  ASSERT_TRUE(roomy.has_value());
+  EXPECT_EQ(roomy->chunk, 64);
+  // d = 128 in f32: 64 rows need 180224 bytes, 32 need 118784.
+  auto tight = selectLinearChunk(128, 128, 4, false, 166912, error);
+  ASSERT_TRUE(tight.has_value());
+  EXPECT_EQ(tight->chunk, 32);
+  EXPECT_LE(tight->sharedMemoryBytes, 166912);
+  EXPECT_GT(linearChunkBytes(64, 128, 128, 4, false), 166912);
+}
+
+TEST(LinearChunk, RefusesWhenSixteenRowsDoNotFit) {
+  std::string error;
+  EXPECT_FALSE(selectLinearChunk(128, 128, 4, false, 65536, error).has_value());
+  EXPECT_NE(error.find("16 rows need 91136"), std::string::npos) << error;
+}

@@ -414,6 +414,8 @@ struct FASelectTilesPass : fa::impl::FASelectTilesBase<FASelectTilesPass> {
         return selectBackward(backward);
       if (auto op = dyn_cast<AttentionOp>(walked))
         return selectForward(op);
+      if (auto linear = dyn_cast<LinearAttentionOp>(walked))
+        return selectLinear(linear);
       return WalkResult::advance();
     });
     if (result.wasInterrupted())
@@ -523,6 +525,71 @@ private:
     if (reportStream)
       writeReport(*reportStream, op, op.getQuery().getType().getElementType(),
                   "forward", shape, *resolved, decision, hopperChoices());
+    return WalkResult::advance();
+  }
+
+  /// The chunk of a causal fa.linear_attention from the target's shared
+  /// memory (selectLinearChunk), unless the op has one; reported as a line
+  /// with "pass": "linear". A linear attention that is not causal needs no
+  /// chunk and is reported without one.
+  WalkResult selectLinear(LinearAttentionOp op) {
+    FailureOr<ResolvedTarget> resolved =
+        resolveTarget(op, {{"query", op.getQuery()},
+                           {"key", op.getKey()},
+                           {"value", op.getValue()},
+                           {"output", op.getOutput()}});
+    if (failed(resolved))
+      return WalkResult::interrupt();
+    auto queryType = op.getQuery().getType();
+    int64_t headDim = queryType.getDimSize(3);
+    int64_t valueDim = op.getValue().getType().getDimSize(3);
+    int64_t elementBytes =
+        std::max<int64_t>(1, queryType.getElementTypeBitWidth() / 8);
+    std::optional<LinearChunkDecision> decision;
+    std::string why;
+    if (!op.getCausal()) {
+      why = "not causal: Q (K^T V) walks no chunks";
+    } else if (IntegerAttr given = op.getChunkAttr()) {
+      int64_t bytes = linearChunkBytes(given.getInt(), headDim, valueDim,
+                                       elementBytes, op.isNormalized());
+      decision = LinearChunkDecision{given.getInt(), bytes,
+                                     "chunk written on the op"};
+      why = decision->why;
+    } else {
+      std::string error;
+      decision = selectLinearChunk(
+          headDim, valueDim, elementBytes, op.isNormalized(),
+          resolved->description.sharedMemoryPerBlock, error);
+      if (!decision) {
+        op.emitOpError() << error;
+        return WalkResult::interrupt();
+      }
+      op.setChunkAttr(
+          IntegerAttr::get(IntegerType::get(op.getContext(), 64),
+                           decision->chunk));
+      why = decision->why;
+    }
+    if (reportStream) {
+      std::string loc;
+      llvm::raw_string_ostream locStream(loc);
+      op.getLoc().print(locStream);
+      llvm::json::OStream json(*reportStream);
+      json.object([&] {
+        json.attribute("loc", loc);
+        json.attribute("pass", "linear");
+        json.attribute("target", resolved->description.name);
+        json.attribute("chunk", decision ? llvm::json::Value(decision->chunk)
+                                         : llvm::json::Value(nullptr));
+        if (decision) {
+          json.attribute("smem_bytes", decision->sharedMemoryBytes);
+          json.attribute("smem_limit",
+                         resolved->description.sharedMemoryPerBlock);
+        }
+        json.attribute("why", "target " + resolved->description.name +
+                                  " from " + resolved->origin + "; " + why);
+      });
+      *reportStream << "\n";
+    }
     return WalkResult::advance();
   }
 

@@ -392,6 +392,37 @@ TileSelection checkBackwardTiling(const Tiling &tiling,
                                   const AttentionShape &shape,
                                   const TargetDescription &target);
 
+//===----------------------------------------------------------------------===//
+// Linear attention's chunk (fa.linear_attention, causal)
+//===----------------------------------------------------------------------===//
+
+/// The chunk of a causal linear attention and why.
+struct LinearChunkDecision {
+  int64_t chunk = 0;
+  /// What one chunk keeps on chip: Q, K and V's rows in the input type,
+  /// the [C, C] weights and the [D, Dv] state (and the normalizer's [D])
+  /// in f32.
+  int64_t sharedMemoryBytes = 0;
+  std::string why;
+};
+
+/// Bytes one chunk of `chunk` rows keeps on chip (see LinearChunkDecision).
+int64_t linearChunkBytes(int64_t chunk, int64_t headDim, int64_t valueDim,
+                         int64_t elementBytes, bool normalized);
+
+/// C = 64 (flash-linear-attention's chunk: its [C, C] product and the [D,
+/// Dv] state update cost alike per row at D = Dv = 64, and it is a whole
+/// number of 16-row tensor-core tiles) when its working set fits the
+/// target's shared memory (`sramBytes`), else the largest power of two
+/// from 16 that fits; nullopt when even 16 rows do not (the error says
+/// what would be needed).
+std::optional<LinearChunkDecision> selectLinearChunk(int64_t headDim,
+                                                 int64_t valueDim,
+                                                 int64_t elementBytes,
+                                                 bool normalized,
+                                                 int64_t sramBytes,
+                                                 std::string &error);
+
 } // namespace mlir::fa
 
 #endif // FA_TRANSFORMS_TILESELECTION_H

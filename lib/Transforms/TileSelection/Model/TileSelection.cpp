@@ -1351,3 +1351,50 @@ TileSelection mlir::fa::checkBackwardTiling(const Tiling &tiling,
   result.decision = decision;
   return result;
 }
+
+int64_t mlir::fa::linearChunkBytes(int64_t chunk, int64_t headDim,
+                                   int64_t valueDim, int64_t elementBytes,
+                                   bool normalized) {
+  int64_t rows = chunk * (2 * headDim + valueDim) * elementBytes;
+  int64_t weights = chunk * chunk * 4;
+  int64_t state = headDim * valueDim * 4 + (normalized ? headDim * 4 : 0);
+  return rows + weights + state;
+}
+
+std::optional<LinearChunkDecision>
+mlir::fa::selectLinearChunk(int64_t headDim, int64_t valueDim,
+                            int64_t elementBytes, bool normalized,
+                            int64_t sramBytes, std::string &error) {
+  constexpr int64_t kPreferred = 64, kSmallest = 16;
+  for (int64_t chunk = kPreferred; chunk >= kSmallest; chunk /= 2) {
+    int64_t bytes =
+        linearChunkBytes(chunk, headDim, valueDim, elementBytes, normalized);
+    if (bytes > sramBytes)
+      continue;
+    LinearChunkDecision decision;
+    decision.chunk = chunk;
+    decision.sharedMemoryBytes = bytes;
+    decision.why =
+        chunk == kPreferred
+            ? "chunk 64 (flash-linear-attention's): Q, K, V rows, the [64, 64] "
+              "weights and the state take " +
+                  std::to_string(bytes) + " of " + std::to_string(sramBytes) +
+                  " bytes"
+            : "chunk " + std::to_string(chunk) +
+                  ", the largest power of two whose rows, weights and state (" +
+                  std::to_string(bytes) + " bytes) fit " +
+                  std::to_string(sramBytes) + " bytes (64 would need " +
+                  std::to_string(linearChunkBytes(kPreferred, headDim,
+                                                  valueDim, elementBytes,
+                                                  normalized)) +
+                  ")";
+    return decision;
+  }
+  error = "no chunk of linear attention fits the target's " +
+          std::to_string(sramBytes) + " bytes of shared memory: 16 rows need " +
+          std::to_string(linearChunkBytes(kSmallest, headDim, valueDim,
+                                          elementBytes, normalized)) +
+          " (D = " + std::to_string(headDim) +
+          ", Dv = " + std::to_string(valueDim) + ")";
+  return std::nullopt;
+}
