@@ -552,6 +552,14 @@ private:
     } else if (IntegerAttr given = op.getChunkAttr()) {
       int64_t bytes = linearChunkBytes(given.getInt(), headDim, valueDim,
                                        elementBytes, op.isNormalized());
+      int64_t limit = resolved->description.sharedMemoryPerBlock;
+      if (bytes > limit) {
+        op.emitOpError() << "chunk " << given.getInt() << " needs " << bytes
+                         << " bytes of shared memory (Q, K and V's rows, the "
+                            "f32 weights and state), over the target's "
+                         << limit;
+        return WalkResult::interrupt();
+      }
       decision = LinearChunkDecision{given.getInt(), bytes,
                                      "chunk written on the op"};
       why = decision->why;

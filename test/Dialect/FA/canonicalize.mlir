@@ -220,3 +220,25 @@ func.func @backward_window(%q: !q, %k: !kv, %lse: !lse) -> (!q, !kv, !kv) {
   } : !q, !kv, !kv, !q, !q, !lse -> !q, !kv, !kv
   return %dq, %dk, %dv : !q, !kv, !kv
 }
+
+// -----
+
+!q = tensor<1x2x8x4xf32>
+
+// q + 1 <= k <= q + 3 with Nq = Nk: both diagonals are k = q, and a window
+// around it would need left = -1. No attribute says this band: it stays.
+// CHECK-LABEL: func.func @band_off_the_diagonal
+// CHECK: mask_mod {
+// CHECK-NOT: window =
+func.func @band_off_the_diagonal(%q: !q) -> !q {
+  %o = fa.attention %q, %q, %q scale = 0.5 mask_mod {
+  ^bb0(%b: index, %h: index, %i: index, %j: index):
+    %c3 = arith.constant 3 : index
+    %i3 = arith.addi %i, %c3 : index
+    %lower = arith.cmpi sgt, %j, %i : index
+    %upper = arith.cmpi sle, %j, %i3 : index
+    %keep = arith.andi %lower, %upper : i1
+    fa.yield %keep : i1
+  } : !q, !q, !q -> !q
+  return %o : !q
+}
