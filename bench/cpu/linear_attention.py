@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
 """Linear attention on the CPU: fa.linear_attention lowered in the cheap
 order (fa-lower-linear-attention: Q (K^T V), causal by chunks carrying the
-state) against the quadratic order the frontend writes ((Q K^T) V, the
-reference decomposition: fa-cpu-pipeline=reference=true, which builds the
-[N, N] weights as a frontend's linalg would).
+state) against the quadratic order the frontend writes. By default
+(--form frontend) the program is that quadratic order in linalg (S = Q K^T,
+the causal select with 0 in a body comparing positions, the row sum, the
+division, W V): fa-cpu-pipeline raises it to fa.linear_attention (checked)
+and lowers it, and fa-cpu-pipeline=raise=false runs it as written. With
+--form op, the program is fa.linear_attention itself, against its
+reference decomposition (fa-cpu-pipeline=reference=true).
 
 Each program runs in its own mlir-runner process; peak resident memory
 (getrusage's ru_maxrss of that child) and wall time are measured, and each
@@ -13,6 +17,7 @@ pattern for Q and K, the pattern itself for V, normalized rows
 
   bench/cpu/linear_attention.py [--n 8192,32768] [--heads 1] [--d 64]
       [--causal both|yes|no] [--chunk 64] [--skip-quadratic-above N]
+      [--form frontend|op]
 """
 import argparse
 import json
@@ -27,7 +32,71 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 LLVM = "/usr/lib/llvm-22"
 
 
-def program(n, heads, d, causal, chunk):
+def attention(n, heads, d, causal, attrs, form):
+    """@attention: the op itself, or (form "frontend") the quadratic order
+    as a frontend writes it in linalg: S = Q·Kᵀ, the causal select with 0
+    in a body comparing linalg.index, the row sum, W / (Σ_j W + ε), W·V."""
+    t = f"tensor<1x{heads}x{n}x{d}xf32>"
+    if form == "op":
+        return f"""func.func @attention(%q: {t}, %k: {t}, %v: {t}) -> {t} {{
+  %o = fa.linear_attention %q, %k, %v {attrs} : {t}, {t}, {t} -> {t}
+  return %o : {t}
+}}"""
+    s = f"tensor<1x{heads}x{n}x{n}xf32>"
+    r = f"tensor<1x{heads}x{n}xf32>"
+    scale = 1.0 / d ** 0.5
+    mask = ("""    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %c = arith.cmpi sle, %j, %i : index
+    %r = arith.select %c, %y, %zero : f32""" if causal else "    %r = arith.addf %y, %zero : f32")
+    return f"""func.func @attention(%q: {t}, %k: {t}, %v: {t}) -> {t} {{
+  %zero = arith.constant 0.0 : f32
+  %scale = arith.constant {scale:.9e} : f32
+  %eps = arith.constant 1.0e-06 : f32
+  %es = tensor.empty() : {s}
+  %zs = linalg.fill ins(%zero : f32) outs(%es : {s}) -> {s}
+  %s = linalg.generic {{indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}}
+      ins(%q, %k : {t}, {t}) outs(%zs : {s}) {{
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %sum = arith.addf %acc, %m : f32
+    linalg.yield %sum : f32
+  }} -> {s}
+  %w = linalg.generic {{indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}}
+      ins(%s : {s}) outs(%es : {s}) {{
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.mulf %x, %scale : f32
+{mask}
+    linalg.yield %r : f32
+  }} -> {s}
+  %er = tensor.empty() : {r}
+  %zr = linalg.fill ins(%zero : f32) outs(%er : {r}) -> {r}
+  %den = linalg.reduce ins(%w : {s}) outs(%zr : {r}) dimensions = [3]
+    (%x: f32, %acc: f32) {{
+      %sum = arith.addf %x, %acc : f32
+      linalg.yield %sum : f32
+    }}
+  %et = tensor.empty() : {t}
+  %zo = linalg.fill ins(%zero : f32) outs(%et : {t}) -> {t}
+  %num = linalg.generic {{indexing_maps = [affine_map<(b, h, i, e, j) -> (b, h, i, j)>, affine_map<(b, h, i, e, j) -> (b, h, j, e)>, affine_map<(b, h, i, e, j) -> (b, h, i, e)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}}
+      ins(%w, %v : {s}, {t}) outs(%zo : {t}) {{
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %sum = arith.addf %acc, %m : f32
+    linalg.yield %sum : f32
+  }} -> {t}
+  %o = linalg.generic {{indexing_maps = [affine_map<(b, h, i, e) -> (b, h, i, e)>, affine_map<(b, h, i, e) -> (b, h, i)>, affine_map<(b, h, i, e) -> (b, h, i, e)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}}
+      ins(%num, %den : {t}, {r}) outs(%et : {t}) {{
+  ^bb0(%x: f32, %dd: f32, %out: f32):
+    %de = arith.addf %dd, %eps : f32
+    %y = arith.divf %x, %de : f32
+    linalg.yield %y : f32
+  }} -> {t}
+  return %o : {t}
+}}"""
+
+
+def program(n, heads, d, causal, chunk, form="frontend"):
     t = f"tensor<1x{heads}x{n}x{d}xf32>"
     attrs = (f"scale = {1.0 / d ** 0.5}" + (" causal" if causal else "")
              + " normalize(eps = 1.0e-6)" + (f" chunk = {chunk}" if causal else ""))
@@ -65,10 +134,7 @@ func.func @input(%phase: f32, %phi: i1) -> {t} {{
   return %r : {t}
 }}
 
-func.func @attention(%q: {t}, %k: {t}, %v: {t}) -> {t} {{
-  %o = fa.linear_attention %q, %k, %v {attrs} : {t}, {t}, {t} -> {t}
-  return %o : {t}
-}}
+{attention(n, heads, d, causal, attrs, form)}
 
 func.func @main() {{
   %p1 = arith.constant 0.1 : f32
@@ -97,12 +163,19 @@ func.func @main() {{
 """
 
 
-def run_one(fa_opt, n, heads, d, causal, chunk, passes):
+def run_one(fa_opt, n, heads, d, causal, chunk, passes, form):
     with tempfile.TemporaryDirectory() as workdir:
         source = os.path.join(workdir, "p.mlir")
         compiled = os.path.join(workdir, "c.mlir")
         with open(source, "w") as stream:
-            stream.write(program(n, heads, d, causal, chunk))
+            stream.write(program(n, heads, d, causal, chunk, form))
+        if form == "frontend" and "raise=false" not in " ".join(passes):
+            # The frontend's program must have been raised, or the row
+            # measures the quadratic order under another name.
+            raised = subprocess.run([fa_opt, source, "--fa-raise-attention"], check=True,
+                                    capture_output=True, text=True).stdout
+            if "fa.linear_attention" not in raised:
+                sys.exit(f"N = {n}: the frontend's program was not raised")
         subprocess.run([fa_opt, source, *passes, "-o", compiled], check=True)
         libs = ",".join(f"{LLVM}/lib/lib{lib}.so"
                         for lib in ("mlir_runner_utils", "mlir_c_runner_utils"))
@@ -127,12 +200,16 @@ def main():
     parser.add_argument("--causal", default="both", choices=["both", "yes", "no"])
     parser.add_argument("--chunk", type=int, default=64)
     parser.add_argument("--skip-quadratic-above", type=int, default=1 << 30)
+    parser.add_argument("--form", default="frontend", choices=["frontend", "op"],
+                        help="frontend: the quadratic order as linalg, raised by "
+                             "fa-cpu-pipeline and run as written with raise=false; "
+                             "op: fa.linear_attention, against the reference decomposition")
     parser.add_argument("--one", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
         n, causal, passes = json.loads(args.one)
         print(json.dumps(run_one(args.fa_opt, n, args.heads, args.d, causal, args.chunk,
-                                 passes)))
+                                 passes, args.form)))
         return 0
     causals = {"both": [False, True], "yes": [True], "no": [False]}[args.causal]
     print(f"| N | causal | program | peak RSS (MiB) | wall (s) | sum of O^2 |")
@@ -141,15 +218,21 @@ def main():
     for n in (int(x) for x in args.n.split(",")):
         for causal in causals:
             rows = []
-            for label, passes in (("Q (K^T V), fa-lower-linear-attention", ["--fa-cpu-pipeline"]),
-                                  ("(Q K^T) V, quadratic", ["--fa-cpu-pipeline=reference=true"])):
+            if args.form == "frontend":
+                runs = (("frontend's (Q K^T) V, raised: Q (K^T V)", ["--fa-cpu-pipeline"]),
+                        ("frontend's (Q K^T) V, as written (quadratic)",
+                         ["--fa-cpu-pipeline=raise=false"]))
+            else:
+                runs = (("Q (K^T V), fa-lower-linear-attention", ["--fa-cpu-pipeline"]),
+                        ("(Q K^T) V, quadratic", ["--fa-cpu-pipeline=reference=true"]))
+            for label, passes in runs:
                 if "quadratic" in label and n > args.skip_quadratic_above:
                     continue
                 # A fresh interpreter per run: RUSAGE_CHILDREN is its own.
                 out = subprocess.run(
                     [sys.executable, __file__, "--fa-opt", args.fa_opt, "--heads",
                      str(args.heads), "--d", str(args.d), "--chunk", str(args.chunk),
-                     "--one", json.dumps([n, causal, passes])],
+                     "--form", args.form, "--one", json.dumps([n, causal, passes])],
                     check=True, capture_output=True, text=True).stdout
                 row = json.loads(out)
                 rows.append(row)

@@ -606,16 +606,21 @@ std::optional<std::pair<Value, Labels>> Matcher::matchValueContraction() {
     return reject(RejectCategory::NotCandidate, "not a contraction");
   bool severalReductions = llvm::count(view->reductionLoops, true) > 1;
 
-  // P is the operand computed from a softmax.
+  // P is the operand computed from a softmax (linear attention: the
+  // operand runLinear chose).
   unsigned probsIndex = 0;
-  Operation *softmax = findSoftmax(view->inputs[0]);
-  if (!softmax) {
-    probsIndex = 1;
-    softmax = findSoftmax(view->inputs[1]);
+  if (linearMode) {
+    probsIndex = linearWeightsIndex;
+  } else {
+    Operation *softmax = findSoftmax(view->inputs[0]);
+    if (!softmax) {
+      probsIndex = 1;
+      softmax = findSoftmax(view->inputs[1]);
+    }
+    if (!softmax)
+      return reject(RejectCategory::NotCandidate, "no softmax feeds it");
+    rejection.location = softmax;
   }
-  if (!softmax)
-    return reject(RejectCategory::NotCandidate, "no softmax feeds it");
-  rejection.location = softmax;
   if (severalReductions)
     return reject(RejectCategory::Contraction,
                   "P·V contracts " +
@@ -2432,10 +2437,10 @@ bool mlir::fa::recognition::feedsOnSoftmax(Operation *op) {
 /// Matching creates these ops with a plain builder (the matcher has no
 /// rewriter): a refused candidate erases them again (matchAttention), an
 /// accepted one makes them part of its pattern.
-Value Matcher::materializeCondition(Term *condition) {
+Value Matcher::materializeCondition(Term *condition, bool anyType) {
   auto op = dyn_cast_or_null<linalg::GenericOp>(condition->bodyOp);
   Value cond = condition->scalar;
-  if (!op || !cond || !cond.getType().isInteger(1) ||
+  if (!op || !cond || (!anyType && !cond.getType().isInteger(1)) ||
       op.getNumReductionLoops() != 0 || op->getNumResults() != 1)
     return Value();
   Block *body = op.getBlock();
@@ -2483,8 +2488,9 @@ Value Matcher::materializeCondition(Term *condition) {
   Location loc = op.getLoc();
   Value init = op.getDpsInitOperand(0)->get();
   auto initType = cast<RankedTensorType>(init.getType());
+  Type elementType = cond.getType();
   Value empty = tensor::EmptyOp::create(
-      b, loc, tensor::getMixedSizes(b, loc, init), b.getI1Type());
+      b, loc, tensor::getMixedSizes(b, loc, init), elementType);
   SmallVector<Value> newInputs;
   SmallVector<AffineMap> maps;
   for (unsigned number : inputs) {
@@ -2495,7 +2501,7 @@ Value Matcher::materializeCondition(Term *condition) {
   SmallVector<utils::IteratorType> iterators(op.getNumLoops(),
                                              utils::IteratorType::parallel);
   auto generic = linalg::GenericOp::create(
-      b, loc, TypeRange{initType.clone(b.getI1Type())}, newInputs,
+      b, loc, TypeRange{initType.clone(elementType)}, newInputs,
       ValueRange{empty}, maps, iterators,
       [&](OpBuilder &nb, Location nloc, ValueRange args) {
         IRMapping mapping;

@@ -20,7 +20,8 @@ namespace mlir::fa::recognition {
 enum class MaskMeaning {
   Keep, // i1, true = visible
   Hide, // i1, true = hidden
-  Bias  // float, -inf = hidden, 0 = visible (anything else: not causal)
+  Bias, // float, -inf = hidden, 0 = visible (anything else: not causal)
+  Factor // float multiplied into the weights: 1 = visible, 0 = hidden
 };
 
 /// Whether a mask element of value `value` shows its key under `meaning`:
@@ -32,6 +33,13 @@ std::optional<bool> maskShows(MaskMeaning meaning, double value);
 /// The values of `mask` at compile time, in row-major order: a constant, or
 /// a linalg.generic computed from linalg.index only. Nullopt otherwise.
 std::optional<SmallVector<double>> maskValues(Value mask);
+
+/// For a mask computed by one linalg.generic from linalg.index alone (too
+/// large to evaluate, say): the offset c when the keys it shows are exactly
+/// `k <= q + c`, read from its body (a conjunction of comparisons of the
+/// query and key index, each plus a constant), without evaluating it.
+std::optional<int64_t> symbolicUpperBand(Value mask, ArrayRef<Axis> labels,
+                                         MaskMeaning meaning);
 
 /// Returns the alignment when `mask`, read with `labels` over scores of
 /// `queryLen` x `keyLen`, hides exactly the keys j > i + delta of a causal

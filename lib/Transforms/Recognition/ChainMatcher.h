@@ -13,6 +13,7 @@
 
 #include "AttentionMatcher.h"
 #include "CausalMask.h"
+#include "LinearAttention.h"
 #include "StructuredView.h"
 
 #include "llvm/ADT/SetVector.h"
@@ -114,6 +115,10 @@ public:
 
   std::optional<AttentionMatch> run();
 
+  /// Matches linear attention instead (LinearAttention.cpp), reading
+  /// operand `weightsIndex` of the root as the weights.
+  std::optional<LinearAttentionMatch> runLinear(unsigned weightsIndex);
+
 private:
   /// The steps of run, in order (see each in AttentionMatcher.cpp).
   struct OperandTypes {
@@ -191,6 +196,34 @@ private:
                    SmallVectorImpl<int64_t> &permutation);
   bool checkMask(Value mask, ArrayRef<Axis> labels);
   bool checkExternalUses();
+
+  // Linear attention (LinearAttention.cpp).
+  /// A factor multiplied into the weights (a 0/1 mask, a decay table) or a
+  /// select's condition, read as `meaning`.
+  struct WeightFactor {
+    Value value;
+    Labels labels;
+    MaskMeaning meaning;
+  };
+  bool splitQuotient(Term *term, Term *&numerator, Term *&denominator);
+  bool readsValue(Term *term, Value target, unsigned depth = 16);
+  bool readsProduct(Term *term, unsigned depth = 16);
+  bool peelWeightNormalization(Term *&term, std::optional<double> &epsilon);
+  bool matchNormalizer(Term *denominator, Term *weights,
+                       std::optional<double> &epsilon);
+  bool matchLinearWeights(Term *term, Term *&contraction,
+                          SmallVectorImpl<WeightFactor> &factors);
+  bool peelOutputNormalization(Value weights, ArrayRef<Axis> weightsLabels,
+                               std::optional<double> &epsilon,
+                               Operation *&output);
+  bool classifyWeightFactors(Value weights, ArrayRef<Axis> weightsLabels,
+                             ArrayRef<WeightFactor> factors,
+                             LinearAttentionMatch &result);
+  bool checkLinearExternalUses(Operation *output);
+  /// Set by runLinear: matchValueContraction reads operand
+  /// `linearWeightsIndex` as the weights instead of looking for a softmax.
+  bool linearMode = false;
+  unsigned linearWeightsIndex = 0;
 
   // The backward of a joint graph (JointGraphMatcher.cpp).
   /// Matches the users of P outside the forward chain as attention's
@@ -334,7 +367,9 @@ private:
   /// the condition reads the scores or anything but the op's inputs,
   /// linalg.index and values from above.
 public:
-  Value materializeCondition(Term *condition);
+  /// With `anyType`, a value of any type computed in the body (a decay
+  /// factor), not only an i1 condition.
+  Value materializeCondition(Term *condition, bool anyType = false);
   /// Ops materializeCondition created: erased again when the candidate is
   /// refused, part of the pattern otherwise.
   SmallVector<Operation *> materialized;

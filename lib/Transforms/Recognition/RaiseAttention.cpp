@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AttentionMatcher.h"
+#include "LinearAttention.h"
 #include "Candidates.h"
 
 #include "fa/Dialect/FA/IR/FAOps.h"
@@ -1153,6 +1154,51 @@ void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
   eraseMatchedOps(match, rewriter, erased);
 }
 
+/// Emits fa.linear_attention for `linear` before the op it replaces (the
+/// second product, or the division normalizing it), replaces that op and
+/// erases what became dead; adds it to `erased`.
+void rewriteLinear(const LinearAttentionMatch &linear, RewriterBase &rewriter,
+                   llvm::DenseSet<Operation *> &erased) {
+  const AttentionMatch &match = linear.operands;
+  Operation *replaced = match.root;
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(replaced);
+  OpBuilder &b = rewriter;
+  Location loc = replaced->getLoc();
+  RaisedOperands operands = arrangeOperands(b, loc, match);
+  auto queryType = cast<RankedTensorType>(operands.query.getType());
+  auto valueType = cast<RankedTensorType>(operands.value.getType());
+  auto outputType = RankedTensorType::get(
+      {queryType.getDimSize(0), queryType.getDimSize(1),
+       queryType.getDimSize(2), valueType.getDimSize(3)},
+      valueType.getElementType());
+  Value decay;
+  if (!linear.decay.empty()) {
+    SmallVector<float> gammas(linear.decay.begin(), linear.decay.end());
+    auto decayType = RankedTensorType::get(
+        {static_cast<int64_t>(gammas.size())}, b.getF32Type());
+    decay = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(decayType, ArrayRef<float>(gammas)));
+  }
+  auto op = LinearAttentionOp::create(
+      b, loc, outputType, operands.query, operands.key, operands.value, decay,
+      b.getF64FloatAttr(match.scale),
+      match.causal ? b.getUnitAttr() : nullptr,
+      linear.epsilon ? b.getF64FloatAttr(*linear.epsilon) : nullptr,
+      /*chunk=*/nullptr);
+  auto replacedType = cast<RankedTensorType>(replaced->getResult(0).getType());
+  Value output = collapseFromRank4(
+      b, loc, op.getOutput(),
+      replacedType.getRank() - (match.groupAxis ? 1 : 0));
+  if (match.groupAxis)
+    output = splitHeadsIntoGroups(b, loc, output, match.numBatchDims - 1,
+                                  match.groupSize);
+  output = transpose(b, loc, output, match.outputPermutation);
+  rewriter.replaceAllUsesWith(replaced->getResult(0),
+                              toFrontendType(b, loc, output, replacedType));
+  eraseMatchedOps(match, rewriter, erased);
+}
+
 /// The recognizer as a pattern, for compilers that run it in their own
 /// driver: it fires on a contraction that is the P·V of an attention and
 /// reports every refusal as a match failure with its reason.
@@ -1162,10 +1208,26 @@ struct RaiseAttentionPattern : RewritePattern {
 
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
-    if (op->getNumResults() != 1 || !feedsOnSoftmax(op))
+    bool softmaxCandidate = op->getNumResults() == 1 && feedsOnSoftmax(op);
+    bool linearCandidate = isLinearAttentionCandidate(op);
+    if (!softmaxCandidate && !linearCandidate)
       return failure();
     Rejection rejection;
-    std::optional<AttentionMatch> match = matchAttention(op, rejection);
+    std::optional<AttentionMatch> match;
+    if (softmaxCandidate)
+      match = matchAttention(op, rejection);
+    if (!match && linearCandidate) {
+      Rejection linearRejection;
+      std::optional<LinearAttentionMatch> linear =
+          matchLinearAttention(op, linearRejection);
+      if (linear) {
+        llvm::DenseSet<Operation *> erased;
+        rewriteLinear(*linear, rewriter, erased);
+        return success();
+      }
+      if (!softmaxCandidate)
+        rejection = std::move(linearRejection);
+    }
     if (!match)
       return rewriter.notifyMatchFailure(op, rejection.message);
     llvm::DenseSet<Operation *> erased;
@@ -1179,10 +1241,12 @@ struct FARaiseAttentionPass
   using FARaiseAttentionBase::FARaiseAttentionBase;
 
   void runOnOperation() override {
-    SmallVector<Operation *> candidates;
+    SmallVector<Operation *> candidates, linearCandidates;
     getOperation()->walk([&](Operation *op) {
       if (op->getNumResults() == 1 && feedsOnSoftmax(op))
         candidates.push_back(op);
+      if (isLinearAttentionCandidate(op))
+        linearCandidates.push_back(op);
     });
     // Every exp or softmax that reaches a contraction, found before any
     // rewrite: each is raised or explained below.
@@ -1222,6 +1286,38 @@ struct FARaiseAttentionPass
                               "kv_lengths: "
                            << match->maskNote;
       rewrite(*match, rewriter, erased);
+    }
+    // Linear attention: products of products not raised above. Where the
+    // softmax matcher refused the product, only a match counts (its reason
+    // stands otherwise): an exp in a decay table makes a softmax candidate
+    // of linear attention.
+    llvm::DenseSet<Operation *> softmaxCandidates(candidates.begin(),
+                                                  candidates.end());
+    for (Operation *root : linearCandidates) {
+      if (erased.contains(root))
+        continue;
+      Rejection rejection;
+      std::optional<LinearAttentionMatch> linear =
+          matchLinearAttention(root, rejection);
+      if (!linear) {
+        if (rejection.category == RejectCategory::NotCandidate ||
+            softmaxCandidates.contains(root))
+          continue;
+        rejection.message = "as linear attention: " + rejection.message;
+        rejections.push_back({root, std::move(rejection)});
+        continue;
+      }
+      // A softmax candidate refused above is raised after all: its
+      // refusal is neither reported nor counted.
+      auto refused = llvm::find_if(
+          rejections, [&](auto &entry) { return entry.first == root; });
+      if (refused != rejections.end())
+        rejections.erase(refused);
+      ++numCandidates;
+      ++counts.candidates;
+      ++numRaised;
+      ++counts.raised;
+      rewriteLinear(*linear, rewriter, erased);
     }
     // In program order: a candidate covered by one reported before it is
     // not reported (two candidates may cover each other).

@@ -317,6 +317,8 @@ def generate_program(index, rng, dtype):
     generator of its own after the program it replaces consumed the
     module's draws, so that every other program of a seed stays as it
     was."""
+    if FAMILY == "linear":
+        return generate_program_linear(index, rng, dtype)
     grouped_rng = random.Random(f"grouped-{index}-{rng.getstate()[1][:4]}")
     modified_rng = random.Random(f"modified-{index}-{rng.getstate()[1][:4]}")
     program = generate_program_ungrouped(index, rng, dtype)
@@ -1827,6 +1829,284 @@ def generate_program_modified(index, rng, dtype):
     return p
 
 
+def generate_program_linear(index, rng, dtype):
+    """Linear attention (issue 34) as frontends write it, the quadratic
+    order (φ(Q)·φ(K)ᵀ)·V over [H, N, D], in linalg or TOSA: a feature map
+    (elu + 1, relu, exp or none), a scale, a causal mask (a select with 0,
+    or a product with a 0/1 tril), RetNet's decay γ_h^(i−j) (a table
+    computed from positions in linalg, a constant in TOSA), and the row
+    normalization W / (Σ_j W + ε) before or after the product. Near misses,
+    one edit each: a max with 0 on the product (ReLU attention), the mask
+    flipped to keep the later keys, the normalization summed over the
+    queries, the decay one power too many (γ^(i−j+1)), a bias added to the
+    product. Run with generate/run --family linear."""
+    p = Program(index, rng)
+    dialect = rng.choice(["linalg", "tosa"])
+    phi = rng.choice(["elu1", "relu", "exp", "identity"])
+    form = rng.choice(["plain", "causal-select", "causal-multiply", "decay"])
+    norm = rng.choice(["none", "before", "after"])
+    if phi == "identity":
+        norm = "none"  # signed weights: a normalizer near 0 amplifies rounding
+    edits = ["relu-on-product", "bias-added"]
+    if form != "plain":
+        edits.append("anti-causal")
+    if form == "decay":
+        edits.append("decay-off-by-one")
+    if norm == "before":
+        edits.append("normalized-over-queries")
+    mutation = rng.choice(edits) if rng.random() < 0.25 else None
+    heads = rng.choice([1, 2, 4])
+    d = rng.choice([2, 4, 8, 16])
+    dv = rng.choice([d, 4])
+    # Long enough that Q·(Kᵀ·V) is the cheaper order (else it stays).
+    low = d * dv // (d + dv) * 2 + 2
+    nq = rng.randint(max(low, 4), 48)
+    nk = nq if form != "plain" or rng.random() < 0.5 else rng.randint(max(low, 4), 48)
+    scale = rng.choice([1.0, 0.5, 0.125])
+    eps = rng.choice([1e-6, 1e-4])
+    gammas = [rng.choice([0.5, 0.75, 0.9, 0.96875, 1.0]) for _ in range(heads)]
+    f = "f32"
+    q_t, k_t = ttype([heads, nq, d], dtype), ttype([heads, nk, d], dtype)
+    v_t = ttype([heads, nk, dv], dtype)
+    o_t = ttype([heads, nq, dv], f)
+    s_t = ttype([heads, nq, nk], f)
+    r_t = ttype([heads, nq, 1], f)
+    ident = "affine_map<(a, b, c) -> (a, b, c)>"
+    par3 = '"parallel", "parallel", "parallel"'
+    p.meta = dict(dialect=dialect, dtype=dtype, heads=heads, kv_heads=heads, nq=nq, nk=nk, d=d,
+                  dv=dv, mask="none", mask_shape=None, mutation=mutation, iota=None,
+                  layout="linear", dynamic=False, scale_form="mul", linear=phi,
+                  linear_form=form, linear_norm=norm, scale=scale)
+    args = [f"%q: {q_t}", f"%k: {k_t}", f"%v: {v_t}"]
+    p.header = f"func.func @{p.name}({', '.join(args)}) -> ({o_t}) {{"
+    if dialect == "tosa":
+        p.emit(f'%zph = "tosa.const"() <{{values = dense<0.0> : tensor<1x{dtype}>}}> : () -> tensor<1x{dtype}>')
+        p.emit('%shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>')
+
+    def fl(value):
+        return f"{float(value):.9e}"
+
+    def const3(value):
+        c = p.fresh("c")
+        p.emit(f'{c} = "tosa.const"() <{{values = dense<{fl(value)}> : tensor<1x1x1xf32>}}> : () -> tensor<1x1x1xf32>')
+        return c
+
+    def feature(x, t):
+        """φ(x) in the inputs' type."""
+        if phi == "identity":
+            return x
+        out = p.fresh("phi")
+        et = t[t.index("<") + 1:-1].split("x")[-1]
+        if dialect == "tosa":
+            if phi == "exp":
+                p.emit(f"{out} = tosa.exp {x} : ({t}) -> {t}")
+            elif phi == "relu":
+                p.emit(f"{out} = tosa.clamp {x} {{min_val = 0.0 : {et}, max_val = 6.0e+04 : {et}}} : ({t}) -> {t}")
+            else:
+                z, one = p.fresh("z"), p.fresh("one")
+                p.emit(f'{z} = "tosa.const"() <{{values = dense<0.0> : tensor<1x1x1x{et}>}}> : () -> tensor<1x1x1x{et}>')
+                p.emit(f'{one} = "tosa.const"() <{{values = dense<1.0> : tensor<1x1x1x{et}>}}> : () -> tensor<1x1x1x{et}>')
+                pos, add, ex = p.fresh("pos"), p.fresh("add"), p.fresh("ex")
+                bt = t.replace(et + ">", "i1>")
+                p.emit(f"{pos} = tosa.greater {x}, {z} : ({t}, tensor<1x1x1x{et}>) -> {bt}")
+                p.emit(f"{add} = tosa.add {x}, {one} : ({t}, tensor<1x1x1x{et}>) -> {t}")
+                p.emit(f"{ex} = tosa.exp {x} : ({t}) -> {t}")
+                p.emit(f"{out} = tosa.select {pos}, {add}, {ex} : ({bt}, {t}, {t}) -> {t}")
+            return out
+        body = {"exp": ["%y = math.exp %a0 : ET"],
+                "relu": ["%z = arith.constant 0.0 : ET", "%y = arith.maximumf %a0, %z : ET"],
+                "elu1": ["%z = arith.constant 0.0 : ET", "%one = arith.constant 1.0 : ET",
+                         "%pos = arith.cmpf ogt, %a0, %z : ET", "%add = arith.addf %a0, %one : ET",
+                         "%ex = math.exp %a0 : ET", "%y = arith.select %pos, %add, %ex : ET"]}[phi]
+        e = p.fresh("e")
+        p.emit(f"{e} = tensor.empty() : {t}")
+        p.emit(f"{out} = linalg.generic {{indexing_maps = [{ident}, {ident}], iterator_types = [{par3}]}} ins({x} : {t}) outs({e} : {t}) {{")
+        p.emit(f"^bb0(%a0: {et}, %o: {et}):")
+        for line in body + ["linalg.yield %y : ET"]:
+            p.emit("  " + line.replace("ET", et))
+        p.emit(f"}} -> {t}")
+        return out
+
+    fq, fk = feature("%q", q_t), feature("%k", k_t)
+    # S = φ(Q)·φ(K)ᵀ in f32.
+    s = p.fresh("s")
+    if dialect == "tosa":
+        kt = p.fresh("kt")
+        kt_t = ttype([heads, d, nk], dtype)
+        p.emit(f"{kt} = tosa.transpose {fk} {{perms = array<i32: 0, 2, 1>}} : ({k_t}) -> {kt_t}")
+        p.emit(f"{s} = tosa.matmul {fq}, {kt}, %zph, %zph : ({q_t}, {kt_t}, tensor<1x{dtype}>, tensor<1x{dtype}>) -> {s_t}")
+    else:
+        z, e, c = p.fresh("z"), p.fresh("e"), p.fresh("c")
+        p.emit(f"{c} = arith.constant 0.0 : f32")
+        p.emit(f"{e} = tensor.empty() : {s_t}")
+        p.emit(f"{z} = linalg.fill ins({c} : f32) outs({e} : {s_t}) -> {s_t}")
+        p.emit(f"{s} = linalg.batch_matmul indexing_maps = [affine_map<(b, i, j, d) -> (b, i, d)>, "
+               f"affine_map<(b, i, j, d) -> (b, j, d)>, affine_map<(b, i, j, d) -> (b, i, j)>] "
+               f"ins({fq}, {fk} : {q_t}, {k_t}) outs({z} : {s_t}) -> {s_t}")
+
+    def elementwise(inputs, body, maps):
+        out = p.fresh("w")
+        linalg_elementwise(p, out, inputs, body, maps, [heads, nq, nk])
+        return out
+
+    def tosa_mul(a, a_t, b, b_t):
+        out = p.fresh("w")
+        p.emit(f"{out} = tosa.mul {a}, {b}, %shift : ({a_t}, {b_t}, tensor<1xi8>) -> {s_t}")
+        return out
+
+    w = s
+    if scale != 1.0:
+        if dialect == "tosa":
+            w = tosa_mul(w, s_t, const3(scale), "tensor<1x1x1xf32>")
+        else:
+            w = elementwise([(w, s_t)], [f"%c = arith.constant {fl(scale)} : f32",
+                                         "%y = arith.mulf %a0, %c : f32", "linalg.yield %y : f32"],
+                            [ident, ident])
+    if mutation == "relu-on-product":
+        if dialect == "tosa":
+            out = p.fresh("w")
+            p.emit(f"{out} = tosa.clamp {w} {{min_val = 0.0 : f32, max_val = 3.0e+38 : f32}} : ({s_t}) -> {s_t}")
+            w = out
+        else:
+            w = elementwise([(w, s_t)], ["%z = arith.constant 0.0 : f32",
+                                         "%y = arith.maximumf %a0, %z : f32", "linalg.yield %y : f32"],
+                            [ident, ident])
+    if mutation == "bias-added":
+        if dialect == "tosa":
+            out = p.fresh("w")
+            p.emit(f"{out} = tosa.add {w}, {const3(0.5)} : ({s_t}, tensor<1x1x1xf32>) -> {s_t}")
+            w = out
+        else:
+            w = elementwise([(w, s_t)], ["%c = arith.constant 0.5 : f32",
+                                         "%y = arith.addf %a0, %c : f32", "linalg.yield %y : f32"],
+                            [ident, ident])
+    keeps = "sge" if mutation == "anti-causal" else "sle"
+    shift = 1 if mutation == "decay-off-by-one" else 0
+    if form in ("causal-select", "causal-multiply") or form == "decay":
+        tril = [[(j >= i) if mutation == "anti-causal" else (j <= i) for j in range(nk)] for i in range(nq)]
+        if dialect == "tosa":
+            sq = ttype([1, nq, nk], "i1")
+            m = p.fresh("tril")
+            if form == "causal-select" or form == "decay":
+                rows = ", ".join("[" + ", ".join("true" if v else "false" for v in row) + "]" for row in tril)
+                p.emit(f'{m} = "tosa.const"() <{{values = dense<[[{rows}]]> : {sq}}}> : () -> {sq}')
+                out = p.fresh("w")
+                p.emit(f"{out} = tosa.select {m}, {w}, {const3(0.0)} : ({sq}, {s_t}, tensor<1x1x1xf32>) -> {s_t}")
+                w = out
+            else:
+                rows = ", ".join("[" + ", ".join("1.0" if v else "0.0" for v in row) + "]" for row in tril)
+                sqf = ttype([1, nq, nk], f)
+                p.emit(f'{m} = "tosa.const"() <{{values = dense<[[{rows}]]> : {sqf}}}> : () -> {sqf}')
+                w = tosa_mul(w, s_t, m, sqf)
+            if form == "decay":
+                table = "[" + ", ".join(
+                    "[" + ", ".join("[" + ", ".join(
+                        fl(float(g) ** (i - j + shift)) if j <= i else "0.0" for j in range(nk)) + "]"
+                        for i in range(nq)) + "]" for g in gammas) + "]"
+                dt_ = ttype([heads, nq, nk], f)
+                dc = p.fresh("decay")
+                p.emit(f'{dc} = "tosa.const"() <{{values = dense<{table}> : {dt_}}}> : () -> {dt_}')
+                w = tosa_mul(w, s_t, dc, dt_)
+        else:
+            if form == "causal-select":
+                w = elementwise([(w, s_t)], ["%i = linalg.index 1 : index", "%j = linalg.index 2 : index",
+                                             f"%keep = arith.cmpi {keeps}, %j, %i : index",
+                                             "%z = arith.constant 0.0 : f32",
+                                             "%y = arith.select %keep, %a0, %z : f32", "linalg.yield %y : f32"],
+                                [ident, ident])
+            elif form == "causal-multiply":
+                m, e = p.fresh("tril"), p.fresh("e")
+                mt = ttype([nq, nk], f)
+                p.emit(f"{e} = tensor.empty() : {mt}")
+                p.emit(f"{m} = linalg.generic {{indexing_maps = [affine_map<(i, j) -> (i, j)>], iterator_types = [\"parallel\", \"parallel\"]}} outs({e} : {mt}) {{")
+                p.emit("^bb0(%o: f32):")
+                for line in ["%i = linalg.index 0 : index", "%j = linalg.index 1 : index",
+                             f"%keep = arith.cmpi {keeps}, %j, %i : index",
+                             "%y = arith.uitofp %keep : i1 to f32", "linalg.yield %y : f32"]:
+                    p.emit("  " + line)
+                p.emit(f"}} -> {mt}")
+                w = elementwise([(w, s_t), (m, mt)], ["%y = arith.mulf %a0, %a1 : f32", "linalg.yield %y : f32"],
+                                [ident, "affine_map<(a, b, c) -> (b, c)>", ident])
+            else:  # decay computed from positions and a [H] γ tensor
+                g = p.fresh("gamma")
+                p.emit(f"{g} = arith.constant dense<[{', '.join(fl(x) for x in gammas)}]> : tensor<{heads}xf32>")
+                w = elementwise([(w, s_t), (g, f"tensor<{heads}xf32>")],
+                                ["%i = linalg.index 1 : index", "%j = linalg.index 2 : index",
+                                 f"%keep = arith.cmpi {keeps}, %j, %i : index",
+                                 "%n0 = arith.subi %i, %j : index",
+                                 f"%sh = arith.constant {shift} : index",
+                                 "%n = arith.addi %n0, %sh : index",
+                                 "%ni = arith.index_cast %n : index to i64",
+                                 "%nf = arith.sitofp %ni : i64 to f32",
+                                 "%lg = math.log %a1 : f32", "%x = arith.mulf %nf, %lg : f32",
+                                 "%pw = math.exp %x : f32", "%dw = arith.mulf %a0, %pw : f32",
+                                 "%z = arith.constant 0.0 : f32",
+                                 "%y = arith.select %keep, %dw, %z : f32", "linalg.yield %y : f32"],
+                                [ident, "affine_map<(a, b, c) -> (a)>", ident])
+
+    def row_sum(x, axis):
+        t = ttype([heads, 1, nk], f) if axis == 1 else r_t
+        out = p.fresh("sum")
+        if dialect == "tosa":
+            p.emit(f"{out} = tosa.reduce_sum {x} {{axis = {axis} : i32}} : ({s_t}) -> {t}")
+            return out, t
+        red_t = ttype([heads, nk], f) if axis == 1 else ttype([heads, nq], f)
+        z, e, c, r = p.fresh("z"), p.fresh("e"), p.fresh("c"), p.fresh("red")
+        p.emit(f"{c} = arith.constant 0.0 : f32")
+        p.emit(f"{e} = tensor.empty() : {red_t}")
+        p.emit(f"{z} = linalg.fill ins({c} : f32) outs({e} : {red_t}) -> {red_t}")
+        p.emit(f"{r} = linalg.reduce ins({x} : {s_t}) outs({z} : {red_t}) dimensions = [{axis}]")
+        p.emit("  (%x: f32, %acc: f32) {")
+        p.emit("    %y = arith.addf %x, %acc : f32")
+        p.emit("    linalg.yield %y : f32")
+        p.emit("  }")
+        p.emit(f"{out} = tensor.expand_shape {r} [[0], [1, 2]] output_shape {[heads, 1, nk] if axis == 1 else [heads, nq, 1]} : {red_t} into {t}".replace("[[0], [1, 2]]", "[[0, 1], [2]]" if axis == 1 else "[[0], [1, 2]]"))
+        return out, t
+
+    def normalize(x, x_t, rows):
+        """x / (sum + eps), sum over `rows` (the keys: axis 2; the queries: 1)."""
+        total, t = row_sum(w, rows)
+        out = p.fresh("n")
+        if dialect == "tosa":
+            den, inv = p.fresh("den"), p.fresh("inv")
+            p.emit(f"{den} = tosa.add {total}, {const3(eps)} : ({t}, tensor<1x1x1xf32>) -> {t}")
+            p.emit(f"{inv} = tosa.reciprocal {den} : ({t}) -> {t}")
+            p.emit(f"{out} = tosa.mul {x}, {inv}, %shift : ({x_t}, {t}, tensor<1xi8>) -> {x_t}")
+            return out
+        shape = [int(v) for v in x_t[len("tensor<"):-1].split("x")[:3]]
+        bmap = "affine_map<(a, b, c) -> (a, 0, c)>" if rows == 1 else "affine_map<(a, b, c) -> (a, b, 0)>"
+        linalg_elementwise(p, out, [(x, x_t), (total, t)],
+                           [f"%eps = arith.constant {fl(eps)} : f32", "%den = arith.addf %a1, %eps : f32",
+                            "%y = arith.divf %a0, %den : f32", "linalg.yield %y : f32"],
+                           [ident, bmap, ident], shape)
+        return out
+
+    weights = w
+    if norm == "before":
+        weights = normalize(w, s_t, 1 if mutation == "normalized-over-queries" else 2)
+    # O = W·V, V widened to f32 (TOSA: W rounded to V's type).
+    o = p.fresh("o")
+    if dialect == "tosa":
+        wc = weights
+        if dtype != f:
+            wc = p.fresh("wc")
+            p.emit(f"{wc} = tosa.cast {weights} : ({s_t}) -> {ttype([heads, nq, nk], dtype)}")
+        p.emit(f"{o} = tosa.matmul {wc}, %v, %zph, %zph : ({ttype([heads, nq, nk], dtype)}, {v_t}, tensor<1x{dtype}>, tensor<1x{dtype}>) -> {o_t}")
+    else:
+        zo, e, c = p.fresh("z"), p.fresh("e"), p.fresh("c")
+        p.emit(f"{c} = arith.constant 0.0 : f32")
+        p.emit(f"{e} = tensor.empty() : {o_t}")
+        p.emit(f"{zo} = linalg.fill ins({c} : f32) outs({e} : {o_t}) -> {o_t}")
+        p.emit(f"{o} = linalg.batch_matmul ins({weights}, %v : {s_t}, {v_t}) outs({zo} : {o_t}) -> {o_t}")
+    if norm == "after":
+        o = normalize(o, o_t, 2)
+    p.emit(f"return {o} : {o_t}")
+    p.results = [o_t]
+    p.args = args
+    p.expect = "raised" if mutation is None else "untouched"
+    return p
+
+
 def generate_program_2d(index, rng, dtype):
     """A single-head program on 2-D [N, D] tensors, as a frontend writes
     attention without batch or heads: linalg.matmul (K transposed by the
@@ -2113,6 +2393,8 @@ def moving_maxima(programs, block_kv, max_rows=48):
 # f16 or bf16 modules only: programs for sm_90a's wgmma kernels, whose
 # head dims are multiples of 64. None: the small dims of every other run.
 HEAD_DIMS = None
+# "linear": every program is linear attention (generate_program_linear).
+FAMILY = ""
 
 
 def module_dtype(seed):
@@ -2140,7 +2422,7 @@ def generate(seed, count, block_kv=0, twin=False):
     out = [f"// Generated by random_attention.py generate --seed {seed} --count {count}"
            f"{f' --max-block-kv {block_kv}' if block_kv else ''} ({dtype})\n"]
     inputs_line = ""
-    if block_kv:
+    if block_kv and FAMILY != "linear":
         moved, rows, largest = moving_maxima(programs, block_kv)
         inputs_line = (f"// Inputs: {moved} of {rows} rows of raised programs that see more than "
                        f"one key block of {block_kv} find their maximum after key block 0; "
@@ -2429,6 +2711,11 @@ def program_classes(meta):
     if meta.get("layout") == "grouped":
         classes.append("gqa=grouped-contraction")
         classes.append("gqa-mask=" + meta.get("group_mask", "none"))
+    if meta.get("linear"):
+        classes = ["linear=" + meta["linear"] + "/" + meta["linear_form"] + "/norm-" +
+                   meta["linear_norm"] + "/" + meta["dialect"]]
+        if meta.get("mutation") not in (None, "None"):
+            classes.append("linear-near-miss=" + meta["mutation"])
     return classes or ["plain"]
 
 
@@ -2451,7 +2738,7 @@ def check_raised(module_text, raised_text, remarks_text=None, wrong_names=None):
     for f in functions:
         m = re.match(r"(?:private )?@(\w+)\(", f)
         if m:
-            seen[m.group(1)] = f.count("fa.attention ")
+            seen[m.group(1)] = f.count("fa.attention ") + f.count("fa.linear_attention ")
     bodies = {}
     for f in functions:
         m = re.match(r"(?:private )?@(\w+)\(", f)
@@ -2499,6 +2786,25 @@ def check_raised(module_text, raised_text, remarks_text=None, wrong_names=None):
             wrong.append(f"@{name}: expected the {kind} as {want.rstrip('(')}")
             if wrong_names is not None:
                 wrong_names.append(name)
+    # Linear attention (generate_program_linear): the op states the mask,
+    # the decay and the normalization the program computes.
+    for name, (what, meta) in parse_expectations(module_text).items():
+        if what != "raised" or not meta.get("linear"):
+            continue
+        op = re.search(r"fa\.linear_attention [^\n]*", bodies.get(name, ""))
+        text = op.group(0) if op else ""
+        form, norm = meta["linear_form"], meta["linear_norm"]
+        wants = {"causal": form != "plain", "decay(": form == "decay",
+                 "normalize(": norm != "none"}
+        for word, wanted in wants.items():
+            # A decay whose every head has γ = 1 is plain causal.
+            if word == "decay(" and wanted and word not in text and "causal" in text:
+                continue
+            if (word in text) != wanted:
+                wrong.append(f"@{name}: expected {'' if wanted else 'no '}{word.rstrip('(')} "
+                             f"on fa.linear_attention")
+                if wrong_names is not None:
+                    wrong_names.append(name)
     explained = ""
     if remarks_text is not None:
         remarks = remarks_by_function(module_text, remarks_text)
@@ -2531,6 +2837,8 @@ def main():
                    help="as for run: head dims to draw, f16/bf16 modules")
     g.add_argument("--max-block-kv", type=int, default=0,
                    help="state (and require) the moving maxima for key blocks of this size")
+    g.add_argument("--family", default="", choices=["", "linear"],
+                   help="linear: linear attention programs only")
     c = sub.add_parser("check-raised")
     c.add_argument("module")
     c.add_argument("raised")
@@ -2539,6 +2847,8 @@ def main():
     r.add_argument("--seeds", required=True, help="A:B, the seeds to run")
     r.add_argument("--count", type=int, default=20)
     r.add_argument("--fa-opt", required=True)
+    r.add_argument("--family", default="", choices=["", "linear"],
+                   help="linear: linear attention programs only")
     r.add_argument("--classes", action="store_true",
                    help="print the programs and wrong results per recognition class")
     r.add_argument("--gpu-kernel", default="",
@@ -2564,7 +2874,8 @@ def main():
                         "takes cap S mod their count) so that short sequences "
                         "cross several key blocks")
     args = parser.parse_args()
-    global HEAD_DIMS
+    global HEAD_DIMS, FAMILY
+    FAMILY = getattr(args, "family", "")
     if getattr(args, "head_dims", ""):
         HEAD_DIMS = [int(d) for d in args.head_dims.split(",")]
     if args.command == "generate":
@@ -2707,8 +3018,9 @@ def run_many(args):
             # some kernel programs by itself: their grids are tiny.)
             splits = 2 + (seed // 5) % 3 if seed % 5 == 0 else 0
             split = [f"min-kv-splits={splits}"] if splits else []
-            key_blocks(text, tile_report(args.fa_opt, module, "host", cap, tmp, 0, splits),
-                       blocks, "host", bool(splits))
+            if FAMILY != "linear":
+                key_blocks(text, tile_report(args.fa_opt, module, "host", cap, tmp, 0, splits),
+                           blocks, "host", bool(splits))
             outs = []
             pipelines = [capped + split, ["raise=false"]]
             if chip:
@@ -2717,8 +3029,10 @@ def run_many(args):
                 if args.reversed_threads:
                     pipelines.append([f"gpu-kernel={chip}", "thread-order=reverse"]
                                      + staged + split + tiles)
-                key_blocks(text, tile_report(args.fa_opt, module, chip, cap, tmp, stages, splits),
-                           blocks, f"{chip} kernel", bool(splits))
+                if FAMILY != "linear":
+                    key_blocks(text, tile_report(args.fa_opt, module, chip, cap, tmp, stages,
+                                                 splits),
+                               blocks, f"{chip} kernel", bool(splits))
             for pipeline in pipelines:
                 option = "--fa-cpu-pipeline" + ("=" + " ".join(pipeline) if pipeline else "")
                 lowered = subprocess.run([args.fa_opt, module, option],
@@ -2729,6 +3043,11 @@ def run_many(args):
                 outs.append(path)
                 ok = ok and lowered.returncode == 0 and ran.returncode == 0
             rtol, atol = TOLERANCE[module_dtype(seed)]
+            if FAMILY == "linear" and module_dtype(seed) == "f32":
+                # Unnormalized linear attention sums N weights of up to
+                # D·4 times signed values: outputs reach 10^3 and cancel to
+                # near 0, where the orders' rounding is about 1e-4.
+                atol = "1e-3"
             # f16 and bf16: the frontend in f32 on the same rounded inputs
             # also counts as right (compare_outputs.py --alternative).
             alternative = []
