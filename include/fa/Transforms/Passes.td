@@ -194,7 +194,7 @@ def FAFoldMasksIntoModifiers : Pass<"fa-fold-masks-into-modifiers"> {
 }
 
 def FARaiseAttention : Pass<"fa-raise-attention"> {
-  let summary = "Recognize attention in linalg and TOSA and rewrite it to fa.attention";
+  let summary = "Recognize attention in linalg and TOSA and rewrite it to fa.attention or fa.linear_attention";
   let description = [{
     Finds `softmax(scale * Q * K^T + mask) * V` spelled with linalg (named
     ops, generics, `linalg.softmax`), TOSA ops, or arith/math ops on whole
@@ -222,6 +222,13 @@ def FARaiseAttention : Pass<"fa-raise-attention"> {
     `fa.attention` plus `fa.attention_backward` on its O and logsumexp, so
     that P is never materialized; anything else computed from P refuses the
     candidate.
+
+    Linear attention, `(phi(Q) phi(K)^T) V` with no softmax between the
+    products, becomes `fa.linear_attention`: between the two products only
+    a constant scale, a causal mask (a select with 0 or a product with a 0/1
+    mask), RetNet's decay `gamma^(i-j)` and the row normalization
+    `W / (sum_j W + eps)` (before or after the product) are accepted;
+    anything else is refused with its reason (docs/LinearAttention.md).
   }];
   let options = [
     Option<"explain", "explain", "bool", /*default=*/"false",

@@ -1603,7 +1603,19 @@ bool Matcher::matchRowReduction(Term *stat, Term *expectedInput, bool isMax,
     return fail(RejectCategory::Structure,
            "the " + what + " reduces a different tensor than the softmax uses");
   }
-  if (!sameAxes(input->labels, expected->labels)) {
+  // A dim of size 1 read at index 0 (a unit dim a reshape inserted, say)
+  // reads that axis exactly as its label would.
+  Labels readLabels = input->labels;
+  if (auto type = dyn_cast_or_null<RankedTensorType>(
+          input->value ? input->value.getType() : Type());
+      type && readLabels.size() == expected->labels.size() &&
+      type.getRank() == static_cast<int64_t>(readLabels.size()))
+    for (auto [dim, label] : llvm::enumerate(readLabels))
+      if (label.kind == AxisKind::Unit && type.getDimSize(dim) == 1 &&
+          expected->labels[dim].kind != AxisKind::Unit &&
+          !llvm::is_contained(readLabels, expected->labels[dim]))
+        label = expected->labels[dim];
+  if (!sameAxes(readLabels, expected->labels)) {
     auto keyDim = llvm::find(expected->labels, Axis{AxisKind::Key}) -
                   expected->labels.begin();
     unsigned reducedDim = 0;

@@ -60,8 +60,18 @@ bool reachesContraction(Value value, unsigned depth = 12) {
           def))
     return reachesContraction(def->getOperand(0), depth - 1);
   std::optional<StructuredView> view = getStructuredView(value);
-  if (!view)
-    return false;
+  if (!view) {
+    // An op the recognizer does not read (tosa.clamp, tosa.sigmoid) that
+    // keeps the shape: followed, so that what it does to the product is
+    // explained rather than passed over.
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    return def->getNumResults() == 1 && type &&
+           llvm::any_of(def->getOperands(), [&](Value operand) {
+             auto operandType = dyn_cast<RankedTensorType>(operand.getType());
+             return operandType && operandType.getShape() == type.getShape() &&
+                    reachesContraction(operand, depth - 1);
+           });
+  }
   if (getContraction(*view))
     return true;
   if (view->hasReduction())
@@ -369,6 +379,11 @@ bool Matcher::matchLinearWeights(Term *term, Term *&contraction,
       return t->value;
     return materializeCondition(t, anyType);
   };
+  // Computed from Q·Kᵀ, by ops the walk reads or through one it does not
+  // (a tosa.clamp, which it then names).
+  auto fromProduct = [&](Term *t) {
+    return dependsOnContraction(t) || readsProduct(t);
+  };
   while (true) {
     term = peelCasts(term);
     switch (term->kind) {
@@ -393,9 +408,8 @@ bool Matcher::matchLinearWeights(Term *term, Term *&contraction,
     case ScalarKind::Div: {
       bool isDiv = term->kind == ScalarKind::Div;
       Term *lhs = term->operands[0], *rhs = term->operands[1];
-      bool lhsProduct = dependsOnContraction(lhs);
-      bool rhsProduct = dependsOnContraction(rhs) ||
-                        (isDiv && readsProduct(rhs));
+      bool lhsProduct = fromProduct(lhs);
+      bool rhsProduct = fromProduct(rhs);
       if (lhsProduct && rhsProduct)
         return fail(RejectCategory::Structure,
                     isDiv ? "the weights are divided by a function of Q·Kᵀ "
@@ -453,14 +467,14 @@ bool Matcher::matchLinearWeights(Term *term, Term *&contraction,
     case ScalarKind::Select: {
       Term *condition = term->operands[0];
       Term *onTrue = term->operands[1], *onFalse = term->operands[2];
-      if (dependsOnContraction(condition))
+      if (fromProduct(condition))
         return fail(RejectCategory::Structure,
                     "a select on the product decided by the product itself "
                     "(a nonlinearity such as ReLU)");
-      bool keepsTrue = dependsOnContraction(onTrue);
+      bool keepsTrue = fromProduct(onTrue);
       Term *kept = keepsTrue ? onTrue : onFalse;
       Term *filled = keepsTrue ? onFalse : onTrue;
-      if (!dependsOnContraction(kept))
+      if (!fromProduct(kept))
         return fail(RejectCategory::Structure,
                     "a select whose sides do not read Q·Kᵀ");
       if (!isZero(filled))
@@ -510,8 +524,11 @@ bool Matcher::peelOutputNormalization(Value weights,
   if (!splitQuotient(top, numeratorTerm, denominator))
     return true;
   Term *numerator = peelCasts(numeratorTerm);
+  // The row sum may read the weights before their rounding to V's type.
+  Value unrounded = floatCastSource(weights);
   if (numerator->kind != ScalarKind::Input || numerator->value != product ||
-      !readsValue(denominator, weights))
+      !(readsValue(denominator, weights) ||
+        (unrounded && readsValue(denominator, unrounded))))
     return true; // O divided by something else: not the op's to state
   collecting = true;
   // The reciprocal TOSA divides by is part of the pattern.

@@ -1999,9 +1999,14 @@ def generate_program_linear(index, rng, dtype):
                 p.emit(f'{m} = "tosa.const"() <{{values = dense<[[{rows}]]> : {sqf}}}> : () -> {sqf}')
                 w = tosa_mul(w, s_t, m, sqf)
             if form == "decay":
+                # (The anti-causal edit flips the table's triangle too: a
+                # lower table under an upper mask leaves the diagonal, which
+                # is exactly a decay of 0.)
+                flip = mutation == "anti-causal"
                 table = "[" + ", ".join(
                     "[" + ", ".join("[" + ", ".join(
-                        fl(float(g) ** (i - j + shift)) if j <= i else "0.0" for j in range(nk)) + "]"
+                        fl(float(g) ** (abs(i - j) + shift)) if (j >= i if flip else j <= i)
+                        else "0.0" for j in range(nk)) + "]"
                         for i in range(nq)) + "]" for g in gammas) + "]"
                 dt_ = ttype([heads, nq, nk], f)
                 dc = p.fresh("decay")
@@ -2084,14 +2089,18 @@ def generate_program_linear(index, rng, dtype):
     weights = w
     if norm == "before":
         weights = normalize(w, s_t, 1 if mutation == "normalized-over-queries" else 2)
-    # O = W·V, V widened to f32 (TOSA: W rounded to V's type).
+    # O = W·V with V widened to f32: the weights stay in f32, as the op
+    # keeps them. (Rounding unnormalized weights to f16/bf16 before the
+    # product loses more than the tolerance where the sum cancels.)
     o = p.fresh("o")
     if dialect == "tosa":
-        wc = weights
+        vc = "%v"
         if dtype != f:
-            wc = p.fresh("wc")
-            p.emit(f"{wc} = tosa.cast {weights} : ({s_t}) -> {ttype([heads, nq, nk], dtype)}")
-        p.emit(f"{o} = tosa.matmul {wc}, %v, %zph, %zph : ({ttype([heads, nq, nk], dtype)}, {v_t}, tensor<1x{dtype}>, tensor<1x{dtype}>) -> {o_t}")
+            vc = p.fresh("vc")
+            p.emit(f"{vc} = tosa.cast %v : ({v_t}) -> {ttype([heads, nk, dv], f)}")
+            p.emit('%zpf = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>')
+        zp = "%zpf" if dtype != f else "%zph"
+        p.emit(f"{o} = tosa.matmul {weights}, {vc}, {zp}, {zp} : ({s_t}, {ttype([heads, nk, dv], f)}, tensor<1xf32>, tensor<1xf32>) -> {o_t}")
     else:
         zo, e, c = p.fresh("z"), p.fresh("e"), p.fresh("c")
         p.emit(f"{c} = arith.constant 0.0 : f32")
