@@ -1865,6 +1865,8 @@ def generate_program_linear(index, rng, dtype):
     scale = rng.choice([1.0, 0.5, 0.125])
     eps = rng.choice([1e-6, 1e-4])
     gammas = [rng.choice([0.5, 0.75, 0.9, 0.96875, 1.0]) for _ in range(heads)]
+    if mutation == "decay-off-by-one" and all(g == 1.0 for g in gammas):
+        gammas[0] = 0.9  # 1^(n+1) is 1^n: no edit at all (seed 19)
     f = "f32"
     q_t, k_t = ttype([heads, nq, d], dtype), ttype([heads, nk, d], dtype)
     v_t = ttype([heads, nk, dv], dtype)
