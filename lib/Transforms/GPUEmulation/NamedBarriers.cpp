@@ -150,7 +150,6 @@ void Lowering::replay(OpBuilder &b, Location loc) {
         scf::ForOp::create(
             lb, lloc, lm.constant(0), shorter, lm.constant(1), ValueRange{},
             [&](OpBuilder &kb, Location kloc, Value k, ValueRange) {
-              IndexMath km{kb, kloc};
               Value a = memref::LoadOp::create(kb, kloc, log,
                                                ValueRange{thread, k});
               Value c = memref::LoadOp::create(kb, kloc, log,
@@ -272,7 +271,6 @@ void Lowering::replay(OpBuilder &b, Location loc) {
                           scf::YieldOp::create(cb, cloc);
                         },
                         [&](OpBuilder &eb, Location eloc) {
-                          IndexMath em{eb, eloc};
                           memref::StoreOp::create(eb, eloc, after, arrived, id);
                           scf::IfOp::create(
                               eb, eloc, sync,
