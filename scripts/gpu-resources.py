@@ -79,6 +79,14 @@ BACKWARD_CASES += [(chip, "bf16", d, True) for chip in ("sm_80", "sm_90")
 # Soft-capping in the backward pass (issue 33): tanh and its derivative in
 # the dK/dV and dQ kernels, at d = 128.
 BACKWARD_CASES += [(chip, "f16", 128, "softcap") for chip in ("sm_80", "sm_90")]
+# Linear attention (fa.linear_attention, issue 34): chip, dtype, head dim
+# (D = Dv), form. One kernel; the chunk is the chip's selection.
+LINEAR_CASES = [(chip, dtype, d, form)
+                for chip in ("sm_80", "sm_90")
+                for dtype in ("f16", "bf16")
+                for d in (64, 128)
+                for form in ("causal, normalized", "causal, decay",
+                             "normalized")]
 # Decode steps (one query token, 32 query heads over 8 key/value heads):
 # tile selection splits the keys, so the split kernel and the merge kernel
 # are both checked. Entries: chip, dtype, head dim, Nk.
@@ -200,6 +208,54 @@ def attention_backward(dtype, d, causal, batch=BATCH, heads=HEADS, n=SEQ):
             f"scale = {d ** -0.5!r}{mask}{region} : {t}, {t}, {t}, {t}, {t}, {lse} "
             f"-> {t}, {t}, {t}\n"
             f"  return %dq, %dk, %dv : {t}, {t}, {t}\n}}\n")
+
+
+def linear_attention(dtype, d, form, batch=BATCH, heads=HEADS, n=SEQ):
+    t = f"tensor<{batch}x{heads}x{n}x{d}x{dtype}>"
+    decay = (f" decay(%g : tensor<{heads}xf32>)" if "decay" in form else "")
+    causal = " causal" if "causal" in form else ""
+    normalize = " normalize(eps = 1.0e-6)" if "normalized" in form else ""
+    gamma = f", %g: tensor<{heads}xf32>" if decay else ""
+    return (f"func.func @linear(%q: {t}, %k: {t}, %v: {t}{gamma}) -> {t} {{\n"
+            f"  %o = fa.linear_attention %q, %k, %v{decay} "
+            f"scale = {d ** -0.5!r}{causal}{normalize} : {t}, {t}, {t} -> {t}\n"
+            f"  return %o : {t}\n}}\n")
+
+
+def check_linear(args, tmp, chip, dtype, d, form):
+    """The kernel of one fa.linear_attention: its table row and whether a
+    check failed. It must spill nothing, fit 255 registers, use mma.sync,
+    and use exactly the shared memory of the tile report's chunk."""
+    source = os.path.join(tmp, "linear.mlir")
+    with open(source, "w") as f:
+        f.write(linear_attention(dtype, d, form))
+    report = run([args.fa_opt, source,
+                  f"--fa-select-tiles=target={chip} report=-"])
+    if report.returncode:
+        sys.exit(report.stderr)
+    decision = json.loads(report.stdout.splitlines()[0])
+    compiled = run([args.fa_opt, source,
+                    f"--fa-gpu-pipeline=chip={chip} format=isa",
+                    "--mlir-print-ir-after=fa-lower-to-gpu"])
+    if compiled.returncode:
+        sys.exit(compiled.stderr)
+    dynamic = [int(x) for x in re.findall(
+        r"dynamic_shared_memory_size %c(\d+)_i32", compiled.stderr)]
+    objects = ptx_objects(compiled.stdout)
+    if len(objects) != 1:
+        sys.exit(f"{chip} {dtype} d={d} linear {form}: {len(objects)} kernels")
+    ptx_text = objects[0]
+    registers, spills, static = assemble(args.ptxas, chip, tmp, ptx_text)
+    uses_dynamic = "__dynamic_shmem__" in ptx_text
+    shared = dynamic[0] if uses_dynamic and dynamic else static
+    limit, expected = decision["smem_limit"], decision["smem_bytes"]
+    ok = (spills == 0 and registers <= 255 and shared <= limit and
+          shared == expected and "mma.sync.aligned.m16n8k16" in ptx_text)
+    row = (f"| {chip} | {dtype} | {d} | linear, {form} | linear attention | "
+           f"chunk {decision['chunk']}, 4 warps | {registers} | {spills} | "
+           f"{shared} ({'dynamic' if uses_dynamic else 'static'}) | "
+           f"{expected} | — | {limit} | {'ok' if ok else 'FAIL'} |")
+    return [row], int(not ok)
 
 
 def run(cmd, **kwargs):
@@ -438,6 +494,10 @@ def main():
         for chip, d, kind in MODIFIER_CASES:
             new_rows, failed = check(args, tmp, chip, "f16", d, kind,
                                      modified_attention("f16", d, kind))
+            rows += new_rows
+            failures += failed
+        for chip, dtype, d, form in LINEAR_CASES:
+            new_rows, failed = check_linear(args, tmp, chip, dtype, d, form)
             rows += new_rows
             failures += failed
         for chip, dtype, d, causal in BACKWARD_CASES:

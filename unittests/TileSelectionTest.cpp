@@ -919,32 +919,41 @@ TEST(KernelPlan, CopiesStaySynchronousWhenRowsDoNotSplitIntoChunks) {
 
 } // namespace
 
-// Linear attention's chunk: the working set of one chunk (Q, K, V rows in
-// the input type, the [C, C] f32 weights, the [D, Dv] f32 state and the
-// [D] normalizer) against shared memory.
-TEST(LinearChunk, CountsRowsWeightsAndState) {
-  // 64 rows of f16 Q, K (64) and V (64), 64x64 f32, 64x64 f32 state, 64 f32.
-  EXPECT_EQ(linearChunkBytes(64, 64, 64, 2, true),
-            64 * 192 * 2 + 64 * 64 * 4 + 64 * 64 * 4 + 64 * 4);
-  EXPECT_EQ(linearChunkBytes(16, 128, 32, 4, false),
-            16 * 288 * 4 + 16 * 16 * 4 + 128 * 32 * 4);
+// Linear attention's chunk: what its GPU kernel keeps in shared memory (Q
+// and K rows, the decayed K with a decay, V rows with 16 columns more when
+// normalized, the [D, Dv'] state in f32 and in the input type, Dv' f32
+// column scales; rows padded by 16 bytes) against the target's.
+TEST(LinearChunk, CountsTheKernelsTiles) {
+  // f16, D = Dv = 64, normalized (Dv' = 80): 64 rows of Q, K (64 * 2 + 16
+  // bytes) and V (80 * 2 + 16), the state 64 x (80 * 4 + 16) and
+  // 64 x (80 * 2 + 16), 80 scales.
+  int64_t rows = 64 * (2 * 144 + 176), state = 64 * (336 + 176) + 80 * 4;
+  EXPECT_EQ(linearChunkBytes(64, 64, 64, 2, true, false), rows + state);
+  // A decay adds the decayed K's rows.
+  EXPECT_EQ(linearChunkBytes(64, 64, 64, 2, true, true),
+            rows + state + 64 * 144);
+  // f32, D = 128, Dv = 32, not normalized.
+  EXPECT_EQ(linearChunkBytes(16, 128, 32, 4, false, false),
+            16 * (2 * 528 + 144) + 128 * (144 + 144) + 32 * 4);
 }
 
 TEST(LinearChunk, Prefers64AndHalvesUntilItFits) {
   std::string error;
-  auto roomy = selectLinearChunk(64, 64, 2, true, 166912, error);
+  auto roomy = selectLinearChunk(64, 64, 2, true, false, 166912, error);
   ASSERT_TRUE(roomy.has_value());
   EXPECT_EQ(roomy->chunk, 64);
-  // d = 128 in f32: 64 rows need 180224 bytes, 32 need 118784.
-  auto tight = selectLinearChunk(128, 128, 4, false, 166912, error);
+  // bf16, d = 128, normalized, on sm_80's 166912 bytes: 64 rows need
+  // 169536, 32 need 142400.
+  auto tight = selectLinearChunk(128, 128, 2, true, false, 166912, error);
   ASSERT_TRUE(tight.has_value());
   EXPECT_EQ(tight->chunk, 32);
-  EXPECT_LE(tight->sharedMemoryBytes, 166912);
-  EXPECT_GT(linearChunkBytes(64, 128, 128, 4, false), 166912);
+  EXPECT_EQ(tight->sharedMemoryBytes, 142400);
+  EXPECT_EQ(linearChunkBytes(64, 128, 128, 2, true, false), 169536);
 }
 
 TEST(LinearChunk, RefusesWhenSixteenRowsDoNotFit) {
   std::string error;
-  EXPECT_FALSE(selectLinearChunk(128, 128, 4, false, 65536, error).has_value());
-  EXPECT_NE(error.find("16 rows need 91136"), std::string::npos) << error;
+  EXPECT_FALSE(
+      selectLinearChunk(128, 128, 4, false, false, 65536, error).has_value());
+  EXPECT_NE(error.find("16 rows need 161024"), std::string::npos) << error;
 }

@@ -70,6 +70,12 @@ void mlir::fa::buildCPUPipeline(OpPassManager &pm,
     backward.tensorCores = kernel.tensorCores;
     backward.requireKernel = false;
     pm.addPass(createFADistributeAttentionBackward(backward));
+    // Linear attention's kernel likewise; the rest is lowered on the host
+    // below.
+    FADistributeLinearAttentionOptions linear;
+    linear.tensorCores = kernel.tensorCores;
+    linear.requireKernel = false;
+    pm.addPass(createFADistributeLinearAttention(linear));
     if (options.guardOutputs)
       pm.addPass(createFAGuardKernelOutputs());
     FAEmulateThreadsOnCPUOptions emulation;
@@ -88,8 +94,8 @@ void mlir::fa::buildCPUPipeline(OpPassManager &pm,
     pm.addPass(createFATileAttentionBackward());
   }
   // fa.linear_attention in the cheap order (reference=true decomposed it
-  // above in the quadratic one). It has no GPU kernel yet: with gpu-kernel
-  // it runs this CPU lowering too.
+  // above in the quadratic one; with gpu-kernel, what its kernel did not
+  // take).
   if (!options.reference)
     pm.addPass(createFALowerLinearAttention());
   addFrontendLowering(pm, options.tosaValidation);

@@ -225,6 +225,9 @@ void mlir::fa::buildGPUPipeline(OpPassManager &pm,
   backward.asyncCopies = kernel.asyncCopies;
   backward.tensorCores = kernel.tensorCores;
   pm.addPass(createFADistributeAttentionBackward(backward));
+  FADistributeLinearAttentionOptions linear;
+  linear.tensorCores = kernel.tensorCores;
+  pm.addPass(createFADistributeLinearAttention(linear));
   addFrontendLowering(pm, options.tosaValidation);
   // The host code returns the kernels' outputs; temporaries of other host
   // ops are not freed (docs/GPU.md).

@@ -517,6 +517,51 @@ def FADistributeAttentionBackward : Pass<"fa-distribute-attention-backward"> {
   ];
 }
 
+def FADistributeLinearAttention : Pass<"fa-distribute-linear-attention"> {
+  let summary = "Lower fa.linear_attention to a chunked GPU kernel (tensor "
+                "cores)";
+  let description = [{
+    Rewrites every `fa.linear_attention` into one block- and thread-mapped
+    kernel with the contract of `fa-distribute-attention` (`scf.forall` over
+    `#gpu.block<z, y, x>` around one over `#gpu.thread<x>`, tiles in
+    workgroup memory), which runs on a CPU after `fa-emulate-threads-on-cpu`:
+    one block per (batch, query head) walks the sequence in chunks of the
+    op's `chunk` rows (chosen by `fa-select-tiles` from the target's shared
+    memory) and carries the state `S = Σ_j γ^(c0−1−j) K_jᵀ V_j` in f32 in
+    shared memory. Per chunk, four warps take 16 query rows at a time:
+    `Q·S` (S rounded to Q's type, each column scaled by a power of two
+    that keeps it in f16's range and multiplied back in f32), the chunk's
+    weights `scale·Q·Kᵀ` masked causally and decayed on f32 fragments,
+    `W·V` with W's fragments as A operands; then the warps update S by
+    16-column slabs, `S = γ^C·S + (γ^(C−1−j) K_j)ᵀ·V`. All products are
+    `nvgpu.mma.sync` m16n8k16 on `nvgpu.ldmatrix` fragments. Normalization
+    adds a column of ones to V, so that the products also carry the row
+    sums and `z`. Not causal: S over all keys first, then `Q·S` chunk by
+    chunk. Needs f16 or bf16 Q, K and V, `tensor-cores` (sm_80 and later),
+    D and Dv multiples of 16, a chunk that is a multiple of 16 and static
+    head counts; an op it cannot take is an error at the op, or with
+    `require-kernel=false` is left for `fa-lower-linear-attention`. See
+    docs/LinearAttention.md.
+  }];
+  let options = [
+    Option<"tensorCores", "tensor-cores", "bool", /*default=*/"true",
+           "The chip has mma.sync m16n8k16 (sm_80 or later)">,
+    Option<"requireKernel", "require-kernel", "bool", /*default=*/"true",
+           "Report an op the kernel cannot take as an error; with false, "
+           "leave it for fa-lower-linear-attention">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
 def FAStoreBF16AsI16 : Pass<"fa-store-bf16-as-i16", "::mlir::ModuleOp"> {
   let summary = "Retype bf16 data movement in the LLVM dialect as i16 for "
                 "hosts without bf16";

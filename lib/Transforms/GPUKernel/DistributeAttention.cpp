@@ -937,15 +937,6 @@ struct FADistributeAttentionPass
   using FADistributeAttentionBase::FADistributeAttentionBase;
 
   void runOnOperation() override {
-    // Linear attention has no kernel yet: say so at the op rather than let
-    // the GPU pipeline fail later on a tensor op it cannot bufferize.
-    WalkResult linear = getOperation()->walk([](LinearAttentionOp op) {
-      op.emitOpError() << "has no GPU kernel yet; fa-cpu-pipeline lowers it "
-                          "on the host (fa-lower-linear-attention)";
-      return WalkResult::interrupt();
-    });
-    if (linear.wasInterrupted())
-      return signalPassFailure();
     KernelOptions options{asyncCopies,  tensorCores,    registerFragments,
                           warpgroupMma, tmaProducer,    overlapSoftmax,
                           pingPong};

@@ -528,10 +528,10 @@ private:
     return WalkResult::advance();
   }
 
-  /// The chunk of a causal fa.linear_attention from the target's shared
-  /// memory (selectLinearChunk), unless the op has one; reported as a line
-  /// with "pass": "linear". A linear attention that is not causal needs no
-  /// chunk and is reported without one.
+  /// The chunk of an fa.linear_attention from the target's shared memory
+  /// (selectLinearChunk), unless the op has one; reported as a line with
+  /// "pass": "linear". Causal or not: the GPU kernel walks the sequence by
+  /// chunks either way (the host's non-causal Q (K^T V) needs none).
   WalkResult selectLinear(LinearAttentionOp op) {
     FailureOr<ResolvedTarget> resolved =
         resolveTarget(op, {{"query", op.getQuery()},
@@ -545,18 +545,17 @@ private:
     int64_t valueDim = op.getValue().getType().getDimSize(3);
     int64_t elementBytes =
         std::max<int64_t>(1, queryType.getElementTypeBitWidth() / 8);
+    bool decay = op.getDecay() != nullptr;
     std::optional<LinearChunkDecision> decision;
     std::string why;
-    if (!op.getCausal()) {
-      why = "not causal: Q (K^T V) walks no chunks";
-    } else if (IntegerAttr given = op.getChunkAttr()) {
+    if (IntegerAttr given = op.getChunkAttr()) {
       int64_t bytes = linearChunkBytes(given.getInt(), headDim, valueDim,
-                                       elementBytes, op.isNormalized());
+                                       elementBytes, op.isNormalized(), decay);
       int64_t limit = resolved->description.sharedMemoryPerBlock;
       if (bytes > limit) {
         op.emitOpError() << "chunk " << given.getInt() << " needs " << bytes
-                         << " bytes of shared memory (Q, K and V's rows, the "
-                            "f32 weights and state), over the target's "
+                         << " bytes of shared memory (Q, K and V's rows and "
+                            "the state), over the target's "
                          << limit;
         return WalkResult::interrupt();
       }
@@ -566,7 +565,7 @@ private:
     } else {
       std::string error;
       decision = selectLinearChunk(
-          headDim, valueDim, elementBytes, op.isNormalized(),
+          headDim, valueDim, elementBytes, op.isNormalized(), decay,
           resolved->description.sharedMemoryPerBlock, error);
       if (!decision) {
         op.emitOpError() << error;

@@ -75,6 +75,18 @@ FailureOr<SmallVector<Value>>
 distributeAttentionBackward(RewriterBase &rewriter, AttentionBackwardOp op,
                             const KernelOptions &options = {});
 
+/// Why the linear attention kernel cannot take `op` (element types, head
+/// dims, no chunk, a chip without tensor cores), or "" when it can.
+std::string whyNoLinearAttentionKernel(LinearAttentionOp op,
+                                       const KernelOptions &options = {});
+
+/// Replaces `op` by the linear attention kernel
+/// (DistributeLinearAttention.cpp) and returns its output; fails with the
+/// reason at `op` where whyNoLinearAttentionKernel says.
+FailureOr<Value> distributeLinearAttention(RewriterBase &rewriter,
+                                           LinearAttentionOp op,
+                                           const KernelOptions &options = {});
+
 /// Patterns that apply distributeAttention and distributeAttentionBackward
 /// to the ops the kernels can take (a match failure with the reason
 /// otherwise, so that a backward op the kernels cannot take is left for

@@ -393,22 +393,26 @@ TileSelection checkBackwardTiling(const Tiling &tiling,
                                   const TargetDescription &target);
 
 //===----------------------------------------------------------------------===//
-// Linear attention's chunk (fa.linear_attention, causal)
+// Linear attention's chunk (fa.linear_attention)
 //===----------------------------------------------------------------------===//
 
-/// The chunk of a causal linear attention and why.
+/// The chunk of a linear attention and why: the rows its GPU kernel walks
+/// the sequence by (fa-distribute-linear-attention), and the causal host
+/// lowering's chunk.
 struct LinearChunkDecision {
   int64_t chunk = 0;
-  /// What one chunk keeps on chip: Q, K and V's rows in the input type,
-  /// the [C, C] weights and the [D, Dv] state (and the normalizer's [D])
-  /// in f32.
+  /// What the kernel keeps in shared memory: Q, K (and the decayed K) and
+  /// V's rows of a chunk in the input type, the [D, Dv] state in f32 and
+  /// rounded to the input type, and its column scales (V and the state with
+  /// 16 more columns when normalized).
   int64_t sharedMemoryBytes = 0;
   std::string why;
 };
 
-/// Bytes one chunk of `chunk` rows keeps on chip (see LinearChunkDecision).
+/// Bytes the linear attention kernel keeps in shared memory with chunks of
+/// `chunk` rows (see LinearChunkDecision).
 int64_t linearChunkBytes(int64_t chunk, int64_t headDim, int64_t valueDim,
-                         int64_t elementBytes, bool normalized);
+                         int64_t elementBytes, bool normalized, bool decay);
 
 /// C = 64 (flash-linear-attention's chunk: its [C, C] product and the [D,
 /// Dv] state update cost alike per row at D = Dv = 64, and it is a whole
@@ -419,7 +423,7 @@ int64_t linearChunkBytes(int64_t chunk, int64_t headDim, int64_t valueDim,
 std::optional<LinearChunkDecision> selectLinearChunk(int64_t headDim,
                                                  int64_t valueDim,
                                                  int64_t elementBytes,
-                                                 bool normalized,
+                                                 bool normalized, bool decay,
                                                  int64_t sramBytes,
                                                  std::string &error);
 

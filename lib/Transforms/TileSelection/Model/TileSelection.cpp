@@ -1354,21 +1354,31 @@ TileSelection mlir::fa::checkBackwardTiling(const Tiling &tiling,
 
 int64_t mlir::fa::linearChunkBytes(int64_t chunk, int64_t headDim,
                                    int64_t valueDim, int64_t elementBytes,
-                                   bool normalized) {
-  int64_t rows = chunk * (2 * headDim + valueDim) * elementBytes;
-  int64_t weights = chunk * chunk * 4;
-  int64_t state = headDim * valueDim * 4 + (normalized ? headDim * 4 : 0);
-  return rows + weights + state;
+                                   bool normalized, bool decay) {
+  // The kernel's tiles (DistributeLinearAttention.cpp): rows padded by 16
+  // bytes; V and the state carry 16 more columns when normalized (the
+  // column of ones that gives the row sums and z).
+  auto padded = [](int64_t width, int64_t bytes) { return width * bytes + 16; };
+  int64_t stateWidth = valueDim + (normalized ? 16 : 0);
+  int64_t keyTiles = decay ? 3 : 2; // Q, K (and the decayed K)
+  int64_t rows = chunk * (keyTiles * padded(headDim, elementBytes) +
+                          padded(stateWidth, elementBytes));
+  int64_t state = headDim * (padded(stateWidth, 4) +
+                             padded(stateWidth, elementBytes)) +
+                  stateWidth * 4; // f32, rounded, and the column scales
+  return rows + state;
 }
 
 std::optional<LinearChunkDecision>
 mlir::fa::selectLinearChunk(int64_t headDim, int64_t valueDim,
                             int64_t elementBytes, bool normalized,
-                            int64_t sramBytes, std::string &error) {
+                            bool decay, int64_t sramBytes,
+                            std::string &error) {
   constexpr int64_t kPreferred = 64, kSmallest = 16;
   for (int64_t chunk = kPreferred; chunk >= kSmallest; chunk /= 2) {
     int64_t bytes =
-        linearChunkBytes(chunk, headDim, valueDim, elementBytes, normalized);
+        linearChunkBytes(chunk, headDim, valueDim, elementBytes, normalized,
+                         decay);
     if (bytes > sramBytes)
       continue;
     LinearChunkDecision decision;
@@ -1376,24 +1386,24 @@ mlir::fa::selectLinearChunk(int64_t headDim, int64_t valueDim,
     decision.sharedMemoryBytes = bytes;
     decision.why =
         chunk == kPreferred
-            ? "chunk 64 (flash-linear-attention's): Q, K, V rows, the [64, 64] "
-              "weights and the state take " +
+            ? "chunk 64 (flash-linear-attention's): Q, K and V's rows and the "
+              "state take " +
                   std::to_string(bytes) + " of " + std::to_string(sramBytes) +
                   " bytes"
             : "chunk " + std::to_string(chunk) +
-                  ", the largest power of two whose rows, weights and state (" +
+                  ", the largest power of two whose rows and state (" +
                   std::to_string(bytes) + " bytes) fit " +
                   std::to_string(sramBytes) + " bytes (64 would need " +
                   std::to_string(linearChunkBytes(kPreferred, headDim,
                                                   valueDim, elementBytes,
-                                                  normalized)) +
+                                                  normalized, decay)) +
                   ")";
     return decision;
   }
   error = "no chunk of linear attention fits the target's " +
           std::to_string(sramBytes) + " bytes of shared memory: 16 rows need " +
           std::to_string(linearChunkBytes(kSmallest, headDim, valueDim,
-                                          elementBytes, normalized)) +
+                                          elementBytes, normalized, decay)) +
           " (D = " + std::to_string(headDim) +
           ", Dv = " + std::to_string(valueDim) + ")";
   return std::nullopt;
