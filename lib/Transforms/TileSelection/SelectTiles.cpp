@@ -576,6 +576,9 @@ private:
                            decision->chunk));
       why = decision->why;
     }
+    if (!op.getCausal())
+      why += "; not causal: the GPU kernel streams keys, then queries, by "
+             "chunks (the host's Q (K^T V) walks none)";
     if (reportStream) {
       std::string loc;
       llvm::raw_string_ostream locStream(loc);
