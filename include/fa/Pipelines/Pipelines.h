@@ -43,12 +43,17 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::init(false)};
   PassOptions::Option<std::string> gpuKernel{
       *this, "gpu-kernel",
-      llvm::cl::desc("Lower fa.attention through the GPU kernel "
-                     "(fa-distribute-attention) with the tiles of this GPU "
-                     "target, its threads emulated on the CPU "
-                     "(fa-emulate-threads-on-cpu); tests compare it with the "
-                     "reference. fa.attention_backward, which has no kernel "
-                     "yet, takes the tiled path with this target's tiles"),
+      llvm::cl::desc("Lower fa.attention, fa.attention_backward and "
+                     "fa.linear_attention through their GPU kernels "
+                     "(fa-distribute-attention, "
+                     "fa-distribute-attention-backward, "
+                     "fa-distribute-linear-attention) with the tiles of this "
+                     "GPU target, their threads emulated on the CPU "
+                     "(fa-emulate-threads-on-cpu); tests compare them with "
+                     "the reference. What a kernel cannot take (f32 or a "
+                     "chip without tensor cores for the backward and linear "
+                     "kernels) takes the host lowering with this target's "
+                     "tiles"),
       llvm::cl::init("")};
   PassOptions::Option<std::string> threadOrder{
       *this, "thread-order",
