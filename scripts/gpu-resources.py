@@ -26,7 +26,10 @@ memory. The backward pass (fa.attention_backward) compiles to three
 kernels (D = rowsum(dO O), dK/dV, dQ): each must spill nothing and fit 255
 registers, the two gradient kernels must use mma.sync, and cp.async when
 the report has 2 stages, the larger of their shared memory must equal the
-report's, and the D kernel must use none.
+report's, and the D kernel must use none. Linear attention
+(fa.linear_attention) compiles to one kernel, which must spill nothing, fit
+255 registers, use mma.sync and use exactly the shared memory of the
+report's chunk.
 Prints a Markdown table (for docs/GPU.md) and exits 1 if any check fails.
 
   scripts/gpu-resources.py [--fa-opt build/bin/fa-opt] [--ptxas PATH]
@@ -222,13 +225,12 @@ def linear_attention(dtype, d, form, batch=BATCH, heads=HEADS, n=SEQ):
             f"  return %o : {t}\n}}\n")
 
 
-def check_linear(args, tmp, chip, dtype, d, form):
-    """The kernel of one fa.linear_attention: its table row and whether a
-    check failed. It must spill nothing, fit 255 registers, use mma.sync,
-    and use exactly the shared memory of the tile report's chunk."""
-    source = os.path.join(tmp, "linear.mlir")
+def report_and_kernels(args, tmp, chip, name, module):
+    """The first line of the tile report for `module` on `chip`, the dynamic
+    shared memory sizes of its launches and the PTX of its kernels."""
+    source = os.path.join(tmp, name + ".mlir")
     with open(source, "w") as f:
-        f.write(linear_attention(dtype, d, form))
+        f.write(module)
     report = run([args.fa_opt, source,
                   f"--fa-select-tiles=target={chip} report=-"])
     if report.returncode:
@@ -241,7 +243,15 @@ def check_linear(args, tmp, chip, dtype, d, form):
         sys.exit(compiled.stderr)
     dynamic = [int(x) for x in re.findall(
         r"dynamic_shared_memory_size %c(\d+)_i32", compiled.stderr)]
-    objects = ptx_objects(compiled.stdout)
+    return decision, dynamic, ptx_objects(compiled.stdout)
+
+
+def check_linear(args, tmp, chip, dtype, d, form):
+    """The kernel of one fa.linear_attention: its table row and whether a
+    check failed. It must spill nothing, fit 255 registers, use mma.sync,
+    and use exactly the shared memory of the tile report's chunk."""
+    decision, dynamic, objects = report_and_kernels(
+        args, tmp, chip, "linear", linear_attention(dtype, d, form))
     if len(objects) != 1:
         sys.exit(f"{chip} {dtype} d={d} linear {form}: {len(objects)} kernels")
     ptx_text = objects[0]
@@ -401,22 +411,8 @@ def check_backward(args, tmp, chip, dtype, d, causal):
     number of failed checks."""
     label = "backward" + (", causal" if causal else "") + (
         ", softcap" if causal == "softcap" else "")
-    source = os.path.join(tmp, "backward.mlir")
-    with open(source, "w") as f:
-        f.write(attention_backward(dtype, d, causal))
-    report = run([args.fa_opt, source,
-                  f"--fa-select-tiles=target={chip} report=-"])
-    if report.returncode:
-        sys.exit(report.stderr)
-    decision = json.loads(report.stdout.splitlines()[0])
-    compiled = run([args.fa_opt, source,
-                    f"--fa-gpu-pipeline=chip={chip} format=isa",
-                    "--mlir-print-ir-after=fa-lower-to-gpu"])
-    if compiled.returncode:
-        sys.exit(compiled.stderr)
-    dynamic = [int(x) for x in re.findall(
-        r"dynamic_shared_memory_size %c(\d+)_i32", compiled.stderr)]
-    objects = ptx_objects(compiled.stdout)
+    decision, dynamic, objects = report_and_kernels(
+        args, tmp, chip, "backward", attention_backward(dtype, d, causal))
     if len(objects) != 3:
         sys.exit(f"{chip} {dtype} d={d} {label}: {len(objects)} kernels, "
                  "expected 3 (D, dK/dV, dQ)")

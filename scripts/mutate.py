@@ -139,6 +139,9 @@ ASYNC_SWEEP = [SWEEP + n + ".mlir" for n in
 # name, file, old text, new text, tests, what the bug is.
 MOD = "test/Integration/Modifiers/"
 
+LINEAR_KERNEL = "test/Integration/LinearAttention/gpu-kernel.test"
+LINEAR_NEAR_MISSES = "test/Transforms/RaiseAttention/linear-attention-near-misses.mlir"
+
 MUTATIONS = [
     ("window-band-sgt-off-by-one",
      "    return BandBound{false, offset + 1};",
@@ -171,6 +174,53 @@ MUTATIONS = [
      "    weight = weight;",
      ["test/Integration/LinearAttention/lowering.mlir"],
      "the decay dropped from the weights in the reference and the lowering alike (only the float64 oracle tells)"),
+    # Linear attention's GPU kernel (issue 34), emulated against the
+    # reference.
+    ("linear-kernel-carry-one-power-short",
+     "b, loc, scale, power(lm.addConstant(rows[r], 1)))",
+     "b, loc, scale, power(rows[r]))",
+     [LINEAR_KERNEL],
+     "the kernel weighs the carried state by gamma^(i - c0) instead of gamma^(i - c0 + 1)"),
+    ("linear-kernel-state-not-decayed",
+     "Value carried = gamma && lastDecay ? power(math.constant(chunk)) : Value();",
+     "Value carried = Value();",
+     [LINEAR_KERNEL],
+     "the kernel's state not decayed by gamma^C between chunks"),
+    ("linear-kernel-keys-not-decayed",
+     "Value keys = gamma && lastDecay ? decayedKeySmem : keySmem;",
+     "Value keys = keySmem;",
+     [LINEAR_KERNEL],
+     "the kernel adds a chunk's keys to the state without gamma^(C - 1 - j)"),
+    ("linear-kernel-no-ones-column",
+     "memref::StoreOp::create(b, loc, c == 0 ? first : zero, valueSmem,",
+     "memref::StoreOp::create(b, loc, zero, valueSmem,",
+     [LINEAR_KERNEL],
+     "V's column of ones left out: the kernel divides by epsilon alone"),
+    ("linear-kernel-no-column-scales",
+     "constexpr int64_t kStateExponentLimit = 14;",
+     "constexpr int64_t kStateExponentLimit = 200;",
+     ["test/Integration/LinearAttention/gpu-kernel-large-state.mlir"],
+     "the state rounded to f16 unscaled for Q S: inf past 65504"),
+    # Linear attention's recognition: each near miss must stay refused.
+    ("linear-anti-causal-accepted",
+     """      if (value != 0.0)
+        return notCausal(llvm::formatv("it keeps key {0} of query {1}", j, i)""",
+     """      if (value != value)
+        return notCausal(llvm::formatv("it keeps key {0} of query {1}", j, i)""",
+     [LINEAR_NEAR_MISSES, "test/Differential/linear-programs.test"],
+     "a mask that keeps later keys read as causal (an anti-causal mask as a decay of 0)"),
+    ("linear-decay-tolerance-widened",
+     "double tolerance = (1e-6 + 2e-7 * double(n)) * expected + 1e-35;",
+     "double tolerance = 1e-1 * expected + 1e-35;",
+     [LINEAR_NEAR_MISSES, "test/Differential/linear-programs.test"],
+     "a decay table within 10% of gamma^n accepted as gamma^n"),
+    ("linear-normalizer-axis-unchecked",
+     """  if (!matchRowReduction(sum, weights, /*isMax=*/false,
+                         "normalizer of the weights"))
+    return false;""",
+     """  (void)sum;""",
+     [LINEAR_NEAR_MISSES, "test/Differential/linear-programs.test"],
+     "any sum of the weights (over the queries too) taken as the row normalizer"),
     # Score and mask modifications (issue 33): the regions, sinks, the
     # tiles a mask_mod hides, and their recognition.
     ("score-mod-not-applied",

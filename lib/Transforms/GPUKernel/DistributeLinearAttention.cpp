@@ -423,7 +423,6 @@ SmallVector<Value> LinearKernel::carriedProduct(const Lane &lane,
 void LinearKernel::chunkOutputs(const Lane &lane, Value thread, Value warp,
                                 Value batch, Value head, Value row0,
                                 bool withWeights) {
-  IndexMath math{b, loc};
   int64_t stateTiles = stateWidth / kMmaN;
   forWarpItems(chunk / kMmaM, thread, warp, [&](Value tile) {
     IndexMath lm{b, loc};
