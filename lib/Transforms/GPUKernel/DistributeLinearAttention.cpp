@@ -91,7 +91,8 @@ struct LinearKernel : TileCopier {
       roundedStateSmem, sigmaSmem;
 
   LinearKernel(LinearAttentionOp op, OpBuilder &b)
-      : TileCopier(b, op.getLoc(), kLinearKernelWarps * gpu_kernel::kWarpSize), op(op) {
+      : TileCopier(b, op.getLoc(), kLinearKernelWarps * gpu_kernel::kWarpSize),
+        op(op) {
     chunk = op.getChunkAttr().getInt();
     headDim = op.getQuery().getType().getDimSize(3);
     valueDim = op.getValue().getType().getDimSize(3);
@@ -168,8 +169,7 @@ private:
   void chunkOutputs(const Lane &lane, Value thread, Value warp, Value batch,
                     Value head, Value row0, bool withWeights);
   SmallVector<Value> carriedProduct(const Lane &lane, Value tileRow0);
-  void updateState(const Lane &lane, Value thread, Value warp,
-                   bool lastDecay);
+  void updateState(const Lane &lane, Value thread, Value warp, bool lastDecay);
 
   /// ldmatrix.x4 of an A fragment (16 rows of the product from
   /// `rowBase`, 16 of the contraction from `k0`) whose rows are the
@@ -237,9 +237,8 @@ Value LinearKernel::build() {
       MemRefType::get(outputType.getShape(), outputType.getElementType()),
       dynamicSizes);
 
-  scf::ForallOp grid =
-      createBlockGrid(b, loc, {batchSize, queryHeads, math.constant(1)},
-                      ValueRange{});
+  scf::ForallOp grid = createBlockGrid(
+      b, loc, {batchSize, queryHeads, math.constant(1)}, ValueRange{});
   OpBuilder::InsertionGuard gridGuard(b);
   b.setInsertionPointToStart(grid.getBody());
   Value batch = grid.getInductionVar(0), head = grid.getInductionVar(1);
@@ -261,8 +260,7 @@ Value LinearKernel::build() {
                       workgroup));
 
   auto threadLoop = scf::ForallOp::create(
-      b, loc, SmallVector<OpFoldResult>{b.getIndexAttr(threads)},
-      ValueRange{},
+      b, loc, SmallVector<OpFoldResult>{b.getIndexAttr(threads)}, ValueRange{},
       b.getArrayAttr(
           {gpu::GPUThreadMappingAttr::get(ctx, gpu::MappingId::DimX)}));
   b.setInsertionPointToStart(threadLoop.getBody());
@@ -300,7 +298,8 @@ Value LinearKernel::build() {
       copyChunk(batch, head, keyHead, row0, thread, /*queries=*/true,
                 /*keysAndValues=*/false);
       gpu::BarrierOp::create(b, loc);
-      chunkOutputs(lane, thread, warp, batch, head, row0, /*withWeights=*/false);
+      chunkOutputs(lane, thread, warp, batch, head, row0,
+                   /*withWeights=*/false);
     });
   }
   b.setInsertionPointAfter(grid);
@@ -333,14 +332,13 @@ void LinearKernel::zeroState(Value thread) {
 /// The chunk's rows of Q (`queries`) and of K and V (`keysAndValues`) into
 /// their tiles, zero past the sequence; with normalize, V's column Dv is 1
 /// (0 past the sequence) and the 15 after it 0.
-void LinearKernel::copyChunk(Value batch, Value head, Value keyHead,
-                             Value row0, Value thread, bool queries,
-                             bool keysAndValues) {
+void LinearKernel::copyChunk(Value batch, Value head, Value keyHead, Value row0,
+                             Value thread, bool queries, bool keysAndValues) {
   IndexMath math{b, loc};
   if (queries) {
     Value valid = math.min(math.sub(queryLen, row0), math.constant(chunk));
-    copyTile(query, batch, head, row0, valid, chunk, headDim,
-             querySmem, Value(), thread);
+    copyTile(query, batch, head, row0, valid, chunk, headDim, querySmem,
+             Value(), thread);
   }
   if (!keysAndValues)
     return;
@@ -355,8 +353,8 @@ void LinearKernel::copyChunk(Value batch, Value head, Value keyHead,
   Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(elementType));
   ifThen(math.lt(thread, math.constant(chunk)), [&] {
     IndexMath tm{b, loc};
-    Value first = arith::SelectOp::create(b, loc, tm.lt(thread, valid), one,
-                                          zero);
+    Value first =
+        arith::SelectOp::create(b, loc, tm.lt(thread, valid), one, zero);
     for (int64_t c = 0; c < kMmaK; ++c)
       memref::StoreOp::create(b, loc, c == 0 ? first : zero, valueSmem,
                               ValueRange{thread, tm.constant(valueDim + c)});
@@ -403,13 +401,13 @@ SmallVector<Value> LinearKernel::carriedProduct(const Lane &lane,
   auto pairType = VectorType::get({2}, f32);
   for (int64_t n = 0; n < tiles; ++n) {
     Value column = math.addConstant(pairColumn, n * kMmaN);
-    Value sigma = vector::LoadOp::create(b, loc, pairType, sigmaSmem,
-                                         ValueRange{column});
+    Value sigma =
+        vector::LoadOp::create(b, loc, pairType, sigmaSmem, ValueRange{column});
     for (int64_t r = 0; r < 2; ++r)
       for (int64_t j = 0; j < 2; ++j) {
         Value element = extractElement(b, loc, acc[n], r, j);
-        Value factor = vector::ExtractOp::create(b, loc, sigma,
-                                                 ArrayRef<int64_t>{j});
+        Value factor =
+            vector::ExtractOp::create(b, loc, sigma, ArrayRef<int64_t>{j});
         acc[n] = insertElement(b, loc,
                                arith::MulFOp::create(b, loc, element, factor),
                                acc[n], r, j);
@@ -444,8 +442,8 @@ void LinearKernel::chunkOutputs(const Lane &lane, Value thread, Value warp,
         for (int64_t j = 0; j < 2; ++j)
           acc[n] = insertElement(
               b, loc,
-              arith::MulFOp::create(b, loc, extractElement(b, loc, acc[n], r, j),
-                                    factors[r]),
+              arith::MulFOp::create(
+                  b, loc, extractElement(b, loc, acc[n], r, j), factors[r]),
               acc[n], r, j);
 
     if (withWeights) {
@@ -476,9 +474,8 @@ void LinearKernel::chunkOutputs(const Lane &lane, Value thread, Value warp,
                                             ArrayRef<int64_t>{j});
           }
           // One cvt.rn.f16x2.f32 (.bf16x2): the A operand's register.
-          rounded.push_back(
-              arith::TruncFOp::create(b, loc, pairType.clone(elementType),
-                                      pair));
+          rounded.push_back(arith::TruncFOp::create(
+              b, loc, pairType.clone(elementType), pair));
         }
       // O += W V: W's fragments are A's registers (tiles 2s, 2s + 1 give
       // the 16 keys of step s), V through ldmatrix.trans.
@@ -488,14 +485,13 @@ void LinearKernel::chunkOutputs(const Lane &lane, Value thread, Value warp,
         for (int64_t reg = 0; reg < 4; ++reg) {
           int64_t n = 2 * s + reg / 2, r = reg % 2;
           fragment = vector::InsertOp::create(b, loc, rounded[n * 2 + r],
-                                              fragment,
-                                              ArrayRef<int64_t>{reg});
+                                              fragment, ArrayRef<int64_t>{reg});
         }
         SmallVector<Value> pairs;
         for (int64_t c = 0; c < stateWidth; c += 2 * kMmaN)
           pairs.push_back(bPairByColumns(lane, valueSmem,
-                                         lm.constant(s * kMmaK),
-                                         lm.constant(c), stateWidth));
+                                         lm.constant(s * kMmaK), lm.constant(c),
+                                         stateWidth));
         multiplyFragments(b, loc, {fragment}, pairs, acc);
       }
     }
@@ -508,8 +504,8 @@ void LinearKernel::chunkOutputs(const Lane &lane, Value thread, Value warp,
       SmallVector<Value> mine;
       for (int64_t r = 0; r < 2; ++r)
         mine.push_back(arith::SelectOp::create(
-            b, loc, first,
-            extractElement(b, loc, acc[valueDim / kMmaN], r, 0), zero));
+            b, loc, first, extractElement(b, loc, acc[valueDim / kMmaN], r, 0),
+            zero));
       SmallVector<Value> sums =
           combineOverQuad(b, loc, mine, arith::AtomicRMWKind::addf);
       for (int64_t r = 0; r < 2; ++r)
@@ -530,8 +526,7 @@ void LinearKernel::chunkOutputs(const Lane &lane, Value thread, Value warp,
           for (int64_t j = 0; j < 2; ++j) {
             Value element = extractElement(b, loc, acc[n], r, j);
             if (denominators[r])
-              element =
-                  arith::DivFOp::create(b, loc, element, denominators[r]);
+              element = arith::DivFOp::create(b, loc, element, denominators[r]);
             if (outType != f32)
               element = arith::TruncFOp::create(b, loc, outType, element);
             pair = vector::InsertOp::create(b, loc, element, pair,
@@ -574,8 +569,9 @@ void LinearKernel::updateState(const Lane &lane, Value thread, Value warp,
       for (int64_t n = 0; n < 2; ++n) {
         Value fragment = zeroAccumulator();
         for (int64_t r = 0; r < 2; ++r) {
-          Value pair = vector::LoadOp::create(
-              b, loc, pairType, stateSmem, ValueRange{rowOf(m, r), columnOf(n)});
+          Value pair =
+              vector::LoadOp::create(b, loc, pairType, stateSmem,
+                                     ValueRange{rowOf(m, r), columnOf(n)});
           if (carried)
             pair = arith::MulFOp::create(
                 b, loc, pair,
@@ -608,11 +604,12 @@ void LinearKernel::updateState(const Lane &lane, Value thread, Value warp,
                     b, loc, extractElement(b, loc, acc[t * 2 + n], r, j)));
         largest[n][j] = m;
       }
-    for (int64_t distance = kQuad; distance < gpu_kernel::kWarpSize; distance *= 2) {
+    for (int64_t distance = kQuad; distance < gpu_kernel::kWarpSize;
+         distance *= 2) {
       Value offset =
           arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(distance));
-      Value width =
-          arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(gpu_kernel::kWarpSize));
+      Value width = arith::ConstantOp::create(
+          b, loc, b.getI32IntegerAttr(gpu_kernel::kWarpSize));
       for (int64_t n = 0; n < 2; ++n)
         for (int64_t j = 0; j < 2; ++j) {
           Value theirs = gpu::ShuffleOp::create(b, loc, largest[n][j], offset,
@@ -663,11 +660,10 @@ void LinearKernel::updateState(const Lane &lane, Value thread, Value warp,
           for (int64_t j = 0; j < 2; ++j)
             scaled = vector::InsertOp::create(
                 b, loc,
-                arith::MulFOp::create(
-                    b, loc,
-                    vector::ExtractOp::create(b, loc, exact,
-                                              ArrayRef<int64_t>{j}),
-                    inverse[n][j]),
+                arith::MulFOp::create(b, loc,
+                                      vector::ExtractOp::create(
+                                          b, loc, exact, ArrayRef<int64_t>{j}),
+                                      inverse[n][j]),
                 scaled, ArrayRef<int64_t>{j});
           vector::StoreOp::create(
               b, loc, arith::TruncFOp::create(b, loc, roundedPair, scaled),
@@ -725,8 +721,8 @@ struct FADistributeLinearAttentionPass
               if (!requireKernel &&
                   !whyNoLinearAttentionKernel(op, options).empty())
                 return success();
-              return success(succeeded(
-                  distributeLinearAttention(rewriter, op, options)));
+              return success(
+                  succeeded(distributeLinearAttention(rewriter, op, options)));
             })))
       signalPassFailure();
   }

@@ -11,7 +11,14 @@ differential test passes the frontend computed in f32 (on the same
 half-precision inputs) for f16 and bf16 modules, since fa.attention keeps
 its scores and softmax in f32 where the frontend rounds them.
 
+With --row-width N, the relative term is rtol times the largest magnitude
+in the value's row of N values of the second run, not the value's own: for
+a kernel that rounds its operands to f16/bf16 before a product whose terms
+cancel, the error follows the row's scale (the linear attention kernel's
+long sequences).
+
 Usage: compare_outputs.py RAISED FRONTEND [--rtol R] [--atol A] [--alternative RUN]
+                          [--row-width N]
 """
 import argparse
 import math
@@ -40,6 +47,9 @@ def main():
     parser.add_argument("--atol", type=float, default=1e-6)
     parser.add_argument("--alternative",
                         help="another run whose values also count as right")
+    parser.add_argument("--row-width", type=int, default=0,
+                        help="rtol relative to the largest magnitude of each "
+                             "row of this many values of the second run")
     args = parser.parse_args()
     raised, frontend = values(args.raised), values(args.frontend)
     alternative = values(args.alternative) if args.alternative else None
@@ -53,13 +63,27 @@ def main():
     if len(raised) != len(frontend):
         print(f"different number of values: {len(raised)} vs {len(frontend)}")
         return 1
-    def fraction(a, b):
+    # The magnitude rtol scales: the value's own, or its row's largest.
+    scale = [None if b is None else abs(b) for b in frontend]
+    if args.row_width > 0:
+        row = []  # indices of the current row; tensors start new rows
+        for index, b in enumerate(frontend + [None]):
+            if b is not None:
+                row.append(index)
+            if row and (b is None or len(row) == args.row_width):
+                largest = max((abs(frontend[i]) for i in row
+                               if math.isfinite(frontend[i])), default=0.0)
+                for i in row:
+                    scale[i] = largest
+                row = []
+
+    def fraction(a, b, magnitude):
         """a's error against b as a fraction of the tolerance (inf if the
         NaNs or infinities differ)."""
         if math.isnan(a) or math.isnan(b) or math.isinf(a) or math.isinf(b):
             same = (math.isnan(a) and math.isnan(b)) or a == b
             return 0.0 if same else math.inf
-        return abs(a - b) / (args.atol + args.rtol * abs(b))
+        return abs(a - b) / (args.atol + args.rtol * magnitude)
 
     worst = 0.0
     for index, (a, b) in enumerate(zip(raised, frontend)):
@@ -68,9 +92,10 @@ def main():
                 print(f"value {index}: tensors are laid out differently")
                 return 1
             continue
-        error = fraction(a, b)
+        error = fraction(a, b, scale[index])
         if alternative is not None and alternative[index] is not None:
-            error = min(error, fraction(a, alternative[index]))
+            error = min(error, fraction(a, alternative[index],
+                                        abs(alternative[index])))
         if error > 1:
             print(f"value {index}: {a} vs {b} (error {abs(a - b):.3g})")
             return 1

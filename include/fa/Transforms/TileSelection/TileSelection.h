@@ -420,12 +420,10 @@ int64_t linearChunkBytes(int64_t chunk, int64_t headDim, int64_t valueDim,
 /// target's shared memory (`sramBytes`), else the largest power of two
 /// from 16 that fits; nullopt when even 16 rows do not (the error says
 /// what would be needed).
-std::optional<LinearChunkDecision> selectLinearChunk(int64_t headDim,
-                                                 int64_t valueDim,
-                                                 int64_t elementBytes,
-                                                 bool normalized, bool decay,
-                                                 int64_t sramBytes,
-                                                 std::string &error);
+std::optional<LinearChunkDecision>
+selectLinearChunk(int64_t headDim, int64_t valueDim, int64_t elementBytes,
+                  bool normalized, bool decay, int64_t sramBytes,
+                  std::string &error);
 
 } // namespace mlir::fa
 

@@ -1363,22 +1363,20 @@ int64_t mlir::fa::linearChunkBytes(int64_t chunk, int64_t headDim,
   int64_t keyTiles = decay ? 3 : 2; // Q, K (and the decayed K)
   int64_t rows = chunk * (keyTiles * padded(headDim, elementBytes) +
                           padded(stateWidth, elementBytes));
-  int64_t state = headDim * (padded(stateWidth, 4) +
-                             padded(stateWidth, elementBytes)) +
-                  stateWidth * 4; // f32, rounded, and the column scales
+  int64_t state =
+      headDim * (padded(stateWidth, 4) + padded(stateWidth, elementBytes)) +
+      stateWidth * 4; // f32, rounded, and the column scales
   return rows + state;
 }
 
 std::optional<LinearChunkDecision>
 mlir::fa::selectLinearChunk(int64_t headDim, int64_t valueDim,
-                            int64_t elementBytes, bool normalized,
-                            bool decay, int64_t sramBytes,
-                            std::string &error) {
+                            int64_t elementBytes, bool normalized, bool decay,
+                            int64_t sramBytes, std::string &error) {
   constexpr int64_t kPreferred = 64, kSmallest = 16;
   for (int64_t chunk = kPreferred; chunk >= kSmallest; chunk /= 2) {
-    int64_t bytes =
-        linearChunkBytes(chunk, headDim, valueDim, elementBytes, normalized,
-                         decay);
+    int64_t bytes = linearChunkBytes(chunk, headDim, valueDim, elementBytes,
+                                     normalized, decay);
     if (bytes > sramBytes)
       continue;
     LinearChunkDecision decision;
@@ -1394,9 +1392,9 @@ mlir::fa::selectLinearChunk(int64_t headDim, int64_t valueDim,
                   ", the largest power of two whose rows and state (" +
                   std::to_string(bytes) + " bytes) fit " +
                   std::to_string(sramBytes) + " bytes (64 would need " +
-                  std::to_string(linearChunkBytes(kPreferred, headDim,
-                                                  valueDim, elementBytes,
-                                                  normalized, decay)) +
+                  std::to_string(linearChunkBytes(kPreferred, headDim, valueDim,
+                                                  elementBytes, normalized,
+                                                  decay)) +
                   ")";
     return decision;
   }
