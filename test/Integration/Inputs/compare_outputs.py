@@ -17,8 +17,12 @@ a kernel that rounds its operands to f16/bf16 before a product whose terms
 cancel, the error follows the row's scale (the linear attention kernel's
 long sequences).
 
+--row-relative does the same with each printed tensor's innermost
+dimension as its rows (the differential tests' modules print tensors of
+several widths).
+
 Usage: compare_outputs.py RAISED FRONTEND [--rtol R] [--atol A] [--alternative RUN]
-                          [--row-width N]
+                          [--row-width N | --row-relative]
 """
 import argparse
 import math
@@ -28,12 +32,18 @@ import sys
 NUMBER = re.compile(r"-?(?:nan|inf|\d+(?:\.\d*)?(?:e[-+]?\d+)?)", re.IGNORECASE)
 
 
-def values(path):
+def values(path, widths=None):
+    """The printed numbers, a None before each tensor; `widths` (a list)
+    gets each tensor's innermost size."""
     result = []
     with open(path) as stream:
         for line in stream:
             if line.startswith("Unranked Memref"):
                 result.append(None)  # separates printed tensors
+                if widths is not None:
+                    sizes = re.search(r"sizes = \[([0-9, ]*)\]", line)
+                    last = sizes.group(1).split(",")[-1] if sizes else ""
+                    widths.append(int(last) if last.strip() else 1)
                 continue
             result.extend(float(token) for token in NUMBER.findall(line))
     return result
@@ -50,8 +60,12 @@ def main():
     parser.add_argument("--row-width", type=int, default=0,
                         help="rtol relative to the largest magnitude of each "
                              "row of this many values of the second run")
+    parser.add_argument("--row-relative", action="store_true",
+                        help="--row-width with each printed tensor's "
+                             "innermost size")
     args = parser.parse_args()
-    raised, frontend = values(args.raised), values(args.frontend)
+    widths = []
+    raised, frontend = values(args.raised), values(args.frontend, widths)
     alternative = values(args.alternative) if args.alternative else None
     if alternative is not None and len(alternative) != len(frontend):
         print(f"different number of values: {len(alternative)} in the alternative "
@@ -65,12 +79,17 @@ def main():
         return 1
     # The magnitude rtol scales: the value's own, or its row's largest.
     scale = [None if b is None else abs(b) for b in frontend]
-    if args.row_width > 0:
+    if args.row_width > 0 or args.row_relative:
         row = []  # indices of the current row; tensors start new rows
+        tensor = -1
         for index, b in enumerate(frontend + [None]):
+            if b is None:
+                tensor += 1
+            width = (widths[min(tensor, len(widths) - 1)]
+                     if args.row_relative and widths else args.row_width)
             if b is not None:
                 row.append(index)
-            if row and (b is None or len(row) == args.row_width):
+            if row and (b is None or len(row) == width):
                 largest = max((abs(frontend[i]) for i in row
                                if math.isfinite(frontend[i])), default=0.0)
                 for i in row:
