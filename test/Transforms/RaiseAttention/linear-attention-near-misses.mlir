@@ -663,3 +663,72 @@ func.func @two_layers(%x: tensor<16x4xf32>, %w1: tensor<32x4xf32>, %w2: tensor<3
   %o = linalg.matmul ins(%r, %w2 : tensor<16x32xf32>, tensor<32x4xf32>) outs(%zo : tensor<16x4xf32>) -> tensor<16x4xf32>
   return %o : tensor<16x4xf32>
 }
+
+// -----
+
+!t = tensor<1x2x16x4xf32>
+!s = tensor<1x2x16x16xf32>
+#q = affine_map<(b, h, i, j, d) -> (b, h, i, d)>
+#k = affine_map<(b, h, i, j, d) -> (b, h, j, d)>
+#sc = affine_map<(b, h, i, j, d) -> (b, h, i, j)>
+#w = affine_map<(b, h, i, e, j) -> (b, h, i, j)>
+#v = affine_map<(b, h, i, e, j) -> (b, h, j, e)>
+#o = affine_map<(b, h, i, e, j) -> (b, h, i, e)>
+#ids = affine_map<(b, h, i, j) -> (b, h, i, j)>
+#hij = affine_map<(b, h, i, j) -> (h, i, j)>
+#par4 = ["parallel", "parallel", "parallel", "parallel"]
+#qk = ["parallel", "parallel", "parallel", "parallel", "reduction"]
+
+// A Gaussian decay exp(−0.001 (i − j)²), a positional decay some models
+// use: close to a power of one γ (within 6% at every distance of the γ its
+// farthest entry gives), but not one. The exp in its table makes the
+// product a softmax candidate, whose reason stands: it is not linear
+// attention either.
+// CHECK-LABEL: func.func @gaussian_decay
+// CHECK-NOT: fa.linear_attention
+func.func @gaussian_decay(%q: !t, %k: !t, %v: !t) -> !t {
+  %zero = arith.constant 0.0 : f32
+  %alpha = arith.constant -1.0e-3 : f32
+  %et = tensor.empty() : !t
+  %es = tensor.empty() : !s
+  %zs = linalg.fill ins(%zero : f32) outs(%es : !s) -> !s
+  %s = linalg.generic {indexing_maps = [#q, #k, #sc], iterator_types = #qk}
+      ins(%q, %k : !t, !t) outs(%zs : !s) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> !s
+  %ed = tensor.empty() : tensor<2x16x16xf32>
+  // expected-remark @+1 {{attention not raised: P·V reads mul(...), not exp(x - max) / sum}}
+  %decay = linalg.generic {indexing_maps = [affine_map<(h, i, j) -> (h, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      outs(%ed : tensor<2x16x16xf32>) {
+  ^bb0(%o: f32):
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    %c = arith.cmpi sle, %j, %i : index
+    %n = arith.subi %i, %j : index
+    %ni = arith.index_cast %n : index to i64
+    %nf = arith.sitofp %ni : i64 to f32
+    %n2 = arith.mulf %nf, %nf : f32
+    %x = arith.mulf %n2, %alpha : f32
+    %p = math.exp %x : f32
+    %r = arith.select %c, %p, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<2x16x16xf32>
+  %w = linalg.generic {indexing_maps = [#ids, #hij, #ids], iterator_types = #par4}
+      ins(%s, %decay : !s, tensor<2x16x16xf32>) outs(%es : !s) {
+  ^bb0(%x: f32, %m: f32, %o: f32):
+    %r = arith.mulf %x, %m : f32
+    linalg.yield %r : f32
+  } -> !s
+  %zo = linalg.fill ins(%zero : f32) outs(%et : !t) -> !t
+  %out = linalg.generic {indexing_maps = [#w, #v, #o], iterator_types = #qk}
+      ins(%w, %v : !s, !t) outs(%zo : !t) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> !t
+  return %out : !t
+}
