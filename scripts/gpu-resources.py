@@ -225,19 +225,20 @@ def linear_attention(dtype, d, form, batch=BATCH, heads=HEADS, n=SEQ):
             f"  return %o : {t}\n}}\n")
 
 
-def report_and_kernels(args, tmp, chip, name, module):
+def report_and_kernels(args, tmp, chip, name, module, choice=""):
     """The first line of the tile report for `module` on `chip`, the dynamic
-    shared memory sizes of its launches and the PTX of its kernels."""
+    shared memory sizes of its launches and the PTX of its kernels; `choice`
+    (" option=value ...") goes to both the selection and the pipeline."""
     source = os.path.join(tmp, name + ".mlir")
     with open(source, "w") as f:
         f.write(module)
     report = run([args.fa_opt, source,
-                  f"--fa-select-tiles=target={chip} report=-"])
+                  f"--fa-select-tiles=target={chip} report=-{choice}"])
     if report.returncode:
         sys.exit(report.stderr)
     decision = json.loads(report.stdout.splitlines()[0])
     compiled = run([args.fa_opt, source,
-                    f"--fa-gpu-pipeline=chip={chip} format=isa",
+                    f"--fa-gpu-pipeline=chip={chip} format=isa{choice}",
                     "--mlir-print-ir-after=fa-lower-to-gpu"])
     if compiled.returncode:
         sys.exit(compiled.stderr)
@@ -312,23 +313,10 @@ def check(args, tmp, chip, dtype, d, label, module, tma=True):
     """Compiles `module` for `chip` (on sm_90a with the TMA producer kernel
     unless `tma` is false); one table row per kernel and the number of
     failed checks."""
-    source = os.path.join(tmp, "attention.mlir")
-    with open(source, "w") as f:
-        f.write(module)
     choice = "" if tma else " tma-producer=false"
-    report = run([args.fa_opt, source,
-                  f"--fa-select-tiles=target={chip} report=-{choice}"])
-    if report.returncode:
-        sys.exit(report.stderr)
-    decision = json.loads(report.stdout.splitlines()[0])
-    compiled = run([args.fa_opt, source,
-                    f"--fa-gpu-pipeline=chip={chip} format=isa{choice}",
-                    "--mlir-print-ir-after=fa-lower-to-gpu"])
-    if compiled.returncode:
-        sys.exit(compiled.stderr)
-    dynamic = re.search(r"dynamic_shared_memory_size %c(\d+)_i32",
-                        compiled.stderr)
-    objects = ptx_objects(compiled.stdout)
+    decision, launches, objects = report_and_kernels(
+        args, tmp, chip, "attention", module, choice)
+    dynamic = launches[0] if launches else None
     splits = decision["kv_splits"]
     rows, failures = [], 0
     # With split keys, a merge kernel follows the attention kernel.
@@ -365,7 +353,7 @@ def check(args, tmp, chip, dtype, d, label, module, tma=True):
     if wgmma_kernel:
         consistent = consistent and not re.search(r"C75(13|19|20)",
                                                   LAST_PTXAS_INFO[0])
-    shared = int(dynamic.group(1)) if dynamic else static
+    shared = dynamic if dynamic else static
     expected = decision["smem_bytes"]
     limit = decision["smem_limit"]
     e = 4 if dtype == "f32" else 2

@@ -393,10 +393,7 @@ KernelBuilder::ThreadRow
 KernelBuilder::enterThreadLoop(const QueryBlock &block,
                                const SharedTiles &tiles) {
   IndexMath math{b, loc};
-  auto threadLoop = scf::ForallOp::create(
-      b, loc, SmallVector<OpFoldResult>{b.getIndexAttr(threads)}, ValueRange{},
-      b.getArrayAttr(
-          {gpu::GPUThreadMappingAttr::get(ctx, gpu::MappingId::DimX)}));
+  auto threadLoop = createThreadLoop(b, loc, threads);
   b.setInsertionPointToStart(threadLoop.getBody());
   Value thread = threadLoop.getInductionVar(0);
   Value zero = math.constant(0);
@@ -794,12 +791,7 @@ void KernelBuilder::buildMerge(Value batchSize, Value queryHeads,
   b.setInsertionPointToStart(grid.getBody());
   Value batch = grid.getInductionVar(0), head = grid.getInductionVar(1);
   Value rowBlock = grid.getInductionVar(2);
-  auto threadLoop = scf::ForallOp::create(
-      b, loc,
-      SmallVector<OpFoldResult>{b.getIndexAttr(rowsPerBlock * columnThreads)},
-      ValueRange{},
-      b.getArrayAttr(
-          {gpu::GPUThreadMappingAttr::get(ctx, gpu::MappingId::DimX)}));
+  auto threadLoop = createThreadLoop(b, loc, rowsPerBlock * columnThreads);
   b.setInsertionPointToStart(threadLoop.getBody());
   Value thread = threadLoop.getInductionVar(0);
   Value columnThreadsValue = math.constant(columnThreads);

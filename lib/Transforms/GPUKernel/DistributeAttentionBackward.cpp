@@ -182,13 +182,7 @@ private:
                                                    MemRefLayoutAttrInterface(),
                                                    workgroup));
   }
-  scf::ForallOp threadLoop() {
-    return scf::ForallOp::create(
-        b, loc, SmallVector<OpFoldResult>{b.getIndexAttr(threads)},
-        ValueRange{},
-        b.getArrayAttr(
-            {gpu::GPUThreadMappingAttr::get(ctx, gpu::MappingId::DimX)}));
-  }
+  scf::ForallOp threadLoop() { return createThreadLoop(b, loc, threads); }
   scf::ForallOp blockGrid(ValueRange sizes) {
     return createBlockGrid(b, loc, sizes, ValueRange{});
   }

@@ -79,7 +79,7 @@ constexpr int64_t kLinearKernelWarps = 4;
 
 struct LinearKernel : TileCopier {
   LinearAttentionOp op;
-  int64_t chunk, headDim, valueDim, stateWidth, warps;
+  int64_t chunk, headDim, valueDim, stateWidth;
   bool causal, normalized;
   Type elementType, f32;
   // K and V are TileCopier's `key` and `value`.
@@ -99,7 +99,6 @@ struct LinearKernel : TileCopier {
     normalized = op.isNormalized();
     causal = op.getCausal();
     stateWidth = valueDim + (normalized ? kMmaK : 0);
-    warps = kLinearKernelWarps;
     elementType = op.getQuery().getType().getElementType();
     f32 = b.getF32Type();
   }
@@ -142,11 +141,12 @@ private:
   /// `thread < 32 k`, which whole warps take.
   void forWarpItems(int64_t count, Value thread, Value warp,
                     function_ref<void(Value)> body) {
-    for (int64_t round = 0; round * warps < count; ++round) {
+    for (int64_t round = 0; round * kLinearKernelWarps < count; ++round) {
       IndexMath math{b, loc};
-      Value item = math.addConstant(warp, round * warps);
-      int64_t taking = std::min(warps, count - round * warps);
-      if (taking == warps) {
+      Value item = math.addConstant(warp, round * kLinearKernelWarps);
+      int64_t taking =
+          std::min(kLinearKernelWarps, count - round * kLinearKernelWarps);
+      if (taking == kLinearKernelWarps) {
         body(item);
         continue;
       }
@@ -259,10 +259,7 @@ Value LinearKernel::build() {
       MemRefType::get({stateWidth}, f32, MemRefLayoutAttrInterface(),
                       workgroup));
 
-  auto threadLoop = scf::ForallOp::create(
-      b, loc, SmallVector<OpFoldResult>{b.getIndexAttr(threads)}, ValueRange{},
-      b.getArrayAttr(
-          {gpu::GPUThreadMappingAttr::get(ctx, gpu::MappingId::DimX)}));
+  auto threadLoop = createThreadLoop(b, loc, threads);
   b.setInsertionPointToStart(threadLoop.getBody());
   Value thread = threadLoop.getInductionVar(0);
   IndexMath tm{b, loc};

@@ -8,7 +8,7 @@
 // RUN: not fa-opt %s "--fa-gpu-pipeline=chip=sm_75" -split-input-file 2>&1 | FileCheck %s --check-prefix=TURING
 // PIPELINE: error: 'fa.linear_attention' op has no GPU kernel here: the linear attention kernel needs f16 or bf16 Q, K and V of one type (mma.sync); fa-cpu-pipeline lowers it on the host (fa-lower-linear-attention)
 // TURING: error: 'fa.linear_attention' op has no GPU kernel here: the linear attention kernel needs mma.sync (sm_80 or later)
-// LEFT-COUNT-4: fa.linear_attention
+// LEFT-COUNT-5: fa.linear_attention
 
 func.func @f32(%q: tensor<1x8x128x64xf32>) -> tensor<1x8x128x64xf32> {
   // expected-error @+1 {{has no GPU kernel here: the linear attention kernel needs f16 or bf16 Q, K and V of one type (mma.sync); fa-cpu-pipeline lowers it on the host (fa-lower-linear-attention)}}
@@ -38,4 +38,12 @@ func.func @head_dim(%q: tensor<1x8x128x40xbf16>) -> tensor<1x8x128x40xbf16> {
   // expected-error @+1 {{the linear attention kernel needs D and Dv to be static multiples of 16}}
   %o = fa.linear_attention %q, %q, %q scale = 0.125 chunk = 64 : tensor<1x8x128x40xbf16>, tensor<1x8x128x40xbf16>, tensor<1x8x128x40xbf16> -> tensor<1x8x128x40xbf16>
   return %o : tensor<1x8x128x40xbf16>
+}
+
+// -----
+
+func.func @dynamic_heads(%q: tensor<1x?x128x64xf16>) -> tensor<1x?x128x64xf16> {
+  // expected-error @+1 {{the linear attention kernel needs static head counts (Hq / Hkv)}}
+  %o = fa.linear_attention %q, %q, %q scale = 0.125 causal chunk = 64 : tensor<1x?x128x64xf16>, tensor<1x?x128x64xf16>, tensor<1x?x128x64xf16> -> tensor<1x?x128x64xf16>
+  return %o : tensor<1x?x128x64xf16>
 }

@@ -193,6 +193,16 @@ inline scf::ForallOp createBlockGrid(OpBuilder &b, Location loc, ValueRange size
                                b.getArrayAttr(mapping));
 }
 
+/// A kernel's thread loop: an scf.forall over `threads` mapped to
+/// #gpu.thread<x>, with no results.
+inline scf::ForallOp createThreadLoop(OpBuilder &b, Location loc,
+                                      int64_t threads) {
+  return scf::ForallOp::create(
+      b, loc, SmallVector<OpFoldResult>{b.getIndexAttr(threads)}, ValueRange{},
+      b.getArrayAttr({gpu::GPUThreadMappingAttr::get(b.getContext(),
+                                                     gpu::MappingId::DimX)}));
+}
+
 /// A [rows, cols] slice of a rank-4 tensor at (b, h, row0, col0), padded
 /// with zeros to [tileRows, tileCols]. Dims listed in `broadcast` are read at
 /// index 0 with size 1 (and stay size 1).
