@@ -957,3 +957,61 @@ TEST(LinearChunk, RefusesWhenSixteenRowsDoNotFit) {
       selectLinearChunk(128, 128, 4, false, false, 65536, error).has_value());
   EXPECT_NE(error.find("16 rows need 161024"), std::string::npos) << error;
 }
+
+TEST(HostPolicy, NeverRefusesForSize) {
+  // Issue 50: f32 at d = 128 with a 32 KiB cache (L1d where sysfs reports
+  // no L2) was refused: FA2's smallest tile, 16 x 16, needs 33920 bytes.
+  // The host's cache bounds speed, not correctness: every head dim, type,
+  // length and policy gets a tiling, within the cache where one fits.
+  TargetDescription host = preset("host");
+  for (int64_t cache : {4 * 1024, 32 * 1024, 2 * 1024 * 1024}) {
+    host.sharedMemoryPerBlock = host.sharedMemoryPerSM = cache;
+    for (int64_t d : {32, 64, 80, 96, 128, 192, 256, 1024})
+      for (int64_t bytes : {2, 4})
+        for (int64_t n : {int64_t(1), int64_t(64), int64_t(1000),
+                          kUnknownSize})
+          for (TilePolicy policy :
+               {TilePolicy::Auto, TilePolicy::FA1, TilePolicy::FA2}) {
+            AttentionShape shape = makeShape(n, d, bytes);
+            TileSelection forward = selectTiles(shape, host, policy);
+            ASSERT_TRUE(forward.decision)
+                << forward.error << " (cache " << cache << ", d " << d << ")";
+            const Tiling &tiling = forward.decision->tiling;
+            EXPECT_GE(tiling.blockQ, 1);
+            EXPECT_GE(tiling.blockKV, 1);
+            if (n != kUnknownSize) {
+              EXPECT_LE(tiling.blockQ, n);
+              EXPECT_LE(tiling.blockKV, n);
+            }
+            bool fits = forward.decision->costs.sharedMemoryBytes <= cache;
+            bool says = forward.decision->why.find(
+                            "the host never refuses for size") !=
+                        std::string::npos;
+            // A tile past the cache always says so.
+            EXPECT_TRUE(fits || says) << forward.decision->why;
+            TileSelection backward = selectBackwardTiles(shape, host);
+            ASSERT_TRUE(backward.decision) << backward.error;
+          }
+  }
+  // Where FA2's 16 x 16 fits it is FA2's choice, as before.
+  host.sharedMemoryPerBlock = host.sharedMemoryPerSM = 32 * 1024;
+  TileSelection f16 = selectTiles(makeShape(1000, 128, 2), host,
+                                  TilePolicy::Auto);
+  ASSERT_TRUE(f16.decision);
+  EXPECT_LE(f16.decision->costs.sharedMemoryBytes, 32 * 1024);
+  EXPECT_EQ(f16.decision->why.find("never refuses"), std::string::npos);
+  // f32 at d = 128: 16 x 16 past the cache, not FA1's shrunk 16 x 14.
+  TileSelection f32 = selectTiles(makeShape(1000, 128, 4), host,
+                                  TilePolicy::Auto);
+  ASSERT_TRUE(f32.decision);
+  EXPECT_EQ(f32.decision->tiling.blockQ, 16);
+  EXPECT_EQ(f32.decision->tiling.blockKV, 16);
+  EXPECT_EQ(f32.decision->costs.sharedMemoryBytes, 33920);
+  // A GPU still refuses what does not fit, and says why (not an empty
+  // reason).
+  TileSelection sm75 = selectTiles(makeShape(1000, 2048, 4), preset("sm_75"),
+                                   TilePolicy::Auto);
+  EXPECT_FALSE(sm75.decision);
+  EXPECT_NE(sm75.error.find("bytes of shared memory"), std::string::npos)
+      << sm75.error;
+}

@@ -86,6 +86,7 @@ void mlir::fa::buildCPUPipeline(OpPassManager &pm,
   } else {
     FASelectTilesOptions tiles;
     tiles.target = "host";
+    tiles.hostCacheBytes = options.hostCacheBytes;
     tiles.maxBlockKV = options.maxBlockKV;
     tiles.minStages = options.minStages;
     tiles.minKVSplits = options.minKVSplits;

@@ -79,6 +79,12 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
                      "chooses (fa-select-tiles max-block-kv; 0: no cap), so "
                      "that short sequences cross several key blocks"),
       llvm::cl::init(0)};
+  PassOptions::Option<int64_t> hostCacheBytes{
+      *this, "host-cache-bytes",
+      llvm::cl::desc("The host's cache per core in bytes, which its tiles "
+                     "are chosen for (fa-select-tiles host-cache-bytes; 0: "
+                     "read from this machine)"),
+      llvm::cl::init(0)};
   PassOptions::Option<int64_t> minStages{
       *this, "min-stages",
       llvm::cl::desc("Testing aid: raise the stages that tile selection "

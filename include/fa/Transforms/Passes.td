@@ -337,6 +337,10 @@ def FASelectTiles : Pass<"fa-select-tiles", "::mlir::ModuleOp"> {
            "#nvvm.target">,
     Option<"policy", "policy", "std::string", /*default=*/"\"auto\"",
            "How to choose tiles: fa1, fa2 or auto (fa2 with fa1 reported)">,
+    Option<"hostCacheBytes", "host-cache-bytes", "int64_t", /*default=*/"0",
+           "The host target's cache per core in bytes, its \"shared "
+           "memory\" (0: read from /sys/devices/system/cpu/cpu0/cache), so "
+           "that the host's tiles need not depend on the machine">,
     Option<"report", "report", "std::string", /*default=*/"\"\"",
            "Write one JSON line per fa.attention to this file (- for stdout)">,
     Option<"maxBlockKV", "max-block-kv", "int64_t", /*default=*/"0",

@@ -437,6 +437,11 @@ private:
              << "min-kv-splits must be 0 (as chosen) or a number "
                 "of key splits up to "
              << kMaxKVSplits << ", got " << static_cast<int64_t>(minKVSplits);
+    if (hostCacheBytes < 0)
+      return module.emitError()
+             << "host-cache-bytes must be 0 (read from this machine) or a "
+                "positive number of bytes, got "
+             << static_cast<int64_t>(hostCacheBytes);
     if (maxBlockKV < 0)
       return module.emitError()
              << "max-block-kv must be 0 (no cap) or a positive "
@@ -474,6 +479,13 @@ private:
     if (!resolved)
       resolved = ResolvedTarget{*lookupTargetPreset(kDefaultTargetName),
                                 "the default"};
+    if (hostCacheBytes > 0 && !resolved->description.isGPU()) {
+      resolved->description.sharedMemoryPerBlock = hostCacheBytes;
+      resolved->description.sharedMemoryPerSM = hostCacheBytes;
+      resolved->description.source =
+          std::to_string(hostCacheBytes) +
+          " bytes of cache per core (pass option host-cache-bytes)";
+    }
     if (std::string invalid = validateTargetDescription(resolved->description);
         !invalid.empty())
       return op->emitOpError()
@@ -530,8 +542,10 @@ private:
 
   /// The chunk of an fa.linear_attention from the target's shared memory
   /// (selectLinearChunk), unless the op has one; reported as a line with
-  /// "pass": "linear". Causal or not: the GPU kernel walks the sequence by
-  /// chunks either way (the host's non-causal Q (K^T V) needs none).
+  /// "pass": "linear". On a GPU the kernel walks the sequence by chunks,
+  /// causal or not. On the host only the causal lowering walks chunks (the
+  /// non-causal Q (K^T V) needs none), and its cache bounds speed, not
+  /// correctness: the host never refuses a chunk for size.
   WalkResult selectLinear(LinearAttentionOp op) {
     FailureOr<ResolvedTarget> resolved =
         resolveTarget(op, {{"query", op.getQuery()},
@@ -540,6 +554,7 @@ private:
                            {"output", op.getOutput()}});
     if (failed(resolved))
       return WalkResult::interrupt();
+    const TargetDescription &target = resolved->description;
     auto queryType = op.getQuery().getType();
     int64_t headDim = queryType.getDimSize(3);
     int64_t valueDim = op.getValue().getType().getDimSize(3);
@@ -548,11 +563,11 @@ private:
     bool decay = op.getDecay() != nullptr;
     std::optional<LinearChunkDecision> decision;
     std::string why;
+    int64_t limit = target.sharedMemoryPerBlock;
     if (IntegerAttr given = op.getChunkAttr()) {
       int64_t bytes = linearChunkBytes(given.getInt(), headDim, valueDim,
                                        elementBytes, op.isNormalized(), decay);
-      int64_t limit = resolved->description.sharedMemoryPerBlock;
-      if (bytes > limit) {
+      if (bytes > limit && target.isGPU()) {
         op.emitOpError() << "chunk " << given.getInt() << " needs " << bytes
                          << " bytes of shared memory (Q, K and V's rows and "
                             "the state), over the target's "
@@ -562,21 +577,38 @@ private:
       decision = LinearChunkDecision{given.getInt(), bytes,
                                      "chunk written on the op"};
       why = decision->why;
+      if (bytes > limit)
+        why += " (its " + std::to_string(bytes) + " bytes exceed the host's " +
+               std::to_string(limit) +
+               " of cache, which costs speed, not correctness)";
+    } else if (!target.isGPU() && !op.getCausal()) {
+      why = "not causal: the host computes Q (K^T V) over the whole "
+            "sequence and walks no chunk";
     } else {
       std::string error;
-      decision = selectLinearChunk(
-          headDim, valueDim, elementBytes, op.isNormalized(), decay,
-          resolved->description.sharedMemoryPerBlock, error);
-      if (!decision) {
+      decision = selectLinearChunk(headDim, valueDim, elementBytes,
+                                   op.isNormalized(), decay, limit, error);
+      if (!decision && target.isGPU()) {
         op.emitOpError() << error;
         return WalkResult::interrupt();
       }
-      op.setChunkAttr(
-          IntegerAttr::get(IntegerType::get(op.getContext(), 64),
-                           decision->chunk));
+      if (!decision) {
+        constexpr int64_t kSmallestChunk = 16;
+        int64_t bytes = linearChunkBytes(kSmallestChunk, headDim, valueDim,
+                                         elementBytes, op.isNormalized(),
+                                         decay);
+        decision = LinearChunkDecision{
+            kSmallestChunk, bytes,
+            "chunk 16: no chunk fits the host's " + std::to_string(limit) +
+                " bytes of cache (16 rows need " + std::to_string(bytes) +
+                "); the host never refuses for size, past its cache it runs "
+                "slower, not wrong"};
+      }
+      op.setChunkAttr(IntegerAttr::get(IntegerType::get(op.getContext(), 64),
+                                       decision->chunk));
       why = decision->why;
     }
-    if (!op.getCausal())
+    if (!op.getCausal() && target.isGPU())
       why += "; not causal: the GPU kernel streams keys, then queries, by "
              "chunks (the host's Q (K^T V) walks none)";
     if (reportStream) {

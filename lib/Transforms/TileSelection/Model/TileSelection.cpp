@@ -903,11 +903,59 @@ TileSelection selectFA1(const AttentionShape &shape,
 }
 
 std::string noTileFits(const AttentionShape &shape,
-                       const TargetDescription &target) {
+                       const TargetDescription &target, TilePolicy policy) {
   Tiling smallest = smallestTiling(shape, target);
   TileCosts costs = evaluateTiling(smallest, shape, target);
+  std::string reason = misfit(smallest, costs, target);
+  if (reason.empty())
+    reason = "fits, but policy " + stringifyTilePolicy(policy).str() +
+             " searches no tile that small";
   return "no tiling fits on " + target.name + ": the smallest (" +
-         describe(smallest) + ") " + misfit(smallest, costs, target);
+         describe(smallest) + ") " + reason;
+}
+
+/// The host's tiles when none fits its cache: the cache bounds speed, not
+/// correctness, so the host never refuses for size. It takes the
+/// smallest tile that still amortizes its loops (16 x 16, or the whole
+/// sequence where it is shorter) and says that it runs past the cache. On
+/// a GPU, the error that no tiling fits.
+TileSelection hostTilesPastCache(const AttentionShape &shape,
+                                 const TargetDescription &target,
+                                 TilePolicy policy) {
+  TileSelection result;
+  if (target.isGPU()) {
+    result.error = noTileFits(shape, target, policy);
+    return result;
+  }
+  static constexpr int64_t kHostFallbackBlock = 16;
+  auto clampTo = [](int64_t length) {
+    return length == kUnknownSize
+               ? kHostFallbackBlock
+               : std::min(kHostFallbackBlock, std::max<int64_t>(length, 1));
+  };
+  TileDecision decision;
+  decision.tiling = Tiling{clampTo(shape.queryLen), clampTo(shape.keyLen), 1, 1};
+  decision.costs = evaluateTiling(decision.tiling, shape, target);
+  decision.costs.occupancyBlocksPerSM = 1;
+  decision.policy = policy;
+  int64_t m = target.sharedMemoryPerBlock / shape.elementBytes;
+  decision.fa1BlockKV = fa1BlockKV(m, shape.headDim);
+  decision.fa1BlockQ = fa1BlockQ(m, shape.headDim);
+  std::string pastCache = overHostCache(decision.costs, target);
+  decision.why =
+      (policy == TilePolicy::FA1
+           ? "fa1's formula finds no tile that fits the host's " +
+                 formatBytes(target.sharedMemoryPerBlock) +
+                 " of cache, even shrunk to the smallest (" +
+                 describe(smallestTiling(shape, target)) + ")"
+           : "no tile of fa2's search (16 to 256) fits the host's " +
+                 formatBytes(target.sharedMemoryPerBlock) + " of cache") +
+      "; the host never refuses for size: " + describe(decision.tiling) +
+      (pastCache.empty()
+           ? " takes " + formatBytes(decision.costs.sharedMemoryBytes)
+           : " runs past it: " + pastCache);
+  result.decision = decision;
+  return result;
 }
 
 /// Splits the keys of `decision`'s tiling where the grid is too small
@@ -982,13 +1030,15 @@ TileSelection mlir::fa::selectTiles(const AttentionShape &shape,
   splitAndPack(fa1, shape, target, TilePolicy::FA1);
   if (policy == TilePolicy::FA1) {
     if (!fa1.decision)
-      fa1.error = noTileFits(shape, target);
+      return hostTilesPastCache(shape, target, TilePolicy::FA1);
     return fa1;
   }
   TileSelection fa2 = selectFA2(shape, target);
   if (!fa2.decision) {
-    fa2.error = noTileFits(shape, target);
-    return fa2;
+    // On the host, FA1's formula could still shrink to a tile of a few
+    // rows, but loops over 1 x 1 tiles cost more than a cache miss: the
+    // host takes FA2's smallest tile past its cache instead.
+    return hostTilesPastCache(shape, target, policy);
   }
   splitAndPack(fa2, shape, target, TilePolicy::FA2);
   fa2.decision->fa1BlockKV = fa1BlockKV(m, shape.headDim);
@@ -1279,14 +1329,40 @@ TileSelection mlir::fa::selectBackwardTiles(const AttentionShape &shape,
       }
     }
   }
+  if (!best && !target.isGPU()) {
+    // The host's cache bounds speed, not correctness (hostTilesPastCache).
+    TileDecision decision;
+    decision.tiling = Tiling{capped(16, shape.queryLen),
+                             capped(16, shape.keyLen), 1, 1};
+    decision.costs = evaluateBackwardTiling(decision.tiling, shape, target);
+    decision.costs.occupancyBlocksPerSM = 1;
+    decision.policy = TilePolicy::FA2;
+    fillFA1(decision, shape, target);
+    decision.why = "backward pass: no tile over {" + std::to_string(granule) +
+                   "..128}^2 fits the host's " +
+                   formatBytes(target.sharedMemoryPerBlock) +
+                   " of cache; the host never refuses for size: " +
+                   describeBackward(decision.tiling) + " runs past it (" +
+                   formatBytes(decision.costs.sharedMemoryBytes) +
+                   " of scratch), which costs speed, not correctness";
+    result.decision = decision;
+    return result;
+  }
   if (!best) {
-    result.error = "no backward tiling fits " + target.name +
-                   ": even " + std::to_string(granule) + " x " +
-                   std::to_string(granule) + " tiles need " +
-                   std::to_string(backwardSharedMemoryBytes(
-                       Tiling{granule, granule, 1, 1}, shape, target)) +
-                   " bytes of shared memory; it has " +
-                   std::to_string(target.sharedMemoryPerBlock) + " per block";
+    Tiling smallest{granule, granule, 1, 1};
+    TileCosts costs = evaluateBackwardTiling(smallest, shape, target);
+    std::string reason;
+    if (costs.sharedMemoryBytes > target.sharedMemoryPerBlock)
+      reason = "need " + std::to_string(costs.sharedMemoryBytes) +
+               " bytes of shared memory; it has " +
+               std::to_string(target.sharedMemoryPerBlock) + " per block";
+    else
+      reason = "need about " + std::to_string(costs.registersPerThread) +
+               " registers per thread; it allows " +
+               std::to_string(target.registersPerThread);
+    result.error = "no backward tiling fits " + target.name + ": even " +
+                   std::to_string(granule) + " x " + std::to_string(granule) +
+                   " tiles " + reason;
     return result;
   }
   fillFA1(*best, shape, target);
