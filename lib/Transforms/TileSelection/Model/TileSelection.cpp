@@ -421,9 +421,28 @@ int64_t mlir::fa::registersPerThread(const Tiling &tiling,
       bands += 16;
     double wideKeys =
         std::max<double>(double(shape.headDim) - double(shape.valueDim), 0) / 2;
-    return clampToInt64(
-        std::ceil(double(shape.valueDim) / 2 + 3 * double(tiling.blockKV) / 4 +
-                  double(shape.headDim) / 8 + wideKeys + bands + 24));
+    // What changes with N (issue 50; scripts/experiments/wgmma_registers.py
+    // --tma-lengths measures each tiling at N from 100 to 8192 and at run
+    // time). The non-causal walk goes from the last key block to the first
+    // so that its one masked block is the first (FlashAttention-3's order),
+    // which keeps the need flat in N, except where Nk is known and spans
+    // exactly two key blocks: the loop then runs once and LLVM lays the
+    // blocks out as straight-line code, which ptxas schedules into 16 to 40
+    // more registers (B_c / 4 covers it).
+    bool bandOrSplits = shape.causalOffset || shape.window;
+    double straightLine = 0;
+    if (shape.keyLen != kUnknownSize && tiling.kvSplits <= 1 &&
+        (shape.keyLen + tiling.blockKV - 1) / tiling.blockKV == 2)
+      straightLine = double(tiling.blockKV) / 4;
+    // Key splits under a band keep each split's range and its partial
+    // output's addresses live beside the band's bases: about Dv / 8 more
+    // (32 at d = 256, where 128 x 64 needs over 256 with splits).
+    double splitBands =
+        bandOrSplits && tiling.kvSplits > 1 ? double(shape.valueDim) / 8 : 0;
+    return clampToInt64(std::ceil(
+        double(shape.valueDim) / 2 + 3 * double(tiling.blockKV) / 4 +
+        double(shape.headDim) / 8 + wideKeys + bands + straightLine +
+        splitBands + 24));
   }
   if (hasWarpgroupMma(target) && warpgroupMmaKernel(tiling, shape)) {
     // Per compute thread of the cp.async wgmma kernel: O's accumulator (Dv / 2:
@@ -637,10 +656,26 @@ mlir::fa::chooseKVSplits(const Tiling &tiling, const AttentionShape &unpacked,
   };
   // A split count that gives each split as many key blocks as one split
   // fewer only adds blocks.
+  // Splits that change the kernel's registers (the register model's terms
+  // for them) must still fit.
+  auto fitsSplit = [&](int64_t splits) {
+    Tiling split = tiling;
+    split.kvSplits = splits;
+    return evaluateTiling(split, unpacked, target).occupancyBlocksPerSM > 0;
+  };
   auto eligible = [&](int64_t splits) {
     return splits == 1 ||
-           ceilDiv(keyBlocks, splits) != ceilDiv(keyBlocks, splits - 1);
+           (ceilDiv(keyBlocks, splits) != ceilDiv(keyBlocks, splits - 1) &&
+            fitsSplit(splits));
   };
+  if (!fitsSplit(2)) {
+    Tiling split = tiling;
+    split.kvSplits = 2;
+    os << "no key splits: split, the kernel would need about "
+       << evaluateTiling(split, unpacked, target).registersPerThread
+       << " registers per thread, more than " << target.name << " gives it";
+    return {1, text};
+  }
   double best = 0;
   for (int64_t splits = 1; splits <= maxSplits; ++splits)
     if (eligible(splits))
