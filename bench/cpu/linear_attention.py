@@ -96,7 +96,9 @@ def attention(n, heads, d, causal, attrs, form):
 }}"""
 
 
-def program(n, heads, d, causal, chunk, form="frontend"):
+def program(n, heads, d, causal, chunk, form="frontend", print_output=False):
+    """The module: @main builds Q, K, V, calls @attention and prints the sum
+    of O^2 (with `print_output`, O itself: the lit tests compare it)."""
     t = f"tensor<1x{heads}x{n}x{d}xf32>"
     attrs = (f"scale = {1.0 / d ** 0.5}" + (" causal" if causal else "")
              + " normalize(eps = 1.0e-6)" + (f" chunk = {chunk}" if causal else ""))
@@ -146,7 +148,11 @@ func.func @main() {{
   %k = call @input(%p2, %yes) : (f32, i1) -> {t}
   %v = call @input(%p3, %no) : (f32, i1) -> {t}
   %o = call @attention(%q, %k, %v) : ({t}, {t}, {t}) -> {t}
-  %zero = arith.constant 0.0 : f32
+{PRINT_OUTPUT.format(t=t) if print_output else SUM_OUTPUT.format(t=t)}"""
+
+
+# The sum of O^2, the number the benchmark compares.
+SUM_OUTPUT = """  %zero = arith.constant 0.0 : f32
   %init = tensor.empty() : tensor<f32>
   %filled = linalg.fill ins(%zero : f32) outs(%init : tensor<f32>) -> tensor<f32>
   %sum = linalg.generic {{indexing_maps = [affine_map<(a, b, c, d) -> (a, b, c, d)>, affine_map<(a, b, c, d) -> ()>], iterator_types = ["reduction", "reduction", "reduction", "reduction"]}}
@@ -158,6 +164,14 @@ func.func @main() {{
   }} -> tensor<f32>
   %u = tensor.cast %sum : tensor<f32> to tensor<*xf32>
   call @printMemrefF32(%u) : (tensor<*xf32>) -> ()
+  return
+}}
+"""
+
+
+# O itself, before the sum of its squares.
+PRINT_OUTPUT = """  %all = tensor.cast %o : {t} to tensor<*xf32>
+  call @printMemrefF32(%all) : (tensor<*xf32>) -> ()
   return
 }}
 """

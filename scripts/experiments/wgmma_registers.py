@@ -15,6 +15,7 @@ kernel's compute warpgroups get).
 
   python3 scripts/experiments/wgmma_registers.py [build/bin/fa-opt]
   python3 scripts/experiments/wgmma_registers.py --tma [build/bin/fa-opt]
+  python3 scripts/experiments/wgmma_registers.py --tma-lengths [build/bin/fa-opt]
 
 With --tma it measures the TMA producer kernel instead (the pipeline's
 default schedules: P V a block late, ping-pong): for FlashAttention-3-like
@@ -22,6 +23,10 @@ tilings the model admits (d = 64, 128, 256; 128 rows with 8 warps and 192
 with 12; 32 to 176 keys; causal and not) one line each: the tiling, the
 model's estimate and the smallest setmaxnreg.inc with which ptxas
 compiles the kernel without a spill (its compute path's need).
+
+With --tma-lengths it measures, for the tilings the selection picks, the
+TMA producer kernel's need at sequence lengths from 100 to 8192 and at run
+time, with and without key splits (issue 50).
 
 docs/GPU.md ("Hopper") has the result. Not part of the build.
 """
@@ -154,7 +159,63 @@ def main_tma(fa_opt):
                         print(d, bq, bkv, warps, int(causal), *result, flush=True)
 
 
+def tma_need_at(fa_opt, tmp, d, n, bq, bkv, warps, causal, splits=1):
+    """The smallest setmaxnreg.inc (a multiple of 8) with which the TMA
+    producer kernel compiles without a spill at sequence length `n` ("?":
+    run time), or ">256"."""
+    t = f"tensor<1x8x{n}x{d}xf16>"
+    band = " causal = bottom_right" if causal else ""
+    split = f", kv_splits = {splits}" if splits > 1 else ""
+    source = os.path.join(tmp, "attention.mlir")
+    with open(source, "w") as f:
+        f.write(f"func.func @attention(%q: {t}, %k: {t}, %v: {t}) -> {t} {{\n"
+                f"  %o = fa.attention %q, %k, %v scale = 0.125{band} tiling = "
+                f"<block_q = {bq}, block_kv = {bkv}, warps = {warps}, stages = 2{split}>"
+                f" : {t}, {t}, {t} -> {t}\n  return %o : {t}\n}}\n")
+    options = "chip=sm_90a format=isa" + (" bare-pointers=false" if n == "?" else "")
+    built = subprocess.run([fa_opt, source, f"--fa-gpu-pipeline={options}"],
+                           capture_output=True, text=True)
+    if built.returncode:
+        return "refused"
+    ptx_text = ptx_of(built.stdout).decode()
+    if not assembles(tmp, ptx_text, 256):
+        return ">256"
+    low, high = 1, 32
+    while low < high:
+        middle = (low + high) // 2
+        if assembles(tmp, ptx_text, 8 * middle):
+            high = middle
+        else:
+            low = middle + 1
+    return 8 * low
+
+
+def main_tma_lengths(fa_opt):
+    """`--tma-lengths`: the TMA producer kernel's need at each sequence
+    length, for the tilings the selection picks at f16 (issue 50: the need
+    must not move with N, or the register model must count what moves)."""
+    lengths = [100, 200, 257, 300, 512, 1000, 1024, 1550, 2048, 4096, 8192, "?"]
+    tilings = [(64, 192, 128, 12, False), (64, 128, 176, 8, True),
+               (128, 128, 176, 8, False), (128, 128, 128, 8, False),
+               (128, 128, 128, 8, True), (256, 128, 64, 8, False),
+               (256, 128, 64, 8, True)]
+    with tempfile.TemporaryDirectory() as tmp:
+        for d, bq, bkv, warps, causal in tilings:
+            for splits in (1, 2):
+                needs = [tma_need_at(fa_opt, tmp, d, n, bq, bkv, warps, causal, splits)
+                         for n in lengths]
+                print(f"d={d} {bq}x{bkv} {'causal' if causal else 'not causal'}"
+                      f"{', 2 splits' if splits > 1 else ''}: " +
+                      " ".join(f"{n}:{need}" for n, need in zip(lengths, needs)),
+                      flush=True)
+
+
 def main():
+    if "--tma-lengths" in sys.argv:
+        sys.argv.remove("--tma-lengths")
+        os.environ["PATH"] = "/usr/local/cuda/bin:" + os.environ["PATH"]
+        fa_opt = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build", "bin", "fa-opt")
+        return main_tma_lengths(fa_opt)
     if "--tma" in sys.argv:
         sys.argv.remove("--tma")
         os.environ["PATH"] = "/usr/local/cuda/bin:" + os.environ["PATH"]

@@ -238,6 +238,23 @@ void Lowering::issue(TmaSite &site) {
              "-byte boundary its swizzle pattern starts on\n",
          {m.mul(offset, m.constant(site.elementBytes()))});
   }
+  // The box must fit the buffer its destination is a view of: TMA writes
+  // the whole box, and one placed past its tile (a ring stage sized by the
+  // wrong dimension) would overwrite what follows or leave the buffer; the
+  // hardware faults or corrupts, so the emulation stops with the range.
+  auto rootType = dyn_cast<MemRefType>(site.root.getType());
+  if (rootType && rootType.hasStaticShape()) {
+    auto rootMetadata =
+        memref::ExtractStridedMetadataOp::create(b, loc, site.root);
+    Value first = rootMetadata.getOffset();
+    Value end = m.addConstant(first, rootType.getNumElements());
+    Value boxEnd = m.addConstant(offset, site.boxElements());
+    fail(b, loc, m.orI(m.lt(offset, first), m.lt(end, boxEnd)),
+         "fa-emulate-threads-on-cpu: the TMA load at " + where +
+             " writes elements %ld .. %ld of a buffer whose elements are "
+             "%ld .. %ld: its box does not fit its destination\n",
+         {offset, m.addConstant(boxEnd, -1), first, m.addConstant(end, -1)});
+  }
   memref::StoreOp::create(b, loc, m.constant(1), site.record,
                           ValueRange{index, m.constant(0)});
   memref::StoreOp::create(b, loc, offset, site.record,

@@ -173,6 +173,7 @@ AttentionShape describe(AttentionOpInterface op) {
     shape.window = AttentionShape::Window{window.getLeft(), window.getRight(),
                                           offset(window.getAlign())};
   shape.packedSequences = op.isPacked();
+  shape.maskOperand = op.getMask() != nullptr;
   if (auto forward = dyn_cast<AttentionOp>(op.getOperation())) {
     shape.queryGroupsPackable = whyNotPackable(forward).empty();
     shape.scoreMod = forward.getScoreModBlock() != nullptr;

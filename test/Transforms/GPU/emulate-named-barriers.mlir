@@ -21,6 +21,10 @@
 // RUN: not %run-entry no_hand_over %t.mlir 2>&1 | FileCheck %s --check-prefix=NOHAND
 // RUN: not %run-entry odd_count %t.mlir 2>&1 | FileCheck %s --check-prefix=ODD
 // RUN: not %run-entry bad_id %t.mlir 2>&1 | FileCheck %s --check-prefix=ID
+// Both ends of the named ids: 15 is the last barrier a block has, 16 is
+// none (the hardware faults on it).
+// RUN: %run-entry id_fifteen %t.mlir | FileCheck %s --check-prefix=DONE
+// RUN: not %run-entry id_sixteen %t.mlir 2>&1 | FileCheck %s --check-prefix=ID16
 // RUN: not %run-entry disagree %t.mlir 2>&1 | FileCheck %s --check-prefix=DISAGREE
 // RUN: not %run-entry lane_differs %t.mlir 2>&1 | FileCheck %s --check-prefix=LANE
 // RUN: fa-opt %s --fa-emulate-threads-on-cpu | FileCheck %s --check-prefix=MODEL
@@ -29,6 +33,7 @@
 // NOHAND: thread 0 would wait forever at its named-barrier operation 1, a bar.sync on barrier 1: 128 of 256 threads arrive
 // ODD: thread {{[0-9]+}}'s bar.sync at {{.*}} counts 250 threads: a barrier's count is a multiple of 32 and at most the block's 256
 // ID: thread {{[0-9]+}}'s bar.arrive at {{.*}} names barrier 0; named barriers are 1 .. 15 (0 is the block-wide barrier)
+// ID16: thread {{[0-9]+}}'s bar.sync at {{.*}} names barrier 16; named barriers are 1 .. 15 (0 is the block-wide barrier)
 // DISAGREE: arrives on barrier 1 counting {{128|256}} threads, where {{[0-9]+}} arrived counting {{256|128}}
 // LANE: thread 5's named-barrier operation 0 differs from lane 0's of its warp (bar executes per warp)
 // MODEL-NOT: nvvm.barrier
@@ -180,6 +185,31 @@ func.func @bad_id() {
   } {mapping = [#gpu.block<x>]}
   %done = arith.constant 1 : i32
   vector.print %done : i32
+  return
+}
+
+// Every thread syncs on barrier `id`, counting the whole block.
+func.func @sync_on(%id: i32) {
+  scf.forall (%blk) in (1) {
+    scf.forall (%t) in (256) {
+      %n = arith.constant 256 : i32
+      nvvm.barrier id = %id number_of_threads = %n
+    } {mapping = [#gpu.thread<x>]}
+  } {mapping = [#gpu.block<x>]}
+  %done = arith.constant 1 : i32
+  vector.print %done : i32
+  return
+}
+
+func.func @id_fifteen() {
+  %id = arith.constant 15 : i32
+  call @sync_on(%id) : (i32) -> ()
+  return
+}
+
+func.func @id_sixteen() {
+  %id = arith.constant 16 : i32
+  call @sync_on(%id) : (i32) -> ()
   return
 }
 

@@ -25,6 +25,11 @@
 // RUN: not %run-entry expects_too_few %t.mlir 2>&1 | FileCheck %s --check-prefix=FEW
 // RUN: not %run-entry misaligned %t.mlir 2>&1 | FileCheck %s --check-prefix=ALIGN
 // RUN: not %run-entry issued_twice %t.mlir 2>&1 | FileCheck %s --check-prefix=TWICE
+// Both sides of the destination's edge: a box that ends at the tile's last
+// element lands; one a swizzle pattern further (still aligned) would write
+// past the tile, and is reported instead of landing (or hanging).
+// RUN: %run-entry fits_at_end %t.mlir | FileCheck %s --check-prefix=LANDS
+// RUN: not %run-entry past_end %t.mlir 2>&1 | FileCheck %s --check-prefix=PAST
 // RUN: fa-opt %s --fa-emulate-threads-on-cpu | FileCheck %s --check-prefix=MODEL
 
 // Row r of the box: columns 0, 9 and 63 of source row 2 + r.
@@ -49,6 +54,7 @@
 // MANY: would never return: mbarrier 0 waits for a phase of parity 0 after 0 completed phases; 0 arrivals and 2048 transaction bytes are missing
 // FEW: the TMA load at {{.*}}emulate-tma.mlir:{{[0-9]+}}:{{[0-9]+}} lands more bytes on mbarrier 0 than its expect_tx announced (1024 over)
 // ALIGN: the TMA load at {{.*}} writes shared memory at byte 128, off the 1024-byte boundary its swizzle pattern starts on
+// PAST: the TMA load at {{.*}}emulate-tma.mlir:{{[0-9]+}}:{{[0-9]+}} writes elements 1536 .. 2559 of a buffer whose elements are 0 .. 2047: its box does not fit its destination
 // TWICE: the TMA load at {{.*}} is issued again on mbarrier 0 before its last load there landed
 // The wait is a phase boundary; no TMA or mbarrier op is left.
 // MODEL-NOT: nvgpu.tma
@@ -206,6 +212,26 @@ func.func @expects_too_few() {
   %f = arith.constant false
   %t = arith.constant true
   call @run(%row0, %bytes, %f, %c0, %t, %f, %f) : (index, index, i1, index, i1, i1, i1) -> ()
+  return
+}
+
+func.func @fits_at_end() {
+  %row0 = arith.constant 2 : index
+  %bytes = arith.constant 2048 : index
+  %c1024 = arith.constant 1024 : index
+  %f = arith.constant false
+  %t = arith.constant true
+  call @run(%row0, %bytes, %f, %c1024, %t, %f, %f) : (index, index, i1, index, i1, i1, i1) -> ()
+  return
+}
+
+func.func @past_end() {
+  %row0 = arith.constant 2 : index
+  %bytes = arith.constant 2048 : index
+  %c1536 = arith.constant 1536 : index
+  %f = arith.constant false
+  %t = arith.constant true
+  call @run(%row0, %bytes, %f, %c1536, %t, %f, %f) : (index, index, i1, index, i1, i1, i1) -> ()
   return
 }
 

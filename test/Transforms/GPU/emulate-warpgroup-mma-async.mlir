@@ -16,8 +16,13 @@
 // RUN: fa-opt %s --fa-emulate-threads-on-cpu --fa-cpu-pipeline="raise=false reference=true" > %t.mlir
 // RUN: %run-entry main %t.mlir | FileCheck %s
 // RUN: not %run-entry past_the_buffer %t.mlir 2>&1 | FileCheck %s --check-prefix=BOUNDS
+// B one element short: the last element it reads is one past its buffer,
+// reported as exactly that (the run with the whole B above is the other
+// side of the edge).
+// RUN: not %run-entry one_past_the_buffer %t.mlir 2>&1 | FileCheck %s --check-prefix=ONE-PAST
 
 // CHECK: ( 16, nan, nan, 16, nan )
+// ONE-PAST: fa-emulate-threads-on-cpu: the wgmma at {{.*}}emulate-warpgroup-mma-async.mlir:{{[0-9]+}}:{{[0-9]+}} reads element 127 of a buffer of 127
 // BOUNDS: fa-emulate-threads-on-cpu: the wgmma at {{.*}}emulate-warpgroup-mma-async.mlir:{{[0-9]+}}:{{[0-9]+}} reads element 1{{[0-9]+}} of a buffer of 1024
 
 #wg = #gpu.address_space<workgroup>
@@ -93,5 +98,32 @@ func.func @past(%out: memref<128xf32>) {
 func.func @past_the_buffer() {
   %out = memref.alloc() : memref<128xf32>
   func.call @past(%out) : (memref<128xf32>) -> ()
+  return
+}
+
+// B's 16 x 8 tile needs 128 elements; this buffer has 127.
+func.func @one_past(%out: memref<128xf32>) {
+  scf.forall (%blk) in (1) {
+    %as = memref.alloc() : !a
+    %bs = memref.alloc() : memref<127xf16, #wg>
+    %one = arith.constant 1.0 : f16
+    linalg.fill ins(%one : f16) outs(%as : !a)
+    linalg.fill ins(%one : f16) outs(%bs : memref<127xf16, #wg>)
+    scf.forall (%t) in (128) {
+      %da = arith.constant 34363932672 : i64
+      %db = arith.constant 34360262656 : i64
+      %zero = arith.constant dense<0.0> : vector<4xf32>
+      %x = fa.warpgroup_mma %zero, %da in %as, %db in %bs : vector<4xf32>, i64 in !a, memref<127xf16, #wg>
+      %w = fa.warpgroup_mma_wait %x : vector<4xf32>
+      %e = vector.extract %w[0] : f32 from vector<4xf32>
+      memref.store %e, %out[%t] : memref<128xf32>
+    } {mapping = [#gpu.thread<x>]}
+  } {mapping = [#gpu.block<x>]}
+  return
+}
+
+func.func @one_past_the_buffer() {
+  %out = memref.alloc() : memref<128xf32>
+  func.call @one_past(%out) : (memref<128xf32>) -> ()
   return
 }

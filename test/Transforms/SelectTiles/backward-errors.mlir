@@ -23,9 +23,22 @@ func.func @splits(%q: tensor<1x2x512x64xf16>, %lse: tensor<1x2x512xf32>) {
 
 // d = 512 f32: even 16 x 16 tiles need more than sm_75's 64 KiB.
 func.func @nothing_fits(%q: tensor<1x2x64x512xf32>, %lse: tensor<1x2x64xf32>) {
-  // expected-error @+1 {{'fa.attention_backward' op no backward tiling fits sm_75: even 16 x 16 tiles need}}
+  // expected-error @+1 {{'fa.attention_backward' op no backward tiling fits sm_75: even 16 x 16 tiles need 131072 bytes of shared memory; it has 65536 per block}}
   %dq, %dk, %dv = fa.attention_backward %q, %q, %q, %q, %q, %lse scale = 0.125
       : tensor<1x2x64x512xf32>, tensor<1x2x64x512xf32>, tensor<1x2x64x512xf32>, tensor<1x2x64x512xf32>, tensor<1x2x64x512xf32>, tensor<1x2x64xf32>
       -> tensor<1x2x64x512xf32>, tensor<1x2x64x512xf32>, tensor<1x2x64x512xf32>
+  return
+}
+
+// -----
+
+// d = 256 f32: 16 x 16 tiles fit sm_75's shared memory (exactly its 64
+// KiB) but not its registers; the error names the registers, not the
+// bytes it has enough of (it used to say "need 65536 bytes; it has 65536").
+func.func @registers_bound(%q: tensor<1x2x100x256xf32>, %lse: tensor<1x2x100xf32>) {
+  // expected-error @+1 {{'fa.attention_backward' op no backward tiling fits sm_75: even 16 x 16 tiles need about 340 registers per thread; it allows 255}}
+  %dq, %dk, %dv = fa.attention_backward %q, %q, %q, %q, %q, %lse scale = 0.125
+      : tensor<1x2x100x256xf32>, tensor<1x2x100x256xf32>, tensor<1x2x100x256xf32>, tensor<1x2x100x256xf32>, tensor<1x2x100x256xf32>, tensor<1x2x100xf32>
+      -> tensor<1x2x100x256xf32>, tensor<1x2x100x256xf32>, tensor<1x2x100x256xf32>
   return
 }

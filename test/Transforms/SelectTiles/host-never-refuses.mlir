@@ -20,10 +20,10 @@
 // RUN: not fa-opt %s "--fa-select-tiles=target=host host-cache-bytes=-1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 // NEGATIVE: error: host-cache-bytes must be 0 (read from this machine) or a positive number of bytes, got -1
 // On a GPU the same shapes still fit or fail for real (shared memory is a
-// hard limit there): sm_75 refuses the f32 backward at d = 256 and says
-// why (registers, not the shared memory it has enough of).
+// hard limit there): sm_75's FMA kernel cannot hold a 256-wide f32 row in
+// registers, and says so.
 // RUN: not fa-opt %s "--fa-select-tiles=target=sm_75" -o /dev/null 2>&1 | FileCheck %s --check-prefix=GPU
-// GPU: error: 'fa.attention_backward' op no backward tiling fits sm_75: even 16 x 16 tiles need about 340 registers per thread; it allows 255
+// GPU: error: 'fa.attention' op no tiling fits on sm_75: the smallest (16 x 16, 1 warp, 1 stage) needs about 368 registers per thread; sm_75 allows 255
 
 // L1: "pass":"forward"{{.*}}"dtype":"f32","target":"host","policy":"auto","block_q":16,"block_kv":16,{{.*}}"smem_bytes":33920,"smem_limit":32768,{{.*}}"why":"target host from the pass option; no tile of fa2's search (16 to 256) fits the host's 32.0 KiB of cache; the host never refuses for size: 16 x 16, 1 warp, 1 stage runs past it: its 33.1 KiB of scratch exceed the host's 32.0 KiB of cache, which costs speed, not correctness
 // TINY: "pass":"forward"{{.*}}"dtype":"f32","target":"host","policy":"auto","block_q":16,"block_kv":16,{{.*}}"why":"target host from the pass option; no tile of fa2's search (16 to 256) fits the host's 4.0 KiB of cache; the host never refuses for size: 16 x 16, 1 warp, 1 stage runs past it: its {{.*}} of scratch exceed the host's 4.0 KiB of cache, which costs speed, not correctness

@@ -82,6 +82,9 @@ struct AttentionShape {
   /// tanh there (C7519), where the plain schedule compiles clean.
   bool scoreMod = false;
   bool scoreModifications = false;
+  /// An additive bias or boolean mask operand: the kernels load its element
+  /// for every score and keep its broadcast addresses live.
+  bool maskOperand = false;
 };
 
 /// The attention a tiling with packGQA computes: Hkv heads of G * Nq query

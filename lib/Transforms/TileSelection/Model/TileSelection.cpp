@@ -490,16 +490,35 @@ int64_t mlir::fa::registersPerThread(const Tiling &tiling,
     // (ptxas: ALiBi spills 8 bytes at d = 128, 128 x 32, two stages, on
     // sm_80 and sm_90 without them counted; scripts/gpu-resources.py).
     double modifications = shape.scoreModifications ? 6 : 0;
+    // A mask operand: its element per score and its broadcast addresses
+    // (ptxas: 40 to 60 bytes of spills at d = 64, 128 x 64, 4 warps, one
+    // stage, sm_80, with a bool or bias mask, none without; issue 50's
+    // sweep).
+    double maskLoads = shape.maskOperand ? 24 : 0;
     double inFlight = 5 * double(shape.headDim) / 16 +
                       double(tiling.blockKV) / 4 + 6 + hoistedAddresses +
-                      sequenceBases + bandBases + modifications +
+                      sequenceBases + bandBases + modifications + maskLoads +
                       12 * fragmentRows;
     return clampToInt64(std::ceil(fragments + inFlight));
   }
+  // The FMA kernel (FMAKernel.cpp): a thread owns a query row and keeps its
+  // f32 accumulator (Dv) and a chunk of scores and probabilities (2 x the
+  // key chunk) in registers; 80 more for the row's addresses, Q's and K's
+  // 16-byte loads and the loop. Fitted to ptxas (CUDA 13, sm_80/sm_90a, f32,
+  // issue 50's sweep): Dv = 128 uses 250 with no spill, Dv = 192 spills
+  // 1328 bytes and Dv = 256 10 KB, which this count refuses (> 255). It
+  // used to spread the row over the block's threads and admitted both.
   double threads = double(tiling.warps) * double(target.warpSize);
-  double values = double(tiling.blockQ) *
-                  (double(shape.valueDim) + double(tiling.blockKV));
-  return clampToInt64(std::ceil(values / threads) + 24);
+  double rowsPerThread =
+      std::max(1.0, std::ceil(double(tiling.blockQ) / threads));
+  int64_t keyChunk = 1;
+  for (int64_t chunk = kKernelMaxKeyChunk; chunk > 1; chunk /= 2)
+    if (tiling.blockKV % chunk == 0) {
+      keyChunk = chunk;
+      break;
+    }
+  return clampToInt64(
+      rowsPerThread * (double(shape.valueDim) + 2 * double(keyChunk)) + 80);
 }
 
 AttentionShape mlir::fa::packedShape(const AttentionShape &shape) {

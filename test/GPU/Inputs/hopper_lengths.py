@@ -1,0 +1,75 @@
+"""sm_90a's default kernel (the TMA producer kernel, or what the tile
+selection picks) for f16 attention, B = 1, H = 8, over head dims, sequence
+lengths (static and run-time) and causal or not: compiled with
+fa-gpu-pipeline and assembled by ptxas, every kernel must spill nothing,
+keep setmaxnreg (no C7507/C7508) and use wgmma. Issue 50: the kernel
+spilled at every N but the one the resource table used.
+
+  hopper_lengths.py FA_OPT PTXAS [--dims 64,128,256] [--lengths 512,...,?]
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "..", "scripts"))
+import sweep  # noqa: E402  (ptx_objects)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("fa_opt")
+    parser.add_argument("ptxas")
+    parser.add_argument("--dims", default="64,128,256")
+    parser.add_argument("--lengths", default="512,1000,1024,2048,8192,?")
+    parser.add_argument("--dtype", default="f16")
+    args = parser.parse_args()
+    failed = cases = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for d in args.dims.split(","):
+            for n in args.lengths.split(","):
+                for causal in ("", " causal = bottom_right"):
+                    cases += 1
+                    t = f"tensor<1x8x{n}x{d}x{args.dtype}>"
+                    source = os.path.join(tmp, "a.mlir")
+                    with open(source, "w") as f:
+                        f.write(f"func.func @a(%q: {t}, %k: {t}, %v: {t}) -> {t} {{\n"
+                                f"  %o = fa.attention %q, %k, %v scale = 0.1{causal} : "
+                                f"{t}, {t}, {t} -> {t}\n  return %o : {t}\n}}\n")
+                    options = "chip=sm_90a format=isa" + (" bare-pointers=false" if n == "?" else "")
+                    built = subprocess.run([args.fa_opt, source, f"--fa-gpu-pipeline={options}"],
+                                           capture_output=True, text=True)
+                    label = f"d={d} N={n}{' causal' if causal else ''}"
+                    if built.returncode:
+                        print(f"FAIL {label}: {built.stderr.strip()[:300]}")
+                        failed += 1
+                        continue
+                    problems, notes = [], []
+                    for i, ptx in enumerate(sweep.ptx_objects(built.stdout)):
+                        path = os.path.join(tmp, f"k{i}.ptx")
+                        with open(path, "w") as f:
+                            f.write(ptx)
+                        info = subprocess.run([args.ptxas, "-v", "-arch=sm_90a", path,
+                                               "-o", os.devnull],
+                                              capture_output=True, text=True).stderr
+                        spills = sum(int(x) for x in re.findall(r"(\d+) bytes spill stores", info))
+                        registers = re.search(r"Used (\d+) registers", info)
+                        notes.append(f"{registers.group(1) if registers else '?'} registers")
+                        if spills:
+                            problems.append(f"kernel {i} spills {spills} bytes")
+                        if re.search(r"C750[78]", info):
+                            problems.append(f"kernel {i}: setmaxnreg ignored")
+                        if i == 0 and "wgmma.mma_async" not in ptx:
+                            problems.append("no wgmma")
+                    failed += bool(problems)
+                    print(f"{'FAIL' if problems else 'ok'} {label}: {', '.join(notes)}"
+                          + "".join(f"; {p}" for p in problems))
+    print(f"hopper-lengths: {cases} cases, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
