@@ -143,6 +143,65 @@ LINEAR_KERNEL = "test/Integration/LinearAttention/gpu-kernel.test"
 LINEAR_NEAR_MISSES = "test/Transforms/RaiseAttention/linear-attention-near-misses.mlir"
 
 MUTATIONS = [
+    # Issue 50: the outside audit's one-line bugs that no test saw, and the
+    # session's own rules (the host's tiles, the TMA walk order).
+    ("score-mod-quotient-sign",
+     "              return div(add(x, neg(mul(out, y))), value(1));",
+     "              return div(add(x, mul(out, y)), value(1));",
+     ["test/Integration/Modifiers/backward-modifiers.mlir"],
+     "the quotient rule's second term added: a score_mod dividing by a "
+     "score-dependent value gets the wrong gradient (the reference shares "
+     "the rule; the float64 oracle does not)"),
+    ("mask-mod-negative-factor-unswapped",
+     "    return Abstract::integer(mul(x.hi, factor), mul(x.lo, factor));",
+     "    return Abstract::integer(mul(x.lo, factor), mul(x.hi, factor));",
+     ["test/Integration/Modifiers/mask-mod-negative-factors.mlir",
+      "test/Integration/Modifiers/mask-mod-negative-factors-f16.mlir"],
+     "an interval times a negative factor keeps its bounds unswapped: tiles "
+     "and key blocks with visible keys are skipped"),
+    ("tosa-intdiv-floors",
+     "            return arith::DivSIOp::create(b, loc, x[0], x[1]);",
+     "            return arith::FloorDivSIOp::create(b, loc, x[0], x[1]);",
+     ["test/Transforms/FoldMasks/tosa-casts.mlir",
+      "test/Integration/Modifiers/tosa-intdiv-f16.mlir"],
+     "tosa.intdiv folded as floor division (TOSA truncates toward zero)"),
+    ("linear-kernel-column-max-half-rows",
+     "          for (int64_t r = 0; r < 2; ++r)\n"
+     "            m = arith::MaximumFOp::create(",
+     "          for (int64_t r = 0; r < 1; ++r)\n"
+     "            m = arith::MaximumFOp::create(",
+     ["test/Integration/LinearAttention/gpu-kernel-large-state-rows.mlir"],
+     "the linear kernel's state column scale from half of each lane's rows"),
+    ("wgmma-model-one-past-accepted",
+     "      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, index, size);",
+     "      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, index, size);",
+     ["test/Transforms/GPU/emulate-warpgroup-mma-async.mlir"],
+     "the CPU model of wgmma lets a read one element past its buffer through"),
+    ("named-barrier-16-accepted",
+     "                      m.le(m.constant(kBarriers), id));",
+     "                      m.lt(m.constant(kBarriers), id));",
+     ["test/Transforms/GPU/emulate-named-barriers.mlir"],
+     "the CPU model accepts named barrier 16, which the hardware lacks"),
+    ("tma-value-stage-by-head-dim",
+     "        pm.mul(slot.stage, pm.constant(kernel.blockKV * kernel.valueDim));",
+     "        pm.mul(slot.stage, pm.constant(kernel.blockKV * kernel.headDim));",
+     ["test/Integration/Tiling/tma-wide-keys-f16.mlir"],
+     "V's second TMA ring stage placed by D: past the V buffer when D > Dv "
+     "(the CPU model reports the box; it used to hang until a timeout)"),
+    ("tma-walk-forward",
+     "  bool reversed = static_cast<bool>(keys.unmaskedEnd);",
+     "  bool reversed = false && static_cast<bool>(keys.unmaskedEnd);",
+     ["test/GPU/hopper-lengths.test"],
+     "the TMA kernel walks its keys forward with a masked tail loop: ptxas "
+     "spills at most static lengths"),
+    ("host-refuses-for-size",
+     "  static constexpr int64_t kHostFallbackBlock = 16;",
+     "  static constexpr int64_t kHostFallbackBlock = 16;\n"
+     "  result.error = noTileFits(shape, target, policy);\n"
+     "  return result;",
+     ["test/Transforms/SelectTiles/host-never-refuses.mlir",
+      "test/Sweep/every-head-dim.test"],
+     "the host refuses an op whose smallest tile exceeds its cache"),
     ("window-band-sgt-off-by-one",
      "    return BandBound{false, offset + 1};",
      "    return BandBound{false, offset};",

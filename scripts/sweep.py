@@ -297,6 +297,9 @@ def refusal_problem(result, source, module):
         return "crashed: " + result.stderr.strip().splitlines()[-1][:200]
     line = op_line(module)
     first = next((l for l in result.stderr.splitlines() if "error:" in l), "")
+    # The pipeline refusing a combination of its own options says so.
+    if re.search(r"error: fa-(gpu|cpu)-pipeline: ", first):
+        return None
     if not re.match(rf"{re.escape(source)}:{line}:\d+: error: ", first):
         return "an error not at the op: " + (first or result.stderr.strip()[:200])[:240]
     return None

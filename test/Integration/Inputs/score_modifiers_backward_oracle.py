@@ -72,6 +72,11 @@ def gradient(case, which):
     return grads
 
 
+def quotient(s, b, h, i, j):
+    """The score_mod of @quotient: a division by a score-dependent value."""
+    return 3.0 * s / (1.0 + 0.5 * s * s)
+
+
 CASES = [
     {"scale": 2.0, "score_mod": fw.softcap(1.5)},
     {"scale": 0.5, "score_mod": rules, "mask_mod": fw.documents},
@@ -84,6 +89,7 @@ CASES = [
                for j in range(fw.NK)]
               for i in range(fw.NQ)],
      "grads": ["bias", "sinks"]},
+    {"scale": 1.5, "score_mod": quotient},
 ]
 
 

@@ -11,6 +11,7 @@
 //   @sinks        sinks (one -inf) with rows whose every key is hidden
 //   @everything   ALiBi then soft-capping, even keys, sinks, causal and an
 //                 additive bias, with grad_mask and grad_sinks
+//   @quotient     3 s / (1 + s^2 / 2): a division by a score-dependent value
 // Paths: the reference decomposition, the tiled lowering with its own tiles
 // and with blocks of 4 keys (tails, several blocks, skipped pairs).
 // RUN: fa-opt %s --fa-cpu-pipeline=reference=true | %mlir-run > %t.reference
@@ -20,7 +21,7 @@
 // RUN: %compare %t.tiled %t.reference --rtol 3e-5 --atol 3e-6 | FileCheck %s
 // RUN: fa-opt %s --fa-cpu-pipeline=max-block-kv=4 | %mlir-run > %t.small
 // RUN: %compare %t.small %t.reference --rtol 3e-5 --atol 3e-6 | FileCheck %s
-// CHECK: MATCH 1190 values
+// CHECK: MATCH 1414 values
 
 !q = tensor<1x2x6x4xf32>
 !kv = tensor<1x2x11x4xf32>
@@ -270,6 +271,39 @@ func.func @everything(%q: !q, %k: !kv, %v: !kv, %do: !q, %slopes: tensor<2xf32>,
 
 // Deterministic inputs: 2 sin(0.7 (17 a + c) + seed) over the flattened
 // [rows, 4] view (as score_modifiers_oracle.py computes them).
+// A quotient by a score-dependent value, 3 s / (1 + s^2 / 2): its
+// derivative's sign depends on |s| (scores of both signs here), and the
+// quotient rule's second term is not a constant's (issue 50's audit: with
+// its sign flipped, dQ was off by up to 3.5 and no case saw it; every other
+// score function divides by a constant).
+func.func @quotient(%q: !q, %k: !kv, %v: !kv, %do: !q) -> (!q, !kv, !kv) {
+  %o, %l = fa.attention %q, %k, %v scale = 1.5 score_mod {
+  ^bb0(%s: f32, %b: index, %h: index, %i: index, %j: index):
+    %half = arith.constant 0.5 : f32
+    %one = arith.constant 1.0 : f32
+    %three = arith.constant 3.0 : f32
+    %ss = arith.mulf %s, %s : f32
+    %hs = arith.mulf %ss, %half : f32
+    %den = arith.addf %hs, %one : f32
+    %q3 = arith.divf %s, %den : f32
+    %r = arith.mulf %q3, %three : f32
+    fa.yield %r : f32
+  } : !q, !kv, !kv -> !q, !lse
+  %dq, %dk, %dv = fa.attention_backward %q, %k, %v, %o, %do, %l scale = 1.5 score_mod {
+  ^bb0(%s: f32, %b: index, %h: index, %i: index, %j: index):
+    %half = arith.constant 0.5 : f32
+    %one = arith.constant 1.0 : f32
+    %three = arith.constant 3.0 : f32
+    %ss = arith.mulf %s, %s : f32
+    %hs = arith.mulf %ss, %half : f32
+    %den = arith.addf %hs, %one : f32
+    %q3 = arith.divf %s, %den : f32
+    %r = arith.mulf %q3, %three : f32
+    fa.yield %r : f32
+  } : !q, !kv, !kv, !q, !q, !lse -> !q, !kv, !kv
+  return %dq, %dk, %dv : !q, !kv, !kv
+}
+
 func.func @input(%seed: f32, %rows: index) -> tensor<?x4xf32> {
   %e = tensor.empty(%rows) : tensor<?x4xf32>
   %r = linalg.generic {indexing_maps = [affine_map<(a, c) -> (a, c)>],
@@ -351,5 +385,7 @@ func.func @main() {
   call @printMemrefF32(%e4u) : (tensor<*xf32>) -> ()
   %e5u = tensor.cast %e5 : tensor<2xf32> to tensor<*xf32>
   call @printMemrefF32(%e5u) : (tensor<*xf32>) -> ()
+  %f1, %f2, %f3 = call @quotient(%q, %k, %v, %do) : (!q, !kv, !kv, !q) -> (!q, !kv, !kv)
+  call @print(%f1, %f2, %f3) : (!q, !kv, !kv) -> ()
   return
 }

@@ -2,12 +2,15 @@
 // the integer's range (as tosa-to-linalg lowers it). Position halves
 // 0, 0.5, ..., 3.5 round to 0, 0, 1, 2, 2, 2, 3, 4 (not truncated, not
 // rounded half up); positions times 1e9 saturate at 2^31 - 1 from key 3 on.
+// TOSA's integer division truncates toward zero (tosa.intdiv): the key
+// offset k - q divided by 3 is -2 at k - q = -7 (the floor would be -3) and
+// 0 from -2 to 2 (the floor: -1 at -2 and -1); both signs occur.
 // Each folded program equals the one that reads its mask operand.
 // RUN: fa-opt %s --fa-fold-masks-into-modifiers | FileCheck %s
 // RUN: fa-opt %s --fa-cpu-pipeline | %mlir-run > %t.folded
 // RUN: fa-opt %s --fa-cpu-pipeline=raise=false | %mlir-run > %t.operand
 // RUN: %compare %t.folded %t.operand --rtol 1e-6 | FileCheck %s --check-prefix=SAME
-// SAME: MATCH 128 values
+// SAME: MATCH 192 values
 
 !t = tensor<1x2x8x4xf32>
 !row = tensor<1x1x1x8xf32>
@@ -49,6 +52,25 @@ func.func @saturated(%q: !t) -> !t {
   return %o : !t
 }
 
+// CHECK-LABEL: func.func @truncated
+// CHECK: score_mod {
+// CHECK: arith.divsi
+// CHECK-NOT: arith.floordivsi
+// CHECK: fa.yield
+func.func @truncated(%q: !t) -> !t {
+  %keys = "tosa.const"() <{values = dense<[[[[0, 1, 2, 3, 4, 5, 6, 7]]]]> : !rowi}> : () -> !rowi
+  %queries = "tosa.const"() <{values = dense<[[[[0], [1], [2], [3], [4], [5], [6], [7]]]]> : tensor<1x1x8x1xi32>}> : () -> tensor<1x1x8x1xi32>
+  %offset = tosa.sub %keys, %queries : (!rowi, tensor<1x1x8x1xi32>) -> tensor<1x1x8x8xi32>
+  %three = "tosa.const"() <{values = dense<3> : tensor<1x1x1x1xi32>}> : () -> tensor<1x1x1x1xi32>
+  %n = tosa.intdiv %offset, %three : (tensor<1x1x8x8xi32>, tensor<1x1x1x1xi32>) -> tensor<1x1x8x8xi32>
+  %f = tosa.cast %n : (tensor<1x1x8x8xi32>) -> tensor<1x1x8x8xf32>
+  %half = "tosa.const"() <{values = dense<0.5> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %bias = tosa.mul %f, %half, %shift : (tensor<1x1x8x8xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<1x1x8x8xf32>
+  %o = fa.attention %q, %q, %q mask(%bias : tensor<1x1x8x8xf32>) scale = 0.5 : !t, !t, !t -> !t
+  return %o : !t
+}
+
 func.func private @printMemrefF32(tensor<*xf32>)
 
 func.func @main() {
@@ -77,5 +99,8 @@ func.func @main() {
   %o2 = call @saturated(%q) : (!t) -> !t
   %u2 = tensor.cast %o2 : !t to tensor<*xf32>
   call @printMemrefF32(%u2) : (tensor<*xf32>) -> ()
+  %o3 = call @truncated(%q) : (!t) -> !t
+  %u3 = tensor.cast %o3 : !t to tensor<*xf32>
+  call @printMemrefF32(%u3) : (tensor<*xf32>) -> ()
   return
 }

@@ -495,10 +495,30 @@ int64_t mlir::fa::registersPerThread(const Tiling &tiling,
     // stage, sm_80, with a bool or bias mask, none without; issue 50's
     // sweep).
     double maskLoads = shape.maskOperand ? 24 : 0;
+    // Without a band or a mask, blocks of whole keys run unmasked and the
+    // one with the sequence's last keys runs masked after them. Where Nk is
+    // known and not a multiple of block_kv, that masked block is straight-
+    // line code after the loop, which ptxas schedules into more registers:
+    // d = 128, 128 x 32, 4 warps, 2 stages spills 264 bytes on sm_80 at
+    // N = 1000 and none at 1024 or at run-time N (issue 50's sweep);
+    // d = 256, 128 x 16, one stage spills 20 bytes and two stages none.
+    // Half an S row per fragment row covers what was measured.
+    double staticTail = 0;
+    if (shape.keyLen != kUnknownSize && shape.keyLen % tiling.blockKV != 0 &&
+        !shape.causalOffset && !shape.window && !shape.maskOperand)
+      staticTail = fragmentRows * double(tiling.blockKV) / 2;
+    // Head dims past 128 with key blocks past 16 hold more of K's
+    // fragments than the 5 D / 16 above counts: d = 192, 128 x 64, 8 warps
+    // spills 252 bytes at an estimate of 248 (128 x 32: 241 used, 128 x
+    // 16: 192). Fitted to those points (sm_80, f16); d = 256 at 16 keys is
+    // unchanged (its estimate already exceeds ptxas's count there).
+    double wideHead =
+        std::max<double>(double(shape.headDim) - 128, 0) *
+        std::max<double>(double(tiling.blockKV) - 16, 0) / 32;
     double inFlight = 5 * double(shape.headDim) / 16 +
                       double(tiling.blockKV) / 4 + 6 + hoistedAddresses +
                       sequenceBases + bandBases + modifications + maskLoads +
-                      12 * fragmentRows;
+                      staticTail + wideHead + 12 * fragmentRows;
     return clampToInt64(std::ceil(fragments + inFlight));
   }
   // The FMA kernel (FMAKernel.cpp): a thread owns a query row and keeps its
@@ -517,8 +537,15 @@ int64_t mlir::fa::registersPerThread(const Tiling &tiling,
       keyChunk = chunk;
       break;
     }
+  // A band's bases, score modifications' positions and captures, a mask's
+  // addresses: f32, d = 80, causal with sinks spilled 4 bytes on sm_90a
+  // without these (issue 50's sweep, seed 35).
+  double extras = (shape.causalOffset || shape.window ? 8 : 0) +
+                  (shape.scoreModifications ? 16 : 0) +
+                  (shape.maskOperand ? 8 : 0);
   return clampToInt64(
-      rowsPerThread * (double(shape.valueDim) + 2 * double(keyChunk)) + 80);
+      rowsPerThread * (double(shape.valueDim) + 2 * double(keyChunk)) + 80 +
+      extras);
 }
 
 AttentionShape mlir::fa::packedShape(const AttentionShape &shape) {
