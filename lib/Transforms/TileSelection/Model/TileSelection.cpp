@@ -515,10 +515,16 @@ int64_t mlir::fa::registersPerThread(const Tiling &tiling,
     double wideHead =
         std::max<double>(double(shape.headDim) - 128, 0) *
         std::max<double>(double(tiling.blockKV) - 16, 0) / 32;
+    // Key splits: each split's range and its f32 partial row and logsumexp
+    // addresses (d = 256, 16 x 16, one warp, 2 splits spilled 112 bytes on
+    // sm_100 at an estimate of 252, and 64 splits 68; issue 50's sweep).
+    double splitOutputs =
+        tiling.kvSplits > 1 ? double(shape.valueDim) / 16 : 0;
     double inFlight = 5 * double(shape.headDim) / 16 +
                       double(tiling.blockKV) / 4 + 6 + hoistedAddresses +
                       sequenceBases + bandBases + modifications + maskLoads +
-                      staticTail + wideHead + 12 * fragmentRows;
+                      staticTail + wideHead + splitOutputs +
+                      12 * fragmentRows;
     return clampToInt64(std::ceil(fragments + inFlight));
   }
   // The FMA kernel (FMAKernel.cpp): a thread owns a query row and keeps its
@@ -538,10 +544,12 @@ int64_t mlir::fa::registersPerThread(const Tiling &tiling,
       break;
     }
   // A band's bases, score modifications' positions and captures, a mask's
-  // addresses: f32, d = 80, causal with sinks spilled 4 bytes on sm_90a
-  // without these (issue 50's sweep, seed 35).
+  // addresses: f32, d = 80, 16 x 64, causal with sinks spilled 4 bytes on
+  // sm_90a at 255 registers (issue 50's sweep, seed 35), where the count
+  // without these terms was 192; 56 for the modifications places it past
+  // 255.
   double extras = (shape.causalOffset || shape.window ? 8 : 0) +
-                  (shape.scoreModifications ? 16 : 0) +
+                  (shape.scoreModifications ? 56 : 0) +
                   (shape.maskOperand ? 8 : 0);
   return clampToInt64(
       rowsPerThread * (double(shape.valueDim) + 2 * double(keyChunk)) + 80 +
