@@ -121,6 +121,23 @@ class Draw:
 
     force_run = False
 
+    @classmethod
+    def fixed(cls, op, dtype, batch, heads, kv_heads, nq, nk, d, dv, **features):
+        """A draw written out, for tests that pin a case: no features but
+        `features` (name=value), no GPU pipeline, always run."""
+        draw = cls(0)
+        draw.op, draw.dtype, draw.batch = op, dtype, batch
+        draw.heads, draw.kv_heads, draw.group = heads, kv_heads, heads // kv_heads
+        draw.nq, draw.nk, draw.d, draw.dv = nq, nk, d, dv
+        draw.dynamic = False
+        draw.causal = draw.window = draw.mask = None
+        draw.mask_fill = draw.score_mod = draw.mask_mod = draw.sinks = False
+        draw.kv_lengths = draw.lse = draw.normalize = False
+        draw.gpu, draw.emulate, draw.force_run = [], None, True
+        for name, value in features.items():
+            setattr(draw, name, value)
+        return draw
+
     def small(self):
         """Whether mlir-runner can run it within a second or two."""
         if self.force_run:

@@ -17,7 +17,10 @@ pattern for Q and K, the pattern itself for V, normalized rows
 
   bench/cpu/linear_attention.py [--n 8192,32768] [--heads 1] [--d 64]
       [--causal both|yes|no] [--chunk 64] [--skip-quadratic-above N]
-      [--form frontend|op]
+      [--form frontend|op] [--host-cache-bytes 32768]
+
+Each N also runs the program without attention (inputs, runtime, the
+output's sum); a row's "own" column is its peak above that one.
 """
 import argparse
 import json
@@ -37,6 +40,12 @@ def attention(n, heads, d, causal, attrs, form):
     as a frontend writes it in linalg: S = Q·Kᵀ, the causal select with 0
     in a body comparing linalg.index, the row sum, W / (Σ_j W + ε), W·V."""
     t = f"tensor<1x{heads}x{n}x{d}xf32>"
+    if form == "baseline":
+        # No attention at all: what the process holds for its inputs, the
+        # runtime and the output sum, which the rows' "own" column subtracts.
+        return f"""func.func @attention(%q: {t}, %k: {t}, %v: {t}) -> {t} {{
+  return %v : {t}
+}}"""
     if form == "op":
         return f"""func.func @attention(%q: {t}, %k: {t}, %v: {t}) -> {t} {{
   %o = fa.linear_attention %q, %k, %v {attrs} : {t}, {t}, {t} -> {t}
@@ -214,10 +223,12 @@ def main():
     parser.add_argument("--causal", default="both", choices=["both", "yes", "no"])
     parser.add_argument("--chunk", type=int, default=64)
     parser.add_argument("--skip-quadratic-above", type=int, default=1 << 30)
-    parser.add_argument("--form", default="frontend", choices=["frontend", "op"],
+    parser.add_argument("--form", default="frontend", choices=["frontend", "op", "baseline"],
                         help="frontend: the quadratic order as linalg, raised by "
                              "fa-cpu-pipeline and run as written with raise=false; "
                              "op: fa.linear_attention, against the reference decomposition")
+    parser.add_argument("--host-cache-bytes", type=int, default=0,
+                        help="the host's cache its chunk is chosen for (0: this machine's)")
     parser.add_argument("--one", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
@@ -226,14 +237,25 @@ def main():
                                  passes, args.form)))
         return 0
     causals = {"both": [False, True], "yes": [True], "no": [False]}[args.causal]
-    print(f"| N | causal | program | peak RSS (MiB) | wall (s) | sum of O^2 |")
-    print("|---:|---|---|---:|---:|---:|")
+    print(f"| N | causal | program | peak RSS (MiB) | own (MiB) | wall (s) | sum of O^2 |")
+    print("|---:|---|---|---:|---:|---:|---:|")
     status = 0
     for n in (int(x) for x in args.n.split(",")):
+        # The process without attention: inputs, runtime, the output's sum.
+        base = json.loads(subprocess.run(
+            [sys.executable, __file__, "--fa-opt", args.fa_opt, "--heads",
+             str(args.heads), "--d", str(args.d), "--chunk", str(args.chunk),
+             "--form", "baseline", "--one",
+             json.dumps([n, False, ["--fa-cpu-pipeline=raise=false"]])],
+            check=True, capture_output=True, text=True).stdout)
+        print(f"| {n} | | no attention (inputs, runtime, sum) | {base['peak_mib']:.0f} "
+              f"| 0 | {base['seconds']:.1f} | |", flush=True)
         for causal in causals:
             rows = []
+            host = (f"--fa-cpu-pipeline=host-cache-bytes={args.host_cache_bytes}"
+                    if args.host_cache_bytes else "--fa-cpu-pipeline")
             if args.form == "frontend":
-                runs = (("frontend's (Q K^T) V, raised: Q (K^T V)", ["--fa-cpu-pipeline"]),
+                runs = (("frontend's (Q K^T) V, raised: Q (K^T V)", [host]),
                         ("frontend's (Q K^T) V, as written (quadratic)",
                          ["--fa-cpu-pipeline=raise=false"]))
             else:
@@ -250,8 +272,9 @@ def main():
                     check=True, capture_output=True, text=True).stdout
                 row = json.loads(out)
                 rows.append(row)
+                own = max(row['peak_mib'] - base['peak_mib'], 0)
                 print(f"| {n} | {'yes' if causal else 'no'} | {label} | {row['peak_mib']:.0f} "
-                      f"| {row['seconds']:.1f} | {row['sum_o2']:.7g} |", flush=True)
+                      f"| {own:.0f} | {row['seconds']:.1f} | {row['sum_o2']:.7g} |", flush=True)
             if len(rows) == 2 and abs(rows[0]["sum_o2"] - rows[1]["sum_o2"]) > 1e-4 * abs(rows[1]["sum_o2"]):
                 print(f"outputs differ at N = {n}: {rows[0]['sum_o2']} vs {rows[1]['sum_o2']}")
                 status = 1

@@ -53,6 +53,8 @@ void mlir::fa::buildCPUPipeline(OpPassManager &pm,
     tiles.overlapSoftmax = options.overlapSoftmax;
     tiles.pingPong = options.pingPong;
     tiles.warpgroupTiles = options.warpgroupTiles;
+    // A linear attention the kernel cannot take runs on the host below.
+    tiles.requireLinearChunk = false;
     pm.addPass(createFASelectTiles(tiles));
     FADistributeAttentionOptions kernel;
     kernel.asyncCopies = chipHasAsyncCopy(options.gpuKernel);

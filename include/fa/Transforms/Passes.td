@@ -337,6 +337,12 @@ def FASelectTiles : Pass<"fa-select-tiles", "::mlir::ModuleOp"> {
            "#nvvm.target">,
     Option<"policy", "policy", "std::string", /*default=*/"\"auto\"",
            "How to choose tiles: fa1, fa2 or auto (fa2 with fa1 reported)">,
+    Option<"requireLinearChunk", "require-linear-chunk", "bool",
+           /*default=*/"true",
+           "A GPU target's linear attention kernel needs a chunk that fits "
+           "shared memory: an error at the op when none does; false leaves "
+           "such an op without a chunk, for the host's lowering "
+           "(fa-cpu-pipeline's gpu-kernel mode)">,
     Option<"hostCacheBytes", "host-cache-bytes", "int64_t", /*default=*/"0",
            "The host target's cache per core in bytes, its \"shared "
            "memory\" (0: read from /sys/devices/system/cpu/cpu0/cache), so "

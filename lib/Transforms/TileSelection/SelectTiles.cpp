@@ -589,11 +589,13 @@ private:
       std::string error;
       decision = selectLinearChunk(headDim, valueDim, elementBytes,
                                    op.isNormalized(), decay, limit, error);
-      if (!decision && target.isGPU()) {
+      if (!decision && target.isGPU() && requireLinearChunk) {
         op.emitOpError() << error;
         return WalkResult::interrupt();
       }
-      if (!decision) {
+      if (!decision && target.isGPU()) {
+        why = error + "; left without a chunk for the host's lowering";
+      } else if (!decision) {
         constexpr int64_t kSmallestChunk = 16;
         int64_t bytes = linearChunkBytes(kSmallestChunk, headDim, valueDim,
                                          elementBytes, op.isNormalized(),
@@ -605,9 +607,11 @@ private:
                 "); the host never refuses for size, past its cache it runs "
                 "slower, not wrong"};
       }
-      op.setChunkAttr(IntegerAttr::get(IntegerType::get(op.getContext(), 64),
-                                       decision->chunk));
-      why = decision->why;
+      if (decision) {
+        op.setChunkAttr(IntegerAttr::get(
+            IntegerType::get(op.getContext(), 64), decision->chunk));
+        why = decision->why;
+      }
     }
     if (!op.getCausal() && target.isGPU())
       why += "; not causal: the GPU kernel streams keys, then queries, by "

@@ -33,18 +33,7 @@ def main():
     for dtype in cli.dtypes.split(","):
         for d in map(int, cli.dims.split(",")):
             for n in map(int, cli.lengths.split(",")):
-                draw = sweep.Draw(0)
-                draw.op, draw.dtype, draw.batch = "forward", dtype, 1
-                draw.kv_heads, draw.group, draw.heads = 1, 2, 2
-                draw.d = draw.dv = d
-                draw.nq = draw.nk = n
-                draw.dynamic = False
-                draw.causal = draw.window = draw.mask = None
-                draw.mask_fill = draw.score_mod = draw.mask_mod = False
-                draw.sinks = draw.kv_lengths = draw.lse = False
-                draw.gpu = []        # the host only
-                draw.emulate = None  # no kernel here
-                draw.force_run = True
+                draw = sweep.Draw.fixed("forward", dtype, 1, 2, 1, n, n, d, d)
                 draw, problems, ran = sweep.check(args, draw)
                 cases += 1
                 failed += bool(problems) or not ran

@@ -8,6 +8,10 @@
 // RUN: fa-opt %s "--fa-select-tiles=target=sm_80 report=-" | FileCheck %s
 // RUN: fa-opt %s "--fa-select-tiles=target=sm_80 report=-" -o /dev/null | FileCheck %s --check-prefix=REPORT
 // RUN: not fa-opt %s "--fa-select-tiles=target=sm_75 report=-" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TURING
+// With require-linear-chunk=false (fa-cpu-pipeline's gpu-kernel mode) an op
+// no chunk fits keeps none, for the host's lowering, and the report says so.
+// RUN: fa-opt %s "--fa-select-tiles=target=sm_75 require-linear-chunk=false report=-" -o /dev/null | FileCheck %s --check-prefix=LEFT
+// LEFT: "pass":"linear","target":"sm_75","chunk":null,"why":"target sm_75 from the pass option; no chunk of linear attention fits the target's 65536 bytes of shared memory: 16 rows need 161024 (D = 128, Dv = 128); left without a chunk for the host's lowering"
 
 // d = 64, f16, normalized (Dv' = 80): 64 · (2 · 144 + 176) rows + 64 · (336 + 176)
 // state + 80 · 4 scales = 62784 bytes.
