@@ -520,7 +520,14 @@ int64_t mlir::fa::registersPerThread(const Tiling &tiling,
     // sm_100 at an estimate of 252, and 64 splits 68; issue 50's sweep).
     double splitOutputs =
         tiling.kvSplits > 1 ? double(shape.valueDim) / 16 : 0;
-    double inFlight = 5 * double(shape.headDim) / 16 +
+    // The chip's margin (Blackwell: 32). Not at d = 256, where the count
+    // above already exceeds ptxas's by 20 to 28 (128 x 16: 224 to 232 used
+    // on sm_100/sm_120 at an estimate of 242 to 252, no spill), which
+    // covers the margin; with it, no tile would fit. A static tail there
+    // still spills on Blackwell (76 bytes at N = 1000): docs/Robustness.md.
+    double margin =
+        shape.headDim <= 192 ? double(target.registerMargin) : 0;
+    double inFlight = margin + 5 * double(shape.headDim) / 16 +
                       double(tiling.blockKV) / 4 + 6 + hoistedAddresses +
                       sequenceBases + bandBases + modifications + maskLoads +
                       staticTail + wideHead + splitOutputs +
@@ -553,7 +560,7 @@ int64_t mlir::fa::registersPerThread(const Tiling &tiling,
                   (shape.maskOperand ? 8 : 0);
   return clampToInt64(
       rowsPerThread * (double(shape.valueDim) + 2 * double(keyChunk)) + 80 +
-      extras);
+      extras + double(target.registerMargin));
 }
 
 AttentionShape mlir::fa::packedShape(const AttentionShape &shape) {
@@ -1294,7 +1301,8 @@ int64_t mlir::fa::backwardRegistersPerThread(const Tiling &tiling,
   // The dQ kernel; the bias gradient's kernel holds an f32 sum of dS
   // instead of dQ and dS's pairs: 3·Bc/2, at most as much unless d is small.
   double query = queryTiles * std::max(d / 2 + bc + bc / 4, 3 * bc / 2);
-  return clampToInt64(std::ceil(std::max(keyValue, query) + overhead));
+  return clampToInt64(std::ceil(std::max(keyValue, query) + overhead +
+                                double(target.registerMargin)));
 }
 
 TileCosts mlir::fa::evaluateBackwardTiling(const Tiling &tiling,
