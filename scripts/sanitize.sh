@@ -41,12 +41,13 @@ cmake --build "$build"
 # without unpoisoning: false reports, not bugs.
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:allow_user_poisoning=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-# The random backward-kernel programs and the random programs through
-# sm_90a's Hopper kernels are left to the plain run (CI's time): under the
-# sanitizers the same passes run on the hand-made kernel cases and the
-# Hopper sweeps.
+# The random backward-kernel programs, the random programs through
+# sm_90a's Hopper kernels, and the sampled sweeps (Sweep/, the Hopper
+# lengths: the same pipelines over many shapes) are left to the plain run
+# (CI's time): under the sanitizers the same passes run on the hand-made
+# kernel cases and the Hopper sweeps.
 # The sanitized tools run slower: a longer per-test time
 # limit (test/time_limit.py) than the plain run's 600 s.
 export FA_TEST_TIMEOUT=${FA_TEST_TIMEOUT:-1200}
-FA_BUILD_DIR="$build" FA_LIT_FILTER_OUT='Plugin|downstream-package|random-backward-kernel|random-programs-hopper' \
+FA_BUILD_DIR="$build" FA_LIT_FILTER_OUT='Plugin|downstream-package|random-backward-kernel|random-programs-hopper|Sweep/|hopper-lengths' \
   exec "$root/scripts/test.sh"

@@ -342,6 +342,7 @@ def check_kernels(args, tmp, draw, chip, compiled, report):
     dynamic = [int(x) for x in re.findall(r"dynamic_shared_memory_size %c(\d+)_i32",
                                           compiled.stderr)]
     shared_sizes = []
+    dynamic_kernels = 0  # launches with dynamic shared memory, in order
     for index, ptx_text in enumerate(ptx_objects(compiled.stdout)):
         path = os.path.join(tmp, f"k{index}.ptx")
         with open(path, "w") as f:
@@ -355,8 +356,13 @@ def check_kernels(args, tmp, draw, chip, compiled, report):
         registers = int(re.search(r"Used (\d+) registers", info).group(1))
         static = re.search(r"(\d+) bytes smem", info)
         shared = static and int(static.group(1)) or 0
-        if "__dynamic_shmem__" in ptx_text and len(dynamic) > len(shared_sizes):
-            shared = dynamic[len(shared_sizes)] if len(dynamic) > index else shared
+        # A kernel on dynamic shared memory gets its launch's size (the
+        # launches that pass one, in kernel order), as gpu-resources.py
+        # reads it.
+        if "__dynamic_shmem__" in ptx_text:
+            if dynamic_kernels < len(dynamic):
+                shared = dynamic[dynamic_kernels]
+            dynamic_kernels += 1
         shared_sizes.append(shared)
         if spills:
             problems.append(f"{chip} kernel {index}: {spills} bytes of spill stores")
