@@ -1301,8 +1301,13 @@ int64_t mlir::fa::backwardRegistersPerThread(const Tiling &tiling,
   // The dQ kernel; the bias gradient's kernel holds an f32 sum of dS
   // instead of dQ and dS's pairs: 3·Bc/2, at most as much unless d is small.
   double query = queryTiles * std::max(d / 2 + bc + bc / 4, 3 * bc / 2);
+  // A bias or boolean mask: its element per score and broadcast addresses
+  // in both gradient kernels, as in the forward's count (issue 50's sweep:
+  // a causal bias spilled 52 to 64 bytes on sm_80/sm_86 at d = 128, a bool
+  // mask 16 on sm_100 at d = 64).
+  double maskLoads = shape.maskOperand ? 24 : 0;
   return clampToInt64(std::ceil(std::max(keyValue, query) + overhead +
-                                double(target.registerMargin)));
+                                maskLoads + double(target.registerMargin)));
 }
 
 TileCosts mlir::fa::evaluateBackwardTiling(const Tiling &tiling,
