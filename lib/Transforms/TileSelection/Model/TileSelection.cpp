@@ -419,6 +419,12 @@ int64_t mlir::fa::registersPerThread(const Tiling &tiling,
     // none at 128 x 128 (docs/GPU.md).
     if (shape.scoreModifications)
       bands += 16;
+    // A bias or boolean mask operand's element per score and addresses:
+    // about B_c / 4 + 8 (issue 50's sweep: d = 64 with a [4095, 4095] bias
+    // spilled 4 bytes at 192 x 128, estimated 160, and 28 at 128 x 176,
+    // estimated 204 of 240).
+    if (shape.maskOperand)
+      bands += double(tiling.blockKV) / 4 + 8;
     double wideKeys =
         std::max<double>(double(shape.headDim) - double(shape.valueDim), 0) / 2;
     // What changes with N (issue 50; scripts/experiments/wgmma_registers.py
