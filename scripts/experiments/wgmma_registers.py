@@ -110,19 +110,40 @@ def assembles(tmp, ptx_text, compute):
     return spills == 0 and "C7507" not in info and "C7508" not in info
 
 
+def write_attention(tmp, t, band, tiling):
+    """An @attention of Q, K, V of type `t` with `band` and the tiling
+    attribute's fields `tiling`; its path."""
+    source = os.path.join(tmp, "attention.mlir")
+    with open(source, "w") as f:
+        f.write(f"func.func @attention(%q: {t}, %k: {t}, %v: {t}) -> {t} {{\n"
+                f"  %o = fa.attention %q, %k, %v scale = 0.125{band} tiling = "
+                f"<{tiling}> : {t}, {t}, {t} -> {t}\n  return %o : {t}\n}}\n")
+    return source
+
+
+def smallest_setmaxnreg(tmp, ptx_text, ceiling):
+    """The smallest setmaxnreg.inc (a multiple of 8, at most `ceiling`)
+    with which ptxas compiles `ptx_text` without a spill, or None."""
+    if not assembles(tmp, ptx_text, ceiling):
+        return None
+    low, high = 1, ceiling // 8
+    while low < high:
+        middle = (low + high) // 2
+        if assembles(tmp, ptx_text, 8 * middle):
+            high = middle
+        else:
+            low = middle + 1
+    return 8 * low
+
+
 def tma_need(fa_opt, tmp, d, bq, bkv, warps, causal):
     """(estimate, need): the tile model's compute registers for the TMA
     producer kernel (the pipeline's default schedules), and the smallest
     setmaxnreg.inc (a multiple of 8) with which ptxas compiles it without
     a spill; None where the model refuses the tiling."""
-    t = f"tensor<2x16x4096x{d}xf16>"
-    band = " causal = top_left" if causal else ""
-    source = os.path.join(tmp, "attention.mlir")
-    with open(source, "w") as f:
-        f.write(f"func.func @attention(%q: {t}, %k: {t}, %v: {t}) -> {t} {{\n"
-                f"  %o = fa.attention %q, %k, %v scale = 0.125{band} tiling = "
-                f"<block_q = {bq}, block_kv = {bkv}, warps = {warps}, stages = 2>"
-                f" : {t}, {t}, {t} -> {t}\n  return %o : {t}\n}}\n")
+    source = write_attention(
+        tmp, f"tensor<2x16x4096x{d}xf16>", " causal = top_left" if causal else "",
+        f"block_q = {bq}, block_kv = {bkv}, warps = {warps}, stages = 2")
     report = subprocess.run([fa_opt, source, "--fa-select-tiles=target=sm_90a report=-"],
                             capture_output=True, text=True)
     if report.returncode:
@@ -132,17 +153,8 @@ def tma_need(fa_opt, tmp, d, bq, bkv, warps, causal):
                            capture_output=True, text=True)
     if built.returncode:
         return (estimate, "build failed")
-    ptx_text = ptx_of(built.stdout).decode()
-    low, high = 1, 32  # multiples of 8: 8 .. 256
-    if not assembles(tmp, ptx_text, 248):
-        return (estimate, ">248")
-    while low < high:
-        middle = (low + high) // 2
-        if assembles(tmp, ptx_text, 8 * middle):
-            high = middle
-        else:
-            low = middle + 1
-    return (estimate, 8 * low)
+    need = smallest_setmaxnreg(tmp, ptx_of(built.stdout).decode(), 248)
+    return (estimate, need if need else ">248")
 
 
 def main_tma(fa_opt):
@@ -163,31 +175,17 @@ def tma_need_at(fa_opt, tmp, d, n, bq, bkv, warps, causal, splits=1):
     """The smallest setmaxnreg.inc (a multiple of 8) with which the TMA
     producer kernel compiles without a spill at sequence length `n` ("?":
     run time), or ">256"."""
-    t = f"tensor<1x8x{n}x{d}xf16>"
-    band = " causal = bottom_right" if causal else ""
     split = f", kv_splits = {splits}" if splits > 1 else ""
-    source = os.path.join(tmp, "attention.mlir")
-    with open(source, "w") as f:
-        f.write(f"func.func @attention(%q: {t}, %k: {t}, %v: {t}) -> {t} {{\n"
-                f"  %o = fa.attention %q, %k, %v scale = 0.125{band} tiling = "
-                f"<block_q = {bq}, block_kv = {bkv}, warps = {warps}, stages = 2{split}>"
-                f" : {t}, {t}, {t} -> {t}\n  return %o : {t}\n}}\n")
+    source = write_attention(
+        tmp, f"tensor<1x8x{n}x{d}xf16>", " causal = bottom_right" if causal else "",
+        f"block_q = {bq}, block_kv = {bkv}, warps = {warps}, stages = 2{split}")
     options = "chip=sm_90a format=isa" + (" bare-pointers=false" if n == "?" else "")
     built = subprocess.run([fa_opt, source, f"--fa-gpu-pipeline={options}"],
                            capture_output=True, text=True)
     if built.returncode:
         return "refused"
-    ptx_text = ptx_of(built.stdout).decode()
-    if not assembles(tmp, ptx_text, 256):
-        return ">256"
-    low, high = 1, 32
-    while low < high:
-        middle = (low + high) // 2
-        if assembles(tmp, ptx_text, 8 * middle):
-            high = middle
-        else:
-            low = middle + 1
-    return 8 * low
+    need = smallest_setmaxnreg(tmp, ptx_of(built.stdout).decode(), 256)
+    return need if need else ">256"
 
 
 def main_tma_lengths(fa_opt):
