@@ -513,6 +513,12 @@ int64_t mlir::fa::registersPerThread(const Tiling &tiling,
     if (shape.keyLen != kUnknownSize && shape.keyLen % tiling.blockKV != 0 &&
         !shape.causalOffset && !shape.window && !shape.maskOperand)
       staticTail = fragmentRows * double(tiling.blockKV) / 2;
+    // With one stage, that straight-line block hoists its own copy of K's
+    // and V's ldmatrix addresses beside the loop's: d = 96, 128 x 32, 4
+    // warps, one stage spilled 4 bytes on sm_90a at N = 4095 (estimate
+    // 254) and none with two stages (shape-probe, issue 50).
+    if (staticTail > 0)
+      hoistedAddresses *= 2;
     // Head dims past 128 with key blocks past 16 hold more of K's
     // fragments than the 5 D / 16 above counts: d = 192, 128 x 64, 8 warps
     // spills 252 bytes at an estimate of 248 (128 x 32: 241 used, 128 x
@@ -1092,9 +1098,13 @@ void splitAndPack(TileSelection &selection, const AttentionShape &shape,
     if (alternative.decision) {
       candidate = *alternative.decision;
       packedSplits = splitKeys(*candidate, packed, target);
-      // The costs of the packed tiling, seen from the original shape.
+      // The costs of the packed tiling, seen from the original shape (key
+      // splits chosen for the packed shape may change them): it must still
+      // fit.
       candidate->tiling.packGQA = true;
       candidate->costs = evaluateTiling(candidate->tiling, shape, target);
+      if (candidate->costs.occupancyBlocksPerSM == 0)
+        candidate.reset();
     }
   }
   std::string text;
