@@ -52,6 +52,11 @@ LENGTHS = [1, 2, 7, 16, 37, 64, 100, 127, 128, 129, 176, 200, 257, 353,
 # f32 compares to the reference to rounding; f16/bf16 also round P.
 TOLERANCE = {"f32": ("1e-4", "1e-5"), "f16": ("1e-2", "5e-3"),
              "bf16": ("3e-2", "2e-2")}
+# fa-confirm-tiles-with-ptxas's remark where it retiled an op, and its
+# warning where every tiling it tried spills (or the user's does).
+RETILED = re.compile(r"remark: ptxas spills .*; retiled to ")
+WARNED = re.compile(r"warning: (ptxas spills .*no lighter tiling is left|"
+                    r"the tiling written on the op spills)")
 CRASH = re.compile(r"Stack dump|Assertion|LLVM ERROR|UNREACHABLE|Segmentation|"
                    r"PLEASE submit a bug report")
 
@@ -411,9 +416,14 @@ def check_draw(args, seed):
     return check(args, Draw(seed))
 
 
+def failing(problems):
+    return [p for p in problems if not p.startswith("warned at the op: ")]
+
+
 def check(args, draw):
-    """(draw, problems, whether it ran) for one draw."""
+    """(draw, problems, whether it ran, chips retiled, chips warned)."""
     problems = []
+    retiled, warned = [], []
     with tempfile.TemporaryDirectory() as tmp:
         runnable = not args.no_run and draw.small()
         module = draw.module(runnable)
@@ -431,8 +441,9 @@ def check(args, draw):
             problems.append(problem)
         # The GPU pipelines: compiled and clean, or a refusal at the op.
         for chip, options in draw.gpu:
-            opts = " ".join([f"chip={chip}", "format=isa"] + options +
-                            (["bare-pointers=false"] if draw.dynamic else []))
+            shared = options + (["bare-pointers=false"] if draw.dynamic else [])
+            opts = " ".join([f"chip={chip}", "format=isa"] + shared +
+                            (["confirm-tiles=false"] if args.model else []))
             compiled = run([args.fa_opt, source, f"--fa-gpu-pipeline={opts}",
                             "--mlir-print-ir-after=fa-lower-to-gpu"])
             problem = refusal_problem(compiled, source, module)
@@ -442,15 +453,24 @@ def check(args, draw):
             if compiled.returncode:
                 continue  # refused at the op, with its reason
             choice = [o for o in options if o.startswith("tma-producer")]
-            report = run([args.fa_opt, source,
-                          f"--fa-select-tiles=target={chip} report=- " + " ".join(choice),
-                          "-o", os.devnull])
+            select = f"--fa-select-tiles=target={chip} " + " ".join(choice)
+            # Where ptxas retiled the op, the report is of the final tiling:
+            # fa-select-tiles checks and reports the tiling on the op.
+            confirmed = []
+            if RETILED.search(compiled.stderr) or WARNED.search(compiled.stderr):
+                retiled.append(chip)
+                confirmed = [select, "--fa-confirm-tiles-with-ptxas=" +
+                             " ".join([f"chip={chip}"] + shared)]
+            if WARNED.search(compiled.stderr):
+                warned.append(chip)
+            report = run([args.fa_opt, source] + confirmed +
+                         [select + " report=-", "-o", os.devnull])
             decision = None
             if report.returncode == 0 and report.stdout.strip():
                 decision = json.loads(report.stdout.splitlines()[0])
             problems += check_kernels(args, tmp, draw, chip, compiled, decision)
         # Small draws: numbers against the reference.
-        if runnable and not problems:
+        if runnable and not failing(problems):
             expected, result = printed(args, source, "reference=true")
             if expected is None:
                 problems.append("the reference did not run: " + result.stderr.strip()[:200])
@@ -472,7 +492,12 @@ def check(args, draw):
                                             f"the emulated {draw.emulate} kernel")
         if args.show:
             print(module)
-    return draw, problems, runnable
+    # A kernel that spills after a warning at the op is what the user was
+    # told: counted apart from the failures.
+    if warned:
+        problems = [p if "spill" not in p else "warned at the op: " + p
+                    for p in problems]
+    return draw, problems, runnable, retiled, warned
 
 
 def seeds_of(text):
@@ -493,30 +518,42 @@ def main():
     parser.add_argument("--no-run", action="store_true",
                         help="compile and assemble only, run nothing")
     parser.add_argument("--show", action="store_true", help="print each module")
+    parser.add_argument("--model", action="store_true",
+                        help="compile with confirm-tiles=false: check the tile "
+                             "model's own choices, with no retiling by ptxas")
     parser.add_argument("--verbose", action="store_true", help="a line per draw")
     parser.add_argument("--progress", type=int, default=0,
                         help="a progress line every this many draws")
     args = parser.parse_args()
     seeds = seeds_of(args.seeds)
-    failed = ran = 0
+    failed = ran = retiles = warnings = 0
     counts = {}
     with ThreadPoolExecutor(args.jobs) as pool:
-        for draw, problems, runnable in pool.map(lambda s: check_draw(args, s), seeds):
+        for draw, problems, runnable, retiled, warned in pool.map(
+                lambda s: check_draw(args, s), seeds):
             counts[draw.op] = counts.get(draw.op, 0) + 1
             ran += runnable
-            if problems:
-                failed += 1
+            retiles += bool(retiled)
+            warnings += bool(warned)
+            failed += bool(failing(problems))
+            if problems or (retiled and args.verbose):
                 print(f"seed {draw.seed}: {draw.describe()}")
+                for chip in retiled:
+                    print(f"  {chip}: retiled by ptxas" +
+                          (" (still spills; warned at the op)" if chip in warned else ""))
                 for problem in problems:
                     print(f"  {problem}")
             elif args.verbose:
                 print(f"seed {draw.seed}: ok: {draw.describe()}")
             done = sum(counts.values())
             if args.progress and done % args.progress == 0:
-                print(f"progress: {done} draws, {failed} failed, {ran} run")
+                print(f"progress: {done} draws, {failed} failed, {retiles} retiled, "
+                      f"{warnings} warned, {ran} run")
             sys.stdout.flush()
     kinds = ", ".join(f"{n} {op}" for op, n in sorted(counts.items()))
-    print(f"sweep: {len(seeds)} draws, {failed} failed ({kinds}; {ran} run)")
+    print(f"sweep: {len(seeds)} draws, {failed} failed ({kinds}; {ran} run); "
+          f"ptxas retiled {retiles}, {warnings} of them still spilling with a "
+          f"warning at the op")
     return 1 if failed else 0
 
 

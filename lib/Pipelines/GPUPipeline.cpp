@@ -209,6 +209,23 @@ void mlir::fa::buildGPUPipeline(OpPassManager &pm,
   tiles.overlapSoftmax = options.overlapSoftmax;
   tiles.pingPong = options.pingPong;
   pm.addPass(createFASelectTiles(tiles));
+  if (options.confirmTiles) {
+    FAConfirmTilesWithPtxasOptions confirm;
+    confirm.chip = options.chip;
+    confirm.cudaToolkit = options.cudaToolkit;
+    confirm.barePointers = options.barePointers;
+    confirm.registerFragments = options.registerFragments;
+    confirm.tmaProducer = options.tmaProducer;
+    confirm.overlapSoftmax = options.overlapSoftmax;
+    confirm.pingPong = options.pingPong;
+    confirm.indexBitwidth = options.indexBitwidth;
+    pm.addPass(createFAConfirmTilesWithPtxas(confirm));
+  }
+  buildGPUPipelineFromTiles(pm, options);
+}
+
+void mlir::fa::buildGPUPipelineFromTiles(OpPassManager &pm,
+                                         const GPUPipelineOptions &options) {
   // Layers with the same attention call one function: its kernel is built
   // and lowered once.
   pm.addPass(createFAShareAttentionFunctions());

@@ -204,6 +204,14 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
                      "makes shared pointers 32-bit (-nvptx-short-ptr, for "
                      "the whole process); needs bare-pointers"),
       llvm::cl::init(64)};
+  PassOptions::Option<bool> confirmTiles{
+      *this, "confirm-tiles",
+      llvm::cl::desc("Compile each attention's kernels once more right after "
+                     "tile selection, assemble them with the toolkit's ptxas "
+                     "and retile those that spill registers "
+                     "(fa-confirm-tiles-with-ptxas); nothing happens where "
+                     "ptxas is not found"),
+      llvm::cl::init(true)};
 };
 
 /// Why `options` cannot be served ("" when they can): a chip that is not one
@@ -232,7 +240,8 @@ std::string ptxFeaturesFor(llvm::StringRef chip);
 
 /// Takes a module of frontend ops (TOSA, linalg or fa) to LLVM with the
 /// attention kernels compiled for an NVIDIA chip: raise, select tiles for the
-/// chip's preset, fa-distribute-attention, bufferize, fa-lower-to-gpu, then
+/// chip's preset (confirmed by ptxas, fa-confirm-tiles-with-ptxas),
+/// fa-distribute-attention, bufferize, fa-lower-to-gpu, then
 /// upstream's NVVM passes in gpu-lower-to-nvvm-pipeline's order (outlining,
 /// NVVM, the host's gpu.launch_func, libdevice from the CUDA toolkit) ending
 /// in a gpu.binary of PTX or cubin. The kernel ABI is in docs/GPU.md.
@@ -242,6 +251,12 @@ std::string ptxFeaturesFor(llvm::StringRef chip);
 ///   options.chip = "sm_90";
 ///   fa::buildGPUPipeline(pm, options);
 void buildGPUPipeline(OpPassManager &pm, const GPUPipelineOptions &options);
+
+/// The part of `fa-gpu-pipeline` after tile selection: every tiled op to its
+/// kernels and on to the gpu.binary. fa-confirm-tiles-with-ptxas compiles
+/// its trial modules with it.
+void buildGPUPipelineFromTiles(OpPassManager &pm,
+                               const GPUPipelineOptions &options);
 
 /// Registers `fa-cpu-pipeline` and `fa-gpu-pipeline` with the global pass
 /// pipeline registry.

@@ -11,6 +11,7 @@
 #include "fa/Transforms/Common/LoweringDriver.h"
 #include "fa/Transforms/Common/MaskModIntervals.h"
 #include "fa/Transforms/Passes.h"
+#include "fa/Transforms/TileSelection/AttentionShapeOf.h"
 #include "fa/Transforms/TileSelection/TileSelection.h"
 
 #include "fa/Transforms/Common/WarpMatmul.h"
@@ -139,9 +140,9 @@ std::string dtypeName(Type type) {
   return name;
 }
 
-/// The shape of fa.attention or fa.attention_backward, as tile selection
-/// sees it.
-AttentionShape describe(AttentionOpInterface op) {
+} // namespace
+
+AttentionShape mlir::fa::describeAttentionShape(AttentionOpInterface op) {
   auto query = cast<RankedTensorType>(op.getQuery().getType());
   auto key = cast<RankedTensorType>(op.getKey().getType());
   auto value = cast<RankedTensorType>(op.getValue().getType());
@@ -181,6 +182,8 @@ AttentionShape describe(AttentionOpInterface op) {
   }
   return shape;
 }
+
+namespace {
 
 /// The tiles of a mask_mod: how many (batch, head, query block, key block)
 /// tiles there are, how many the lowering for the target visits and how
@@ -504,7 +507,7 @@ private:
         resolveTarget(op, addressedOperands(op));
     if (failed(resolved))
       return WalkResult::interrupt();
-    AttentionShape shape = describe(op);
+    AttentionShape shape = describeAttentionShape(op);
     // The kernel fa-gpu-pipeline builds on sm_90a by default, as the
     // report describes it.
     shape.tmaProducerKernel = tmaProducer &&
@@ -658,7 +661,7 @@ private:
         resolveTarget(op, addressedOperands(op));
     if (failed(resolved))
       return WalkResult::interrupt();
-    AttentionShape shape = describe(op);
+    AttentionShape shape = describeAttentionShape(op);
     TileSelection selection;
     if (TilingAttr given = op.getTilingAttr())
       selection = checkBackwardTiling(

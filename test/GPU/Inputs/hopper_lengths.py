@@ -39,7 +39,9 @@ def main():
                         f.write(f"func.func @a(%q: {t}, %k: {t}, %v: {t}) -> {t} {{\n"
                                 f"  %o = fa.attention %q, %k, %v scale = 0.1{causal} : "
                                 f"{t}, {t}, {t} -> {t}\n  return %o : {t}\n}}\n")
-                    options = "chip=sm_90a format=isa" + (" bare-pointers=false" if n == "?" else "")
+                    # The tile model's own choice: ptxas retiling nothing.
+                    options = ("chip=sm_90a format=isa confirm-tiles=false" +
+                               (" bare-pointers=false" if n == "?" else ""))
                     built = subprocess.run([args.fa_opt, source, f"--fa-gpu-pipeline={options}"],
                                            capture_output=True, text=True)
                     label = f"d={d} N={n}{' causal' if causal else ''}"

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Float64 gradients of the cases of test/Integration/Modifiers/backward-modifiers.mlir.
+"""Float64 gradients of the cases of test/Integration/Modifiers/backward-modifiers.mlir
+(or, with --cases quotients, of backward-quotients.mlir).
 
 The gradients of L = sum(O * dO) with respect to Q, K, V, the additive bias
 and the sink logits, by central finite differences of the float64 forward
@@ -92,9 +93,18 @@ CASES = [
     {"scale": 1.5, "score_mod": quotient},
 ]
 
+# test/Integration/Modifiers/backward-quotients.mlir: quotients whose
+# numerator, then denominator, carries the sign.
+QUOTIENTS = [
+    {"scale": 0.5, "score_mod": lambda s, b, h, i, j: (s - 1.0) / (2.0 + s * s)},
+    {"scale": 0.75, "score_mod": lambda s, b, h, i, j: 2.0 / (1.0 + math.exp(-s))},
+    {"scale": 1.0, "score_mod": lambda s, b, h, i, j: s / (-1.0 - 0.25 * s * s)},
+]
+
 
 def main():
-    for case in CASES:
+    cases = QUOTIENTS if sys.argv[1:] == ["--cases", "quotients"] else CASES
+    for case in cases:
         for which in ["q", "k", "v"] + case.get("grads", []):
             print("Unranked Memref")
             print(" ".join(repr(x) for x in gradient(case, which)))

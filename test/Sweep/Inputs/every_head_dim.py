@@ -27,14 +27,15 @@ def main():
     parser.add_argument("--lengths", default="64,1000")
     parser.add_argument("--host-cache-bytes", type=int, default=32768)
     cli = parser.parse_args()
-    args = argparse.Namespace(fa_opt=cli.fa_opt, ptxas=None, no_run=False, show=False,
+    args = argparse.Namespace(fa_opt=cli.fa_opt, ptxas=None, no_run=False,
+                              show=False, model=False,
                               host_cache_bytes=cli.host_cache_bytes)
     cases = failed = 0
     for dtype in cli.dtypes.split(","):
         for d in map(int, cli.dims.split(",")):
             for n in map(int, cli.lengths.split(",")):
                 draw = sweep.Draw.fixed("forward", dtype, 1, 2, 1, n, n, d, d)
-                draw, problems, ran = sweep.check(args, draw)
+                draw, problems, ran, _, _ = sweep.check(args, draw)
                 cases += 1
                 failed += bool(problems) or not ran
                 status = "ok" if ran and not problems else "FAIL"

@@ -112,6 +112,10 @@ struct Tiling {
   }
 };
 
+/// "128 x 64, 4 warps, 2 stages" (and key splits, packed query groups), as
+/// reports and diagnostics write a tiling.
+std::string describeTiling(const Tiling &tiling);
+
 /// What a tiling costs on a target.
 struct TileCosts {
   int64_t sharedMemoryBytes = 0;

@@ -124,18 +124,7 @@ Tiling smallestTiling(const AttentionShape &shape,
   return tiling;
 }
 
-std::string describe(const Tiling &tiling) {
-  std::string text =
-      std::to_string(tiling.blockQ) + " x " + std::to_string(tiling.blockKV) +
-      ", " + std::to_string(tiling.warps) +
-      (tiling.warps == 1 ? " warp, " : " warps, ") +
-      std::to_string(tiling.stages) + (tiling.stages == 1 ? " stage" : " stages");
-  if (tiling.kvSplits > 1)
-    text += ", " + std::to_string(tiling.kvSplits) + " key splits";
-  if (tiling.packGQA)
-    text += ", query groups packed";
-  return text;
-}
+std::string describe(const Tiling &tiling) { return describeTiling(tiling); }
 
 /// Why a tiling does not fit, or "" when it does.
 std::string misfit(const Tiling &tiling, const TileCosts &costs,
@@ -192,6 +181,19 @@ std::string overHostCache(const TileCosts &costs,
 }
 
 } // namespace
+
+std::string mlir::fa::describeTiling(const Tiling &tiling) {
+  std::string text =
+      std::to_string(tiling.blockQ) + " x " + std::to_string(tiling.blockKV) +
+      ", " + std::to_string(tiling.warps) +
+      (tiling.warps == 1 ? " warp, " : " warps, ") +
+      std::to_string(tiling.stages) + (tiling.stages == 1 ? " stage" : " stages");
+  if (tiling.kvSplits > 1)
+    text += ", " + std::to_string(tiling.kvSplits) + " key splits";
+  if (tiling.packGQA)
+    text += ", query groups packed";
+  return text;
+}
 
 std::optional<TilePolicy> mlir::fa::parseTilePolicy(llvm::StringRef text) {
   return llvm::StringSwitch<std::optional<TilePolicy>>(text)
