@@ -96,6 +96,7 @@ AREAS = [
     ("reference", ["lib/Transforms/Reference/*.cpp"]),
     ("recognizer", ["lib/Transforms/Recognition/*.cpp",
                     "lib/Transforms/Recognition/*.h"]),
+    ("pipelines", ["lib/Pipelines/*.cpp"]),
 ]
 
 RELATIONAL = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=",
@@ -437,7 +438,28 @@ def all_sites(workdir):
 # runs.
 SHARES = {"tiling": 50, "tile selection": 40, "index math and geometry": 30,
           "kernel builders": 80, "emulation": 30, "reference": 30,
-          "recognizer": 60}
+          "recognizer": 60, "pipelines": 20}
+
+
+def lines_added_since(revision, path):
+    """Lines of `path` (1-based, as it is now) added or changed since
+    `revision`, from `git diff -U0`."""
+    diff = subprocess.run(["git", "diff", "-U0", revision, "--", path],
+                          cwd=ROOT, capture_output=True, text=True, check=True)
+    lines = set()
+    for match in re.finditer(r"^@@ -\S+ \+(\d+)(?:,(\d+))? @@", diff.stdout, re.M):
+        start, length = int(match.group(1)), int(match.group(2) or 1)
+        lines.update(range(start, start + length))
+    return lines
+
+
+def sites_since(sites, revision):
+    """The sites on lines added or changed since `revision`: the code the
+    last sample did not see."""
+    added = {}
+    return [site for site in sites
+            if site["line"] in added.setdefault(
+                site["path"], lines_added_since(revision, site["path"]))]
 
 
 def sample(sites, count, seed):
@@ -705,6 +727,10 @@ def main():
                         help="only write the report of the results so far")
     parser.add_argument("--resume", action="store_true",
                         help="run the mutants of the last sample not run yet")
+    parser.add_argument("--since", metavar="REVISION",
+                        help="sample only sites on lines added or changed since "
+                             "this git revision (the code a previous run did "
+                             "not see)")
     parser.add_argument("--rerun", default="",
                         help="comma-separated mutant ids of the last sample")
     args = parser.parse_args()
@@ -720,6 +746,8 @@ def main():
     files = os.path.join(args.workdir, "operators")
     os.makedirs(files, exist_ok=True)
     sites = all_sites(files)
+    if args.since:
+        sites = sites_since(sites, args.since)
     if args.sites:
         for area, _ in AREAS:
             mine = [s for s in sites if s["area"] == area]

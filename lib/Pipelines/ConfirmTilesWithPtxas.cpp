@@ -171,6 +171,32 @@ struct ConfirmTilesWithPtxasPass
                      .registersPerThread;
   }
 
+  /// The spilled tiling with half its keys, or where it has 16, half its
+  /// rows (and warps): none of the kernels holds more per thread for a
+  /// smaller tile, though the model may estimate both alike (the FMA
+  /// kernel's count has no term in block_kv; ptxas: f32, d = 80, 16 x 64
+  /// spilled 484 bytes where 16 x 32 spills none). Nullopt when neither is
+  /// smaller or the target refuses it.
+  std::optional<TileDecision> smaller(AttentionOpInterface op,
+                                      const Tiling &tiling,
+                                      const AttentionShape &shape,
+                                      const TargetDescription &target) const {
+    Tiling halved = tiling;
+    if (tiling.blockKV > 16) {
+      halved.blockKV = tiling.blockKV / 2;
+    } else if (tiling.blockQ > 16) {
+      halved.blockQ = tiling.blockQ / 2;
+      halved.warps = std::max<int64_t>(1, tiling.warps / 2);
+    } else {
+      return std::nullopt;
+    }
+    TileSelection checked =
+        isa<AttentionOp>(op.getOperation())
+            ? checkTiling(halved, shape, target)
+            : checkBackwardTiling(halved, shape, target);
+    return checked.decision;
+  }
+
   static Tiling tilingOf(AttentionOpInterface op) {
     TilingAttr attr = op.getTilingAttr();
     return Tiling{attr.getBlockQ(),  attr.getBlockKv(),   attr.getWarps(),
@@ -305,6 +331,8 @@ struct ConfirmTilesWithPtxasPass
         if ((next = choose(op, shape, lower)))
           budget = lower;
       }
+      if (!next && attempt < maxRetiles)
+        next = smaller(op, tiling, shape, target);
       if (!next) {
         setTiling(op, *best);
         op->emitWarning() << history << "; no lighter tiling is left to try: "
