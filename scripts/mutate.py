@@ -222,6 +222,12 @@ MUTATIONS = [
      "            std::min(budget.registersPerThread, estimated + step);",
      ["test/GPU/confirm-tiles-with-ptxas.mlir", "test/Sweep/sweep.test"],
      "fa-confirm-tiles-with-ptxas asks for a heavier tiling after a spill"),
+    ("confirm-never-halves",
+     "        next = smaller(op, tiling, shape, target);",
+     "        next = std::nullopt;",
+     ["test/GPU/confirm-tiles-with-ptxas.mlir", "test/Sweep/sweep.test"],
+     "fa-confirm-tiles-with-ptxas gives up where the model has no lighter "
+     "tiling, though a smaller tile would assemble clean"),
     ("window-band-sgt-off-by-one",
      "    return BandBound{false, offset + 1};",
      "    return BandBound{false, offset};",

@@ -69,6 +69,21 @@ func.func @backward_softcap_d96(%q: tensor<1x4x4095x96xf16>, %k: tensor<1x4x4095
 
 // -----
 
+// The FMA kernel (f32) at d = 128 (seed 5257): the model counts the same
+// registers for every block_kv from 16 (a thread's row, its accumulator
+// and a chunk of 16 scores), but ptxas needs more for longer key blocks.
+// With no tiling estimated lighter, the pass halves the spilled tile's
+// keys until one assembles clean.
+// CHECK-LABEL: func.func @fma_d128
+// CHECK: tiling = <block_q = 64, block_kv = {{16|32}}, warps = 4
+func.func @fma_d128(%q: tensor<2x2x128x128xf32>, %k: tensor<2x1x128x128xf32>, %v: tensor<2x1x128x128xf32>) -> (tensor<2x2x128x128xf32>, tensor<2x2x128xf32>) {
+  // expected-remark @below {{retiled to 64 x}}
+  %out, %l = fa.attention %q, %k, %v scale = 0.3 causal = bottom_right : tensor<2x2x128x128xf32>, tensor<2x1x128x128xf32>, tensor<2x1x128x128xf32> -> tensor<2x2x128x128xf32>, tensor<2x2x128xf32>
+  return %out, %l : tensor<2x2x128x128xf32>, tensor<2x2x128xf32>
+}
+
+// -----
+
 // A tiling written by the user is the user's: kept, with a warning.
 // CHECK-LABEL: func.func @users_tiling
 // CHECK: tiling = <block_q = 16, block_kv = 32, warps = 1, stages = 1

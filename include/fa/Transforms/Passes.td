@@ -399,9 +399,11 @@ def FAConfirmTilesWithPtxas
     the rest of fa-gpu-pipeline (with this pass's options), assembles every
     kernel with the toolkit's ptxas (`-v`), and reads the spill bytes. A
     kernel that spills is retiled: the model chooses again with the chip's
-    registers per thread lowered below the spilled tiling's estimate, and
-    the new tiling is compiled in turn, at most `max-retiles` times. A
-    remark at the op says what spilled and what replaced it.
+    registers per thread lowered below the spilled tiling's estimate (or,
+    where no tiling is estimated lighter, takes the spilled tile with half
+    its keys, then half its rows), and the new tiling is compiled in turn,
+    at most `max-retiles` times. A remark at the op says what spilled and
+    what replaced it.
 
     A tiling that the model would not have chosen (written on the op by
     the user) is kept: a warning says that it spills. Where ptxas is not
