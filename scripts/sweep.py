@@ -125,6 +125,9 @@ class Draw:
         self.emulate = r.choice(["sm_80", "sm_90", "sm_90a"])
 
     force_run = False
+    # A mask_mod's body (the ops before and including fa.yield) in place of
+    # the fixed one; random_mask_mod() draws them.
+    mask_mod_body = None
 
     @classmethod
     def fixed(cls, op, dtype, batch, heads, kv_heads, nq, nk, d, dv, **features):
@@ -201,12 +204,14 @@ class Draw:
                      "    %y = arith.mulf %t, %cap : f32\n"
                      "    fa.yield %y : f32\n  }")
         if self.mask_mod:
+            body = self.mask_mod_body or (
+                "    %c3 = arith.constant 3 : index\n"
+                "    %r = arith.remui %j, %c3 : index\n"
+                "    %c0 = arith.constant 0 : index\n"
+                "    %keep = arith.cmpi ne, %r, %c0 : index\n"
+                "    fa.yield %keep : i1\n")
             text += (" mask_mod {\n  ^bb0(%b: index, %h: index, %i: index, %j: index):\n"
-                     "    %c3 = arith.constant 3 : index\n"
-                     "    %r = arith.remui %j, %c3 : index\n"
-                     "    %c0 = arith.constant 0 : index\n"
-                     "    %keep = arith.cmpi ne, %r, %c0 : index\n"
-                     "    fa.yield %keep : i1\n  }")
+                     + body + "  }")
         return text
 
     def function(self):
@@ -302,6 +307,57 @@ class Draw:
 
 
 # -- the checks --------------------------------------------------------------
+
+def random_mask_mod(rng, depth=3):
+    """The body of a random mask_mod over (b, h, i, j): integer arithmetic
+    on positions (add, sub, mul by constants of both signs, min, max,
+    select), signed comparisons of every kind, and, or, xor, and now and
+    then an op the interval analysis does not bound (remui), so that both
+    its exact rules and its "unknown" fall-back are drawn."""
+    lines = []
+
+    def fresh(text, kind):
+        name = f"%v{len(lines)}"
+        lines.append(f"    {name} = {text} : {kind}")
+        return name
+
+    def constant(value):
+        return fresh(f"arith.constant {value}", "index")
+
+    def integer(level):
+        if level == 0 or rng.random() < 0.25:
+            if rng.random() < 0.8:
+                return rng.choice(["%i", "%j", "%i", "%j", "%b", "%h"])
+            return constant(rng.randint(-7, 7))
+        kind = rng.choice(["add", "sub", "mul", "min", "max", "select", "rem"])
+        if kind == "mul":
+            factor = constant(rng.choice([-3, -2, -1, 2, 3]))
+            return fresh(f"arith.muli {integer(level - 1)}, {factor}", "index")
+        if kind == "rem":
+            divisor = constant(rng.randint(2, 5))
+            return fresh(f"arith.remui {integer(level - 1)}, {divisor}", "index")
+        if kind == "select":
+            cond = boolean(level - 1)
+            a, b = integer(level - 1), integer(level - 1)
+            return fresh(f"arith.select {cond}, {a}, {b}", "index")
+        op = {"add": "addi", "sub": "subi", "min": "minsi", "max": "maxsi"}[kind]
+        a, b = integer(level - 1), integer(level - 1)
+        return fresh(f"arith.{op} {a}, {b}", "index")
+
+    def boolean(level):
+        if level > 0 and rng.random() < 0.3:
+            op = rng.choice(["andi", "ori", "xori"])
+            a, b = boolean(level - 1), boolean(level - 1)
+            return fresh(f"arith.{op} {a}, {b}", "i1")
+        predicate = rng.choice(["slt", "sle", "sgt", "sge", "eq", "ne"])
+        a, b = integer(level), integer(level)
+        name = f"%v{len(lines)}"
+        lines.append(f"    {name} = arith.cmpi {predicate}, {a}, {b} : index")
+        return name
+
+    keep = boolean(depth)
+    return "\n".join(lines) + f"\n    fa.yield {keep} : i1\n"
+
 
 def run(cmd, timeout=300, **kwargs):
     try:
