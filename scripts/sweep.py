@@ -311,14 +311,15 @@ class Draw:
 def random_mask_mod(rng, depth=3):
     """The body of a random mask_mod over (b, h, i, j): integer arithmetic
     on positions (add, sub, mul by constants of both signs, min, max,
-    select), signed comparisons of every kind, and, or, xor, and now and
-    then an op the interval analysis does not bound (remui), so that both
-    its exact rules and its "unknown" fall-back are drawn."""
+    select), signed comparisons of every kind, and, or, not, xor and select
+    of those, and now and then an op the interval analysis does not bound
+    (remui, xor of two unknowns), so that both its exact rules and its
+    "unknown" fall-back are drawn."""
     lines = []
 
     def fresh(text, kind):
         name = f"%v{len(lines)}"
-        lines.append(f"    {name} = {text} : {kind}")
+        lines.append(f"    {name} = {text}" + (f" : {kind}" if kind else ""))
         return name
 
     def constant(value):
@@ -345,8 +346,14 @@ def random_mask_mod(rng, depth=3):
         return fresh(f"arith.{op} {a}, {b}", "index")
 
     def boolean(level):
-        if level > 0 and rng.random() < 0.3:
-            op = rng.choice(["andi", "ori", "xori"])
+        if level > 0 and rng.random() < 0.4:
+            op = rng.choice(["andi", "ori", "xori", "not", "select"])
+            if op == "not":  # xor with true, which the analysis negates
+                a, true = boolean(level - 1), fresh("arith.constant true", None)
+                return fresh(f"arith.xori {a}, {true}", "i1")
+            if op == "select":
+                c, a, b = boolean(level - 1), boolean(level - 1), boolean(level - 1)
+                return fresh(f"arith.select {c}, {a}, {b}", "i1")
             a, b = boolean(level - 1), boolean(level - 1)
             return fresh(f"arith.{op} {a}, {b}", "i1")
         predicate = rng.choice(["slt", "sle", "sgt", "sge", "eq", "ne"])
