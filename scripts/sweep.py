@@ -327,7 +327,11 @@ def random_mask_mod(rng, depth=3):
 
     def integer(level):
         if level == 0 or rng.random() < 0.25:
-            if rng.random() < 0.8:
+            pick = rng.random()
+            if pick < 0.3:  # a relative position, as causal and window masks use
+                a, b = rng.choice([("%i", "%j"), ("%j", "%i")])
+                return fresh(f"arith.subi {a}, {b}", "index")
+            if pick < 0.8:
                 return rng.choice(["%i", "%j", "%i", "%j", "%b", "%h"])
             return constant(rng.randint(-7, 7))
         kind = rng.choice(["add", "sub", "mul", "min", "max", "select", "rem"])

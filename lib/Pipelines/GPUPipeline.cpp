@@ -196,8 +196,6 @@ static void useShortSharedPointers() {
 
 void mlir::fa::buildGPUPipeline(OpPassManager &pm,
                                 const GPUPipelineOptions &options) {
-  if (options.indexBitwidth == 32)
-    useShortSharedPointers();
   if (options.raise) {
     pm.addPass(createFARaiseAttention());
     // Masks computed from positions become score_mod / mask_mod.
@@ -226,6 +224,10 @@ void mlir::fa::buildGPUPipeline(OpPassManager &pm,
 
 void mlir::fa::buildGPUPipelineFromTiles(OpPassManager &pm,
                                          const GPUPipelineOptions &options) {
+  // Here, not in buildGPUPipeline: fa-confirm-tiles-with-ptxas's trial
+  // compilations must see the same NVPTX backend as the real one.
+  if (options.indexBitwidth == 32)
+    useShortSharedPointers();
   // Layers with the same attention call one function: its kernel is built
   // and lowered once.
   pm.addPass(createFAShareAttentionFunctions());

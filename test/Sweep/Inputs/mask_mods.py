@@ -5,7 +5,7 @@ mask_mod interval analysis on operands of both signs).
 Each seed draws a mask_mod body (scripts/sweep.py's random_mask_mod: add,
 sub, mul by constants of both signs, min, max, select, every signed
 comparison, and, or, xor, and remui, which the analysis leaves unknown)
-on an f16 attention of 13 queries over 29 keys, batch 2, two query heads on
+on an f16 attention of 37 queries over 29 keys, batch 2, two query heads on
 one key head, causal one time in three. The analysis decides which tiles
 the tiled lowering skips or takes whole and which key blocks the GPU
 kernels walk: a rule that bounds an interval wrongly skips visible keys
@@ -41,7 +41,7 @@ def main():
     seeds = sweep.seeds_of(cli.seeds)
     for seed in seeds:
         rng = random.Random(f"mask_mod:{seed}")
-        draw = sweep.Draw.fixed("forward", "f16", 2, 2, 1, 13, 29, 16, 16,
+        draw = sweep.Draw.fixed("forward", "f16", 2, 2, 1, 37, 29, 16, 16,
                                 mask_mod=True,
                                 causal="bottom_right" if seed % 3 == 0 else None)
         draw.mask_mod_body = sweep.random_mask_mod(rng)
