@@ -42,6 +42,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sweep import block_shared_bytes  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # chip, dtype, head dim, causal, tiling written on the op (None: the
@@ -258,7 +261,8 @@ def check_linear(args, tmp, chip, dtype, d, form):
     ptx_text = objects[0]
     registers, spills, static = assemble(args.ptxas, chip, tmp, ptx_text)
     uses_dynamic = "__dynamic_shmem__" in ptx_text
-    shared = dynamic[0] if uses_dynamic and dynamic else static
+    shared = block_shared_bytes(static, ptx_text,
+                                dynamic[0] if uses_dynamic and dynamic else 0)
     limit, expected = decision["smem_limit"], decision["smem_bytes"]
     ok = (spills == 0 and registers <= 255 and shared <= limit and
           shared == expected and "mma.sync.aligned.m16n8k16" in ptx_text)
@@ -353,7 +357,7 @@ def check(args, tmp, chip, dtype, d, label, module, tma=True):
     if wgmma_kernel:
         consistent = consistent and not re.search(r"C75(13|19|20)",
                                                   LAST_PTXAS_INFO[0])
-    shared = dynamic if dynamic else static
+    shared = block_shared_bytes(static, ptx_text, dynamic or 0)
     expected = decision["smem_bytes"]
     limit = decision["smem_limit"]
     e = 4 if dtype == "f32" else 2
@@ -411,7 +415,8 @@ def check_backward(args, tmp, chip, dtype, d, causal):
     for name, ptx_text in zip(("D = rowsum(dO∘O)", "dK, dV", "dQ"), objects):
         registers, spills, static = assemble(args.ptxas, chip, tmp, ptx_text)
         uses_dynamic = "__dynamic_shmem__" in ptx_text
-        shared = dynamic.pop(0) if uses_dynamic and dynamic else static
+        shared = block_shared_bytes(static, ptx_text,
+                                    dynamic.pop(0) if uses_dynamic and dynamic else 0)
         ok = spills == 0 and registers <= 255 and shared <= limit
         if name.startswith("D "):
             ok = ok and shared == 0

@@ -408,6 +408,19 @@ def ptx_objects(text):
                                     text, re.S)]
 
 
+def block_shared_bytes(static, ptx_text, dynamic):
+    """The shared memory one block of the kernel `ptx_text` uses, from
+    ptxas's static count and its launch's dynamic size: with dynamic shared
+    memory, the launch's size past the static globals, which are upstream's
+    1-byte base symbol alone or, in the TMA kernel, its mbarriers, after
+    which the 1024-aligned base of a wgmma kernel's tiles starts a 1024-byte
+    slot later (TileSelection.h, kTmaBarrierSlotBytes)."""
+    if "__dynamic_shmem__" not in ptx_text:
+        return static
+    extra = static if static > 16 else 0
+    return -(-extra // 1024) * 1024 + dynamic
+
+
 def check_kernels(args, tmp, draw, chip, compiled, report):
     """ptxas on every kernel: problems found."""
     problems = []
@@ -428,12 +441,10 @@ def check_kernels(args, tmp, draw, chip, compiled, report):
         registers = int(re.search(r"Used (\d+) registers", info).group(1))
         static = re.search(r"(\d+) bytes smem", info)
         shared = static and int(static.group(1)) or 0
-        # A kernel on dynamic shared memory gets its launch's size (the
-        # launches that pass one, in kernel order), as gpu-resources.py
-        # reads it.
         if "__dynamic_shmem__" in ptx_text:
-            if dynamic_kernels < len(dynamic):
-                shared = dynamic[dynamic_kernels]
+            shared = block_shared_bytes(
+                shared, ptx_text, dynamic[dynamic_kernels]
+                if dynamic_kernels < len(dynamic) else 0)
             dynamic_kernels += 1
         shared_sizes.append(shared)
         if spills:

@@ -44,6 +44,10 @@ constexpr int64_t kKernelWarpSize = 32;
 constexpr int64_t kKernelWarpgroupThreads = 4 * kKernelWarpSize;
 constexpr int64_t kKernelChunkBytes = 16;
 constexpr int64_t kKernelMaxKeyChunk = 16;
+/// Shared memory the TMA producer kernel's mbarriers occupy: a few 8-byte
+/// words in a static global, followed by tiles aligned to the 1024-byte
+/// start of a 128-byte swizzle pattern.
+constexpr int64_t kTmaBarrierSlotBytes = 1024;
 
 /// The problem, as far as tile selection cares. Sizes may be kUnknownSize
 /// except the head dims and the element size.

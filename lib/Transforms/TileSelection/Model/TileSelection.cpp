@@ -366,7 +366,16 @@ int64_t mlir::fa::sharedMemoryBytes(const Tiling &tiling,
     double query = double(tiling.blockQ) * rowBytes(shape.headDim);
     double key = stagedRows * rowBytes(shape.headDim);
     double value = stagedRows * rowBytes(shape.valueDim);
-    return clampToInt64(alignUp(alignUp(query) + key) + value);
+    // The TMA producer kernel's mbarriers (a few words, a static global)
+    // take a whole 1024-byte slot: its tiles start on the swizzle
+    // pattern's boundary after them (ptxas: 41984 bytes for 40960 of
+    // tiles at d = 64, 64 x 64, issue 50's seed 1231).
+    double barriers = hasWarpgroupMma(target) &&
+                              warpgroupMmaKernel(tiling, shape) &&
+                              shape.tmaProducerKernel
+                          ? double(kTmaBarrierSlotBytes)
+                          : 0.0;
+    return clampToInt64(alignUp(alignUp(query) + key) + value + barriers);
   }
   // The host has no registers to spare: the f32 row statistics, the
   // accumulator and the score tile are scratch too.
