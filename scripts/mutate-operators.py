@@ -42,6 +42,9 @@ pass.
   scripts/mutate-operators.py --resume       # the mutants a cut-short run
                                              # did not reach
   scripts/mutate-operators.py --list-sites F # the sites of one file
+  scripts/mutate-operators.py --since 4d6e4b0 --count 300
+                                             # only sites on lines added
+                                             # or changed since a revision
 
 Writes build-mutate/operators/mutants.tsv (one row per mutant: id, area, site,
 operator, change, the tests that killed it) and report.md (kill
