@@ -151,7 +151,7 @@ struct ConfirmTilesWithPtxasPass
   }
 
   /// The tiling the model chooses for `op` on `target` (nullopt when none
-  /// fits), and its register estimate.
+  /// fits).
   std::optional<TileDecision> choose(AttentionOpInterface op,
                                      const AttentionShape &shape,
                                      const TargetDescription &target) const {
@@ -285,8 +285,17 @@ struct ConfirmTilesWithPtxasPass
     TargetDescription budget = target;
     for (unsigned attempt = 0;; ++attempt) {
       std::optional<Assembled> assembled = compileAlone(op);
-      if (!assembled)
+      if (!assembled) {
+        // A retiled trial that does not compile is not the user's to see:
+        // back to the tiling that did, spills and all.
+        if (best) {
+          setTiling(op, *best);
+          op->emitWarning() << history << "; the next tiling did not "
+                            << "compile: kept " << describeTiling(best->tiling)
+                            << ", which spills least";
+        }
         return;
+      }
       Tiling tiling = tilingOf(op);
       if (assembled->spillBytes == 0) {
         if (attempt > 0)

@@ -10,7 +10,7 @@
 //
 // What it settled on assembles without spills: run again (every tiling is
 // then on the op, as if the user wrote it), the pass warns only about the
-// user's own.
+// user's own and the one whose smallest tiling spills.
 // RUN: fa-opt %s -split-input-file --fa-select-tiles=target=sm_90a \
 // RUN:   --fa-confirm-tiles-with-ptxas=chip=sm_90a 2>/dev/null \
 // RUN:   | fa-opt -split-input-file --fa-confirm-tiles-with-ptxas=chip=sm_90a 2>&1 \
@@ -24,6 +24,7 @@
 // RUN: sed '/^ *\/\//d' %s | fa-opt -split-input-file --fa-select-tiles=target=sm_90a \
 // RUN:   "--fa-confirm-tiles-with-ptxas=chip=sm_90a cuda-toolkit=%t.no-toolkit" 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=NOPTXAS
+// AGAIN: warning: {{.*}}no lighter tiling is left to try
 // AGAIN: warning: the tiling written on the op spills
 // AGAIN-NOT: {{warning|remark}}
 // OFF-NOT: remark
@@ -80,6 +81,19 @@ func.func @fma_d128(%q: tensor<2x2x128x128xf32>, %k: tensor<2x1x128x128xf32>, %v
   // expected-remark @below {{retiled to 64 x}}
   %out, %l = fa.attention %q, %k, %v scale = 0.3 causal = bottom_right : tensor<2x2x128x128xf32>, tensor<2x1x128x128xf32>, tensor<2x1x128x128xf32> -> tensor<2x2x128x128xf32>, tensor<2x2x128xf32>
   return %out, %l : tensor<2x2x128x128xf32>, tensor<2x2x128xf32>
+}
+
+// -----
+
+// d = 192 where even the smallest tiling spills (seed 3569: each warp
+// holds 16 rows' f32 accumulator and its Q fragments): nothing lighter is
+// left, so the least-spilling tiling stays and a warning says so.
+// CHECK-LABEL: func.func @floor_d192
+// CHECK: tiling = <block_q = 16, block_kv = 16, warps = 1
+func.func @floor_d192(%q: tensor<2x4x37x192xbf16>, %k: tensor<2x1x37x192xbf16>, %v: tensor<2x1x37x192xbf16>) -> tensor<2x4x37x192xbf16> {
+  // expected-warning @below {{no lighter tiling is left to try: kept 16 x 16, 1 warp}}
+  %out = fa.attention %q, %k, %v scale = 0.3 causal = bottom_right : tensor<2x4x37x192xbf16>, tensor<2x1x37x192xbf16>, tensor<2x1x37x192xbf16> -> tensor<2x4x37x192xbf16>
+  return %out : tensor<2x4x37x192xbf16>
 }
 
 // -----
