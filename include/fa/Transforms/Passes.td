@@ -231,6 +231,12 @@ def FARaiseAttention : Pass<"fa-raise-attention"> {
     anything else is refused with its reason (docs/LinearAttention.md).
   }];
   let options = [
+    Option<"inlineHelpers", "inline-helpers", "bool", /*default=*/"true",
+           "Before matching, inline the calls to private functions with a "
+           "body in functions that compute an exponential (a softmax, "
+           "`where` or `einsum` kept as a function by JAX export), and erase "
+           "the helpers left without a caller; only where the pass runs on "
+           "a module">,
     Option<"explain", "explain", "bool", /*default=*/"false",
            "Emit a remark at each candidate softmax that is not raised, "
            "naming the check that failed, and at every exp or softmax that "

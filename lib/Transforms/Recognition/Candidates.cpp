@@ -6,12 +6,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "Candidates.h"
+#include "FrontendCalls.h"
 #include "AttentionMatcher.h"
 #include "StructuredView.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
@@ -31,7 +33,7 @@ constexpr unsigned kMatcherDepth = 8;
 /// An op whose result holds exponentials: linalg.softmax, or any
 /// elementwise op (in any dialect) whose body computes an exp.
 bool isSoftmaxSource(Operation *op) {
-  if (isa<linalg::SoftmaxOp>(op))
+  if (isa<linalg::SoftmaxOp>(op) || exponentialCallee(op))
     return true;
   if (op->getNumResults() != 1)
     return false;
@@ -99,6 +101,19 @@ mlir::fa::recognition::findSoftmaxUses(Operation *scope) {
           if (!reported.insert(user).second)
             continue;
           SoftmaxUse use{source, user, ""};
+          if (Operation *callee = exponentialCallee(source)) {
+            // inlineAttentionHelpers inlined every private helper (when
+            // asked to): this one is public, external or of several blocks.
+            use.unreachedBecause =
+                "its exponential is computed in @" +
+                SymbolTable::getSymbolName(callee).str() +
+                ", behind a call fa-raise-attention does not inline (it "
+                "inlines private functions of one block, with "
+                "inline-helpers=true; inline it first: --inline)";
+            use.behindCall = true;
+            uses.push_back(use);
+            continue;
+          }
           // Walk back as the matcher does: the first op it would not pass.
           unsigned steps = 0;
           for (Operation *on = parent[user]; on != source; on = parent[on]) {

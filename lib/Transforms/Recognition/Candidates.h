@@ -4,7 +4,8 @@
 // contraction and walks back to a softmax a few elementwise ops up. So that
 // no attention is missed silently, this file looks the other way: every
 // exp and every linalg.softmax whose result reaches a contraction without
-// passing a reduction is a candidate, and fa-raise-attention either raises
+// passing a reduction is a candidate (and every call to a function that
+// computes one, which inlineAttentionHelpers did not inline), and fa-raise-attention either raises
 // it or says why not (with explain=true), including when the walk back from
 // the contraction never found it.
 //
@@ -29,6 +30,9 @@ struct SoftmaxUse {
   /// it cannot: the first op on the way it does not look through, or that
   /// the way is longer than it follows. Empty when it can.
   std::string unreachedBecause;
+  /// Whether `source` is a call to a function that computes an exponential
+  /// (unreachedBecause names it).
+  bool behindCall = false;
 };
 
 /// Every exp or softmax in `scope` that reaches a contraction.

@@ -13,6 +13,7 @@
 #include "AttentionMatcher.h"
 #include "LinearAttention.h"
 #include "Candidates.h"
+#include "FrontendCalls.h"
 
 #include "fa/Dialect/FA/IR/FAOps.h"
 #include "fa/Transforms/Passes.h"
@@ -1241,6 +1242,8 @@ struct FARaiseAttentionPass
   using FARaiseAttentionBase::FARaiseAttentionBase;
 
   void runOnOperation() override {
+    if (inlineHelpers)
+      recognition::inlineAttentionHelpers(getOperation());
     SmallVector<Operation *> candidates, linearCandidates;
     getOperation()->walk([&](Operation *op) {
       if (op->getNumResults() == 1 && feedsOnSoftmax(op))
@@ -1319,10 +1322,20 @@ struct FARaiseAttentionPass
       ++counts.raised;
       rewriteLinear(*linear, rewriter, erased);
     }
+    // A product of weights that a call computes with an exponential is a
+    // softmax behind a call, not a linear attention: the call's remark
+    // below says why it is not raised.
+    llvm::DenseSet<Operation *> productsOfCalls;
+    for (const SoftmaxUse &use : softmaxUses)
+      if (use.behindCall)
+        productsOfCalls.insert(use.contraction);
     // In program order: a candidate covered by one reported before it is
     // not reported (two candidates may cover each other).
     for (auto &[root, rejection] : rejections) {
       if (erased.contains(root) || covered.contains(root))
+        continue;
+      if (productsOfCalls.contains(root) &&
+          StringRef(rejection.message).starts_with("as linear attention"))
         continue;
       covered.insert(rejection.covers.begin(), rejection.covers.end());
       reject(rejection.category);
@@ -1345,7 +1358,8 @@ struct FARaiseAttentionPass
         continue;
       auto rejected = rejectedRoots.find(use.contraction);
       std::string reason =
-          rejected != rejectedRoots.end() ? rejected->second
+          use.behindCall ? use.unreachedBecause
+          : rejected != rejectedRoots.end() ? rejected->second
           : !use.unreachedBecause.empty()
               ? use.unreachedBecause
               : "it reaches " +
