@@ -1382,7 +1382,16 @@ bool Matcher::matchProbabilities(Term *probs, Term *&scores) {
            "the softmax numerator is " + stringifyScalarKind(exp->kind) +
                "(...), not exp(x - max)");
   }
+  // exp(c·(x - max(x))) with a constant c > 0 is exp(c·x - max(c·x)): the
+  // softmax of c·x (exp2(y) is viewed as exp(ln 2 · y), so IREE's
+  // exp2 of log2(e)-scaled scores is this with c = ln 2).
+  double factor = 1;
   Term *shifted = peelCasts(exp->operands[0]);
+  while (std::optional<std::pair<Term *, double>> scaled =
+             positiveConstantFactor(shifted)) {
+    shifted = peelCasts(scaled->first);
+    factor *= scaled->second;
+  }
   if (shifted->kind != ScalarKind::Sub) {
     return fail(RejectCategory::Structure,
            "exp is applied to " + stringifyScalarKind(shifted->kind) +
@@ -1395,8 +1404,68 @@ bool Matcher::matchProbabilities(Term *probs, Term *&scores) {
   if (!matchRowReduction(resolve(shifted->operands[1]), x, /*isMax=*/true,
                          "row max"))
     return false;
-  scores = x;
+  // softmax(x - max(x)) = softmax(x): a row shift subtracted before the
+  // softmax's own (an explicit detached max) cancels, however often.
+  while (Term *unshifted = withoutOwnRowMax(x))
+    x = unshifted;
+  scores = factor == 1 ? x : scaledTerm(x, factor);
   return true;
+}
+
+std::optional<std::pair<Term *, double>>
+Matcher::positiveConstantFactor(Term *term) {
+  auto constantOf = [&](Term *operand) -> std::optional<double> {
+    Term *resolved = resolveQuietly(operand);
+    if (resolved->kind != ScalarKind::Constant ||
+        !std::isfinite(resolved->constant) || resolved->constant <= 0)
+      return std::nullopt;
+    return resolved->constant;
+  };
+  if (term->kind == ScalarKind::Mul) {
+    if (std::optional<double> c = constantOf(term->operands[1]))
+      return std::make_pair(term->operands[0], *c);
+    if (std::optional<double> c = constantOf(term->operands[0]))
+      return std::make_pair(term->operands[1], *c);
+  }
+  if (term->kind == ScalarKind::Div)
+    if (std::optional<double> c = constantOf(term->operands[1]))
+      return std::make_pair(term->operands[0], 1.0 / *c);
+  return std::nullopt;
+}
+
+Term *Matcher::withoutOwnRowMax(Term *x) {
+  Term *shifted = peelCasts(x);
+  if (shifted->kind != ScalarKind::Sub)
+    return nullptr;
+  Term *inner = shifted->operands[0];
+  Term *max = resolveQuietly(shifted->operands[1]);
+  // Only the max of the same tensor: another row constant would change
+  // the rows that lose every key (a finite fill averages V there only
+  // because the row's max is subtracted).
+  if (max->kind != ScalarKind::Input || !max->value)
+    return nullptr;
+  std::optional<StructuredView> view = getStructuredView(max->value);
+  Term *innerTerm = peelCasts(inner);
+  if (!view || view->inputs.size() != 1 || !innerTerm->value)
+    return nullptr;
+  Value reduced = view->inputs[0];
+  if (reduced != innerTerm->value && reduced != inner->value)
+    return nullptr;
+  if (!matchRowReduction(max, inner, /*isMax=*/true, "shifted row max"))
+    return nullptr;
+  return inner;
+}
+
+Term *Matcher::scaledTerm(Term *x, double factor) {
+  Term &constant = terms.emplace_back();
+  constant.kind = ScalarKind::Constant;
+  constant.constant = factor;
+  constant.labels = x->labels;
+  Term &product = terms.emplace_back();
+  product.kind = ScalarKind::Mul;
+  product.labels = x->labels;
+  product.operands = {x, &constant};
+  return &product;
 }
 
 /// Whether two labelings read a tensor the same way once a batch dim split

@@ -151,6 +151,13 @@ private:
       term = resolve(term->operands[0]);
     return term;
   }
+  /// `term` as (x, c) when it is x·c, c·x or x / (1/c) with a constant
+  /// c > 0.
+  std::optional<std::pair<Term *, double>> positiveConstantFactor(Term *term);
+  /// t when `x` is t - rowmax(t) (the same t), or null.
+  Term *withoutOwnRowMax(Term *x);
+  /// A new term x·factor (the scores a scaled softmax reads).
+  Term *scaledTerm(Term *x, double factor);
   /// True when `term` is computed from a contraction (the scores side).
   bool dependsOnContraction(Term *term, unsigned depth = 16);
 

@@ -87,6 +87,11 @@ unsigned addConstant(StructuredView &view, double value) {
   return index;
 }
 
+/// exp2(x) as exp(ln 2 · x): the same function (up to rounding), so that
+/// the softmax of exp2 of log2(e)-scaled scores (IREE's and Triton's
+/// decomposition) is read as the softmax of the scores.
+unsigned exp2AsExp(StructuredView &view, unsigned x, Type resultType);
+
 /// An arithmetic node, normalized: an identity step (x + 0, x * 1, ...) is
 /// its operand x, and an operation on constants is folded in `resultType`.
 unsigned addOp(StructuredView &view, ScalarKind kind,
@@ -101,6 +106,12 @@ unsigned addOp(StructuredView &view, ScalarKind kind,
     if (std::optional<double> folded = foldScalar(kind, constants, resultType))
       return addConstant(view, *folded);
   return addNode(view, kind, operands);
+}
+
+unsigned exp2AsExp(StructuredView &view, unsigned x, Type resultType) {
+  unsigned ln2 = addConstant(view, std::log(2.0));
+  unsigned scaled = addOp(view, ScalarKind::Mul, {x, ln2}, resultType);
+  return addOp(view, ScalarKind::Exp, {scaled}, resultType);
 }
 
 unsigned addInput(StructuredView &view, Value tensor, AffineMap map) {
@@ -161,6 +172,9 @@ private:
         .Case([&](arith::MaximumFOp) { return binary(ScalarKind::Max); })
         .Case([&](arith::MaxNumFOp) { return binary(ScalarKind::MaxNum); })
         .Case([&](math::ExpOp) { return unary(ScalarKind::Exp); })
+        .Case([&](math::Exp2Op) {
+          return exp2AsExp(view, translate(def->getOperand(0)), type);
+        })
         .Case([&](math::LogOp) { return unary(ScalarKind::Log); })
         .Case([&](arith::NegFOp) { return unary(ScalarKind::Neg); })
         .Case([&](math::TanhOp) { return unary(ScalarKind::Tanh); })
@@ -324,6 +338,10 @@ std::optional<StructuredView> viewTosaElementwise(Operation *op,
     nodes.push_back(
         addInput(view, operand, getBroadcastMap(operand, resultType)));
   }
+  if (isa<math::Exp2Op>(op)) {
+    view.root = exp2AsExp(view, nodes[0], resultType.getElementType());
+    return view;
+  }
   view.root = addOp(view, kind, nodes, resultType.getElementType());
   return view;
 }
@@ -429,7 +447,8 @@ std::optional<StructuredView> viewTensorArith(Operation *op) {
           .Case([](math::TanhOp) { return ScalarKind::Tanh; })
           .Case([](arith::ExtFOp) { return ScalarKind::ExtF; })
           .Case([](arith::TruncFOp) { return ScalarKind::TruncF; })
-          .Case([](math::ExpOp) { return ScalarKind::Exp; })
+          .Case<math::ExpOp, math::Exp2Op>(
+              [](Operation *) { return ScalarKind::Exp; })
           .Case([](math::LogOp) { return ScalarKind::Log; })
           .Case([](arith::UIToFPOp op) {
             return getElementTypeOrSelf(op.getIn().getType()).isInteger(1)
@@ -453,6 +472,10 @@ std::optional<StructuredView> viewTensorArith(Operation *op) {
     if (!type || type.getShape() != resultType.getShape())
       return std::nullopt;
     nodes.push_back(addInput(view, operand, view.resultMap));
+  }
+  if (isa<math::Exp2Op>(op)) {
+    view.root = exp2AsExp(view, nodes[0], resultType.getElementType());
+    return view;
   }
   view.root = addOp(view, kind, nodes, resultType.getElementType());
   return view;
