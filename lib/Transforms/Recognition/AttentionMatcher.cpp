@@ -747,11 +747,53 @@ std::optional<std::pair<Value, Labels>> Matcher::matchValueContraction() {
   return std::make_pair(view->inputs[probsIndex], probsLabels);
 }
 
+/// Whether widening `from` to `to` keeps every value (f16 and bf16 to f32).
+static bool isExactWidening(Type from, Type to) {
+  return (from.isF16() || from.isBF16()) && to.isF32();
+}
+
+/// Mixed element types made one where a widening is exact: Q and K widened
+/// from V's half type (GPT-NeoX, GPT-Neo and diffusers upcast them for the
+/// scores) are read before the widening when the result keeps V's type
+/// (products of half values are exact in f32, so the op's f32 scores are
+/// the frontend's); otherwise V is widened to Q's type in the rewrite.
+bool Matcher::unifyElementTypes() {
+  Type queryElement = getElementTypeOrSelf(match.query.getType());
+  Type keyElement = getElementTypeOrSelf(match.key.getType());
+  Type valueElement = getElementTypeOrSelf(match.value.getType());
+  if (queryElement == valueElement && keyElement == valueElement)
+    return true;
+  if (queryElement != keyElement || !isExactWidening(valueElement, queryElement))
+    return fail(RejectCategory::Type,
+                "Q, K and V have different element types, and V's " +
+                    llvm::formatv("{0}", valueElement).str() +
+                    " does not widen exactly to Q's and K's " +
+                    llvm::formatv("{0}", queryElement).str());
+  auto narrowSource = [&](Value tensor) -> Value {
+    Value source = floatCastSource(tensor);
+    if (!source || getElementTypeOrSelf(source.getType()) != valueElement ||
+        !isExactWidening(valueElement, getElementTypeOrSelf(tensor.getType())))
+      return nullptr;
+    return source;
+  };
+  Type resultElement = getElementTypeOrSelf(root->getResult(0).getType());
+  Value query = narrowSource(match.query), key = narrowSource(match.key);
+  if (query && key && resultElement == valueElement) {
+    match.query = query;
+    match.key = key;
+    return true;
+  }
+  match.widenValueTo = queryElement;
+  return true;
+}
+
 /// Step 3: the op's own limits on the matched operands (element types,
 /// static head dims, sizes the operands share) and their masks. `types`
 /// gets Q's and K's types as matched, before step 4 may read K and V from
 /// other tensors.
 bool Matcher::checkOperands(OperandTypes &types) {
+  if (!unifyElementTypes())
+    return false;
   // The op's own limits, checked before anything is rewritten.
   auto queryType = types.query = cast<RankedTensorType>(match.query.getType());
   auto keyType = types.key = cast<RankedTensorType>(match.key.getType());
@@ -763,7 +805,7 @@ bool Matcher::checkOperands(OperandTypes &types) {
                     llvm::formatv("{0}", elementType).str() +
                     "; fa.attention takes f16, bf16 or f32");
   if (keyType.getElementType() != elementType ||
-      valueType.getElementType() != elementType)
+      (valueType.getElementType() != elementType && !match.widenValueTo))
     return fail(RejectCategory::Type,
                 "Q, K and V have different element types");
   // Sizes by role: dim `dimOf(p, i)` of a tensor permuted by `p` is the
@@ -1061,6 +1103,10 @@ bool Matcher::finishMatch() {
 
 /// Step 7: in a joint graph, what fa.attention_backward can state.
 bool Matcher::checkBackward() {
+  if (match.backward && match.widenValueTo)
+    return fail(RejectCategory::Type,
+                "V's element type differs from Q's and K's in a training "
+                "graph (dV would be in Q's type)");
   // A joint graph also needs what fa.attention_backward can state.
   // With several masks, a row with no visible key is NaN in the frontend's
   // P, and masked_fill's backward zeroes only the keys its own mask hides:

@@ -152,6 +152,9 @@ struct AttentionMatch {
   Operation *root = nullptr; // the P·V contraction
   /// Q, K and V as the frontend holds them, in any order of their dims.
   Value query, key, value;
+  /// Q's and K's element type when V's is a half type that widens to it
+  /// exactly (the rewrite widens V); null otherwise.
+  Type widenValueTo;
   /// The linalg.transpose permutation (result dim i is dim p[i]) that brings
   /// each of Q, K, V to [batch..., N, D], and the op's [batch..., Nq, Dv]
   /// result to the order of P·V's result; empty when already in order.

@@ -125,6 +125,7 @@ private:
     RankedTensorType query, key;
   };
   std::optional<std::pair<Value, Labels>> matchValueContraction();
+  bool unifyElementTypes();
   bool checkOperands(OperandTypes &types);
   bool readGroupedHeads(const OperandTypes &types);
   bool settleEmptyRows(const OperandTypes &types);

@@ -865,6 +865,10 @@ RaisedOperands arrangeOperands(OpBuilder &b, Location loc,
   Value query = transpose(b, loc, match.query, match.queryPermutation);
   Value key = transpose(b, loc, match.key, match.keyPermutation);
   Value value = transpose(b, loc, match.value, match.valuePermutation);
+  if (match.widenValueTo)
+    value = arith::ExtFOp::create(
+        b, loc, cast<RankedTensorType>(value.getType()).clone(match.widenValueTo),
+        value);
   if (match.groupAxis)
     query = mergeGroupIntoHeads(b, loc, query, match.numBatchDims - 1);
   if (match.pageTable) {
