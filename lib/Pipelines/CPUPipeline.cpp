@@ -33,6 +33,8 @@ void mlir::fa::buildCPUPipeline(OpPassManager &pm,
   // Attention in frontend IR becomes fa.attention; the same input with
   // raise=false runs the frontend's own ops, which is how tests compare them.
   if (options.raise) {
+    // One form for helpers and unit dims first (fa-normalize-frontend).
+    pm.addPass(createFANormalizeFrontend());
     pm.addPass(createFARaiseAttention());
     // Masks computed from positions become score_mod / mask_mod.
     pm.addPass(createFAFoldMasksIntoModifiers());

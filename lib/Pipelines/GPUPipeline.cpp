@@ -197,6 +197,8 @@ static void useShortSharedPointers() {
 void mlir::fa::buildGPUPipeline(OpPassManager &pm,
                                 const GPUPipelineOptions &options) {
   if (options.raise) {
+    // One form for helpers and unit dims first (fa-normalize-frontend).
+    pm.addPass(createFANormalizeFrontend());
     pm.addPass(createFARaiseAttention());
     // Masks computed from positions become score_mod / mask_mod.
     pm.addPass(createFAFoldMasksIntoModifiers());

@@ -193,6 +193,33 @@ def FAFoldMasksIntoModifiers : Pass<"fa-fold-masks-into-modifiers"> {
   ];
 }
 
+def FANormalizeFrontend : Pass<"fa-normalize-frontend", "ModuleOp"> {
+  let summary = "Bring a frontend's attention functions to one form before fa-raise-attention matches them";
+  let description = [{
+    Spellings of one attention that differ only in where a frontend put its
+    helpers and its unit dims are made one before matching, in the
+    functions that compute an exponential (every other function is left as
+    it is):
+
+    - calls to private helpers with a body (JAX export keeps a jitted
+      `softmax`, `_where`, `einsum` as functions) are inlined, and helpers
+      left without a caller are erased;
+    - dims of static size 1 are dropped from linalg ops (upstream's
+      unit-extent folding, `linalg-fold-unit-extent-dims`): a `[1, H, N, N]`
+      softmax reached through a reshape merging `[1, H, 2]` into one batch
+      dim reads as `[H, N, N]`, as the recognizer's batch reshapes expect.
+
+    Both keep every value the program computes. `fa-cpu-pipeline` and
+    `fa-gpu-pipeline` run it before `fa-raise-attention` (with raise=true);
+    run it yourself before the pass in your own pipeline. See
+    docs/Recognition.md ("Normalization before matching").
+  }];
+  let dependentDialects = [
+    "mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
+    "mlir::arith::ArithDialect", "mlir::affine::AffineDialect",
+  ];
+}
+
 def FARaiseAttention : Pass<"fa-raise-attention"> {
   let summary = "Recognize attention in linalg and TOSA and rewrite it to fa.attention or fa.linear_attention";
   let description = [{

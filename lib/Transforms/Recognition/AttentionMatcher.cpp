@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AttentionMatcher.h"
+#include "Normalization.h"
 #include "CausalMask.h"
 #include "ChainMatcher.h"
 #include "EmptyRowGuard.h"
@@ -1103,6 +1104,14 @@ bool Matcher::finishMatch() {
 
 /// Step 7: in a joint graph, what fa.attention_backward can state.
 bool Matcher::checkBackward() {
+  if (match.backward && !match.extraBiases.empty())
+    return fail(RejectCategory::Mask,
+                "several biases in a training graph (each bias's gradient "
+                "would be the op's grad_mask)");
+  if (match.backward && match.maskFactor != 1.0)
+    return fail(RejectCategory::Mask,
+                "a bias added under a scale in a training graph (its "
+                "gradient would need the factor)");
   if (match.backward && match.widenValueTo)
     return fail(RejectCategory::Type,
                 "V's element type differs from Q's and K's in a training "
@@ -1254,7 +1263,8 @@ std::optional<AttentionMatch> Matcher::run() {
 
   OperandTypes types;
   if (!checkOperands(types) || !readGroupedHeads(types) ||
-      !settleEmptyRows(types) || !finishMatch() || !checkBackward())
+      !settleEmptyRows(types) || !finishMatch() || !checkBackward() ||
+      !placeQueryScale())
     return std::nullopt;
   // A row whose keys are all filled with a finite value keeps them next to
   // a sink, where the fix-ups that restore such rows assume none.
@@ -1402,6 +1412,14 @@ bool Matcher::matchProbabilities(Term *probs, Term *&scores) {
       rowSum = sum;
     }
   }
+  if (!numerator && term->kind == ScalarKind::Exp) {
+    // exp(x - max)·V / sum = (exp(x - max) / sum)·V: the division of each
+    // output row by its row sum moved back across the contraction.
+    if (Term *sum = deferredRowSum()) {
+      numerator = term;
+      rowSum = sum;
+    }
+  }
   if (!numerator) {
     if (term->kind == ScalarKind::Exp) {
       // exp(x - lse) with lse = max + log(sum(exp(x - max))).
@@ -1456,6 +1474,114 @@ bool Matcher::matchProbabilities(Term *probs, Term *&scores) {
     x = unshifted;
   scores = factor == 1 ? x : scaledTerm(x, factor);
   return true;
+}
+
+bool Matcher::peelTensorScale(Term *scale, bool divides) {
+  // One tensor scale, on the scores themselves: a mask, a bias or a score
+  // function below it would be scaled too (refused where they are peeled);
+  // those above it read the scaled scores, as the op's do.
+  if (tensorScale || groupAxis)
+    return false;
+  if (llvm::any_of(scale->labels, [](const Axis &axis) {
+        return axis.kind == AxisKind::Key || axis.kind == AxisKind::HeadDim ||
+               axis.kind == AxisKind::ValueDim;
+      }))
+    return false;
+  auto elementType = getElementTypeOrSelf(scale->value.getType());
+  if (!isa<FloatType>(elementType))
+    return false;
+  tensorScale = scale;
+  match.queryScaleDivides = divides;
+  return true;
+}
+
+bool Matcher::placeQueryScale() {
+  if (!tensorScale)
+    return true;
+  if (match.backward)
+    return fail(RejectCategory::Scale,
+                "a scale held in a tensor in a training graph (its gradient "
+                "is not the op's)");
+  match.queryScale = tensorScale->value;
+  match.queryScaleDims.clear();
+  match.queryScaleParts.clear();
+  auto type = cast<RankedTensorType>(tensorScale->value.getType());
+  for (auto [dim, axis] : llvm::enumerate(tensorScale->labels)) {
+    if (axis.kind == AxisKind::Unit) {
+      if (type.getDimSize(dim) != 1)
+        return fail(RejectCategory::Scale,
+                    "a tensor scale broadcasts a dim that is not of size 1");
+      match.queryScaleDims.push_back(-1);
+      match.queryScaleParts.push_back(0);
+      continue;
+    }
+    const Axis *found = llvm::find(queryLabels, axis);
+    unsigned part = 0;
+    if (found == queryLabels.end() && axis.kind == AxisKind::Batch &&
+        axis.part != 0 && batchSplit.size() == 2) {
+      // A part of the batch dim the chain split into [B, H] while Q holds
+      // it merged: the outer part is Q's index floordiv H, the inner mod H.
+      found = llvm::find(queryLabels, Axis{AxisKind::Batch, axis.batchIndex});
+      part = axis.part;
+    }
+    match.queryScaleParts.push_back(part);
+    if (found == queryLabels.end())
+      return fail(RejectCategory::Scale,
+                  "the scores are scaled by a tensor read as " +
+                      formatLabels(tensorScale->labels) +
+                      ", along a dim Q (read as " + formatLabels(queryLabels) +
+                      ") does not have");
+    match.queryScaleDims.push_back(found - queryLabels.begin());
+  }
+  return true;
+}
+
+Term *Matcher::deferredRowSum() {
+  Value result = root->getResult(0);
+  if (match.normalization || !result.hasOneUse())
+    return nullptr;
+  Operation *user = *result.getUsers().begin();
+  if (user->getNumResults() != 1)
+    return nullptr;
+  // The user's result has P·V's dims in P·V's order (an elementwise op on
+  // it); its body is read as terms over those labels.
+  auto resultType = dyn_cast<RankedTensorType>(user->getResult(0).getType());
+  if (!resultType ||
+      resultType.getShape() !=
+          cast<RankedTensorType>(result.getType()).getShape())
+    return nullptr;
+  Term *divided = peelCasts(expand(leaf(user->getResult(0), outputLabels)));
+  if (!divided)
+    return nullptr;
+  auto isRootResult = [&](Term *term) {
+    term = peelCasts(term);
+    return term->kind == ScalarKind::Input && term->value == result &&
+           term->labels == outputLabels;
+  };
+  auto reciprocal = [&](Term *term) -> Term * {
+    term = resolveQuietly(term);
+    if (term->kind == ScalarKind::Div &&
+        resolveQuietly(term->operands[0])->kind == ScalarKind::Constant &&
+        resolveQuietly(term->operands[0])->constant == 1.0)
+      return term->operands[1];
+    return nullptr;
+  };
+  Term *sum = nullptr;
+  if (divided->kind == ScalarKind::Div && isRootResult(divided->operands[0]))
+    sum = divided->operands[1];
+  else if (divided->kind == ScalarKind::Mul) {
+    for (unsigned side = 0; side < 2 && !sum; ++side)
+      if (isRootResult(divided->operands[side]))
+        sum = reciprocal(divided->operands[1 - side]);
+  }
+  // The sum must be a row's: no value dim (matchRowReduction then checks
+  // that it sums the softmax's own exp over the keys).
+  if (!sum || llvm::is_contained(peelCasts(sum)->labels,
+                                 Axis{AxisKind::ValueDim}))
+    return nullptr;
+  match.normalization = user;
+  patternOps.insert(user);
+  return sum;
 }
 
 std::optional<std::pair<Term *, double>>
@@ -2039,6 +2165,10 @@ Matcher::translateScoreFunction(Term *term, Term *&argument, unsigned depth) {
 /// (times any constant scale peeled above it, which applies after it);
 /// `next` is the scaled scores it reads, whose scale becomes the op's.
 bool Matcher::peelScoreFunction(Term *term, Term *&next) {
+  if (tensorScale)
+    return fail(RejectCategory::Scale,
+                "a function of the scores under a scale held in a tensor; "
+                "only a tensor scale right on Q·Kᵀ moves onto Q");
   Term *argument = nullptr;
   std::optional<unsigned> root = translateScoreFunction(term, argument, 24);
   if (!root || !argument)
@@ -2068,6 +2198,22 @@ bool Matcher::peelScoreScale(Term *term, Term *&next) {
   if (!isDiv && lhs->kind == ScalarKind::Constant)
     std::swap(lhs, rhs);
   if (rhs->kind != ScalarKind::Constant) {
+    // A tensor on the other side (a learned per-head temperature computed
+    // from parameters, a scale passed at run time): the tensor as the
+    // multiply reads it, before its own computation is expanded.
+    Term *scores = term->operands[0], *scale = term->operands[1];
+    if (!isDiv && !dependsOnContraction(scores) && dependsOnContraction(scale))
+      std::swap(scores, scale);
+    if (scale->kind == ScalarKind::Input && scale->value &&
+        !getElementTypeOrSelf(scale->value.getType()).isInteger(1) &&
+        dependsOnContraction(scores) && !dependsOnContraction(scale) &&
+        resolveQuietly(scale)->kind != ScalarKind::Constant &&
+        peelTensorScale(scale, isDiv)) {
+      next = scores;
+      return true;
+    }
+  }
+  if (rhs->kind != ScalarKind::Constant) {
     bool rhsIsMask =
         rhs->kind == ScalarKind::BoolToFloat ||
         (rhs->value && getElementTypeOrSelf(rhs->value.getType()).isInteger(1));
@@ -2092,6 +2238,10 @@ bool Matcher::peelScoreScale(Term *term, Term *&next) {
 
 /// x + bias: the op's additive mask (or a constant bias), or one more mask.
 bool Matcher::peelScoreBias(Term *term, Term *&next) {
+  if (tensorScale)
+    return fail(RejectCategory::Scale,
+                "a bias is added under a scale held in a tensor; only a "
+                "tensor scale right on Q·Kᵀ moves onto Q");
   Term *lhs = term->operands[0], *rhs = term->operands[1];
   if (!dependsOnContraction(lhs))
     std::swap(lhs, rhs);
@@ -2123,12 +2273,32 @@ bool Matcher::peelScoreBias(Term *term, Term *&next) {
     next = lhs;
     return true;
   }
-  if (bias->kind != ScalarKind::Input || !bias->value) {
-    return fail(RejectCategory::Mask,
-                "the bias is computed inside the op that adds it, not passed "
-                "as a tensor");
+  // c·b: a constant factor on the bias (IREE's log2(e)·bias under exp2).
+  double biasFactor = 1.0;
+  while (bias->kind != ScalarKind::Input || !bias->value) {
+    Term *product = resolveQuietly(bias);
+    if (product->kind == ScalarKind::ExtF) {
+      // A widened bias holds the same values.
+      bias = product->operands[0];
+      continue;
+    }
+    std::optional<std::pair<Term *, double>> scaled =
+        positiveConstantFactor(product);
+    if (!scaled)
+      return fail(RejectCategory::Mask,
+                  "the bias is computed inside the op that adds it, not "
+                  "passed as a tensor");
+    biasFactor *= scaled->second;
+    bias = scaled->first;
   }
-  if (match.scale != 1.0) {
+  // Added under a scale: scale·(s + b) = scale·s + scale·b, the op's mask
+  // is scale·b (materialized by the rewrite). Only for the one mask; masks
+  // that combine (combineMasks) are added as they are.
+  double factor = match.scale * biasFactor;
+  if (factor != 1.0 && !(factor > 0 && std::isfinite(factor)))
+    return fail(RejectCategory::Scale,
+                "the bias is added under a scale that is not positive");
+  if (factor != 1.0 && match.mask) {
     reject(RejectCategory::Mask,
            "the bias is added before the scale; fa.attention adds it "
            "after");
@@ -2142,6 +2312,7 @@ bool Matcher::peelScoreBias(Term *term, Term *&next) {
   }
   match.mask = bias->value;
   match.maskLabels = bias->labels;
+  match.maskFactor = factor;
   fill = -std::numeric_limits<double>::infinity();
   next = lhs;
   return true;
@@ -2150,6 +2321,10 @@ bool Matcher::peelScoreBias(Term *term, Term *&next) {
 /// select(condition, x, fill) or select(condition, fill, x): a keep- or
 /// hide-mask whose hidden scores become `fill`.
 bool Matcher::peelScoreSelect(Term *term, Term *&next) {
+  if (tensorScale)
+    return fail(RejectCategory::Scale,
+                "a mask is applied under a scale held in a tensor; only a "
+                "tensor scale right on Q·Kᵀ moves onto Q");
   Term *condition = term->operands[0];
   Term *onTrue = term->operands[1], *onFalse = term->operands[2];
   bool invert = !dependsOnContraction(onTrue);
@@ -2223,6 +2398,10 @@ bool Matcher::peelScoreSelect(Term *term, Term *&next) {
 /// becomes the causal attribute and a length mask kv_lengths; at most one
 /// mask tensor may remain, the op's mask.
 bool Matcher::combineMasks() {
+  if (match.maskFactor != 1.0)
+    return fail(RejectCategory::Mask,
+                "the scores have several masks and one is added under a "
+                "scale or with a factor; they combine only as they are");
   SmallVector<ExtraMask> all = {
       {match.mask, match.maskLabels, match.invertMask, fill}};
   llvm::append_range(all, extraMasks);
@@ -2269,6 +2448,16 @@ bool Matcher::combineMasks() {
       }
     }
     remaining.push_back(mask);
+  }
+  // Float biases combine into one (their sum); keep-masks do not.
+  bool allBiases = llvm::all_of(remaining, [](const ExtraMask &mask) {
+    return !mask.invert &&
+           isa<FloatType>(getElementTypeOrSelf(mask.value.getType()));
+  });
+  if (remaining.size() > 1 && allBiases && !groupAxis && !match.backward) {
+    for (const ExtraMask &mask : ArrayRef(remaining).drop_front())
+      match.extraBiases.push_back({mask.value, mask.labels});
+    remaining.resize(1);
   }
   if (remaining.size() > 1)
     return fail(RejectCategory::Mask,
@@ -2508,6 +2697,16 @@ bool Matcher::checkExternalUses() {
     match.logsumexp = logsumexpTerm->value;
     match.logsumexpLabels = logsumexpTerm->labels;
   }
+  // An online softmax's zero starts (isZeroRescale) of the pattern's sums
+  // and of P·V's accumulator are the pattern's too.
+  SmallVector<Operation *> starts;
+  for (Operation *op : llvm::concat<Operation *const>(patternOps.getArrayRef(),
+                                                      ArrayRef(root)))
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+      for (Value init : linalgOp.getDpsInits())
+        llvm::append_range(starts, zeroRescaleOps(init));
+  for (Operation *op : starts)
+    patternOps.insert(op);
   // Dead users are erased with the pattern.
   SmallVector<Operation *> deadUsers;
   for (Operation *op : patternOps)
@@ -2518,7 +2717,8 @@ bool Matcher::checkExternalUses() {
     patternOps.insert(user);
   auto firstExternalUse = [&]() -> std::pair<Operation *, Operation *> {
     for (Operation *op : patternOps) {
-      if (match.logsumexp && op == logsumexpOp)
+      if ((match.logsumexp && op == logsumexpOp) ||
+          op == match.normalization)
         continue;
       for (Operation *user : op->getUsers())
         if (user != root && !patternOps.contains(user) &&

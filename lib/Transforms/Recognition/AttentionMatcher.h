@@ -212,6 +212,30 @@ struct AttentionMatch {
   /// rewrite replaces those uses with the op's logsumexp.
   Value logsumexp;
   Labels logsumexpLabels;
+  /// The op that divides P·V's rows by the softmax's row sum when the
+  /// normalization is deferred past P·V (exp(x - max)·V / sum): the
+  /// rewrite replaces its result, not the root's. Null otherwise.
+  Operation *normalization = nullptr;
+  /// What the additive mask is multiplied by before the op adds it: the
+  /// scales above it and a constant factor on it (IREE adds log2(e)·bias
+  /// under exp2). 1 for every other mask.
+  double maskFactor = 1.0;
+  /// A scale held in a tensor (per head, per batch, per row, or a run-time
+  /// scalar) that multiplies (or divides, `queryScaleDivides`) the scores
+  /// right after Q·Kᵀ: the rewrite moves it onto Q, (Q·Kᵀ)·t = (t·Q)·Kᵀ.
+  /// `queryScaleDims[i]` is the dim of Q that dim i of the tensor follows,
+  /// or -1 for a unit dim read at 0.
+  /// Further additive biases on the scores (a relative-position bias and
+  /// a window mask, say): the rewrite adds them to the op's mask, each
+  /// broadcast, s + b1 + b2 = s + (b1 + b2) up to rounding.
+  SmallVector<std::pair<Value, Labels>> extraBiases;
+  Value queryScale;
+  SmallVector<int64_t, 4> queryScaleDims;
+  /// Per dim of the scale: 0 where it follows Q's dim whole, 1 or 2 where
+  /// it follows the outer or inner part of Q's merged batch dim (split by
+  /// `batchSplit` in the chain).
+  SmallVector<unsigned, 4> queryScaleParts;
+  bool queryScaleDivides = false;
   /// Ops computing the scores, softmax and probabilities: erased after the
   /// rewrite once dead.
   SmallVector<Operation *> patternOps;

@@ -155,6 +155,16 @@ private:
   /// `term` as (x, c) when it is x·c, c·x or x / (1/c) with a constant
   /// c > 0.
   std::optional<std::pair<Term *, double>> positiveConstantFactor(Term *term);
+  /// The row sum dividing P·V's result in the one op that uses it, when
+  /// the softmax's normalization is deferred past P·V; null otherwise.
+  Term *deferredRowSum();
+  /// Records a tensor scale on the scores (match.queryScale) when nothing
+  /// but casts and constant scales lies between it and Q·Kᵀ (checked as
+  /// the walk goes on) and it varies along no key.
+  bool peelTensorScale(Term *scale, bool divides);
+  /// Maps the tensor scale's dims onto Q's once Q is known.
+  bool placeQueryScale();
+  Term *tensorScale = nullptr;
   /// t when `x` is t - rowmax(t) (the same t), or null.
   Term *withoutOwnRowMax(Term *x);
   /// A new term x·factor (the scores a scaled softmax reads).

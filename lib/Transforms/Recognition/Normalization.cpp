@@ -304,3 +304,81 @@ mlir::fa::recognition::simplifyIdentity(const StructuredView &view,
     return std::nullopt;
   }
 }
+
+namespace {
+
+/// The constant an operand node of `view` holds: a Constant node, the
+/// accumulator of a view whose init is a constant, or an input that is a
+/// compile-time constant.
+std::optional<double> constantOperand(const StructuredView &view,
+                                      unsigned index) {
+  const ScalarNode &node = view.node(index);
+  if (node.kind == ScalarKind::Constant)
+    return node.constant;
+  if (node.kind == ScalarKind::Init)
+    return view.initConstant;
+  if (node.kind == ScalarKind::Input)
+    return evaluateConstant(view.inputs[node.input]);
+  return std::nullopt;
+}
+
+/// Whether `value` is exp(c·(m0 - m)), c > 0, with m a row max whose
+/// reduction starts at the constant m0: a factor in [0, 1].
+bool isBoundedRescale(Value value) {
+  std::optional<StructuredView> view = getStructuredView(value);
+  if (!view || view->hasReduction() ||
+      view->rootNode().kind != ScalarKind::Exp)
+    return false;
+  unsigned argument = view->rootNode().operands[0];
+  // exp2 is viewed as exp(ln 2 · x); any positive factor keeps the sign.
+  while (view->node(argument).kind == ScalarKind::Mul) {
+    const ScalarNode &product = view->node(argument);
+    std::optional<double> factor = constantOperand(*view, product.operands[1]);
+    unsigned other = product.operands[0];
+    if (!factor) {
+      factor = constantOperand(*view, product.operands[0]);
+      other = product.operands[1];
+    }
+    if (!factor || !(*factor > 0))
+      return false;
+    argument = other;
+  }
+  const ScalarNode &difference = view->node(argument);
+  if (difference.kind != ScalarKind::Sub)
+    return false;
+  std::optional<double> start = constantOperand(*view, difference.operands[0]);
+  const ScalarNode &maxNode = view->node(difference.operands[1]);
+  if (!start || maxNode.kind != ScalarKind::Input)
+    return false;
+  std::optional<StructuredView> max =
+      getStructuredView(view->inputs[maxNode.input]);
+  if (!max || llvm::count(max->reductionLoops, true) != 1 ||
+      (max->rootNode().kind != ScalarKind::Max &&
+       max->rootNode().kind != ScalarKind::MaxNum))
+    return false;
+  return max->initConstant && *max->initConstant == *start;
+}
+
+} // namespace
+
+SmallVector<Operation *, 2>
+mlir::fa::recognition::zeroRescaleOps(Value value) {
+  std::optional<StructuredView> view = getStructuredView(value);
+  if (!view || view->hasReduction() || view->rootNode().kind != ScalarKind::Mul)
+    return {};
+  const ScalarNode &product = view->rootNode();
+  for (unsigned side = 0; side < 2; ++side) {
+    std::optional<double> zero = constantOperand(*view, product.operands[side]);
+    const ScalarNode &factor = view->node(product.operands[1 - side]);
+    if (!zero || *zero != 0.0 || factor.kind != ScalarKind::Input)
+      continue;
+    Value rescale = view->inputs[factor.input];
+    if (isBoundedRescale(rescale))
+      return {value.getDefiningOp(), rescale.getDefiningOp()};
+  }
+  return {};
+}
+
+bool mlir::fa::recognition::isZeroRescale(Value value) {
+  return !zeroRescaleOps(value).empty();
+}

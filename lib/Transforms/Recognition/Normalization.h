@@ -54,6 +54,19 @@ std::optional<double> evaluateConstant(Value value);
 std::optional<double> foldScalar(ScalarKind kind, ArrayRef<double> operands,
                                  Type resultType);
 
+/// Whether `value` is zero whatever the program's inputs, though no
+/// constant: the first rescale of an online softmax, `exp(m0 - m) * 0`
+/// where m is a row max that starts at m0 (IREE's decomposed online
+/// attention starts its accumulator and its sum this way). exp(m0 - m) lies
+/// in [0, 1] since m >= m0, so the product is 0 (NaN only where the scores
+/// hold NaN, which makes the frontend's output NaN there too).
+bool isZeroRescale(Value value);
+
+/// The ops computing a zero rescale (isZeroRescale): the product and the
+/// exp of its factor. They only start the softmax's sum and accumulator,
+/// so they belong to the attention's pattern.
+SmallVector<Operation *, 2> zeroRescaleOps(Value value);
+
 /// When `kind` applied to `operands` (node indices of `view`) is an identity
 /// step (x + 0, 0 + x, x - 0, x * 1, 1 * x, x / 1), the index of x.
 std::optional<unsigned> simplifyIdentity(const StructuredView &view,

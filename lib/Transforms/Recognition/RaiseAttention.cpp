@@ -806,6 +806,51 @@ Value arrangeSinks(OpBuilder &b, Location loc, const AttentionMatch &match,
       .getResult(0);
 }
 
+/// a + c for two rank-4 masks whose dims are each the full size or 1,
+/// broadcast to the larger, in the wider element type.
+Value addBroadcast(OpBuilder &b, Location loc, Value lhs, Value rhs) {
+  auto lhsType = cast<RankedTensorType>(lhs.getType());
+  auto rhsType = cast<RankedTensorType>(rhs.getType());
+  Type elementType = lhsType.getElementType().getIntOrFloatBitWidth() >=
+                             rhsType.getElementType().getIntOrFloatBitWidth()
+                         ? lhsType.getElementType()
+                         : rhsType.getElementType();
+  MLIRContext *context = b.getContext();
+  SmallVector<int64_t> shape;
+  SmallVector<AffineExpr> lhsResults, rhsResults;
+  for (int64_t dim = 0; dim < lhsType.getRank(); ++dim) {
+    int64_t l = lhsType.getDimSize(dim), r = rhsType.getDimSize(dim);
+    shape.push_back(l == 1 ? r : l);
+    lhsResults.push_back(l == 1 && r != 1 ? getAffineConstantExpr(0, context)
+                                          : getAffineDimExpr(dim, context));
+    rhsResults.push_back(r == 1 && l != 1 ? getAffineConstantExpr(0, context)
+                                          : getAffineDimExpr(dim, context));
+  }
+  unsigned rank = shape.size();
+  auto resultType = RankedTensorType::get(shape, elementType);
+  Value init = tensor::EmptyOp::create(b, loc, shape, elementType);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{resultType}, ValueRange{lhs, rhs},
+             ValueRange{init},
+             ArrayRef<AffineMap>{AffineMap::get(rank, 0, lhsResults, context),
+                                 AffineMap::get(rank, 0, rhsResults, context),
+                                 b.getMultiDimIdentityMap(rank)},
+             SmallVector<utils::IteratorType>(rank,
+                                              utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               auto widen = [&](Value v) -> Value {
+                 return v.getType() == elementType
+                            ? v
+                            : arith::ExtFOp::create(nb, nloc, elementType, v);
+               };
+               linalg::YieldOp::create(
+                   nb, nloc,
+                   ValueRange{arith::AddFOp::create(nb, nloc, widen(args[0]),
+                                                    widen(args[1]))});
+             })
+      .getResult(0);
+}
+
 /// The op's mask: a constant bias as a [1, 1, 1, 1] tensor, or the
 /// frontend's mask arranged to [B, H, Nq, Nk] (groups merged into heads,
 /// a keep-mask inverted into a hide-mask); null without one.
@@ -824,6 +869,14 @@ Value arrangeOpMask(OpBuilder &b, Location loc, const AttentionMatch &match,
     mask = arrangeMask(b, loc, match.mask, match.maskLabels,
                        match.batchSplit.empty() ? match.numBatchDims : 2,
                        match.groupAxis);
+    if (match.maskFactor != 1.0)
+      mask = scaleTensor(b, loc, mask, match.maskFactor);
+    for (const auto &[bias, labels] : match.extraBiases)
+      mask = addBroadcast(
+          b, loc, mask,
+          arrangeMask(b, loc, bias, labels,
+                      match.batchSplit.empty() ? match.numBatchDims : 2,
+                      match.groupAxis));
     if (match.groupAxis)
       mask = mergeMaskGroup(b, loc, mask, match.maskLabels,
                             match.numBatchDims, key, match.groupSize);
@@ -852,6 +905,65 @@ Value arrangeOpMask(OpBuilder &b, Location loc, const AttentionMatch &match,
 
 /// Q, K and V as the op reads them ([B, H, N, D], or paged K/V as they
 /// are), with the mask, the key lengths and the page table.
+/// Q times (or divided by) the tensor scale the scores were multiplied by
+/// right after Q·Kᵀ, each element of the scale broadcast over the Q dims it
+/// does not follow: (Q·Kᵀ)·t = (t·Q)·Kᵀ for a t constant along the keys.
+Value scaleQuery(OpBuilder &b, Location loc, Value query,
+                 const AttentionMatch &match) {
+  auto queryType = cast<RankedTensorType>(query.getType());
+  Type elementType = queryType.getElementType();
+  MLIRContext *context = b.getContext();
+  SmallVector<AffineExpr> scaleResults;
+  for (auto [dim, part] :
+       llvm::zip(match.queryScaleDims, match.queryScaleParts)) {
+    if (dim < 0) {
+      scaleResults.push_back(getAffineConstantExpr(0, context));
+      continue;
+    }
+    AffineExpr index = getAffineDimExpr(dim, context);
+    // The outer or inner part of a merged [B·H] dim.
+    if (part == 1)
+      index = index.floorDiv(match.batchSplit[1]);
+    else if (part == 2)
+      index = index % match.batchSplit[1];
+    scaleResults.push_back(index);
+  }
+  AffineMap identity = b.getMultiDimIdentityMap(queryType.getRank());
+  AffineMap scaleMap =
+      AffineMap::get(queryType.getRank(), 0, scaleResults, context);
+  Value init = tensor::EmptyOp::create(
+      b, loc, tensor::getMixedSizes(b, loc, query), elementType);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{queryType}, ValueRange{query, match.queryScale},
+             ValueRange{init}, ArrayRef<AffineMap>{identity, scaleMap, identity},
+             SmallVector<utils::IteratorType>(queryType.getRank(),
+                                              utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               // In the wider of the two types, rounded to Q's once.
+               Value q = args[0], t = args[1];
+               Type wide = q.getType().getIntOrFloatBitWidth() >=
+                                   t.getType().getIntOrFloatBitWidth()
+                               ? q.getType()
+                               : t.getType();
+               auto widen = [&](Value v) -> Value {
+                 return v.getType() == wide
+                            ? v
+                            : arith::ExtFOp::create(nb, nloc, wide, v);
+               };
+               Value product =
+                   match.queryScaleDivides
+                       ? arith::DivFOp::create(nb, nloc, widen(q), widen(t))
+                             .getResult()
+                       : arith::MulFOp::create(nb, nloc, widen(q), widen(t))
+                             .getResult();
+               if (product.getType() != elementType)
+                 product =
+                     arith::TruncFOp::create(nb, nloc, elementType, product);
+               linalg::YieldOp::create(nb, nloc, ValueRange{product});
+             })
+      .getResult(0);
+}
+
 RaisedOperands arrangeOperands(OpBuilder &b, Location loc,
                                const AttentionMatch &match) {
   auto merge = [&](Value tensor,
@@ -862,7 +974,10 @@ RaisedOperands arrangeOperands(OpBuilder &b, Location loc,
   };
   // Q, K and V in another order of their dims are transposed first: an
   // O(N·D) copy each, next to the O(N²·D) the fused op saves.
-  Value query = transpose(b, loc, match.query, match.queryPermutation);
+  Value query = match.query;
+  if (match.queryScale)
+    query = scaleQuery(b, loc, query, match);
+  query = transpose(b, loc, query, match.queryPermutation);
   Value key = transpose(b, loc, match.key, match.keyPermutation);
   Value value = transpose(b, loc, match.value, match.valuePermutation);
   if (match.widenValueTo)
@@ -1144,14 +1259,18 @@ void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
         match.fullyMaskedRows, match.groupSize,
         match.pageTable ? Value() : keysExist(b, loc, key));
 
-  auto rootType = cast<RankedTensorType>(root->getResult(0).getType());
+  // With the normalization deferred past P·V, the op's output is the
+  // normalized rows: it replaces the division's result.
+  Value replaced = match.normalization ? match.normalization->getResult(0)
+                                       : root->getResult(0);
+  auto rootType = cast<RankedTensorType>(replaced.getType());
   output = collapseFromRank4(b, loc, output,
                              rootType.getRank() - (match.groupAxis ? 1 : 0));
   if (match.groupAxis)
     output = splitHeadsIntoGroups(b, loc, output, match.numBatchDims - 1,
                                   match.groupSize);
   output = transpose(b, loc, output, match.outputPermutation);
-  rewriter.replaceAllUsesWith(root->getResult(0),
+  rewriter.replaceAllUsesWith(replaced,
                               toFrontendType(b, loc, output, rootType));
 
   if (match.backward)

@@ -260,6 +260,8 @@ std::optional<StructuredView> viewLinalg(linalg::LinalgOp op,
   OpOperand *init = op.getDpsInitOperand(resultNumber);
   view.resultMap = op.getMatchingIndexingMap(init);
   view.initConstant = evaluateConstant(init->get());
+  if (!view.initConstant && isZeroRescale(init->get()))
+    view.initConstant = 0.0;
 
   Block *body = op.getBlock();
   if (!body || body->getNumArguments() != op->getNumOperands())

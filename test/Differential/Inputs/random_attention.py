@@ -20,8 +20,9 @@ log-sum-exp softmax, identity steps, arith/math on tensors, reciprocal,
 reshaped and computed scales, a max with its argmax, a division in f64,
 (K·Qᵀ)ᵀ, a computed bias) together with near misses, each a single-point
 mutation of a real pattern (softmax over the wrong axis, an extra user of
-the probabilities, a tensor scale, a multiplying mask, an unnormalized exp,
-a max that starts at 0, a log-sum-exp without its max, P + 1). Issue 29's
+the probabilities, a multiplying mask, an unnormalized exp, a max that
+starts at 0, a log-sum-exp without its max, P + 1; a per-head tensor scale
+was one until issue 51 moved it onto Q, and is a positive now). Issue 29's
 classes: a finite fill (-10, raised as mask_fill, no longer a near miss),
 PyTorch's _safe_softmax guard (near misses: any() for all(), the guard
 over the query dim), a scale computed in 0-d generics, and a causal mask
@@ -1219,7 +1220,10 @@ def generate_program_ungrouped(index, rng, dtype):
     # softmax is one: a length-0 sequence's rows sum V in the frontend.
     lse_length_bias = (lengths is not None and lengths["spelling"] == "bias"
                        and spelling == "lse")
-    p.expect = ("untouched" if mutation not in (None, "permutation", "finite-fill")
+    # A per-head scale tensor right on Q·Kᵀ is moved onto Q (issue 51): no
+    # longer a near miss.
+    p.expect = ("untouched" if mutation not in (None, "permutation", "finite-fill",
+                                                 "tensor-scale")
                 or lse_length_bias else "raised")
     return p
 
@@ -2895,6 +2899,10 @@ def main():
                    help="kernels with whole 64-row warpgroups of 16-row warps "
                         "(fa-cpu-pipeline warpgroup-tiles), so that short "
                         "sequences run sm_90a's wgmma kernels")
+    r.add_argument("--algebra", action="store_true",
+                   help="apply the recognizer's algebraic rules at random "
+                        "places (algebraic_variants): the same programs, "
+                        "the same expectations")
     r.add_argument("--max-block-kv", default="",
                    help="cap the chosen block_kv (comma-separated caps; seed S "
                         "takes cap S mod their count) so that short sequences "
@@ -2985,6 +2993,36 @@ def key_blocks(module_text, entries, paths_stats, path, forced_splits=False):
         stats["stage-reuse"] += stages >= 2 and most > stages
 
 
+def algebraic_variants(text, seed):
+    """The module with the recognizer's algebraic rules applied at random
+    places (docs/Recognition.md, "Normalization before matching"), each a
+    rewrite to the same function, so every expectation stands: in each
+    program drawn (half of them), every scalar `math.exp x` of a linalg
+    body becomes `math.exp2 (x * log2(e))` (IREE's and Triton's
+    spelling). Seeded by `seed`, so a module and its f32 twin get the same
+    rewrites."""
+    rng = random.Random(f"algebra-{seed}")
+    parts = re.split(r"(?=^func\.func @p\d+\()", text, flags=re.M)
+    out = []
+    for part in parts:
+        if part.startswith("func.func @p") and rng.random() < 0.5:
+            def to_exp2(m):
+                indent, result, operand, type_ = m.groups()
+                constant = ("1.44269502" if type_ == "f32"
+                            else "dense<1.44269502>")
+                return (f"{indent}{result}_log2e = arith.constant {constant} : {type_}\n"
+                        f"{indent}{result}_scaled = arith.mulf {operand}, "
+                        f"{result}_log2e : {type_}\n"
+                        f"{indent}{result} = math.exp2 {result}_scaled : {type_}")
+            # Scalars in linalg bodies and whole f32 tensors (arith/math on
+            # tensors).
+            part = re.sub(
+                r"^(\s*)(%[\w.]+) = math\.exp (%[\w.]+) : (f32|tensor<[\dx?]+xf32>)$",
+                to_exp2, part, flags=re.M)
+        out.append(part)
+    return "".join(out)
+
+
 def run_many(args):
     """Thousands of programs: generate, raise, run both ways, compare."""
     here = os.path.dirname(os.path.abspath(__file__))
@@ -3008,6 +3046,8 @@ def run_many(args):
             module = os.path.join(tmp, "m.mlir")
             try:
                 text = generate(seed, args.count, cap)
+                if args.algebra:
+                    text = algebraic_variants(text, seed)
             except ValueError as error:
                 failures += 1
                 print(f"seed {seed}: FAILED {error}")
@@ -3079,7 +3119,10 @@ def run_many(args):
             alternative = []
             if module_dtype(seed) != "f32":
                 twin = os.path.join(tmp, "twin.mlir")
-                open(twin, "w").write(generate(seed, args.count, cap, twin=True))
+                twin_text = generate(seed, args.count, cap, twin=True)
+                if args.algebra:
+                    twin_text = algebraic_variants(twin_text, seed)
+                open(twin, "w").write(twin_text)
                 lowered = subprocess.run([args.fa_opt, twin, "--fa-cpu-pipeline=raise=false"],
                                          capture_output=True, text=True)
                 ran = subprocess.run(runner, input=lowered.stdout, capture_output=True, text=True)
