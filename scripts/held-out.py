@@ -22,8 +22,9 @@ For each block:
 
   scripts/held-out.py build/bin/fa-opt test/HeldOut/Blocks-2026-12
   scripts/held-out.py build/bin/fa-opt DIR --verbose   # remarks of misses
-  scripts/held-out.py build/bin/fa-opt DIR --passes=--fa-normalize-frontend
-                      # what the pipelines run before raising
+  scripts/held-out.py build/bin/fa-opt DIR \
+      "--passes=--fa-raise-attention --fa-normalize-frontend"
+                      # what the pipelines run before their last raise
 
 Prints one line per block and a total line:
   total: R raised, P partial, M missed (S silent), W wrong of N

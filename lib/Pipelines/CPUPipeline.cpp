@@ -33,7 +33,11 @@ void mlir::fa::buildCPUPipeline(OpPassManager &pm,
   // Attention in frontend IR becomes fa.attention; the same input with
   // raise=false runs the frontend's own ops, which is how tests compare them.
   if (options.raise) {
-    // One form for helpers and unit dims first (fa-normalize-frontend).
+    pm.addPass(createFARaiseAttention());
+    // What is left unraised, once more in one form for helpers and unit
+    // dims (fa-normalize-frontend). Not first: dropping every unit dim
+    // would also drop a decode step's Nq = 1, which the matcher reads as
+    // the query axis.
     pm.addPass(createFANormalizeFrontend());
     pm.addPass(createFARaiseAttention());
     // Masks computed from positions become score_mod / mask_mod.

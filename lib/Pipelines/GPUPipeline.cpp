@@ -197,7 +197,11 @@ static void useShortSharedPointers() {
 void mlir::fa::buildGPUPipeline(OpPassManager &pm,
                                 const GPUPipelineOptions &options) {
   if (options.raise) {
-    // One form for helpers and unit dims first (fa-normalize-frontend).
+    pm.addPass(createFARaiseAttention());
+    // What is left unraised, once more in one form for helpers and unit
+    // dims (fa-normalize-frontend). Not first: dropping every unit dim
+    // would also drop a decode step's Nq = 1, which the matcher reads as
+    // the query axis.
     pm.addPass(createFANormalizeFrontend());
     pm.addPass(createFARaiseAttention());
     // Masks computed from positions become score_mod / mask_mod.

@@ -210,9 +210,12 @@ def FANormalizeFrontend : Pass<"fa-normalize-frontend", "ModuleOp"> {
       dim reads as `[H, N, N]`, as the recognizer's batch reshapes expect.
 
     Both keep every value the program computes. `fa-cpu-pipeline` and
-    `fa-gpu-pipeline` run it before `fa-raise-attention` (with raise=true);
-    run it yourself before the pass in your own pipeline. See
-    docs/Recognition.md ("Normalization before matching").
+    `fa-gpu-pipeline` (with raise=true) run `fa-raise-attention`, then this
+    pass on what is left unraised, then `fa-raise-attention` again: run it
+    the same way in your own pipeline. (Not before the first raise: a
+    decode step's Nq = 1 is a unit dim too, and the matcher reads it as the
+    query axis.) See docs/Recognition.md ("Normalization before
+    matching").
   }];
   let dependentDialects = [
     "mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
