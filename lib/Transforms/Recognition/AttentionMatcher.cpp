@@ -1574,10 +1574,10 @@ Term *Matcher::deferredRowSum() {
       if (isRootResult(divided->operands[side]))
         sum = reciprocal(divided->operands[1 - side]);
   }
-  // The sum must be a row's: no value dim (matchRowReduction then checks
-  // that it sums the softmax's own exp over the keys).
-  if (!sum || llvm::is_contained(peelCasts(sum)->labels,
-                                 Axis{AxisKind::ValueDim}))
+  // matchProbabilities then checks that it is the row sum of the
+  // softmax's own exp over the keys (a broadcast of it along the value dim
+  // resolves to that sum).
+  if (!sum)
     return nullptr;
   match.normalization = user;
   patternOps.insert(user);
