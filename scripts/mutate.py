@@ -1761,6 +1761,11 @@ MUTATIONS = [
      "  if (false)\n    value = arith::ExtFOp::create(",
      ["test/Integration/raise-mixed-element-types.mlir"],
      "V kept in f16 beside f32 Q and K"),
+    ("unit-factor-taken-for-scale",
+     "  return std::abs(factor - 1.0) <= 1e-6 ? 1.0 : factor;",
+     "  return factor;",
+     ["test/Differential/random-programs-algebra.test"],
+     "exp2(y·log2 e)'s factor 1 + 2e-8 read as a scale (a finite fill below it refused, the log-sum-exp spelling missed)"),
     ("op31-external-uses-ignored-with-logsumexp",
      """      if ((match.logsumexp && op == logsumexpOp) ||
           op == match.normalization)

@@ -1363,6 +1363,8 @@ bool Matcher::matchGuardedProbabilities(Term *select, Term *&scores) {
   return true;
 }
 
+double snapToOne(double factor);
+
 /// P = exp(x - max(x)) / sum(exp(x - max(x))), in any of its spellings, or
 /// linalg.softmax. Returns the scores x.
 bool Matcher::matchProbabilities(Term *probs, Term *&scores) {
@@ -1423,7 +1425,7 @@ bool Matcher::matchProbabilities(Term *probs, Term *&scores) {
   if (!numerator) {
     if (term->kind == ScalarKind::Exp) {
       // exp(x - lse) with lse = max + log(sum(exp(x - max))).
-      Term *shifted = peelCasts(term->operands[0]);
+      Term *shifted = withoutUnitFactor(peelCasts(term->operands[0]));
       if (shifted->kind == ScalarKind::Sub) {
         Term *lse = peelCasts(shifted->operands[1]);
         if (lse->kind == ScalarKind::Add &&
@@ -1472,8 +1474,28 @@ bool Matcher::matchProbabilities(Term *probs, Term *&scores) {
   // softmax's own (an explicit detached max) cancels, however often.
   while (Term *unshifted = withoutOwnRowMax(x))
     x = unshifted;
+  factor = snapToOne(factor);
   scores = factor == 1 ? x : scaledTerm(x, factor);
   return true;
+}
+
+/// 1 for a factor within float rounding of it: exp2(x · log2(e)) has
+/// factor ln 2 · fl(log2(e)) = 1 + 2e-8, the rounding of the frontend's
+/// constant, not a scale (it would make a finite fill or a bias below it
+/// "scaled").
+double snapToOne(double factor) {
+  return std::abs(factor - 1.0) <= 1e-6 ? 1.0 : factor;
+}
+
+Term *Matcher::withoutUnitFactor(Term *term) {
+  Term *inner = term;
+  double factor = 1;
+  while (std::optional<std::pair<Term *, double>> scaled =
+             positiveConstantFactor(inner)) {
+    inner = peelCasts(scaled->first);
+    factor *= scaled->second;
+  }
+  return snapToOne(factor) == 1 ? inner : term;
 }
 
 bool Matcher::peelTensorScale(Term *scale, bool divides) {
@@ -1482,11 +1504,13 @@ bool Matcher::peelTensorScale(Term *scale, bool divides) {
   // those above it read the scaled scores, as the op's do.
   if (tensorScale || groupAxis)
     return false;
-  if (llvm::any_of(scale->labels, [](const Axis &axis) {
-        return axis.kind == AxisKind::Key || axis.kind == AxisKind::HeadDim ||
-               axis.kind == AxisKind::ValueDim;
-      }))
-    return false;
+  // Along the keys it must be constant: no key dim, or one of size 1
+  // (Nk = 1, where TOSA's broadcast reads the dim as it is).
+  auto scaleType = cast<RankedTensorType>(scale->value.getType());
+  for (auto [dim, axis] : llvm::enumerate(scale->labels))
+    if ((axis.kind == AxisKind::Key && scaleType.getDimSize(dim) != 1) ||
+        axis.kind == AxisKind::HeadDim || axis.kind == AxisKind::ValueDim)
+      return false;
   auto elementType = getElementTypeOrSelf(scale->value.getType());
   if (!isa<FloatType>(elementType))
     return false;
@@ -1507,7 +1531,7 @@ bool Matcher::placeQueryScale() {
   match.queryScaleParts.clear();
   auto type = cast<RankedTensorType>(tensorScale->value.getType());
   for (auto [dim, axis] : llvm::enumerate(tensorScale->labels)) {
-    if (axis.kind == AxisKind::Unit) {
+    if (axis.kind == AxisKind::Unit || axis.kind == AxisKind::Key) {
       if (type.getDimSize(dim) != 1)
         return fail(RejectCategory::Scale,
                     "a tensor scale broadcasts a dim that is not of size 1");
@@ -1755,7 +1779,7 @@ bool Matcher::matchLogSumExp(Term *x, Term *lse, Term *&scores) {
                 "the log-sum-exp sums " +
                     stringifyScalarKind(sumInput->kind) +
                     "(...), not exp(x - max)");
-  Term *shifted = peelCasts(sumInput->operands[0]);
+  Term *shifted = withoutUnitFactor(peelCasts(sumInput->operands[0]));
   if (shifted->kind != ScalarKind::Sub)
     return fail(RejectCategory::Structure,
                 "the log-sum-exp sums exp(" +
@@ -2294,7 +2318,7 @@ bool Matcher::peelScoreBias(Term *term, Term *&next) {
   // Added under a scale: scale·(s + b) = scale·s + scale·b, the op's mask
   // is scale·b (materialized by the rewrite). Only for the one mask; masks
   // that combine (combineMasks) are added as they are.
-  double factor = match.scale * biasFactor;
+  double factor = snapToOne(match.scale * biasFactor);
   if (factor != 1.0 && !(factor > 0 && std::isfinite(factor)))
     return fail(RejectCategory::Scale,
                 "the bias is added under a scale that is not positive");

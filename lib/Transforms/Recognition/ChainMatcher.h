@@ -165,6 +165,10 @@ private:
   /// Maps the tensor scale's dims onto Q's once Q is known.
   bool placeQueryScale();
   Term *tensorScale = nullptr;
+  /// `term` without constant factors whose product is 1 up to float
+  /// rounding (exp2(y · log2(e)) is exp(y)): where a factor would not be
+  /// a scale (the log-sum-exp spelling), only such factors are peeled.
+  Term *withoutUnitFactor(Term *term);
   /// t when `x` is t - rowmax(t) (the same t), or null.
   Term *withoutOwnRowMax(Term *x);
   /// A new term x·factor (the scores a scaled softmax reads).
