@@ -287,8 +287,22 @@ std::optional<StructuredView> viewLinalg(linalg::LinalgOp op,
     if (&other != init)
       translator.bind(body->getArgument(other.getOperandNumber()),
                       addNode(view, ScalarKind::Other));
-  translator.bind(body->getArgument(init->getOperandNumber()),
-                  addNode(view, ScalarKind::Init));
+  // An elementwise op that reads its destination (IREE's decomposition
+  // writes `outs(%scores)` and reads it in the body) reads a tensor like
+  // any input; only a reduction's accumulator, or a constant destination,
+  // is the Init its matchers know.
+  BlockArgument initArg = body->getArgument(init->getOperandNumber());
+  bool readsDestination = !initArg.use_empty() && !view.initConstant &&
+                          llvm::none_of(view.reductionLoops,
+                                        [](bool reduced) { return reduced; }) &&
+                          isa<RankedTensorType>(init->get().getType());
+  translator.bind(initArg,
+                  readsDestination
+                      ? addInput(view, init->get(),
+                                 readUnitDimsAsLoops(view.resultMap,
+                                                     init->get().getType(),
+                                                     loopRanges))
+                      : addNode(view, ScalarKind::Init));
   Operation *yield = body->getTerminator();
   if (yield->getNumOperands() != op->getNumResults())
     return std::nullopt;
