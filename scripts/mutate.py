@@ -1732,7 +1732,7 @@ MUTATIONS = [
      ["test/Transforms/RaiseAttention/algebraic-rules-near-misses.mlir"],
      "x - max over the queries of x dropped under the softmax as if a row max"),
     ("deferred-product-taken-for-division",
-     "        sum = reciprocal(divided->operands[1 - side]);",
+     "        sum = reciprocalOf(divided->operands[1 - side]);",
      "        sum = divided->operands[1 - side];",
      ["test/Transforms/RaiseAttention/algebraic-rules-near-misses.mlir"],
      "P·V multiplied by the row sum read as divided by it"),

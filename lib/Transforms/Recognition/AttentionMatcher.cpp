@@ -1394,14 +1394,6 @@ bool Matcher::matchProbabilities(Term *probs, Term *&scores) {
 
   // Split into exp(x - max) and the row sum it is divided by.
   Term *numerator = nullptr, *rowSum = nullptr;
-  auto reciprocalOf = [&](Term *candidate) -> Term * {
-    candidate = resolve(candidate);
-    if (candidate->kind == ScalarKind::Div &&
-        resolve(candidate->operands[0])->kind == ScalarKind::Constant &&
-        resolve(candidate->operands[0])->constant == 1.0)
-      return candidate->operands[1];
-    return nullptr;
-  };
   if (term->kind == ScalarKind::Div) {
     numerator = term->operands[0];
     rowSum = term->operands[1];
@@ -1560,6 +1552,15 @@ bool Matcher::placeQueryScale() {
   return true;
 }
 
+Term *Matcher::reciprocalOf(Term *candidate) {
+  candidate = resolve(candidate);
+  if (candidate->kind == ScalarKind::Div &&
+      resolve(candidate->operands[0])->kind == ScalarKind::Constant &&
+      resolve(candidate->operands[0])->constant == 1.0)
+    return candidate->operands[1];
+  return nullptr;
+}
+
 Term *Matcher::deferredRowSum() {
   Value result = root->getResult(0);
   if (match.normalization || !result.hasOneUse())
@@ -1582,21 +1583,13 @@ Term *Matcher::deferredRowSum() {
     return term->kind == ScalarKind::Input && term->value == result &&
            term->labels == outputLabels;
   };
-  auto reciprocal = [&](Term *term) -> Term * {
-    term = resolveQuietly(term);
-    if (term->kind == ScalarKind::Div &&
-        resolveQuietly(term->operands[0])->kind == ScalarKind::Constant &&
-        resolveQuietly(term->operands[0])->constant == 1.0)
-      return term->operands[1];
-    return nullptr;
-  };
   Term *sum = nullptr;
   if (divided->kind == ScalarKind::Div && isRootResult(divided->operands[0]))
     sum = divided->operands[1];
   else if (divided->kind == ScalarKind::Mul) {
     for (unsigned side = 0; side < 2 && !sum; ++side)
       if (isRootResult(divided->operands[side]))
-        sum = reciprocal(divided->operands[1 - side]);
+        sum = reciprocalOf(divided->operands[1 - side]);
   }
   // matchProbabilities then checks that it is the row sum of the
   // softmax's own exp over the keys (a broadcast of it along the value dim

@@ -158,6 +158,8 @@ private:
   /// The row sum dividing P·V's result in the one op that uses it, when
   /// the softmax's normalization is deferred past P·V; null otherwise.
   Term *deferredRowSum();
+  /// d when `candidate` is 1 / d, or null.
+  Term *reciprocalOf(Term *candidate);
   /// Records a tensor scale on the scores (match.queryScale) when nothing
   /// but casts and constant scales lies between it and Q·Kᵀ (checked as
   /// the walk goes on) and it varies along no key.

@@ -72,10 +72,7 @@ bool isInlinableHelper(func::FuncOp callee) {
 } // namespace
 
 bool mlir::fa::recognition::isExponential(Operation *op) {
-  if (isa<math::ExpOp, math::Exp2Op, tosa::ExpOp, linalg::SoftmaxOp>(op))
-    return true;
-  // An exp inside a linalg payload is found by the walk of its body.
-  return false;
+  return isa<math::ExpOp, math::Exp2Op, tosa::ExpOp, linalg::SoftmaxOp>(op);
 }
 
 Operation *mlir::fa::recognition::exponentialCallee(Operation *op) {

@@ -24,7 +24,8 @@
 namespace mlir::fa::recognition {
 
 /// Whether `op` computes an exponential of a tensor or a scalar (math.exp,
-/// math.exp2, tosa.exp, linalg.softmax, tosa.softmax-like named ops).
+/// math.exp2, tosa.exp, linalg.softmax); an exp inside a linalg body is
+/// such an op too, found by walking the body.
 bool isExponential(Operation *op);
 
 /// Inlines, in the functions `symbolTable` (a module) holds, every call to
