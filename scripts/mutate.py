@@ -443,15 +443,30 @@ MUTATIONS = [
      "  if (Value source = Value()) {",
      ["test/Transforms/RaiseAttention/sinks-spellings.mlir"],
      "sinks refused when P is rounded to V's type after the slice (a false negative)"),
-    ("softcap-mask-before-cap-raised",
-     '  case ScalarKind::Select:\n    reject(RejectCategory::Mask,\n'
-     '           "a mask is applied before a function of the scores',
-     '  case ScalarKind::Select:\n'
-     '    return translateScoreFunction(term->operands[1], argument, depth - 1);\n'
-     '    reject(RejectCategory::Mask,\n'
-     '           "a mask is applied before a function of the scores',
-     [MOD + "raise-softcap.mlir"],
-     "a mask under the soft-cap dropped and the cap raised: hidden keys count"),
+    ("score-function-select-dropped",
+     "    return node(ScalarKind::Select, 0, std::move(*operands));",
+     "    return (*operands)[1];",
+     [MOD + "raise-softcap.mlir",
+      "test/Integration/raise-score-function-tensors.mlir"],
+     "a mask inside a score function dropped: hidden keys keep their score"),
+    ("score-function-tensor-from-scores",
+     "      if (def == contraction) {",
+     "      if (false) {",
+     ["test/Transforms/RaiseAttention/algebraic-rules-near-misses.mlir"],
+     "a score function reading a tensor computed from the scores (a "
+     "column max) raised: every score computed twice"),
+    ("score-function-empty-rows",
+     "  rowsCanBeEmpty |= functionHidesKeys;",
+     "  rowsCanBeEmpty |= false;",
+     ["test/Integration/raise-score-function-tensors.mlir"],
+     "a score function that may hide a whole row with -inf: the frontend's "
+     "NaN rows become the op's 0"),
+    ("sink-merged-batch-as-head",
+     "                            : batchSplit.empty() &&",
+     "                            : true &&",
+     ["test/Transforms/RaiseAttention/sinks-under-reshapes.mlir"],
+     "a sink indexed by the merged [B·H] dim read as per head: the op's "
+     "batches share the first batch's logits"),
     ("sink-column-per-query-raised",
      "    if (!perHead)\n      return fail(RejectCategory::Mask,",
      "    if (false)\n      return fail(RejectCategory::Mask,",

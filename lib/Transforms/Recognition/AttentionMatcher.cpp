@@ -33,6 +33,7 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/SaveAndRestore.h"
 
 #include <cmath>
 #include <deque>
@@ -412,9 +413,24 @@ Term *Matcher::step(Term *term) {
   if (term->kind == ScalarKind::Input && term->value) {
     if (!term->expansionTried) {
       term->expansionTried = true;
+      // Between P·V and the softmax, P without the softmax's last key
+      // column (attention sinks) may lie under P's batch reshapes and
+      // casts (torch-mlir slices [H, G, N, N + 1] before merging [H·G]):
+      // the walk goes on with the whole softmax, as run() does for a
+      // slice read by P·V itself.
+      Value unsliced;
+      Operation *slice = nullptr;
+      if (inChain && seekingProbabilities && !sinkColumnSliced &&
+          !term->labels.empty() &&
+          term->labels.back().kind == AxisKind::Key)
+        slice = sinkColumnSlice(term->value, unsliced);
+      if (slice) {
+        sinkColumnSliced = true;
+        term->expansion = leaf(unsliced, term->labels);
+      }
       // In the chain, a reshape is first read as a split of the batch dim
       // (with H = 1 it could as well be read as a unit dim inserted).
-      if (inChain)
+      if (inChain && !term->expansion)
         term->expansion = lookThroughBatchReshape(term);
       if (!term->expansion)
         term->expansion = expand(term);
@@ -867,6 +883,10 @@ bool Matcher::checkOperands(OperandTypes &types) {
   } else if (match.mask && !checkMask(match.mask, match.maskLabels)) {
     return false;
   }
+  // Tensors the score function reads are read like masks.
+  for (const ScoreFunctionNode &node : match.scoreFunction)
+    if (node.tensor && !checkMask(node.tensor, node.labels))
+      return false;
 
   return true;
 }
@@ -1002,6 +1022,29 @@ bool Matcher::settleEmptyRows(const OperandTypes &types) {
   }
   if (match.constantBias && std::isinf(*match.constantBias))
     rowsCanBeEmpty = true;
+  // A score function that reads a float tensor or holds -inf may hide a
+  // whole row (-inf everywhere); one that holds a huge finite value may
+  // fill a whole row with it.
+  bool functionHidesKeys = false, functionFillsKeys = false;
+  for (const ScoreFunctionNode &node : match.scoreFunction) {
+    if (node.tensor && !getElementTypeOrSelf(node.tensor.getType())
+                            .isInteger(1))
+      functionHidesKeys = functionFillsKeys = true;
+    if (node.kind == ScalarKind::Constant && std::isinf(node.constant))
+      functionHidesKeys = true;
+    if (node.kind == ScalarKind::Constant && std::isfinite(node.constant) &&
+        std::abs(node.constant) >= 1e30)
+      functionFillsKeys = true;
+  }
+  rowsCanBeEmpty |= functionHidesKeys;
+  if (logSumExpSoftmax && functionFillsKeys)
+    // As for a lowest-finite fill below: a row whose every score is about
+    // -3.4e38 rounds max + log(sum) to max.
+    return fail(RejectCategory::Structure,
+                "the log-sum-exp softmax of scores a function may set to a "
+                "huge negative value everywhere in a row rounds max + "
+                "log(sum) to max, so the frontend sums V there instead of "
+                "averaging it");
   rowsCanBeEmpty |= ShapedType::isDynamic(keyLen) || keyLen == 0;
   if (rowsCanBeEmpty)
     match.fullyMaskedRows = isLowestFinite(fill) ? FullyMaskedRows::MeanOfValues
@@ -1104,6 +1147,15 @@ bool Matcher::finishMatch() {
 
 /// Step 7: in a joint graph, what fa.attention_backward can state.
 bool Matcher::checkBackward() {
+  if (match.backward &&
+      llvm::any_of(match.scoreFunction, [](const ScoreFunctionNode &node) {
+        return node.tensor || node.kind == ScalarKind::Select ||
+               node.kind == ScalarKind::BoolToFloat;
+      }))
+    return fail(RejectCategory::Mask,
+                "a score function that reads a tensor or masks in a "
+                "training graph (fa.attention_backward differentiates a "
+                "function of the score alone)");
   if (match.backward && !match.extraBiases.empty())
     return fail(RejectCategory::Mask,
                 "several biases in a training graph (each bias's gradient "
@@ -1252,7 +1304,8 @@ std::optional<AttentionMatch> Matcher::run() {
   if (!matchProbabilities(leaf(probs->first, probs->second), scores))
     return std::nullopt;
   Term *scoresContraction = nullptr;
-  if (!matchScores(scores, scoresContraction))
+  if (!matchScores(scores, scoresContraction) ||
+      !checkScoreFunctionTensors(scoresContraction->value))
     return std::nullopt;
   collecting = false;
   inChain = false;
@@ -1368,7 +1421,11 @@ double snapToOne(double factor);
 /// P = exp(x - max(x)) / sum(exp(x - max(x))), in any of its spellings, or
 /// linalg.softmax. Returns the scores x.
 bool Matcher::matchProbabilities(Term *probs, Term *&scores) {
-  Term *term = peelCasts(probs);
+  Term *term = nullptr;
+  {
+    llvm::SaveAndRestore<bool> seeking(seekingProbabilities, true);
+    term = peelCasts(probs);
+  }
   if (term->kind == ScalarKind::Select && !emptyRowsGuarded)
     return matchGuardedProbabilities(term, scores);
   if (term->kind == ScalarKind::Input) {
@@ -1915,10 +1972,14 @@ bool Matcher::matchRowReduction(Term *stat, Term *expectedInput, bool isMax,
 /// match (a scale, a bias, a select's mask) and moves `term` to what it
 /// applies to.
 bool Matcher::matchScores(Term *scores, Term *&contraction) {
+  llvm::SaveAndRestore<bool> walking(inScores, true);
   Term *term = scores;
   while (true) {
     term = resolve(term);
-    if (match.scoreFunction.empty() && isScoreFunction(term)) {
+    bool sinkColumnAhead = sinkColumnSliced && !match.sinks;
+    if (match.scoreFunction.empty() && !sinkColumnAhead &&
+        (isScoreFunction(term) ||
+         (scoresAsFunction && !isScaledScores(term)))) {
       if (!peelScoreFunction(term, term))
         return false;
       continue;
@@ -2018,11 +2079,15 @@ bool Matcher::peelSinkColumn(Term *term, Term *&next) {
   auto sinkType = cast<RankedTensorType>(sink->value.getType());
   for (auto [dim, axis] : llvm::enumerate(sink->labels)) {
     // A dim of size 1 is the same logit everywhere along it (with one
-    // query, the query axis has size 1 too).
-    bool perHead =
-        axis.kind == AxisKind::Unit || sinkType.getDimSize(dim) == 1 ||
-        (axis.kind == AxisKind::Batch &&
-         (axis.part ? axis.part == 2 : axis.batchIndex + 1 == numBatchDims));
+    // query, the query axis has size 1 too). Where the chain splits its
+    // one batch dim into the op's [B, H], only the inner part is the head:
+    // the whole merged dim varies along B too.
+    bool isHead = axis.part ? axis.part == 2
+                            : batchSplit.empty() &&
+                                  axis.batchIndex + 1 == numBatchDims;
+    bool perHead = axis.kind == AxisKind::Unit ||
+                   sinkType.getDimSize(dim) == 1 ||
+                   (axis.kind == AxisKind::Batch && isHead);
     if (!perHead)
       return fail(RejectCategory::Mask,
                   "the sink column varies along " +
@@ -2032,6 +2097,43 @@ bool Matcher::peelSinkColumn(Term *term, Term *&next) {
   match.sinks = sink->value;
   match.sinkLabels = sink->labels;
   next = leaf(scores, term->labels);
+  return true;
+}
+
+/// The tensors a score function reads must not be computed from the
+/// scores themselves (a column max, say): the frontend would still have to
+/// compute every score for them, and the op would compute them again.
+bool Matcher::checkScoreFunctionTensors(Value scores) {
+  Operation *contraction = scores.getDefiningOp();
+  SmallVector<Value> read;
+  for (const ScoreFunctionNode &node : match.scoreFunction)
+    if (node.tensor)
+      read.push_back(node.tensor);
+  for (Value tensor : read) {
+    if (!contraction)
+      continue;
+    SmallVector<Value> worklist = {tensor};
+    llvm::SmallPtrSet<Operation *, 32> seen;
+    while (!worklist.empty()) {
+      Operation *def = worklist.pop_back_val().getDefiningOp();
+      if (!def || !seen.insert(def).second)
+        continue;
+      if (def == contraction) {
+        llvm::SaveAndRestore<bool> walking(inScores, true);
+        return fail(RejectCategory::Structure,
+                    "the function of the scores reads a tensor computed from "
+                    "the scores themselves (" +
+                        tensor.getDefiningOp()->getName().getStringRef() +
+                        "): every score would be computed twice");
+      }
+      llvm::append_range(worklist, def->getOperands());
+      def->walk([&](Operation *nested) {
+        for (Value operand : nested->getOperands())
+          if (!def->isAncestor(operand.getParentBlock()->getParentOp()))
+            worklist.push_back(operand);
+      });
+    }
+  }
   return true;
 }
 
@@ -2106,29 +2208,76 @@ bool Matcher::isScaledScores(Term *term, unsigned depth) {
 
 /// Adds `term` (resolved, part of the pattern) to the score function,
 /// with the scaled scores as its argument: returns its node. The scaled
-/// scores must be one term (`argument`, found on the way).
+/// scores must be one term (`argument`, found on the way). Tensors the
+/// function reads besides the scores (a bias, a 0/1 factor, a select's
+/// condition) become nodes that read them at the score's position, so the
+/// function is the frontend's, element for element, whatever it computes
+/// with them. `condition`: the node is a select's i1 condition.
 std::optional<unsigned>
-Matcher::translateScoreFunction(Term *term, Term *&argument, unsigned depth) {
+Matcher::translateScoreFunction(Term *term, Term *&argument, unsigned depth,
+                                bool condition) {
   if (depth == 0) {
     reject(RejectCategory::Structure,
            "the function of the scores before the softmax is too deep");
     return std::nullopt;
   }
-  term = resolve(term);
   auto node = [&](ScalarKind kind, double constant,
-                  SmallVector<unsigned, 2> operands) -> unsigned {
+                  SmallVector<unsigned, 3> operands) -> unsigned {
     match.scoreFunction.push_back({kind, constant, std::move(operands)});
     return match.scoreFunction.size() - 1;
   };
-  if (term->kind == ScalarKind::Constant)
+  auto isBoolean = [](Value value) {
+    return getElementTypeOrSelf(value.getType()).isInteger(1);
+  };
+  // A tensor computed without the scores is read as it is (rounded as the
+  // frontend rounded it), not recomputed op by op.
+  if (term->value && !dependsOnContraction(term) &&
+      resolveQuietly(term)->kind != ScalarKind::Constant) {
+    if (isBoolean(term->value) != condition) {
+      reject(RejectCategory::Mask,
+             condition ? Twine("the select's condition is not a boolean "
+                               "tensor")
+                       : Twine("a boolean tensor is used as a number in "
+                               "the function of the scores"));
+      return std::nullopt;
+    }
+    unsigned index = node(ScalarKind::Input, 0, {});
+    match.scoreFunction[index].tensor = term->value;
+    match.scoreFunction[index].labels = term->labels;
+    return index;
+  }
+  term = resolve(term);
+  if (term->kind == ScalarKind::Constant) {
+    if (condition) {
+      reject(RejectCategory::Mask,
+             "a select on the scores with a constant condition");
+      return std::nullopt;
+    }
     return node(ScalarKind::Constant, term->constant, {});
+  }
   if (!dependsOnContraction(term)) {
+    // A condition computed in a select's own body (index comparisons, a
+    // mask and'ed with them) is read as the tensor it computes.
+    if (condition && (term->kind != ScalarKind::Input || !term->value)) {
+      Value tensor = materializeCondition(term);
+      if (!tensor) {
+        reject(RejectCategory::Mask,
+               "the select's condition is computed in its body from the "
+               "scores, or from values other than its inputs and the loop "
+               "indices");
+        return std::nullopt;
+      }
+      return translateScoreFunction(leaf(tensor, term->labels), argument,
+                                    depth - 1, true);
+    }
+    // Computed in a body from tensors and constants: translated op by op
+    // below.
+  } else if (condition) {
     reject(RejectCategory::Mask,
-           "the function of the scores before the softmax reads a tensor; "
-           "fa.attention's score_mod is raised from scores and constants");
+           "the select's condition is computed from the scores");
     return std::nullopt;
   }
-  if (isScaledScores(term)) {
+  if (dependsOnContraction(term) && isScaledScores(term)) {
     if (argument && argument != term) {
       reject(RejectCategory::Structure,
              "the function of the scores reads them twice, through different "
@@ -2139,11 +2288,25 @@ Matcher::translateScoreFunction(Term *term, Term *&argument, unsigned depth) {
     argument = term;
     return node(ScalarKind::Input, 0, {});
   }
+  auto translateAll = [&](ArrayRef<Term *> operands,
+                          ArrayRef<bool> conditions)
+      -> std::optional<SmallVector<unsigned, 3>> {
+    SmallVector<unsigned, 3> indices;
+    for (auto [operand, isCondition] : llvm::zip(operands, conditions)) {
+      std::optional<unsigned> index =
+          translateScoreFunction(operand, argument, depth - 1, isCondition);
+      if (!index)
+        return std::nullopt;
+      indices.push_back(*index);
+    }
+    return indices;
+  };
   switch (term->kind) {
   case ScalarKind::ExtF:
   case ScalarKind::TruncF:
     // Computed in f32 in the op.
-    return translateScoreFunction(term->operands[0], argument, depth - 1);
+    return translateScoreFunction(term->operands[0], argument, depth - 1,
+                                  false);
   case ScalarKind::Add:
   case ScalarKind::Sub:
   case ScalarKind::Mul:
@@ -2154,22 +2317,30 @@ Matcher::translateScoreFunction(Term *term, Term *&argument, unsigned depth) {
   case ScalarKind::Log:
   case ScalarKind::Neg:
   case ScalarKind::Tanh: {
-    SmallVector<unsigned, 2> operands;
-    for (Term *operand : term->operands) {
-      std::optional<unsigned> index =
-          translateScoreFunction(operand, argument, depth - 1);
-      if (!index)
-        return std::nullopt;
-      operands.push_back(*index);
-    }
-    return node(term->kind, 0, std::move(operands));
+    SmallVector<bool, 2> numbers(term->operands.size(), false);
+    std::optional<SmallVector<unsigned, 3>> operands =
+        translateAll(term->operands, numbers);
+    if (!operands)
+      return std::nullopt;
+    return node(term->kind, 0, std::move(*operands));
   }
-  case ScalarKind::Select:
-    reject(RejectCategory::Mask,
-           "a mask is applied before a function of the scores (the "
-           "function of a hidden key's -inf is a finite score: the key "
-           "would count); fa.attention applies score_mod first");
-    return std::nullopt;
+  case ScalarKind::Select: {
+    // A mask inside the function: exact as part of it, since score_mod
+    // computes the same select on the same score (a hidden key's fill then
+    // goes through the rest of the function as in the frontend).
+    std::optional<SmallVector<unsigned, 3>> operands =
+        translateAll(term->operands, {true, false, false});
+    if (!operands)
+      return std::nullopt;
+    return node(ScalarKind::Select, 0, std::move(*operands));
+  }
+  case ScalarKind::BoolToFloat: {
+    std::optional<SmallVector<unsigned, 3>> operands =
+        translateAll(term->operands, {true});
+    if (!operands)
+      return std::nullopt;
+    return node(ScalarKind::BoolToFloat, 0, std::move(*operands));
+  }
   default:
     reject(RejectCategory::Structure,
            "unexpected " + stringifyScalarKind(term->kind) +
@@ -2187,7 +2358,8 @@ bool Matcher::peelScoreFunction(Term *term, Term *&next) {
                 "a function of the scores under a scale held in a tensor; "
                 "only a tensor scale right on Q·Kᵀ moves onto Q");
   Term *argument = nullptr;
-  std::optional<unsigned> root = translateScoreFunction(term, argument, 24);
+  std::optional<unsigned> root =
+      translateScoreFunction(term, argument, 24, false);
   if (!root || !argument)
     return root ? fail(RejectCategory::Structure,
                        "the function of the scores does not read them")
@@ -2415,6 +2587,7 @@ bool Matcher::peelScoreSelect(Term *term, Term *&next) {
 /// becomes the causal attribute and a length mask kv_lengths; at most one
 /// mask tensor may remain, the op's mask.
 bool Matcher::combineMasks() {
+  llvm::SaveAndRestore<bool> walking(inScores, true);
   if (match.maskFactor != 1.0)
     return fail(RejectCategory::Mask,
                 "the scores have several masks and one is added under a "
@@ -2865,11 +3038,13 @@ Value Matcher::materializeCondition(Term *condition, bool anyType) {
 
 std::optional<AttentionMatch>
 mlir::fa::recognition::matchAttention(Operation *root, Rejection &rejection) {
-  auto attempt = [&](bool swapQueryAxes, Rejection &why, bool &twoQueryLoops)
-      -> std::optional<AttentionMatch> {
-    Matcher matcher(root, why, swapQueryAxes);
+  auto attempt = [&](bool swapQueryAxes, bool scoresAsFunction,
+                     Rejection &why, bool &twoQueryLoops,
+                     bool &refusedInScores) -> std::optional<AttentionMatch> {
+    Matcher matcher(root, why, swapQueryAxes, scoresAsFunction);
     std::optional<AttentionMatch> match = matcher.run();
     twoQueryLoops = matcher.twoQueryLoops;
+    refusedInScores = matcher.refusedInScores;
     if (!match) {
       // Refused: the IR is left exactly as it was.
       for (Operation *op : matcher.materialized)
@@ -2881,19 +3056,38 @@ mlir::fa::recognition::matchAttention(Operation *root, Rejection &rejection) {
     return match;
   };
   bool twoQueryLoops = false;
-  std::optional<AttentionMatch> match = attempt(false, rejection, twoQueryLoops);
+  bool refusedInScores = false;
+  std::optional<AttentionMatch> match =
+      attempt(false, false, rejection, twoQueryLoops, refusedInScores);
+  // Masks and biases that do not combine into the op's one mask (fills
+  // other than -inf, a mask before a scale, a 0/1 factor, ...) are still
+  // exact as one score function over the tensors they read: the last try,
+  // since the op's masks and attributes let the kernel skip hidden tiles.
+  auto asScoreFunction = [&]() -> std::optional<AttentionMatch> {
+    if (!refusedInScores)
+      return std::nullopt;
+    Rejection why;
+    bool unused = false, unusedToo = false;
+    std::optional<AttentionMatch> function =
+        attempt(false, true, why, unused, unusedToo);
+    if (!function && why.message != rejection.message)
+      rejection.message +=
+          "; read as one score function instead: " + why.message;
+    return function;
+  };
   // A grouped contraction: P·V alone cannot tell the sequence from the
   // group axis. Where the first reading is refused or keeps a mask tensor,
   // the other reading is tried: a causal mask compares the sequence with
   // the keys, so there it becomes the causal attribute. The first reading's
   // reason stands when both are refused.
   if (!twoQueryLoops || (match && !match->mask))
-    return match;
+    return match ? match : asScoreFunction();
   Rejection other;
-  bool unused = false;
-  std::optional<AttentionMatch> swapped = attempt(true, other, unused);
+  bool unused = false, unusedToo = false;
+  std::optional<AttentionMatch> swapped =
+      attempt(true, false, other, unused, unusedToo);
   if (!swapped)
-    return match;
+    return match ? match : asScoreFunction();
   if (match && swapped->mask) {
     for (Operation *op : swapped->materialized)
       op->erase();

@@ -140,11 +140,15 @@ struct BackwardMatch {
 
 /// One node of a score function (fa.attention's score_mod) found between
 /// Q·Kᵀ and the softmax: an op of `kind` on earlier nodes, a `constant`, or
-/// (kind Input) the scaled score itself.
+/// (kind Input) the scaled score itself, or, with `tensor` set, that
+/// tensor's element at the score's position (read as `labels`, like a
+/// mask): a bias, a 0/1 factor or a select's i1 condition.
 struct ScoreFunctionNode {
   ScalarKind kind = ScalarKind::Input;
   double constant = 0;
-  SmallVector<unsigned, 2> operands;
+  SmallVector<unsigned, 3> operands;
+  Value tensor;
+  Labels labels;
 };
 
 /// Everything fa.attention needs, in the frontend's terms.

@@ -108,8 +108,14 @@ public:
   /// `swapQueryAxes`: where P·V has two query-only loops (a grouped
   /// contraction), take the later one in P's order as the group axis
   /// instead of the earlier (matchAttention tries both).
-  Matcher(Operation *root, Rejection &rejection, bool swapQueryAxes = false)
-      : root(root), rejection(rejection), swapQueryAxes(swapQueryAxes) {
+  /// `scoresAsFunction`: read everything between Q·Kᵀ and the softmax as
+  /// one score function (score_mod) instead of peeling scales, masks and
+  /// biases into the op's attributes (matchAttention's last try, for
+  /// masks and biases that do not combine into the op's one mask).
+  Matcher(Operation *root, Rejection &rejection, bool swapQueryAxes = false,
+          bool scoresAsFunction = false)
+      : root(root), rejection(rejection), swapQueryAxes(swapQueryAxes),
+        scoresAsFunction(scoresAsFunction) {
     rejection.location = root;
   }
 
@@ -179,6 +185,7 @@ private:
   bool dependsOnContraction(Term *term, unsigned depth = 16);
 
   std::nullopt_t reject(RejectCategory category, const Twine &message) {
+    refusedInScores = inScores;
     rejection.category = category;
     rejection.message = message.str();
     return std::nullopt;
@@ -208,8 +215,10 @@ private:
   Term *resolveQuietly(Term *term);
   bool isScaledScores(Term *term, unsigned depth = 8);
   bool peelScoreFunction(Term *term, Term *&next);
+  bool checkScoreFunctionTensors(Value scores);
   std::optional<unsigned> translateScoreFunction(Term *term, Term *&argument,
-                                                 unsigned depth);
+                                                 unsigned depth,
+                                                 bool condition);
   bool matchQueryKey(Term *contraction);
   /// With `scaleOut`, the scale peeled off is stored there instead of
   /// multiplied into the match's scale.
@@ -346,9 +355,16 @@ private:
   /// P·V has a group axis besides the query axis (AttentionMatch::groupAxis).
   bool groupAxis = false;
   bool swapQueryAxes = false;
+  bool scoresAsFunction = false;
+  /// While set, the walk is between Q·Kᵀ and the softmax (matchScores,
+  /// combineMasks).
+  bool inScores = false;
 public:
   /// Set when P·V has two query-only loops, whichever became the group.
   bool twoQueryLoops = false;
+  /// Set when the refusal came from the scores' masks, biases or function:
+  /// matchAttention then tries them as one score function.
+  bool refusedInScores = false;
 private:
   /// Sizes of [B, H] where the chain splits its batch dim (see
   /// lookThroughBatchReshape); empty otherwise.
@@ -369,6 +385,9 @@ private:
   /// P·V reads the softmax's result without its last key column (attention
   /// sinks): the scores must then end with the sink column.
   bool sinkColumnSliced = false;
+  /// While set, the walk is on P's copies and casts above the softmax,
+  /// where a slice of the last key column is attention sinks' (step).
+  bool seekingProbabilities = false;
   /// Then the softmax's whole result, sink column included (P in a joint
   /// graph's softmax backward).
   Value fullProbabilities;

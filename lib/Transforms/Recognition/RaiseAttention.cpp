@@ -706,9 +706,35 @@ Value toFrontendType(OpBuilder &b, Location loc, Value tensor,
   return tensor;
 }
 
-/// The score function the matcher found as `op`'s score_mod region, in f32.
+/// The tensors the score function reads, each arranged like a mask to
+/// [B, H, Nq, Nk] with unit dims where it broadcasts (null for the nodes
+/// that read none). Built before the op, which reads them from above.
+SmallVector<Value> arrangeScoreFunctionTensors(OpBuilder &b, Location loc,
+                                               const AttentionMatch &match,
+                                               Value key) {
+  SmallVector<Value> tensors;
+  for (const ScoreFunctionNode &node : match.scoreFunction) {
+    if (!node.tensor) {
+      tensors.push_back(Value());
+      continue;
+    }
+    Value tensor = arrangeMask(b, loc, node.tensor, node.labels,
+                               match.batchSplit.empty() ? match.numBatchDims
+                                                        : 2,
+                               match.groupAxis);
+    if (match.groupAxis)
+      tensor = mergeMaskGroup(b, loc, tensor, node.labels, match.numBatchDims,
+                              key, match.groupSize);
+    tensors.push_back(tensor);
+  }
+  return tensors;
+}
+
+/// The score function the matcher found as `op`'s score_mod region, in f32;
+/// `tensors` are arrangeScoreFunctionTensors' (read at the score's
+/// position, at 0 along a dim they broadcast).
 void buildScoreMod(OpBuilder &b, AttentionOp op,
-                   ArrayRef<ScoreFunctionNode> nodes) {
+                   ArrayRef<ScoreFunctionNode> nodes, ArrayRef<Value> tensors) {
   OpBuilder::InsertionGuard guard(b);
   Location loc = op.getLoc();
   Type f32 = b.getF32Type(), index = b.getIndexType();
@@ -716,13 +742,40 @@ void buildScoreMod(OpBuilder &b, AttentionOp op,
       b.createBlock(&op.getScoreMod(), {}, {f32, index, index, index, index},
                     SmallVector<Location>(5, loc));
   b.setInsertionPointToStart(block);
+  Value zero; // index 0 along a dim a tensor broadcasts, made once
   SmallVector<Value> values;
-  for (const ScoreFunctionNode &node : nodes) {
+  for (auto [number, node] : llvm::enumerate(nodes)) {
     auto operand = [&](unsigned i) { return values[node.operands[i]]; };
     Value value;
     switch (node.kind) {
-    case ScalarKind::Input:
-      value = block->getArgument(0);
+    case ScalarKind::Input: {
+      if (!node.tensor) {
+        value = block->getArgument(0);
+        break;
+      }
+      Value tensor = tensors[number];
+      auto type = cast<RankedTensorType>(tensor.getType());
+      SmallVector<Value, 4> indices;
+      for (int64_t dim = 0; dim < 4; ++dim) {
+        if (type.getDimSize(dim) != 1) {
+          indices.push_back(block->getArgument(1 + dim));
+          continue;
+        }
+        if (!zero)
+          zero = arith::ConstantIndexOp::create(b, loc, 0);
+        indices.push_back(zero);
+      }
+      value = tensor::ExtractOp::create(b, loc, tensor, indices);
+      if (isa<FloatType>(value.getType()) && value.getType() != f32)
+        value = arith::ExtFOp::create(b, loc, f32, value);
+      break;
+    }
+    case ScalarKind::Select:
+      value = arith::SelectOp::create(b, loc, operand(0), operand(1),
+                                      operand(2));
+      break;
+    case ScalarKind::BoolToFloat:
+      value = arith::UIToFPOp::create(b, loc, f32, operand(0));
       break;
     case ScalarKind::Constant:
       value = arith::ConstantOp::create(
@@ -1228,6 +1281,8 @@ void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
   if (needsLogsumexp)
     resultTypes.push_back(RankedTensorType::get(
         outputType.getShape().drop_back(), b.getF32Type()));
+  SmallVector<Value> scoreTensors =
+      arrangeScoreFunctionTensors(b, loc, match, key);
   auto attention = AttentionOp::create(
       b, loc, resultTypes, query, key, value, mask, kvLengths, pageTable,
       /*cu_seqlens_q=*/Value(), /*cu_seqlens_k=*/Value(), operands.sinks,
@@ -1238,7 +1293,7 @@ void rewrite(const AttentionMatch &match, RewriterBase &rewriter,
       /*window=*/nullptr, /*tiling=*/nullptr);
 
   if (!match.scoreFunction.empty())
-    buildScoreMod(b, attention, match.scoreFunction);
+    buildScoreMod(b, attention, match.scoreFunction, scoreTensors);
 
   Value output = attention.getOutput();
   if (match.logsumexp) {

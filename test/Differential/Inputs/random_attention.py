@@ -488,8 +488,9 @@ def generate_program_ungrouped(index, rng, dtype):
     # Score and mask modifications (issue 33), drawn from a generator of
     # their own so that every other program of a seed stays as it was:
     # soft-capping, cap * tanh(x / cap) on the scaled scores before the
-    # masks (Gemma 2), raised as score_mod; its near miss applies the cap
-    # after the mask, where tanh(-inf) = -1 makes hidden keys count. And
+    # masks (Gemma 2), raised as score_mod; the cap after the mask, where
+    # tanh(-inf) = -1 makes hidden keys count, was its near miss and is
+    # raised as one score function since issue 51. And
     # ALiBi (linalg): the bias computed from linalg.index and per-head
     # slopes, raised and folded into score_mod.
     modifiers_rng = random.Random(f"modifiers-{index}-{rng.getstate()[1][:4]}")
@@ -1221,9 +1222,13 @@ def generate_program_ungrouped(index, rng, dtype):
     lse_length_bias = (lengths is not None and lengths["spelling"] == "bias"
                        and spelling == "lse")
     # A per-head scale tensor right on Q·Kᵀ is moved onto Q (issue 51): no
-    # longer a near miss.
+    # longer a near miss; nor is a 0/1 mask that multiplies the scores, nor
+    # a cap applied after a mask (the hidden keys' tanh(-inf) = -1 is what
+    # the frontend computes too): each is one score function over the
+    # tensors it reads (issue 51).
     p.expect = ("untouched" if mutation not in (None, "permutation", "finite-fill",
-                                                 "tensor-scale")
+                                                 "tensor-scale", "multiply-mask",
+                                                 "cap-after-mask")
                 or lse_length_bias else "raised")
     return p
 
@@ -2301,8 +2306,10 @@ def generate_program_2d(index, rng, dtype):
     p.args = args
     # Q·K on a K held as [D, Nk] is attention with K stored transposed:
     # raised with a transpose since issue 14 (no longer a near miss).
-    # A finite fill (issue 29) is raised as mask_fill: no longer a near miss.
-    p.expect = ("untouched" if mutation not in (None, "permutation", "finite-fill")
+    # A finite fill (issue 29) is raised as mask_fill: no longer a near miss;
+    # nor a 0/1 mask that multiplies the scores (a score function, issue 51).
+    p.expect = ("untouched" if mutation not in (None, "permutation", "finite-fill",
+                                                 "multiply-mask")
                 else "raised")
     return p
 

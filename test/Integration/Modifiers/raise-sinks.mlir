@@ -14,7 +14,7 @@
 // RUN: %compare %t.blocks %t.frontend --rtol 1e-5 | FileCheck %s --check-prefix=SAME
 // RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_80 max-block-kv=4" | %mlir-run > %t.kernel
 // RUN: %compare %t.kernel %t.frontend --rtol 1e-5 | FileCheck %s --check-prefix=SAME
-// SAME: MATCH 384 values
+// SAME: MATCH 480 values
 // REMARK-DAG: remark: attention not raised: the result of linalg.softmax (scores or probabilities) is also used by tensor.extract_slice outside the pattern
 // REMARK-DAG: remark: attention not raised: the sink column varies along
 // RAISED-LABEL: func.func @sinks_causal
@@ -30,6 +30,9 @@
 // RAISED-NOT: fa.attention
 // RAISED-LABEL: func.func @near_miss_sink_per_query
 // RAISED-NOT: fa.attention
+// RAISED-LABEL: func.func @sinks_under_reshape
+// RAISED: fa.attention {{.*}} sinks(%{{.*}} : tensor<2xf32>) scale = 5.000000e-01 :
+// RAISED-NOT: linalg.softmax
 // RAISED-LABEL: func.func @input
 
 func.func private @printMemrefF32(tensor<*xf32>)
@@ -292,6 +295,41 @@ func.func @near_miss_sink_per_query(%q: tensor<1x2x12x4xf32>, %k: tensor<1x2x12x
   return %o : tensor<1x2x12x4xf32>
 }
 
+// The slice under P's batch reshape (torch-mlir computes both contractions
+// on [B·H, N, N] and the softmax on [B, H, N, N + 1], slicing before the
+// merge): the walk from P·V finds the slice there.
+func.func @sinks_under_reshape(%q: tensor<1x2x12x4xf32>, %k: tensor<1x2x12x4xf32>, %v: tensor<1x2x12x4xf32>, %sinks: tensor<2xf32>) -> tensor<1x2x12x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %scale = arith.constant 0.5 : f32
+  %q3 = tensor.collapse_shape %q [[0, 1], [2], [3]] : tensor<1x2x12x4xf32> into tensor<2x12x4xf32>
+  %k3 = tensor.collapse_shape %k [[0, 1], [2], [3]] : tensor<1x2x12x4xf32> into tensor<2x12x4xf32>
+  %e0 = tensor.empty() : tensor<2x12x12xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<2x12x12xf32>) -> tensor<2x12x12xf32>
+  %s3 = linalg.batch_matmul indexing_maps = [affine_map<(b, i, j, d) -> (b, i, d)>, affine_map<(b, i, j, d) -> (b, j, d)>, affine_map<(b, i, j, d) -> (b, i, j)>]
+      ins(%q3, %k3 : tensor<2x12x4xf32>, tensor<2x12x4xf32>) outs(%z0 : tensor<2x12x12xf32>) -> tensor<2x12x12xf32>
+  %s = tensor.expand_shape %s3 [[0, 1], [2], [3]] output_shape [1, 2, 12, 12] : tensor<2x12x12xf32> into tensor<1x2x12x12xf32>
+  %e1 = tensor.empty() : tensor<1x2x12x12xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%s : tensor<1x2x12x12xf32>) outs(%e1 : tensor<1x2x12x12xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %sc = arith.mulf %a, %scale : f32
+    linalg.yield %sc : f32
+  } -> tensor<1x2x12x12xf32>
+  %ec = tensor.empty() : tensor<1x2x12x1xf32>
+  %column = linalg.broadcast ins(%sinks : tensor<2xf32>) outs(%ec : tensor<1x2x12x1xf32>) dimensions = [0, 2, 3]
+  %combined = tensor.concat dim(3) %x, %column : (tensor<1x2x12x12xf32>, tensor<1x2x12x1xf32>) -> tensor<1x2x12x13xf32>
+  %e2 = tensor.empty() : tensor<1x2x12x13xf32>
+  %probs = linalg.softmax dimension(3) ins(%combined : tensor<1x2x12x13xf32>) outs(%e2 : tensor<1x2x12x13xf32>) -> tensor<1x2x12x13xf32>
+  %p = tensor.extract_slice %probs[0, 0, 0, 0] [1, 2, 12, 12] [1, 1, 1, 1] : tensor<1x2x12x13xf32> to tensor<1x2x12x12xf32>
+  %p3 = tensor.collapse_shape %p [[0, 1], [2], [3]] : tensor<1x2x12x12xf32> into tensor<2x12x12xf32>
+  %v3 = tensor.collapse_shape %v [[0, 1], [2], [3]] : tensor<1x2x12x4xf32> into tensor<2x12x4xf32>
+  %e3 = tensor.empty() : tensor<2x12x4xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<2x12x4xf32>) -> tensor<2x12x4xf32>
+  %o3 = linalg.batch_matmul ins(%p3, %v3 : tensor<2x12x12xf32>, tensor<2x12x4xf32>) outs(%z3 : tensor<2x12x4xf32>) -> tensor<2x12x4xf32>
+  %o = tensor.expand_shape %o3 [[0, 1], [2], [3]] output_shape [1, 2, 12, 4] : tensor<2x12x4xf32> into tensor<1x2x12x4xf32>
+  return %o : tensor<1x2x12x4xf32>
+}
+
 func.func @input(%seed: f32) -> tensor<1x2x12x4xf32> {
   %e = tensor.empty() : tensor<1x2x12x4xf32>
   %r = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
@@ -339,6 +377,8 @@ func.func @main() {
   call @print(%o2) : (tensor<1x2x12x4xf32>) -> ()
   %o4 = call @sinks_splat(%q, %k, %v) : (tensor<1x2x12x4xf32>, tensor<1x2x12x4xf32>, tensor<1x2x12x4xf32>) -> tensor<1x2x12x4xf32>
   call @print(%o4) : (tensor<1x2x12x4xf32>) -> ()
+  %o5 = call @sinks_under_reshape(%q, %k, %v, %sinks) : (tensor<1x2x12x4xf32>, tensor<1x2x12x4xf32>, tensor<1x2x12x4xf32>, tensor<2xf32>) -> tensor<1x2x12x4xf32>
+  call @print(%o5) : (tensor<1x2x12x4xf32>) -> ()
   %o3 = call @near_miss_sink_used(%q, %k, %v, %sinks) : (tensor<1x2x12x4xf32>, tensor<1x2x12x4xf32>, tensor<1x2x12x4xf32>, tensor<2xf32>) -> tensor<1x2x12x4xf32>
   call @print(%o3) : (tensor<1x2x12x4xf32>) -> ()
   return

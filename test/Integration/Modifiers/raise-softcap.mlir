@@ -1,9 +1,11 @@
 // Soft-capping (Gemma 2, Grok-1) between Q·Kᵀ and the softmax becomes
-// fa.attention's score_mod; the near misses stay as they are, each with a
-// remark: the mask applied before the cap (tanh(-inf / cap) is -cap, so a
-// hidden key would count), a cap read from a tensor, a function that also
-// reads the transposed score, a cap applied after the softmax. Raised and
-// unraised runs agree to f32 rounding.
+// fa.attention's score_mod. So do a mask applied before the cap (tanh(-inf
+// / cap) is -cap: the hidden key counts, in the frontend and in the op, as
+// the select is part of the function) and a cap read from a tensor (read by
+// the function at the score's position). The near misses stay as they are,
+// each with a remark: a function that also reads the transposed score, a
+// cap applied after the softmax. Raised and unraised runs agree to f32
+// rounding.
 // RUN: fa-opt %s --fa-raise-attention=explain=true 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: fa-opt %s --fa-raise-attention | FileCheck %s --check-prefix=RAISED
 // RUN: fa-opt %s --fa-cpu-pipeline | %mlir-run > %t.raised
@@ -12,8 +14,6 @@
 // RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_80 max-block-kv=4" | %mlir-run > %t.kernel
 // RUN: %compare %t.kernel %t.frontend --rtol 1e-5 | FileCheck %s --check-prefix=SAME
 // SAME: MATCH 384 values
-// REMARK-DAG: remark: attention not raised: a mask is applied before a function of the scores (the function of a hidden key's -inf is a finite score: the key would count)
-// REMARK-DAG: remark: attention not raised: the scores are multiplied by a tensor, not a compile-time scalar
 // REMARK-DAG: remark: attention not raised: P·V reads mul(...), not exp(x - max) / sum
 // REMARK-DAG: remark: attention not raised: the function of the scores reads them twice, through different scales or at different positions (s[i, j] and s[j, i], say); score_mod reads one score
 // RAISED-LABEL: func.func @softcap(
@@ -27,10 +27,14 @@
 // RAISED-LABEL: func.func @softcap_causal
 // RAISED: fa.attention {{.*}} causal = {{.*}} score_mod {
 // RAISED: math.tanh
-// RAISED-LABEL: func.func @near_miss_mask_before_cap
-// RAISED-NOT: fa.attention
-// RAISED-LABEL: func.func @near_miss_tensor_cap
-// RAISED-NOT: fa.attention
+// RAISED-LABEL: func.func @mask_before_cap
+// RAISED: fa.attention {{.*}} score_mod {
+// RAISED: arith.select
+// RAISED: math.tanh
+// RAISED-LABEL: func.func @tensor_cap
+// RAISED: fa.attention {{.*}} score_mod {
+// RAISED: tensor.extract %{{.*}} : tensor<1x1x12x12xf32>
+// RAISED: math.tanh
 // RAISED-LABEL: func.func @near_miss_transposed_score
 // RAISED-NOT: fa.attention
 // RAISED-LABEL: func.func @near_miss_cap_after_softmax
@@ -145,7 +149,7 @@ func.func @softcap_causal(%q: tensor<1x2x12x4xf32>, %k: tensor<1x2x12x4xf32>, %v
 }
 
 // Near miss: the mask before the cap (tanh(-inf) = -1 is a finite score, hidden keys count).
-func.func @near_miss_mask_before_cap(%q: tensor<1x2x12x4xf32>, %k: tensor<1x2x12x4xf32>, %v: tensor<1x2x12x4xf32>) -> tensor<1x2x12x4xf32> {
+func.func @mask_before_cap(%q: tensor<1x2x12x4xf32>, %k: tensor<1x2x12x4xf32>, %v: tensor<1x2x12x4xf32>) -> tensor<1x2x12x4xf32> {
   %zero = arith.constant 0.0 : f32
   %neginf = arith.constant 0xFF800000 : f32
   %scale = arith.constant 0.5 : f32
@@ -203,7 +207,7 @@ func.func @near_miss_mask_before_cap(%q: tensor<1x2x12x4xf32>, %k: tensor<1x2x12
 }
 
 // Near miss: a cap read from a tensor (per score), which score_mod is not raised from.
-func.func @near_miss_tensor_cap(%q: tensor<1x2x12x4xf32>, %k: tensor<1x2x12x4xf32>, %v: tensor<1x2x12x4xf32>, %caps: tensor<12x12xf32>) -> tensor<1x2x12x4xf32> {
+func.func @tensor_cap(%q: tensor<1x2x12x4xf32>, %k: tensor<1x2x12x4xf32>, %v: tensor<1x2x12x4xf32>, %caps: tensor<12x12xf32>) -> tensor<1x2x12x4xf32> {
   %zero = arith.constant 0.0 : f32
   %neginf = arith.constant 0xFF800000 : f32
   %scale = arith.constant 0.5 : f32
@@ -391,7 +395,7 @@ func.func @main() {
   call @print(%o1) : (tensor<1x2x12x4xf32>) -> ()
   %o2 = call @softcap_causal(%q, %k, %v) : (tensor<1x2x12x4xf32>, tensor<1x2x12x4xf32>, tensor<1x2x12x4xf32>) -> tensor<1x2x12x4xf32>
   call @print(%o2) : (tensor<1x2x12x4xf32>) -> ()
-  %o3 = call @near_miss_mask_before_cap(%q, %k, %v) : (tensor<1x2x12x4xf32>, tensor<1x2x12x4xf32>, tensor<1x2x12x4xf32>) -> tensor<1x2x12x4xf32>
+  %o3 = call @mask_before_cap(%q, %k, %v) : (tensor<1x2x12x4xf32>, tensor<1x2x12x4xf32>, tensor<1x2x12x4xf32>) -> tensor<1x2x12x4xf32>
   call @print(%o3) : (tensor<1x2x12x4xf32>) -> ()
   %o4 = call @near_miss_cap_after_softmax(%q, %k, %v) : (tensor<1x2x12x4xf32>, tensor<1x2x12x4xf32>, tensor<1x2x12x4xf32>) -> tensor<1x2x12x4xf32>
   call @print(%o4) : (tensor<1x2x12x4xf32>) -> ()

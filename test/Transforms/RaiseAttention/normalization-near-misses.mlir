@@ -188,30 +188,6 @@ func.func @argmax_used(%s: tensor<8x8xf32>, %v: tensor<8x4xf32>) -> (tensor<8x4x
 
 // -----
 
-// A scale splat from a runtime value (tensor.splat of an argument) is not
-// a compile-time scalar.
-// CHECK-LABEL: func.func @runtime_splat_scale
-// CHECK-NOT: fa.attention
-func.func @runtime_splat_scale(%q: tensor<2x8x4xf32>, %k: tensor<2x8x4xf32>, %v: tensor<2x8x4xf32>, %c: f32) -> tensor<2x8x4xf32> {
-  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
-  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  %scale = tensor.splat %c : tensor<2x8x8xf32>
-  %kt = tosa.transpose %k {perms = array<i32: 0, 2, 1>} : (tensor<2x8x4xf32>) -> tensor<2x4x8xf32>
-  %s = tosa.matmul %q, %kt, %zp, %zp : (tensor<2x8x4xf32>, tensor<2x4x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x8x8xf32>
-  %x = arith.mulf %s, %scale : tensor<2x8x8xf32>
-  %m = tosa.reduce_max %x {axis = 2 : i32} : (tensor<2x8x8xf32>) -> tensor<2x8x1xf32>
-  %xm = tosa.sub %x, %m : (tensor<2x8x8xf32>, tensor<2x8x1xf32>) -> tensor<2x8x8xf32>
-  // expected-remark @+1 {{attention not raised: the scores are multiplied by a tensor, not a compile-time scalar (a per-head or dynamic scale)}}
-  %e = tosa.exp %xm : (tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
-  %sum = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<2x8x8xf32>) -> tensor<2x8x1xf32>
-  %inv = tosa.reciprocal %sum : (tensor<2x8x1xf32>) -> tensor<2x8x1xf32>
-  %p = tosa.mul %e, %inv, %shift : (tensor<2x8x8xf32>, tensor<2x8x1xf32>, tensor<1xi8>) -> tensor<2x8x8xf32>
-  %o = tosa.matmul %p, %v, %zp, %zp : (tensor<2x8x8xf32>, tensor<2x8x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x8x4xf32>
-  return %o : tensor<2x8x4xf32>
-}
-
-// -----
-
 // The log-sum-exp adds another tensor's max than the one its sum subtracts
 // (here a max of the scores computed twice): not read as the same max.
 // CHECK-LABEL: func.func @lse_other_max

@@ -2,7 +2,7 @@
 // and their near misses, which stay as written with an explained remark.
 // RUN: fa-opt %s -split-input-file --fa-raise-attention=explain=true -verify-diagnostics | FileCheck %s
 // RUN: fa-opt %s --fa-raise-attention=print-counts=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=COUNTS
-// COUNTS: remark: fa-raise-attention: 11 candidates, 7 raised, 1 rejected (softmax-axis), 2 rejected (mask), 1 rejected (shape)
+// COUNTS: remark: fa-raise-attention: 11 candidates, 9 raised, 1 rejected (softmax-axis), 1 rejected (shape)
 
 // -----
 
@@ -211,9 +211,13 @@ func.func @tensor_scale(%q: tensor<4x8x4xf32>, %k: tensor<4x8x4xf32>, %v: tensor
 
 // -----
 
-// A boolean mask cast to float and added as 0/1 (docs/Sources.md §5.5).
+// A boolean mask cast to float and added as 0/1 (docs/Sources.md §5.5): a
+// bias of 0 or 1, read by the score function.
 // CHECK-LABEL: func.func @boolean_added
-// CHECK-NOT: fa.attention
+// CHECK: fa.attention {{.*}} scale = 5.000000e-01 score_mod {
+// CHECK: tensor.extract %{{.*}} : tensor<1x1x8x8xf32>
+// CHECK: arith.addf
+// CHECK: fa.yield
 func.func @boolean_added(%q: tensor<4x8x4xf32>, %k: tensor<4x8x4xf32>, %v: tensor<4x8x4xf32>, %m: tensor<1x8x8xi1>) -> tensor<4x8x4xf32> {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
   %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
@@ -225,7 +229,6 @@ func.func @boolean_added(%q: tensor<4x8x4xf32>, %k: tensor<4x8x4xf32>, %v: tenso
   %x = tosa.add %y, %mf : (tensor<4x8x8xf32>, tensor<1x8x8xf32>) -> tensor<4x8x8xf32>
   %max = tosa.reduce_max %x {axis = 2 : i32} : (tensor<4x8x8xf32>) -> tensor<4x8x1xf32>
   %d = tosa.sub %x, %max : (tensor<4x8x8xf32>, tensor<4x8x1xf32>) -> tensor<4x8x8xf32>
-  // expected-remark @+1 {{attention not raised: a boolean tensor is added to the scores as 0/1; a keep-mask needs select(mask, s, -inf)}}
   %e = tosa.exp %d : (tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
   %sum = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<4x8x8xf32>) -> tensor<4x8x1xf32>
   %inv = tosa.reciprocal %sum : (tensor<4x8x1xf32>) -> tensor<4x8x1xf32>
@@ -263,10 +266,14 @@ func.func @splat_bias(%q: tensor<4x8x4xf32>, %k: tensor<4x8x4xf32>, %v: tensor<4
 
 // -----
 
-// Near miss: the constant is added before the scale, so each score is
-// scale * (s + c); fa.attention adds its bias after the scale.
+// The constant is added before the scale, so each score is scale * (s + c):
+// one score function (fa.attention adds its mask after the scale).
 // CHECK-LABEL: func.func @constant_before_scale
-// CHECK-NOT: fa.attention
+// CHECK: fa.attention {{.*}} scale = 1.000000e+00 score_mod {
+// CHECK: arith.constant 5.000000e-01
+// CHECK: arith.addf
+// CHECK: arith.mulf
+// CHECK: fa.yield
 func.func @constant_before_scale(%q: tensor<4x8x4xf32>, %k: tensor<4x8x4xf32>, %v: tensor<4x8x4xf32>) -> tensor<4x8x4xf32> {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
   %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
@@ -278,7 +285,6 @@ func.func @constant_before_scale(%q: tensor<4x8x4xf32>, %k: tensor<4x8x4xf32>, %
   %x = tosa.mul %y, %scale, %shift : (tensor<4x8x8xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x8x8xf32>
   %max = tosa.reduce_max %x {axis = 2 : i32} : (tensor<4x8x8xf32>) -> tensor<4x8x1xf32>
   %d = tosa.sub %x, %max : (tensor<4x8x8xf32>, tensor<4x8x1xf32>) -> tensor<4x8x8xf32>
-  // expected-remark @+1 {{attention not raised: the bias is added before the scale; fa.attention adds it after}}
   %e = tosa.exp %d : (tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
   %sum = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<4x8x8xf32>) -> tensor<4x8x1xf32>
   %inv = tosa.reciprocal %sum : (tensor<4x8x1xf32>) -> tensor<4x8x1xf32>
