@@ -5,7 +5,8 @@
 // the one mask tensor left (the bias) the op's mask. Raised and frontend
 // runs agree, through the tiled path and the emulated kernel (the length 3
 // run leaves rows 3.. with keys; the causal rows 0..2 see fewer).
-// Near misses: test/Transforms/RaiseAttention/multiple-masks.mlir.
+// Masks that do not combine are one score function: test/Transforms/
+// RaiseAttention/score-function-tensors.mlir.
 // RUN: fa-opt %s --fa-raise-attention=explain=true 2>&1 | FileCheck %s --check-prefix=RAISED
 // RUN: fa-opt %s --fa-cpu-pipeline | %mlir-run > %t.raised
 // RUN: fa-opt %s --fa-cpu-pipeline=raise=false | %mlir-run > %t.frontend
