@@ -461,6 +461,12 @@ MUTATIONS = [
      ["test/Integration/raise-score-function-tensors.mlir"],
      "a score function that may hide a whole row with -inf: the frontend's "
      "NaN rows become the op's 0"),
+    ("shared-scores-read-by-contraction",
+     "      isContraction(user) || user->getNumResults() == 0)",
+     "      user->getNumResults() == 0)",
+     ["test/Transforms/nothing-lost.mlir"],
+     "scores read by another contraction taken as only returned: the N×N "
+     "contraction kept beside the op"),
     ("sink-merged-batch-as-head",
      "                            : batchSplit.empty() &&",
      "                            : true &&",

@@ -267,6 +267,12 @@ def FARaiseAttention : Pass<"fa-raise-attention"> {
            "`where` or `einsum` kept as a function by JAX export), and erase "
            "the helpers left without a caller; only where the pass runs on "
            "a module">,
+    Option<"shareScores", "share-scores", "bool", /*default=*/"true",
+           "Raise attention whose scores or probabilities are also used "
+           "outside it (returned as attention weights, read by another op): "
+           "their computation stays for those uses and O comes from the "
+           "fused op. Exact, but the shared part is computed twice; false "
+           "refuses such candidates with a remark instead">,
     Option<"explain", "explain", "bool", /*default=*/"false",
            "Emit a remark at each candidate softmax that is not raised, "
            "naming the check that failed, and at every exp or softmax that "

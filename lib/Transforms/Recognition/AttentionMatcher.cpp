@@ -2875,6 +2875,35 @@ bool isDeadCode(Operation *op, unsigned depth) {
   });
 }
 
+/// True when `user` only hands the value on out of the function: a
+/// return, a shape query, or pure copies and casts (no contraction) whose
+/// users do the same.
+static bool escapesOnly(Operation *user, unsigned depth = 4) {
+  if (user->hasTrait<OpTrait::ReturnLike>() || isa<tensor::DimOp>(user))
+    return true;
+  if (depth == 0 || !isPure(user) || user->getNumRegions() > 1 ||
+      isContraction(user) || user->getNumResults() == 0)
+    return false;
+  return llvm::all_of(user->getUsers(), [&](Operation *next) {
+    return escapesOnly(next, depth - 1);
+  });
+}
+
+bool Matcher::onlyEscapes() {
+  for (Operation *op : patternOps) {
+    if ((match.logsumexp && logsumexpTerm &&
+         op == logsumexpTerm->value.getDefiningOp()) ||
+        op == match.normalization)
+      continue;
+    for (Operation *user : op->getUsers())
+      if (user != root && !patternOps.contains(user) &&
+          !backwardOps.contains(user) && !isDeadCode(user) &&
+          !escapesOnly(user))
+        return false;
+  }
+  return true;
+}
+
 bool Matcher::checkExternalUses() {
   // The logsumexp may be used outside: the op computes it too.
   Operation *logsumexpOp =
@@ -2931,6 +2960,16 @@ bool Matcher::checkExternalUses() {
     return false;
   }
   match.backward.reset();
+  if (options.shareScores && onlyEscapes()) {
+    // Attention weights also returned (or only their shape read): the
+    // frontend's ops stay for that use (the rewrite erases only what
+    // became dead) and O comes from the op. Exact, though the shared part
+    // is computed twice. Other uses (a backward not matched, a second
+    // consumer) are refused: the program would keep the N×N tensors and
+    // compute them twice.
+    match.sharedUser = user;
+    return true;
+  }
   return fail(RejectCategory::ExternalUse,
               "the result of " + op->getName().getStringRef() +
                   " (scores or probabilities) is also used by " +
@@ -3037,11 +3076,12 @@ Value Matcher::materializeCondition(Term *condition, bool anyType) {
 }
 
 std::optional<AttentionMatch>
-mlir::fa::recognition::matchAttention(Operation *root, Rejection &rejection) {
+mlir::fa::recognition::matchAttention(Operation *root, Rejection &rejection,
+                                      const MatchOptions &options) {
   auto attempt = [&](bool swapQueryAxes, bool scoresAsFunction,
                      Rejection &why, bool &twoQueryLoops,
                      bool &refusedInScores) -> std::optional<AttentionMatch> {
-    Matcher matcher(root, why, swapQueryAxes, scoresAsFunction);
+    Matcher matcher(root, why, swapQueryAxes, scoresAsFunction, options);
     std::optional<AttentionMatch> match = matcher.run();
     twoQueryLoops = matcher.twoQueryLoops;
     refusedInScores = matcher.refusedInScores;

@@ -249,6 +249,9 @@ struct AttentionMatch {
   /// Set when P also feeds attention's backward: the rewrite then emits
   /// fa.attention_backward beside fa.attention.
   std::optional<BackwardMatch> backward;
+  /// An op outside the pattern that reads the scores or probabilities
+  /// (MatchOptions::shareScores): what it reads is still computed for it.
+  Operation *sharedUser = nullptr;
 };
 
 /// True when `op` computes a contraction `init + a * b` with one or more
@@ -260,9 +263,18 @@ bool isContraction(Operation *op);
 /// contractions worth explaining when they are not raised.
 bool feedsOnSoftmax(Operation *op);
 
+/// What the matcher may accept beyond the attention itself.
+struct MatchOptions {
+  /// The scores or probabilities may also be used outside the pattern
+  /// (returned as attention weights, say): their computation then stays
+  /// for those uses, and only O comes from the op.
+  bool shareScores = true;
+};
+
 /// Matches attention rooted at the contraction `root` (P·V).
 std::optional<AttentionMatch> matchAttention(Operation *root,
-                                             Rejection &rejection);
+                                             Rejection &rejection,
+                                             const MatchOptions &options = {});
 
 } // namespace mlir::fa::recognition
 

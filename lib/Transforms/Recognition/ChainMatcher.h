@@ -113,9 +113,9 @@ public:
   /// biases into the op's attributes (matchAttention's last try, for
   /// masks and biases that do not combine into the op's one mask).
   Matcher(Operation *root, Rejection &rejection, bool swapQueryAxes = false,
-          bool scoresAsFunction = false)
+          bool scoresAsFunction = false, MatchOptions options = {})
       : root(root), rejection(rejection), swapQueryAxes(swapQueryAxes),
-        scoresAsFunction(scoresAsFunction) {
+        scoresAsFunction(scoresAsFunction), options(options) {
     rejection.location = root;
   }
 
@@ -229,6 +229,9 @@ private:
                    SmallVectorImpl<int64_t> &permutation);
   bool checkMask(Value mask, ArrayRef<Axis> labels);
   bool checkExternalUses();
+  /// True when every use of the pattern outside it only returns a value
+  /// (MatchOptions::shareScores).
+  bool onlyEscapes();
 
   // Linear attention (LinearAttention.cpp).
   /// A factor multiplied into the weights (a 0/1 mask, a decay table) or a
@@ -356,6 +359,7 @@ private:
   bool groupAxis = false;
   bool swapQueryAxes = false;
   bool scoresAsFunction = false;
+  MatchOptions options;
   /// While set, the walk is between Q·Kᵀ and the softmax (matchScores,
   /// combineMasks).
   bool inScores = false;

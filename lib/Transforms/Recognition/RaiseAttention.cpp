@@ -1447,7 +1447,10 @@ struct FARaiseAttentionPass
       if (erased.contains(root))
         continue;
       Rejection rejection;
-      std::optional<AttentionMatch> match = matchAttention(root, rejection);
+      MatchOptions options;
+      options.shareScores = shareScores;
+      std::optional<AttentionMatch> match =
+          matchAttention(root, rejection, options);
       if (!match) {
         if (rejection.category == RejectCategory::NotCandidate)
           continue;
@@ -1466,6 +1469,13 @@ struct FARaiseAttentionPass
         root->emitRemark() << "attention raised; its mask stays a mask, not "
                               "kv_lengths: "
                            << match->maskNote;
+      if (explain && match->sharedUser)
+        root->emitRemark()
+            << "attention raised; its scores or probabilities are also used "
+               "by "
+            << match->sharedUser->getName()
+            << " outside it, so the frontend's ops that compute them stay "
+               "(share-scores=false refuses instead)";
       rewrite(*match, rewriter, erased);
     }
     // Linear attention: products of products not raised above. Where the

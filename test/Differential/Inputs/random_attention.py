@@ -1226,9 +1226,11 @@ def generate_program_ungrouped(index, rng, dtype):
     # a cap applied after a mask (the hidden keys' tanh(-inf) = -1 is what
     # the frontend computes too): each is one score function over the
     # tensors it reads (issue 51).
+    # P returned as well ("extra-user") is raised with share-scores: the
+    # frontend's P stays for the return (issue 51).
     p.expect = ("untouched" if mutation not in (None, "permutation", "finite-fill",
                                                  "tensor-scale", "multiply-mask",
-                                                 "cap-after-mask")
+                                                 "cap-after-mask", "extra-user")
                 or lse_length_bias else "raised")
     return p
 
@@ -2309,7 +2311,7 @@ def generate_program_2d(index, rng, dtype):
     # A finite fill (issue 29) is raised as mask_fill: no longer a near miss;
     # nor a 0/1 mask that multiplies the scores (a score function, issue 51).
     p.expect = ("untouched" if mutation not in (None, "permutation", "finite-fill",
-                                                 "multiply-mask")
+                                                 "multiply-mask", "extra-user")
                 else "raised")
     return p
 

@@ -1,8 +1,9 @@
 // Attention sinks as frontends spell them (GPT-OSS): a per-head logit
 // concatenated to the scores as one more key column, a softmax over
 // Nk + 1, the column sliced off before P·V. Raised to fa.attention's sinks
-// operand; near misses stay, each with a remark: the sink's probability
-// used elsewhere, a column that varies along the queries. Raised and
+// operand. The sink's probability used elsewhere too is raised with
+// share-scores (the frontend's softmax stays for that use); the near miss
+// stays, with a remark: a column that varies along the queries. Raised and
 // unraised runs agree to f32 rounding, on the tiled path and the emulated
 // GPU kernel.
 // RUN: fa-opt %s --fa-raise-attention=explain=true 2>&1 | FileCheck %s --check-prefix=REMARK
@@ -15,7 +16,7 @@
 // RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_80 max-block-kv=4" | %mlir-run > %t.kernel
 // RUN: %compare %t.kernel %t.frontend --rtol 1e-5 | FileCheck %s --check-prefix=SAME
 // SAME: MATCH 480 values
-// REMARK-DAG: remark: attention not raised: the result of linalg.softmax (scores or probabilities) is also used by tensor.extract_slice outside the pattern
+// REMARK-DAG: remark: attention raised; its scores or probabilities are also used by tensor.extract_slice outside it
 // REMARK-DAG: remark: attention not raised: the sink column varies along
 // RAISED-LABEL: func.func @sinks_causal
 // RAISED: fa.attention {{.*}} sinks(%{{.*}} : tensor<2xf32>) scale = 5.000000e-01 causal =
@@ -26,8 +27,9 @@
 // RAISED-LABEL: func.func @sinks_splat
 // RAISED: %[[FILLED:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<2xf32>)
 // RAISED: fa.attention {{.*}} sinks(%[[FILLED]] : tensor<2xf32>) scale = 5.000000e-01 :
-// RAISED-LABEL: func.func @near_miss_sink_used
-// RAISED-NOT: fa.attention
+// RAISED-LABEL: func.func @sink_probability_used
+// RAISED: linalg.softmax
+// RAISED: fa.attention {{.*}} sinks(
 // RAISED-LABEL: func.func @near_miss_sink_per_query
 // RAISED-NOT: fa.attention
 // RAISED-LABEL: func.func @sinks_under_reshape
@@ -187,7 +189,7 @@ func.func @sinks_splat(%q: tensor<1x2x12x4xf32>, %k: tensor<1x2x12x4xf32>, %v: t
 }
 
 // Near miss: the sink's probability is also used (added to O).
-func.func @near_miss_sink_used(%q: tensor<1x2x12x4xf32>, %k: tensor<1x2x12x4xf32>, %v: tensor<1x2x12x4xf32>, %sinks: tensor<2xf32>) -> tensor<1x2x12x4xf32> {
+func.func @sink_probability_used(%q: tensor<1x2x12x4xf32>, %k: tensor<1x2x12x4xf32>, %v: tensor<1x2x12x4xf32>, %sinks: tensor<2xf32>) -> tensor<1x2x12x4xf32> {
   %zero = arith.constant 0.0 : f32
   %neginf = arith.constant 0xFF800000 : f32
   %scale = arith.constant 0.5 : f32
@@ -379,7 +381,7 @@ func.func @main() {
   call @print(%o4) : (tensor<1x2x12x4xf32>) -> ()
   %o5 = call @sinks_under_reshape(%q, %k, %v, %sinks) : (tensor<1x2x12x4xf32>, tensor<1x2x12x4xf32>, tensor<1x2x12x4xf32>, tensor<2xf32>) -> tensor<1x2x12x4xf32>
   call @print(%o5) : (tensor<1x2x12x4xf32>) -> ()
-  %o3 = call @near_miss_sink_used(%q, %k, %v, %sinks) : (tensor<1x2x12x4xf32>, tensor<1x2x12x4xf32>, tensor<1x2x12x4xf32>, tensor<2xf32>) -> tensor<1x2x12x4xf32>
+  %o3 = call @sink_probability_used(%q, %k, %v, %sinks) : (tensor<1x2x12x4xf32>, tensor<1x2x12x4xf32>, tensor<1x2x12x4xf32>, tensor<2xf32>) -> tensor<1x2x12x4xf32>
   call @print(%o3) : (tensor<1x2x12x4xf32>) -> ()
   return
 }

@@ -1,8 +1,11 @@
 // Near misses: each function is one change away from attention, and the
 // change alters the meaning. None may be raised; with explain=true each
 // candidate gets a remark naming the failed check.
-// RUN: fa-opt %s -split-input-file --fa-raise-attention=explain=true -verify-diagnostics | FileCheck %s
-// RUN: fa-opt %s --fa-raise-attention=print-counts=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=COUNTS
+// The scores or probabilities returned as well are near misses only with
+// share-scores=false (by default they are raised and kept for the return:
+// test/Integration/raise-shared-scores.mlir).
+// RUN: fa-opt %s -split-input-file "--fa-raise-attention=explain=true share-scores=false" -verify-diagnostics | FileCheck %s
+// RUN: fa-opt %s "--fa-raise-attention=print-counts=true share-scores=false" -o /dev/null 2>&1 | FileCheck %s --check-prefix=COUNTS
 // COUNTS: remark: fa-raise-attention: 9 candidates, 0 raised, 2 rejected (structure), 2 rejected (softmax-axis), 1 rejected (contraction), 3 rejected (external-use), 1 rejected (scale)
 
 // -----
