@@ -467,12 +467,12 @@ MUTATIONS = [
      ["test/Transforms/nothing-lost.mlir"],
      "scores read by another contraction taken as only returned: the N×N "
      "contraction kept beside the op"),
-    ("sink-merged-batch-as-head",
-     "                            : batchSplit.empty() &&",
-     "                            : true &&",
+    ("sink-merged-heads-despite-part",
+     "  if (numBatchDims != 1 || partRead || match.kvLengths || match.backward ||",
+     "  if (numBatchDims != 1 || match.kvLengths || match.backward ||",
      ["test/Transforms/RaiseAttention/sinks-under-reshapes.mlir"],
-     "a sink indexed by the merged [B·H] dim read as per head: the op's "
-     "batches share the first batch's logits"),
+     "sinks per merged [Hkv·G] head taken as the op's heads while a bias "
+     "reads only [Hkv]: the bias read at the wrong heads"),
     ("sink-column-per-query-raised",
      "    if (!perHead)\n      return fail(RejectCategory::Mask,",
      "    if (false)\n      return fail(RejectCategory::Mask,",

@@ -1098,9 +1098,56 @@ bool Matcher::settleEmptyRows(const OperandTypes &types) {
   return true;
 }
 
+/// Where the chain splits its one batch dim into [B, H] and the sinks vary
+/// along the whole merged dim (gpt-oss: per query head, with the heads
+/// split into [Hkv, G] for the softmax), the op takes the merged dim as its
+/// heads (B = 1) instead of the split: possible when nothing else reads a
+/// part of it (masks, biases, a score function's tensors, a query scale,
+/// a returned logsumexp) and nothing needs the op's B (lengths, pages, a
+/// backward).
+bool Matcher::headsFromSplit() {
+  auto readsMerged = [](ArrayRef<Axis> labels) {
+    return llvm::any_of(labels, [](const Axis &axis) {
+      return axis.kind == AxisKind::Batch && axis.part == 0;
+    });
+  };
+  if (batchSplit.empty() || !match.sinks || match.sinkSplat ||
+      !readsMerged(match.sinkLabels))
+    return true;
+  auto readsPart = [](ArrayRef<Axis> labels) {
+    return llvm::any_of(labels, [](const Axis &axis) {
+      return axis.kind == AxisKind::Batch && axis.part != 0;
+    });
+  };
+  bool partRead = readsPart(match.sinkLabels) ||
+                  (match.mask && readsPart(match.maskLabels)) ||
+                  readsPart(match.logsumexpLabels) ||
+                  llvm::any_of(match.queryScaleParts,
+                               [](unsigned part) { return part != 0; }) ||
+                  llvm::any_of(match.extraBiases,
+                               [&](const auto &bias) {
+                                 return readsPart(bias.second);
+                               }) ||
+                  llvm::any_of(match.scoreFunction,
+                               [&](const ScoreFunctionNode &node) {
+                                 return node.tensor && readsPart(node.labels);
+                               });
+  if (numBatchDims != 1 || partRead || match.kvLengths || match.backward ||
+      match.groupAxis || match.groupSize > 1)
+    return fail(RejectCategory::Mask,
+                "the sink column varies along " +
+                    formatLabels(Axis{AxisKind::Batch, 0}) +
+                    ", which the softmax splits into [B, H]; fa.attention's "
+                    "sinks hold one logit per head");
+  batchSplit.clear();
+  return true;
+}
+
 /// Step 6: the match's remaining fields, and K and V read through a page
 /// table when they were gathered page by page.
 bool Matcher::finishMatch() {
+  if (!headsFromSplit())
+    return false;
   match.batchSplit = batchSplit;
   if (!batchSplit.empty() && match.groupSize > 1) {
     // The unrepeated heads must carry the same B as the split.
@@ -2080,11 +2127,11 @@ bool Matcher::peelSinkColumn(Term *term, Term *&next) {
   for (auto [dim, axis] : llvm::enumerate(sink->labels)) {
     // A dim of size 1 is the same logit everywhere along it (with one
     // query, the query axis has size 1 too). Where the chain splits its
-    // one batch dim into the op's [B, H], only the inner part is the head:
-    // the whole merged dim varies along B too.
+    // one batch dim into [B, H], the inner part is the head, and the whole
+    // merged dim is one if the op takes it as its heads (B = 1;
+    // finishMatch decides, headsFromSplit).
     bool isHead = axis.part ? axis.part == 2
-                            : batchSplit.empty() &&
-                                  axis.batchIndex + 1 == numBatchDims;
+                            : axis.batchIndex + 1 == numBatchDims;
     bool perHead = axis.kind == AxisKind::Unit ||
                    sinkType.getDimSize(dim) == 1 ||
                    (axis.kind == AxisKind::Batch && isHead);

@@ -136,6 +136,7 @@ private:
   bool readGroupedHeads(const OperandTypes &types);
   bool settleEmptyRows(const OperandTypes &types);
   bool finishMatch();
+  bool headsFromSplit();
   bool checkBackward();
 
   Term *leaf(Value value, Labels labels) {
