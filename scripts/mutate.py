@@ -467,6 +467,14 @@ MUTATIONS = [
      ["test/Transforms/nothing-lost.mlir"],
      "scores read by another contraction taken as only returned: the N×N "
      "contraction kept beside the op"),
+    ("merged-heads-split-swapped",
+     "      split.push_back(Axis{AxisKind::Batch, match.numBatchDims - 1});\n"
+     "      split.push_back(Axis{AxisKind::Group});",
+     "      split.push_back(Axis{AxisKind::Group});\n"
+     "      split.push_back(Axis{AxisKind::Batch, match.numBatchDims - 1});",
+     ["test/Integration/raise-merged-grouped-heads.mlir"],
+     "a bias along the merged [Hkv·G] heads split as [G, Hkv]: each head "
+     "reads another head's bias"),
     ("sink-merged-heads-despite-part",
      "  if (numBatchDims != 1 || partRead || match.kvLengths || match.backward ||",
      "  if (numBatchDims != 1 || match.kvLengths || match.backward ||",

@@ -73,6 +73,9 @@ std::string mlir::fa::recognition::formatLabels(ArrayRef<Axis> labels) {
     case AxisKind::Group:
       text += "G";
       break;
+    case AxisKind::GroupedHeads:
+      text += "Hkv·G";
+      break;
     }
   }
   return text + "]";
@@ -527,9 +530,6 @@ Term *Matcher::lookThroughBatchReshape(Term *term) {
   } else {
     return nullptr;
   }
-  // Only the one batch dim of a [B*H, N, ...] computation is split.
-  if (numBatchDims != 1)
-    return nullptr;
   // The split side's shape gives the part sizes.
   auto splitType =
       cast<RankedTensorType>(isExpand ? term->value.getType() : source.getType());
@@ -547,6 +547,31 @@ Term *Matcher::lookThroughBatchReshape(Term *term) {
     SmallVector<int64_t, 2> sizes = {splitType.getDimSize(group[0]),
                                      splitType.getDimSize(group[1])};
     if (ShapedType::isDynamic(sizes[0]) || ShapedType::isDynamic(sizes[1]))
+      return nullptr;
+    // [Hkv, G] <-> [Hkv·G]: the query heads merged between two grouped
+    // contractions (the group axis stays the op's, merged into its heads
+    // in the same order, head k·G + g).
+    Axis lastBatch{AxisKind::Batch, numBatchDims - 1};
+    if (isExpand && groupAxis && numBatchDims >= 1 &&
+        term->labels[group[0]] == lastBatch &&
+        term->labels[group[1]].kind == AxisKind::Group) {
+      if (!groupedHeads.empty() && groupedHeads != sizes)
+        return nullptr;
+      groupedHeads = sizes;
+      sourceLabels.push_back(Axis{AxisKind::GroupedHeads});
+      continue;
+    }
+    if (!isExpand && term->labels[index].kind == AxisKind::GroupedHeads) {
+      if (!groupedHeads.empty() && groupedHeads != sizes)
+        return nullptr;
+      groupedHeads = sizes;
+      sourceLabels.push_back(lastBatch);
+      sourceLabels.push_back(Axis{AxisKind::Group});
+      continue;
+    }
+    // Otherwise only the one batch dim of a [B*H, N, ...] computation is
+    // split.
+    if (numBatchDims != 1)
       return nullptr;
     if (!batchSplit.empty() && batchSplit != sizes)
       return nullptr;
@@ -1149,6 +1174,11 @@ bool Matcher::finishMatch() {
   if (!headsFromSplit())
     return false;
   match.batchSplit = batchSplit;
+  match.groupedHeads = groupedHeads;
+  if (!groupedHeads.empty() && groupedHeads.back() != match.groupSize)
+    return fail(RejectCategory::Shape,
+                "the merged heads are split into groups of a different size "
+                "than P·V's group");
   if (!batchSplit.empty() && match.groupSize > 1) {
     // The unrepeated heads must carry the same B as the split.
     auto keySource = cast<RankedTensorType>(match.key.getType());
@@ -2888,6 +2918,18 @@ bool Matcher::checkMask(Value mask, ArrayRef<Axis> labels) {
              "the mask is indexed by the merged batch dim while the softmax "
              "splits it into [B, H]");
     }
+  }
+  // A dim of the merged [Hkv·G] heads is the last batch dim and the group
+  // at once (the rewrite splits it).
+  if (llvm::is_contained(labels, Axis{AxisKind::GroupedHeads})) {
+    Axis lastBatch{AxisKind::Batch, numBatchDims - 1};
+    if (groupedHeads.empty() || llvm::is_contained(labels, lastBatch) ||
+        llvm::is_contained(labels, Axis{AxisKind::Group}) ||
+        llvm::count(labels, Axis{AxisKind::GroupedHeads}) != 1)
+      return fail(RejectCategory::Layout,
+                  "the mask is read as " + formatLabels(labels) +
+                      ", which reads the merged heads twice");
+    order.push_back(Axis{AxisKind::GroupedHeads});
   }
   for (auto [dim, label] : llvm::enumerate(labels)) {
     if (label.kind == AxisKind::Unit) {

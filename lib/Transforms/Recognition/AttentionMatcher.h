@@ -26,7 +26,19 @@ namespace mlir::fa::recognition {
 /// The role of one tensor dimension in attention.
 /// Group: a second query axis that K and V lack (JAX's grouped GQA
 /// contraction, `BTKGH,BSKH->BKGTS`): the query heads are [Hkv, G] pairs.
-enum class AxisKind { Batch, Query, Key, HeadDim, ValueDim, Unit, Group };
+/// GroupedHeads: the query heads as one dim that merges the K/V head (the
+/// last batch dim) and the group, [Hkv·G], where a frontend computes the
+/// softmax on merged heads between two grouped contractions.
+enum class AxisKind {
+  Batch,
+  Query,
+  Key,
+  HeadDim,
+  ValueDim,
+  Unit,
+  Group,
+  GroupedHeads
+};
 
 struct Axis {
   AxisKind kind;
@@ -178,6 +190,10 @@ struct AttentionMatch {
   /// dims in canonical order; the rewrite merges it into the last batch dim
   /// (the K/V head), so query head k·G + g reads K/V head k.
   bool groupAxis = false;
+  /// [Hkv, G] where the softmax ran on the merged heads [Hkv·G]: masks and
+  /// tensors read along that dim (AxisKind::GroupedHeads) are split into
+  /// the two by the rewrite. Empty otherwise.
+  SmallVector<int64_t, 2> groupedHeads;
   /// A mask that was exactly causal becomes this attribute instead.
   std::optional<DiagonalAlignment> causal;
   double scale = 1.0;

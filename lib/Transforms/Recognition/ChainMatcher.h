@@ -374,6 +374,9 @@ private:
   /// Sizes of [B, H] where the chain splits its batch dim (see
   /// lookThroughBatchReshape); empty otherwise.
   SmallVector<int64_t, 2> batchSplit;
+  /// Sizes of [Hkv, G] where the chain merges them into one heads dim
+  /// between grouped contractions (AxisKind::GroupedHeads); empty otherwise.
+  SmallVector<int64_t, 2> groupedHeads;
   double fill = 0;
   /// Masks on the scores after the first (match.mask): each a bias
   /// (invert false, fill -inf) or a select's condition with its fill. They

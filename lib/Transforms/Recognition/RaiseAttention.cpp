@@ -189,6 +189,38 @@ Value mergeMaskGroup(OpBuilder &b, Location loc, Value mask,
   return tensor::CollapseShapeOp::create(b, loc, mask, merge);
 }
 
+/// A tensor read along the merged heads [Hkv·G] (AxisKind::GroupedHeads)
+/// with that dim split into [Hkv, G], labelled as the last batch dim and
+/// the group; other tensors as they are.
+Value splitGroupedHeads(OpBuilder &b, Location loc, Value tensor,
+                        Labels &labels, const AttentionMatch &match) {
+  auto found = llvm::find(labels, Axis{AxisKind::GroupedHeads});
+  if (found == labels.end())
+    return tensor;
+  int64_t dim = found - labels.begin();
+  auto type = cast<RankedTensorType>(tensor.getType());
+  SmallVector<ReassociationIndices> reassociation;
+  SmallVector<int64_t> shape;
+  Labels split;
+  for (int64_t d = 0, next = 0; d < type.getRank(); ++d) {
+    if (d == dim) {
+      reassociation.push_back({next, next + 1});
+      next += 2;
+      llvm::append_range(shape, match.groupedHeads);
+      split.push_back(Axis{AxisKind::Batch, match.numBatchDims - 1});
+      split.push_back(Axis{AxisKind::Group});
+      continue;
+    }
+    reassociation.push_back({next++});
+    shape.push_back(type.getDimSize(d));
+    split.push_back(labels[d]);
+  }
+  labels = split;
+  return tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get(shape, type.getElementType()), tensor,
+      reassociation);
+}
+
 /// Brings a mask read as `labels` (a subsequence of [batch..., Nq, Nk] plus
 /// static unit dims) to the op's rank-4 [B, H, Nq, Nk] form: unit dims are
 /// collapsed away, then unit dims are inserted where the mask broadcasts.
@@ -718,12 +750,14 @@ SmallVector<Value> arrangeScoreFunctionTensors(OpBuilder &b, Location loc,
       tensors.push_back(Value());
       continue;
     }
-    Value tensor = arrangeMask(b, loc, node.tensor, node.labels,
+    Labels labels = node.labels;
+    Value tensor = splitGroupedHeads(b, loc, node.tensor, labels, match);
+    tensor = arrangeMask(b, loc, tensor, labels,
                                match.batchSplit.empty() ? match.numBatchDims
                                                         : 2,
                                match.groupAxis);
     if (match.groupAxis)
-      tensor = mergeMaskGroup(b, loc, tensor, node.labels, match.numBatchDims,
+      tensor = mergeMaskGroup(b, loc, tensor, labels, match.numBatchDims,
                               key, match.groupSize);
     tensors.push_back(tensor);
   }
@@ -919,20 +953,25 @@ Value arrangeOpMask(OpBuilder &b, Location loc, const AttentionMatch &match,
                                    .getValue()));
   }
   if (match.mask) {
-    mask = arrangeMask(b, loc, match.mask, match.maskLabels,
+    Labels maskLabels = match.maskLabels;
+    mask = splitGroupedHeads(b, loc, match.mask, maskLabels, match);
+    mask = arrangeMask(b, loc, mask, maskLabels,
                        match.batchSplit.empty() ? match.numBatchDims : 2,
                        match.groupAxis);
     if (match.maskFactor != 1.0)
       mask = scaleTensor(b, loc, mask, match.maskFactor);
-    for (const auto &[bias, labels] : match.extraBiases)
+    for (const auto &[bias, biasLabels] : match.extraBiases) {
+      Labels labels = biasLabels;
+      Value split = splitGroupedHeads(b, loc, bias, labels, match);
       mask = addBroadcast(
           b, loc, mask,
-          arrangeMask(b, loc, bias, labels,
+          arrangeMask(b, loc, split, labels,
                       match.batchSplit.empty() ? match.numBatchDims : 2,
                       match.groupAxis));
+    }
     if (match.groupAxis)
-      mask = mergeMaskGroup(b, loc, mask, match.maskLabels,
-                            match.numBatchDims, key, match.groupSize);
+      mask = mergeMaskGroup(b, loc, mask, maskLabels, match.numBatchDims, key,
+                            match.groupSize);
     if (match.invertMask) {
       Value ones = arith::ConstantOp::create(
           b, loc,
