@@ -467,6 +467,12 @@ MUTATIONS = [
      ["test/Transforms/nothing-lost.mlir"],
      "scores read by another contraction taken as only returned: the N×N "
      "contraction kept beside the op"),
+    ("max-initial-any-constant",
+     "             std::isinf(resolved->constant) && resolved->constant < 0;",
+     "             true;",
+     ["test/Transforms/RaiseAttention/algebraic-rules-near-misses.mlir"],
+     "max(m, c) read as the row max for any constant c: rows below c are "
+     "shifted by c"),
     ("merged-heads-split-swapped",
      "      split.push_back(Axis{AxisKind::Batch, match.numBatchDims - 1});\n"
      "      split.push_back(Axis{AxisKind::Group});",

@@ -15,14 +15,16 @@
 //   @run_time_scale s·t with t a 0-d input (a scale passed at run time);
 //   @bias_under_scale (s + bias)·c: the op's mask is c·bias;
 //   @deferred_normalization exp(s - max)·V, then each row divided by its
-//                   sum: the op's output replaces the division.
+//                   sum: the op's output replaces the division;
+//   @max_with_initial the row max reduced from -inf and maxed with -inf
+//                   again (JAX's initial=-inf): -inf is max's identity.
 // RUN: cat %s %S/Blocks/Inputs/runtime.mlir | fa-opt --fa-raise-attention=explain=true 2>&1 | FileCheck %s --check-prefix=RAISED
 // RUN: cat %s %S/Blocks/Inputs/runtime.mlir | fa-opt --fa-cpu-pipeline | %mlir-run > %t.raised
 // RUN: cat %s %S/Blocks/Inputs/runtime.mlir | fa-opt --fa-cpu-pipeline=raise=false | %mlir-run > %t.frontend
 // RUN: %compare %t.raised %t.frontend --rtol 1e-5 | FileCheck %s --check-prefix=SAME
 // RUN: cat %s %S/Blocks/Inputs/runtime.mlir | fa-opt "--fa-cpu-pipeline=max-block-kv=4" | %mlir-run > %t.blocks
 // RUN: %compare %t.blocks %t.frontend --rtol 1e-5 | FileCheck %s --check-prefix=SAME
-// SAME: MATCH 2048 values
+// SAME: MATCH 2304 values
 // RAISED-NOT: remark
 // RAISED-LABEL: func.func @exp2_log2e
 // RAISED: fa.attention {{.*}} scale = 0.2499999{{[0-9]*}} :
@@ -53,6 +55,9 @@
 // RAISED: fa.attention {{.*}} scale = 1.000000e+00 :
 // RAISED-NOT: call @softmax
 // RAISED-NOT: func.func private @softmax
+// RAISED-LABEL: func.func @max_with_initial
+// RAISED: fa.attention
+// RAISED-NOT: math.exp
 
 #id = affine_map<(b, i, j) -> (b, i, j)>
 #row = affine_map<(b, i, j) -> (b, i)>
@@ -406,6 +411,50 @@ func.func @helper_calls(%q: tensor<2x8x16xf32>, %k: tensor<2x16x8xf32>, %v: tens
   return %o : tensor<2x8x16xf32>
 }
 
+// JAX's softmax: the row max reduced from -inf, then max(-inf, m) once more
+// (jnp.max with initial=-inf): -inf is max's identity.
+func.func @max_with_initial(%q: tensor<2x8x16xf32>, %k: tensor<2x16x8xf32>, %v: tensor<2x8x16xf32>) -> tensor<2x8x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %initial = arith.constant dense<0xFF800000> : tensor<2x8xf32>
+  %e = tensor.empty() : tensor<2x8x8xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+  %s = linalg.batch_matmul ins(%q, %k : tensor<2x8x16xf32>, tensor<2x16x8xf32>) outs(%z : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+  %e2 = tensor.empty() : tensor<2x8xf32>
+  %mi = linalg.fill ins(%ninf : f32) outs(%e2 : tensor<2x8xf32>) -> tensor<2x8xf32>
+  %m0 = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "parallel", "reduction"]} ins(%s : tensor<2x8x8xf32>) outs(%mi : tensor<2x8xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %0 = arith.maximumf %acc, %a : f32
+    linalg.yield %0 : f32
+  } -> tensor<2x8xf32>
+  %m = linalg.generic {indexing_maps = [affine_map<(b, i) -> (b, i)>, affine_map<(b, i) -> (b, i)>, affine_map<(b, i) -> (b, i)>], iterator_types = ["parallel", "parallel"]} ins(%initial, %m0 : tensor<2x8xf32>, tensor<2x8xf32>) outs(%e2 : tensor<2x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %0 = arith.maximumf %a, %b : f32
+    linalg.yield %0 : f32
+  } -> tensor<2x8xf32>
+  %ex = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s, %m : tensor<2x8x8xf32>, tensor<2x8xf32>) outs(%e : tensor<2x8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %0 = arith.subf %a, %b : f32
+    %1 = math.exp %0 : f32
+    linalg.yield %1 : f32
+  } -> tensor<2x8x8xf32>
+  %si = linalg.fill ins(%zero : f32) outs(%e2 : tensor<2x8xf32>) -> tensor<2x8xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "parallel", "reduction"]} ins(%ex : tensor<2x8x8xf32>) outs(%si : tensor<2x8xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %0 = arith.addf %a, %acc : f32
+    linalg.yield %0 : f32
+  } -> tensor<2x8xf32>
+  %p = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel", "parallel"]} ins(%ex, %sum : tensor<2x8x8xf32>, tensor<2x8xf32>) outs(%e : tensor<2x8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %0 = arith.divf %a, %b : f32
+    linalg.yield %0 : f32
+  } -> tensor<2x8x8xf32>
+  %eo = tensor.empty() : tensor<2x8x16xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<2x8x8xf32>, tensor<2x8x16xf32>) outs(%zo : tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
+  return %o : tensor<2x8x16xf32>
+}
+
 func.func @main() {
   %c2 = arith.constant 2 : index
   %c8 = arith.constant 8 : index
@@ -445,6 +494,9 @@ func.func @main() {
   %o_d = call @deferred_normalization(%q, %k, %v) : (tensor<2x8x16xf32>, tensor<2x16x8xf32>, tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
   %u_d = tensor.cast %o_d : tensor<2x8x16xf32> to tensor<*xf32>
   call @printMemrefF32(%u_d) : (tensor<*xf32>) -> ()
+  %o_mi = call @max_with_initial(%q, %k, %v) : (tensor<2x8x16xf32>, tensor<2x16x8xf32>, tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
+  %u_mi = tensor.cast %o_mi : tensor<2x8x16xf32> to tensor<*xf32>
+  call @printMemrefF32(%u_mi) : (tensor<*xf32>) -> ()
   %o_b = call @bias_under_scale(%q, %k, %v, %bias) : (tensor<2x8x16xf32>, tensor<2x16x8xf32>, tensor<2x8x16xf32>, tensor<2x8x8xf32>) -> tensor<2x8x16xf32>
   %u_b = tensor.cast %o_b : tensor<2x8x16xf32> to tensor<*xf32>
   call @printMemrefF32(%u_b) : (tensor<*xf32>) -> ()

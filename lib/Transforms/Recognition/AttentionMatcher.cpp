@@ -1947,6 +1947,22 @@ bool Matcher::matchRowReduction(Term *stat, Term *expectedInput, bool isMax,
                " over one dim of the " +
                (isMax ? "scores" : "softmax numerator"));
   };
+  // max(m, -inf) is m (JAX reduces with initial = -inf, then takes the
+  // max with it once more): -inf is the identity of max, NaN included.
+  while (isMax && (stat->kind == ScalarKind::Max ||
+                   stat->kind == ScalarKind::MaxNum)) {
+    auto isNegInf = [&](Term *operand) {
+      Term *resolved = resolveQuietly(operand);
+      return resolved->kind == ScalarKind::Constant &&
+             std::isinf(resolved->constant) && resolved->constant < 0;
+    };
+    if (isNegInf(stat->operands[0]))
+      stat = resolve(stat->operands[1]);
+    else if (isNegInf(stat->operands[1]))
+      stat = resolve(stat->operands[0]);
+    else
+      break;
+  }
   if (stat->kind != ScalarKind::Input)
     return notReduction();
   std::optional<StructuredView> view = getStructuredView(stat->value);
