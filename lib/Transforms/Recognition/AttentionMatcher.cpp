@@ -1051,9 +1051,26 @@ bool Matcher::settleEmptyRows(const OperandTypes &types) {
   // whole row (-inf everywhere); one that holds a huge finite value may
   // fill a whole row with it.
   bool functionHidesKeys = false, functionFillsKeys = false;
+  // A tensor whose every element is a small constant (a 0/1 mask made
+  // from a boolean, a select between two such constants) neither hides
+  // nor fills a key through the function.
+  auto isSmallConstant = [&](Term *term) {
+    term = peelCasts(term);
+    return term->kind == ScalarKind::Constant &&
+           std::isfinite(term->constant) && std::abs(term->constant) < 1e30;
+  };
+  auto bounded = [&](const ScoreFunctionNode &node) {
+    Term *term = peelCasts(leaf(node.tensor, node.labels));
+    if (term->kind == ScalarKind::BoolToFloat)
+      return true;
+    return term->kind == ScalarKind::Select &&
+           isSmallConstant(term->operands[1]) &&
+           isSmallConstant(term->operands[2]);
+  };
   for (const ScoreFunctionNode &node : match.scoreFunction) {
-    if (node.tensor && !getElementTypeOrSelf(node.tensor.getType())
-                            .isInteger(1))
+    if (node.tensor &&
+        !getElementTypeOrSelf(node.tensor.getType()).isInteger(1) &&
+        !bounded(node))
       functionHidesKeys = functionFillsKeys = true;
     if (node.kind == ScalarKind::Constant && std::isinf(node.constant))
       functionHidesKeys = true;

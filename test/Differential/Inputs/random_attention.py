@@ -454,10 +454,10 @@ def generate_program_ungrouped(index, rng, dtype):
     if (mask == "bias" and mutation is None and layout != "split"
             and guard_rng.random() < 0.6):
         extra_causal = True
-        # The near miss: the causal masked_fill fills -10000, not -inf. A
-        # bias and a finite fill do not combine into the op's one mask (a
-        # fill cannot be folded into an additive bias exactly). Drawn from
-        # a generator of its own, so that the other draws stay as they were.
+        # The causal masked_fill fills -10000, not -inf: a bias and a finite
+        # fill do not combine into the op's one mask, and were a near miss
+        # until issue 51 raised them as one score function. Drawn from a
+        # generator of its own, so that the other draws stay as they were.
         if random.Random(f"multi-{index}-{nq}-{nk}").random() < 0.25:
             mutation = "extra-finite-fill"
     if layout == "split" and spelling == "kq-transposed":
@@ -565,8 +565,10 @@ def generate_program_ungrouped(index, rng, dtype):
                   unit_batch=unit_batch, softcap=softcap, alibi=alibi,
                   **({"length": lengths["value"], "length_type": lengths["type"],
                       "length_spelling": lengths["spelling"],
-                      "kv_lengths": "no" if lengths["spelling"] == "bias" and spelling == "lse"
-                      else "yes"} if lengths else {}),
+                      # Under a cap the length mask is part of the score
+                      # function (issue 51), not kv_lengths.
+                      "kv_lengths": "no" if (lengths["spelling"] == "bias" and spelling == "lse")
+                      or mutation == "cap-after-mask" else "yes"} if lengths else {}),
                   scale=scale if scale_form != "none" else 1.0)
     p.header = f"func.func @{p.name}({', '.join(args)}) -> ({', '.join(results)}) {{"
 
@@ -1230,7 +1232,8 @@ def generate_program_ungrouped(index, rng, dtype):
     # frontend's P stays for the return (issue 51).
     p.expect = ("untouched" if mutation not in (None, "permutation", "finite-fill",
                                                  "tensor-scale", "multiply-mask",
-                                                 "cap-after-mask", "extra-user")
+                                                 "cap-after-mask", "extra-user",
+                                                 "extra-finite-fill")
                 or lse_length_bias else "raised")
     return p
 
