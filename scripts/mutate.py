@@ -473,6 +473,12 @@ MUTATIONS = [
      ["test/Transforms/RaiseAttention/algebraic-rules-near-misses.mlir"],
      "max(m, c) read as the row max for any constant c: rows below c are "
      "shifted by c"),
+    ("grouped-sinks-group-not-head",
+     "                   (axis.kind == AxisKind::Group && groupAxis) ||",
+     "                   false ||",
+     ["test/Integration/Modifiers/raise-sinks-grouped.mlir"],
+     "a sink column along the group of grouped queries refused as not per "
+     "head (JAX's GQA with sinks left unraised)"),
     ("merged-heads-split-swapped",
      "      split.push_back(Axis{AxisKind::Batch, match.numBatchDims - 1});\n"
      "      split.push_back(Axis{AxisKind::Group});",

@@ -1241,6 +1241,10 @@ bool Matcher::finishMatch() {
 
 /// Step 7: in a joint graph, what fa.attention_backward can state.
 bool Matcher::checkBackward() {
+  if (match.backward && match.sinks && groupAxis)
+    return fail(RejectCategory::Structure,
+                "attention sinks with grouped queries as a group axis in a "
+                "training graph (dSinks per [Hkv, G] head is not matched)");
   if (match.backward &&
       llvm::any_of(match.scoreFunction, [](const ScoreFunctionNode &node) {
         return node.tensor || node.kind == ScalarKind::Select ||
@@ -2159,10 +2163,6 @@ bool Matcher::peelSinkColumn(Term *term, Term *&next) {
       column = concat.getInput1()[1];
     }
   }
-  if (groupAxis)
-    return fail(RejectCategory::Structure,
-                "attention sinks with grouped queries as a group axis are not "
-                "raised yet");
   if (!column ||
       cast<RankedTensorType>(column.getType()).getDimSize(keyDim) != 1)
     return fail(RejectCategory::Structure,
@@ -2195,9 +2195,13 @@ bool Matcher::peelSinkColumn(Term *term, Term *&next) {
     // finishMatch decides, headsFromSplit).
     bool isHead = axis.part ? axis.part == 2
                             : axis.batchIndex + 1 == numBatchDims;
+    // With grouped queries the heads are [Hkv, G]: the K/V head (the last
+    // batch dim) and the group.
     bool perHead = axis.kind == AxisKind::Unit ||
                    sinkType.getDimSize(dim) == 1 ||
-                   (axis.kind == AxisKind::Batch && isHead);
+                   (axis.kind == AxisKind::Batch && isHead) ||
+                   (axis.kind == AxisKind::Group && groupAxis) ||
+                   axis.kind == AxisKind::GroupedHeads;
     if (!perHead)
       return fail(RejectCategory::Mask,
                   "the sink column varies along " +

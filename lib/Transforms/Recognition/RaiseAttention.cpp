@@ -862,7 +862,7 @@ struct RaisedOperands {
 /// mask to [1, H or 1, 1, 1], then flattened (and broadcast to every query
 /// head where one logit serves them all).
 Value arrangeSinks(OpBuilder &b, Location loc, const AttentionMatch &match,
-                   Value query) {
+                   Value query, Value key) {
   if (match.sinkSplat) {
     Type f32 = b.getF32Type();
     OpFoldResult heads = tensor::getMixedSize(b, loc, query, 1);
@@ -871,9 +871,16 @@ Value arrangeSinks(OpBuilder &b, Location loc, const AttentionMatch &match,
         b, loc, b.getFloatAttr(f32, *match.sinkSplat));
     return linalg::FillOp::create(b, loc, logit, init).getResult(0);
   }
-  Value column =
-      arrangeMask(b, loc, match.sinks, match.sinkLabels,
-                  match.batchSplit.empty() ? match.numBatchDims : 2, false);
+  // With grouped queries the column is [B, Hkv, G, 1, 1] first, its K/V
+  // head and group merged into the op's heads (k·G + g) as for a mask.
+  Labels labels = match.sinkLabels;
+  Value column = splitGroupedHeads(b, loc, match.sinks, labels, match);
+  column = arrangeMask(b, loc, column, labels,
+                       match.batchSplit.empty() ? match.numBatchDims : 2,
+                       match.groupAxis);
+  if (match.groupAxis)
+    column = mergeMaskGroup(b, loc, column, labels, match.numBatchDims, key,
+                            match.groupSize);
   auto type = cast<RankedTensorType>(column.getType());
   Value flat = tensor::CollapseShapeOp::create(
       b, loc, column, SmallVector<ReassociationIndices>{{0, 1, 2, 3}});
@@ -1108,7 +1115,7 @@ RaisedOperands arrangeOperands(OpBuilder &b, Location loc,
 
   Value sinks;
   if (match.sinks)
-    sinks = arrangeSinks(b, loc, match, query);
+    sinks = arrangeSinks(b, loc, match, query, key);
   return RaisedOperands{query, key, value, mask, kvLengths, pageTable, sinks};
 }
 
