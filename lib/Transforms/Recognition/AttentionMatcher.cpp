@@ -424,8 +424,7 @@ Term *Matcher::step(Term *term) {
       Value unsliced;
       Operation *slice = nullptr;
       if (inChain && seekingProbabilities && !sinkColumnSliced &&
-          !term->labels.empty() &&
-          term->labels.back().kind == AxisKind::Key)
+          !term->labels.empty() && term->labels.back().kind == AxisKind::Key)
         slice = sinkColumnSlice(term->value, unsliced);
       if (slice) {
         sinkColumnSliced = true;
@@ -1161,19 +1160,17 @@ bool Matcher::headsFromSplit() {
       return axis.kind == AxisKind::Batch && axis.part != 0;
     });
   };
-  bool partRead = readsPart(match.sinkLabels) ||
-                  (match.mask && readsPart(match.maskLabels)) ||
-                  readsPart(match.logsumexpLabels) ||
-                  llvm::any_of(match.queryScaleParts,
-                               [](unsigned part) { return part != 0; }) ||
-                  llvm::any_of(match.extraBiases,
-                               [&](const auto &bias) {
-                                 return readsPart(bias.second);
-                               }) ||
-                  llvm::any_of(match.scoreFunction,
-                               [&](const ScoreFunctionNode &node) {
-                                 return node.tensor && readsPart(node.labels);
-                               });
+  bool partRead =
+      readsPart(match.sinkLabels) ||
+      (match.mask && readsPart(match.maskLabels)) ||
+      readsPart(match.logsumexpLabels) ||
+      llvm::any_of(match.queryScaleParts,
+                   [](unsigned part) { return part != 0; }) ||
+      llvm::any_of(match.extraBiases,
+                   [&](const auto &bias) { return readsPart(bias.second); }) ||
+      llvm::any_of(match.scoreFunction, [&](const ScoreFunctionNode &node) {
+        return node.tensor && readsPart(node.labels);
+      });
   if (numBatchDims != 1 || partRead || match.kvLengths || match.backward ||
       match.groupAxis || match.groupSize > 1)
     return fail(RejectCategory::Mask,
@@ -1970,8 +1967,8 @@ bool Matcher::matchRowReduction(Term *stat, Term *expectedInput, bool isMax,
   };
   // max(m, -inf) is m (JAX reduces with initial = -inf, then takes the
   // max with it once more): -inf is the identity of max, NaN included.
-  while (isMax && (stat->kind == ScalarKind::Max ||
-                   stat->kind == ScalarKind::MaxNum)) {
+  while (isMax &&
+         (stat->kind == ScalarKind::Max || stat->kind == ScalarKind::MaxNum)) {
     auto isNegInf = [&](Term *operand) {
       Term *resolved = resolveQuietly(operand);
       return resolved->kind == ScalarKind::Constant &&
@@ -2193,8 +2190,8 @@ bool Matcher::peelSinkColumn(Term *term, Term *&next) {
     // one batch dim into [B, H], the inner part is the head, and the whole
     // merged dim is one if the op takes it as its heads (B = 1;
     // finishMatch decides, headsFromSplit).
-    bool isHead = axis.part ? axis.part == 2
-                            : axis.batchIndex + 1 == numBatchDims;
+    bool isHead =
+        axis.part ? axis.part == 2 : axis.batchIndex + 1 == numBatchDims;
     // With grouped queries the heads are [Hkv, G]: the K/V head (the last
     // batch dim) and the group.
     bool perHead = axis.kind == AxisKind::Unit ||
@@ -2327,9 +2324,10 @@ bool Matcher::isScaledScores(Term *term, unsigned depth) {
 /// condition) become nodes that read them at the score's position, so the
 /// function is the frontend's, element for element, whatever it computes
 /// with them. `condition`: the node is a select's i1 condition.
-std::optional<unsigned>
-Matcher::translateScoreFunction(Term *term, Term *&argument, unsigned depth,
-                                bool condition) {
+std::optional<unsigned> Matcher::translateScoreFunction(Term *term,
+                                                        Term *&argument,
+                                                        unsigned depth,
+                                                        bool condition) {
   if (depth == 0) {
     reject(RejectCategory::Structure,
            "the function of the scores before the softmax is too deep");
@@ -2402,8 +2400,7 @@ Matcher::translateScoreFunction(Term *term, Term *&argument, unsigned depth,
     argument = term;
     return node(ScalarKind::Input, 0, {});
   }
-  auto translateAll = [&](ArrayRef<Term *> operands,
-                          ArrayRef<bool> conditions)
+  auto translateAll = [&](ArrayRef<Term *> operands, ArrayRef<bool> conditions)
       -> std::optional<SmallVector<unsigned, 3>> {
     SmallVector<unsigned, 3> indices;
     for (auto [operand, isCondition] : llvm::zip(operands, conditions)) {
@@ -3204,8 +3201,8 @@ Value Matcher::materializeCondition(Term *condition, bool anyType) {
 std::optional<AttentionMatch>
 mlir::fa::recognition::matchAttention(Operation *root, Rejection &rejection,
                                       const MatchOptions &options) {
-  auto attempt = [&](bool swapQueryAxes, bool scoresAsFunction,
-                     Rejection &why, bool &twoQueryLoops,
+  auto attempt = [&](bool swapQueryAxes, bool scoresAsFunction, Rejection &why,
+                     bool &twoQueryLoops,
                      bool &refusedInScores) -> std::optional<AttentionMatch> {
     Matcher matcher(root, why, swapQueryAxes, scoresAsFunction, options);
     std::optional<AttentionMatch> match = matcher.run();

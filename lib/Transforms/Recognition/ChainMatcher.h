@@ -364,12 +364,14 @@ private:
   /// While set, the walk is between Q·Kᵀ and the softmax (matchScores,
   /// combineMasks).
   bool inScores = false;
+
 public:
   /// Set when P·V has two query-only loops, whichever became the group.
   bool twoQueryLoops = false;
   /// Set when the refusal came from the scores' masks, biases or function:
   /// matchAttention then tries them as one score function.
   bool refusedInScores = false;
+
 private:
   /// Sizes of [B, H] where the chain splits its batch dim (see
   /// lookThroughBatchReshape); empty otherwise.

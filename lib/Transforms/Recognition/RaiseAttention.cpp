@@ -753,12 +753,11 @@ SmallVector<Value> arrangeScoreFunctionTensors(OpBuilder &b, Location loc,
     Labels labels = node.labels;
     Value tensor = splitGroupedHeads(b, loc, node.tensor, labels, match);
     tensor = arrangeMask(b, loc, tensor, labels,
-                               match.batchSplit.empty() ? match.numBatchDims
-                                                        : 2,
-                               match.groupAxis);
+                         match.batchSplit.empty() ? match.numBatchDims : 2,
+                         match.groupAxis);
     if (match.groupAxis)
-      tensor = mergeMaskGroup(b, loc, tensor, labels, match.numBatchDims,
-                              key, match.groupSize);
+      tensor = mergeMaskGroup(b, loc, tensor, labels, match.numBatchDims, key,
+                              match.groupSize);
     tensors.push_back(tensor);
   }
   return tensors;
@@ -805,8 +804,8 @@ void buildScoreMod(OpBuilder &b, AttentionOp op,
       break;
     }
     case ScalarKind::Select:
-      value = arith::SelectOp::create(b, loc, operand(0), operand(1),
-                                      operand(2));
+      value =
+          arith::SelectOp::create(b, loc, operand(0), operand(1), operand(2));
       break;
     case ScalarKind::BoolToFloat:
       value = arith::UIToFPOp::create(b, loc, f32, operand(0));
