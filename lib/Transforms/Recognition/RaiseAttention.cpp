@@ -738,6 +738,23 @@ Value toFrontendType(OpBuilder &b, Location loc, Value tensor,
   return tensor;
 }
 
+/// A tensor read like a mask (`labels` over the score's axes) in the op's
+/// [B, H, Nq, Nk] order, unit dims where it broadcasts: merged grouped
+/// heads split, grouped queries' [Hkv, G] merged into the op's heads.
+Value arrangeLikeScores(OpBuilder &b, Location loc, Value tensor,
+                        ArrayRef<Axis> labels, const AttentionMatch &match,
+                        Value key) {
+  Labels split(labels.begin(), labels.end());
+  tensor = splitGroupedHeads(b, loc, tensor, split, match);
+  tensor = arrangeMask(b, loc, tensor, split,
+                       match.batchSplit.empty() ? match.numBatchDims : 2,
+                       match.groupAxis);
+  if (match.groupAxis)
+    tensor = mergeMaskGroup(b, loc, tensor, split, match.numBatchDims, key,
+                            match.groupSize);
+  return tensor;
+}
+
 /// The tensors the score function reads, each arranged like a mask to
 /// [B, H, Nq, Nk] with unit dims where it broadcasts (null for the nodes
 /// that read none). Built before the op, which reads them from above.
@@ -750,15 +767,8 @@ SmallVector<Value> arrangeScoreFunctionTensors(OpBuilder &b, Location loc,
       tensors.push_back(Value());
       continue;
     }
-    Labels labels = node.labels;
-    Value tensor = splitGroupedHeads(b, loc, node.tensor, labels, match);
-    tensor = arrangeMask(b, loc, tensor, labels,
-                         match.batchSplit.empty() ? match.numBatchDims : 2,
-                         match.groupAxis);
-    if (match.groupAxis)
-      tensor = mergeMaskGroup(b, loc, tensor, labels, match.numBatchDims, key,
-                              match.groupSize);
-    tensors.push_back(tensor);
+    tensors.push_back(
+        arrangeLikeScores(b, loc, node.tensor, node.labels, match, key));
   }
   return tensors;
 }
@@ -870,16 +880,10 @@ Value arrangeSinks(OpBuilder &b, Location loc, const AttentionMatch &match,
         b, loc, b.getFloatAttr(f32, *match.sinkSplat));
     return linalg::FillOp::create(b, loc, logit, init).getResult(0);
   }
-  // With grouped queries the column is [B, Hkv, G, 1, 1] first, its K/V
-  // head and group merged into the op's heads (k·G + g) as for a mask.
-  Labels labels = match.sinkLabels;
-  Value column = splitGroupedHeads(b, loc, match.sinks, labels, match);
-  column = arrangeMask(b, loc, column, labels,
-                       match.batchSplit.empty() ? match.numBatchDims : 2,
-                       match.groupAxis);
-  if (match.groupAxis)
-    column = mergeMaskGroup(b, loc, column, labels, match.numBatchDims, key,
-                            match.groupSize);
+  // [B, H or 1, 1, 1]; with grouped queries, the K/V head and the group
+  // merged into the op's heads (k·G + g) as for a mask.
+  Value column =
+      arrangeLikeScores(b, loc, match.sinks, match.sinkLabels, match, key);
   auto type = cast<RankedTensorType>(column.getType());
   Value flat = tensor::CollapseShapeOp::create(
       b, loc, column, SmallVector<ReassociationIndices>{{0, 1, 2, 3}});
