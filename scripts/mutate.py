@@ -1816,6 +1816,24 @@ MUTATIONS = [
         continue;""",
      ["test/Transforms/RaiseAttention/near-misses.mlir"],
      "with a logsumexp matched, no intermediate's use outside the pattern is seen"),
+    # Issue 50: survivors of the partial operator run over the code since
+    # 4d6e4b0 (session 31, seed 50), with the tests that now kill them.
+    ("op50-linear-reference-eps-subtracted",
+     """                arith::AddFOp::create(nb, nloc, args[1], epsValue);""",
+     """                arith::SubFOp::create(nb, nloc, args[1], epsValue);""",
+     ["test/Integration/LinearAttention/lowering.mlir"],
+     "the reference linear attention divides by Σ − ε instead of Σ + ε"),
+    ("op50-ptxas-registers-least",
+     """      result.registers = std::max(result.registers, value);""",
+     """      result.registers = std::min(result.registers, value);""",
+     ["unittests"],
+     "a trial's registers read from its lightest kernel, not its heaviest"),
+    ("op50-trial-index-bitwidth-dropped",
+     """  options.indexBitwidth = pass.indexBitwidth;
+}""",
+     """}""",
+     ["unittests"],
+     "fa-confirm-tiles-with-ptxas assembles its trials with 64-bit indices whatever the pipeline's index-bitwidth"),
 ]
 
 

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fa/Pipelines/ConfirmTilesWithPtxas.h"
 #include "fa/Dialect/FA/IR/FAOps.h"
 #include "fa/Pipelines/Pipelines.h"
 #include "fa/Transforms/Common/LoweringDriver.h"
@@ -45,18 +46,8 @@ namespace mlir::fa {
 using namespace mlir;
 using namespace mlir::fa;
 
-namespace {
-
-/// What ptxas -v said about the kernels of one trial module.
-struct Assembled {
-  int64_t spillBytes = 0; // spill stores, summed over the kernels
-  int64_t registers = 0;  // the most any kernel uses
-};
-
-/// Sums "N bytes spill stores" and takes the largest "Used N registers"
-/// over every function ptxas -v reports.
-Assembled parsePtxasReport(StringRef report) {
-  Assembled result;
+PtxasReport mlir::fa::parsePtxasReport(StringRef report) {
+  PtxasReport result;
   llvm::Regex spills("([0-9]+) bytes spill stores");
   llvm::Regex used("Used ([0-9]+) registers");
   SmallVector<StringRef> lines;
@@ -71,6 +62,10 @@ Assembled parsePtxasReport(StringRef report) {
   }
   return result;
 }
+
+namespace {
+
+using Assembled = PtxasReport;
 
 /// Assembles `ptx` for `chip` with ptxas -v; nullopt when ptxas fails (the
 /// final compilation reports what ptxas says).
@@ -107,18 +102,15 @@ struct ConfirmTilesWithPtxasPass
     : public fa::impl::FAConfirmTilesWithPtxasBase<ConfirmTilesWithPtxasPass> {
   using Base::Base;
 
+  /// Reads the options, which the base class keeps protected.
+  template <typename PassOrOptions>
+  friend void mlir::fa::setTrialPipelineOptions(const PassOrOptions &pass,
+                                                GPUPipelineOptions &options);
+
   /// The rest of fa-gpu-pipeline, to PTX, with this pass's options.
   void buildTrialPipeline(OpPassManager &pm) const {
     GPUPipelineOptions options;
-    options.chip = chip;
-    options.format = "isa";
-    options.cudaToolkit = cudaToolkit;
-    options.barePointers = barePointers;
-    options.registerFragments = registerFragments;
-    options.tmaProducer = tmaProducer;
-    options.overlapSoftmax = overlapSoftmax;
-    options.pingPong = pingPong;
-    options.indexBitwidth = indexBitwidth;
+    setTrialPipelineOptions(*this, options);
     buildGPUPipelineFromTiles(pm, options);
   }
 

@@ -4,8 +4,10 @@
 // recurrence, a third order). GQA 4/2, N = 22 (chunks of 4, 5 and 8 leave
 // a partial last chunk), D = 8, Dv = 4, phi = elu + 1 on Q and K:
 // - @plain: not causal, unnormalized, scale 1/8;
-// - @normalized: not causal, scale 1/2, normalize(eps = 1e-6);
-// - @causal: causal, normalized, chunks of 4;
+// - @normalized: not causal, scale 1/2, normalize(eps = 4): an epsilon
+//   as large as the denominators, so that one added or subtracted shows;
+// - @causal: causal, normalized (eps = 0.5, large beside the first rows'
+//   sums), chunks of 4;
 // - @retnet: causal with decays 0.9, 0.5, 0.99, 1.0, unnormalized, chunks
 //   of 8;
 // - @retnet_normalized: the same normalized, chunks of 5.
@@ -17,7 +19,7 @@
 // RUN: fa-opt %s --fa-cpu-pipeline=reference=true | %mlir-run > %t.reference
 // RUN: %compare %t.lowered %t.reference --rtol 1e-5 --atol 2e-5 | FileCheck %s
 // RUN: fa-opt %s --fa-cpu-pipeline | %run-entry main_inputs > %t.inputs
-// RUN: %python %S/Inputs/linear_attention_oracle.py --inputs %t.inputs --heads 4 --kv-heads 2 --len 22 --dim 8 --value-dim 4 --ops "plain:0.125:-:-" "plain:0.5:norm=1e-6:-" "causal:1.0:norm=1e-6:-" "causal:1.0:-:0.9,0.5,0.99,1.0" "causal:1.0:norm=1e-6:0.9,0.5,0.99,1.0" > %t.oracle
+// RUN: %python %S/Inputs/linear_attention_oracle.py --inputs %t.inputs --heads 4 --kv-heads 2 --len 22 --dim 8 --value-dim 4 --ops "plain:0.125:-:-" "plain:0.5:norm=4.0:-" "causal:1.0:norm=0.5:-" "causal:1.0:-:0.9,0.5,0.99,1.0" "causal:1.0:norm=1e-6:0.9,0.5,0.99,1.0" > %t.oracle
 // RUN: %compare %t.lowered %t.oracle --rtol 1e-5 --atol 2e-5 | FileCheck %s
 // RUN: %compare %t.reference %t.oracle --rtol 1e-5 --atol 2e-5 | FileCheck %s
 // CHECK: MATCH 1760 values
@@ -46,12 +48,12 @@ func.func @plain(%q: !q, %k: !k, %v: !v) -> !o {
 }
 
 func.func @normalized(%q: !q, %k: !k, %v: !v) -> !o {
-  %o = fa.linear_attention %q, %k, %v scale = 0.5 normalize(eps = 1.0e-6) : !q, !k, !v -> !o
+  %o = fa.linear_attention %q, %k, %v scale = 0.5 normalize(eps = 4.0) : !q, !k, !v -> !o
   return %o : !o
 }
 
 func.func @causal(%q: !q, %k: !k, %v: !v) -> !o {
-  %o = fa.linear_attention %q, %k, %v scale = 1.0 causal normalize(eps = 1.0e-6) chunk = 4 : !q, !k, !v -> !o
+  %o = fa.linear_attention %q, %k, %v scale = 1.0 causal normalize(eps = 0.5) chunk = 4 : !q, !k, !v -> !o
   return %o : !o
 }
 

@@ -1,0 +1,53 @@
+//===- ConfirmTilesWithPtxas.h - fa-confirm-tiles-with-ptxas's parts -*- C++ -*-===//
+//
+// The pure parts of fa-confirm-tiles-with-ptxas, public so that unit tests
+// reach them: what the trial compilation is built with, and what ptxas -v
+// reports about it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FA_PIPELINES_CONFIRMTILESWITHPTXAS_H
+#define FA_PIPELINES_CONFIRMTILESWITHPTXAS_H
+
+#include "fa/Pipelines/Pipelines.h"
+#include "fa/Transforms/Passes.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+
+namespace mlir::fa {
+
+/// What ptxas -v said about the kernels of one trial module.
+struct PtxasReport {
+  int64_t spillBytes = 0; // spill stores, summed over the kernels
+  int64_t registers = 0;  // the most any kernel uses
+};
+
+/// Sums every "N bytes spill stores" and takes the largest "Used N
+/// registers" over the functions a ptxas -v report lists.
+PtxasReport parsePtxasReport(llvm::StringRef report);
+
+/// The options of the rest of fa-gpu-pipeline that the pass runs on each
+/// op alone: the pass's own, so that the trial compiles what the user's
+/// pipeline will (a kernel built with 32-bit indices uses fewer registers
+/// than one with 64-bit indices), and PTX out. `pass` is the pass (a
+/// friend: its options are protected) or its options struct,
+/// FAConfirmTilesWithPtxasOptions.
+template <typename PassOrOptions>
+void setTrialPipelineOptions(const PassOrOptions &pass,
+                             GPUPipelineOptions &options) {
+  options.chip = pass.chip;
+  options.format = "isa";
+  options.cudaToolkit = pass.cudaToolkit;
+  options.barePointers = pass.barePointers;
+  options.registerFragments = pass.registerFragments;
+  options.tmaProducer = pass.tmaProducer;
+  options.overlapSoftmax = pass.overlapSoftmax;
+  options.pingPong = pass.pingPong;
+  options.indexBitwidth = pass.indexBitwidth;
+}
+
+} // namespace mlir::fa
+
+#endif // FA_PIPELINES_CONFIRMTILESWITHPTXAS_H

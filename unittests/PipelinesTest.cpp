@@ -1,0 +1,77 @@
+//===- PipelinesTest.cpp - fa-confirm-tiles-with-ptxas's pure parts -------===//
+//
+// What the pass reads from ptxas -v, and what it compiles each trial with.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fa/Pipelines/ConfirmTilesWithPtxas.h"
+
+#include <gtest/gtest.h>
+
+using namespace mlir::fa;
+
+// Two kernels, as ptxas -v reports a module with a main and a merge kernel:
+// the spills add up, the registers are the larger kernel's (a trial fits
+// only when its heaviest kernel does).
+TEST(PtxasReport, SpillsAddUpAndRegistersAreTheMostAnyKernelUses) {
+  const char *report =
+      "ptxas info    : 0 bytes gmem\n"
+      "ptxas info    : Compiling entry function 'attention_kernel' for "
+      "'sm_90a'\n"
+      "ptxas info    : Function properties for attention_kernel\n"
+      "    0 bytes stack frame, 52 bytes spill stores, 52 bytes spill loads\n"
+      "ptxas info    : Used 168 registers, used 1 barriers, 560 bytes "
+      "cmem[0]\n"
+      "ptxas info    : Compiling entry function 'merge_kernel' for "
+      "'sm_90a'\n"
+      "ptxas info    : Function properties for merge_kernel\n"
+      "    0 bytes stack frame, 8 bytes spill stores, 8 bytes spill loads\n"
+      "ptxas info    : Used 40 registers, used 0 barriers, 392 bytes "
+      "cmem[0]\n";
+  PtxasReport parsed = parsePtxasReport(report);
+  EXPECT_EQ(parsed.spillBytes, 60);
+  EXPECT_EQ(parsed.registers, 168);
+  // The order of the kernels does not matter.
+  PtxasReport second = parsePtxasReport(
+      "ptxas info    : Used 40 registers\nptxas info    : Used 255 "
+      "registers\nptxas info    : Used 96 registers\n");
+  EXPECT_EQ(second.registers, 255);
+  EXPECT_EQ(second.spillBytes, 0);
+}
+
+TEST(PtxasReport, NothingReportedIsZero) {
+  PtxasReport parsed = parsePtxasReport("ptxas info    : 0 bytes gmem\n");
+  EXPECT_EQ(parsed.spillBytes, 0);
+  EXPECT_EQ(parsed.registers, 0);
+}
+
+// Every option that changes the kernels reaches the trial: set each away
+// from its default and read it back from the trial's pipeline options.
+TEST(ConfirmTilesWithPtxas, TheTrialCompilesWithThePassOptions) {
+  FAConfirmTilesWithPtxasOptions pass;
+  pass.chip = "sm_90a";
+  pass.cudaToolkit = "/opt/cuda-test";
+  pass.barePointers = false;
+  pass.registerFragments = false;
+  pass.tmaProducer = false;
+  pass.overlapSoftmax = false;
+  pass.pingPong = false;
+  pass.indexBitwidth = 32;
+  GPUPipelineOptions trial;
+  setTrialPipelineOptions(pass, trial);
+  EXPECT_EQ(trial.chip.getValue(), "sm_90a");
+  EXPECT_EQ(trial.format.getValue(), "isa");
+  EXPECT_EQ(trial.cudaToolkit.getValue(), "/opt/cuda-test");
+  EXPECT_FALSE(trial.barePointers);
+  EXPECT_FALSE(trial.registerFragments);
+  EXPECT_FALSE(trial.tmaProducer);
+  EXPECT_FALSE(trial.overlapSoftmax);
+  EXPECT_FALSE(trial.pingPong);
+  EXPECT_EQ(trial.indexBitwidth, 32u);
+  // And the defaults stay the defaults.
+  GPUPipelineOptions defaults;
+  setTrialPipelineOptions(FAConfirmTilesWithPtxasOptions(), defaults);
+  EXPECT_TRUE(defaults.barePointers);
+  EXPECT_TRUE(defaults.tmaProducer);
+  EXPECT_EQ(defaults.indexBitwidth, 64u);
+}
