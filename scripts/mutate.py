@@ -1834,6 +1834,11 @@ MUTATIONS = [
      """}""",
      ["unittests"],
      "fa-confirm-tiles-with-ptxas assembles its trials with 64-bit indices whatever the pipeline's index-bitwidth"),
+    ("op50-score-mod-maxnum-first-operand",
+     """      value = arith::MaxNumFOp::create(b, loc, operand(0), operand(1));""",
+     """      value = arith::MaxNumFOp::create(b, loc, operand(1), operand(1));""",
+     [MOD + "raise-softcap.mlir"],
+     "a floor on the scores (maxnumf) rebuilt in score_mod without the score"),
 ]
 
 

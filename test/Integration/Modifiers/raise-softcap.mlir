@@ -4,7 +4,8 @@
 // the select is part of the function) and a cap read from a tensor (read by
 // the function at the score's position). The near misses stay as they are,
 // each with a remark: a function that also reads the transposed score, a
-// cap applied after the softmax. Raised and unraised runs agree to f32
+// cap applied after the softmax. A floor on the scores (maxnumf) is a
+// score_mod too. Raised and unraised runs agree to f32
 // rounding.
 // RUN: fa-opt %s --fa-raise-attention=explain=true 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: fa-opt %s --fa-raise-attention | FileCheck %s --check-prefix=RAISED
@@ -13,7 +14,7 @@
 // RUN: %compare %t.raised %t.frontend --rtol 1e-5 | FileCheck %s --check-prefix=SAME
 // RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_80 max-block-kv=4" | %mlir-run > %t.kernel
 // RUN: %compare %t.kernel %t.frontend --rtol 1e-5 | FileCheck %s --check-prefix=SAME
-// SAME: MATCH 384 values
+// SAME: MATCH 480 values
 // REMARK-DAG: remark: attention not raised: P·V reads mul(...), not exp(x - max) / sum
 // REMARK-DAG: remark: attention not raised: the function of the scores reads them twice, through different scales or at different positions (s[i, j] and s[j, i], say); score_mod reads one score
 // RAISED-LABEL: func.func @softcap(
@@ -24,6 +25,10 @@
 // RAISED-NEXT: %[[T:.*]] = math.tanh %[[Y]] : f32
 // RAISED: arith.mulf %[[T]], %{{.*}} : f32
 // RAISED-NOT: linalg.softmax
+// RAISED-LABEL: func.func @clamp_floor
+// RAISED: fa.attention {{.*}} scale = 5.000000e-01 score_mod {
+// RAISED-NEXT: ^bb0(%[[S:[a-z0-9]+]]: f32, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index):
+// RAISED: arith.maxnumf %[[S]], %{{.*}} : f32
 // RAISED-LABEL: func.func @softcap_causal
 // RAISED: fa.attention {{.*}} causal = {{.*}} score_mod {
 // RAISED: math.tanh
@@ -70,6 +75,52 @@ func.func @softcap(%q: tensor<1x2x12x4xf32>, %k: tensor<1x2x12x4xf32>, %v: tenso
     %y = arith.divf %sc, %cap : f32
     %t = math.tanh %y : f32
     %r = arith.mulf %t, %cap : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x12x12xf32>
+  %e2 = tensor.empty() : tensor<1x2x12x12xf32>
+  %p = linalg.softmax dimension(3) ins(%x : tensor<1x2x12x12xf32>) outs(%e2 : tensor<1x2x12x12xf32>) -> tensor<1x2x12x12xf32>
+  %e3 = tensor.empty() : tensor<1x2x12x4xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<1x2x12x4xf32>) -> tensor<1x2x12x4xf32>
+  %o = linalg.generic {
+      indexing_maps = [affine_map<(b, h, i, e, j) -> (b, h, i, j)>,
+                       affine_map<(b, h, i, e, j) -> (b, h, j, e)>,
+                       affine_map<(b, h, i, e, j) -> (b, h, i, e)>],
+      iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%p, %v : tensor<1x2x12x12xf32>, tensor<1x2x12x4xf32>) outs(%z3 : tensor<1x2x12x4xf32>) {
+  ^bb0(%pa: f32, %vb: f32, %acc: f32):
+    %m = arith.mulf %pa, %vb : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x12x4xf32>
+  return %o : tensor<1x2x12x4xf32>
+}
+
+// Scores clamped from below (torch.clamp(s, min=0)): maxnumf in score_mod,
+// with the score as its first operand.
+func.func @clamp_floor(%q: tensor<1x2x12x4xf32>, %k: tensor<1x2x12x4xf32>, %v: tensor<1x2x12x4xf32>) -> tensor<1x2x12x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %neginf = arith.constant 0xFF800000 : f32
+  %scale = arith.constant 0.5 : f32
+  %e0 = tensor.empty() : tensor<1x2x12x12xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<1x2x12x12xf32>) -> tensor<1x2x12x12xf32>
+  %s = linalg.generic {
+      indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>,
+                       affine_map<(b, h, i, j, d) -> (b, h, j, d)>,
+                       affine_map<(b, h, i, j, d) -> (b, h, i, j)>],
+      iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<1x2x12x4xf32>, tensor<1x2x12x4xf32>) outs(%z0 : tensor<1x2x12x12xf32>) {
+  ^bb0(%qa: f32, %kb: f32, %acc: f32):
+    %m = arith.mulf %qa, %kb : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x12x12xf32>
+  %e1 = tensor.empty() : tensor<1x2x12x12xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%s : tensor<1x2x12x12xf32>) outs(%e1 : tensor<1x2x12x12xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %sc = arith.mulf %a, %scale : f32
+    %floor = arith.constant 0.0 : f32
+    %r = arith.maxnumf %sc, %floor : f32
     linalg.yield %r : f32
   } -> tensor<1x2x12x12xf32>
   %e2 = tensor.empty() : tensor<1x2x12x12xf32>
@@ -399,5 +450,7 @@ func.func @main() {
   call @print(%o3) : (tensor<1x2x12x4xf32>) -> ()
   %o4 = call @near_miss_cap_after_softmax(%q, %k, %v) : (tensor<1x2x12x4xf32>, tensor<1x2x12x4xf32>, tensor<1x2x12x4xf32>) -> tensor<1x2x12x4xf32>
   call @print(%o4) : (tensor<1x2x12x4xf32>) -> ()
+  %o5 = call @clamp_floor(%q, %k, %v) : (tensor<1x2x12x4xf32>, tensor<1x2x12x4xf32>, tensor<1x2x12x4xf32>) -> tensor<1x2x12x4xf32>
+  call @print(%o5) : (tensor<1x2x12x4xf32>) -> ()
   return
 }
