@@ -1839,6 +1839,13 @@ MUTATIONS = [
      """      value = arith::MaxNumFOp::create(b, loc, operand(1), operand(1));""",
      [MOD + "raise-softcap.mlir"],
      "a floor on the scores (maxnumf) rebuilt in score_mod without the score"),
+    ("proven-causal-ignores-later-keys",
+     """    return hidden && !hidden->first;
+  };""",
+     """    return true;
+  };""",
+     ["test/Transforms/FoldMasks/bands.mlir"],
+     "a mask_mod read as causal once every row sees [0, q], whatever it shows after q"),
 ]
 
 

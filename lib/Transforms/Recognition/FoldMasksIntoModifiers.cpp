@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fa/Dialect/FA/IR/FAOps.h"
+#include "fa/Transforms/Common/MaskModIntervals.h"
 #include "fa/Transforms/Common/ScoreModifiers.h"
 #include "fa/Transforms/Passes.h"
 
@@ -731,6 +732,74 @@ LogicalResult mlir::fa::foldMaskIntoModifiers(RewriterBase &rewriter,
   return success();
 }
 
+/// A mask_mod that hides exactly what a causal mask hides, whatever its
+/// spelling (`k < 1 || k <= q`, positions compared in i32, a query
+/// position folded to a constant when Nq = 1), becomes the causal
+/// attribute: each row b, h, q is proven, by the interval evaluation the
+/// tiled lowering uses to skip tiles, to show every key in [0, q + delta]
+/// and none after it, for delta = 0 (top_left) or Nk - Nq (bottom_right).
+/// Only for static shapes with at most kMaxProvenRows rows, no kv_lengths,
+/// packing or mask_fill, and no row left without keys (where the two
+/// forms could differ in what an empty row computes). Exact: nothing is
+/// assumed that was not proven for every row.
+template <typename OpTy>
+static LogicalResult provenCausal(OpTy op, DiagonalAlignment &alignment) {
+  constexpr int64_t kMaxProvenRows = 1 << 16;
+  Block *block = op.getMaskModBlock();
+  if (!block || op.getCausal() || op.getWindowAttr() ||
+      op.getMaskFillAttr() || op.getKvLengths() || op.isPacked())
+    return failure();
+  auto queryType = cast<RankedTensorType>(op.getQuery().getType());
+  if (!queryType.hasStaticShape())
+    return failure();
+  int64_t batch = queryType.getDimSize(0), heads = queryType.getDimSize(1);
+  int64_t queryLen = queryType.getDimSize(2), keyLen = op.getKeyLength();
+  if (ShapedType::isDynamic(keyLen) || keyLen < 1 ||
+      batch * heads * queryLen > kMaxProvenRows)
+    return failure();
+  auto rowIsCausal = [&](int64_t b, int64_t h, int64_t q, int64_t delta) {
+    int64_t last = std::min(q + delta, keyLen - 1);
+    if (last < 0)
+      return false; // an empty row
+    std::optional<std::pair<bool, bool>> seen =
+        staticTileVisibility(block, {{b, b}, {h, h}, {q, q}, {0, last}});
+    if (!seen || !seen->second)
+      return false;
+    if (last == keyLen - 1)
+      return true;
+    std::optional<std::pair<bool, bool>> hidden = staticTileVisibility(
+        block, {{b, b}, {h, h}, {q, q}, {last + 1, keyLen - 1}});
+    return hidden && !hidden->first;
+  };
+  for (auto [delta, align] :
+       {std::pair{int64_t{0}, DiagonalAlignment::top_left},
+        std::pair{keyLen - queryLen, DiagonalAlignment::bottom_right}}) {
+    bool causal = true;
+    for (int64_t b = 0; causal && b < batch; ++b)
+      for (int64_t h = 0; causal && h < heads; ++h)
+        for (int64_t q = 0; causal && q < queryLen; ++q)
+          causal = rowIsCausal(b, h, q, delta);
+    if (causal) {
+      alignment = align;
+      return success();
+    }
+  }
+  return failure();
+}
+
+template <typename OpTy>
+static bool foldProvenCausal(RewriterBase &rewriter, Operation *operation) {
+  auto op = dyn_cast<OpTy>(operation);
+  DiagonalAlignment alignment;
+  if (!op || failed(provenCausal(op, alignment)))
+    return false;
+  rewriter.modifyOpInPlace(op, [&] {
+    op.setCausalAttr(DiagonalAlignmentAttr::get(op.getContext(), alignment));
+  });
+  rewriter.eraseBlock(op.getMaskModBlock());
+  return true;
+}
+
 namespace {
 struct FAFoldMasksIntoModifiersPass
     : fa::impl::FAFoldMasksIntoModifiersBase<FAFoldMasksIntoModifiersPass> {
@@ -758,6 +827,10 @@ struct FAFoldMasksIntoModifiersPass
     AttentionOp::getCanonicalizationPatterns(patterns, &getContext());
     AttentionBackwardOp::getCanonicalizationPatterns(patterns, &getContext());
     (void)applyOpPatternsGreedily(folded, std::move(patterns));
+    // What the patterns did not read as a band, proven causal row by row.
+    for (Operation *op : folded)
+      if (!foldProvenCausal<AttentionOp>(rewriter, op))
+        (void)foldProvenCausal<AttentionBackwardOp>(rewriter, op);
   }
 };
 } // namespace

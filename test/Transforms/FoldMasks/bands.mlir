@@ -1,12 +1,13 @@
 // A mask computed from positions that is exactly a causal band or a
 // sliding window is folded and then canonicalized to the attribute, whose
 // key range every lowering computes in closed form; anything else stays a
-// mask_mod. Each folded program equals the one that reads its mask operand.
+// mask_mod. A mask no band pattern reads (an `or`, positions in i32) is
+// still causal where every row is proven to see exactly [0, q]. Each folded program equals the one that reads its mask operand.
 // RUN: fa-opt %s --fa-fold-masks-into-modifiers | FileCheck %s
 // RUN: fa-opt %s --fa-cpu-pipeline | %mlir-run > %t.folded
 // RUN: fa-opt %s --fa-cpu-pipeline=raise=false | %mlir-run > %t.operand
 // RUN: %compare %t.folded %t.operand --rtol 1e-6 | FileCheck %s --check-prefix=SAME
-// SAME: MATCH 192 values
+// SAME: MATCH 448 values
 
 !t = tensor<1x2x8x4xf32>
 !m = tensor<1x1x8x8xi1>
@@ -70,6 +71,99 @@ func.func @strided(%q: !t) -> !t {
   return %o : !t
 }
 
+// A prefix-LM mask whose prefix is one key, k < 1 || k <= q: key 0 is at
+// or before every row's diagonal, so this is causal, which no band pattern
+// reads (an `or`); each row is proven to see [0, q] and nothing after.
+// CHECK-LABEL: func.func @prefix_of_one
+// CHECK: fa.attention {{.*}} causal = top_left :
+// CHECK-NOT: mask_mod
+func.func @prefix_of_one(%q: !t) -> !t {
+  %e = tensor.empty() : !m
+  %keep = linalg.generic {indexing_maps = [affine_map<(a, b, i, j) -> (a, b, i, j)>],
+                          iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      outs(%e : !m) {
+  ^bb0(%o: i1):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %c1 = arith.constant 1 : index
+    %inprefix = arith.cmpi slt, %j, %c1 : index
+    %past = arith.cmpi sle, %j, %i : index
+    %c = arith.ori %inprefix, %past : i1
+    linalg.yield %c : i1
+  } -> !m
+  %o = fa.attention %q, %q, %q mask(%keep : !m) scale = 0.5 : !t, !t, !t -> !t
+  return %o : !t
+}
+
+// Near miss: a prefix of two keys: row 0 sees key 1 too, so not causal.
+// CHECK-LABEL: func.func @prefix_of_two
+// CHECK-NOT: causal
+// CHECK: mask_mod {
+func.func @prefix_of_two(%q: !t) -> !t {
+  %e = tensor.empty() : !m
+  %keep = linalg.generic {indexing_maps = [affine_map<(a, b, i, j) -> (a, b, i, j)>],
+                          iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      outs(%e : !m) {
+  ^bb0(%o: i1):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %c2 = arith.constant 2 : index
+    %inprefix = arith.cmpi slt, %j, %c2 : index
+    %past = arith.cmpi sle, %j, %i : index
+    %c = arith.ori %inprefix, %past : i1
+    linalg.yield %c : i1
+  } -> !m
+  %o = fa.attention %q, %q, %q mask(%keep : !m) scale = 0.5 : !t, !t, !t -> !t
+  return %o : !t
+}
+
+// Causal with the positions compared as i32 (as TOSA's iota spells them).
+// CHECK-LABEL: func.func @causal_in_i32
+// CHECK: fa.attention {{.*}} causal = top_left :
+// CHECK-NOT: mask_mod
+func.func @causal_in_i32(%q: !t) -> !t {
+  %e = tensor.empty() : !m
+  %keep = linalg.generic {indexing_maps = [affine_map<(a, b, i, j) -> (a, b, i, j)>],
+                          iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      outs(%e : !m) {
+  ^bb0(%o: i1):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %qi = arith.index_cast %i : index to i32
+    %ki = arith.index_cast %j : index to i32
+    %c = arith.cmpi sge, %qi, %ki : i32
+    linalg.yield %c : i1
+  } -> !m
+  %o = fa.attention %q, %q, %q mask(%keep : !m) scale = 0.5 : !t, !t, !t -> !t
+  return %o : !t
+}
+
+// Near miss: causal except that the last row hides key 6 as well: one row
+// of eight differs, so it stays a mask_mod.
+// CHECK-LABEL: func.func @causal_but_last_row
+// CHECK-NOT: causal
+// CHECK: mask_mod {
+func.func @causal_but_last_row(%q: !t) -> !t {
+  %e = tensor.empty() : !m
+  %keep = linalg.generic {indexing_maps = [affine_map<(a, b, i, j) -> (a, b, i, j)>],
+                          iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      outs(%e : !m) {
+  ^bb0(%o: i1):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %c7 = arith.constant 7 : index
+    %c6 = arith.constant 6 : index
+    %diag = arith.cmpi sle, %j, %i : index
+    %last = arith.cmpi eq, %i, %c7 : index
+    %far = arith.cmpi eq, %j, %c6 : index
+    %hole = arith.andi %last, %far : i1
+    %c = arith.xori %diag, %hole : i1
+    linalg.yield %c : i1
+  } -> !m
+  %o = fa.attention %q, %q, %q mask(%keep : !m) scale = 0.5 : !t, !t, !t -> !t
+  return %o : !t
+}
+
 func.func private @printMemrefF32(tensor<*xf32>)
 
 func.func @main() {
@@ -101,5 +195,17 @@ func.func @main() {
   %o3 = call @strided(%q) : (!t) -> !t
   %u3 = tensor.cast %o3 : !t to tensor<*xf32>
   call @printMemrefF32(%u3) : (tensor<*xf32>) -> ()
+  %o4 = call @prefix_of_one(%q) : (!t) -> !t
+  %u4 = tensor.cast %o4 : !t to tensor<*xf32>
+  call @printMemrefF32(%u4) : (tensor<*xf32>) -> ()
+  %o5 = call @prefix_of_two(%q) : (!t) -> !t
+  %u5 = tensor.cast %o5 : !t to tensor<*xf32>
+  call @printMemrefF32(%u5) : (tensor<*xf32>) -> ()
+  %o6 = call @causal_in_i32(%q) : (!t) -> !t
+  %u6 = tensor.cast %o6 : !t to tensor<*xf32>
+  call @printMemrefF32(%u6) : (tensor<*xf32>) -> ()
+  %o7 = call @causal_but_last_row(%q) : (!t) -> !t
+  %u7 = tensor.cast %o7 : !t to tensor<*xf32>
+  call @printMemrefF32(%u7) : (tensor<*xf32>) -> ()
   return
 }
