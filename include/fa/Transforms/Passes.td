@@ -181,6 +181,13 @@ def FAFoldMasksIntoModifiers : Pass<"fa-fold-masks-into-modifiers"> {
     `fa.attention_backward` (a raised training graph's) is folded the same
     way, unless it computes the mask's gradient (`grad_mask`), so that the
     forward and backward ops of one attention read the same regions.
+
+    A folded mask_mod that is a causal mask or a sliding window becomes the
+    attribute: by the ops' canonicalization where it is spelled as bounds
+    `k <= q + c`, and otherwise, for static shapes (up to 65,536 rows), by
+    proving every row causal with the interval evaluation of the tiled
+    lowering (each row sees all of [0, q + delta] and none after, delta = 0
+    or Nk - Nq).
   }];
   let options = [
     Option<"explain", "explain", "bool", /*default=*/"false",
