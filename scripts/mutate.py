@@ -1435,8 +1435,8 @@ MUTATIONS = [
      ["test/Integration/raise-finite-fills.mlir"],
      "mask_fill is ignored: hidden keys become -inf in every lowering"),
     ("mask-fill-fma-exponent",
-     """    result.subtractFirst = filled;""",
-     """    result.subtractFirst = false;""",
+     """    result.subtractFirst = filled || scoreModMayBeHuge(op);""",
+     """    result.subtractFirst = scoreModMayBeHuge(op);""",
      ["test/Integration/raise-finite-fills.mlir"],
      "the kernels' exponent scales before subtracting with a fill of -0.7 max (m c overflows)"),
     ("combined-causal-stays-bottom-right",
@@ -1846,6 +1846,29 @@ MUTATIONS = [
   };""",
      ["test/Transforms/FoldMasks/bands.mlir"],
      "a mask_mod read as causal once every row sees [0, q], whatever it shows after q"),
+    ("score-condition-refused",
+     """    if (term->kind == ScalarKind::Compare || term->kind == ScalarKind::Not) {
+      // A condition on the score itself""",
+     """    if (false) {
+      // A condition on the score itself""",
+     ["test/Integration/raise-score-conditions.mlir"],
+     "a select whose condition compares the score (nan_to_num, a clamp) left unraised"),
+    ("score-read-twice-by-pointer",
+     """    if (argument && !sameComputation(argument, term)) {""",
+     """    if (argument && argument != term) {""",
+     ["test/Integration/raise-score-conditions.mlir"],
+     "TOSA's score, read through a new leaf at each comparison, taken for a second score"),
+    ("comparison-constants-yielded",
+     """    if (node.kind == ScalarKind::Constant && !yieldable[number])
+      continue;""",
+     """    (void)yieldable[number];""",
+     ["test/Integration/raise-score-conditions.mlir"],
+     "nan_to_num's compared infinities read as scores the function yields: a needless NaN-row guard"),
+    ("kernel-huge-score-mod-scaled-first",
+     """    result.subtractFirst = filled || scoreModMayBeHuge(op);""",
+     """    result.subtractFirst = filled;""",
+     ["test/Integration/raise-score-conditions.mlir"],
+     "a score_mod yielding ±FLT_MAX scaled by log2 e before the max is subtracted: inf - inf = NaN in the kernel"),
 ]
 
 

@@ -147,8 +147,26 @@ struct SoftmaxExponent {
     result.rawScores = scale > 0 && !additiveMask && !filled && !modified;
     result.log2Factor = result.rawScores ? scale * kLog2e : kLog2e;
     result.naturalFactor = result.rawScores ? scale : 1;
-    result.subtractFirst = filled;
+    result.subtractFirst = filled || scoreModMayBeHuge(op);
     return result;
+  }
+
+  /// Whether score_mod holds a finite constant beyond FLT_MAX / log2 e
+  /// (torch.nan_to_num's ±FLT_MAX for infinite scores): a score it yields
+  /// would overflow when scaled first, as a finite fill would.
+  static bool scoreModMayBeHuge(AttentionOpInterface op) {
+    Block *block = op.getScoreModBlock();
+    if (!block)
+      return false;
+    bool huge = false;
+    block->walk([&](arith::ConstantOp constant) {
+      auto value = dyn_cast<FloatAttr>(constant.getValue());
+      if (value && std::isfinite(value.getValueAsDouble()) &&
+          std::abs(value.getValueAsDouble()) * kLog2e >
+              double(std::numeric_limits<float>::max()))
+        huge = true;
+    });
+    return huge;
   }
 
   /// -m c for a row max `max` of u (0 where the row has seen no key, so

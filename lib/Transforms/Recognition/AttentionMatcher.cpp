@@ -1066,7 +1066,18 @@ bool Matcher::settleEmptyRows(const OperandTypes &types) {
            isSmallConstant(term->operands[1]) &&
            isSmallConstant(term->operands[2]);
   };
-  for (const ScoreFunctionNode &node : match.scoreFunction) {
+  // A constant that only a comparison reads (nan_to_num's x == -inf) is
+  // no score the function can yield.
+  SmallVector<bool> yieldable(match.scoreFunction.size(), false);
+  for (const ScoreFunctionNode &node : match.scoreFunction)
+    if (node.kind != ScalarKind::Compare)
+      for (unsigned operand : node.operands)
+        yieldable[operand] = true;
+  if (!yieldable.empty())
+    yieldable.back() = true; // the root, translated last
+  for (auto [number, node] : llvm::enumerate(match.scoreFunction)) {
+    if (node.kind == ScalarKind::Constant && !yieldable[number])
+      continue;
     if (node.tensor &&
         !getElementTypeOrSelf(node.tensor.getType()).isInteger(1) &&
         !bounded(node))
@@ -2282,6 +2293,30 @@ bool Matcher::isScoreFunction(Term *term, unsigned depth) {
 /// True when `term` is what a score function reads: the contraction's
 /// result, or one scale of it by a constant, through casts. (A further
 /// constant, such as a soft-cap's 1 / cap, stays in the function.)
+bool Matcher::sameComputation(Term *a, Term *b, unsigned depth) {
+  if (a == b)
+    return true;
+  if (depth == 0)
+    return false;
+  a = resolveQuietly(a);
+  b = resolveQuietly(b);
+  if (a == b)
+    return true;
+  if (a->kind != b->kind || a->operands.size() != b->operands.size())
+    return false;
+  if (a->kind == ScalarKind::Constant)
+    return a->constant == b->constant ||
+           (std::isnan(a->constant) && std::isnan(b->constant));
+  if (a->kind == ScalarKind::Input)
+    return a->value && a->value == b->value && a->labels == b->labels;
+  if (a->kind == ScalarKind::Compare && a->constant != b->constant)
+    return false;
+  for (auto [x, y] : llvm::zip(a->operands, b->operands))
+    if (!sameComputation(x, y, depth - 1))
+      return false;
+  return a->kind != ScalarKind::Other && a->kind != ScalarKind::Init;
+}
+
 bool Matcher::isScaledScores(Term *term, unsigned depth) {
   if (depth == 0)
     return false;
@@ -2341,6 +2376,18 @@ std::optional<unsigned> Matcher::translateScoreFunction(Term *term,
   auto isBoolean = [](Value value) {
     return getElementTypeOrSelf(value.getType()).isInteger(1);
   };
+  auto translateAll = [&](ArrayRef<Term *> operands, ArrayRef<bool> conditions)
+      -> std::optional<SmallVector<unsigned, 3>> {
+    SmallVector<unsigned, 3> indices;
+    for (auto [operand, isCondition] : llvm::zip(operands, conditions)) {
+      std::optional<unsigned> index =
+          translateScoreFunction(operand, argument, depth - 1, isCondition);
+      if (!index)
+        return std::nullopt;
+      indices.push_back(*index);
+    }
+    return indices;
+  };
   // A tensor computed without the scores is read as it is (rounded as the
   // frontend rounded it), not recomputed op by op.
   if (term->value && !dependsOnContraction(term) &&
@@ -2385,12 +2432,27 @@ std::optional<unsigned> Matcher::translateScoreFunction(Term *term,
     // Computed in a body from tensors and constants: translated op by op
     // below.
   } else if (condition) {
+    if (term->kind == ScalarKind::Compare || term->kind == ScalarKind::Not) {
+      // A condition on the score itself (nan_to_num's s != s and s == -inf,
+      // a clamp's s > c): score_mod computes it from the score it is given,
+      // exactly as the frontend does.
+      SmallVector<bool, 2> conditions(term->operands.size(),
+                                      term->kind == ScalarKind::Not);
+      std::optional<SmallVector<unsigned, 3>> operands =
+          translateAll(term->operands, conditions);
+      if (!operands)
+        return std::nullopt;
+      return node(term->kind, term->constant, std::move(*operands));
+    }
     reject(RejectCategory::Mask,
-           "the select's condition is computed from the scores");
+           "the select's condition is computed from the scores by " +
+               stringifyScalarKind(term->kind) +
+               " (score_mod reads comparisons of the score and their "
+               "negations)");
     return std::nullopt;
   }
   if (dependsOnContraction(term) && isScaledScores(term)) {
-    if (argument && argument != term) {
+    if (argument && !sameComputation(argument, term)) {
       reject(RejectCategory::Structure,
              "the function of the scores reads them twice, through different "
              "scales or at different positions (s[i, j] and s[j, i], say); "
@@ -2400,18 +2462,6 @@ std::optional<unsigned> Matcher::translateScoreFunction(Term *term,
     argument = term;
     return node(ScalarKind::Input, 0, {});
   }
-  auto translateAll = [&](ArrayRef<Term *> operands, ArrayRef<bool> conditions)
-      -> std::optional<SmallVector<unsigned, 3>> {
-    SmallVector<unsigned, 3> indices;
-    for (auto [operand, isCondition] : llvm::zip(operands, conditions)) {
-      std::optional<unsigned> index =
-          translateScoreFunction(operand, argument, depth - 1, isCondition);
-      if (!index)
-        return std::nullopt;
-      indices.push_back(*index);
-    }
-    return indices;
-  };
   switch (term->kind) {
   case ScalarKind::ExtF:
   case ScalarKind::TruncF:

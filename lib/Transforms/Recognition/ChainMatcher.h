@@ -215,6 +215,10 @@ private:
   /// questions about a term, not steps of the match.
   Term *resolveQuietly(Term *term);
   bool isScaledScores(Term *term, unsigned depth = 8);
+  /// The same scores read through two terms: one term, or two that
+  /// resolve to the same computation (TOSA reads a tensor through a new
+  /// leaf at each op that uses it).
+  bool sameComputation(Term *a, Term *b, unsigned depth = 8);
   bool peelScoreFunction(Term *term, Term *&next);
   bool checkScoreFunctionTensors(Value scores);
   std::optional<unsigned> translateScoreFunction(Term *term, Term *&argument,

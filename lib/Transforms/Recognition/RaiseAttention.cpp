@@ -820,6 +820,17 @@ void buildScoreMod(OpBuilder &b, AttentionOp op,
     case ScalarKind::BoolToFloat:
       value = arith::UIToFPOp::create(b, loc, f32, operand(0));
       break;
+    case ScalarKind::Compare:
+      value = arith::CmpFOp::create(
+          b, loc,
+          static_cast<arith::CmpFPredicate>(static_cast<int>(node.constant)),
+          operand(0), operand(1));
+      break;
+    case ScalarKind::Not:
+      value = arith::XOrIOp::create(
+          b, loc, operand(0),
+          arith::ConstantOp::create(b, loc, b.getBoolAttr(true)));
+      break;
     case ScalarKind::Constant:
       value = arith::ConstantOp::create(
           b, loc, b.getF32FloatAttr(static_cast<float>(node.constant)));

@@ -64,6 +64,10 @@ StringRef mlir::fa::recognition::stringifyScalarKind(ScalarKind kind) {
     return "truncf";
   case ScalarKind::BoolToFloat:
     return "bool-to-float";
+  case ScalarKind::Compare:
+    return "compare";
+  case ScalarKind::Not:
+    return "not";
   case ScalarKind::Other:
     return "unsupported op";
   }
@@ -121,6 +125,16 @@ unsigned addInput(StructuredView &view, Value tensor, AffineMap map) {
   view.inputMaps.push_back(map);
   unsigned index = addNode(view, ScalarKind::Input);
   view.nodes[index].input = view.inputs.size() - 1;
+  return index;
+}
+
+/// A float comparison (nan_to_num's x != x, a clamp's x > c): the
+/// predicate rides in the node's constant. Never folded: the matcher reads
+/// comparisons only as conditions of selects on the scores.
+unsigned addComparison(StructuredView &view, arith::CmpFPredicate predicate,
+                       unsigned lhs, unsigned rhs) {
+  unsigned index = addNode(view, ScalarKind::Compare, {lhs, rhs});
+  view.nodes[index].constant = static_cast<double>(predicate);
   return index;
 }
 
@@ -184,6 +198,10 @@ private:
           if (op.getIn().getType().isInteger(1))
             return unary(ScalarKind::BoolToFloat);
           return addNode(view, ScalarKind::Other);
+        })
+        .Case([&](arith::CmpFOp op) {
+          return addComparison(view, op.getPredicate(),
+                               translate(op.getLhs()), translate(op.getRhs()));
         })
         .Case([&](arith::SelectOp op) {
           unsigned condition = translate(op.getCondition());
@@ -338,6 +356,27 @@ StructuredView makeElementwiseView(Operation *op) {
   view.reductionLoops.assign(view.numLoops, false);
   view.resultMap =
       AffineMap::getMultiDimIdentityMap(view.numLoops, op->getContext());
+  return view;
+}
+
+/// TOSA's float comparisons: equal, greater, greater_equal (operands
+/// broadcast like any elementwise op).
+std::optional<StructuredView> viewTosaComparison(Operation *op,
+                                                 arith::CmpFPredicate predicate,
+                                                 Value lhs, Value rhs) {
+  if (!isa<FloatType>(getElementTypeOrSelf(lhs.getType())))
+    return std::nullopt;
+  StructuredView view = makeElementwiseView(op);
+  auto resultType = cast<RankedTensorType>(view.result.getType());
+  SmallVector<unsigned, 2> nodes;
+  for (Value operand : {lhs, rhs}) {
+    auto type = dyn_cast<RankedTensorType>(operand.getType());
+    if (!type || type.getRank() != resultType.getRank())
+      return std::nullopt;
+    nodes.push_back(
+        addInput(view, operand, getBroadcastMap(operand, resultType)));
+  }
+  view.root = addComparison(view, predicate, nodes[0], nodes[1]);
   return view;
 }
 
@@ -681,6 +720,23 @@ mlir::fa::recognition::getStructuredView(Value value) {
             {op.getInput1(), op.getInput2(), op.getInput3()});
       })
       .Case([](tosa::CastOp op) { return viewTosaCast(op); })
+      .Case([](tosa::EqualOp op) {
+        return viewTosaComparison(op, arith::CmpFPredicate::OEQ,
+                                  op.getInput1(), op.getInput2());
+      })
+      .Case([](tosa::GreaterOp op) {
+        return viewTosaComparison(op, arith::CmpFPredicate::OGT,
+                                  op.getInput1(), op.getInput2());
+      })
+      .Case([](tosa::GreaterEqualOp op) {
+        return viewTosaComparison(op, arith::CmpFPredicate::OGE,
+                                  op.getInput1(), op.getInput2());
+      })
+      .Case([](tosa::LogicalNotOp op) -> std::optional<StructuredView> {
+        if (!getElementTypeOrSelf(op.getInput1().getType()).isInteger(1))
+          return std::nullopt;
+        return viewTosaElementwise(op, ScalarKind::Not, {op.getInput1()});
+      })
       .Case([](tosa::ReduceMaxOp op) {
         ScalarKind kind = op.getNanMode() == tosa::NanPropagationMode::IGNORE
                               ? ScalarKind::MaxNum

@@ -40,6 +40,8 @@ enum class ScalarKind {
   ExtF,        // float widening
   TruncF,      // float narrowing
   BoolToFloat, // i1 to float (uitofp, tosa.cast from i1)
+  Compare,     // a float comparison; `constant` holds its arith::CmpFPredicate
+  Not,         // a boolean negation (tosa.logical_not)
   Other,       // anything else: never matched
 };
 

@@ -1,5 +1,7 @@
 // A select whose condition, computed in its own body, reads the scores
-// (keep the positive scores): not a mask. The recognizer materializes
+// and the positions (keep the positive scores at or before the diagonal):
+// not a mask, and no score_mod either (a comparison of the score is read,
+// but not its conjunction with a position test). The recognizer materializes
 // in-body masks as tensors while it matches (raise-masks-in-select-body.mlir);
 // a refused candidate must leave the IR exactly as it was.
 // RUN: fa-opt %s --fa-raise-attention=explain=true -verify-diagnostics | FileCheck %s
@@ -22,7 +24,11 @@ func.func @mask_reads_the_scores(%q: tensor<2x8x4xf32>, %k: tensor<2x8x4xf32>, %
   %x = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<2x8x8xf32>) outs(%e : tensor<2x8x8xf32>) {
   ^bb0(%a: f32, %out: f32):
     %zero2 = arith.constant 0.0 : f32
-    %c = arith.cmpf ogt, %a, %zero2 : f32
+    %pos = arith.cmpf ogt, %a, %zero2 : f32
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    %past = arith.cmpi sle, %j, %i : index
+    %c = arith.andi %pos, %past : i1
     %y = arith.select %c, %a, %ninf : f32
     linalg.yield %y : f32
   } -> tensor<2x8x8xf32>

@@ -59,60 +59,6 @@ func.func @bias_read_at_zero(%q: tensor<2x8x16xf32>, %k: tensor<2x16x8xf32>, %v:
 
 // -----
 
-#id = affine_map<(b, i, j) -> (b, i, j)>
-#row = affine_map<(b, i, j) -> (b, i)>
-
-// The select's condition compares the score itself (s > 0): no tensor
-// holds it.
-// CHECK-LABEL: func.func @condition_from_scores
-// CHECK-NOT: fa.attention
-// CHECK: return
-func.func @condition_from_scores(%q: tensor<2x8x16xf32>, %k: tensor<2x16x8xf32>, %v: tensor<2x8x16xf32>, %bias: tensor<2x8x8xf32>) -> tensor<2x8x16xf32> {
-  %zero = arith.constant 0.0 : f32
-  %ninf = arith.constant 0xFF800000 : f32
-  %e = tensor.empty() : tensor<2x8x8xf32>
-  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
-  %s0 = linalg.batch_matmul ins(%q, %k : tensor<2x8x16xf32>, tensor<2x16x8xf32>) outs(%z : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
-  %s = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s0, %bias : tensor<2x8x8xf32>, tensor<2x8x8xf32>) outs(%e : tensor<2x8x8xf32>) {
-  ^bb0(%a: f32, %bb: f32, %o: f32):
-    %fill = arith.constant -1.0e4 : f32
-    %pos = arith.cmpf ogt, %a, %zero : f32
-    %sel = arith.select %pos, %a, %fill : f32
-    %0 = arith.addf %sel, %bb : f32
-    linalg.yield %0 : f32
-  } -> tensor<2x8x8xf32>
-  %e2 = tensor.empty() : tensor<2x8xf32>
-  %mi = linalg.fill ins(%ninf : f32) outs(%e2 : tensor<2x8xf32>) -> tensor<2x8xf32>
-  %m = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "parallel", "reduction"]} ins(%s : tensor<2x8x8xf32>) outs(%mi : tensor<2x8xf32>) {
-  ^bb0(%a: f32, %acc: f32):
-    %0 = arith.maximumf %a, %acc : f32
-    linalg.yield %0 : f32
-  } -> tensor<2x8xf32>
-  // expected-remark @+1 {{read as one score function instead: the select's condition is computed in its body from the scores, or from values other than its inputs and the loop indices}}
-  %ex = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s, %m : tensor<2x8x8xf32>, tensor<2x8xf32>) outs(%e : tensor<2x8x8xf32>) {
-  ^bb0(%a: f32, %b: f32, %o: f32):
-    %0 = arith.subf %a, %b : f32
-    %1 = math.exp %0 : f32
-    linalg.yield %1 : f32
-  } -> tensor<2x8x8xf32>
-  %si = linalg.fill ins(%zero : f32) outs(%e2 : tensor<2x8xf32>) -> tensor<2x8xf32>
-  %sum = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "parallel", "reduction"]} ins(%ex : tensor<2x8x8xf32>) outs(%si : tensor<2x8xf32>) {
-  ^bb0(%a: f32, %acc: f32):
-    %0 = arith.addf %a, %acc : f32
-    linalg.yield %0 : f32
-  } -> tensor<2x8xf32>
-  %p = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel", "parallel"]} ins(%ex, %sum : tensor<2x8x8xf32>, tensor<2x8xf32>) outs(%e : tensor<2x8x8xf32>) {
-  ^bb0(%a: f32, %b: f32, %o: f32):
-    %0 = arith.divf %a, %b : f32
-    linalg.yield %0 : f32
-  } -> tensor<2x8x8xf32>
-  %eo = tensor.empty() : tensor<2x8x16xf32>
-  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
-  %o = linalg.batch_matmul ins(%p, %v : tensor<2x8x8xf32>, tensor<2x8x16xf32>) outs(%zo : tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
-  return %o : tensor<2x8x16xf32>
-}
-
-// -----
 
 #id = affine_map<(b, i, j) -> (b, i, j)>
 #row = affine_map<(b, i, j) -> (b, i)>

@@ -1,8 +1,9 @@
 // Masks, biases and scales that fa.attention's mask and scale cannot state
 // (fills other than -inf, a mask before a scale, a 0/1 mask added or
 // multiplied, a scale that varies along the keys, biases and masks under a
-// tensor scale) are raised as one score function over the tensors they
-// read, element for element (score_mod reads each with tensor.extract at
+// tensor scale, selects whose condition compares the score itself) are
+// raised as one score function over the tensors they read, element for
+// element (score_mod reads each with tensor.extract at
 // the score's position, at 0 where it broadcasts). They were near misses
 // of the op's mask form, never of meaning; raise-score-function-tensors.mlir
 // checks the numbers.
@@ -676,4 +677,65 @@ func.func @bias_and_keep_mask(%q: tensor<2x8x4xf32>, %k: tensor<2x8x4xf32>, %v: 
   %p = tosa.mul %e, %inv, %shift : (tensor<2x8x8xf32>, tensor<2x8x1xf32>, tensor<1xi8>) -> tensor<2x8x8xf32>
   %o = tosa.matmul %p, %v, %zp, %zp : (tensor<2x8x8xf32>, tensor<2x8x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x8x4xf32>
   return %o : tensor<2x8x4xf32>
+}
+
+// -----
+
+#id = affine_map<(b, i, j) -> (b, i, j)>
+#row = affine_map<(b, i, j) -> (b, i)>
+
+// The select's condition compares the score itself (s > 0 ? s : -1e4),
+// then a bias tensor is added: score_mod computes the comparison from the
+// score it is given and reads the bias at the score's position.
+// CHECK-LABEL: func.func @condition_from_scores
+// CHECK: fa.attention {{.*}} score_mod {
+// CHECK-NEXT: ^bb0(%[[S:[a-z0-9]+]]: f32,
+// CHECK: arith.cmpf ogt, %[[S]], %{{.*}} : f32
+// CHECK: arith.select
+// CHECK: tensor.extract
+// CHECK: arith.addf
+// CHECK: fa.yield
+// CHECK-NOT: math.exp
+func.func @condition_from_scores(%q: tensor<2x8x16xf32>, %k: tensor<2x16x8xf32>, %v: tensor<2x8x16xf32>, %bias: tensor<2x8x8xf32>) -> tensor<2x8x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<2x8x8xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+  %s0 = linalg.batch_matmul ins(%q, %k : tensor<2x8x16xf32>, tensor<2x16x8xf32>) outs(%z : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+  %s = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s0, %bias : tensor<2x8x8xf32>, tensor<2x8x8xf32>) outs(%e : tensor<2x8x8xf32>) {
+  ^bb0(%a: f32, %bb: f32, %o: f32):
+    %fill = arith.constant -1.0e4 : f32
+    %pos = arith.cmpf ogt, %a, %zero : f32
+    %sel = arith.select %pos, %a, %fill : f32
+    %0 = arith.addf %sel, %bb : f32
+    linalg.yield %0 : f32
+  } -> tensor<2x8x8xf32>
+  %e2 = tensor.empty() : tensor<2x8xf32>
+  %mi = linalg.fill ins(%ninf : f32) outs(%e2 : tensor<2x8xf32>) -> tensor<2x8xf32>
+  %m = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "parallel", "reduction"]} ins(%s : tensor<2x8x8xf32>) outs(%mi : tensor<2x8xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %0 = arith.maximumf %a, %acc : f32
+    linalg.yield %0 : f32
+  } -> tensor<2x8xf32>
+  %ex = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s, %m : tensor<2x8x8xf32>, tensor<2x8xf32>) outs(%e : tensor<2x8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %0 = arith.subf %a, %b : f32
+    %1 = math.exp %0 : f32
+    linalg.yield %1 : f32
+  } -> tensor<2x8x8xf32>
+  %si = linalg.fill ins(%zero : f32) outs(%e2 : tensor<2x8xf32>) -> tensor<2x8xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "parallel", "reduction"]} ins(%ex : tensor<2x8x8xf32>) outs(%si : tensor<2x8xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %0 = arith.addf %a, %acc : f32
+    linalg.yield %0 : f32
+  } -> tensor<2x8xf32>
+  %p = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel", "parallel"]} ins(%ex, %sum : tensor<2x8x8xf32>, tensor<2x8xf32>) outs(%e : tensor<2x8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %0 = arith.divf %a, %b : f32
+    linalg.yield %0 : f32
+  } -> tensor<2x8x8xf32>
+  %eo = tensor.empty() : tensor<2x8x16xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<2x8x8xf32>, tensor<2x8x16xf32>) outs(%zo : tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
+  return %o : tensor<2x8x16xf32>
 }
