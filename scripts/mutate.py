@@ -1869,6 +1869,23 @@ MUTATIONS = [
      """    result.subtractFirst = filled;""",
      ["test/Integration/raise-score-conditions.mlir"],
      "a score_mod yielding ±FLT_MAX scaled by log2 e before the max is subtracted: inf - inf = NaN in the kernel"),
+    ("linear-combination-affine",
+     """                      [&](Operation *) { return linearOperands == 2; })""",
+     """                      [&](Operation *) { return linearOperands >= 1; })""",
+     ["test/Integration/raise-linear-combinations.mlir"],
+     "P·V distributed over P₁ − λP₂ + c, which is affine (c·ΣV lost)"),
+    ("linear-combination-product",
+     """                  .Case([&](arith::MulFOp) { return linearOperands == 1; })""",
+     """                  .Case([&](arith::MulFOp) { return linearOperands >= 1; })""",
+     ["test/Integration/raise-linear-combinations.mlir"],
+     "P·V distributed over P₁ · P₂ elementwise"),
+    ("linear-combination-weight-along-keys",
+     """        if (to < 0)
+          return false; // varies along what the contraction sums""",
+     """        if (to < 0)
+          to = 0; // varies along what the contraction sums""",
+     ["test/Integration/raise-linear-combinations.mlir"],
+     "a weight per key taken out of the sum over keys"),
 ]
 
 

@@ -211,12 +211,20 @@ def FANormalizeFrontend : Pass<"fa-normalize-frontend", "ModuleOp"> {
     - calls to private helpers with a body (JAX export keeps a jitted
       `softmax`, `_where`, `einsum` as functions) are inlined, and helpers
       left without a caller are erased;
+    - a linalg contraction whose operand is a linear combination of
+      tensors computed from exponentials (P₁ − λ·P₂ of the Differential
+      Transformer, a weighted average of two softmaxes) is distributed over
+      it: one contraction per tensor, combined elementwise by the same body
+      (a contraction is linear in each operand). The combination must be
+      linear and homogeneous in those tensors (sums, differences, products
+      and quotients with factors that do not depend on them), and every
+      factor constant along the dims the contraction sums;
     - dims of static size 1 are dropped from linalg ops (upstream's
       unit-extent folding, `linalg-fold-unit-extent-dims`): a `[1, H, N, N]`
       softmax reached through a reshape merging `[1, H, 2]` into one batch
       dim reads as `[H, N, N]`, as the recognizer's batch reshapes expect.
 
-    Both keep every value the program computes. `fa-cpu-pipeline` and
+    Each keeps every value the program computes. `fa-cpu-pipeline` and
     `fa-gpu-pipeline` (with raise=true) run `fa-raise-attention`, then this
     pass on what is left unraised, then `fa-raise-attention` again: run it
     the same way in your own pipeline. (Not before the first raise: a

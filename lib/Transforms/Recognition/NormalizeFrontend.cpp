@@ -1,14 +1,16 @@
 //===- NormalizeFrontend.cpp - fa-normalize-frontend ----------------------===//
 //
 // Stage: recognition (normalization before matching). Inlines an
-// attention's private helpers (FrontendCalls.h) and drops the static unit
-// dims of its linalg ops with upstream's unit-extent folding, in the
-// functions that compute an exponential only, so that the matcher sees one
-// form of batch and head dims whatever unit dims a frontend kept.
+// attention's private helpers (FrontendCalls.h), distributes P·V over a
+// linear combination of softmaxes (LinearCombinations.h) and drops the
+// static unit dims of its linalg ops with upstream's unit-extent folding,
+// in the functions that compute an exponential only, so that the matcher
+// sees one form of batch and head dims whatever unit dims a frontend kept.
 //
 //===----------------------------------------------------------------------===//
 
 #include "FrontendCalls.h"
+#include "LinearCombinations.h"
 
 #include "fa/Transforms/Passes.h"
 
@@ -47,7 +49,10 @@ struct FANormalizeFrontendPass
         }
         return WalkResult::advance();
       });
-      if (computesExponential && failed(runPipeline(unitDims, function)))
+      if (!computesExponential)
+        continue;
+      fa::recognition::distributeOverLinearCombinations(function);
+      if (failed(runPipeline(unitDims, function)))
         return signalPassFailure();
     }
   }

@@ -1,0 +1,226 @@
+//===- LinearCombinations.cpp - P·V over a sum of softmaxes --------------===//
+//
+// Stage: recognition (normalization before matching). See the header. The
+// rewrite is exact up to rounding (a contraction is linear in each
+// operand); it keeps every value the program returns and only moves where
+// the combination is applied. It applies where the combined tensors each
+// come from an exponential (two softmaxes, say), so that ordinary matmul
+// chains keep their form.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LinearCombinations.h"
+#include "FrontendCalls.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+
+namespace {
+
+/// Whether `value` is computed from an exponential within a few producers
+/// (a softmax's division, a cast after it).
+bool reachesExponential(Value value, unsigned depth = 6) {
+  Operation *def = value.getDefiningOp();
+  if (!def || depth == 0)
+    return false;
+  if (fa::recognition::isExponential(def))
+    return true;
+  return llvm::any_of(def->getOperands(), [&](Value operand) {
+    return reachesExponential(operand, depth - 1);
+  });
+}
+
+/// Whether `body` yields a function of the block arguments in `terms` that
+/// is linear and homogeneous in them: sums and differences of such
+/// functions, products and quotients with values that do not depend on
+/// them, negations and float casts. (A constant added would make it
+/// affine; a product of two terms, quadratic.)
+bool isLinearIn(Block *body, const llvm::SmallDenseSet<Value> &terms) {
+  llvm::SmallDenseSet<Value> linear(terms.begin(), terms.end());
+  for (Operation &op : body->without_terminator()) {
+    auto isLinear = [&](Value v) { return linear.contains(v); };
+    unsigned linearOperands = llvm::count_if(op.getOperands(), isLinear);
+    if (linearOperands == 0)
+      continue; // a factor: any pure computation of the other inputs
+    if (op.getNumResults() != 1 || !isPure(&op))
+      return false;
+    bool ok = llvm::TypeSwitch<Operation *, bool>(&op)
+                  .Case<arith::AddFOp, arith::SubFOp>(
+                      [&](Operation *) { return linearOperands == 2; })
+                  .Case([&](arith::MulFOp) { return linearOperands == 1; })
+                  .Case([&](arith::DivFOp divide) {
+                    return isLinear(divide.getLhs()) &&
+                           !isLinear(divide.getRhs());
+                  })
+                  .Case<arith::NegFOp, arith::ExtFOp, arith::TruncFOp>(
+                      [](Operation *) { return true; })
+                  .Default([](Operation *) { return false; });
+    if (!ok)
+      return false;
+    linear.insert(op.getResult(0));
+  }
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  return yield.getNumOperands() == 1 && linear.contains(yield.getOperand(0));
+}
+
+/// Distributes `contraction` over the combination `combination` that
+/// computes its operand `operandNumber`; false (nothing changed) where a
+/// condition of the header does not hold.
+bool distribute(RewriterBase &rewriter, linalg::LinalgOp contraction,
+                unsigned operandNumber, linalg::LinalgOp combination) {
+  if (combination->getNumResults() != 1 ||
+      combination.getNumReductionLoops() != 0 ||
+      combination.getNumDpsInits() != 1)
+    return false;
+  Block *body = combination.getBlock();
+  AffineMap resultMap =
+      combination.getMatchingIndexingMap(combination.getDpsInitOperand(0));
+  if (!resultMap.isIdentity() ||
+      !combination.getMatchingBlockArgument(combination.getDpsInitOperand(0))
+           .use_empty())
+    return false;
+  Type resultElement = getElementTypeOrSelf(contraction->getResult(0));
+  if (getElementTypeOrSelf(combination->getResult(0)) != resultElement)
+    return false;
+
+  // The combined tensors: read whole (identity map), of the operand's
+  // type, computed from an exponential. Everything else is a factor.
+  SmallVector<OpOperand *> terms, factors;
+  llvm::SmallDenseSet<Value> termArguments;
+  for (OpOperand *input : combination.getDpsInputOperands()) {
+    Value tensor = input->get();
+    if (combination.getMatchingIndexingMap(input).isIdentity() &&
+        tensor.getType() == combination->getResult(0).getType() &&
+        reachesExponential(tensor)) {
+      terms.push_back(input);
+      termArguments.insert(combination.getMatchingBlockArgument(input));
+    } else {
+      factors.push_back(input);
+    }
+  }
+  if (terms.size() < 2 || !isLinearIn(body, termArguments))
+    return false;
+
+  // A factor must be the same for every element the contraction sums
+  // over: its map reads only loops of the combination that are parallel
+  // loops of the contraction appearing in its result (or constants).
+  // combination loop k = operand dim k (identity result map) = the
+  // contraction loop its operand map puts there.
+  OpOperand &operand = contraction->getOpOperand(operandNumber);
+  AffineMap operandMap = contraction.getMatchingIndexingMap(&operand);
+  AffineMap contractionResult =
+      contraction.getMatchingIndexingMap(contraction.getDpsInitOperand(0));
+  if (!operandMap.isProjectedPermutation() ||
+      !contractionResult.isProjectedPermutation())
+    return false;
+  SmallVector<int64_t> loopToResultDim(combination.getNumLoops(), -1);
+  for (auto [dim, expr] : llvm::enumerate(operandMap.getResults())) {
+    unsigned loop = cast<AffineDimExpr>(expr).getPosition();
+    std::optional<unsigned> position =
+        contractionResult.getResultPosition(expr);
+    if (position && contraction.getIteratorTypesArray()[loop] ==
+                        utils::IteratorType::parallel)
+      loopToResultDim[dim] = *position;
+  }
+  MLIRContext *ctx = contraction->getContext();
+  unsigned resultRank = contractionResult.getNumResults();
+  SmallVector<AffineMap> factorMaps;
+  for (OpOperand *factor : factors) {
+    SmallVector<AffineExpr> results;
+    for (AffineExpr expr :
+         combination.getMatchingIndexingMap(factor).getResults()) {
+      if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+        int64_t to = loopToResultDim[dim.getPosition()];
+        if (to < 0)
+          return false; // varies along what the contraction sums
+        results.push_back(getAffineDimExpr(to, ctx));
+      } else if (isa<AffineConstantExpr>(expr)) {
+        results.push_back(expr);
+      } else {
+        return false;
+      }
+    }
+    factorMaps.push_back(AffineMap::get(resultRank, 0, results, ctx));
+  }
+
+  // One contraction per combined tensor, then the combination of their
+  // results by the same body.
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(contraction);
+  Location loc = contraction->getLoc();
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(resultRank, ctx);
+  for (OpOperand *term : terms) {
+    Operation *copy = rewriter.clone(*contraction);
+    copy->setOperand(operandNumber, term->get());
+    inputs.push_back(copy->getResult(0));
+    maps.push_back(identity);
+  }
+  for (auto [factor, map] : llvm::zip(factors, factorMaps)) {
+    inputs.push_back(factor->get());
+    maps.push_back(map);
+  }
+  Value result = contraction->getResult(0);
+  Value empty = tensor::EmptyOp::create(
+      rewriter, loc, tensor::getMixedSizes(rewriter, loc, inputs.front()),
+      resultElement);
+  maps.push_back(identity);
+  auto combined = linalg::GenericOp::create(
+      rewriter, loc, result.getType(), inputs, ValueRange{empty}, maps,
+      SmallVector<utils::IteratorType>(resultRank,
+                                       utils::IteratorType::parallel));
+  // The new block's arguments: the terms' results, the factors, the init.
+  Block *block = rewriter.createBlock(&combined.getRegion());
+  IRMapping mapping;
+  for (OpOperand *term : terms)
+    mapping.map(combination.getMatchingBlockArgument(term),
+                block->addArgument(resultElement, loc));
+  for (OpOperand *factor : factors) {
+    BlockArgument argument = combination.getMatchingBlockArgument(factor);
+    mapping.map(argument, block->addArgument(argument.getType(), loc));
+  }
+  block->addArgument(resultElement, loc);
+  rewriter.setInsertionPointToStart(block);
+  for (Operation &op : *body)
+    rewriter.clone(op, mapping);
+  rewriter.replaceAllUsesWith(result, combined->getResult(0));
+  rewriter.eraseOp(contraction);
+  if (combination->use_empty())
+    rewriter.eraseOp(combination);
+  return true;
+}
+
+} // namespace
+
+unsigned mlir::fa::recognition::distributeOverLinearCombinations(
+    Operation *root) {
+  SmallVector<linalg::LinalgOp> contractions;
+  root->walk([&](linalg::LinalgOp op) {
+    if (linalg::isaContractionOpInterface(op) && op->getNumResults() == 1)
+      contractions.push_back(op);
+  });
+  IRRewriter rewriter(root->getContext());
+  unsigned distributed = 0;
+  for (linalg::LinalgOp contraction : contractions) {
+    for (OpOperand *input : contraction.getDpsInputOperands()) {
+      auto combination = input->get().getDefiningOp<linalg::LinalgOp>();
+      if (combination && !linalg::isaContractionOpInterface(combination) &&
+          distribute(rewriter, contraction, input->getOperandNumber(),
+                     combination)) {
+        ++distributed;
+        break;
+      }
+    }
+  }
+  return distributed;
+}
