@@ -1886,6 +1886,22 @@ MUTATIONS = [
           to = 0; // varies along what the contraction sums""",
      ["test/Integration/raise-linear-combinations.mlir"],
      "a weight per key taken out of the sum over keys"),
+    ("remask-by-another-mask",
+     """        match.mask == remask.condition &&""",
+     """        true &&""",
+     ["test/Integration/raise-remasked-softmax.mlir"],
+     "P zeroed by a mask other than the softmax's own read as XSoftmax"),
+    ("remask-where-kept",
+     """        selectMasks.front().hidesWhenTrue == remask.zeroWhenTrue &&""",
+     """        true &&""",
+     ["test/Integration/raise-remasked-softmax.mlir"],
+     "P zeroed where the softmax's mask keeps the key read as XSoftmax"),
+    ("remask-any-fill",
+     """        (fill == -std::numeric_limits<double>::infinity() ||
+         isLowestFinite(fill)) &&""",
+     """        true &&""",
+     ["test/Integration/raise-remasked-softmax.mlir"],
+     "XSoftmax read under a fill of -1e4, above which no score is known to lie"),
 ]
 
 

@@ -974,6 +974,30 @@ bool Matcher::readGroupedHeads(const OperandTypes &types) {
 /// mask (a finite fill, a causal mask, per-sequence lengths or a bias), and
 /// whether a returned logsumexp has an exact counterpart.
 bool Matcher::settleEmptyRows(const OperandTypes &types) {
+  if (pendingRemask) {
+    // P re-masked by the softmax's own select mask, zeroed where it hides
+    // (DeBERTa's XSoftmax): where a row keeps a visible key, the hidden
+    // keys' weights are exp(fill - max) = 0 already (a -inf fill, or the
+    // lowest finite one below a finite max), so only rows whose every key
+    // the mask hides change: to 0, the op's value for a row with no visible
+    // key under a -inf fill. Exact only when that mask is the one mask.
+    const PendingRemask &remask = *pendingRemask;
+    bool ownMask =
+        selectMasks.size() == 1 && extraMasks.empty() && !masksCombined &&
+        match.mask == remask.condition &&
+        selectMasks.front().labels == remask.labels &&
+        selectMasks.front().hidesWhenTrue == remask.zeroWhenTrue &&
+        (fill == -std::numeric_limits<double>::infinity() ||
+         isLowestFinite(fill)) &&
+        match.scoreFunction.empty() && !match.kvLengths && !match.causal &&
+        !match.constantBias;
+    if (!ownMask)
+      return fail(RejectCategory::Structure,
+                  "P is a softmax with some rows set to 0, and " + remask.why +
+                      ", not whether every key of the row is -inf, nor the "
+                      "softmax's one mask zeroing what it hides");
+    fill = -std::numeric_limits<double>::infinity();
+  }
   RankedTensorType queryType = types.query, keyType = types.key;
   auto dimOf = [](ArrayRef<int64_t> permutation, int64_t canonicalDim) {
     return permutation.empty() ? canonicalDim : permutation[canonicalDim];
@@ -1462,10 +1486,13 @@ bool Matcher::matchGuardedProbabilities(Term *select, Term *&scores) {
     return false;
   std::string why;
   std::optional<RowGuard> guard = analyzeRowGuard(condition->value, why);
-  if (!guard)
-    return fail(RejectCategory::Structure,
-                "P is a softmax with some rows set to 0, and " + why +
-                    ", not whether every key of the row is -inf");
+  if (!guard) {
+    // Perhaps the softmax's own mask, zeroing what it hid (settleEmptyRows
+    // decides once the masks are known).
+    pendingRemask = PendingRemask{condition->value, condition->labels,
+                                  zeroWhenTrue, why};
+    return true;
+  }
   // Zero where G holds: G must be "every key is -inf"; zero where it does
   // not: its negation.
   if (guard->negated != zeroWhenFalse)

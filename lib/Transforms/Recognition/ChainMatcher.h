@@ -434,6 +434,16 @@ private:
   /// Set when P is the softmax under an empty-row guard (PyTorch's
   /// _safe_softmax): rows of -inf scores give 0, as the op does.
   bool emptyRowsGuarded = false;
+  /// P = select(c, 0, softmax) whose c is no "every key is -inf" guard:
+  /// accepted once the masks are known if c is the softmax's own select
+  /// mask (XSoftmax: masked_fill before and after the softmax).
+  struct PendingRemask {
+    Value condition;
+    Labels labels;
+    bool zeroWhenTrue = false;
+    std::string why;
+  };
+  std::optional<PendingRemask> pendingRemask;
   /// The log-sum-exp softmax's max + log(sum), when it is a tensor.
   Term *logsumexpTerm = nullptr;
   /// Whether the softmax is spelled exp(x - (max + log(sum))).
