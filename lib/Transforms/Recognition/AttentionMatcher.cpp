@@ -1487,8 +1487,29 @@ bool Matcher::matchGuardedProbabilities(Term *select, Term *&scores) {
   std::string why;
   std::optional<RowGuard> guard = analyzeRowGuard(condition->value, why);
   if (!guard) {
-    // Perhaps the softmax's own mask, zeroing what it hid (settleEmptyRows
+    // A guard computed from the scores is no mask of them; any other may
+    // be the softmax's own mask, zeroing what it hid (settleEmptyRows
     // decides once the masks are known).
+    auto readsScores = [&](Value value) {
+      SmallVector<std::pair<Value, unsigned>> worklist = {{value, 16}};
+      llvm::SmallPtrSet<Operation *, 16> seen;
+      while (!worklist.empty()) {
+        auto [current, depth] = worklist.pop_back_val();
+        Operation *def = current.getDefiningOp();
+        if (!def || depth == 0 || !seen.insert(def).second)
+          continue;
+        std::optional<StructuredView> view = getStructuredView(current);
+        if (view && getContraction(*view))
+          return true;
+        for (Value operand : def->getOperands())
+          worklist.push_back({operand, depth - 1});
+      }
+      return false;
+    };
+    if (readsScores(condition->value))
+      return fail(RejectCategory::Structure,
+                  "P is a softmax with some rows set to 0, and " + why +
+                      ", not whether every key of the row is -inf");
     pendingRemask = PendingRemask{condition->value, condition->labels,
                                   zeroWhenTrue, why};
     return true;

@@ -142,6 +142,36 @@ unsigned addComparison(StructuredView &view, arith::CmpFPredicate predicate,
 // linalg: maps and iterators from the op, the scalar tree from its payload.
 //===----------------------------------------------------------------------===//
 
+/// The one table of arith and math ops the recognizer reads, on scalars
+/// in a linalg body and on whole tensors alike: the scalar meaning of
+/// `op`, Other for anything else. (exp2 is Exp of ln 2 times its operand:
+/// callers build that with exp2AsExp; a comparison keeps its predicate,
+/// addComparison.)
+ScalarKind arithScalarKind(Operation *op) {
+  return llvm::TypeSwitch<Operation *, ScalarKind>(op)
+      .Case([](arith::AddFOp) { return ScalarKind::Add; })
+      .Case([](arith::SubFOp) { return ScalarKind::Sub; })
+      .Case([](arith::MulFOp) { return ScalarKind::Mul; })
+      .Case([](arith::DivFOp) { return ScalarKind::Div; })
+      .Case([](arith::MaximumFOp) { return ScalarKind::Max; })
+      .Case([](arith::MaxNumFOp) { return ScalarKind::MaxNum; })
+      .Case<math::ExpOp, math::Exp2Op>(
+          [](Operation *) { return ScalarKind::Exp; })
+      .Case([](math::LogOp) { return ScalarKind::Log; })
+      .Case([](arith::NegFOp) { return ScalarKind::Neg; })
+      .Case([](math::TanhOp) { return ScalarKind::Tanh; })
+      .Case([](arith::ExtFOp) { return ScalarKind::ExtF; })
+      .Case([](arith::TruncFOp) { return ScalarKind::TruncF; })
+      .Case([](arith::UIToFPOp op) {
+        return getElementTypeOrSelf(op.getIn().getType()).isInteger(1)
+                   ? ScalarKind::BoolToFloat
+                   : ScalarKind::Other;
+      })
+      .Case([](arith::SelectOp) { return ScalarKind::Select; })
+      .Case([](arith::CmpFOp) { return ScalarKind::Compare; })
+      .Default([](Operation *) { return ScalarKind::Other; });
+}
+
 /// Translates a linalg payload into scalar nodes.
 class PayloadTranslator {
 public:
@@ -178,39 +208,30 @@ private:
       unsigned rhs = translate(def->getOperand(1));
       return addOp(view, kind, {lhs, rhs}, type);
     };
-    return llvm::TypeSwitch<Operation *, unsigned>(def)
-        .Case([&](arith::AddFOp) { return binary(ScalarKind::Add); })
-        .Case([&](arith::SubFOp) { return binary(ScalarKind::Sub); })
-        .Case([&](arith::MulFOp) { return binary(ScalarKind::Mul); })
-        .Case([&](arith::DivFOp) { return binary(ScalarKind::Div); })
-        .Case([&](arith::MaximumFOp) { return binary(ScalarKind::Max); })
-        .Case([&](arith::MaxNumFOp) { return binary(ScalarKind::MaxNum); })
-        .Case([&](math::ExpOp) { return unary(ScalarKind::Exp); })
-        .Case([&](math::Exp2Op) {
-          return exp2AsExp(view, translate(def->getOperand(0)), type);
-        })
-        .Case([&](math::LogOp) { return unary(ScalarKind::Log); })
-        .Case([&](arith::NegFOp) { return unary(ScalarKind::Neg); })
-        .Case([&](math::TanhOp) { return unary(ScalarKind::Tanh); })
-        .Case([&](arith::ExtFOp) { return unary(ScalarKind::ExtF); })
-        .Case([&](arith::TruncFOp) { return unary(ScalarKind::TruncF); })
-        .Case([&](arith::UIToFPOp op) {
-          if (op.getIn().getType().isInteger(1))
-            return unary(ScalarKind::BoolToFloat);
-          return addNode(view, ScalarKind::Other);
-        })
-        .Case([&](arith::CmpFOp op) {
-          return addComparison(view, op.getPredicate(),
-                               translate(op.getLhs()), translate(op.getRhs()));
-        })
-        .Case([&](arith::SelectOp op) {
-          unsigned condition = translate(op.getCondition());
-          unsigned onTrue = translate(op.getTrueValue());
-          unsigned onFalse = translate(op.getFalseValue());
-          return addNode(view, ScalarKind::Select,
-                         {condition, onTrue, onFalse});
-        })
-        .Default([&](Operation *) { return addNode(view, ScalarKind::Other); });
+    ScalarKind kind = arithScalarKind(def);
+    switch (kind) {
+    case ScalarKind::Other:
+      return addNode(view, ScalarKind::Other);
+    case ScalarKind::Exp:
+      if (isa<math::Exp2Op>(def))
+        return exp2AsExp(view, translate(def->getOperand(0)), type);
+      return unary(kind);
+    case ScalarKind::Compare: {
+      auto compare = cast<arith::CmpFOp>(def);
+      return addComparison(view, compare.getPredicate(),
+                           translate(compare.getLhs()),
+                           translate(compare.getRhs()));
+    }
+    case ScalarKind::Select: {
+      auto select = cast<arith::SelectOp>(def);
+      unsigned condition = translate(select.getCondition());
+      unsigned onTrue = translate(select.getTrueValue());
+      unsigned onFalse = translate(select.getFalseValue());
+      return addNode(view, ScalarKind::Select, {condition, onTrue, onFalse});
+    }
+    default:
+      return def->getNumOperands() == 1 ? unary(kind) : binary(kind);
+    }
   }
 
   StructuredView &view;
@@ -490,33 +511,11 @@ std::optional<StructuredView> viewTosaReshape(tosa::ReshapeOp op) {
 /// arith and math ops applied to whole tensors: operands have the result's
 /// shape (arith does not broadcast), so every map is the identity.
 std::optional<StructuredView> viewTensorArith(Operation *op) {
-  ScalarKind kind =
-      llvm::TypeSwitch<Operation *, ScalarKind>(op)
-          .Case([](arith::AddFOp) { return ScalarKind::Add; })
-          .Case([](arith::SubFOp) { return ScalarKind::Sub; })
-          .Case([](arith::MulFOp) { return ScalarKind::Mul; })
-          .Case([](arith::DivFOp) { return ScalarKind::Div; })
-          .Case([](arith::MaximumFOp) { return ScalarKind::Max; })
-          .Case([](arith::MaxNumFOp) { return ScalarKind::MaxNum; })
-          .Case([](arith::NegFOp) { return ScalarKind::Neg; })
-          .Case([](math::TanhOp) { return ScalarKind::Tanh; })
-          .Case([](arith::ExtFOp) { return ScalarKind::ExtF; })
-          .Case([](arith::TruncFOp) { return ScalarKind::TruncF; })
-          .Case<math::ExpOp, math::Exp2Op>(
-              [](Operation *) { return ScalarKind::Exp; })
-          .Case([](math::LogOp) { return ScalarKind::Log; })
-          .Case([](arith::UIToFPOp op) {
-            return getElementTypeOrSelf(op.getIn().getType()).isInteger(1)
-                       ? ScalarKind::BoolToFloat
-                       : ScalarKind::Other;
-          })
-          .Case([](arith::SelectOp op) {
-            // A scalar condition picks a whole tensor: not elementwise.
-            return isa<RankedTensorType>(op.getCondition().getType())
-                       ? ScalarKind::Select
-                       : ScalarKind::Other;
-          })
-          .Default([](Operation *) { return ScalarKind::Other; });
+  ScalarKind kind = arithScalarKind(op);
+  // A scalar condition picks a whole tensor: not elementwise.
+  if (auto select = dyn_cast<arith::SelectOp>(op);
+      select && !isa<RankedTensorType>(select.getCondition().getType()))
+    return std::nullopt;
   if (kind == ScalarKind::Other)
     return std::nullopt;
   StructuredView view = makeElementwiseView(op);
@@ -530,6 +529,10 @@ std::optional<StructuredView> viewTensorArith(Operation *op) {
   }
   if (isa<math::Exp2Op>(op)) {
     view.root = exp2AsExp(view, nodes[0], resultType.getElementType());
+    return view;
+  }
+  if (auto compare = dyn_cast<arith::CmpFOp>(op)) {
+    view.root = addComparison(view, compare.getPredicate(), nodes[0], nodes[1]);
     return view;
   }
   view.root = addOp(view, kind, nodes, resultType.getElementType());
