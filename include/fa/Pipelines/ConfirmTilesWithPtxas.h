@@ -1,4 +1,4 @@
-//===- ConfirmTilesWithPtxas.h - fa-confirm-tiles-with-ptxas's parts -*- C++ -*-===//
+//===- ConfirmTilesWithPtxas.h - The pass's pure parts ----------*- C++ -*-===//
 //
 // The pure parts of fa-confirm-tiles-with-ptxas, public so that unit tests
 // reach them: what the trial compilation is built with, and what ptxas -v

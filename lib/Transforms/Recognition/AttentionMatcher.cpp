@@ -982,15 +982,14 @@ bool Matcher::settleEmptyRows(const OperandTypes &types) {
     // the mask hides change: to 0, the op's value for a row with no visible
     // key under a -inf fill. Exact only when that mask is the one mask.
     const PendingRemask &remask = *pendingRemask;
-    bool ownMask =
-        selectMasks.size() == 1 && extraMasks.empty() && !masksCombined &&
-        match.mask == remask.condition &&
-        selectMasks.front().labels == remask.labels &&
-        selectMasks.front().hidesWhenTrue == remask.zeroWhenTrue &&
-        (fill == -std::numeric_limits<double>::infinity() ||
-         isLowestFinite(fill)) &&
-        match.scoreFunction.empty() && !match.kvLengths && !match.causal &&
-        !match.constantBias;
+    bool ownMask = selectMasks.size() == 1 && extraMasks.empty() &&
+                   !masksCombined && match.mask == remask.condition &&
+                   selectMasks.front().labels == remask.labels &&
+                   selectMasks.front().hidesWhenTrue == remask.zeroWhenTrue &&
+                   (fill == -std::numeric_limits<double>::infinity() ||
+                    isLowestFinite(fill)) &&
+                   match.scoreFunction.empty() && !match.kvLengths &&
+                   !match.causal && !match.constantBias;
     if (!ownMask)
       return fail(RejectCategory::Structure,
                   "P is a softmax with some rows set to 0, and " + remask.why +
@@ -1510,8 +1509,8 @@ bool Matcher::matchGuardedProbabilities(Term *select, Term *&scores) {
       return fail(RejectCategory::Structure,
                   "P is a softmax with some rows set to 0, and " + why +
                       ", not whether every key of the row is -inf");
-    pendingRemask = PendingRemask{condition->value, condition->labels,
-                                  zeroWhenTrue, why};
+    pendingRemask =
+        PendingRemask{condition->value, condition->labels, zeroWhenTrue, why};
     return true;
   }
   // Zero where G holds: G must be "every key is -inf"; zero where it does

@@ -746,8 +746,8 @@ template <typename OpTy>
 static LogicalResult provenCausal(OpTy op, DiagonalAlignment &alignment) {
   constexpr int64_t kMaxProvenRows = 1 << 16;
   Block *block = op.getMaskModBlock();
-  if (!block || op.getCausal() || op.getWindowAttr() ||
-      op.getMaskFillAttr() || op.getKvLengths() || op.isPacked())
+  if (!block || op.getCausal() || op.getWindowAttr() || op.getMaskFillAttr() ||
+      op.getKvLengths() || op.isPacked())
     return failure();
   auto queryType = cast<RankedTensorType>(op.getQuery().getType());
   if (!queryType.hasStaticShape())

@@ -53,17 +53,17 @@ bool isLinearIn(Block *body, const llvm::SmallDenseSet<Value> &terms) {
       continue; // a factor: any pure computation of the other inputs
     if (op.getNumResults() != 1 || !isPure(&op))
       return false;
-    bool ok = llvm::TypeSwitch<Operation *, bool>(&op)
-                  .Case<arith::AddFOp, arith::SubFOp>(
-                      [&](Operation *) { return linearOperands == 2; })
-                  .Case([&](arith::MulFOp) { return linearOperands == 1; })
-                  .Case([&](arith::DivFOp divide) {
-                    return isLinear(divide.getLhs()) &&
-                           !isLinear(divide.getRhs());
-                  })
-                  .Case<arith::NegFOp, arith::ExtFOp, arith::TruncFOp>(
-                      [](Operation *) { return true; })
-                  .Default([](Operation *) { return false; });
+    bool ok =
+        llvm::TypeSwitch<Operation *, bool>(&op)
+            .Case<arith::AddFOp, arith::SubFOp>(
+                [&](Operation *) { return linearOperands == 2; })
+            .Case([&](arith::MulFOp) { return linearOperands == 1; })
+            .Case([&](arith::DivFOp divide) {
+              return isLinear(divide.getLhs()) && !isLinear(divide.getRhs());
+            })
+            .Case<arith::NegFOp, arith::ExtFOp, arith::TruncFOp>(
+                [](Operation *) { return true; })
+            .Default([](Operation *) { return false; });
     if (!ok)
       return false;
     linear.insert(op.getResult(0));
@@ -202,8 +202,8 @@ bool distribute(RewriterBase &rewriter, linalg::LinalgOp contraction,
 
 } // namespace
 
-unsigned mlir::fa::recognition::distributeOverLinearCombinations(
-    Operation *root) {
+unsigned
+mlir::fa::recognition::distributeOverLinearCombinations(Operation *root) {
   SmallVector<linalg::LinalgOp> contractions;
   root->walk([&](linalg::LinalgOp op) {
     if (linalg::isaContractionOpInterface(op) && op->getNumResults() == 1)

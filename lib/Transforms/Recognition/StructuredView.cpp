@@ -724,16 +724,16 @@ mlir::fa::recognition::getStructuredView(Value value) {
       })
       .Case([](tosa::CastOp op) { return viewTosaCast(op); })
       .Case([](tosa::EqualOp op) {
-        return viewTosaComparison(op, arith::CmpFPredicate::OEQ,
-                                  op.getInput1(), op.getInput2());
+        return viewTosaComparison(op, arith::CmpFPredicate::OEQ, op.getInput1(),
+                                  op.getInput2());
       })
       .Case([](tosa::GreaterOp op) {
-        return viewTosaComparison(op, arith::CmpFPredicate::OGT,
-                                  op.getInput1(), op.getInput2());
+        return viewTosaComparison(op, arith::CmpFPredicate::OGT, op.getInput1(),
+                                  op.getInput2());
       })
       .Case([](tosa::GreaterEqualOp op) {
-        return viewTosaComparison(op, arith::CmpFPredicate::OGE,
-                                  op.getInput1(), op.getInput2());
+        return viewTosaComparison(op, arith::CmpFPredicate::OGE, op.getInput1(),
+                                  op.getInput2());
       })
       .Case([](tosa::LogicalNotOp op) -> std::optional<StructuredView> {
         if (!getElementTypeOrSelf(op.getInput1().getType()).isInteger(1))
