@@ -1902,6 +1902,11 @@ MUTATIONS = [
      """        true &&""",
      ["test/Integration/raise-remasked-softmax.mlir"],
      "XSoftmax read under a fill of -1e4, above which no score is known to lie"),
+    ("op50-uninitialized-barrier-completes",
+     """m.constant(c == kPending ? 1 : 0)""",
+     """m.constant(c != kPending ? 1 : 0)""",
+     ["test/Transforms/GPU/emulate-tma.mlir"],
+     "the CPU model reads a barrier no thread initialized as one phase complete (a wait returns, the hardware would hang)"),
 ]
 
 

@@ -21,6 +21,7 @@
 // RUN: %run-entry early %t.mlir | FileCheck %s --check-prefix=EARLY
 // RUN: %run-entry lenient_parity %t.mlir | FileCheck %s --check-prefix=EARLY
 // RUN: not %run-entry never_issued %t.mlir 2>&1 | FileCheck %s --check-prefix=NEVER
+// RUN: not %run-entry waits_uninitialized %t.mlir 2>&1 | FileCheck %s --check-prefix=UNINIT
 // RUN: not %run-entry expects_too_many %t.mlir 2>&1 | FileCheck %s --check-prefix=MANY
 // RUN: not %run-entry expects_too_few %t.mlir 2>&1 | FileCheck %s --check-prefix=FEW
 // RUN: not %run-entry misaligned %t.mlir 2>&1 | FileCheck %s --check-prefix=ALIGN
@@ -50,6 +51,7 @@
 // LANDS-NEXT: [0, 0, 0]
 // LANDS-NEXT: [0, 0, 0]
 // EARLY: [nan, nan, nan]
+// UNINIT: would never return: mbarrier 0 waits for a phase of parity 0 after 0 completed phases
 // NEVER: fa-emulate-threads-on-cpu: the mbarrier wait at {{.*}}emulate-tma.mlir:{{[0-9]+}}:{{[0-9]+}} would never return: mbarrier 0 waits for a phase of parity 0 after 0 completed phases; 1 arrivals and 0 transaction bytes are missing
 // MANY: would never return: mbarrier 0 waits for a phase of parity 0 after 0 completed phases; 0 arrivals and 2048 transaction bytes are missing
 // FEW: the TMA load at {{.*}}emulate-tma.mlir:{{[0-9]+}}:{{[0-9]+}} lands more bytes on mbarrier 0 than its expect_tx announced (1024 over)
@@ -183,6 +185,21 @@ func.func @lenient_parity() {
   %f = arith.constant false
   %t = arith.constant true
   call @run(%row0, %bytes, %t, %c0, %t, %f, %f) : (index, index, i1, index, i1, i1, i1) -> ()
+  return
+}
+
+// A wait on a barrier no thread initialized: the model reads it as a phase
+// never completing (as the hardware would hang), not as one complete.
+func.func @waits_uninitialized() {
+  scf.forall (%blk) in (1) {
+    %bars = nvgpu.mbarrier.create -> !barriers
+    scf.forall (%t) in (64) {
+      %z = arith.constant 0 : index
+      %f = arith.constant false
+      %ticks = arith.constant 1000 : index
+      nvgpu.mbarrier.try_wait.parity %bars[%z], %f, %ticks : !barriers
+    } {mapping = [#gpu.thread<x>]}
+  } {mapping = [#gpu.block<x>]}
   return
 }
 
