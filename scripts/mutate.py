@@ -1907,6 +1907,11 @@ MUTATIONS = [
      """m.constant(c != kPending ? 1 : 0)""",
      ["test/Transforms/GPU/emulate-tma.mlir"],
      "the CPU model reads a barrier no thread initialized as one phase complete (a wait returns, the hardware would hang)"),
+    ("tosa-combination-factor-per-key",
+     """  return type && type.hasStaticShape() && type.getNumElements() == 1;""",
+     """  return type && type.hasStaticShape() && type.getNumElements() >= 1;""",
+     ["test/Integration/raise-linear-combinations-tosa.mlir"],
+     "a TOSA weight per key taken out of the sum over keys as if it were one scalar"),
 ]
 
 

@@ -218,7 +218,9 @@ def FANormalizeFrontend : Pass<"fa-normalize-frontend", "ModuleOp"> {
       (a contraction is linear in each operand). The combination must be
       linear and homogeneous in those tensors (sums, differences, products
       and quotients with factors that do not depend on them), and every
-      factor constant along the dims the contraction sums;
+      factor constant along the dims the contraction sums; in TOSA, a
+      `tosa.matmul` operand that is, under reshapes, `add`/`sub`/`negate`
+      and `mul` by one-element factors of such tensors;
     - dims of static size 1 are dropped from linalg ops (upstream's
       unit-extent folding, `linalg-fold-unit-extent-dims`): a `[1, H, N, N]`
       softmax reached through a reshape merging `[1, H, 2]` into one batch

@@ -11,12 +11,16 @@
 
 #include "LinearCombinations.h"
 #include "FrontendCalls.h"
+#include "Normalization.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/PatternMatch.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -200,6 +204,149 @@ bool distribute(RewriterBase &rewriter, linalg::LinalgOp contraction,
   return true;
 }
 
+//===----------------------------------------------------------------------===//
+// TOSA: tosa.matmul(reshape(a·P₁ + b·P₂), V), the combination of TOSA
+// elementwise ops (add, sub, mul with a zero shift, negate) over tensors
+// of its own shape computed from exponentials, and factors whose every dim
+// is 1 (a run-time λ reshaped to [1, 1, 1, 1]).
+//===----------------------------------------------------------------------===//
+
+bool isTosaFloatMultiply(tosa::MulOp mul) {
+  auto shift = mul.getShift().getDefiningOp<tosa::ConstOp>();
+  auto values =
+      shift ? dyn_cast<DenseIntElementsAttr>(shift.getValues()) : nullptr;
+  return values && values.isSplat() && values.getSplatValue<APInt>().isZero();
+}
+
+/// A tensor of one element: a factor that is the same for every element.
+bool isScalarFactor(Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  return type && type.hasStaticShape() && type.getNumElements() == 1;
+}
+
+bool isTosaCombinationOp(Operation *op) {
+  return isa_and_nonnull<tosa::AddOp, tosa::SubOp, tosa::MulOp, tosa::NegateOp>(
+      op);
+}
+
+/// The combination rooted at `value` (of type `shape`): fills `terms` with
+/// its linear leaves; false where it is not linear and homogeneous in
+/// them with scalar factors.
+bool collectTosaTerms(Value value, RankedTensorType shape,
+                      SmallVectorImpl<Value> &terms, unsigned depth = 8) {
+  Operation *def = value.getDefiningOp();
+  if (value.getType() != shape)
+    return false;
+  if (!isTosaCombinationOp(def)) {
+    if (!reachesExponential(value))
+      return false;
+    terms.push_back(value);
+    return true;
+  }
+  if (depth == 0)
+    return false;
+  if (isa<tosa::AddOp, tosa::SubOp>(def))
+    return collectTosaTerms(def->getOperand(0), shape, terms, depth - 1) &&
+           collectTosaTerms(def->getOperand(1), shape, terms, depth - 1);
+  if (auto mul = dyn_cast<tosa::MulOp>(def)) {
+    if (!isTosaFloatMultiply(mul))
+      return false;
+    for (unsigned side = 0; side < 2; ++side)
+      if (isScalarFactor(def->getOperand(side)) &&
+          def->getOperand(side).getType() != shape)
+        return collectTosaTerms(def->getOperand(1 - side), shape, terms,
+                                depth - 1);
+    // No scalar factor: a term itself (TOSA's softmax ends in exp times
+    // the reciprocal of its sum).
+    if (!reachesExponential(value))
+      return false;
+    terms.push_back(value);
+    return true;
+  }
+  auto negate = cast<tosa::NegateOp>(def);
+  for (Value zeroPoint : {negate.getInput1Zp(), negate.getOutputZp()}) {
+    std::optional<double> zero = fa::recognition::evaluateConstant(zeroPoint);
+    if (!zero || *zero != 0)
+      return false;
+  }
+  return collectTosaTerms(negate.getInput1(), shape, terms, depth - 1);
+}
+
+/// The combination rebuilt on `results` (each term's matmul in place of
+/// the term), of type `resultType`; factors reshaped to its rank.
+Value rebuildTosaCombination(ImplicitLocOpBuilder &b, Value value,
+                             const llvm::DenseMap<Value, Value> &results,
+                             RankedTensorType resultType) {
+  if (Value result = results.lookup(value))
+    return result;
+  Operation *def = value.getDefiningOp();
+  auto operand = [&](Value input) -> Value {
+    if (results.contains(input) || isTosaCombinationOp(input.getDefiningOp()))
+      return rebuildTosaCombination(b, input, results, resultType);
+    // A scalar factor, at the result's rank.
+    SmallVector<int64_t> ones(resultType.getRank(), 1);
+    auto type = RankedTensorType::get(ones, resultType.getElementType());
+    return tosa::ReshapeOp::create(b, type, input,
+                                   tosa::getTosaConstShape(b, ones));
+  };
+  if (auto add = dyn_cast<tosa::AddOp>(def))
+    return tosa::AddOp::create(b, resultType, operand(add.getInput1()),
+                               operand(add.getInput2()));
+  if (auto sub = dyn_cast<tosa::SubOp>(def))
+    return tosa::SubOp::create(b, resultType, operand(sub.getInput1()),
+                               operand(sub.getInput2()));
+  if (auto mul = dyn_cast<tosa::MulOp>(def))
+    return tosa::MulOp::create(b, resultType, operand(mul.getInput1()),
+                               operand(mul.getInput2()), mul.getShift());
+  auto negate = cast<tosa::NegateOp>(def);
+  return tosa::NegateOp::create(b, resultType, operand(negate.getInput1()),
+                                negate.getInput1Zp(), negate.getOutputZp());
+}
+
+/// tosa.matmul(A, B) whose A or B is a combination, possibly under
+/// reshapes: one matmul per term (under the same reshapes), combined by
+/// the same ops on the results.
+bool distributeTosaMatmul(RewriterBase &rewriter, tosa::MatMulOp matmul) {
+  auto resultType = cast<RankedTensorType>(matmul.getType());
+  for (unsigned operandNumber : {0u, 1u}) {
+    SmallVector<tosa::ReshapeOp> reshapes; // outermost first
+    Value combined = matmul->getOperand(operandNumber);
+    while (auto reshape = combined.getDefiningOp<tosa::ReshapeOp>()) {
+      reshapes.push_back(reshape);
+      combined = reshape.getInput1();
+    }
+    auto shape = dyn_cast<RankedTensorType>(combined.getType());
+    if (!shape || !shape.hasStaticShape() ||
+        shape.getElementType() != resultType.getElementType() ||
+        !isTosaCombinationOp(combined.getDefiningOp()))
+      continue;
+    SmallVector<Value> terms;
+    if (!collectTosaTerms(combined, shape, terms) || terms.size() < 2)
+      continue;
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(matmul);
+    ImplicitLocOpBuilder b(matmul.getLoc(), matmul);
+    llvm::DenseMap<Value, Value> results;
+    for (Value term : terms) {
+      if (results.contains(term))
+        continue;
+      Value input = term;
+      for (tosa::ReshapeOp reshape : llvm::reverse(reshapes))
+        input = tosa::ReshapeOp::create(b, reshape.getType(), input,
+                                        reshape.getShape());
+      Operation *copy = rewriter.clone(*matmul);
+      copy->setOperand(operandNumber, input);
+      results[term] = copy->getResult(0);
+    }
+    Value replacement =
+        rebuildTosaCombination(b, combined, results, resultType);
+    rewriter.replaceAllUsesWith(matmul.getResult(), replacement);
+    rewriter.eraseOp(matmul);
+    return true;
+  }
+  return false;
+}
+
 } // namespace
 
 unsigned
@@ -211,6 +358,10 @@ mlir::fa::recognition::distributeOverLinearCombinations(Operation *root) {
   });
   IRRewriter rewriter(root->getContext());
   unsigned distributed = 0;
+  SmallVector<tosa::MatMulOp> matmuls;
+  root->walk([&](tosa::MatMulOp op) { matmuls.push_back(op); });
+  for (tosa::MatMulOp matmul : matmuls)
+    distributed += distributeTosaMatmul(rewriter, matmul);
   for (linalg::LinalgOp contraction : contractions) {
     for (OpOperand *input : contraction.getDpsInputOperands()) {
       auto combination = input->get().getDefiningOp<linalg::LinalgOp>();
