@@ -1912,6 +1912,11 @@ MUTATIONS = [
      """  return type && type.hasStaticShape() && type.getNumElements() >= 1;""",
      ["test/Integration/raise-linear-combinations-tosa.mlir"],
      "a TOSA weight per key taken out of the sum over keys as if it were one scalar"),
+    ("op50-cpu-pipeline-host-cache-dropped",
+     """    tiles.hostCacheBytes = options.hostCacheBytes;""",
+     """""",
+     ["test/Transforms/SelectTiles/host-never-refuses.mlir"],
+     "fa-cpu-pipeline's host-cache-bytes not passed to fa-select-tiles (tiles for this machine's cache)"),
 ]
 
 

@@ -16,6 +16,13 @@
 // The same through the default CPU pipeline, which must compile every op.
 // RUN: fa-opt %s "--fa-cpu-pipeline=host-cache-bytes=4096" -o /dev/null
 // RUN: fa-opt %s "--fa-cpu-pipeline=host-cache-bytes=32768" -o /dev/null
+// The pipeline passes the option on: the tiles it selects are those of
+// the 4 KiB cache (16 x 16 where this machine's cache would allow more).
+// RUN: fa-opt %s "--fa-cpu-pipeline=host-cache-bytes=4096" -mlir-print-ir-after=fa-select-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPELINE
+// PIPELINE: tiling = <block_q = 16, block_kv = 16, warps = 1, stages = 1, smem_bytes = 33920>
+// PIPELINE: tiling = <block_q = 7, block_kv = 5,
+// PIPELINE: tiling = <block_q = 16, block_kv = 16, warps = 1, stages = 1, smem_bytes = 42112>
+// PIPELINE: tiling = <block_q = 16, block_kv = 16, warps = 1, stages = 1, smem_bytes = 104576>
 // A negative cache is an error, not a tile.
 // RUN: not fa-opt %s "--fa-select-tiles=target=host host-cache-bytes=-1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 // NEGATIVE: error: host-cache-bytes must be 0 (read from this machine) or a positive number of bytes, got -1
