@@ -1917,6 +1917,12 @@ MUTATIONS = [
      """""",
      ["test/Transforms/SelectTiles/host-never-refuses.mlir"],
      "fa-cpu-pipeline's host-cache-bytes not passed to fa-select-tiles (tiles for this machine's cache)"),
+    ("linear-combination-positions-ignored",
+     """  if (!body->getOps<linalg::IndexOp>().empty())
+    return false;""",
+     """""",
+     ["test/Integration/raise-linear-combinations.mlir"],
+     "a weight computed from the key's position moved out of the sum over keys (linalg.index then reads the output's loops)"),
 ]
 
 

@@ -5,13 +5,14 @@
 // each P·V raises to an fa.attention; the combination is applied to their
 // outputs by the same body. Near misses, one edit each, keep their form:
 // a constant added (affine, not linear), a product of the two softmaxes,
-// a weight that varies along the keys, a second term that is no softmax.
+// a weight that varies along the keys (read from a tensor, or computed
+// from the key's position), a second term that is no softmax.
 // Raised and unraised runs agree.
 // RUN: fa-opt %s --fa-raise-attention --fa-normalize-frontend --fa-raise-attention | FileCheck %s --check-prefix=RAISED
 // RUN: fa-opt %s --fa-cpu-pipeline | %mlir-run > %t.raised
 // RUN: fa-opt %s --fa-cpu-pipeline=raise=false | %mlir-run > %t.frontend
 // RUN: %compare %t.raised %t.frontend --rtol 1e-5 --atol 1e-6 | FileCheck %s --check-prefix=SAME
-// SAME: MATCH 384 values
+// SAME: MATCH 448 values
 // RAISED-LABEL: func.func @differential(
 // RAISED-COUNT-2: fa.attention
 // RAISED: linalg.generic
@@ -28,6 +29,8 @@
 // RAISED-LABEL: func.func @near_miss_weight_along_keys(
 // RAISED-NOT: fa.attention
 // RAISED-LABEL: func.func @near_miss_not_a_softmax(
+// RAISED-NOT: fa.attention
+// RAISED-LABEL: func.func @near_miss_weight_from_positions(
 // RAISED-NOT: fa.attention
 // RAISED-LABEL: func.func @input
 
@@ -296,6 +299,53 @@ func.func @near_miss_not_a_softmax(%q1: !t, %k1: !t, %q2: !t, %k2: !t, %v: !t, %
   return %out : !t
 }
 
+// Near miss: P₁ − w(j)·P₂ with w computed in the body from the key's
+// position (linalg.index): a weight per key, however it is spelled.
+func.func @near_miss_weight_from_positions(%q1: !t, %k1: !t, %q2: !t, %k2: !t, %v: !t, %lambda: tensor<f32>, %weights: tensor<2xf32>, %keyw: tensor<8xf32>) -> !t {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : !s
+  %zs = linalg.fill ins(%zero : f32) outs(%es : !s) -> !s
+  %s1 = linalg.generic {indexing_maps = [#q, #k, #sc], iterator_types = #qk}
+      ins(%q1, %k1 : !t, !t) outs(%zs : !s) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> !s
+  %p1 = linalg.softmax dimension(3) ins(%s1 : !s) outs(%es : !s) -> !s
+  %s2 = linalg.generic {indexing_maps = [#q, #k, #sc], iterator_types = #qk}
+      ins(%q2, %k2 : !t, !t) outs(%zs : !s) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> !s
+  %p2 = linalg.softmax dimension(3) ins(%s2 : !s) outs(%es : !s) -> !s
+  %d = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = #par4}
+      ins(%p1, %p2 : !s, !s) outs(%es : !s) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %j = linalg.index 3 : index
+    %c4 = arith.constant 4 : index
+    %early = arith.cmpi ult, %j, %c4 : index
+    %w3 = arith.constant 0.3 : f32
+    %w7 = arith.constant 0.7 : f32
+    %w = arith.select %early, %w3, %w7 : f32
+    %wb = arith.mulf %w, %b : f32
+    %r = arith.subf %a, %wb : f32
+    linalg.yield %r : f32
+  } -> !s
+  %et = tensor.empty() : !t
+  %zo = linalg.fill ins(%zero : f32) outs(%et : !t) -> !t
+  %out = linalg.generic {indexing_maps = [#w, #v, #o], iterator_types = #qk}
+      ins(%d, %v : !s, !t) outs(%zo : !t) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> !t
+  return %out : !t
+}
+
 func.func @input(%seed: f32) -> !t {
   %e = tensor.empty() : !t
   %r = linalg.generic {indexing_maps = [#id], iterator_types = #par4}
@@ -355,5 +405,8 @@ func.func @main() {
   %o5 = call @near_miss_not_a_softmax(%q1, %k1, %q2, %k2, %v, %lambda, %weights, %keyw) : (!t, !t, !t, !t, !t, tensor<f32>, tensor<2xf32>, tensor<8xf32>) -> !t
   %u5 = tensor.cast %o5 : !t to tensor<*xf32>
   call @printMemrefF32(%u5) : (tensor<*xf32>) -> ()
+  %o6 = call @near_miss_weight_from_positions(%q1, %k1, %q2, %k2, %v, %lambda, %weights, %keyw) : (!t, !t, !t, !t, !t, tensor<f32>, tensor<2xf32>, tensor<8xf32>) -> !t
+  %u6 = tensor.cast %o6 : !t to tensor<*xf32>
+  call @printMemrefF32(%u6) : (tensor<*xf32>) -> ()
   return
 }

@@ -113,6 +113,10 @@ bool distribute(RewriterBase &rewriter, linalg::LinalgOp contraction,
   }
   if (terms.size() < 2 || !isLinearIn(body, termArguments))
     return false;
+  // A weight computed from positions (linalg.index) would read the new
+  // op's loops, which are not the combination's.
+  if (!body->getOps<linalg::IndexOp>().empty())
+    return false;
 
   // A factor must be the same for every element the contraction sums
   // over: its map reads only loops of the combination that are parallel
@@ -281,7 +285,9 @@ Value rebuildTosaCombination(ImplicitLocOpBuilder &b, Value value,
     return result;
   Operation *def = value.getDefiningOp();
   auto operand = [&](Value input) -> Value {
-    if (results.contains(input) || isTosaCombinationOp(input.getDefiningOp()))
+    // Terms and the combination's own ops have its shape; a factor has one
+    // element (collectTosaTerms), whatever op computed it.
+    if (input.getType() == value.getType())
       return rebuildTosaCombination(b, input, results, resultType);
     // A scalar factor, at the result's rank.
     SmallVector<int64_t> ones(resultType.getRank(), 1);
