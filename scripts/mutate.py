@@ -1923,6 +1923,11 @@ MUTATIONS = [
      """""",
      ["test/Integration/raise-linear-combinations.mlir"],
      "a weight computed from the key's position moved out of the sum over keys (linalg.index then reads the output's loops)"),
+    ("kernel-score-mod-tensor-scaled-first",
+     """        huge |= isa<FloatType>(read.getType());""",
+     """        huge |= false;""",
+     [MOD + "score-mod-huge-tensor.mlir"],
+     "a score_mod reading a finfo.min bias scaled by log2 e before the max is subtracted: a fully biased row is NaN in the kernels"),
 ]
 
 

@@ -151,16 +151,22 @@ struct SoftmaxExponent {
     return result;
   }
 
-  /// Whether score_mod holds a finite constant beyond FLT_MAX / log2 e
-  /// (torch.nan_to_num's ±FLT_MAX for infinite scores): a score it yields
-  /// would overflow when scaled first, as a finite fill would.
+  /// Whether a score score_mod yields may be beyond FLT_MAX / log2 e, so
+  /// that scaling it first would overflow as a finite fill would: it holds
+  /// such a finite constant (torch.nan_to_num's ±FLT_MAX), or it reads a
+  /// float tensor, whose values are not known (a bias of finfo.min on a
+  /// whole row).
   static bool scoreModMayBeHuge(AttentionOpInterface op) {
     Block *block = op.getScoreModBlock();
     if (!block)
       return false;
     bool huge = false;
-    block->walk([&](arith::ConstantOp constant) {
-      auto value = dyn_cast<FloatAttr>(constant.getValue());
+    block->walk([&](Operation *inner) {
+      if (auto read = dyn_cast<tensor::ExtractOp>(inner))
+        huge |= isa<FloatType>(read.getType());
+      auto constant = dyn_cast<arith::ConstantOp>(inner);
+      auto value =
+          constant ? dyn_cast<FloatAttr>(constant.getValue()) : nullptr;
       if (value && std::isfinite(value.getValueAsDouble()) &&
           std::abs(value.getValueAsDouble()) * kLog2e >
               double(std::numeric_limits<float>::max()))
