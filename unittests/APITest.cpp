@@ -188,6 +188,55 @@ TEST_F(APITest, PackingQueryGroupsBuildsAtTheOpWhereverTheBuilderIs) {
   EXPECT_EQ(countAttentions(*module), 1);
 }
 
+// One op with a mask computed from positions (a causal keep-mask) and one
+// without.
+constexpr const char *kMaskedAndUnmasked = R"mlir(
+func.func @two(%q: tensor<1x1x8x16xf16>) -> (tensor<1x1x8x16xf16>, tensor<1x1x8x16xf16>) {
+  %e = tensor.empty() : tensor<1x1x8x8xi1>
+  %keep = linalg.generic {indexing_maps = [affine_map<(a, b, i, j) -> (a, b, i, j)>],
+                          iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      outs(%e : tensor<1x1x8x8xi1>) {
+  ^bb0(%o: i1):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %c = arith.cmpi sle, %j, %i : index
+    linalg.yield %c : i1
+  } -> tensor<1x1x8x8xi1>
+  %masked = fa.attention %q, %q, %q mask(%keep : tensor<1x1x8x8xi1>) scale = 0.5
+      : tensor<1x1x8x16xf16>, tensor<1x1x8x16xf16>, tensor<1x1x8x16xf16> -> tensor<1x1x8x16xf16>
+  %plain = fa.attention %q, %q, %q scale = 0.5
+      : tensor<1x1x8x16xf16>, tensor<1x1x8x16xf16>, tensor<1x1x8x16xf16> -> tensor<1x1x8x16xf16>
+  return %masked, %plain : tensor<1x1x8x16xf16>, tensor<1x1x8x16xf16>
+}
+)mlir";
+
+TEST_F(APITest, FoldingAMaskSaysWhyNotAndLeavesTheOpAlone) {
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(kMaskedAndUnmasked, &context);
+  ASSERT_TRUE(module);
+  SmallVector<fa::AttentionOp> ops;
+  module->walk([&](fa::AttentionOp op) { ops.push_back(op); });
+  ASSERT_EQ(ops.size(), 2u);
+  IRRewriter rewriter(&context);
+  // Called by a driver of its own on an op with nothing to fold: a failure
+  // with the reason, the op as it was.
+  std::string why;
+  EXPECT_TRUE(failed(fa::foldMaskIntoModifiers(rewriter, ops[1], why)));
+  EXPECT_EQ(why, "no mask");
+  EXPECT_FALSE(ops[1].getMaskModBlock());
+  // The masked one folds: its mask becomes the mask_mod.
+  why.clear();
+  EXPECT_TRUE(succeeded(fa::foldMaskIntoModifiers(rewriter, ops[0], why)))
+      << why;
+  fa::AttentionOp folded;
+  module->walk([&](fa::AttentionOp op) {
+    if (!op.getMask() && op.getMaskModBlock())
+      folded = op;
+  });
+  ASSERT_TRUE(folded);
+  ASSERT_TRUE(succeeded(verify(*module)));
+}
+
 TEST_F(APITest, DistributionReturnsTheKernelsResultsAndFollowsItsPlan) {
   OwningOpRef<ModuleOp> module =
       parseSourceString<ModuleOp>(kTiledAttention, &context);

@@ -75,3 +75,35 @@ TEST(ConfirmTilesWithPtxas, TheTrialCompilesWithThePassOptions) {
   EXPECT_TRUE(defaults.tmaProducer);
   EXPECT_EQ(defaults.indexBitwidth, 64u);
 }
+
+TEST(ConfirmTilesWithPtxas,
+     ASpilledTilingRetriesWithHalfItsKeysThenHalfItsRows) {
+  // Keys first: 128 x 64 -> 128 x 32 -> 128 x 16, rows and warps kept.
+  std::optional<Tiling> keys = halvedTiling(Tiling{128, 64, 4, 2});
+  ASSERT_TRUE(keys);
+  EXPECT_EQ(keys->blockQ, 128);
+  EXPECT_EQ(keys->blockKV, 32);
+  EXPECT_EQ(keys->warps, 4);
+  EXPECT_EQ(keys->stages, 2);
+  // At 16 keys, rows and warps halve together: 128 x 16, 4 warps -> 64 x 16,
+  // 2 warps (each warp keeps its 32 rows' share).
+  std::optional<Tiling> rows = halvedTiling(Tiling{128, 16, 4, 1});
+  ASSERT_TRUE(rows);
+  EXPECT_EQ(rows->blockQ, 64);
+  EXPECT_EQ(rows->blockKV, 16);
+  EXPECT_EQ(rows->warps, 2);
+  // One warp stays one warp.
+  std::optional<Tiling> oneWarp = halvedTiling(Tiling{32, 16, 1, 1});
+  ASSERT_TRUE(oneWarp);
+  EXPECT_EQ(oneWarp->blockQ, 16);
+  EXPECT_EQ(oneWarp->warps, 1);
+  // Splits and packing go with it unchanged.
+  Tiling split{64, 16, 2, 1, 4, true};
+  std::optional<Tiling> halvedSplit = halvedTiling(split);
+  ASSERT_TRUE(halvedSplit);
+  EXPECT_EQ(halvedSplit->kvSplits, 4);
+  EXPECT_TRUE(halvedSplit->packGQA);
+  // 16 x 16 is the smallest the retry reaches.
+  EXPECT_FALSE(halvedTiling(Tiling{16, 16, 1, 1}));
+  EXPECT_FALSE(halvedTiling(Tiling{16, 8, 1, 1}));
+}

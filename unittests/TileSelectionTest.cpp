@@ -180,6 +180,36 @@ TEST(Registers, TensorCoreKernelFragments) {
             255);
 }
 
+TEST(Registers, AStaticTailBlockCountsHalfAnSRowPerFragmentRow) {
+  // N = 1000 is not a multiple of 32: the masked last block is straight-line
+  // code after the loop. 128 x 32, 4 warps, 2 stages spilled 264 bytes on
+  // sm_80 there and none at N = 1024 (issue 50's sweep): the tail adds half
+  // an S row (32 / 2) for each of the two fragment rows and takes the tile
+  // past 255. (A model that counted a third of the row survived issue 50's
+  // operator sample.)
+  AttentionShape whole = makeShape(1024, 128, 2);
+  whole.mmaOperands = true;
+  AttentionShape tail = makeShape(1000, 128, 2);
+  tail.mmaOperands = true;
+  Tiling tiling{128, 32, 4, 2};
+  int64_t withoutTail = registersPerThread(tiling, whole, preset("sm_80"));
+  EXPECT_EQ(withoutTail, 2 * (64 + 24) + 40 + 8 + 6 + 24);
+  EXPECT_EQ(registersPerThread(tiling, tail, preset("sm_80")),
+            withoutTail + 2 * 32 / 2);
+  // With one stage the tail hoists its own K and V addresses too (10 more).
+  Tiling oneStage{128, 32, 4, 1};
+  EXPECT_EQ(registersPerThread(oneStage, tail, preset("sm_80")) -
+                registersPerThread(oneStage, whole, preset("sm_80")),
+            2 * 32 / 2 + 10);
+  // A causal mask has no static tail of this kind: the diagonal blocks are
+  // masked inside the loop.
+  tail.causalOffset = 0;
+  whole.causalOffset = 0;
+  EXPECT_EQ(registersPerThread(tiling, tail, preset("sm_80")) -
+                registersPerThread(tiling, whole, preset("sm_80")),
+            0);
+}
+
 TEST(GPUKernel, TensorCoresNeedHalfOperandsAndWholeWarpTiles) {
   AttentionShape shape = makeShape(4096, 64, 2);
   shape.mmaOperands = true;

@@ -63,6 +63,19 @@ PtxasReport mlir::fa::parsePtxasReport(StringRef report) {
   return result;
 }
 
+std::optional<Tiling> mlir::fa::halvedTiling(const Tiling &tiling) {
+  Tiling halved = tiling;
+  if (tiling.blockKV > 16) {
+    halved.blockKV = tiling.blockKV / 2;
+  } else if (tiling.blockQ > 16) {
+    halved.blockQ = tiling.blockQ / 2;
+    halved.warps = std::max<int64_t>(1, tiling.warps / 2);
+  } else {
+    return std::nullopt;
+  }
+  return halved;
+}
+
 namespace {
 
 using Assembled = PtxasReport;
@@ -173,19 +186,12 @@ struct ConfirmTilesWithPtxasPass
                                       const Tiling &tiling,
                                       const AttentionShape &shape,
                                       const TargetDescription &target) const {
-    Tiling halved = tiling;
-    if (tiling.blockKV > 16) {
-      halved.blockKV = tiling.blockKV / 2;
-    } else if (tiling.blockQ > 16) {
-      halved.blockQ = tiling.blockQ / 2;
-      halved.warps = std::max<int64_t>(1, tiling.warps / 2);
-    } else {
+    std::optional<Tiling> halved = halvedTiling(tiling);
+    if (!halved)
       return std::nullopt;
-    }
-    TileSelection checked =
-        isa<AttentionOp>(op.getOperation())
-            ? checkTiling(halved, shape, target)
-            : checkBackwardTiling(halved, shape, target);
+    TileSelection checked = isa<AttentionOp>(op.getOperation())
+                                ? checkTiling(*halved, shape, target)
+                                : checkBackwardTiling(*halved, shape, target);
     return checked.decision;
   }
 

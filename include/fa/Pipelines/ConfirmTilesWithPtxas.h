@@ -1,8 +1,8 @@
 //===- ConfirmTilesWithPtxas.h - The pass's pure parts ----------*- C++ -*-===//
 //
 // The pure parts of fa-confirm-tiles-with-ptxas, public so that unit tests
-// reach them: what the trial compilation is built with, and what ptxas -v
-// reports about it.
+// reach them: what the trial compilation is built with, what ptxas -v
+// reports about it, and the smaller tiling a spilled trial retries with.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,10 +11,12 @@
 
 #include "fa/Pipelines/Pipelines.h"
 #include "fa/Transforms/Passes.h"
+#include "fa/Transforms/TileSelection/TileSelection.h"
 
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <optional>
 
 namespace mlir::fa {
 
@@ -27,6 +29,11 @@ struct PtxasReport {
 /// Sums every "N bytes spill stores" and takes the largest "Used N
 /// registers" over the functions a ptxas -v report lists.
 PtxasReport parsePtxasReport(llvm::StringRef report);
+
+/// The next smaller tiling a spilled trial retries with: half its keys, or
+/// where it has 16, half its rows and warps (at least one warp). Nullopt
+/// at 16 x 16 and below. Whether the target admits it is checkTiling's.
+std::optional<Tiling> halvedTiling(const Tiling &tiling);
 
 /// The options of the rest of fa-gpu-pipeline that the pass runs on each
 /// op alone: the pass's own, so that the trial compiles what the user's

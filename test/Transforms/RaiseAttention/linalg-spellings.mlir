@@ -298,3 +298,92 @@ func.func @gqa_generic_copy_of_another_dim(%q: tensor<4x8x4xf32>,
   %o = linalg.batch_matmul ins(%p, %v : tensor<4x8x8xf32>, tensor<4x8x4xf32>) outs(%zo : tensor<4x8x4xf32>) -> tensor<4x8x4xf32>
   return %o : tensor<4x8x4xf32>
 }
+
+// -----
+
+// The same keep-mask from positions converted to floats and compared with
+// oge (i >= j keeps the diagonal): evaluated, it is causal top-left. A
+// comparison read as strict would hide the diagonal and row 0 entirely.
+// CHECK-LABEL: func.func @float_position_causal
+// CHECK: fa.attention %{{.*}}, %{{.*}}, %{{.*}} scale = 2.500000e-01 causal = top_left :
+// CHECK-NOT: linalg.matmul
+#id2 = affine_map<(i, j) -> (i, j)>
+#row2 = affine_map<(i, j) -> (i)>
+#q2 = affine_map<(i, j, d) -> (i, d)>
+#k2 = affine_map<(i, j, d) -> (j, d)>
+#s2 = affine_map<(i, j, d) -> (i, j)>
+func.func @float_position_causal(%q: tensor<4x4xf32>, %k: tensor<8x4xf32>,
+    %v: tensor<8x4xf32>, %a: f32) -> (tensor<4x4xf32>, f32) {
+  %unused = arith.constant 42.0 : f32
+  %pre = arith.addf %a, %a : f32
+  %zero = arith.constant 0.0 : f32
+  %neginf = arith.constant 0xFF800000 : f32
+  %half = arith.constant 0.5 : f32
+  %eq = tensor.empty() : tensor<4x4xf32>
+  %qs = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%q : tensor<4x4xf32>) outs(%eq : tensor<4x4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %m = arith.mulf %x, %half : f32
+    linalg.yield %m : f32
+  } -> tensor<4x4xf32>
+  %ek = tensor.empty() : tensor<8x4xf32>
+  %ks = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%k : tensor<8x4xf32>) outs(%ek : tensor<8x4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %m = arith.mulf %half, %x : f32
+    linalg.yield %m : f32
+  } -> tensor<8x4xf32>
+  %em = tensor.empty() : tensor<4x8xi1>
+  %keep = linalg.generic {indexing_maps = [#id2], iterator_types = ["parallel", "parallel"]}
+      outs(%em : tensor<4x8xi1>) {
+  ^bb0(%o: i1):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %ii = arith.index_cast %i : index to i32
+    %ji = arith.index_cast %j : index to i32
+    %fi = arith.sitofp %ii : i32 to f32
+    %fj = arith.sitofp %ji : i32 to f32
+    %c = arith.cmpf oge, %fi, %fj : f32
+    linalg.yield %c : i1
+  } -> tensor<4x8xi1>
+  %es = tensor.empty() : tensor<4x8xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %s = linalg.matmul indexing_maps = [#q2, #k2, #s2] ins(%qs, %ks : tensor<4x4xf32>, tensor<8x4xf32>)
+      outs(%zs : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %x = linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%s, %keep : tensor<4x8xf32>, tensor<4x8xi1>) outs(%es : tensor<4x8xf32>) {
+  ^bb0(%y: f32, %m: i1, %o: f32):
+    %r = arith.select %m, %y, %neginf : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  %er = tensor.empty() : tensor<4xf32>
+  %mi = linalg.fill ins(%neginf : f32) outs(%er : tensor<4xf32>) -> tensor<4xf32>
+  %max = linalg.reduce ins(%x : tensor<4x8xf32>) outs(%mi : tensor<4xf32>) dimensions = [1]
+    (%y: f32, %acc: f32) {
+      %m = arith.maximumf %y, %acc : f32
+      linalg.yield %m : f32
+    }
+  %ex = linalg.generic {indexing_maps = [#id2, #row2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max : tensor<4x8xf32>, tensor<4xf32>) outs(%es : tensor<4x8xf32>) {
+  ^bb0(%y: f32, %m: f32, %o: f32):
+    %d = arith.subf %y, %m : f32
+    %e = math.exp %d : f32
+    linalg.yield %e : f32
+  } -> tensor<4x8xf32>
+  %si = linalg.fill ins(%zero : f32) outs(%er : tensor<4xf32>) -> tensor<4xf32>
+  %sum = linalg.reduce ins(%ex : tensor<4x8xf32>) outs(%si : tensor<4xf32>) dimensions = [1]
+    (%y: f32, %acc: f32) {
+      %m = arith.addf %y, %acc : f32
+      linalg.yield %m : f32
+    }
+  %p = linalg.generic {indexing_maps = [#id2, #row2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%ex, %sum : tensor<4x8xf32>, tensor<4xf32>) outs(%es : tensor<4x8xf32>) {
+  ^bb0(%y: f32, %t: f32, %o: f32):
+    %d = arith.divf %y, %t : f32
+    linalg.yield %d : f32
+  } -> tensor<4x8xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eq : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<4x8xf32>, tensor<8x4xf32>) outs(%zo : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %post = arith.mulf %pre, %pre : f32
+  return %o, %post : tensor<4x4xf32>, f32
+}
