@@ -736,6 +736,10 @@ def main():
                              "not see)")
     parser.add_argument("--rerun", default="",
                         help="comma-separated mutant ids of the last sample")
+    parser.add_argument("--area", default="",
+                        help="with --resume or --rerun: only the mutants of "
+                             "this area (a sample's mutants of one area are a "
+                             "sample of that area's sites)")
     args = parser.parse_args()
 
     if args.list_sites:
@@ -781,6 +785,9 @@ def main():
             wanted = {int(i) for i in args.rerun.split(",")}
         else:
             wanted = {site["id"] for site in chosen} - set(load_results(log))
+        if args.area:
+            wanted = {site["id"] for site in chosen
+                      if site["id"] in wanted and site["area"] == args.area}
     else:
         chosen = sample(sites, args.count, args.seed)
         json.dump({path: source_digest(path) for path in {site["path"] for site in chosen}},

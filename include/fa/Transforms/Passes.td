@@ -221,6 +221,16 @@ def FANormalizeFrontend : Pass<"fa-normalize-frontend", "ModuleOp"> {
       factor constant along the dims the contraction sums; in TOSA, a
       `tosa.matmul` operand that is, under reshapes, `add`/`sub`/`negate`
       and `mul` by one-element factors of such tensors;
+    - elementwise linalg.generic ops on an expanded view of a tensor that
+      is collapsed back with the same reassociation (SAM adds relative-
+      position terms to the scores viewed as `[B, qh, qw, kh, kw]`) are
+      computed on the collapsed shape: the chain reads the tensor itself,
+      every other operand is broadcast to the view and collapsed alike (a
+      collapse only renames positions); not where an operand is computed
+      from the view (a row max), the body reads `linalg.index`, or a
+      transpose lies between;
+    - `linalg.transpose` and `linalg.broadcast` become generics, so that
+      the unit-dim folding below reaches them too;
     - dims of static size 1 are dropped from linalg ops (upstream's
       unit-extent folding, `linalg-fold-unit-extent-dims`): a `[1, H, N, N]`
       softmax reached through a reshape merging `[1, H, 2]` into one batch

@@ -236,6 +236,9 @@ struct AttentionMatch {
   /// normalization is deferred past P·V (exp(x - max)·V / sum): the
   /// rewrite replaces its result, not the root's. Null otherwise.
   Operation *normalization = nullptr;
+  /// The transposes and reshapes between P·V and that division, in order:
+  /// the rewrite applies them to the op's output.
+  SmallVector<Operation *> normalizationLayout;
   /// What the additive mask is multiplied by before the op adds it: the
   /// scales above it and a constant factor on it (IREE adds log2(e)·bias
   /// under exp2). 1 for every other mask.

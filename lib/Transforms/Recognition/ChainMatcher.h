@@ -36,6 +36,12 @@ std::optional<Labels> labelOperand(AffineMap map,
 Labels canonicalLabels(unsigned numBatchDims, AxisKind rows, AxisKind cols,
                        bool group = false);
 bool isLowestFinite(double value);
+/// How a mask tensor hides keys: an i1 keep-mask (a hide-mask when the
+/// select keeps its false side), or a float bias.
+MaskMeaning meaningOf(Value mask, bool invert);
+/// 1 for a factor within float rounding of 1 (the rounding of a frontend's
+/// constant, not a scale), the factor otherwise.
+double snapToOne(double factor);
 std::string formatConstant(double value);
 /// Whether a mask read as `labels` keeps at least one key of every row,
 /// known from its compile-time values (maskValues); false when unknown.
@@ -165,6 +171,13 @@ private:
   /// The row sum dividing P·V's result in the one op that uses it, when
   /// the softmax's normalization is deferred past P·V; null otherwise.
   Term *deferredRowSum();
+  /// The labels of the result of `op`, a transpose or a reshape that moves
+  /// P·V's rows into the output's layout, from those of its operand;
+  /// nullopt for any other op or reshape.
+  std::optional<Labels> labelsAfterLayout(Operation *op, ArrayRef<Axis> labels);
+  /// The transpose or reshape after P·V that labelsAfterLayout could not
+  /// read (for the remark).
+  Operation *unreadLayout = nullptr;
   /// d when `candidate` is 1 / d, or null.
   Term *reciprocalOf(Term *candidate);
   /// Records a tensor scale on the scores (match.queryScale) when nothing

@@ -2,13 +2,17 @@
 //
 // Stage: recognition (normalization before matching). Inlines an
 // attention's private helpers (FrontendCalls.h), distributes P·V over a
-// linear combination of softmaxes (LinearCombinations.h) and drops the
-// static unit dims of its linalg ops with upstream's unit-extent folding,
+// linear combination of softmaxes (LinearCombinations.h), computes
+// elementwise ops on an expanded view collapsed back on the collapsed
+// shape (ElementwiseUnderReshapes.h), writes its
+// transposes and broadcasts as generics and drops the static unit dims of
+// its linalg ops with upstream's unit-extent folding,
 // in the functions that compute an exponential only, so that the matcher
 // sees one form of batch and head dims whatever unit dims a frontend kept.
 //
 //===----------------------------------------------------------------------===//
 
+#include "ElementwiseUnderReshapes.h"
 #include "FrontendCalls.h"
 #include "LinearCombinations.h"
 
@@ -18,8 +22,9 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Passes.h"
-#include "mlir/Pass/PassManager.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Pass/PassManager.h"
 
 namespace mlir::fa {
 #define GEN_PASS_DEF_FANORMALIZEFRONTEND
@@ -52,6 +57,20 @@ struct FANormalizeFrontendPass
       if (!computesExponential)
         continue;
       fa::recognition::distributeOverLinearCombinations(function);
+      fa::recognition::computeElementwiseUnderReshapes(function);
+      // Transposes and broadcasts as generics, so that the unit-dim
+      // folding below drops their unit dims too (MaxText moves a keepdims
+      // row sum [.., t, 1] with a transpose before merging its heads).
+      IRRewriter rewriter(function.getContext());
+      SmallVector<linalg::LinalgOp> copies;
+      function.walk([&](Operation *op) {
+        if (isa<linalg::TransposeOp, linalg::BroadcastOp>(op))
+          copies.push_back(cast<linalg::LinalgOp>(op));
+      });
+      for (linalg::LinalgOp copy : copies) {
+        rewriter.setInsertionPoint(copy);
+        (void)linalg::generalizeNamedOp(rewriter, copy);
+      }
       if (failed(runPipeline(unitDims, function)))
         return signalPassFailure();
     }

@@ -14,7 +14,7 @@
 // RUN: %compare %t.raised %t.frontend --rtol 1e-5 | FileCheck %s --check-prefix=SAME
 // RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_80 max-block-kv=4" | %mlir-run > %t.kernel
 // RUN: %compare %t.kernel %t.frontend --rtol 1e-5 | FileCheck %s --check-prefix=SAME
-// SAME: MATCH 480 values
+// SAME: MATCH 576 values
 // REMARK-DAG: remark: attention not raised: P·V reads mul(...), not exp(x - max) / sum
 // REMARK-DAG: remark: attention not raised: the function of the scores reads them twice, through different scales or at different positions (s[i, j] and s[j, i], say); score_mod reads one score
 // RAISED-LABEL: func.func @softcap(
@@ -29,6 +29,10 @@
 // RAISED: fa.attention {{.*}} scale = 5.000000e-01 score_mod {
 // RAISED-NEXT: ^bb0(%[[S:[a-z0-9]+]]: f32, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index):
 // RAISED: arith.maxnumf %[[S]], %{{.*}} : f32
+// RAISED-LABEL: func.func @clamp_floor_nan_propagating
+// RAISED: fa.attention {{.*}} scale = 5.000000e-01 score_mod {
+// RAISED-NEXT: ^bb0(%[[S:[a-z0-9]+]]: f32, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index):
+// RAISED: arith.maximumf %[[S]], %{{.*}} : f32
 // RAISED-LABEL: func.func @softcap_causal
 // RAISED: fa.attention {{.*}} causal = {{.*}} score_mod {
 // RAISED: math.tanh
@@ -121,6 +125,52 @@ func.func @clamp_floor(%q: tensor<1x2x12x4xf32>, %k: tensor<1x2x12x4xf32>, %v: t
     %sc = arith.mulf %a, %scale : f32
     %floor = arith.constant 0.0 : f32
     %r = arith.maxnumf %sc, %floor : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x12x12xf32>
+  %e2 = tensor.empty() : tensor<1x2x12x12xf32>
+  %p = linalg.softmax dimension(3) ins(%x : tensor<1x2x12x12xf32>) outs(%e2 : tensor<1x2x12x12xf32>) -> tensor<1x2x12x12xf32>
+  %e3 = tensor.empty() : tensor<1x2x12x4xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<1x2x12x4xf32>) -> tensor<1x2x12x4xf32>
+  %o = linalg.generic {
+      indexing_maps = [affine_map<(b, h, i, e, j) -> (b, h, i, j)>,
+                       affine_map<(b, h, i, e, j) -> (b, h, j, e)>,
+                       affine_map<(b, h, i, e, j) -> (b, h, i, e)>],
+      iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%p, %v : tensor<1x2x12x12xf32>, tensor<1x2x12x4xf32>) outs(%z3 : tensor<1x2x12x4xf32>) {
+  ^bb0(%pa: f32, %vb: f32, %acc: f32):
+    %m = arith.mulf %pa, %vb : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x12x4xf32>
+  return %o : tensor<1x2x12x4xf32>
+}
+
+// The same floor with maximumf (NaN-propagating, as jnp.maximum lowers):
+// score_mod keeps maximumf.
+func.func @clamp_floor_nan_propagating(%q: tensor<1x2x12x4xf32>, %k: tensor<1x2x12x4xf32>, %v: tensor<1x2x12x4xf32>) -> tensor<1x2x12x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %neginf = arith.constant 0xFF800000 : f32
+  %scale = arith.constant 0.5 : f32
+  %e0 = tensor.empty() : tensor<1x2x12x12xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<1x2x12x12xf32>) -> tensor<1x2x12x12xf32>
+  %s = linalg.generic {
+      indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>,
+                       affine_map<(b, h, i, j, d) -> (b, h, j, d)>,
+                       affine_map<(b, h, i, j, d) -> (b, h, i, j)>],
+      iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<1x2x12x4xf32>, tensor<1x2x12x4xf32>) outs(%z0 : tensor<1x2x12x12xf32>) {
+  ^bb0(%qa: f32, %kb: f32, %acc: f32):
+    %m = arith.mulf %qa, %kb : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x12x12xf32>
+  %e1 = tensor.empty() : tensor<1x2x12x12xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%s : tensor<1x2x12x12xf32>) outs(%e1 : tensor<1x2x12x12xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %sc = arith.mulf %a, %scale : f32
+    %floor = arith.constant 0.0 : f32
+    %r = arith.maximumf %sc, %floor : f32
     linalg.yield %r : f32
   } -> tensor<1x2x12x12xf32>
   %e2 = tensor.empty() : tensor<1x2x12x12xf32>
@@ -452,5 +502,7 @@ func.func @main() {
   call @print(%o4) : (tensor<1x2x12x4xf32>) -> ()
   %o5 = call @clamp_floor(%q, %k, %v) : (tensor<1x2x12x4xf32>, tensor<1x2x12x4xf32>, tensor<1x2x12x4xf32>) -> tensor<1x2x12x4xf32>
   call @print(%o5) : (tensor<1x2x12x4xf32>) -> ()
+  %o6 = call @clamp_floor_nan_propagating(%q, %k, %v) : (tensor<1x2x12x4xf32>, tensor<1x2x12x4xf32>, tensor<1x2x12x4xf32>) -> tensor<1x2x12x4xf32>
+  call @print(%o6) : (tensor<1x2x12x4xf32>) -> ()
   return
 }
