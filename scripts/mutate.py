@@ -1975,6 +1975,33 @@ MUTATIONS = [
      """      value = arith::MinimumFOp::create(b, loc, operand(0), operand(1));""",
      ["test/Integration/Modifiers/raise-softcap.mlir"],
      "a score function's maximumf rebuilt in score_mod as minimumf"),
+    ("op50-fold-leaves-dead-producers",
+     """        (dead->getNumRegions() != 0 && !isa<linalg::LinalgOp>(dead)))""",
+     """        (dead->getNumRegions() != 0 || !isa<linalg::LinalgOp>(dead)))""",
+     ["test/Transforms/FoldMasks/reshapes.mlir"],
+     "the ops that only fed a folded mask left behind unless they are linalg ops"),
+    ("op50-small-constants-unbounded",
+     """           std::isfinite(term->constant) && std::abs(term->constant) < 1e30;""",
+     """           std::isfinite(term->constant) && std::abs(term->constant) < 0.0;""",
+     ["test/Transforms/RaiseAttention/score-function-tensors.mlir"],
+     "a score function weighting by a select of two small constants taken as one that may hide every key of a row"),
+    ("op50-sink-gradient-view-dim-misread",
+     """            sourceType.getDimSize(llvm::find(labels, kept[used]) -
+                                  labels.begin()) != size)""",
+     """            sourceType.getDimSize(labels.begin() -
+                                  llvm::find(labels, kept[used])) != size)""",
+     ["test/Integration/Modifiers/raise-joint-graph-sinks.mlir"],
+     "the sink column gradient's reshape checked against the wrong source dim"),
+    ("op50-linear-operands-read-in-chain-mode",
+     """  collecting = false;
+  inChain = false;
+  if (!matchQueryKey(contraction))
+    return refuse();""",
+     """  collecting = false;
+  if (!matchQueryKey(contraction))
+    return refuse();""",
+     ["test/Transforms/RaiseAttention/linear-attention-reshaped-operands.mlir"],
+     "linear attention's Q and K read through the chain's batch reshapes (a merged [B·H] view split again)"),
     ("op50-cpu-pipeline-host-cache-dropped",
      """    tiles.hostCacheBytes = options.hostCacheBytes;""",
      """""",

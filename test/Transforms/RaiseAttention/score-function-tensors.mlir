@@ -498,6 +498,72 @@ func.func @mask_multiplies(%q: tensor<4x4xf32>, %k: tensor<4x4xf32>, %v: tensor<
 }
 
 // -----
+// Scores weighted by a tensor that selects between two small constants
+// (1 or 0.25 from a boolean): the function can neither hide a key nor fill
+// one with a huge value, so no row can lose every key and the op computes
+// no logsumexp to restore such rows.
+// CHECK-LABEL: func.func @weights_from_boolean
+// CHECK-NOT: logsumexp
+// CHECK: fa.attention {{.*}} score_mod {
+// CHECK: arith.mulf
+// CHECK: fa.yield
+// CHECK-NOT: logsumexp
+// CHECK: return
+func.func @weights_from_boolean(%q: tensor<4x4xf32>, %k: tensor<4x4xf32>, %v: tensor<4x4xf32>, %m: tensor<4x4xi1>) -> tensor<4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %neginf = arith.constant 0xFF800000 : f32
+  %half = arith.constant 0.5 : f32
+  %e = tensor.empty() : tensor<4x4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %r = tensor.empty() : tensor<4xf32>
+  %rz = linalg.fill ins(%zero : f32) outs(%r : tensor<4xf32>) -> tensor<4xf32>
+  %rm = linalg.fill ins(%neginf : f32) outs(%r : tensor<4xf32>) -> tensor<4xf32>
+  %s = linalg.matmul indexing_maps = [affine_map<(i, j, d) -> (i, d)>, affine_map<(i, j, d) -> (j, d)>, affine_map<(i, j, d) -> (i, j)>]
+      ins(%q, %k : tensor<4x4xf32>, tensor<4x4xf32>) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %w = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%m : tensor<4x4xi1>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a1: i1, %out: f32):
+    %one = arith.constant 1.0 : f32
+    %quarter = arith.constant 0.25 : f32
+    %f = arith.select %a1, %one, %quarter : f32
+    linalg.yield %f : f32
+  } -> tensor<4x4xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s, %w : tensor<4x4xf32>, tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %y = arith.mulf %a0, %a1 : f32
+    linalg.yield %y : f32
+  } -> tensor<4x4xf32>
+  %max = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x4xf32>) outs(%rm : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %red = arith.maximumf %a, %acc : f32
+    linalg.yield %red : f32
+  } -> tensor<4xf32>
+  %ex = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max : tensor<4x4xf32>, tensor<4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %d = arith.subf %a0, %a1 : f32
+    %x2 = math.exp %d : f32
+    linalg.yield %x2 : f32
+  } -> tensor<4x4xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%ex : tensor<4x4xf32>) outs(%rz : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %red = arith.addf %a, %acc : f32
+    linalg.yield %red : f32
+  } -> tensor<4xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%ex, %sum : tensor<4x4xf32>, tensor<4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %d = arith.divf %a0, %a1 : f32
+    linalg.yield %d : f32
+  } -> tensor<4x4xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<4x4xf32>, tensor<4x4xf32>) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %o : tensor<4x4xf32>
+}
+
+// -----
 // (was a near miss in near-misses.mlir)
 // select fills masked keys with -10000 and the result is scaled after: a
 // hidden key's score is -10000 * 0.5, not a fill the op states (a fill after
