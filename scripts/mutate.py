@@ -1880,10 +1880,11 @@ MUTATIONS = [
      ["test/Integration/raise-linear-combinations.mlir"],
      "P·V distributed over P₁ · P₂ elementwise"),
     ("linear-combination-weight-along-keys",
-     """        if (to < 0)
-          return false; // varies along what the contraction sums""",
-     """        if (to < 0)
-          to = 0; // varies along what the contraction sums""",
+     """        if (to < 0) // varies along what the contraction sums
+          return refuse("a weight of the combination varies along the keys "
+                        "P·V sums over");""",
+     """        if (to < 0) // varies along what the contraction sums
+          to = 0;""",
      ["test/Integration/raise-linear-combinations.mlir"],
      "a weight per key taken out of the sum over keys"),
     ("remask-by-another-mask",
@@ -2002,6 +2003,11 @@ MUTATIONS = [
     return refuse();""",
      ["test/Transforms/RaiseAttention/linear-attention-reshaped-operands.mlir"],
      "linear attention's Q and K read through the chain's batch reshapes (a merged [B·H] view split again)"),
+    ("linear-combination-refusal-unexplained",
+     """    std::string combination = whyNotDistributed(root);""",
+     """    std::string combination;""",
+     ["test/Integration/raise-linear-combinations.mlir"],
+     "a combination of softmaxes left undistributed without saying why"),
     ("op50-cpu-pipeline-host-cache-dropped",
      """    tiles.hostCacheBytes = options.hostCacheBytes;""",
      """""",
@@ -2009,7 +2015,8 @@ MUTATIONS = [
      "fa-cpu-pipeline's host-cache-bytes not passed to fa-select-tiles (tiles for this machine's cache)"),
     ("linear-combination-positions-ignored",
      """  if (!body->getOps<linalg::IndexOp>().empty())
-    return false;""",
+    return refuse("a weight of the combination is computed from positions "
+                  "(linalg.index)");""",
      """""",
      ["test/Integration/raise-linear-combinations.mlir"],
      "a weight computed from the key's position moved out of the sum over keys (linalg.index then reads the output's loops)"),

@@ -9,6 +9,13 @@
 // from the key's position), a second term that is no softmax.
 // Raised and unraised runs agree.
 // RUN: fa-opt %s --fa-raise-attention --fa-normalize-frontend --fa-raise-attention | FileCheck %s --check-prefix=RAISED
+// Each near miss says why the combination was not distributed:
+// RUN: fa-opt %s --fa-normalize-frontend --fa-raise-attention=explain=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// REMARK-DAG: remark: attention not raised: P·V reads add(...), not exp(x - max) / sum; as a combination of softmaxes it is not distributed over P·V: the combination is not linear and homogeneous in the softmaxes
+// REMARK-DAG: remark: attention not raised: P·V reads mul(...), not exp(x - max) / sum; as a combination of softmaxes it is not distributed over P·V: the combination is not linear and homogeneous in the softmaxes
+// REMARK-DAG: remark: attention not raised: P·V reads sub(...), not exp(x - max) / sum; as a combination of softmaxes it is not distributed over P·V: a weight of the combination varies along the keys P·V sums over
+// REMARK-DAG: remark: attention not raised: P·V reads sub(...), not exp(x - max) / sum; as a combination of softmaxes it is not distributed over P·V: a weight of the combination is computed from positions (linalg.index)
+// REMARK-DAG: remark: attention not raised: P·V reads sub(...), not exp(x - max) / sum{{$}}
 // RUN: fa-opt %s --fa-cpu-pipeline | %mlir-run > %t.raised
 // RUN: fa-opt %s --fa-cpu-pipeline=raise=false | %mlir-run > %t.frontend
 // RUN: %compare %t.raised %t.frontend --rtol 1e-5 --atol 1e-6 | FileCheck %s --check-prefix=SAME

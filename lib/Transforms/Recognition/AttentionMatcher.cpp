@@ -16,12 +16,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "AttentionMatcher.h"
-#include "Normalization.h"
 #include "CausalMask.h"
 #include "ChainMatcher.h"
 #include "EmptyRowGuard.h"
 #include "HeadRepeat.h"
 #include "LengthMask.h"
+#include "LinearCombinations.h"
+#include "Normalization.h"
 #include "PagedCache.h"
 #include "StructuredView.h"
 #include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
@@ -1647,9 +1648,17 @@ bool Matcher::matchProbabilities(Term *probs, Term *&scores) {
       return fail(RejectCategory::Structure,
                   "P·V reads exp(...) that is not normalized by its row sum");
     }
+    // A combination of softmaxes that fa-normalize-frontend did not
+    // distribute over P·V says why.
+    std::string combination = whyNotDistributed(root);
     return fail(RejectCategory::Structure,
                 "P·V reads " + stringifyScalarKind(term->kind) +
-                    "(...), not exp(x - max) / sum");
+                    "(...), not exp(x - max) / sum" +
+                    (combination.empty()
+                         ? std::string()
+                         : "; as a combination of softmaxes it is not "
+                           "distributed over P·V: " +
+                               combination));
   }
 
   Term *exp = peelCasts(numerator);

@@ -78,9 +78,16 @@ bool isLinearIn(Block *body, const llvm::SmallDenseSet<Value> &terms) {
 
 /// Distributes `contraction` over the combination `combination` that
 /// computes its operand `operandNumber`; false (nothing changed) where a
-/// condition of the header does not hold.
-bool distribute(RewriterBase &rewriter, linalg::LinalgOp contraction,
-                unsigned operandNumber, linalg::LinalgOp combination) {
+/// condition of the header does not hold, with the reason in `why` when
+/// the operand combines two or more tensors computed from exponentials.
+/// Without a rewriter, only checks.
+bool distribute(RewriterBase *rewriter, linalg::LinalgOp contraction,
+                unsigned operandNumber, linalg::LinalgOp combination,
+                std::string &why) {
+  auto refuse = [&](StringRef reason) {
+    why = reason.str();
+    return false;
+  };
   if (combination->getNumResults() != 1 ||
       combination.getNumReductionLoops() != 0 ||
       combination.getNumDpsInits() != 1)
@@ -88,13 +95,10 @@ bool distribute(RewriterBase &rewriter, linalg::LinalgOp contraction,
   Block *body = combination.getBlock();
   AffineMap resultMap =
       combination.getMatchingIndexingMap(combination.getDpsInitOperand(0));
-  if (!resultMap.isIdentity() ||
+  bool readsDestination =
       !combination.getMatchingBlockArgument(combination.getDpsInitOperand(0))
-           .use_empty())
-    return false;
+           .use_empty();
   Type resultElement = getElementTypeOrSelf(contraction->getResult(0));
-  if (getElementTypeOrSelf(combination->getResult(0)) != resultElement)
-    return false;
 
   // The combined tensors: read whole (identity map), of the operand's
   // type, computed from an exponential. Everything else is a factor.
@@ -111,12 +115,23 @@ bool distribute(RewriterBase &rewriter, linalg::LinalgOp contraction,
       factors.push_back(input);
     }
   }
-  if (terms.size() < 2 || !isLinearIn(body, termArguments))
+  if (terms.size() < 2)
     return false;
+  // From here on the operand combines softmaxes: each refusal says why.
+  if (!resultMap.isIdentity() || readsDestination)
+    return refuse("the combination reads its destination or writes its "
+                  "result in another order than it reads the softmaxes");
+  if (getElementTypeOrSelf(combination->getResult(0)) != resultElement)
+    return refuse("the combination's element type is not P·V's");
+  if (!isLinearIn(body, termArguments))
+    return refuse("the combination is not linear and homogeneous in the "
+                  "softmaxes (a product of two of them, a function of one, "
+                  "or a constant added)");
   // A weight computed from positions (linalg.index) would read the new
   // op's loops, which are not the combination's.
   if (!body->getOps<linalg::IndexOp>().empty())
-    return false;
+    return refuse("a weight of the combination is computed from positions "
+                  "(linalg.index)");
 
   // A factor must be the same for every element the contraction sums
   // over: its map reads only loops of the combination that are parallel
@@ -129,7 +144,8 @@ bool distribute(RewriterBase &rewriter, linalg::LinalgOp contraction,
       contraction.getMatchingIndexingMap(contraction.getDpsInitOperand(0));
   if (!operandMap.isProjectedPermutation() ||
       !contractionResult.isProjectedPermutation())
-    return false;
+    return refuse("P·V reads the combination through a map that is not a "
+                  "projected permutation");
   SmallVector<int64_t> loopToResultDim(combination.getNumLoops(), -1);
   for (auto [dim, expr] : llvm::enumerate(operandMap.getResults())) {
     unsigned loop = cast<AffineDimExpr>(expr).getPosition();
@@ -148,28 +164,32 @@ bool distribute(RewriterBase &rewriter, linalg::LinalgOp contraction,
          combination.getMatchingIndexingMap(factor).getResults()) {
       if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
         int64_t to = loopToResultDim[dim.getPosition()];
-        if (to < 0)
-          return false; // varies along what the contraction sums
+        if (to < 0) // varies along what the contraction sums
+          return refuse("a weight of the combination varies along the keys "
+                        "P·V sums over");
         results.push_back(getAffineDimExpr(to, ctx));
       } else if (isa<AffineConstantExpr>(expr)) {
         results.push_back(expr);
       } else {
-        return false;
+        return refuse("a weight of the combination is read at a computed "
+                      "index");
       }
     }
     factorMaps.push_back(AffineMap::get(resultRank, 0, results, ctx));
   }
 
+  if (!rewriter)
+    return true;
   // One contraction per combined tensor, then the combination of their
   // results by the same body.
-  OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPoint(contraction);
+  OpBuilder::InsertionGuard guard(*rewriter);
+  rewriter->setInsertionPoint(contraction);
   Location loc = contraction->getLoc();
   SmallVector<Value> inputs;
   SmallVector<AffineMap> maps;
   AffineMap identity = AffineMap::getMultiDimIdentityMap(resultRank, ctx);
   for (OpOperand *term : terms) {
-    Operation *copy = rewriter.clone(*contraction);
+    Operation *copy = rewriter->clone(*contraction);
     copy->setOperand(operandNumber, term->get());
     inputs.push_back(copy->getResult(0));
     maps.push_back(identity);
@@ -180,15 +200,15 @@ bool distribute(RewriterBase &rewriter, linalg::LinalgOp contraction,
   }
   Value result = contraction->getResult(0);
   Value empty = tensor::EmptyOp::create(
-      rewriter, loc, tensor::getMixedSizes(rewriter, loc, inputs.front()),
+      *rewriter, loc, tensor::getMixedSizes(*rewriter, loc, inputs.front()),
       resultElement);
   maps.push_back(identity);
   auto combined = linalg::GenericOp::create(
-      rewriter, loc, result.getType(), inputs, ValueRange{empty}, maps,
+      *rewriter, loc, result.getType(), inputs, ValueRange{empty}, maps,
       SmallVector<utils::IteratorType>(resultRank,
                                        utils::IteratorType::parallel));
   // The new block's arguments: the terms' results, the factors, the init.
-  Block *block = rewriter.createBlock(&combined.getRegion());
+  Block *block = rewriter->createBlock(&combined.getRegion());
   IRMapping mapping;
   for (OpOperand *term : terms)
     mapping.map(combination.getMatchingBlockArgument(term),
@@ -198,13 +218,13 @@ bool distribute(RewriterBase &rewriter, linalg::LinalgOp contraction,
     mapping.map(argument, block->addArgument(argument.getType(), loc));
   }
   block->addArgument(resultElement, loc);
-  rewriter.setInsertionPointToStart(block);
+  rewriter->setInsertionPointToStart(block);
   for (Operation &op : *body)
-    rewriter.clone(op, mapping);
-  rewriter.replaceAllUsesWith(result, combined->getResult(0));
-  rewriter.eraseOp(contraction);
+    rewriter->clone(op, mapping);
+  rewriter->replaceAllUsesWith(result, combined->getResult(0));
+  rewriter->eraseOp(contraction);
   if (combination->use_empty())
-    rewriter.eraseOp(combination);
+    rewriter->eraseOp(combination);
   return true;
 }
 
@@ -371,13 +391,31 @@ mlir::fa::recognition::distributeOverLinearCombinations(Operation *root) {
   for (linalg::LinalgOp contraction : contractions) {
     for (OpOperand *input : contraction.getDpsInputOperands()) {
       auto combination = input->get().getDefiningOp<linalg::LinalgOp>();
+      std::string why;
       if (combination && !linalg::isaContractionOpInterface(combination) &&
-          distribute(rewriter, contraction, input->getOperandNumber(),
-                     combination)) {
+          distribute(&rewriter, contraction, input->getOperandNumber(),
+                     combination, why)) {
         ++distributed;
         break;
       }
     }
   }
   return distributed;
+}
+
+std::string mlir::fa::recognition::whyNotDistributed(Operation *contractionOp) {
+  auto contraction = dyn_cast<linalg::LinalgOp>(contractionOp);
+  if (!contraction || !linalg::isaContractionOpInterface(contraction) ||
+      contraction->getNumResults() != 1)
+    return "";
+  for (OpOperand *input : contraction.getDpsInputOperands()) {
+    auto combination = input->get().getDefiningOp<linalg::LinalgOp>();
+    std::string why;
+    if (combination && !linalg::isaContractionOpInterface(combination) &&
+        !distribute(nullptr, contraction, input->getOperandNumber(),
+                    combination, why) &&
+        !why.empty())
+      return why;
+  }
+  return "";
 }

@@ -13,6 +13,8 @@
 
 #include "mlir/IR/Operation.h"
 
+#include <string>
+
 namespace mlir::fa::recognition {
 
 /// In `root` (a function), rewrites every linalg contraction one of whose
@@ -24,6 +26,12 @@ namespace mlir::fa::recognition {
 /// combines their results by the same body. Returns how many contractions
 /// were distributed.
 unsigned distributeOverLinearCombinations(Operation *root);
+
+/// Why a linalg contraction whose operand combines two or more tensors
+/// computed from exponentials is not distributed over the combination (for
+/// the recognizer's remark); empty when it has no such operand or would be
+/// distributed.
+std::string whyNotDistributed(Operation *contraction);
 
 } // namespace mlir::fa::recognition
 
