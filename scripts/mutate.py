@@ -2008,6 +2008,24 @@ MUTATIONS = [
      """    std::string combination;""",
      ["test/Integration/raise-linear-combinations.mlir"],
      "a combination of softmaxes left undistributed without saying why"),
+    ("op50-min-interval-upper-bound-widened",
+     """      return Abstract::integer(min(x.lo, y.lo), min(x.hi, y.hi));""",
+     """      return Abstract::integer(min(x.lo, y.lo), max(x.hi, y.hi));""",
+     ["unittests"],
+     "the interval of min(x, y) bounded above by the larger operand's bound (a tile no key of which is visible is visited)"),
+    ("deferred-layout-tosa-transpose-inverted",
+     """  if (auto transposeOp = dyn_cast<tosa::TransposeOp>(op)) {
+    SmallVector<int64_t> permutation(transposeOp.getPerms().begin(),
+                                     transposeOp.getPerms().end());
+    return permuted(permutation);
+  }""",
+     """  if (auto transposeOp = dyn_cast<tosa::TransposeOp>(op)) {
+    SmallVector<int64_t> permutation(transposeOp.getPerms().rbegin(),
+                                     transposeOp.getPerms().rend());
+    return permuted(permutation);
+  }""",
+     ["test/Integration/raise-deferred-normalization-layout.mlir"],
+     "a tosa.transpose between P·V and a deferred division labelled by a reversed permutation"),
     ("op50-cpu-pipeline-host-cache-dropped",
      """    tiles.hostCacheBytes = options.hostCacheBytes;""",
      """""",

@@ -9,6 +9,7 @@
 #include "fa/Dialect/FA/IR/FAOps.h"
 #include "fa/InitFA.h"
 #include "fa/Pipelines/Pipelines.h"
+#include "fa/Transforms/Common/MaskModIntervals.h"
 #include "fa/Transforms/Common/PackQueryGroups.h"
 #include "fa/Transforms/GPUKernel/GPUKernel.h"
 #include "fa/Transforms/Passes.h"
@@ -235,6 +236,49 @@ TEST_F(APITest, FoldingAMaskSaysWhyNotAndLeavesTheOpAlone) {
   });
   ASSERT_TRUE(folded);
   ASSERT_TRUE(succeeded(verify(*module)));
+}
+
+// A causal mask capped at key 5: keys k <= min(q, 5).
+constexpr const char *kCappedCausal = R"mlir(
+func.func @capped(%q: tensor<1x1x8x16xf16>) -> tensor<1x1x8x16xf16> {
+  %o = fa.attention %q, %q, %q scale = 0.5 mask_mod {
+  ^bb0(%b: index, %h: index, %i: index, %j: index):
+    %c5 = arith.constant 5 : index
+    %m = arith.minsi %i, %c5 : index
+    %v = arith.cmpi sle, %j, %m : index
+    fa.yield %v : i1
+  } : tensor<1x1x8x16xf16>, tensor<1x1x8x16xf16>, tensor<1x1x8x16xf16> -> tensor<1x1x8x16xf16>
+  return %o : tensor<1x1x8x16xf16>
+}
+)mlir";
+
+TEST_F(APITest, TileVisibilityBoundsAMinimumByBothOperands) {
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(kCappedCausal, &context);
+  ASSERT_TRUE(module);
+  fa::AttentionOp op;
+  module->walk([&](fa::AttentionOp found) { op = found; });
+  ASSERT_TRUE(op && op.getMaskModBlock());
+  Block *block = op.getMaskModBlock();
+  // Rows 0..3, keys 4..5: min(q, 5) <= 3 < 4, so no key of the tile is
+  // visible and the kernels skip it (an upper bound of min taken as the
+  // larger operand's, 5, would visit it).
+  std::optional<std::pair<bool, bool>> hidden =
+      fa::staticTileVisibility(block, {{0, 0}, {0, 0}, {0, 3}, {4, 5}});
+  ASSERT_TRUE(hidden);
+  EXPECT_FALSE(hidden->first);
+  // Rows 6..7, keys 0..5: min(q, 5) = 5, every key visible.
+  std::optional<std::pair<bool, bool>> shown =
+      fa::staticTileVisibility(block, {{0, 0}, {0, 0}, {6, 7}, {0, 5}});
+  ASSERT_TRUE(shown);
+  EXPECT_TRUE(shown->first);
+  EXPECT_TRUE(shown->second);
+  // Rows 0..3, keys 0..3: some visible, not all (row 0 sees key 0 only).
+  std::optional<std::pair<bool, bool>> partial =
+      fa::staticTileVisibility(block, {{0, 0}, {0, 0}, {0, 3}, {0, 3}});
+  ASSERT_TRUE(partial);
+  EXPECT_TRUE(partial->first);
+  EXPECT_FALSE(partial->second);
 }
 
 TEST_F(APITest, DistributionReturnsTheKernelsResultsAndFollowsItsPlan) {

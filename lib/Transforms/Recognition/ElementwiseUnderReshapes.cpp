@@ -82,20 +82,21 @@ struct ComputeUnderCollapse : OpRewritePattern<tensor::CollapseShapeOp> {
       return rewriter.notifyMatchFailure(collapse, "no expanded chain");
     // The other operands must not come from the chain (a reduction of it
     // broadcast back is the softmax's, not a term added to it).
-    for (OpOperand *input : generic.getDpsInputOperands())
+    for (OpOperand *input : generic.getDpsInputOperands()) {
+      if (!isa<RankedTensorType>(input->get().getType()))
+        return rewriter.notifyMatchFailure(collapse, "a scalar operand");
       if (!generic.getMatchingIndexingMap(input).isIdentity() &&
           computedFrom(input->get(), start))
         return rewriter.notifyMatchFailure(collapse,
                                            "an operand read from the chain");
+    }
     Location loc = generic.getLoc();
     auto expandedType = cast<RankedTensorType>(generic->getResult(0).getType());
     SmallVector<Value> inputs;
     for (OpOperand *input : generic.getDpsInputOperands()) {
       AffineMap map = generic.getMatchingIndexingMap(input);
       Value value = input->get();
-      auto type = dyn_cast<RankedTensorType>(value.getType());
-      if (!type)
-        return rewriter.notifyMatchFailure(collapse, "a scalar operand");
+      auto type = cast<RankedTensorType>(value.getType());
       if (!map.isIdentity()) {
         // Broadcast (or permuted) to the expanded shape, as the generic
         // reads it.
