@@ -15,7 +15,8 @@ per area with a fixed seed, and runs the test suite against each mutant:
   drop         an expression statement (a barrier, a wait, a store, an
                assignment such as a rescale) is not executed
   swap         the operands of a non-commutative operation (C++ `-`, `/`,
-               `%`; arith sub/div/rem/cmp ops; IndexMath's sub, divU, lt...)
+               `%`; arith sub/div/rem ops, cmp ops whose predicate is not
+               symmetric; IndexMath's sub, divU, lt...)
   min-max      min <-> max, add <-> sub, floor <-> ceil division, in C++
                (`std::min`) and in the IR built (`arith::MinSIOp`, ...)
 
@@ -348,6 +349,13 @@ def sites_in(area, path):
                 arguments = list(cursor.get_arguments())
                 if len(arguments) < first + 2:
                     break
+                # A comparison whose predicate is symmetric (eq, ne, oeq,
+                # ...) means the same with its operands swapped: no mutant.
+                if name in ("CmpIOp", "CmpFOp"):
+                    predicate = arguments[first - 1].extent
+                    predicate_text = text[predicate.start.offset:predicate.end.offset]
+                    if re.search(rb"::(eq|ne|OEQ|ONE|UEQ|UNE|ORD|UNO)\b", predicate_text):
+                        break
                 a, b = arguments[first], arguments[first + 1]
                 a0, a1 = a.extent.start.offset, a.extent.end.offset
                 b0, b1 = b.extent.start.offset, b.extent.end.offset

@@ -13,6 +13,11 @@ struct MinSIOp {
 struct SubIOp {
   static int create(Builder &, int, int x, int y) { return x - y; }
 };
+struct CmpIOp {
+  static int create(Builder &, int, CmpIPredicate, int x, int y) {
+    return x < y;
+  }
+};
 } // namespace arith
 
 void barrier();
@@ -29,4 +34,12 @@ int rows(int length, int block, arith::Builder &b) {
   tiles = std::min(tiles, arith::MinSIOp::create(b, 0, length, block));
   tiles += arith::SubIOp::create(b, 0, length, block) * 2;
   return tiles + static_cast<int>(init) + static_cast<int>(predicate);
+}
+
+// A comparison's operands swapped: a site where the predicate is not
+// symmetric, none where it is (ne means the same either way).
+int compares(int x, int y, arith::Builder &b) {
+  int before = arith::CmpIOp::create(b, 0, arith::CmpIPredicate::slt, x, y);
+  int after = arith::CmpIOp::create(b, 0, arith::CmpIPredicate::ne, x, y);
+  return before + after;
 }
