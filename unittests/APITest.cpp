@@ -281,6 +281,54 @@ TEST_F(APITest, TileVisibilityBoundsAMinimumByBothOperands) {
   EXPECT_FALSE(partial->second);
 }
 
+// Documents from a constant table of ids, read at the query and the key,
+// and a select between two conditions: visible iff the ids agree, except
+// that rows 6 and 7 see every key.
+constexpr const char *kTableAndSelect = R"mlir(
+func.func @documents(%q: tensor<1x1x8x16xf16>) -> tensor<1x1x8x16xf16> {
+  %ids = arith.constant dense<[0, 0, 0, 1, 1, 2, 2, 2]> : tensor<8xi32>
+  %o = fa.attention %q, %q, %q scale = 0.5 mask_mod {
+  ^bb0(%b: index, %h: index, %i: index, %j: index):
+    %qi = tensor.extract %ids[%i] : tensor<8xi32>
+    %kj = tensor.extract %ids[%j] : tensor<8xi32>
+    %same = arith.cmpi eq, %qi, %kj : i32
+    %c6 = arith.constant 6 : index
+    %late = arith.cmpi sge, %i, %c6 : index
+    %true = arith.constant true
+    %v = arith.select %late, %true, %same : i1
+    fa.yield %v : i1
+  } : tensor<1x1x8x16xf16>, tensor<1x1x8x16xf16>, tensor<1x1x8x16xf16> -> tensor<1x1x8x16xf16>
+  return %o : tensor<1x1x8x16xf16>
+}
+)mlir";
+
+TEST_F(APITest, TileVisibilityReadsConstantTablesAndSelects) {
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(kTableAndSelect, &context);
+  ASSERT_TRUE(module);
+  fa::AttentionOp op;
+  module->walk([&](fa::AttentionOp found) { op = found; });
+  ASSERT_TRUE(op && op.getMaskModBlock());
+  Block *block = op.getMaskModBlock();
+  // Rows 0..2 (document 0) and keys 3..4 (document 1): hidden.
+  std::optional<std::pair<bool, bool>> hidden =
+      fa::staticTileVisibility(block, {{0, 0}, {0, 0}, {0, 2}, {3, 4}});
+  ASSERT_TRUE(hidden);
+  EXPECT_FALSE(hidden->first);
+  // Rows 0..1, keys 0..2: one document, all visible.
+  std::optional<std::pair<bool, bool>> same =
+      fa::staticTileVisibility(block, {{0, 0}, {0, 0}, {0, 1}, {0, 2}});
+  ASSERT_TRUE(same);
+  EXPECT_TRUE(same->first);
+  EXPECT_TRUE(same->second);
+  // Rows 6..7 see every key through the select, documents aside.
+  std::optional<std::pair<bool, bool>> late =
+      fa::staticTileVisibility(block, {{0, 0}, {0, 0}, {6, 7}, {0, 4}});
+  ASSERT_TRUE(late);
+  EXPECT_TRUE(late->first);
+  EXPECT_TRUE(late->second);
+}
+
 TEST_F(APITest, DistributionReturnsTheKernelsResultsAndFollowsItsPlan) {
   OwningOpRef<ModuleOp> module =
       parseSourceString<ModuleOp>(kTiledAttention, &context);

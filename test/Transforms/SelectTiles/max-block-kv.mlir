@@ -8,6 +8,12 @@
 // The min-stages testing aid raises the chosen stages where they still fit.
 // RUN: fa-opt %s --fa-select-tiles="target=sm_90 max-block-kv=16 min-stages=3 report=-" | FileCheck %s --check-prefix=STAGES
 // RUN: not fa-opt %s --fa-select-tiles="min-stages=-1" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-STAGES
+// The warpgroup-tiles testing aid rounds a tile to whole warpgroups of
+// 16-row warps (Nk = 10's 16-row tile: 64 rows, 4 warps).
+// RUN: fa-opt %s --fa-select-tiles="target=sm_90a warpgroup-tiles=true report=-" | FileCheck %s --check-prefix=WARPGROUP
+// WARPGROUP: "nk":10,
+// WARPGROUP-SAME: "block_q":64,"block_kv":16,"warps":4,
+// WARPGROUP-SAME: block_q rounded up to 64 rows of 16-row warps by the warpgroup-tiles option
 // STAGES: "stages":3
 // STAGES-SAME: stages raised to 3 by the min-stages option
 // STAGES: tiling = <{{.*}}stages = 3
