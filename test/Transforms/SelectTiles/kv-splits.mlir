@@ -5,6 +5,13 @@
 // RUN: fa-opt %s --fa-select-tiles="target=host report=-" | FileCheck %s --check-prefix=HOST
 // RUN: fa-opt %s --fa-select-tiles="target=host min-kv-splits=3 report=-" | FileCheck %s --check-prefix=RAISED
 // RUN: not fa-opt %s --fa-select-tiles="min-kv-splits=129" 2>&1 | FileCheck %s --check-prefix=BAD
+// A floor the choice already meets is not a raise (decode's 40 on sm_90):
+// RUN: fa-opt %s --fa-select-tiles="target=sm_90 min-kv-splits=40 report=-" | FileCheck %s --check-prefix=MET
+// MET: "nq":1,"nk":32768
+// MET-SAME: "kv_splits":40,
+// MET-NOT: key splits raised
+// MET: "nq":4096,"nk":4096
+// MET-SAME: key splits raised to 40 by the min-kv-splits option
 
 // The report comes first (one line per op, in order), then the module.
 //
