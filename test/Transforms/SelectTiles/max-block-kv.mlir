@@ -9,8 +9,11 @@
 // RUN: fa-opt %s --fa-select-tiles="target=sm_90 max-block-kv=16 min-stages=3 report=-" | FileCheck %s --check-prefix=STAGES
 // RUN: not fa-opt %s --fa-select-tiles="min-stages=-1" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-STAGES
 // The warpgroup-tiles testing aid rounds a tile to whole warpgroups of
-// 16-row warps (Nk = 10's 16-row tile: 64 rows, 4 warps).
+// 16-row warps (Nk = 10's 16-row tile: 64 rows, 4 warps) and leaves one
+// that is already so (192 rows, 12 warps) alone.
 // RUN: fa-opt %s --fa-select-tiles="target=sm_90a warpgroup-tiles=true report=-" | FileCheck %s --check-prefix=WARPGROUP
+// WARPGROUP: "block_q":192,"block_kv":128,"warps":12,
+// WARPGROUP-NOT: rounded up
 // WARPGROUP: "nk":10,
 // WARPGROUP-SAME: "block_q":64,"block_kv":16,"warps":4,
 // WARPGROUP-SAME: block_q rounded up to 64 rows of 16-row warps by the warpgroup-tiles option
