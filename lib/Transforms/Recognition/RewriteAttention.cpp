@@ -59,14 +59,24 @@ Value transpose(OpBuilder &b, Location loc, Value tensor,
       ->getResult(0);
 }
 
-/// `tensor` moved as `layout` (a transpose or a reshape on a tensor of the
-/// same shape) moves its operand, in `tensor`'s element type.
+/// `tensor` moved as `layout` (a transpose, a transposing copy or a reshape
+/// on a tensor of the same shape) moves its operand, in `tensor`'s element
+/// type.
 Value applyLayout(OpBuilder &b, Location loc, Value tensor, Operation *layout) {
   if (auto transposeOp = dyn_cast<linalg::TransposeOp>(layout))
     return transpose(b, loc, tensor, transposeOp.getPermutation());
   if (auto transposeOp = dyn_cast<tosa::TransposeOp>(layout)) {
     SmallVector<int64_t> permutation(transposeOp.getPerms().begin(),
                                      transposeOp.getPerms().end());
+    return transpose(b, loc, tensor, permutation);
+  }
+  if (auto copy = dyn_cast<linalg::GenericOp>(layout)) {
+    // A copy in another order (labelsAfterLayout): input dim j is result
+    // dim map(j), so result dim map(j) takes operand dim j.
+    AffineMap map = copy.getIndexingMapsArray().front();
+    SmallVector<int64_t> permutation(map.getNumResults());
+    for (unsigned dim = 0; dim < map.getNumResults(); ++dim)
+      permutation[map.getDimPosition(dim)] = dim;
     return transpose(b, loc, tensor, permutation);
   }
   Type element = cast<RankedTensorType>(tensor.getType()).getElementType();
