@@ -252,14 +252,19 @@ func.func @capped(%q: tensor<1x1x8x16xf16>) -> tensor<1x1x8x16xf16> {
 }
 )mlir";
 
+/// The mask_mod of the one fa.attention in `module`, or null.
+Block *onlyMaskMod(ModuleOp module) {
+  fa::AttentionOp op;
+  module->walk([&](fa::AttentionOp found) { op = found; });
+  return op ? op.getMaskModBlock() : nullptr;
+}
+
 TEST_F(APITest, TileVisibilityBoundsAMinimumByBothOperands) {
   OwningOpRef<ModuleOp> module =
       parseSourceString<ModuleOp>(kCappedCausal, &context);
   ASSERT_TRUE(module);
-  fa::AttentionOp op;
-  module->walk([&](fa::AttentionOp found) { op = found; });
-  ASSERT_TRUE(op && op.getMaskModBlock());
-  Block *block = op.getMaskModBlock();
+  Block *block = onlyMaskMod(*module);
+  ASSERT_TRUE(block);
   // Rows 0..3, keys 4..5: min(q, 5) <= 3 < 4, so no key of the tile is
   // visible and the kernels skip it (an upper bound of min taken as the
   // larger operand's, 5, would visit it).
@@ -306,10 +311,8 @@ TEST_F(APITest, TileVisibilityReadsConstantTablesAndSelects) {
   OwningOpRef<ModuleOp> module =
       parseSourceString<ModuleOp>(kTableAndSelect, &context);
   ASSERT_TRUE(module);
-  fa::AttentionOp op;
-  module->walk([&](fa::AttentionOp found) { op = found; });
-  ASSERT_TRUE(op && op.getMaskModBlock());
-  Block *block = op.getMaskModBlock();
+  Block *block = onlyMaskMod(*module);
+  ASSERT_TRUE(block);
   // Rows 0..2 (document 0) and keys 3..4 (document 1): hidden.
   std::optional<std::pair<bool, bool>> hidden =
       fa::staticTileVisibility(block, {{0, 0}, {0, 0}, {0, 2}, {3, 4}});
