@@ -64,6 +64,11 @@ CASES += [("sm_90a", dtype, d, causal, None)
 # default is the TMA producer kernel, gpu_kernel "wgmma-tma-ws").
 CPASYNC_WGMMA_CASES = [("sm_90a", "f16", d, causal)
                        for d in (64, 128) for causal in (False, True)]
+# S and P through shared memory (register-fragments=false): the report
+# counts their tiles too, and chooses within the chip's limit with them
+# (sm_86: 99 KB).
+SHARED_SCORE_CASES = [("sm_80", "f16", 64, False), ("sm_86", "f16", 128, True),
+                      ("sm_90", "bf16", 128, False)]
 # Two stages: K and V prefetched with cp.async.
 CASES += [(chip, "f16", d, False, f"<block_q = 64, block_kv = 64, warps = 4, stages = 2>")
           for chip in ("sm_80", "sm_90") for d in (64, 128)]
@@ -313,11 +318,10 @@ def assemble(ptxas, chip, tmp, ptx_text):
     return registers, spills, int(smem.group(1)) if smem else 0
 
 
-def check(args, tmp, chip, dtype, d, label, module, tma=True):
-    """Compiles `module` for `chip` (on sm_90a with the TMA producer kernel
-    unless `tma` is false); one table row per kernel and the number of
-    failed checks."""
-    choice = "" if tma else " tma-producer=false"
+def check(args, tmp, chip, dtype, d, label, module, choice=""):
+    """Compiles `module` for `chip` with the pipeline options `choice`
+    (" option=value ...", given to the report too); one table row per
+    kernel and the number of failed checks."""
     decision, launches, objects = report_and_kernels(
         args, tmp, chip, "attention", module, choice)
     dynamic = launches[0] if launches else None
@@ -333,7 +337,7 @@ def check(args, tmp, chip, dtype, d, label, module, tma=True):
     uses_mma = "mma.sync.aligned.m16n8k16" in ptx_text
     uses_wgmma = "wgmma.mma_async" in ptx_text
     wgmma_kernel = kernel.startswith("wgmma")
-    register_kernel = kernel.startswith("mma.sync") or wgmma_kernel
+    register_kernel = kernel == "mma.sync-registers" or wgmma_kernel
     consistent = (uses_wgmma == wgmma_kernel and
                   uses_mma == kernel.startswith("mma.sync"))
     if register_kernel:
@@ -457,7 +461,15 @@ def main():
             new_rows, failed = check(
                 args, tmp, chip, dtype, d,
                 ("causal, " if causal else "") + "tma-producer=false",
-                attention(dtype, d, causal, None), tma=False)
+                attention(dtype, d, causal, None), choice=" tma-producer=false")
+            rows += new_rows
+            failures += failed
+        for chip, dtype, d, causal in SHARED_SCORE_CASES:
+            new_rows, failed = check(
+                args, tmp, chip, dtype, d,
+                ("causal, " if causal else "") + "register-fragments=false",
+                attention(dtype, d, causal, None),
+                choice=" register-fragments=false")
             rows += new_rows
             failures += failed
         for chip, dtype, d, nk in DECODE_CASES:

@@ -414,7 +414,7 @@ def block_shared_bytes(static, ptx_text, dynamic):
     memory, the launch's size past the static globals, which are upstream's
     1-byte base symbol alone or, in the TMA kernel, its mbarriers, after
     which the 1024-aligned base of a wgmma kernel's tiles starts a 1024-byte
-    slot later (TileSelection.h, kTmaBarrierSlotBytes)."""
+    slot later (KernelModel.h, kTmaBarrierSlotBytes)."""
     if "__dynamic_shmem__" not in ptx_text:
         return static
     extra = static if static > 16 else 0

@@ -1,12 +1,14 @@
 //===- TileSelectionTest.cpp - Unit tests of the tile selection -----------===//
 //
-// The FA1 formula, its rounding, the shared-memory accounting, the register
-// estimate, tile skipping for causal masks, and the FA2 ranking, checked as
-// plain C++ against numbers worked out by hand.
+// The FA1 formula, its rounding, tile skipping for causal masks, key
+// splits, the backward and linear-attention choices, and the FA2 ranking,
+// checked as plain C++ against numbers worked out by hand. What a tiling
+// costs the kernel is KernelModelTest.cpp's.
 //
 //===----------------------------------------------------------------------===//
 
-#include "fa/Target/TargetDescription.h"
+#include "TestShapes.h"
+
 #include "fa/Transforms/TileSelection/TileSelection.h"
 
 #include "gtest/gtest.h"
@@ -15,34 +17,16 @@
 #include <cmath>
 
 using namespace mlir::fa;
+using namespace mlir::fa::testing;
 
 namespace {
 
-AttentionShape makeShape(int64_t n, int64_t d, int64_t elementBytes) {
-  AttentionShape shape;
-  shape.batch = 1;
-  shape.heads = 16;
-  shape.kvHeads = 16;
-  shape.queryLen = n;
-  shape.keyLen = n;
-  shape.headDim = d;
-  shape.valueDim = d;
-  shape.elementBytes = elementBytes;
-  return shape;
-}
-
 /// Whether the FMA kernel (makeShape's operands: no tensor cores) cannot
 /// hold a d-wide f32 row with two chunks of 16 scores in the target's
-/// registers (TileSelection.cpp's FMA count, with the chip's margin).
+/// registers (KernelModel.cpp's FMA count, with the chip's margin).
 bool fmaRowTooWide(const TargetDescription &target, int64_t d) {
   return target.isGPU() &&
          d + 2 * 16 + 80 + target.registerMargin > target.registersPerThread;
-}
-
-TargetDescription preset(const char *name) {
-  std::optional<TargetDescription> target = lookupTargetPreset(name);
-  EXPECT_TRUE(target.has_value()) << name;
-  return *target;
 }
 
 TEST(FA1Formula, MatchesAlgorithmOne) {
@@ -88,242 +72,6 @@ TEST(FA1Policy, ClampsToTheSequenceLength) {
   EXPECT_NE(result.decision->why.find("clamped to Nk"), std::string::npos);
 }
 
-TEST(SharedMemory, CountsPaddedTilesTheKernelAllocates) {
-  TargetDescription sm80 = preset("sm_80");
-  AttentionShape shape = makeShape(4096, 64, 2);
-  Tiling tiling{128, 64, 4, 2};
-  // Q: 128 x (64 * 2 + 16) = 18432; K and V, two stages:
-  // 2 * 64 * (128 * 2 + 32) = 36864; the row max and sum are registers.
-  EXPECT_EQ(sharedMemoryBytes(tiling, shape, sm80), 18432 + 36864);
-}
-
-TEST(SharedMemory, AlignsEachTileTo16Bytes) {
-  TargetDescription sm80 = preset("sm_80");
-  // d = 1 in f16: padded rows of 2 + 16 = 18 bytes.
-  AttentionShape shape = makeShape(64, 1, 2);
-  Tiling tiling{8, 8, 1, 1};
-  // Q = 8 * 18 = 144; K = 8 * 18 = 144 -> 288; V = 144 -> 432.
-  EXPECT_EQ(sharedMemoryBytes(tiling, shape, sm80), 432);
-  Tiling odd{7, 8, 1, 1};
-  // Q = 7 * 18 = 126 -> 128; K = 144 -> 272; V = 144 -> 416.
-  EXPECT_EQ(sharedMemoryBytes(odd, shape, sm80), 416);
-}
-
-TEST(SharedMemory, TensorCoreKernelHoldsOnlyQKVSwizzled) {
-  AttentionShape shape = makeShape(4096, 64, 2);
-  shape.mmaOperands = true;
-  Tiling tiling{128, 64, 4, 2};
-  ASSERT_TRUE(tensorCoreKernel(tiling, shape));
-  // S and P stay in registers; rows of 64 f16 (8 chunks) are swizzled, not
-  // padded: Q 128 x 128 = 16384, K and V 2 x 64 x 128 = 16384 each.
-  EXPECT_EQ(sharedMemoryBytes(tiling, shape, preset("sm_80")),
-            16384 + 16384 + 16384);
-  // sm_75 has no m16n8k16: the FMA kernel's padded rows (144 bytes).
-  EXPECT_EQ(sharedMemoryBytes(tiling, shape, preset("sm_75")), 18432 + 36864);
-  // Rows of 6 chunks (D = 48) cannot be swizzled inside the row: padded.
-  AttentionShape odd = makeShape(4096, 48, 2);
-  odd.mmaOperands = true;
-  Tiling narrow{64, 32, 4, 1};
-  ASSERT_TRUE(tensorCoreKernel(narrow, odd));
-  // Q 64 x 112 = 7168; K and V 32 x 112 = 3584 each.
-  EXPECT_EQ(sharedMemoryBytes(narrow, odd, preset("sm_90")),
-            7168 + 3584 + 3584);
-  // FlashAttention-2's bound, (Br d + stages Bc (d + dv)) 2 bytes + 2 KB,
-  // holds for d in {64, 128} (docs/GPU.md).
-  for (int64_t d : {64, 128}) {
-    AttentionShape square = makeShape(4096, d, 2);
-    square.mmaOperands = true;
-    for (Tiling t : {Tiling{128, 64, 8, 1}, Tiling{64, 64, 4, 2},
-                     Tiling{128, 32, 4, 3}})
-      EXPECT_LE(sharedMemoryBytes(t, square, preset("sm_90")),
-                (t.blockQ * d + t.stages * t.blockKV * 2 * d) * 2 + 2048);
-  }
-}
-
-TEST(SharedMemory, SwizzledRows) {
-  // 2 or 4 chunks, or a multiple of 8: the XOR key stays inside the row.
-  EXPECT_TRUE(swizzledSharedRows(16, 2));
-  EXPECT_TRUE(swizzledSharedRows(32, 2));
-  EXPECT_TRUE(swizzledSharedRows(64, 2));
-  EXPECT_TRUE(swizzledSharedRows(256, 2));
-  EXPECT_FALSE(swizzledSharedRows(48, 2));
-  EXPECT_FALSE(swizzledSharedRows(8, 2)); // one chunk
-  EXPECT_FALSE(swizzledSharedRows(3, 4)); // not whole chunks
-}
-
-TEST(Registers, TensorCoreKernelFragments) {
-  // Per lane: R / 16 fragment rows of O (Dv / 2), S (Bc / 2) and P (Bc / 4),
-  // plus 5 D / 16 + Bc / 4 + 6 + 12 R / 16, and 10 for K's and V's hoisted
-  // addresses with one stage.
-  AttentionShape shape = makeShape(4096, 128, 2);
-  shape.mmaOperands = true;
-  // FlashAttention-2's 128 x 64 with 4 warps: two fragment rows, past 255
-  // (it spills, docs/GPU.md), so the model refuses it.
-  EXPECT_EQ(registersPerThread(Tiling{128, 64, 4, 1}, shape, preset("sm_90")),
-            2 * (64 + 48) + 40 + 16 + 16 + 24);
-  // The same over 8 warps: one fragment row.
-  EXPECT_EQ(registersPerThread(Tiling{128, 64, 8, 1}, shape, preset("sm_90")),
-            (64 + 48) + 40 + 16 + 16 + 12);
-  // 128 x 32 over 4 warps, FlashAttention-2's spill-free D = 128 tile: one
-  // stage needs 264 (ptxas spills 20 bytes on sm_80); two stages keep K's
-  // and V's addresses per stage, not hoisted, and fit (255, no spill).
-  EXPECT_EQ(registersPerThread(Tiling{128, 32, 4, 1}, shape, preset("sm_80")),
-            2 * (64 + 24) + 40 + 8 + 16 + 24);
-  EXPECT_EQ(registersPerThread(Tiling{128, 32, 4, 2}, shape, preset("sm_80")),
-            2 * (64 + 24) + 40 + 8 + 6 + 24);
-  // Packed sequences keep 8 more live (their bases and lengths): that tile
-  // no longer fits (ptxas spills 24 bytes on sm_90), and selection moves on.
-  shape.packedSequences = true;
-  EXPECT_EQ(registersPerThread(Tiling{128, 32, 4, 2}, shape, preset("sm_90")),
-            2 * (64 + 24) + 40 + 8 + 6 + 8 + 24);
-  EXPECT_GT(registersPerThread(Tiling{128, 32, 4, 2}, shape, preset("sm_90")),
-            255);
-}
-
-TEST(Registers, AStaticTailBlockCountsHalfAnSRowPerFragmentRow) {
-  // N = 1000 is not a multiple of 32: the masked last block is straight-line
-  // code after the loop. 128 x 32, 4 warps, 2 stages spilled 264 bytes on
-  // sm_80 there and none at N = 1024 (issue 50's sweep): the tail adds half
-  // an S row (32 / 2) for each of the two fragment rows and takes the tile
-  // past 255. (A model that counted a third of the row survived issue 50's
-  // operator sample.)
-  AttentionShape whole = makeShape(1024, 128, 2);
-  whole.mmaOperands = true;
-  AttentionShape tail = makeShape(1000, 128, 2);
-  tail.mmaOperands = true;
-  Tiling tiling{128, 32, 4, 2};
-  int64_t withoutTail = registersPerThread(tiling, whole, preset("sm_80"));
-  EXPECT_EQ(withoutTail, 2 * (64 + 24) + 40 + 8 + 6 + 24);
-  EXPECT_EQ(registersPerThread(tiling, tail, preset("sm_80")),
-            withoutTail + 2 * 32 / 2);
-  // With one stage the tail hoists its own K and V addresses too (10 more).
-  Tiling oneStage{128, 32, 4, 1};
-  EXPECT_EQ(registersPerThread(oneStage, tail, preset("sm_80")) -
-                registersPerThread(oneStage, whole, preset("sm_80")),
-            2 * 32 / 2 + 10);
-  // A causal mask has no static tail of this kind: the diagonal blocks are
-  // masked inside the loop.
-  tail.causalOffset = 0;
-  whole.causalOffset = 0;
-  EXPECT_EQ(registersPerThread(tiling, tail, preset("sm_80")) -
-                registersPerThread(tiling, whole, preset("sm_80")),
-            0);
-}
-
-TEST(GPUKernel, TensorCoresNeedHalfOperandsAndWholeWarpTiles) {
-  AttentionShape shape = makeShape(4096, 64, 2);
-  shape.mmaOperands = true;
-  EXPECT_TRUE(tensorCoreKernel(Tiling{64, 64, 4, 1}, shape));
-  EXPECT_TRUE(tensorCoreKernel(Tiling{128, 16, 4, 1}, shape)); // 2 tiles/warp
-  // 32 rows over 4 warps: 8 rows each, not a 16-row tile.
-  EXPECT_FALSE(tensorCoreKernel(Tiling{32, 64, 4, 1}, shape));
-  EXPECT_FALSE(tensorCoreKernel(Tiling{80, 64, 4, 1}, shape));
-  // Key blocks are the k of the second matmul: multiples of 16.
-  EXPECT_FALSE(tensorCoreKernel(Tiling{64, 40, 4, 1}, shape));
-  AttentionShape oddHead = shape;
-  oddHead.headDim = 72;
-  EXPECT_FALSE(tensorCoreKernel(Tiling{64, 64, 4, 1}, oddHead));
-  AttentionShape oddValue = shape;
-  oddValue.valueDim = 40;
-  EXPECT_FALSE(tensorCoreKernel(Tiling{64, 64, 4, 1}, oddValue));
-  // f32 and mixed types use FMAs.
-  shape.mmaOperands = false;
-  EXPECT_FALSE(tensorCoreKernel(Tiling{64, 64, 4, 1}, shape));
-  EXPECT_TRUE(hasMmaSync16816(preset("sm_80")));
-  EXPECT_TRUE(hasMmaSync16816(preset("sm_120")));
-  EXPECT_FALSE(hasMmaSync16816(preset("sm_75")));
-  EXPECT_FALSE(hasMmaSync16816(getHostTarget()));
-}
-
-TEST(GPUKernel, WgmmaNeedsWarpgroupsOf16RowWarpsAndDimsOf64) {
-  AttentionShape shape = makeShape(4096, 64, 2);
-  shape.mmaOperands = true;
-  // 64-row warpgroups of 4 warps, 16 rows per warp.
-  EXPECT_TRUE(warpgroupMmaKernel(Tiling{64, 64, 4, 1}, shape));
-  EXPECT_TRUE(warpgroupMmaKernel(Tiling{128, 128, 8, 2}, shape));
-  // 32 rows per warp (the mma.sync kernel's 128 x 64, 4 warps).
-  EXPECT_FALSE(warpgroupMmaKernel(Tiling{128, 64, 4, 1}, shape));
-  // Not whole warpgroups, and key blocks wgmma's N cannot take.
-  EXPECT_FALSE(warpgroupMmaKernel(Tiling{32, 64, 2, 1}, shape));
-  EXPECT_FALSE(warpgroupMmaKernel(Tiling{64, 272, 4, 1}, shape));
-  // D and Dv in whole 64-column blocks; Dv at most 256.
-  AttentionShape d128 = makeShape(4096, 128, 2);
-  d128.mmaOperands = true;
-  EXPECT_TRUE(warpgroupMmaKernel(Tiling{128, 64, 8, 1}, d128));
-  AttentionShape d96 = makeShape(4096, 96, 2);
-  d96.mmaOperands = true;
-  EXPECT_FALSE(warpgroupMmaKernel(Tiling{64, 64, 4, 1}, d96));
-  shape.mmaOperands = false;
-  EXPECT_FALSE(warpgroupMmaKernel(Tiling{64, 64, 4, 1}, shape));
-  EXPECT_TRUE(hasWarpgroupMma(preset("sm_90a")));
-  EXPECT_FALSE(hasWarpgroupMma(preset("sm_90")));
-  EXPECT_FALSE(hasWarpgroupMma(preset("sm_100")));
-}
-
-TEST(GPUKernel, PlanUsesWgmmaOnlyWhenAskedAndAllowed) {
-  AttentionShape shape = makeShape(4096, 64, 2);
-  shape.mmaOperands = true;
-  KernelChoices hopper{true, true, true, true};
-  KernelPlan plan = planKernel(Tiling{128, 128, 8, 2}, shape, 2, 2, hopper);
-  EXPECT_TRUE(plan.warpgroupMma);
-  EXPECT_TRUE(plan.registerFragments);
-  EXPECT_EQ(plan.threads, 256);
-  EXPECT_EQ(plan.describe(),
-            "wgmma, register fragments, cp.async, 256 threads, 2 stages");
-  // Not asked (sm_90), or a tiling it cannot take: the mma.sync kernel.
-  KernelChoices ampere{true, true, true, false};
-  EXPECT_FALSE(
-      planKernel(Tiling{128, 128, 8, 2}, shape, 2, 2, ampere).warpgroupMma);
-  EXPECT_FALSE(
-      planKernel(Tiling{128, 64, 4, 1}, shape, 2, 2, hopper).warpgroupMma);
-  // wgmma rides on the register-fragment kernel.
-  KernelChoices shared{true, true, false, true};
-  EXPECT_FALSE(
-      planKernel(Tiling{128, 128, 8, 2}, shape, 2, 2, shared).warpgroupMma);
-}
-
-TEST(GPUKernel, TmaProducerAddsAWarpgroupAndReplacesCpAsync) {
-  AttentionShape shape = makeShape(4096, 64, 2);
-  shape.mmaOperands = true;
-  KernelChoices tma{true, true, true, true, true};
-  KernelPlan plan = planKernel(Tiling{128, 128, 8, 2}, shape, 2, 2, tma);
-  EXPECT_TRUE(plan.tmaProducer);
-  EXPECT_FALSE(plan.asyncCopies);
-  EXPECT_EQ(plan.threads, 384);
-  EXPECT_EQ(plan.describe(), "wgmma, register fragments, TMA producer "
-                             "warpgroup, 384 threads, 2 stages");
-  // Only on the wgmma kernel.
-  EXPECT_FALSE(planKernel(Tiling{128, 64, 4, 1}, shape, 2, 2, tma).tmaProducer);
-  KernelChoices ampere{true, true, true, false, true};
-  EXPECT_FALSE(
-      planKernel(Tiling{128, 128, 8, 2}, shape, 2, 2, ampere).tmaProducer);
-}
-
-TEST(GPUKernel, SchedulesNeedStagesAndWarpgroups) {
-  AttentionShape shape = makeShape(4096, 64, 2);
-  shape.mmaOperands = true;
-  KernelChoices all{true, true, true, true, true, true, true};
-  KernelPlan plan = planKernel(Tiling{128, 128, 8, 2}, shape, 2, 2, all);
-  EXPECT_TRUE(plan.overlapSoftmax);
-  EXPECT_TRUE(plan.pingPong);
-  EXPECT_EQ(plan.describe(),
-            "wgmma, register fragments, TMA producer warpgroup, P V "
-            "overlapping the next softmax, ping-pong, 384 threads, 2 stages");
-  // P V a block late needs a second stage; turns need a second compute
-  // warpgroup.
-  KernelPlan oneStage = planKernel(Tiling{128, 128, 8, 1}, shape, 2, 2, all);
-  EXPECT_FALSE(oneStage.overlapSoftmax);
-  EXPECT_TRUE(oneStage.pingPong);
-  KernelPlan oneWarpgroup = planKernel(Tiling{64, 128, 4, 2}, shape, 2, 2, all);
-  EXPECT_TRUE(oneWarpgroup.overlapSoftmax);
-  EXPECT_FALSE(oneWarpgroup.pingPong);
-  // Only on the TMA producer kernel.
-  KernelChoices cpAsync{true, true, true, true, false, true, true};
-  KernelPlan plain = planKernel(Tiling{128, 128, 8, 2}, shape, 2, 2, cpAsync);
-  EXPECT_FALSE(plain.overlapSoftmax);
-  EXPECT_FALSE(plain.pingPong);
-}
-
 TEST(FA2Policy, TmaProducerKernelTakesFlashAttention3Tiles) {
   // The largest tile whose compute registers fit the warpgroups' share:
   // FlashAttention-3's 192 x 128 at d = 64 (three compute warpgroups,
@@ -361,7 +109,7 @@ TEST(GPUKernel, ScoreModificationsCostRegistersAndTheOverlap) {
   // the wgmmas around a soft-cap's tanh there); a mask_mod alone does not.
   AttentionShape shape = makeShape(4096, 128, 2);
   shape.mmaOperands = true;
-  KernelChoices all{true, true, true, true, true, true, true};
+  KernelOptions all{true, true, true, true, true, true, true};
   shape.scoreModifications = true;
   EXPECT_TRUE(
       planKernel(Tiling{128, 128, 8, 2}, shape, 2, 2, all).overlapSoftmax);
@@ -384,22 +132,6 @@ TEST(GPUKernel, ScoreModificationsCostRegistersAndTheOverlap) {
   EXPECT_FALSE(tiling.blockQ == 128 && tiling.blockKV == 32 &&
                tiling.warps == 4);
   EXPECT_LE(ampere.decision->costs.registersPerThread, 255);
-}
-
-TEST(GPUKernel, WarpgroupRegisterSplitFitsTheSM) {
-  // FlashAttention-3's 24 / 240 with two compute warpgroups; every split
-  // within 64K registers for the block, in setmaxnreg's steps of 8.
-  EXPECT_EQ(splitWarpgroupRegisters(2).producer, 24);
-  EXPECT_EQ(splitWarpgroupRegisters(2).compute, 240);
-  EXPECT_EQ(splitWarpgroupRegisters(1).compute, 240);
-  EXPECT_EQ(splitWarpgroupRegisters(3).compute, 160);
-  for (int64_t warpgroups = 1; warpgroups <= 6; ++warpgroups) {
-    WarpgroupRegisters split = splitWarpgroupRegisters(warpgroups);
-    EXPECT_LE(128 * (split.producer + warpgroups * split.compute), 65536)
-        << warpgroups;
-    EXPECT_EQ(split.compute % 8, 0);
-    EXPECT_GE(split.compute, 24);
-  }
 }
 
 TEST(FA2Policy, PrefersTwoStageRingsForHopper) {
@@ -426,16 +158,6 @@ TEST(FA2Policy, RanksWgmmaTilingsFirstOnSm90a) {
     ASSERT_TRUE(sm90.decision) << sm90.error;
     EXPECT_EQ(sm90.decision->tiling.warps, 4) << d;
   }
-}
-
-TEST(SharedMemory, HostKeepsAccumulatorAndScoresInCache) {
-  TargetDescription host = getHostTarget();
-  AttentionShape shape = makeShape(4096, 64, 4);
-  Tiling tiling{32, 32, 1, 1};
-  // No padding; Q 32 * 256, K and V 32 * 512, statistics 256, and the f32
-  // accumulator and scores 32 * (64 + 32) * 4.
-  EXPECT_EQ(sharedMemoryBytes(tiling, shape, host),
-            32 * 256 + 32 * 512 + 256 + 32 * 96 * 4);
 }
 
 TEST(Registers, FMAKernelHoldsItsRowInRegisters) {
@@ -653,24 +375,6 @@ TEST(Policies, ParseAndPrint) {
 }
 
 } // namespace
-
-TEST(GPUKernel, OccupancyHintNeverCapsRegisters) {
-  TargetDescription sm90 = preset("sm_90"); // 232448 B, 65536 registers
-  // Two blocks of 128 threads fit; both could use 255 registers a thread.
-  EXPECT_EQ(minBlocksPerSMHint(88064, 128, sm90), 2);
-  EXPECT_EQ(minBlocksPerSMHint(190464, 128, sm90), 1);
-  EXPECT_EQ(minBlocksPerSMHint(153600, 256, sm90), 1);
-  // Two blocks of 256 threads at 255 registers would need 130560: one.
-  EXPECT_EQ(minBlocksPerSMHint(88064, 256, sm90), 1);
-  // Eleven (or five) blocks fit, but a promise of more than two would cap
-  // registers below 255.
-  EXPECT_EQ(minBlocksPerSMHint(20000, 128, sm90), 2);
-  EXPECT_EQ(minBlocksPerSMHint(40960, 128, sm90), 2);
-  // Nothing known, more than an SM has, or no GPU.
-  EXPECT_EQ(minBlocksPerSMHint(0, 128, sm90), std::nullopt);
-  EXPECT_EQ(minBlocksPerSMHint(300000, 128, sm90), std::nullopt);
-  EXPECT_EQ(minBlocksPerSMHint(88064, 128, preset("host")), std::nullopt);
-}
 
 namespace {
 
@@ -908,85 +612,6 @@ TEST(Backward, FusedTrafficIsBelowTheUnfusedAtLongSequences) {
   // 31's operator mutation).
   EXPECT_GT(costs.hbmBytesTiled * 10, costs.hbmBytesUnfused);
   EXPECT_EQ(costs.cost, double(costs.hbmBytesTiled));
-}
-
-// The forward kernel's plan (planKernel): what fa-distribute-attention
-// builds, decided before any IR.
-AttentionShape halfShape(int64_t headDim) {
-  AttentionShape shape;
-  shape.headDim = shape.valueDim = headDim;
-  shape.elementBytes = 2;
-  shape.mmaOperands = true;
-  return shape;
-}
-
-TEST(KernelPlan, F16TakesRegisterFragmentsAndCpAsync) {
-  KernelPlan plan =
-      planKernel(Tiling{128, 64, 4, 1}, halfShape(64), 2, 2, KernelChoices{});
-  EXPECT_EQ(plan.threads, 128);
-  EXPECT_TRUE(plan.tensorCores);
-  EXPECT_TRUE(plan.registerFragments);
-  // The register kernel prefetches in FlashAttention-2's order even at one
-  // stage.
-  EXPECT_TRUE(plan.asyncCopies);
-  EXPECT_EQ(plan.rowSplit, 1);
-  EXPECT_EQ(plan.describe(),
-            "mma.sync, register fragments, cp.async, 128 threads, 1 stage");
-}
-
-TEST(KernelPlan, SharedMemoryKernelSplitsRowsWhenThreadsAreTwiceTheRows) {
-  KernelChoices choices;
-  choices.registerFragments = false;
-  KernelPlan plan =
-      planKernel(Tiling{64, 64, 4, 1}, halfShape(64), 2, 2, choices);
-  EXPECT_TRUE(plan.tensorCores);
-  EXPECT_FALSE(plan.registerFragments);
-  EXPECT_EQ(plan.rowSplit, 2);
-  // One stage and no register fragments: nothing to prefetch into.
-  EXPECT_FALSE(plan.asyncCopies);
-  EXPECT_TRUE(planKernel(Tiling{64, 64, 4, 2}, halfShape(64), 2, 2, choices)
-                  .asyncCopies);
-}
-
-TEST(KernelPlan, WithoutTensorCoresTheFMAKernelChunksKeys) {
-  AttentionShape shape = halfShape(64);
-  shape.mmaOperands = false;
-  shape.elementBytes = 4;
-  KernelPlan plan =
-      planKernel(Tiling{32, 48, 1, 2}, shape, 4, 4, KernelChoices{});
-  EXPECT_FALSE(plan.tensorCores);
-  EXPECT_FALSE(plan.registerFragments);
-  EXPECT_EQ(plan.keyChunk, 16);
-  EXPECT_EQ(
-      planKernel(Tiling{32, 24, 1, 2}, shape, 4, 4, KernelChoices{}).keyChunk,
-      8);
-  EXPECT_EQ(
-      planKernel(Tiling{32, 7, 1, 2}, shape, 4, 4, KernelChoices{}).keyChunk,
-      1);
-  // A chip without mma.sync gets the FMA kernel even for f16.
-  KernelChoices noTensorCores;
-  noTensorCores.tensorCores = false;
-  EXPECT_FALSE(
-      planKernel(Tiling{128, 64, 4, 2}, halfShape(64), 2, 2, noTensorCores)
-          .tensorCores);
-}
-
-TEST(KernelPlan, CopiesStaySynchronousWhenRowsDoNotSplitIntoChunks) {
-  // d = 36 halves: rows of 72 bytes are not whole 16-byte chunks.
-  AttentionShape shape = halfShape(36);
-  shape.mmaOperands = false;
-  KernelPlan plan =
-      planKernel(Tiling{32, 32, 1, 2}, shape, 2, 2, KernelChoices{});
-  EXPECT_FALSE(plan.asyncCopies);
-  // Chunks that do not spread evenly over the threads: 8 keys of 64 halves
-  // are 64 chunks for 128 threads.
-  EXPECT_FALSE(
-      planKernel(Tiling{128, 8, 4, 2}, halfShape(64), 2, 2, KernelChoices{})
-          .asyncCopies);
-  KernelChoices noCopies;
-  noCopies.asyncCopies = false;
-  EXPECT_FALSE(planKernel(Tiling{128, 64, 4, 2}, halfShape(64), 2, 2, noCopies)
-                   .asyncCopies);
 }
 
 } // namespace

@@ -272,6 +272,7 @@ struct ConfirmTilesWithPtxasPass
     shape.tmaProducerKernel = forward && tmaProducer &&
                               hasWarpgroupMma(target) &&
                               whyNoTmaProducer(forward).empty();
+    shape.registerFragments = registerFragments;
     std::optional<TileDecision> chosen = choose(op, shape, target);
     // A tiling the model would not choose was written on the op: it is
     // the user's to change.

@@ -11,9 +11,9 @@
 
 #include "CommonPasses.h"
 
+#include "fa/Kernel/KernelModel.h"
 #include "fa/Pipelines/Pipelines.h"
 #include "fa/Target/TargetDescription.h"
-#include "fa/Transforms/TileSelection/TileSelection.h"
 
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
@@ -209,6 +209,7 @@ void mlir::fa::buildGPUPipeline(OpPassManager &pm,
   }
   FASelectTilesOptions tiles;
   tiles.target = options.chip;
+  tiles.registerFragments = options.registerFragments;
   tiles.tmaProducer = options.tmaProducer;
   tiles.overlapSoftmax = options.overlapSoftmax;
   tiles.pingPong = options.pingPong;

@@ -3,7 +3,7 @@
 tile model's estimate.
 
 The tile model estimates registers with the mma.sync kernel's formula
-(TileSelection.cpp, registersPerThread). This compiles the sm_90a wgmma
+(KernelModel.cpp, registersPerThread). This compiles the sm_90a wgmma
 kernel for a grid of tilings written on the op (D, Dv in {64/64, 128/128,
 256/256, 128/64}, block_q 64 with 4 warps and 128 with 8, block_kv 16 to
 128, 1 and 2 stages, causal and not), assembles each with

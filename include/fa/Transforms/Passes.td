@@ -437,6 +437,12 @@ def FASelectTiles : Pass<"fa-select-tiles", "::mlir::ModuleOp"> {
            "16-row warps (64 or 128 rows, warps = block_q / 16) where the "
            "tiling still fits, so that short sequences also run sm_90a's "
            "wgmma kernels; a tiling already on the op is left as written">,
+    Option<"registerFragments", "register-fragments", "bool",
+           /*default=*/"true",
+           "Count the forward kernel fa-distribute-attention builds with "
+           "this register-fragments: false keeps S and P in shared memory, "
+           "whose tiles the shared memory then counts (fa-gpu-pipeline "
+           "register-fragments)">,
     Option<"tmaProducer", "tma-producer", "bool", /*default=*/"true",
            "On sm_90a, report the kernel fa-gpu-pipeline builds by default: "
            "the TMA producer kernel (gpu_kernel \"wgmma-tma-ws\") where the "
@@ -977,7 +983,7 @@ def FAAnnotateOccupancy : Pass<"fa-annotate-occupancy", "::mlir::ModuleOp"> {
     block size) whose shared memory, static workgroup attributions plus the
     constant dynamic size of every `gpu.launch_func` of it, limits the
     chip to so few blocks per SM that they could all run with every thread
-    at the register maximum (`minBlocksPerSMHint`, TileSelection.h). ptxas
+    at the register maximum (`minBlocksPerSMHint`, KernelModel.h). ptxas
     does not see dynamic shared memory: without the hint it budgets
     registers for an occupancy the kernel cannot reach, and spills to meet
     that budget. Kernels for which shared memory allows more blocks, or

@@ -6,8 +6,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "fa/Transforms/Common/LoweringDriver.h"
+#include "fa/Kernel/KernelModel.h"
 #include "fa/Transforms/Common/PackQueryGroups.h"
-#include "fa/Transforms/TileSelection/TileSelection.h"
 
 #include "llvm/Support/raw_ostream.h"
 

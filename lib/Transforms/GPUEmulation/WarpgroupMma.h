@@ -3,7 +3,7 @@
 // Part of fa-emulate-threads-on-cpu: fa.warpgroup_mma (wgmma.mma_async) and
 // fa.warpgroup_mma_wait, thread by thread as the hardware computes them.
 // Each emulated thread computes exactly its own accumulator elements (the
-// layout of include/fa/Transforms/GPUKernel/WarpgroupLayout.h), reading A
+// layout of include/fa/Kernel/WarpgroupLayout.h), reading A
 // and B from shared memory where the descriptors say the hardware reads
 // them (decoded at run time: start, leading and stride byte offsets,
 // swizzle), or A from the registers of the warpgroup's thread that holds

@@ -44,9 +44,9 @@
 #include "fa/Transforms/Common/TensorBuilders.h"
 
 #include "fa/Dialect/FA/IR/FAOps.h"
+#include "fa/Kernel/KernelModel.h"
 #include "fa/Transforms/GPUKernel/GPUKernel.h"
 #include "fa/Transforms/Passes.h"
-#include "fa/Transforms/TileSelection/TileSelection.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 
@@ -273,24 +273,20 @@ KernelBuilder::SharedTiles KernelBuilder::allocateSharedTiles() {
         b, loc,
         MemRefType::get(shape, type, MemRefLayoutAttrInterface(), workgroup));
   };
-  Value querySmem =
-      sharedTile({blockQ, sharedRowLength(headDim, queryElementType)},
-                 queryElementType);
-  Value keySmem =
-      sharedTile({stages, blockKV, sharedRowLength(headDim, keyElementType)},
-                 keyElementType);
-  Value valueSmem = sharedTile(
-      {stages, blockKV, sharedRowLength(valueDim, valueElementType)},
-      valueElementType);
+  // The layout the tile report counts (KernelModel.h).
+  AttentionShape shape;
+  shape.headDim = headDim;
+  shape.valueDim = valueDim;
+  SharedLayout layout = sharedLayout(plan, shape);
+  Value querySmem = sharedTile(layout.query.shape, queryElementType);
+  Value keySmem = sharedTile(layout.key.shape, keyElementType);
+  Value valueSmem = sharedTile(layout.value.shape, valueElementType);
   Value results, probs;
-  if (tensorCores && !registerFragments) {
+  if (layout.results) {
     // Fragment-major: [row tile][8-column chunk][16 rows][8 columns], so a
     // warp's 16x8 result tile is 512 contiguous bytes (see resultHalves).
-    results = sharedTile({blockQ / kMmaM, std::max(blockKV, valueDim) / kMmaN,
-                          kMmaM, kMmaN},
-                         f32);
-    probs = sharedTile({blockQ, paddedWidth(blockKV, valueElementType)},
-                       valueElementType);
+    results = sharedTile(layout.results->shape, f32);
+    probs = sharedTile(layout.probs->shape, valueElementType);
   }
 
   return SharedTiles{querySmem, keySmem, valueSmem, results, probs};
@@ -957,16 +953,14 @@ KernelPlan mlir::fa::planForwardKernel(AttentionOp op,
   AttentionShape shape;
   shape.headDim = op.getQuery().getType().getDimSize(3);
   shape.valueDim = op.getValue().getType().getDimSize(3);
+  shape.elementBytes = gpu_kernel::elementBytes(queryType);
   shape.mmaOperands = isMmaSyncOperandTypes(queryType, keyType, valueType);
   shape.scoreMod = op.getScoreModBlock() != nullptr;
   shape.scoreModifications = op.hasScoreModifications();
-  bool tma = options.tmaProducer && whyNoTmaProducer(op).empty();
+  KernelOptions allowed = options;
+  allowed.tmaProducer = options.tmaProducer && whyNoTmaProducer(op).empty();
   return planKernel(sizes, shape, gpu_kernel::elementBytes(keyType),
-                    gpu_kernel::elementBytes(valueType),
-                    KernelChoices{options.asyncCopies, options.tensorCores,
-                                  options.registerFragments,
-                                  options.warpgroupMma, tma,
-                                  options.overlapSoftmax, options.pingPong});
+                    gpu_kernel::elementBytes(valueType), allowed);
 }
 
 FailureOr<SmallVector<Value>>

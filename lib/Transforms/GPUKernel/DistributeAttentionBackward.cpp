@@ -60,11 +60,11 @@
 #include "KernelBuilder.h"
 
 #include "fa/Dialect/FA/IR/FAOps.h"
+#include "fa/Kernel/KernelModel.h"
 #include "fa/Transforms/Common/LoweringDriver.h"
 #include "fa/Transforms/Common/MaskModIntervals.h"
 #include "fa/Transforms/GPUKernel/GPUKernel.h"
 #include "fa/Transforms/Passes.h"
-#include "fa/Transforms/TileSelection/TileSelection.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -164,7 +164,7 @@ private:
 
   /// The buffers the streamed tiles of `rows` rows go through (the
   /// tiling's stages with cp.async; backwardStreamBuffers in
-  /// TileSelection.h, which the tile report's shared memory counts too).
+  /// KernelModel.h, which the tile report's shared memory counts too).
   int64_t streamBuffers(int64_t rows) const {
     AttentionShape shape;
     shape.headDim = headDim;

@@ -43,13 +43,13 @@
 #include "KernelBuilder.h"
 
 #include "fa/Dialect/FA/IR/FAOps.h"
+#include "fa/Kernel/KernelModel.h"
 #include "fa/Transforms/Common/LinearAttention.h"
 #include "fa/Transforms/Common/LoweringDriver.h"
 #include "fa/Transforms/Common/TensorBuilders.h"
 #include "fa/Transforms/Common/WarpMatmul.h"
 #include "fa/Transforms/GPUKernel/GPUKernel.h"
 #include "fa/Transforms/Passes.h"
-#include "fa/Transforms/TileSelection/TileSelection.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

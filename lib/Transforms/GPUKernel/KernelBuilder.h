@@ -18,7 +18,7 @@
 #include "fa/Transforms/Common/WarpMatmul.h"
 
 #include "fa/Dialect/FA/IR/FAOps.h"
-#include "fa/Transforms/TileSelection/TileSelection.h"
+#include "fa/Kernel/KernelModel.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -35,7 +35,7 @@ namespace mlir::fa::gpu_kernel {
 /// Threads per warp on NVIDIA GPUs, the only targets of this kernel.
 constexpr int64_t kWarpSize = kKernelWarpSize;
 /// Bytes a thread moves per load or store when copying tiles, and the row
-/// padding of the shared tiles (see sharedMemoryBytes in TileSelection.h).
+/// padding of the shared tiles (see sharedMemoryBytes in KernelModel.h).
 constexpr int64_t kChunkBytes = kKernelChunkBytes;
 
 inline int64_t elementBytes(Type type) {
@@ -383,6 +383,8 @@ class KeyTileSchedule;
 
 struct KernelBuilder : TileCopier {
   AttentionOp op;
+  /// What planKernel decided; the fields below copy parts of it.
+  KernelPlan plan;
   int64_t blockQ, blockKV, stages, headDim, valueDim;
   int64_t keyChunk;
   /// Key splits (split-KV): each grid block computes one run of its query
@@ -437,7 +439,7 @@ struct KernelBuilder : TileCopier {
   /// Builds the kernel `plan` (planKernel) describes for `op`.
   KernelBuilder(AttentionOp op, OpBuilder &b, TilingAttr tiling,
                 const KernelPlan &plan)
-      : TileCopier(b, op.getLoc(), plan.threads), op(op),
+      : TileCopier(b, op.getLoc(), plan.threads), op(op), plan(plan),
         blockQ(tiling.getBlockQ()), blockKV(tiling.getBlockKv()),
         stages(plan.stages), keyChunk(plan.keyChunk),
         kvSplits(tiling.getKvSplits()), asyncCopies(plan.asyncCopies),

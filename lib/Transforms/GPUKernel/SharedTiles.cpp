@@ -12,7 +12,7 @@
 
 #include "Fragments.h"
 #include "KernelBuilder.h"
-#include "fa/Transforms/GPUKernel/WarpgroupLayout.h"
+#include "fa/Kernel/WarpgroupLayout.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -184,7 +184,7 @@ bool TileCopier::swizzledRows(int64_t width, Type type) const {
 }
 
 int64_t TileCopier::sharedRowLength(int64_t width, Type type) const {
-  return swizzledRows(width, type) ? width : paddedWidth(width, type);
+  return fa::sharedRowLength(width, elementBytes(type), registerFragments);
 }
 
 /// Chunk c of row r is stored at chunk c xor ((r / s) mod min(C, 8)), C the

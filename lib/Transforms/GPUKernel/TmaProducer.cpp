@@ -39,8 +39,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelBuilder.h"
+#include "fa/Kernel/WarpgroupLayout.h"
 #include "fa/Transforms/GPUKernel/GPUKernel.h"
-#include "fa/Transforms/GPUKernel/WarpgroupLayout.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"

@@ -5,7 +5,7 @@
 // wgmma.mma_async), for sm_90a. The block's rows are split over warpgroups
 // of 128 threads, 64 rows each; warp w of a warpgroup holds rows
 // [16 w, 16 w + 16) of it, a thread rows g and g + 8 (g = lane / 4) as in
-// mma.sync's fragments (include/fa/Transforms/GPUKernel/WarpgroupLayout.h):
+// mma.sync's fragments (include/fa/Kernel/WarpgroupLayout.h):
 //
 //   S (64 x Bc, Bc / 2 registers) = 4 wgmmas, A = Q_s, B = K_s, both
 //       read from shared memory through descriptors (D = 64: 16 of the
@@ -39,7 +39,7 @@
 
 #include "Fragments.h"
 #include "KernelBuilder.h"
-#include "fa/Transforms/GPUKernel/WarpgroupLayout.h"
+#include "fa/Kernel/WarpgroupLayout.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 

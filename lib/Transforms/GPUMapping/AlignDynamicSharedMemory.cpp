@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fa/Transforms/GPUKernel/WarpgroupLayout.h"
+#include "fa/Kernel/WarpgroupLayout.h"
 #include "fa/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

@@ -14,7 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fa/Dialect/FA/IR/FAOps.h"
-#include "fa/Transforms/GPUKernel/WarpgroupLayout.h"
+#include "fa/Kernel/WarpgroupLayout.h"
 #include "fa/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

@@ -8,13 +8,13 @@
 // 8 spill bytes at 128 registers for the f16 d = 64 kernel on sm_90, none at
 // 150 with the hint). This pass states the occupancy shared memory allows,
 // as nvvm.minctasm, at most what costs no registers
-// (minBlocksPerSMHint in TileSelection.h decides, for the chip's preset).
+// (minBlocksPerSMHint in KernelModel.h decides, for the chip's preset).
 //
 //===----------------------------------------------------------------------===//
 
+#include "fa/Kernel/KernelModel.h"
 #include "fa/Target/TargetDescription.h"
 #include "fa/Transforms/Passes.h"
-#include "fa/Transforms/TileSelection/TileSelection.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"

@@ -243,8 +243,7 @@ llvm::json::Value maskModBlocks(AttentionOp op, const AttentionShape &shape,
 void writeReport(llvm::raw_ostream &os, Operation *op, Type elementType,
                  StringRef pass, const AttentionShape &shape,
                  const ResolvedTarget &target, const TileDecision &decision,
-                 const KernelChoices &hopper) {
-  bool tmaProducer = hopper.tmaProducer;
+                 const KernelOptions &hopper) {
   std::string loc;
   llvm::raw_string_ostream locStream(loc);
   op->getLoc().print(locStream);
@@ -298,48 +297,38 @@ void writeReport(llvm::raw_ostream &os, Operation *op, Type elementType,
     json.attribute("fa1_bc", decision.fa1BlockKV);
     json.attribute("fa1_br", decision.fa1BlockQ);
     // Which kernel fa-distribute-attention builds for this tiling (the
-    // shared memory above is that kernel's).
-    if (target.description.isGPU() && pass == "forward") {
-      bool mma = hasMmaSync16816(target.description) &&
-                 tensorCoreKernel(decision.tiling, shape);
-      bool wgmma = mma && hasWarpgroupMma(target.description) &&
-                   warpgroupMmaKernel(decision.tiling, shape);
-      // The TMA producer kernel, warp-specialized ("ws"), where the op's
-      // operands allow whole-tensor maps.
-      auto forward = dyn_cast<AttentionOp>(op);
-      bool tma =
-          wgmma && tmaProducer && forward && whyNoTmaProducer(forward).empty();
-      json.attribute("gpu_kernel", tma     ? "wgmma-tma-ws"
-                                   : wgmma ? "wgmma-registers"
-                                   : mma   ? "mma.sync-registers"
-                                           : "fma");
+    // shared memory above is that kernel's): planKernel with
+    // fa-gpu-pipeline's options for the chip (cp.async and mma.sync from
+    // sm_80 on, wgmma and the TMA producer on sm_90a where the op allows).
+    auto forward = dyn_cast<AttentionOp>(op);
+    std::optional<KernelPlan> plan;
+    if (target.description.isGPU() && forward) {
+      auto bytes = [](Value value) {
+        return elementBytes(getElementTypeOrSelf(value.getType()));
+      };
+      KernelOptions options = modelKernelOptions(shape, target.description);
+      options.overlapSoftmax = hopper.overlapSoftmax;
+      options.pingPong = hopper.pingPong;
+      plan = planKernel(decision.tiling, shape, bytes(forward.getKey()),
+                        bytes(forward.getValue()), options);
     }
+    if (plan)
+      json.attribute("gpu_kernel", plan->tmaProducer    ? "wgmma-tma-ws"
+                                   : plan->warpgroupMma ? "wgmma-registers"
+                                   : plan->registerFragments
+                                       ? "mma.sync-registers"
+                                   : plan->tensorCores ? "mma.sync-shared"
+                                                       : "fma");
     json.attribute("why", "target " + target.description.name + " from " +
                               target.origin + "; " + decision.why);
-    if (auto forward = dyn_cast<AttentionOp>(op);
-        forward && forward.getMaskModBlock())
+    if (forward && forward.getMaskModBlock())
       // The tiled lowering (host) skips the tiles it proves hidden; the GPU
       // kernels the key blocks outside the range a query block may see.
       json.attribute("mask_mod_blocks",
                      maskModBlocks(forward, shape, decision.tiling,
                                    target.description.isGPU()));
-    // What that kernel will be (planKernel), with fa-gpu-pipeline's
-    // defaults for the chip: cp.async and mma.sync from sm_80 on.
-    if (auto forward = dyn_cast<AttentionOp>(op);
-        forward && target.description.isGPU()) {
-      bool sm80 = hasMmaSync16816(target.description);
-      bool sm90a = hasWarpgroupMma(target.description);
-      auto bytes = [](Value value) {
-        return elementBytes(getElementTypeOrSelf(value.getType()));
-      };
-      KernelPlan plan = planKernel(
-          decision.tiling, shape, bytes(forward.getKey()),
-          bytes(forward.getValue()),
-          KernelChoices{sm80, sm80, true, sm90a,
-                        tmaProducer && whyNoTmaProducer(forward).empty(),
-                        hopper.overlapSoftmax, hopper.pingPong});
-      json.attribute("kernel_plan", plan.describe());
-    }
+    if (plan)
+      json.attribute("kernel_plan", plan->describe());
   });
   os << "\n";
 }
@@ -513,6 +502,7 @@ private:
     shape.tmaProducerKernel = tmaProducer &&
                               hasWarpgroupMma(resolved->description) &&
                               whyNoTmaProducer(op).empty();
+    shape.registerFragments = registerFragments;
     TileSelection selection;
     if (TilingAttr given = op.getTilingAttr()) {
       if (failed(checkPackedTiling(op)))
@@ -643,11 +633,10 @@ private:
     return WalkResult::advance();
   }
 
-  /// The Hopper kernel's choices the report describes (its TMA producer
-  /// and schedules; the rest of KernelChoices follows the target).
-  KernelChoices hopperChoices() const {
-    KernelChoices choices;
-    choices.tmaProducer = tmaProducer;
+  /// The Hopper kernel's schedules the report describes (the rest of
+  /// KernelOptions follows the target and the op's shape).
+  KernelOptions hopperChoices() const {
+    KernelOptions choices;
     choices.overlapSoftmax = overlapSoftmax;
     choices.pingPong = pingPong;
     return choices;

@@ -87,7 +87,7 @@ def draw(seed):
 
 
 def fragment_registers(d, dv, bq, bkv, warps):
-    """The backward tile model's registers (TileSelection.h,
+    """The backward tile model's registers (KernelModel.h,
     backwardRegistersPerThread) for the GPU kernels, so that the drawn
     tiling is one fa-select-tiles accepts for sm_80."""
     def kernel_warps(rows):

@@ -251,7 +251,7 @@ def gpu_run_lines(case, bq, bkv, warps, stages, rtol, atol):
         return w
 
     def streams_async(rows, threads):
-        # backwardStreamBuffers (TileSelection.h): 16-byte chunks that
+        # backwardStreamBuffers (KernelModel.h): 16-byte chunks that
         # spread evenly over the kernel's threads.
         return stages > 1 and all(
             (width * 2) % 16 == 0 and (rows * width * 2 // 16) % threads == 0

@@ -523,11 +523,11 @@ def main():
         lines.append(f"// RUN: %compare %t.tiled %t.reference --rtol {rtol} --atol {atol}\n")
         # Which kernel the GPU run checks: tensor cores when the operands are
         # f16 or bf16 and the tiling splits into whole 16-row tiles per warp
-        # (TileSelection.h, tensorCoreKernel).
+        # (KernelModel.h, tensorCoreKernel).
         mma = (dtype in ("f16", "bf16") and d % 16 == 0 and dv % 16 == 0 and bkv % 16 == 0
                and bq % (16 * warps) == 0)
         # The FMA kernel keeps a row's f32 accumulator (Dv) and two key
-        # chunks in registers, 80 more for the rest (TileSelection.cpp): past
+        # chunks in registers, 80 more for the rest (KernelModel.cpp): past
         # 255 ptxas would spill (10 KB at Dv = 256), so the GPU kernel is
         # refused at the op and only the host paths run (issue 50).
         chunk = next(c for c in (16, 8, 4, 2, 1) if bkv % c == 0)
@@ -547,7 +547,7 @@ def main():
             lines.append('// RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_90 thread-order=reverse"'
                          " | %mlir-run > %t.reverse\n")
             lines.append(f"// RUN: %compare %t.reverse %t.reference --rtol {rtol} --atol {atol}\n")
-        # Hopper's kernels (WarpgroupMmaKernel.cpp, TileSelection.h's
+        # Hopper's kernels (WarpgroupMmaKernel.cpp, KernelModel.h's
         # warpgroupMmaKernel): S = Q Kᵀ and P V on wgmma where D and Dv are multiples of 64
         # and every warp holds 16 rows of 64-row warpgroups; by default with
         # TMA loads from a producer warpgroup (TmaProducer.cpp), and with
@@ -555,7 +555,7 @@ def main():
         wgmma = (mma and d % 64 == 0 and dv % 64 == 0 and dv <= 256 and bq % 64 == 0
                  and bq == 16 * warps and 16 <= bkv <= 256)
         # ... and within the compute warpgroups' 240 registers by the wgmma
-        # register model (TileSelection.cpp, registersPerThread).
+        # register model (KernelModel.cpp, registersPerThread).
         banded = causal or window
         wgmma_registers = (dv / 2 + bkv + d / 4 + max(d - dv, 0) / 2 +
                            (24 if banded else 0) + (10 if stages == 1 else 0) + 14)

@@ -13,34 +13,13 @@
 #define FA_TRANSFORMS_GPUKERNEL_GPUKERNEL_H
 
 #include "fa/Dialect/FA/IR/FAOps.h"
-#include "fa/Transforms/TileSelection/TileSelection.h"
+#include "fa/Kernel/KernelModel.h"
 
 #include "mlir/IR/PatternMatch.h"
 
 #include <string>
 
 namespace mlir::fa {
-
-/// What the chip offers the kernels (the passes' options of the same names).
-struct KernelOptions {
-  /// cp.async prefetch of streamed tiles with two or more stages (sm_80+).
-  bool asyncCopies = true;
-  /// mma.sync m16n8k16 for f16 and bf16 operands (sm_80+).
-  bool tensorCores = true;
-  /// Forward only: S and P in mma.sync fragments (FlashAttention-2's
-  /// register-resident softmax) rather than through shared memory.
-  bool registerFragments = true;
-  /// Forward only, with registerFragments: Hopper's wgmma where the tiling
-  /// allows (warpgroupMmaKernel; sm_90a).
-  bool warpgroupMma = false;
-  /// With warpgroupMma: Q, K and V by TMA from a producer warpgroup
-  /// (KernelPlan::tmaProducer), where the op allows (whyNoTmaProducer,
-  /// LoweringDriver.h).
-  bool tmaProducer = false;
-  /// With tmaProducer: the schedules KernelPlan::overlapSoftmax and
-  /// KernelPlan::pingPong, where the tiling allows.
-  bool overlapSoftmax = false, pingPong = false;
-};
 
 /// Marks the role predicates of a warp-specialized kernel (an i1 op
 /// result): "compute" (the thread computes) and "producer_leader" (the one

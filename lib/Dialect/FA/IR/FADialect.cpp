@@ -7,7 +7,7 @@
 
 #include "fa/Dialect/FA/IR/FADialect.h"
 #include "fa/Dialect/FA/IR/FAOps.h"
-#include "fa/Transforms/TileSelection/TileSelection.h"
+#include "fa/Kernel/KernelModel.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/TypeSwitch.h"

@@ -396,7 +396,7 @@ def FA_WarpgroupMmaOp : FA_Op<"warpgroup_mma",
     The 128 threads of a warpgroup (threads `128 w` to `128 w + 127` of the
     block) multiply a 64 x 16 A by a 16 x N B and add the 64 x N f32
     accumulator, which they hold `N / 2` elements each, in wgmma's layout
-    (`include/fa/Transforms/GPUKernel/WarpgroupLayout.h`: thread t, register
+    (`include/fa/Kernel/WarpgroupLayout.h`: thread t, register
     r holds row `16 (t / 32) + (t % 32) / 4 + 8 ((r / 2) % 2)`, column
     `8 (r / 4) + 2 (t % 4) + r % 2`). Every thread of the warpgroup executes
     it (`.sync.aligned`).

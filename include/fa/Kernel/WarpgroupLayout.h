@@ -27,8 +27,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FA_TRANSFORMS_GPUKERNEL_WARPGROUPLAYOUT_H
-#define FA_TRANSFORMS_GPUKERNEL_WARPGROUPLAYOUT_H
+#ifndef FA_KERNEL_WARPGROUPLAYOUT_H
+#define FA_KERNEL_WARPGROUPLAYOUT_H
 
 #include <cstdint>
 #include <optional>
@@ -252,4 +252,4 @@ constexpr WgmmaDescriptor decodeWgmmaDescriptor(uint64_t bits) {
 
 } // namespace mlir::fa
 
-#endif // FA_TRANSFORMS_GPUKERNEL_WARPGROUPLAYOUT_H
+#endif // FA_KERNEL_WARPGROUPLAYOUT_H
