@@ -30,7 +30,7 @@ report's, and the D kernel must use none. Linear attention
 (fa.linear_attention) compiles to one kernel, which must spill nothing, fit
 255 registers, use mma.sync and use exactly the shared memory of the
 report's chunk.
-Prints a Markdown table (for docs/GPU.md) and exits 1 if any check fails.
+Prints a Markdown table (for docs/GPU-Checks.md) and exits 1 if any check fails.
 
   scripts/gpu-resources.py [--fa-opt build/bin/fa-opt] [--ptxas PATH]
 """

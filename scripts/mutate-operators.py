@@ -51,7 +51,8 @@ Writes build-mutate/operators/mutants.tsv (one row per mutant: id, area, site,
 operator, change, the tests that killed it) and report.md (kill
 rate per area and the survivors). Needs libclang's Python bindings
 (Debian: python3-clang-22). Too slow for CI: about two hours on two cores
-for 300 mutants; docs/Robustness.md keeps the latest table.
+for 300 mutants; docs/Robustness.md keeps the latest sample's result and
+docs/history/Robustness-runs.md every run's table.
 """
 import argparse
 import collections

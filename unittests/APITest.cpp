@@ -454,7 +454,7 @@ TEST(TileSelectionAPI, PlainFunctionOfShapeAndTarget) {
   EXPECT_EQ(result.decision->policy, fa::TilePolicy::Auto);
   // Q (128 x 128) and two stages of K and V (32 x 128 each), f16.
   EXPECT_EQ(result.decision->costs.sharedMemoryBytes, 65536);
-  // Two blocks per SM, as FlashAttention-2's 128 x 64 (docs/GPU.md).
+  // Two blocks per SM, as FlashAttention-2's 128 x 64 (docs/GPU-Checks.md).
   EXPECT_EQ(result.decision->costs.occupancyBlocksPerSM, 2);
   EXPECT_EQ(result.decision->fa1BlockKV, 227);
   EXPECT_EQ(result.decision->fa1BlockQ, 128);

@@ -69,7 +69,7 @@ TEST(SharedMemory, TensorCoreKernelHoldsOnlyQKVSwizzled) {
   EXPECT_EQ(sharedMemoryBytes(narrow, odd, preset("sm_90")),
             7168 + 3584 + 3584);
   // FlashAttention-2's bound, (Br d + stages Bc (d + dv)) 2 bytes + 2 KB,
-  // holds for d in {64, 128} (docs/GPU.md).
+  // holds for d in {64, 128} (docs/GPU-Checks.md).
   for (int64_t d : {64, 128}) {
     AttentionShape square = makeShape(4096, d, 2);
     square.mmaOperands = true;

@@ -28,7 +28,7 @@ With --tma-lengths it measures, for the tilings the selection picks, the
 TMA producer kernel's need at sequence lengths from 100 to 8192 and at run
 time, with and without key splits (issue 50).
 
-docs/GPU.md ("Hopper") has the result. Not part of the build.
+docs/Hopper.md has the result. Not part of the build.
 """
 import json
 import os
@@ -159,7 +159,7 @@ def tma_need(fa_opt, tmp, d, bq, bkv, warps, causal):
 
 def main_tma(fa_opt):
     """`--tma`: the TMA producer kernel's model against ptxas, over
-    FlashAttention-3-like tilings (docs/GPU.md, "Hopper")."""
+    FlashAttention-3-like tilings (docs/Hopper.md)."""
     with tempfile.TemporaryDirectory() as tmp:
         for d in (64, 128, 256):
             for bq, warps in ((128, 8), (192, 12)):

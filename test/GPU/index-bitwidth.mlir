@@ -2,7 +2,7 @@
 // 2^31 elements computes its indices in 32 bits, and its shared memory is
 // addressed through 32-bit pointers (ldmatrix [%r...]); the default keeps
 // LLVM's 64-bit index and shared pointers (ldmatrix [%rd...]). A dynamic
-// key length keeps 64 bits either way. (docs/GPU.md has what each costs in
+// key length keeps 64 bits either way. (docs/GPU-Checks.md has what each costs in
 // the main loop, counted by scripts/ptx-main-loop.py.)
 // REQUIRES: nvptx
 // RUN: fa-opt %s --fa-gpu-pipeline="chip=sm_80 format=isa index-bitwidth=32" \

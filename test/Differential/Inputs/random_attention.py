@@ -2327,7 +2327,7 @@ def generate_program_2d(index, rng, dtype):
 # value may instead match the same frontend computed in f32 on the same
 # rounded inputs (generate(twin=True)): with the key ramp, scores reach
 # 10 to 20, and bf16's rounding of them alone moves e^s by up to 6%
-# (seeds 2130 and 2138, docs/Robustness.md).
+# (seeds 2130 and 2138, docs/history/Robustness-runs.md).
 TOLERANCE = {"f32": ("1e-5", "1e-6"), "f16": ("1e-2", "5e-3"),
              "bf16": ("3e-2", "1.5e-2")}
 

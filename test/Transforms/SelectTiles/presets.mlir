@@ -5,7 +5,7 @@
 // spill-free D = 128 tile: its 128 x 64 with 4 warps holds two fragment
 // rows of O, S and P per lane and needs more than 255 registers, which
 // spills (as FlashAttention-2's does); 128 x 32 keeps two blocks per SM,
-// as FlashAttention-2 has (docs/GPU.md).
+// as FlashAttention-2 has (docs/GPU-Checks.md).
 // RUN: fa-opt %s --fa-select-tiles="target=sm_75 report=-" | FileCheck %s --check-prefix=SM75
 // RUN: fa-opt %s --fa-select-tiles="target=sm_80 report=-" | FileCheck %s --check-prefix=SM80
 // RUN: fa-opt %s --fa-select-tiles="target=sm_86 report=-" | FileCheck %s --check-prefix=SM86
