@@ -287,8 +287,8 @@ int64_t mlir::fa::registersPerThread(const Tiling &tiling,
     // it admits there (d = 64, 128, 256; 128 and 192 rows; 32 to 176 keys;
     // causal or not) it is within 16 of ptxas either way (ptxas's counts
     // move by a register class with the shape), and every one of them
-    // compiles within its warpgroups' share, 240 or 160 (docs/GPU.md,
-    // "Hopper").
+    // compiles within its warpgroups' share, 240 or 160
+    // (docs/Hopper.md).
     double bands = shape.causalOffset || shape.window ? 8 : 0;
     // score_mod, mask_mod and sinks: their positions, captured buffers
     // and temporaries; ALiBi at d = 128 spills 28 bytes at 128 x 176 and
@@ -337,7 +337,7 @@ int64_t mlir::fa::registersPerThread(const Tiling &tiling,
     // masks. Fitted to ptxas (CUDA 13, sm_90a) on the cp.async wgmma
     // kernel: over the 64 tilings of scripts/experiments/wgmma_registers.py
     // it never falls short of ptxas and exceeds it by at most 72
-    // (docs/GPU.md, "Hopper").
+    // (docs/Hopper.md).
     double bands = shape.causalOffset || shape.window ? 24 : 0;
     double packed = shape.packedSequences ? 8 : 0;
     packed += shape.scoreModifications ? 8 : 0; // as in the TMA kernel
@@ -356,7 +356,7 @@ int64_t mlir::fa::registersPerThread(const Tiling &tiling,
     // the same in every key block, so LLVM hoists them out of the key loop
     // and they stay live; with more, they depend on the stage. ptxas
     // measures about 10 registers at the spill frontier (d = 128, 128 x 32,
-    // 4 warps: 20 spill bytes with one stage, none with two; docs/GPU.md).
+    // 4 warps: 20 spill bytes with one stage, none with two; docs/GPU-Checks.md).
     double hoistedAddresses = tiling.stages == 1 ? 10 : 0;
     // A packed sequence's row and key bases (and lengths) stay live too:
     // ptxas spills 24 bytes at that frontier on sm_90 without them counted

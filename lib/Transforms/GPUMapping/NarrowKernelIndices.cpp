@@ -6,7 +6,7 @@
 // SASS instructions per add), while FlashAttention-2 forms them in 32 bits
 // from pointers it advances. Where the stage of a two-buffer pipeline picks
 // the address, LLVM cannot hoist it and the main loop pays for it every key
-// block (docs/GPU.md, "The main loop against FlashAttention-2's").
+// block (docs/GPU-Checks.md, "The main loop against FlashAttention-2's").
 //
 // A 32-bit index is exact when no index value can reach 2^31. The kernels
 // compute indices from thread and block ids, constants and i32 lengths, and
