@@ -27,14 +27,12 @@ keeps the latest table. Exit status 1 when a mutation survives.
 """
 import argparse
 import os
-import re
-import shutil
-import subprocess
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-LLVM = "/usr/lib/llvm-22"
+import mutation_harness as harness
+# Other scripts reach the shared parts through this one.
+from mutation_harness import ROOT, failures_by_cause, prepare, run  # noqa: F401
 
 NARROW_TESTS = ["test/Transforms/GPU/narrow-kernel-indices.mlir",
                 "test/GPU/index-bitwidth.mlir"]
@@ -2066,98 +2064,21 @@ MUTATIONS = [
 ]
 
 
-def source_files():
-    """Every tracked C++ and TableGen source under lib/ and include/."""
-    listed = run(["git", "-C", ROOT, "ls-files", "-z", "--cached", "--others",
-                  "--exclude-standard", "lib", "include"])
-    if listed.returncode == 0:
-        paths = listed.stdout.split("\0")
-    else:  # not a git checkout (an unpacked archive): every file there
-        paths = [os.path.relpath(os.path.join(folder, name), ROOT)
-                 for top in ("lib", "include")
-                 for folder, _, names in os.walk(os.path.join(ROOT, top))
-                 for name in names]
-    return sorted(path for path in set(paths)
-                  if path.endswith((".cpp", ".h", ".td"))
-                  and os.path.isfile(os.path.join(ROOT, path)))
-
-
-def site_pattern(old):
-    """`old` as a regular expression in which any run of whitespace matches
-    any other (one or more characters)."""
-    parts = re.split(r"\s+", old.strip())
-    return re.compile(r"\s+".join(re.escape(part) for part in parts))
-
-
 def locate(old, texts):
     """The (path, start, end) of the one place in `texts` (path -> text)
     where `old` occurs, or the number of places when that is not one. The
     exact text is tried first (its indentation may tell two copies apart),
     then the text with whitespace relaxed."""
-    for pattern in (re.compile(re.escape(old)), site_pattern(old)):
-        found = [(path, m.start(), m.end())
-                 for path, text in texts.items() for m in pattern.finditer(text)]
+    for exact in (True, False):
+        found = [(path, start, end) for path, text in texts.items()
+                 for start, end in harness.find_text(old, text)[0 if exact else 1]]
         if found:
             break
     return found[0] if len(found) == 1 else len(found)
 
 
-def failures_by_cause(output):
-    """The failing tests in `lit -v` output, each marked "(numbers)" when a
-    numeric check failed in it (compare_outputs.py or the oracle printed a
-    mismatch), else "(FileCheck)"."""
-    failed = []
-    blocks = re.split(r"\n(?=(?:FAIL|PASS|XFAIL|UNSUPPORTED): )", output)
-    for block in blocks:
-        found = re.match(r"FAIL: FA(?:-Unit)? :: (\S+)", block)
-        if not found:
-            continue
-        numeric = re.search(r"MISMATCH|^value \d+: |different number of values|FAILED",
-                            block, re.MULTILINE)
-        failed.append(f"{found.group(1)} ({'numbers' if numeric else 'FileCheck'})")
-    return sorted(set(failed))
-
-
-def run(cmd, **kwargs):
-    return subprocess.run(cmd, capture_output=True, text=True, **kwargs)
-
-
-def prepare(workdir):
-    """A private copy of the tracked tree and a build of it."""
-    src, build = os.path.join(workdir, "src"), os.path.join(workdir, "build")
-    files = run(["git", "-C", ROOT, "ls-files", "-z"]).stdout.split("\0")
-    for path in files:
-        if not path:
-            continue
-        source, target = os.path.join(ROOT, path), os.path.join(src, path)
-        if not os.path.isfile(source):
-            continue
-        os.makedirs(os.path.dirname(target), exist_ok=True)
-        if (not os.path.exists(target) or
-                open(source, "rb").read() != open(target, "rb").read()):
-            # A fresh mtime: ninja must see the copy as newer than its
-            # objects (copy2 would keep the source's older one).
-            shutil.copy(source, target)
-    # Files the tree no longer has (moved or deleted since the copy was
-    # made) go too: LLVM's CMake rejects a source file that no target lists.
-    tracked = {os.path.normpath(path) for path in files if path}
-    for folder, _, names in os.walk(src):
-        for name in names:
-            path = os.path.relpath(os.path.join(folder, name), src)
-            if os.path.normpath(path) not in tracked:
-                os.remove(os.path.join(folder, name))
-    if not os.path.exists(os.path.join(build, "build.ninja")):
-        configure = run(["cmake", "-S", src, "-B", build, "-G", "Ninja",
-                         "-DCMAKE_BUILD_TYPE=Release",
-                         f"-DMLIR_DIR={LLVM}/lib/cmake/mlir",
-                         f"-DLLVM_EXTERNAL_LIT={LLVM}/bin/lit"])
-        if configure.returncode:
-            sys.exit("mutate: cmake failed\n" + configure.stdout + configure.stderr)
-    return src, build
-
-
-def build_targets(build):
-    return run(["ninja", "-C", build, "fa-opt", "FAUnitTests"])
+# What a mutation rebuilds: the tool and the unit tests.
+TARGETS = ["fa-opt", "FAUnitTests"]
 
 
 def main():
@@ -2176,7 +2097,8 @@ def main():
             sys.exit("mutate: no mutation " + ", ".join(unknown))
         chosen = [by_name[n] for n in args.only.split(",")]
 
-    texts = {path: open(os.path.join(ROOT, path)).read() for path in source_files()}
+    texts = {path: open(os.path.join(ROOT, path)).read()
+             for path in harness.source_files()}
     problems, sites = [], {}
     for name, old, new, tests, _ in chosen:
         site = locate(old, texts)
@@ -2196,39 +2118,30 @@ def main():
 
     src, build = prepare(args.workdir)
     print(f"mutate: building the unmutated copy in {build} ...", flush=True)
-    if build_targets(build).returncode:
+    if harness.build(build, TARGETS).returncode:
         sys.exit("mutate: the unmutated copy does not build")
     rows, survived = [], 0
     for name, old, new, tests, what in chosen:
         start = time.time()
         path, begin, end = sites[name]
-        target = os.path.join(src, path)
         pristine = texts[path]
-        open(target, "w").write(pristine[:begin] + new + pristine[end:])
-        try:
-            built = build_targets(build)
-            if built.returncode:
+        with harness.substituted(os.path.join(src, path), pristine,
+                                 pristine[:begin] + new + pristine[end:]):
+            if harness.build(build, TARGETS).returncode:
                 caught = ["(does not build)"]
             else:
-                paths = [os.path.join(build, "unittests") if t == "unittests"
-                         else os.path.join(build, t) for t in tests]
-                result = run([f"{LLVM}/bin/lit", "-v", *paths])
-                caught = failures_by_cause(result.stdout + result.stderr)
-                if not caught and result.returncode:
-                    caught = ["(lit failed)"]
+                caught = harness.lit_failures(build, tests)
                 if name in MUST_FAIL_ALL and len(caught) < len(tests):
                     missed = [t for t in tests
                               if not any(t.endswith(c.split(" ")[0]) for c in caught)]
                     caught = []  # survived where it had to fail everywhere
                     print(f"  {name}: these still pass: {', '.join(missed)}")
-        finally:
-            open(target, "w").write(pristine)
         seconds = time.time() - start
         survived += not caught and name not in KNOWN_GAPS
         rows.append((name, what, caught, seconds))
         print(f"  {name}: {'caught by ' + ', '.join(caught) if caught else 'SURVIVED'}"
               f" ({seconds:.0f} s)", flush=True)
-    build_targets(build)  # leave the copy unmutated
+    harness.build(build, TARGETS)  # leave the copy unmutated
 
     print("\n| mutation | what it breaks | tests that failed | time |")
     print("|---|---|---|---|")
