@@ -1,7 +1,7 @@
 """What scripts/mutate.py (the hand-written catalogue) and
 scripts/mutate-operators.py (sampled operator mutants) share: the private
 copy of the tree they mutate, its build, lit and its failures, and the
-libclang parse.
+libclang parse that finds sites and the functions that hold them.
 
 The copy lives in build-mutate/ (src/ and build/), never in the working
 tree, so an interrupted run leaves the tree as it was.
@@ -183,12 +183,120 @@ def clang_args(path):
             "-I" + os.path.join(LLVM, "include")]
 
 
+# Parses from cheap to thorough. Depth 0 reads no header at all (a
+# fiftieth of the time of a full parse): all it needs to see function
+# definitions for what they are is that the namespaces exist and that the
+# templates in signatures are templates. Depth 1 adds the project's
+# headers (not LLVM's), where the classes are whose methods a file defines.
+# Depth 2 is the full parse. A cheaper parse misses the odd definition,
+# never invents one: where it sees a function, that is the function.
+DEPTHS = 3
+PRELUDE_PATH = "/fa-mutation-prelude.h"
+PRELUDE = """\
+typedef long int64_t;
+typedef unsigned long uint64_t;
+typedef int int32_t;
+typedef unsigned uint32_t;
+typedef __SIZE_TYPE__ size_t;
+namespace std {
+template <typename T> class optional;
+template <typename A, typename B> struct pair;
+template <typename... T> class tuple;
+template <typename T> class function;
+template <typename T, typename... R> class vector;
+template <typename T, typename... R> class unique_ptr;
+template <typename T, size_t N> struct array;
+}
+namespace llvm {
+template <typename T, unsigned N = 0> class SmallVector;
+template <typename T> class SmallVectorImpl;
+template <typename K, typename V = void, typename... R> class DenseMap;
+template <typename T, typename... R> class DenseSet;
+template <typename T, typename... R> class SetVector;
+template <typename T, unsigned N = 0> class SmallSetVector;
+template <typename T, unsigned N = 0> class SmallPtrSet;
+template <typename K, typename V, typename... R> class MapVector;
+template <typename V, typename... R> class StringMap;
+template <typename T> class ArrayRef;
+template <typename T> class MutableArrayRef;
+template <typename F> class function_ref;
+template <typename T> class FailureOr;
+template <typename T> class iterator_range;
+class StringRef;
+}
+namespace mlir {
+using namespace llvm;
+class Operation; class Value; class Type; class Attribute; class Block;
+class Region; class Location; class OpBuilder; class AffineMap;
+class BlockArgument; class OpOperand; class ValueRange; class TypeRange;
+using ReassociationIndices = SmallVector<int64_t, 2>;
+namespace fa {}
+}
+"""
+KEEP_GOING = 0x200  # CXTranslationUnit_KeepGoing: on past a missing header
+
 _index = None
 
 
-def parse(path):
-    """libclang's translation unit of `path` (from the root)."""
+def parse(path, depth=DEPTHS - 1):
+    """libclang's translation unit of `path` (from the root), by a parse of
+    that depth."""
     global _index
     if _index is None:
         _index = cindex(required_by="mutation_harness").Index.create()
-    return _index.parse(os.path.join(ROOT, path), args=clang_args(path))
+    full = os.path.join(ROOT, path)
+    if depth == DEPTHS - 1:
+        return _index.parse(full, args=clang_args(path))
+    args = ["-x", "c++-header" if path.endswith(".h") else "c++", "-std=c++17",
+            "-include", PRELUDE_PATH]
+    if depth == 1:
+        args += ["-I" + os.path.join(ROOT, "include"),
+                 "-I" + os.path.join(ROOT, os.path.dirname(path)),
+                 "-I" + os.path.join(ROOT, "lib", "Transforms")]
+    return _index.parse(full, args=args, options=KEEP_GOING,
+                        unsaved_files=[(PRELUDE_PATH, PRELUDE)])
+
+
+def qualified_name(cursor):
+    """`ns::Class::method` as libclang's semantic parents spell it, without
+    anonymous namespaces (which say nothing about where a function is)."""
+    parts = [cursor.spelling]
+    parent = cursor.semantic_parent
+    while parent is not None and parent.kind.name != "TRANSLATION_UNIT":
+        if parent.spelling:
+            parts.append(parent.spelling)
+        parent = parent.semantic_parent
+    return "::".join(reversed(parts))
+
+
+FUNCTION_KINDS = {"FUNCTION_DECL", "CXX_METHOD", "CONSTRUCTOR", "DESTRUCTOR",
+                  "FUNCTION_TEMPLATE", "CONVERSION_FUNCTION"}
+
+
+def function_extents(path, depth=DEPTHS - 1):
+    """(qualified name, start, end) of every function defined in `path`
+    outside another one, as character offsets into its text: a lambda or a
+    local class belongs to the function around it."""
+    full = os.path.join(ROOT, path)
+    data = open(full, "rb").read()
+    unit = parse(path, depth)
+    found = []
+
+    def walk(cursor):
+        for child in cursor.get_children():
+            where = child.location.file
+            if where is None or where.name != full:
+                continue
+            if child.kind.name in FUNCTION_KINDS and child.is_definition():
+                found.append((qualified_name(child), child.extent.start.offset,
+                              child.extent.end.offset))
+            else:
+                walk(child)
+
+    walk(unit.cursor)
+    if data.isascii():
+        return found
+    # Byte offsets to the character offsets of the text as Python reads it.
+    def chars(offset):
+        return len(data[:offset].decode(errors="replace"))
+    return [(name, chars(start), chars(end)) for name, start, end in found]
