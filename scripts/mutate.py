@@ -14,7 +14,7 @@ between the files of a stage, reordering or re-indenting code leaves the
 catalogue intact; a refactor that rewrites a mutated line, moves it to
 another function or moves the function to another stage fails `--check`,
 which the test suite runs (test/Tools/mutation-catalogue.test), with the
-change to make.
+change to make (`--fix-stages` makes it when the function moved stage).
 For each mutation the harness copies the pristine file into a private copy
 of the tree, applies the substitution, rebuilds fa-opt (and the unit tests)
 incrementally, runs the named tests, and restores the file. A mutation is
@@ -25,6 +25,9 @@ caught when at least one named test fails; the table lists which did.
   scripts/mutate.py --check          # only that every substitution applies
                                      # once and every named test exists
   scripts/mutate.py --by-stage       # the number of entries per stage
+  scripts/mutate.py --fix-stages     # move the entries whose function is
+                                     # now in another stage to its file,
+                                     # then check
 
 The copy lives in build-mutate/ (src/ and build/), never in the working
 tree, so an interrupted run leaves the tree as it was. Too slow for CI on
@@ -48,8 +51,8 @@ from mutation_harness import ROOT, failures_by_cause, prepare, run  # noqa: F401
 # Where an entry's text occurs: verbatim or with whitespace relaxed, the
 # span to replace, and that of its first to last non-blank.
 Place = collections.namedtuple("Place", ["exact", "path", "start", "end", "first", "last"])
-# What is wrong with an entry, and the (entry, stage, function) it should
-# have, where it only needs to move.
+# What is wrong with an entry, and for --fix-stages the (entry, stage,
+# function) it should have, where it only needs to move.
 Problem = collections.namedtuple("Problem", ["message", "fix"])
 
 
@@ -206,6 +209,21 @@ def by_stage(catalogue, sources):
     print(f"| **all** | {len(catalogue)} | |")
 
 
+def fix_stages(problems, sources):
+    """Makes the fixes of `problems`; returns the problems left."""
+    for problem in problems:
+        if not problem.fix:
+            continue
+        entry, stage, function = problem.fix
+        mutations.move_entry(entry.name, entry.stage, stage, function,
+                             mutations.stage_folders(stage, sources.texts))
+        where = (f"{mutations.stage_file(entry.stage)} -> {mutations.stage_file(stage)}"
+                 if stage != entry.stage else mutations.stage_file(stage))
+        print(f"{entry.name}: {where}" +
+              (f", function {function}" if function != entry.function else ""))
+    return [problem for problem in problems if not problem.fix]
+
+
 # What a mutation rebuilds: the tool and the unit tests.
 TARGETS = ["fa-opt", "FAUnitTests"]
 
@@ -218,6 +236,11 @@ def main():
                         help="only check that every substitution applies once")
     parser.add_argument("--by-stage", action="store_true",
                         help="only print the number of entries per stage")
+    parser.add_argument("--fix-stages", action="store_true",
+                        help="move each entry whose function is now in another "
+                             "stage to that stage's file (with the function's "
+                             "new qualification, if the move changed it), then "
+                             "check")
     args = parser.parse_args()
     catalogue = mutations.load()
     sources = Sources()
@@ -234,9 +257,11 @@ def main():
         chosen = [by_name[n] for n in args.only.split(",")]
 
     sites, problems = check(chosen, catalogue, sources)
+    if args.fix_stages:
+        problems = fix_stages(problems, sources)
     if problems:
         sys.exit("mutate: " + "\n  ".join(problem.message for problem in problems))
-    if args.check:
+    if args.check or args.fix_stages:
         print(f"{len(chosen)} mutations apply, each at one place")
         return 0
 

@@ -26,6 +26,7 @@ An entry is a Mutation:
                unit tests) expected to catch it
   description  what the bug breaks
 """
+import ast
 import collections
 import importlib
 import os
@@ -100,3 +101,85 @@ def stage_folders(stage, paths):
             parts = path.split("/")
             folders.add("/".join(parts[:parts.index(stage) + 1]))
     return sorted(folders)
+
+
+# --- Editing the catalogue files (mutate.py --fix-stages) ---------------
+
+def _source(stage):
+    path = os.path.join(FOLDER, stage + ".py")
+    return open(path).read() if os.path.exists(path) else None
+
+
+def _entries(source):
+    """The MUTATIONS list of a catalogue file and its entries by name."""
+    tree = ast.parse(source)
+    listed = next(node.value for node in tree.body if isinstance(node, ast.Assign)
+                  and getattr(node.targets[0], "id", None) == "MUTATIONS")
+    by_name = {}
+    for call in listed.elts:
+        name = next(k.value for k in call.keywords if k.arg == "name")
+        by_name[ast.literal_eval(name)] = call
+    return tree, listed, by_name
+
+
+def _with_imports(source):
+    """`source` with its import from tests.py naming the lists it uses."""
+    import textwrap
+    from . import tests
+    shared = {name for name in vars(tests) if name.isupper() or name == "multi_block_sweep"}
+    tree, listed, _ = _entries(source)
+    used = sorted({node.id for node in ast.walk(listed)
+                   if isinstance(node, ast.Name) and node.id in shared})
+    lines = source.split("\n")
+    old = next((node for node in tree.body if isinstance(node, ast.ImportFrom)
+                and node.module == "tests" and node.level == 1), None)
+    if old:
+        at = old.lineno - 1
+        del lines[at:old.end_lineno]
+    else:
+        after = next(node for node in tree.body if isinstance(node, ast.ImportFrom))
+        at = after.end_lineno
+    if used:
+        text = f"from .tests import {', '.join(used)}"
+        if len(text) > 79:
+            body = textwrap.fill(", ".join(used), 75, initial_indent="    ",
+                                 subsequent_indent="    ")
+            text = f"from .tests import (\n{body})"
+        lines[at:at] = text.split("\n")
+    return "\n".join(lines)
+
+
+def move_entry(name, stage, to_stage, function, folders):
+    """Moves entry `name` from the catalogue file of `stage` to the end of
+    that of `to_stage` (made, with `folders` in its docstring, if there is
+    none), its function set to `function`. A file left empty goes."""
+    source = _source(stage)
+    _, _, by_name = _entries(source)
+    call = by_name[name]
+    lines = source.split("\n")
+    block = lines[call.lineno - 1:call.end_lineno]
+    field = next(k for k in call.keywords if k.arg == "function")
+    row = field.value.lineno - call.lineno
+    line = block[row]
+    block[row] = (line[:field.value.col_offset] +
+                  (f'"{function}"' if function else "None") +
+                  line[field.value.end_col_offset:])
+    del lines[call.lineno - 1:call.end_lineno]
+    source = "\n".join(lines)
+    if to_stage == stage:
+        lines[call.lineno - 1:call.lineno - 1] = block
+        open(os.path.join(FOLDER, stage + ".py"), "w").write("\n".join(lines))
+        return
+    if _entries(source)[2]:
+        open(os.path.join(FOLDER, stage + ".py"), "w").write(_with_imports(source))
+    else:
+        os.remove(os.path.join(FOLDER, stage + ".py"))
+    target = _source(to_stage) or (
+        f'"""The mutations of the stage {to_stage} ({", ".join(folders)}).\n'
+        'The fields of an entry: scripts/mutations/__init__.py."""\n'
+        "from . import Mutation\n\nMUTATIONS = [\n]\n")
+    _, listed, _ = _entries(target)
+    lines = target.split("\n")
+    lines[listed.end_lineno - 1:listed.end_lineno - 1] = block
+    open(os.path.join(FOLDER, to_stage + ".py"), "w").write(
+        _with_imports("\n".join(lines)))
