@@ -49,8 +49,10 @@ pass.
 
 Writes build-mutate/operators/mutants.tsv (one row per mutant: id, area, site,
 operator, change, the tests that killed it) and report.md (kill
-rate per area and the survivors). Needs libclang's Python bindings
-(Debian: python3-clang-22). Too slow for CI: about two hours on two cores
+rate per area and the survivors). The private copy of the tree, its build,
+lit and the libclang parse are scripts/mutation_harness.py's, shared with
+scripts/mutate.py. Needs libclang's Python bindings (Debian:
+python3-clang-22). Too slow for CI: about two hours on two cores
 for 300 mutants; docs/Robustness.md keeps the latest sample's result and
 docs/history/Robustness-runs.md every run's table.
 """
@@ -70,20 +72,10 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-LLVM = "/usr/lib/llvm-22"
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
-mutate = __import__("mutate")  # prepare(), failures_by_cause()
+import mutation_harness as harness
+from mutation_harness import ROOT
 
-try:
-    import clang.cindex as ci
-except ImportError:  # Debian installs the bindings for its own python3
-    sys.path.append("/usr/lib/python3/dist-packages")
-    try:
-        import clang.cindex as ci
-    except ImportError:
-        sys.exit("mutate-operators: needs libclang's Python bindings "
-                 "(apt-get install python3-clang-22)")
+ci = harness.cindex(required_by="mutate-operators")
 
 # The areas the issue names, each a set of files (globs from the root).
 AREAS = [
@@ -193,16 +185,6 @@ def area_files():
     return out
 
 
-def parse_args_for(path):
-    args = ["-x", "c++-header" if path.endswith(".h") else "c++", "-std=c++17",
-            "-I" + os.path.join(ROOT, "include"),
-            "-I" + os.path.join(ROOT, "build", "include"),
-            "-I" + os.path.join(ROOT, os.path.dirname(path)),
-            "-I" + os.path.join(ROOT, "lib", "Transforms"),
-            "-I" + os.path.join(LLVM, "include")]
-    return args
-
-
 def quiet_spans(text):
     """Byte ranges of reporting-only calls, parentheses matched."""
     spans = []
@@ -222,8 +204,7 @@ def sites_in(area, path):
     the expression rewritten, its mutated text and a description."""
     full = os.path.join(ROOT, path)
     text = open(full, "rb").read()
-    index = ci.Index.create()
-    unit = index.parse(full, args=parse_args_for(path))
+    unit = harness.parse(path)
     quiet = quiet_spans(text)
     found = []
 
@@ -546,7 +527,7 @@ def build_schemata(src, build, chosen):
     while True:
         write_schemata(src, chosen)
         # Every target: the plugin, the package and the docs have tests too.
-        built = mutate.run(["ninja", "-C", build, "-k", "0"])
+        built = harness.build(build, keep_going=True)
         if built.returncode == 0:
             return chosen, dropped
         bad = set()
@@ -589,7 +570,7 @@ SOURCE_TESTS = {"Tools/mutation-catalogue.test"}  # mutate.py --check
 
 
 def lit_tests(build):
-    listed = mutate.run([f"{LLVM}/bin/lit", "--show-tests", os.path.join(build, "test")])
+    listed = harness.run([harness.LIT, "--show-tests", os.path.join(build, "test")])
     return sorted(set(re.findall(r"^\s*FA :: (\S+)", listed.stdout, re.M)) - SOURCE_TESTS)
 
 
@@ -598,7 +579,7 @@ def run_test(build, test, env, timeout):
     if test == "unittests":
         command = [os.path.join(build, "unittests", "FAUnitTests")]
     else:
-        command = [f"{LLVM}/bin/lit", "-q", os.path.join(build, "test", test)]
+        command = [harness.LIT, "-q", os.path.join(build, "test", test)]
     process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, start_new_session=True)
     try:
@@ -802,19 +783,13 @@ def main():
         json.dump({path: source_digest(path) for path in {site["path"] for site in chosen}},
                   open(digests_path, "w"))
         wanted = None
-    # mutate.prepare() restores every file of the copy that differs from the
-    # tree, schemata included, with a fresh mtime: remember the schemata
-    # (text and mtime) so that writing the same ones back rebuilds nothing.
-    before = {}
-    for _, path in area_files():
-        copy = os.path.join(args.workdir, "src", path)
-        if os.path.exists(copy):
-            before[copy] = (open(copy, "rb").read(), os.stat(copy).st_mtime_ns)
-    src, build = mutate.prepare(args.workdir)
-    write_schemata(src, chosen)
-    for copy, (text, mtime) in before.items():
-        if open(copy, "rb").read() == text:
-            os.utime(copy, ns=(mtime, mtime))
+    # prepare() restores every file of the copy that differs from the tree,
+    # schemata included, with a fresh mtime: writing the same schemata back
+    # must rebuild nothing.
+    with harness.unchanged_mtimes([os.path.join(args.workdir, "src", path)
+                                   for _, path in area_files()]):
+        src, build = harness.prepare(args.workdir)
+        write_schemata(src, chosen)
     print(f"mutate-operators: {len(chosen)} mutants; building the schemata in {build}",
           flush=True)
     chosen, dropped = build_schemata(src, build, chosen)

@@ -1,0 +1,61 @@
+"""The mutations of the stage GPUMapping (lib/Transforms/GPUMapping).
+The fields of an entry: scripts/mutations/__init__.py."""
+from . import Mutation
+from .tests import NARROW_TESTS
+
+MUTATIONS = [
+    # The TMA producer kernel (issue 32): each synchronization point and
+    # layout of TmaProducer.cpp and of its CPU model (TmaCopies.cpp).
+    Mutation(
+        name="ws-producer-keeps-registers",
+        function="specialize",
+        old="""  NVVM::SetMaxRegisterOp::create(producerStart, loc, producerRegisters,
+                                 NVVM::SetMaxRegisterAction::decrease);""",
+        new="""""",
+        tests=["test/Transforms/GPU/specialize-warpgroups.mlir", "test/GPU/tma-producer.test"],
+        description="the producer warpgroup keeps its registers (no setmaxnreg.dec)"),
+    Mutation(
+        name="ws-compute-sees-producer-work",
+        function="specialize",
+        old="""  fold(roles.producerLeader, branch.getThenRegion(), no);""",
+        new="""""",
+        tests=["test/Transforms/GPU/specialize-warpgroups.mlir"],
+        description="the compute clone keeps the producer's TMA issue"),
+    # (Handing the first turn to the last warpgroup itself instead, barrier
+    # 2 with two warpgroups, is no bug: its own arrive and wait complete
+    # its barrier, and it goes first. The harness found that equivalent
+    # mutant surviving, as it should.)
+    Mutation(
+        name="wgmma-buffers-16-aligned",
+        function="FAAlignWorkgroupBuffersPass::runOnOperation",
+        old="""warpgroupMatmuls ? kSwizzle128PatternBytes : kSharedAccessBytes;""",
+        new="""kSharedAccessBytes;""",
+        tests=["test/Transforms/GPU/align-workgroup-buffers-wgmma.mlir",
+               "test/GPU/warpgroup-mma.test"],
+        description="wgmma's static tiles start on 16-byte boundaries, not the swizzle pattern's"),
+    # 32-bit kernel indices (issue 28): a module that could overflow must
+    # keep 64 bits.
+    Mutation(
+        name="narrow-limit-off-by-one",
+        function="elementSpan",
+        old="""    if (span >= kIndexLimit)""",
+        new="""    if (span > kIndexLimit)""",
+        tests=NARROW_TESTS,
+        description="a kernel spanning exactly 2^31 elements gets a 32-bit index"),
+    Mutation(
+        name="narrow-index-arguments",
+        function="whyNot64BitOnly",
+        old="""      if (argument.getType().isIndex())
+        refuse(func, "an index argument");
+""",
+        new="",
+        tests=NARROW_TESTS,
+        description="a kernel taking an index argument (passed as i64 by the host) is narrowed"),
+    Mutation(
+        name="narrow-strides-ignored",
+        function="elementSpan",
+        old="""    span += static_cast<__int128>(size - 1) * (stride < 0 ? -stride : stride);""",
+        new="""    span += static_cast<__int128>(size - 1);""",
+        tests=NARROW_TESTS,
+        description="a strided kernel argument is measured by its element count, not its largest offset"),
+]

@@ -1,0 +1,61 @@
+"""The mutations of the stage TileSelection (include/fa/Transforms/TileSelection, lib/Transforms/TileSelection).
+The fields of an entry: scripts/mutations/__init__.py."""
+from . import Mutation
+
+MUTATIONS = [
+    # Issue 50: the outside audit's one-line bugs that no test saw, and the
+    # session's own rules (the host's tiles, the TMA walk order).
+    Mutation(
+        name="host-refuses-for-size",
+        function="hostTilesPastCache",
+        old="  static constexpr int64_t kHostFallbackBlock = 16;",
+        new="  static constexpr int64_t kHostFallbackBlock = 16;\n"
+            "  result.error = noTileFits(shape, target, policy);\n"
+            "  return result;",
+        tests=["test/Transforms/SelectTiles/host-never-refuses.mlir",
+               "test/Sweep/every-head-dim.test"],
+        description="the host refuses an op whose smallest tile exceeds its cache"),
+    # Issue 31: operator-mutation survivors (scripts/mutate-operators.py,
+    # seed 31) that were missing tests, with the tests that now kill them.
+    Mutation(
+        name="op31-backward-fused-traffic-unset",
+        function="mlir::fa::evaluateBackwardTiling",
+        old="""  costs.hbmBytesTiled = clampToInt64(
+      double(batch) * double(heads) *
+      (double(costs.visitedKVTiles) * perPair + once));""",
+        new="""  (void)clampToInt64(
+      double(batch) * double(heads) *
+      (double(costs.visitedKVTiles) * perPair + once));""",
+        tests=["unittests"],
+        description="the backward cost model reports no HBM traffic for the fused kernel"),
+    Mutation(
+        name="op31-register-file-one-short",
+        function="misfit",
+        old="""      std::min(target.registersPerThread, target.registersPerSM / threads);""",
+        new="""      std::min(target.registersPerThread, target.registersPerSM / threads - 1);""",
+        tests=["unittests"],
+        description="a tiling that uses exactly the whole register file is taken not to fit"),
+    # Issue 50: survivors of the partial operator run over the code since
+    # 4d6e4b0 (session 31, seed 50), with the tests that now kill them.
+    Mutation(
+        name="op50-warpgroup-tiles-warps",
+        function="FASelectTilesPass::applyTestingAids",
+        old="""      tiling.warps = tiling.blockQ / 16;""",
+        new="""      tiling.warps = tiling.blockQ / 16 - 1;""",
+        tests=["test/Transforms/SelectTiles/max-block-kv.mlir"],
+        description="the warpgroup-tiles option rounding a tile's rows without its warps"),
+    Mutation(
+        name="op50-min-kv-splits-met-reported-raised",
+        function="FASelectTilesPass::applyTestingAids",
+        old="""    if (minKVSplits > 0 && tiling.kvSplits < minKVSplits) {""",
+        new="""    if (minKVSplits > 0 && tiling.kvSplits <= minKVSplits) {""",
+        tests=["test/Transforms/SelectTiles/kv-splits.mlir"],
+        description="the min-kv-splits option reporting a raise where the choice already met it"),
+    Mutation(
+        name="op50-warpgroup-tiles-rounds-whole-warpgroups",
+        function="FASelectTilesPass::applyTestingAids",
+        old="""        (tiling.blockQ % 64 != 0 || tiling.warps * 16 != tiling.blockQ)) {""",
+        new="""        (tiling.blockQ % 64 != 0 || tiling.warps * 16 == tiling.blockQ)) {""",
+        tests=["test/Transforms/SelectTiles/max-block-kv.mlir"],
+        description="the warpgroup-tiles option rounding a tile that is already whole warpgroups of 16-row warps"),
+]
