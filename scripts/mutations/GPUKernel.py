@@ -21,7 +21,7 @@ MUTATIONS = [
         description="the linear kernel's state column scale from half of each lane's rows"),
     Mutation(
         name="tma-value-stage-by-head-dim",
-        function="mlir::fa::gpu_kernel::KeyTileSchedule::produceBlock",
+        function="mlir::fa::gpu_kernel::TmaProducerSchedule::produceBlock",
         old="        pm.mul(slot.stage, pm.constant(kernel.blockKV * kernel.valueDim));",
         new="        pm.mul(slot.stage, pm.constant(kernel.blockKV * kernel.headDim));",
         tests=["test/Integration/Tiling/tma-wide-keys-f16.mlir",
@@ -30,7 +30,7 @@ MUTATIONS = [
                     "(the CPU model reports the box; it used to hang until a timeout)"),
     Mutation(
         name="tma-walk-forward",
-        function="mlir::fa::gpu_kernel::KeyTileSchedule::walkOverlapped",
+        function="mlir::fa::gpu_kernel::TmaProducerSchedule::walkOverlapped",
         old="  bool reversed = static_cast<bool>(keys.unmaskedEnd);",
         new="  bool reversed = false && static_cast<bool>(keys.unmaskedEnd);",
         tests=["test/GPU/hopper-lengths.test"],
@@ -180,21 +180,21 @@ MUTATIONS = [
     # layout of TmaProducer.cpp and of its CPU model (TmaCopies.cpp).
     Mutation(
         name="tma-key-wait-wrong-parity",
-        function="mlir::fa::gpu_kernel::KeyTileSchedule::producerConsumerBlock",
+        function="mlir::fa::gpu_kernel::TmaProducerSchedule::keyBlock",
         old="""kernel.waitOnBarrier(layout.keyFull(cm, stage), slot.parity);""",
         new="""kernel.waitOnBarrier(layout.keyFull(cm, stage), !slot.parity ? slot.parity : arith::XOrIOp::create(b, loc, slot.parity, arith::ConstantIntOp::create(b, loc, 1, 1)).getResult());""",
         tests=KERNEL_WGMMA,
         description="the compute warpgroups wait for K's phase of the other parity"),
     Mutation(
         name="tma-empty-wait-wrong-parity",
-        function="mlir::fa::gpu_kernel::KeyTileSchedule::produceBlock",
+        function="mlir::fa::gpu_kernel::TmaProducerSchedule::produceBlock",
         old="""kernel.waitOnBarrier(layout.empty(pm, slot.stage), notParity);""",
         new="""kernel.waitOnBarrier(layout.empty(pm, slot.stage), slot.parity);""",
         tests=KERNEL_WGMMA,
         description="the producer waits for the empty phase of the wrong parity"),
     Mutation(
         name="tma-missing-empty-arrive",
-        function="mlir::fa::gpu_kernel::KeyTileSchedule::producerConsumerBlock",
+        function="mlir::fa::gpu_kernel::TmaProducerSchedule::keyBlock",
         old="""    nvgpu::MBarrierArriveOp::create(b, loc,
                                     nvgpu::MBarrierTokenType::get(kernel.ctx),
                                     kernel.barriers, layout.empty(cm, stage));""",
@@ -203,7 +203,7 @@ MUTATIONS = [
         description="the compute warpgroups never say a stage is empty"),
     Mutation(
         name="tma-dropped-value-wait",
-        function="mlir::fa::gpu_kernel::KeyTileSchedule::producerConsumerBlock",
+        function="mlir::fa::gpu_kernel::TmaProducerSchedule::keyBlock",
         old="""    kernel.waitOnBarrier(layout.valueFull(cm, stage), slot.parity);""",
         new="""""",
         tests=KERNEL_WGMMA,
@@ -231,7 +231,7 @@ MUTATIONS = [
         description="rows past K and V arrive as NaN, which P V multiplies by 0"),
     Mutation(
         name="tma-stages-overlap",
-        function="mlir::fa::gpu_kernel::KeyTileSchedule::produceBlock",
+        function="mlir::fa::gpu_kernel::TmaProducerSchedule::produceBlock",
         old="""        pm.mul(slot.stage, pm.constant(kernel.blockKV * kernel.headDim));""",
         new="""        pm.mul(slot.stage, pm.constant(kernel.blockKV * kernel.headDim / 2));""",
         tests=KERNEL_WGMMA,
@@ -256,14 +256,14 @@ MUTATIONS = [
         description="S and the previous P V are one group: wait_group 1 leaves S in flight"),
     Mutation(
         name="overlap-waits-for-this-blocks-values",
-        function="mlir::fa::gpu_kernel::KeyTileSchedule::walkOverlapped",
+        function="mlir::fa::gpu_kernel::TmaProducerSchedule::walkOverlapped",
         old="""            auto waitValues = [&] { waitFull(true, previousIndex); };""",
         new="""            auto waitValues = [&] { waitFull(true, index); };""",
         tests=KERNEL_WGMMA,
         description="the previous block's P V waits for this block's V, not its own"),
     Mutation(
         name="overlap-releases-this-blocks-stage",
-        function="mlir::fa::gpu_kernel::KeyTileSchedule::walkOverlapped",
+        function="mlir::fa::gpu_kernel::TmaProducerSchedule::walkOverlapped",
         old="""            auto releaseValues = [&] { release(previousIndex); };""",
         new="""            auto releaseValues = [&] { release(index); };""",
         tests=KERNEL_WGMMA,
@@ -287,7 +287,7 @@ MUTATIONS = [
         description="the last key block's P V never reaches O"),
     Mutation(
         name="pingpong-no-hand-over",
-        function="mlir::fa::gpu_kernel::KeyTileSchedule::passTurn",
+        function="mlir::fa::gpu_kernel::TmaProducerSchedule::passTurn",
         old="""  NVVM::BarrierArriveOp::create(
       b, loc, id, arith::ConstantIntOp::create(b, loc, kTurnThreads, 32));""",
         new="""""",
@@ -295,7 +295,7 @@ MUTATIONS = [
         description="a compute warpgroup never hands the turn on (the next waits forever)"),
     Mutation(
         name="pingpong-hands-turn-to-itself",
-        function="mlir::fa::gpu_kernel::KeyTileSchedule::passTurn",
+        function="mlir::fa::gpu_kernel::TmaProducerSchedule::passTurn",
         old="""  Value next = math.remU(math.addConstant(warpgroup, 1),
                          math.constant(warpgroups));""",
         new="""  Value next = math.remU(math.addConstant(warpgroup, 0),
@@ -308,14 +308,14 @@ MUTATIONS = [
     # mutant surviving, as it should.)
     Mutation(
         name="pingpong-no-first-turn",
-        function="mlir::fa::gpu_kernel::KeyTileSchedule::startTurns",
+        function="mlir::fa::gpu_kernel::TmaProducerSchedule::startTurns",
         old="""        arith::ConstantIntOp::create(b, loc, kFirstTurnBarrier, 32),""",
         new="""        arith::ConstantIntOp::create(b, loc, kFirstTurnBarrier + 7, 32),""",
         tests=KERNEL_WGMMA,
         description="the first turn goes to a barrier nobody waits on: every compute warpgroup waits for it"),
     Mutation(
         name="pingpong-no-wait-for-turn",
-        function="mlir::fa::gpu_kernel::KeyTileSchedule::takeTurn",
+        function="mlir::fa::gpu_kernel::TmaProducerSchedule::takeTurn",
         old="""  NVVM::BarrierOp::create(
       b, loc, /*res=*/Type(), id,
       arith::ConstantIntOp::create(b, loc, kTurnThreads, 32),
@@ -353,7 +353,7 @@ MUTATIONS = [
     # dropping it is no bug; the harness showed it (session 6).
     Mutation(
         name="missing-barrier-after-kv-copy",
-        function="mlir::fa::gpu_kernel::KeyTileSchedule::keyBlock",
+        function="mlir::fa::gpu_kernel::KeyTileSchedule::computeCopiedBlock",
         old="""  gpu::BarrierOp::create(b, loc);
   KeyBlockAt at{loc, col0, stage};""",
         new="""  KeyBlockAt at{loc, col0, stage};""",
@@ -377,8 +377,8 @@ MUTATIONS = [
         description="rows accumulate P·V results that other warps have not written yet"),
     Mutation(
         name="wrong-cp-async-stage",
-        function="mlir::fa::gpu_kernel::KeyTileSchedule::keyBlock",
-        old="    Value nextStage = math.remU(index, math.constant(stages));",
+        function="mlir::fa::gpu_kernel::PrefetchSchedule::keyBlock",
+        old="    Value nextStage = math.remU(index, math.constant(kernel.stages));",
         new="    Value nextStage = stage;",
         tests=[SWEEP + "kernel-stages2.mlir", SWEEP + "kernel-stages3-gqa.mlir",
                SWEEP + "kernel-mma-stages2-window.mlir"],
@@ -504,7 +504,7 @@ MUTATIONS = [
         description="a negative scale takes the max on raw scores, whose order it reverses"),
     Mutation(
         name="fragment-k-wait-after-scores",
-        function="mlir::fa::gpu_kernel::KeyTileSchedule::fragmentOrderBlock",
+        function="mlir::fa::gpu_kernel::FragmentOrderSchedule::keyBlock",
         old="""  SmallVector<Value> nextState = variant.fold(at, scores, state);
   waitForGroup(b, loc, pending);""",
         new="""  SmallVector<Value> nextState = variant.fold(at, scores, state);""",
@@ -512,7 +512,7 @@ MUTATIONS = [
         description="the next block's K (and V with two buffers) is waited for only after Q·Kᵀ reads it"),
     Mutation(
         name="fragment-v-wait-dropped",
-        function="mlir::fa::gpu_kernel::KeyTileSchedule::fragmentOrderBlock",
+        function="mlir::fa::gpu_kernel::FragmentOrderSchedule::keyBlock",
         old="""    waitForGroup(b, loc, pending);
     gpu::BarrierOp::create(b, loc);
     pending = requestTilesIfVisible(math, next, stage, true, false);""",
@@ -522,7 +522,7 @@ MUTATIONS = [
         description="P V reads V before its cp.async group is waited for (one buffer)"),
     Mutation(
         name="fragment-k-refill-before-barrier",
-        function="mlir::fa::gpu_kernel::KeyTileSchedule::fragmentOrderBlock",
+        function="mlir::fa::gpu_kernel::FragmentOrderSchedule::keyBlock",
         old="""    waitForGroup(b, loc, pending);
     gpu::BarrierOp::create(b, loc);
     pending = requestTilesIfVisible(math, next, stage, true, false);""",
@@ -541,7 +541,7 @@ MUTATIONS = [
         description="the backward kernels subtract L unscaled (and with the wrong sign) in base 2"),
     Mutation(
         name="cp-async-no-wait",
-        function="mlir::fa::gpu_kernel::KeyTileSchedule::keyBlock",
+        function="mlir::fa::gpu_kernel::PrefetchSchedule::keyBlock",
         old="""        b, loc, nvgpu::DeviceAsyncTokenType::get(kernel.ctx), tokens);
     nvgpu::DeviceAsyncWaitOp::create(b, loc, group, b.getI32IntegerAttr(1));""",
         new="""        b, loc, nvgpu::DeviceAsyncTokenType::get(kernel.ctx), tokens);
@@ -550,7 +550,7 @@ MUTATIONS = [
         description="the kernel reads prefetched K/V tiles without cp.async.wait_group"),
     Mutation(
         name="cp-async-wait-one-too-few",
-        function="mlir::fa::gpu_kernel::KeyTileSchedule::keyBlock",
+        function="mlir::fa::gpu_kernel::PrefetchSchedule::keyBlock",
         old="""        b, loc, nvgpu::DeviceAsyncTokenType::get(kernel.ctx), tokens);
     nvgpu::DeviceAsyncWaitOp::create(b, loc, group, b.getI32IntegerAttr(1));""",
         new="""        b, loc, nvgpu::DeviceAsyncTokenType::get(kernel.ctx), tokens);

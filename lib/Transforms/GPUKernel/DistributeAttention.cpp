@@ -19,8 +19,9 @@
 // This file is the kernel's outline, the same for every variant: the grid
 // and its query blocks (enterQueryBlock), the shared tiles, the key blocks a
 // query block sees (visibleKeyBlocks, with causal and window skipping), the
-// threads, the copy schedule (KeyTileSchedule: synchronous, cp.async
-// prefetch, or FlashAttention-2's order) and split-KV's merge kernel. What a
+// threads and split-KV's merge kernel. How K and V reach shared memory is
+// the copy schedule's (KeyTileSchedule, KeyTileSchedules.cpp and
+// TmaProducer.cpp). What a
 // thread keeps and how a key block changes it is the variant's
 // (KernelVariant, chosen by the plan): per-thread FMAs (FMAKernel.cpp),
 // mma.sync through shared S and P tiles (SharedMmaKernel.cpp), or
@@ -353,8 +354,9 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
       : tensorCores ? makeSharedMmaVariant(*this, block, tiles, self)
                     : makeFMAVariant(*this, block, tiles, self);
   SmallVector<Value> init = variant->initState();
-  KeyTileSchedule schedule(*this, block, tiles, keys, self);
-  SmallVector<Value> final = schedule.walk(*variant, init);
+  std::unique_ptr<KeyTileSchedule> schedule =
+      makeKeyTileSchedule(*this, block, tiles, keys, self);
+  SmallVector<Value> final = schedule->walk(*variant, init);
   if (!tmaProducer) {
     variant->finish(final);
     return;
@@ -464,220 +466,6 @@ SmallVector<Value> KernelBuilder::rowInitState() {
   SmallVector<Value> state = {initMax, initSum};
   state.append(accumulatorSlices(), initAcc);
   return state;
-}
-
-KeyTileSchedule::KeyTileSchedule(KernelBuilder &kernel,
-                                 const KernelBuilder::QueryBlock &block,
-                                 const KernelBuilder::SharedTiles &tiles,
-                                 const KernelBuilder::KeyBlocks &keys,
-                                 const KernelBuilder::ThreadRow &self)
-    : kernel(kernel), b(kernel.b), block(block), tiles(tiles), keys(keys),
-      self(self) {
-  IndexMath math{b, kernel.loc};
-  lastKey = math.addConstant(kernel.tensorKeyLen, -1);
-  fragmentOrder = kernel.registerFragments && kernel.asyncCopies;
-  splitGroups = fragmentOrder && kernel.stages == 1;
-}
-
-Value KeyTileSchedule::validKeyRows(IndexMath &math, Value start) {
-  Value visible = math.lt(start, keys.keyEnd);
-  Value rowsLeft = math.min(self.keyStep, math.sub(kernel.keyLen, start));
-  return arith::SelectOp::create(b, kernel.loc, visible, rowsLeft,
-                                 math.constant(0))
-      .getResult();
-}
-
-Value KeyTileSchedule::requestTiles(IndexMath &math, Value start, Value stage,
-                                    bool keyTile, bool valueTile) {
-  // Blocks of whole keys need no clamps or zero fill.
-  auto keyRows = [&]() -> Value {
-    return kernel.wholeKeyBlocks() ? Value() : validKeyRows(math, start);
-  };
-  SmallVector<Value> tokens;
-  if (keyTile)
-    tokens.append(kernel.copyTileAsync(
-        kernel.key, block.batch, block.kvHead, start, keyRows(), lastKey,
-        kernel.blockKV, kernel.headDim, tiles.key, stage, self.thread));
-  if (valueTile)
-    tokens.append(kernel.copyTileAsync(
-        kernel.value, block.batch, block.kvHead, start, keyRows(), lastKey,
-        kernel.blockKV, kernel.valueDim, tiles.value, stage, self.thread));
-  return nvgpu::DeviceAsyncCreateGroupOp::create(
-      b, kernel.loc, nvgpu::DeviceAsyncTokenType::get(kernel.ctx), tokens);
-}
-
-// PTX allows empty groups; every thread commits the same number, so the
-// wait counts stay uniform.
-Value KeyTileSchedule::requestTilesIfVisible(IndexMath &math, Value start,
-                                             Value stage, bool keyTile,
-                                             bool valueTile) {
-  Location loc = kernel.loc;
-  auto tokenType = nvgpu::DeviceAsyncTokenType::get(kernel.ctx);
-  auto branch = scf::IfOp::create(b, loc, TypeRange{tokenType},
-                                  math.lt(start, keys.keyEnd),
-                                  /*addThenBlock=*/true, /*addElseBlock=*/true);
-  OpBuilder::InsertionGuard ifGuard(b);
-  b.setInsertionPointToStart(branch.thenBlock());
-  IndexMath thenMath{b, loc};
-  scf::YieldOp::create(
-      b, loc, requestTiles(thenMath, start, stage, keyTile, valueTile));
-  b.setInsertionPointToStart(branch.elseBlock());
-  scf::YieldOp::create(b, loc,
-                       ValueRange{nvgpu::DeviceAsyncCreateGroupOp::create(
-                           b, loc, tokenType, ValueRange{})});
-  return branch.getResult(0);
-}
-
-static void waitForGroup(OpBuilder &b, Location loc, Value group) {
-  nvgpu::DeviceAsyncWaitOp::create(b, loc, group, b.getI32IntegerAttr(0));
-}
-
-/// The first block's copies. Blocks past the visible keys are not fetched
-/// (a uniform branch), so a shape whose keys fill whole blocks needs no
-/// tail handling at all.
-void KeyTileSchedule::prologue() {
-  if (kernel.tmaProducer)
-    return; // the producer fills the ring block by block
-  IndexMath math{b, kernel.loc};
-  Value first = keys.firstBlockStart;
-  if (fragmentOrder) {
-    // The first block's K (and V): waited for here, which is where the
-    // first iteration would wait.
-    waitForGroup(
-        b, kernel.loc,
-        requestTilesIfVisible(math, first, self.zero, true, !splitGroups));
-  } else if (kernel.asyncCopies) {
-    SmallVector<Value> tokens =
-        kernel.copyTileAsync(kernel.key, block.batch, block.kvHead, first,
-                             validKeyRows(math, first), lastKey, kernel.blockKV,
-                             kernel.headDim, tiles.key, self.zero, self.thread);
-    tokens.append(kernel.copyTileAsync(kernel.value, block.batch, block.kvHead,
-                                       first, validKeyRows(math, first),
-                                       lastKey, kernel.blockKV, kernel.valueDim,
-                                       tiles.value, self.zero, self.thread));
-    nvgpu::DeviceAsyncCreateGroupOp::create(
-        b, kernel.loc, nvgpu::DeviceAsyncTokenType::get(kernel.ctx), tokens);
-  }
-}
-
-// Key blocks that every row of the query block sees whole run in a loop of
-// their own without element masks, as in FlashAttention-2; the block with
-// the sequence's last keys (when blocks do not divide them) keeps them.
-// With a causal or window band, or an explicit mask, one loop masks every
-// block: a loop of unmasked blocks beside a loop of the band's blocks saves
-// a quarter of the causal main loop's instructions but spills at the tiles
-// the model picks (docs/GPU.md).
-SmallVector<Value> KeyTileSchedule::walk(KernelVariant &variant,
-                                         ValueRange init) {
-  if (kernel.overlapSoftmax)
-    return walkOverlapped(variant, init);
-  startTurns();
-  prologue();
-  Location loc = kernel.loc;
-  auto keyLoop = [&](Value from, Value to, ValueRange loopInit, bool masked) {
-    kernel.elementMasks = masked;
-    auto loop = scf::ForOp::create(
-        b, loc, from, to, self.keyStep, loopInit,
-        [&](OpBuilder &lb, Location lloc, Value col0, ValueRange state) {
-          OpBuilder::InsertionGuard loopGuard(b);
-          b.setInsertionPoint(lb.getInsertionBlock(), lb.getInsertionPoint());
-          IndexMath math{b, lloc};
-          scf::YieldOp::create(b, lloc,
-                               keyBlock(math, lloc, col0, variant, state));
-        });
-    kernel.elementMasks = true;
-    return SmallVector<Value>(loop.getResults());
-  };
-  if (!keys.unmaskedEnd)
-    return keyLoop(keys.firstBlockStart, keys.keyEnd, init, true);
-  SmallVector<Value> state =
-      keyLoop(keys.firstBlockStart, keys.unmaskedEnd, init, false);
-  if (!kernel.wholeKeyBlocks())
-    state = keyLoop(keys.unmaskedEnd, keys.keyEnd, state, true);
-  return state;
-}
-
-SmallVector<Value> KeyTileSchedule::keyBlock(IndexMath &math, Location loc,
-                                             Value col0, KernelVariant &variant,
-                                             ValueRange state) {
-  int64_t stages = kernel.stages;
-  Value stage = self.zero;
-  if (stages > 1) {
-    Value index = math.divU(math.sub(col0, keys.firstBlockStart), self.keyStep);
-    stage = math.remU(index, math.constant(stages));
-  }
-  if (kernel.tmaProducer)
-    return producerConsumerBlock(math, loc, col0, stage, variant, state);
-  if (fragmentOrder)
-    return fragmentOrderBlock(math, loc, col0, stage, variant, state);
-  if (kernel.asyncCopies) {
-    // Prefetch the next key block (zero rows past the last one), then wait
-    // for all but that group: this block has landed.
-    Value next = math.add(col0, self.keyStep);
-    Value index = math.divU(math.sub(next, keys.firstBlockStart), self.keyStep);
-    Value nextStage = math.remU(index, math.constant(stages));
-    Value validNext = validKeyRows(math, next);
-    SmallVector<Value> tokens = kernel.copyTileAsync(
-        kernel.key, block.batch, block.kvHead, next, validNext, lastKey,
-        kernel.blockKV, kernel.headDim, tiles.key, nextStage, self.thread);
-    tokens.append(kernel.copyTileAsync(
-        kernel.value, block.batch, block.kvHead, next, validNext, lastKey,
-        kernel.blockKV, kernel.valueDim, tiles.value, nextStage, self.thread));
-    Value group = nvgpu::DeviceAsyncCreateGroupOp::create(
-        b, loc, nvgpu::DeviceAsyncTokenType::get(kernel.ctx), tokens);
-    nvgpu::DeviceAsyncWaitOp::create(b, loc, group, b.getI32IntegerAttr(1));
-  } else {
-    Value cols = math.min(self.keyStep, math.sub(kernel.keyLen, col0));
-    kernel.copyTile(kernel.key, block.batch, block.kvHead, col0, cols,
-                    kernel.blockKV, kernel.headDim, tiles.key, stage,
-                    self.thread);
-    kernel.copyTile(kernel.value, block.batch, block.kvHead, col0, cols,
-                    kernel.blockKV, kernel.valueDim, tiles.value, stage,
-                    self.thread);
-  }
-  gpu::BarrierOp::create(b, loc);
-  KeyBlockAt at{loc, col0, stage};
-  SmallVector<Value> scores = variant.scores(at);
-  SmallVector<Value> next = variant.fold(at, scores, state);
-  // Before a buffer is filled again, every thread is done with it: with
-  // one stage the next copy overwrites this block's tile, with prefetching
-  // the next iteration fills the buffer read one block ago.
-  if (!variant.endsWithBarrier() && (stages == 1 || kernel.asyncCopies))
-    gpu::BarrierOp::create(b, loc);
-  return next;
-}
-
-SmallVector<Value> KeyTileSchedule::fragmentOrderBlock(IndexMath &math,
-                                                       Location loc, Value col0,
-                                                       Value stage,
-                                                       KernelVariant &variant,
-                                                       ValueRange state) {
-  assert(variant.readsKeysOnlyInScores() &&
-         "FlashAttention-2's copy order refills K_s between the steps");
-  Value next = math.add(col0, self.keyStep);
-  // Every warp sees the landed tiles and is done with the buffers that the
-  // requests below fill.
-  gpu::BarrierOp::create(b, loc);
-  Value pending;
-  if (splitGroups) {
-    pending = requestTiles(math, col0, stage, false, true);
-  } else {
-    Value index = math.divU(math.sub(next, keys.firstBlockStart), self.keyStep);
-    Value nextStage = math.remU(index, math.constant(kernel.stages));
-    pending = requestTilesIfVisible(math, next, nextStage, true, true);
-  }
-  KeyBlockAt at{loc, col0, stage};
-  SmallVector<Value> scores = variant.scores(at);
-  if (splitGroups) {
-    // V has landed; every warp is done with K_s, which the next block's K
-    // then fills while this block's softmax and P V run.
-    waitForGroup(b, loc, pending);
-    gpu::BarrierOp::create(b, loc);
-    pending = requestTilesIfVisible(math, next, stage, true, false);
-  }
-  SmallVector<Value> nextState = variant.fold(at, scores, state);
-  waitForGroup(b, loc, pending);
-  return nextState;
 }
 
 void KernelBuilder::storeRowResults(const QueryBlock &block,

@@ -761,8 +761,9 @@ makeRegisterFragmentVariant(KernelBuilder &kernel,
                             const KernelBuilder::SharedTiles &tiles,
                             const KernelBuilder::ThreadRow &self);
 
-/// How K and V tiles reach shared memory, block by block (the plan's
-/// asyncCopies, stages and registerFragments decide which):
+/// How K and V tiles reach shared memory, block by block: one
+/// implementation per schedule, which makeKeyTileSchedule chooses from the
+/// plan (the way FlashAttention-3 composes its mainloop):
 ///  - synchronous: each block copies its own tiles, then a barrier;
 ///  - prefetch (cp.async): block i + 1's tiles are requested into buffer
 ///    (i + 1) % stages before block i waits for its own;
@@ -770,26 +771,33 @@ makeRegisterFragmentVariant(KernelBuilder &kernel,
 ///    buffer, V is requested before S = Q K^T and the next K before the
 ///    softmax, each waited for just before it is read; with two or more,
 ///    the next block's K and V are requested a whole block ahead, right
-///    after the barrier that frees their buffers.
-/// Defined in DistributeAttention.cpp.
+///    after the barrier that frees their buffers;
+///  - the TMA producer (TmaProducer.cpp): a producer warpgroup fills a ring
+///    of mbarrier-guarded stages, the compute warpgroups wait on them, with
+///    P V a block late and ping-pong where the plan says.
+/// The first three are in KeyTileSchedules.cpp.
 class KeyTileSchedule {
 public:
   KeyTileSchedule(KernelBuilder &kernel, const KernelBuilder::QueryBlock &block,
                   const KernelBuilder::SharedTiles &tiles,
                   const KernelBuilder::KeyBlocks &keys,
                   const KernelBuilder::ThreadRow &self);
+  virtual ~KeyTileSchedule() = default;
   /// Step 5: the first block's copies, then the loop (or the unmasked and
   /// the masked loops) over the key blocks from `init`; the state after the
   /// last block.
-  SmallVector<Value> walk(KernelVariant &variant, ValueRange init);
-  /// The first block's copies, before the key loop.
-  void prologue();
-  /// One key block at `col0`: its copies, barriers and the variant's steps;
-  /// the state after it.
-  SmallVector<Value> keyBlock(IndexMath &math, Location loc, Value col0,
-                              KernelVariant &variant, ValueRange state);
+  virtual SmallVector<Value> walk(KernelVariant &variant, ValueRange init);
 
-private:
+protected:
+  /// The first block's copies, before the key loop.
+  virtual void prologue() {}
+  /// One key block at `col0`, whose tiles go to ring buffer `stage`: its
+  /// copies, barriers and the variant's steps; the state after it.
+  virtual SmallVector<Value> keyBlock(IndexMath &math, Location loc, Value col0,
+                                      Value stage, KernelVariant &variant,
+                                      ValueRange state) = 0;
+  /// The ring buffer (stage) of the key block at `start`.
+  Value stageOf(IndexMath &math, Value start);
   /// The valid rows of the key block at `start` (0 past the visible keys).
   Value validKeyRows(IndexMath &math, Value start);
   /// One commit group of the K and/or V tiles of the block at `start` into
@@ -800,38 +808,13 @@ private:
   /// group is empty.
   Value requestTilesIfVisible(IndexMath &math, Value start, Value stage,
                               bool keys, bool values);
-  /// The TMA producer kernel's block (TmaProducer.cpp): the producer
-  /// refills ring stage `stage` once its empty barrier shows the compute
-  /// warpgroups are done with it; they wait on its full barriers.
-  SmallVector<Value> producerConsumerBlock(IndexMath &math, Location loc,
-                                           Value col0, Value stage,
-                                           KernelVariant &variant,
-                                           ValueRange state);
-  /// The TMA producer kernel's walk with P V a block late
-  /// (KernelBuilder::overlapSoftmax): the first block's S and softmax, the
-  /// loops of overlapped blocks, the last block's P V (TmaProducer.cpp).
-  SmallVector<Value> walkOverlapped(KernelVariant &variant, ValueRange init);
-  /// Where the key block `index` (from the first visible one) lives in the
-  /// ring: its stage, and the parity of its round's phase.
-  struct RingSlot {
-    Value stage, parity;
-  };
-  RingSlot ringSlot(IndexMath &math, Value index);
-  /// The producer's part of a block: wait for the stage to be free, then
-  /// K's and V's loads.
-  void produceBlock(Value col0, Value index);
-  /// Ping-pong (KernelBuilder::pingPong): before the first block, the last
-  /// compute warpgroup gives the first its turn; around a block's matmuls,
-  /// a warpgroup waits for its turn and then hands it on.
-  void startTurns();
-  void takeTurn();
-  void passTurn();
-  /// FlashAttention-2's order: the block whose own K (and V with two
-  /// buffers) has landed.
-  SmallVector<Value> fragmentOrderBlock(IndexMath &math, Location loc,
-                                        Value col0, Value stage,
+  /// The variant's steps on a block whose tiles are being copied: the
+  /// barrier that shows them, S, the fold, and with `release` a barrier
+  /// after the last read (unless the variant ends with one) so that the
+  /// buffers may be filled again.
+  SmallVector<Value> computeCopiedBlock(Location loc, Value col0, Value stage,
                                         KernelVariant &variant,
-                                        ValueRange state);
+                                        ValueRange state, bool release);
 
   KernelBuilder &kernel;
   OpBuilder &b;
@@ -841,10 +824,18 @@ private:
   KernelBuilder::ThreadRow self;
   /// tensorKeyLen - 1: the last key row a copy may address.
   Value lastKey;
-  /// The register kernel's copies in FlashAttention-2's order, and with
-  /// one buffer its separate K and V groups.
-  bool fragmentOrder, splitGroups;
 };
+
+/// The schedule `kernel`'s plan asks for.
+std::unique_ptr<KeyTileSchedule> makeKeyTileSchedule(
+    KernelBuilder &kernel, const KernelBuilder::QueryBlock &block,
+    const KernelBuilder::SharedTiles &tiles,
+    const KernelBuilder::KeyBlocks &keys, const KernelBuilder::ThreadRow &self);
+/// The TMA producer kernel's (TmaProducer.cpp).
+std::unique_ptr<KeyTileSchedule> makeTmaProducerSchedule(
+    KernelBuilder &kernel, const KernelBuilder::QueryBlock &block,
+    const KernelBuilder::SharedTiles &tiles,
+    const KernelBuilder::KeyBlocks &keys, const KernelBuilder::ThreadRow &self);
 
 } // namespace mlir::fa::gpu_kernel
 

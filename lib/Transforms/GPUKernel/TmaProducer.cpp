@@ -275,16 +275,61 @@ SmallVector<Value> onRole(OpBuilder &b, Location loc, Value condition,
 constexpr int64_t kFirstTurnBarrier = 1;
 constexpr int64_t kTurnThreads = 2 * kWarpgroupThreads;
 
+/// The TMA producer kernel's key loop: the producer warpgroup refills ring
+/// stage i mod stages once its empty barrier shows the compute warpgroups
+/// are done with it; they wait on its full barriers. With
+/// KernelPlan::overlapSoftmax, each block's P V runs a block late
+/// (walkOverlapped); with KernelPlan::pingPong, the compute warpgroups take
+/// turns issuing their matmuls.
+class TmaProducerSchedule : public KeyTileSchedule {
+public:
+  using KeyTileSchedule::KeyTileSchedule;
+
+  SmallVector<Value> walk(KernelVariant &variant, ValueRange init) override {
+    if (kernel.overlapSoftmax)
+      return walkOverlapped(variant, init);
+    startTurns();
+    return KeyTileSchedule::walk(variant, init);
+  }
+
+protected:
+  /// The producer's loads of the block, then the compute warpgroups' S
+  /// once K has landed and the fold once V has; they release the stage.
+  SmallVector<Value> keyBlock(IndexMath &math, Location loc, Value col0,
+                              Value stage, KernelVariant &variant,
+                              ValueRange state) override;
+
+private:
+  /// Where the key block `index` (from the first visible one) lives in the
+  /// ring: its stage, and the parity of its round's phase.
+  struct RingSlot {
+    Value stage, parity;
+  };
+  RingSlot ringSlot(IndexMath &math, Value index);
+  /// The producer's part of a block: wait for the stage to be free, then
+  /// K's and V's loads.
+  void produceBlock(Value col0, Value index);
+  /// Ping-pong: before the first block, the last compute warpgroup gives
+  /// the first its turn; around a block's matmuls, a warpgroup waits for
+  /// its turn and then hands it on.
+  void startTurns();
+  void takeTurn();
+  void passTurn();
+  /// P V a block late: the first block's S and softmax, the loops of
+  /// overlapped blocks, the last block's P V.
+  SmallVector<Value> walkOverlapped(KernelVariant &variant, ValueRange init);
+};
+
 } // namespace
 
-KeyTileSchedule::RingSlot KeyTileSchedule::ringSlot(IndexMath &math,
-                                                    Value index) {
+TmaProducerSchedule::RingSlot TmaProducerSchedule::ringSlot(IndexMath &math,
+                                                            Value index) {
   Value round = math.divU(index, math.constant(kernel.stages));
   Value parity = math.eq(math.remU(round, math.constant(2)), math.constant(1));
   return {math.remU(index, math.constant(kernel.stages)), parity};
 }
 
-void KeyTileSchedule::produceBlock(Value col0, Value index) {
+void TmaProducerSchedule::produceBlock(Value col0, Value index) {
   Location loc = kernel.loc;
   TmaBarriers layout{kernel.stages};
   Value thread = self.thread;
@@ -314,7 +359,7 @@ void KeyTileSchedule::produceBlock(Value col0, Value index) {
 // Turns go round the compute warpgroups: w waits on its barrier, issues,
 // then arrives on w + 1's. The last one arrives on the first's before the
 // first block, so the first goes first.
-void KeyTileSchedule::startTurns() {
+void TmaProducerSchedule::startTurns() {
   if (!kernel.pingPong)
     return;
   Location loc = kernel.loc;
@@ -333,7 +378,7 @@ void KeyTileSchedule::startTurns() {
   });
 }
 
-void KeyTileSchedule::takeTurn() {
+void TmaProducerSchedule::takeTurn() {
   Location loc = kernel.loc;
   IndexMath math{b, loc};
   Value warpgroup = math.divU(self.thread, math.constant(kWarpgroupThreads));
@@ -345,7 +390,7 @@ void KeyTileSchedule::takeTurn() {
       /*reductionOp=*/nullptr, /*reductionPredicate=*/Value());
 }
 
-void KeyTileSchedule::passTurn() {
+void TmaProducerSchedule::passTurn() {
   Location loc = kernel.loc;
   IndexMath math{b, loc};
   int64_t warpgroups = kernel.computeThreads() / kWarpgroupThreads;
@@ -358,9 +403,10 @@ void KeyTileSchedule::passTurn() {
       b, loc, id, arith::ConstantIntOp::create(b, loc, kTurnThreads, 32));
 }
 
-SmallVector<Value> KeyTileSchedule::producerConsumerBlock(
-    IndexMath &math, Location loc, Value col0, Value stage,
-    KernelVariant &variant, ValueRange state) {
+SmallVector<Value> TmaProducerSchedule::keyBlock(IndexMath &math, Location loc,
+                                                 Value col0, Value stage,
+                                                 KernelVariant &variant,
+                                                 ValueRange state) {
   TmaBarriers layout{kernel.stages};
   Value index = math.divU(math.sub(col0, keys.firstBlockStart), self.keyStep);
   RingSlot slot = ringSlot(math, index);
@@ -405,8 +451,8 @@ SmallVector<Value> KeyTileSchedule::producerConsumerBlock(
 // both: the compute warpgroups arrive on it once block i's P V has
 // completed, in block i + 1's step. With two or more stages the producer
 // never waits on the block being computed (planKernel asks for them).
-SmallVector<Value> KeyTileSchedule::walkOverlapped(KernelVariant &variant,
-                                                   ValueRange init) {
+SmallVector<Value> TmaProducerSchedule::walkOverlapped(KernelVariant &variant,
+                                                       ValueRange init) {
   Location loc = kernel.loc;
   TmaBarriers layout{kernel.stages};
   Value first = keys.firstBlockStart, end = keys.keyEnd, step = self.keyStep;
@@ -529,6 +575,16 @@ SmallVector<Value> KeyTileSchedule::walkOverlapped(KernelVariant &variant,
       return variant.lastValues(blockAt(lastStart, lastIndex), hooks, state);
     });
   });
+}
+
+std::unique_ptr<KeyTileSchedule>
+makeTmaProducerSchedule(KernelBuilder &kernel,
+                        const KernelBuilder::QueryBlock &block,
+                        const KernelBuilder::SharedTiles &tiles,
+                        const KernelBuilder::KeyBlocks &keys,
+                        const KernelBuilder::ThreadRow &self) {
+  return std::make_unique<TmaProducerSchedule>(kernel, block, tiles, keys,
+                                               self);
 }
 
 } // namespace mlir::fa::gpu_kernel

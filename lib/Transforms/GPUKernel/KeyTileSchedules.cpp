@@ -1,0 +1,295 @@
+//===- KeyTileSchedules.cpp - How K and V tiles reach shared memory -------===//
+//
+// Stage: GPU kernel. The copy schedules of the forward kernel's key loop
+// (KeyTileSchedule in KernelBuilder.h), one class each: synchronous copies,
+// cp.async prefetch a block ahead, and FlashAttention-2's order for the
+// register-fragment kernel. The TMA producer's schedule is in
+// TmaProducer.cpp. What they share: the walk over the visible key blocks
+// (an unmasked loop before a masked one where no band applies), the ring
+// buffer a block uses, and the commit groups of its copies.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelBuilder.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+namespace mlir::fa::gpu_kernel {
+
+KeyTileSchedule::KeyTileSchedule(KernelBuilder &kernel,
+                                 const KernelBuilder::QueryBlock &block,
+                                 const KernelBuilder::SharedTiles &tiles,
+                                 const KernelBuilder::KeyBlocks &keys,
+                                 const KernelBuilder::ThreadRow &self)
+    : kernel(kernel), b(kernel.b), block(block), tiles(tiles), keys(keys),
+      self(self) {
+  IndexMath math{b, kernel.loc};
+  lastKey = math.addConstant(kernel.tensorKeyLen, -1);
+}
+
+Value KeyTileSchedule::stageOf(IndexMath &math, Value start) {
+  if (kernel.stages == 1)
+    return self.zero;
+  Value index = math.divU(math.sub(start, keys.firstBlockStart), self.keyStep);
+  return math.remU(index, math.constant(kernel.stages));
+}
+
+Value KeyTileSchedule::validKeyRows(IndexMath &math, Value start) {
+  Value visible = math.lt(start, keys.keyEnd);
+  Value rowsLeft = math.min(self.keyStep, math.sub(kernel.keyLen, start));
+  return arith::SelectOp::create(b, kernel.loc, visible, rowsLeft,
+                                 math.constant(0))
+      .getResult();
+}
+
+Value KeyTileSchedule::requestTiles(IndexMath &math, Value start, Value stage,
+                                    bool keyTile, bool valueTile) {
+  // Blocks of whole keys need no clamps or zero fill.
+  auto keyRows = [&]() -> Value {
+    return kernel.wholeKeyBlocks() ? Value() : validKeyRows(math, start);
+  };
+  SmallVector<Value> tokens;
+  if (keyTile)
+    tokens.append(kernel.copyTileAsync(
+        kernel.key, block.batch, block.kvHead, start, keyRows(), lastKey,
+        kernel.blockKV, kernel.headDim, tiles.key, stage, self.thread));
+  if (valueTile)
+    tokens.append(kernel.copyTileAsync(
+        kernel.value, block.batch, block.kvHead, start, keyRows(), lastKey,
+        kernel.blockKV, kernel.valueDim, tiles.value, stage, self.thread));
+  return nvgpu::DeviceAsyncCreateGroupOp::create(
+      b, kernel.loc, nvgpu::DeviceAsyncTokenType::get(kernel.ctx), tokens);
+}
+
+// PTX allows empty groups; every thread commits the same number, so the
+// wait counts stay uniform.
+Value KeyTileSchedule::requestTilesIfVisible(IndexMath &math, Value start,
+                                             Value stage, bool keyTile,
+                                             bool valueTile) {
+  Location loc = kernel.loc;
+  auto tokenType = nvgpu::DeviceAsyncTokenType::get(kernel.ctx);
+  auto branch = scf::IfOp::create(b, loc, TypeRange{tokenType},
+                                  math.lt(start, keys.keyEnd),
+                                  /*addThenBlock=*/true, /*addElseBlock=*/true);
+  OpBuilder::InsertionGuard ifGuard(b);
+  b.setInsertionPointToStart(branch.thenBlock());
+  IndexMath thenMath{b, loc};
+  scf::YieldOp::create(
+      b, loc, requestTiles(thenMath, start, stage, keyTile, valueTile));
+  b.setInsertionPointToStart(branch.elseBlock());
+  scf::YieldOp::create(b, loc,
+                       ValueRange{nvgpu::DeviceAsyncCreateGroupOp::create(
+                           b, loc, tokenType, ValueRange{})});
+  return branch.getResult(0);
+}
+
+SmallVector<Value> KeyTileSchedule::computeCopiedBlock(Location loc, Value col0,
+                                                       Value stage,
+                                                       KernelVariant &variant,
+                                                       ValueRange state,
+                                                       bool release) {
+  gpu::BarrierOp::create(b, loc);
+  KeyBlockAt at{loc, col0, stage};
+  SmallVector<Value> scores = variant.scores(at);
+  SmallVector<Value> next = variant.fold(at, scores, state);
+  if (release && !variant.endsWithBarrier())
+    gpu::BarrierOp::create(b, loc);
+  return next;
+}
+
+// Key blocks that every row of the query block sees whole run in a loop of
+// their own without element masks, as in FlashAttention-2; the block with
+// the sequence's last keys (when blocks do not divide them) keeps them.
+// With a causal or window band, or an explicit mask, one loop masks every
+// block: a loop of unmasked blocks beside a loop of the band's blocks saves
+// a quarter of the causal main loop's instructions but spills at the tiles
+// the model picks (docs/GPU.md).
+SmallVector<Value> KeyTileSchedule::walk(KernelVariant &variant,
+                                         ValueRange init) {
+  prologue();
+  Location loc = kernel.loc;
+  auto keyLoop = [&](Value from, Value to, ValueRange loopInit, bool masked) {
+    kernel.elementMasks = masked;
+    auto loop = scf::ForOp::create(
+        b, loc, from, to, self.keyStep, loopInit,
+        [&](OpBuilder &lb, Location lloc, Value col0, ValueRange state) {
+          OpBuilder::InsertionGuard loopGuard(b);
+          b.setInsertionPoint(lb.getInsertionBlock(), lb.getInsertionPoint());
+          IndexMath math{b, lloc};
+          Value stage = stageOf(math, col0);
+          scf::YieldOp::create(
+              b, lloc, keyBlock(math, lloc, col0, stage, variant, state));
+        });
+    kernel.elementMasks = true;
+    return SmallVector<Value>(loop.getResults());
+  };
+  if (!keys.unmaskedEnd)
+    return keyLoop(keys.firstBlockStart, keys.keyEnd, init, true);
+  SmallVector<Value> state =
+      keyLoop(keys.firstBlockStart, keys.unmaskedEnd, init, false);
+  if (!kernel.wholeKeyBlocks())
+    state = keyLoop(keys.unmaskedEnd, keys.keyEnd, state, true);
+  return state;
+}
+
+namespace {
+
+void waitForGroup(OpBuilder &b, Location loc, Value group) {
+  nvgpu::DeviceAsyncWaitOp::create(b, loc, group, b.getI32IntegerAttr(0));
+}
+
+/// Each block copies its own tiles (every thread its share, synchronous
+/// loads and stores), then a barrier. With one stage the next block's
+/// copies overwrite this block's tiles: a barrier after the block's last
+/// read first.
+class SynchronousSchedule : public KeyTileSchedule {
+public:
+  using KeyTileSchedule::KeyTileSchedule;
+
+protected:
+  SmallVector<Value> keyBlock(IndexMath &math, Location loc, Value col0,
+                              Value stage, KernelVariant &variant,
+                              ValueRange state) override {
+    Value cols = math.min(self.keyStep, math.sub(kernel.keyLen, col0));
+    kernel.copyTile(kernel.key, block.batch, block.kvHead, col0, cols,
+                    kernel.blockKV, kernel.headDim, tiles.key, stage,
+                    self.thread);
+    kernel.copyTile(kernel.value, block.batch, block.kvHead, col0, cols,
+                    kernel.blockKV, kernel.valueDim, tiles.value, stage,
+                    self.thread);
+    return computeCopiedBlock(loc, col0, stage, variant, state,
+                              /*release=*/kernel.stages == 1);
+  }
+};
+
+/// cp.async a block ahead: the first block's tiles before the loop; in
+/// block i, block i + 1's tiles into the next buffer (zero rows past the
+/// last block), then a wait for all but that group, so block i has landed.
+/// A barrier after the block's last read: the next iteration fills the
+/// buffer read one block ago.
+class PrefetchSchedule : public KeyTileSchedule {
+public:
+  using KeyTileSchedule::KeyTileSchedule;
+
+protected:
+  void prologue() override {
+    IndexMath math{b, kernel.loc};
+    Value first = keys.firstBlockStart;
+    SmallVector<Value> tokens =
+        kernel.copyTileAsync(kernel.key, block.batch, block.kvHead, first,
+                             validKeyRows(math, first), lastKey, kernel.blockKV,
+                             kernel.headDim, tiles.key, self.zero, self.thread);
+    tokens.append(kernel.copyTileAsync(kernel.value, block.batch, block.kvHead,
+                                       first, validKeyRows(math, first),
+                                       lastKey, kernel.blockKV, kernel.valueDim,
+                                       tiles.value, self.zero, self.thread));
+    nvgpu::DeviceAsyncCreateGroupOp::create(
+        b, kernel.loc, nvgpu::DeviceAsyncTokenType::get(kernel.ctx), tokens);
+  }
+
+  SmallVector<Value> keyBlock(IndexMath &math, Location loc, Value col0,
+                              Value stage, KernelVariant &variant,
+                              ValueRange state) override {
+    Value next = math.add(col0, self.keyStep);
+    Value index = math.divU(math.sub(next, keys.firstBlockStart), self.keyStep);
+    Value nextStage = math.remU(index, math.constant(kernel.stages));
+    Value validNext = validKeyRows(math, next);
+    SmallVector<Value> tokens = kernel.copyTileAsync(
+        kernel.key, block.batch, block.kvHead, next, validNext, lastKey,
+        kernel.blockKV, kernel.headDim, tiles.key, nextStage, self.thread);
+    tokens.append(kernel.copyTileAsync(
+        kernel.value, block.batch, block.kvHead, next, validNext, lastKey,
+        kernel.blockKV, kernel.valueDim, tiles.value, nextStage, self.thread));
+    Value group = nvgpu::DeviceAsyncCreateGroupOp::create(
+        b, loc, nvgpu::DeviceAsyncTokenType::get(kernel.ctx), tokens);
+    nvgpu::DeviceAsyncWaitOp::create(b, loc, group, b.getI32IntegerAttr(1));
+    return computeCopiedBlock(loc, col0, stage, variant, state,
+                              /*release=*/true);
+  }
+};
+
+/// FlashAttention-2's order, for the register-fragment kernel with
+/// cp.async: the block whose own K (and V with two buffers) has landed.
+/// With one buffer, K and V are separate groups: V is requested before
+/// S = Q K^T and the next K before the softmax.
+class FragmentOrderSchedule : public KeyTileSchedule {
+public:
+  FragmentOrderSchedule(KernelBuilder &kernel,
+                        const KernelBuilder::QueryBlock &block,
+                        const KernelBuilder::SharedTiles &tiles,
+                        const KernelBuilder::KeyBlocks &keys,
+                        const KernelBuilder::ThreadRow &self)
+      : KeyTileSchedule(kernel, block, tiles, keys, self),
+        splitGroups(kernel.stages == 1) {}
+
+protected:
+  /// The first block's K (and V): waited for here, which is where the
+  /// first iteration would wait. Blocks past the visible keys are not
+  /// fetched (a uniform branch).
+  void prologue() override {
+    IndexMath math{b, kernel.loc};
+    waitForGroup(b, kernel.loc,
+                 requestTilesIfVisible(math, keys.firstBlockStart, self.zero,
+                                       true, !splitGroups));
+  }
+
+  SmallVector<Value> keyBlock(IndexMath &math, Location loc, Value col0,
+                              Value stage, KernelVariant &variant,
+                              ValueRange state) override {
+    assert(variant.readsKeysOnlyInScores() &&
+           "FlashAttention-2's copy order refills K_s between the steps");
+    Value next = math.add(col0, self.keyStep);
+    // Every warp sees the landed tiles and is done with the buffers that
+    // the requests below fill.
+    gpu::BarrierOp::create(b, loc);
+    Value pending;
+    if (splitGroups) {
+      pending = requestTiles(math, col0, stage, false, true);
+    } else {
+      Value index =
+          math.divU(math.sub(next, keys.firstBlockStart), self.keyStep);
+      Value nextStage = math.remU(index, math.constant(kernel.stages));
+      pending = requestTilesIfVisible(math, next, nextStage, true, true);
+    }
+    KeyBlockAt at{loc, col0, stage};
+    SmallVector<Value> scores = variant.scores(at);
+    if (splitGroups) {
+      // V has landed; every warp is done with K_s, which the next block's K
+      // then fills while this block's softmax and P V run.
+      waitForGroup(b, loc, pending);
+      gpu::BarrierOp::create(b, loc);
+      pending = requestTilesIfVisible(math, next, stage, true, false);
+    }
+    SmallVector<Value> nextState = variant.fold(at, scores, state);
+    waitForGroup(b, loc, pending);
+    return nextState;
+  }
+
+private:
+  /// One buffer: K's and V's copies in separate groups.
+  bool splitGroups;
+};
+
+} // namespace
+
+std::unique_ptr<KeyTileSchedule>
+makeKeyTileSchedule(KernelBuilder &kernel,
+                    const KernelBuilder::QueryBlock &block,
+                    const KernelBuilder::SharedTiles &tiles,
+                    const KernelBuilder::KeyBlocks &keys,
+                    const KernelBuilder::ThreadRow &self) {
+  const KernelPlan &plan = kernel.plan;
+  if (plan.tmaProducer)
+    return makeTmaProducerSchedule(kernel, block, tiles, keys, self);
+  if (plan.registerFragments && plan.asyncCopies)
+    return std::make_unique<FragmentOrderSchedule>(kernel, block, tiles, keys,
+                                                   self);
+  if (plan.asyncCopies)
+    return std::make_unique<PrefetchSchedule>(kernel, block, tiles, keys, self);
+  return std::make_unique<SynchronousSchedule>(kernel, block, tiles, keys,
+                                               self);
+}
+
+} // namespace mlir::fa::gpu_kernel
