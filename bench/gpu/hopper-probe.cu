@@ -1,7 +1,7 @@
 //===- hopper-probe.cu - Hopper's layouts, read off the hardware ----------===//
 //
 // The CPU model of the sm_90a kernel (issue 32) computes wgmma and TMA from
-// include/fa/Transforms/GPUKernel/WarpgroupLayout.h: where each thread's
+// include/fa/Kernel/WarpgroupLayout.h: where each thread's
 // accumulator registers sit in the 64 x N result, where wgmma reads each
 // operand element given a shared-memory descriptor, where an A operand from
 // registers comes from, and where TMA puts each element of a box with a
@@ -24,7 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fa/Transforms/GPUKernel/WarpgroupLayout.h"
+#include "fa/Kernel/WarpgroupLayout.h"
 
 #include <cuda.h>
 #include <cuda_fp16.h>
