@@ -22,8 +22,8 @@ MUTATIONS = [
     Mutation(
         name="tma-value-stage-by-head-dim",
         function="mlir::fa::gpu_kernel::TmaProducerSchedule::produceBlock",
-        old="        pm.mul(slot.stage, pm.constant(kernel.blockKV * kernel.valueDim));",
-        new="        pm.mul(slot.stage, pm.constant(kernel.blockKV * kernel.headDim));",
+        old="        slot.stage, pm.constant(kernel.plan.tiling.blockKV * kernel.valueDim));",
+        new="        slot.stage, pm.constant(kernel.plan.tiling.blockKV * kernel.headDim));",
         tests=["test/Integration/Tiling/tma-wide-keys-f16.mlir",
                "test/Integration/Tiling/tma-wide-keys-bf16.mlir"],
         description="V's second TMA ring stage placed by D: past the V buffer when D > Dv "
@@ -133,9 +133,9 @@ MUTATIONS = [
     Mutation(
         name="wgmma-query-descriptor-stride",
         function="mlir::fa::gpu_kernel::WarpgroupMmaVariant::issueScores",
-        old="""columnBlock * kernel.blockQ * kRowBytes + within),
+        old="""columnBlock * kernel.plan.tiling.blockQ * kRowBytes + within),
         /*leading=*/16, /*stride=*/8 * kRowBytes);""",
-        new="""columnBlock * kernel.blockQ * kRowBytes + within),
+        new="""columnBlock * kernel.plan.tiling.blockQ * kRowBytes + within),
         /*leading=*/16, /*stride=*/4 * kRowBytes);""",
         tests=KERNEL_WGMMA,
         description="Q's descriptor says 8-row groups are 512 bytes apart, not 1024"),
@@ -232,8 +232,8 @@ MUTATIONS = [
     Mutation(
         name="tma-stages-overlap",
         function="mlir::fa::gpu_kernel::TmaProducerSchedule::produceBlock",
-        old="""        pm.mul(slot.stage, pm.constant(kernel.blockKV * kernel.headDim));""",
-        new="""        pm.mul(slot.stage, pm.constant(kernel.blockKV * kernel.headDim / 2));""",
+        old="""        slot.stage, pm.constant(kernel.plan.tiling.blockKV * kernel.headDim));""",
+        new="""        slot.stage, pm.constant(kernel.plan.tiling.blockKV * kernel.headDim / 2));""",
         tests=KERNEL_WGMMA,
         description="K's second stage starts halfway into the first"),
     # P V a block late and the ping-pong (issue 32): TmaProducer.cpp's
@@ -378,7 +378,7 @@ MUTATIONS = [
     Mutation(
         name="wrong-cp-async-stage",
         function="mlir::fa::gpu_kernel::PrefetchSchedule::keyBlock",
-        old="    Value nextStage = math.remU(index, math.constant(kernel.stages));",
+        old="    Value nextStage = math.remU(index, math.constant(kernel.plan.stages));",
         new="    Value nextStage = stage;",
         tests=[SWEEP + "kernel-stages2.mlir", SWEEP + "kernel-stages3-gqa.mlir",
                SWEEP + "kernel-mma-stages2-window.mlir"],
@@ -745,7 +745,7 @@ MUTATIONS = [
         name="whole-key-blocks-ignores-tail",
         function="mlir::fa::gpu_kernel::KernelBuilder::wholeKeyBlocks",
         old="""    return !kvLengths && !packedKeys && !ShapedType::isDynamic(keys) &&
-           keys % blockKV == 0;""",
+           keys % plan.tiling.blockKV == 0;""",
         new="""    return !kvLengths && !packedKeys && !ShapedType::isDynamic(keys);""",
         tests=[SWEEP + "kernel-mma-causal-d128.mlir", SWEEP + "kernel-mma-stages2-window.mlir"],
         description="cp.async reads the last, partial key block whole, past the end of K and V"),

@@ -96,7 +96,7 @@ SmallVector<Value> KernelBuilder::build() {
     modifierCaptures.map(captured, toBuffer(captured));
   if (op.getSinks())
     sinks = toBuffer(op.getSinks());
-  if (tmaProducer)
+  if (plan.tmaProducer)
     createTensorMaps();
 
   Value batchSize = math.dim(query, 0), queryHeads = math.dim(query, 1);
@@ -105,7 +105,7 @@ SmallVector<Value> KernelBuilder::build() {
   std::tie(keyHeads, keyLen) = keyHeadsAndLength(math, key, pageTable);
   tensorKeyLen = keyLen;
   groupSize = math.divU(queryHeads, keyHeads);
-  Value queryBlocks = math.ceilDiv(queryLen, math.constant(blockQ));
+  Value queryBlocks = math.ceilDiv(queryLen, math.constant(plan.tiling.blockQ));
   geometry = AttentionGeometry::align(math, op, queryLen, keyLen);
   scale = f32Constant(b, loc, op.getScale().convertToDouble());
   exponent = SoftmaxExponent::of(op);
@@ -129,8 +129,8 @@ SmallVector<Value> KernelBuilder::build() {
   // With key splits, every block writes its split's output (in f32) and
   // logsumexp into the workspace, which the merge kernel then reads.
   Value finalOutput = output, finalLse = logsumexp;
-  if (kvSplits > 1) {
-    SmallVector<int64_t> shape = {kvSplits};
+  if (plan.tiling.kvSplits > 1) {
+    SmallVector<int64_t> shape = {plan.tiling.kvSplits};
     llvm::append_range(shape, outputTensorType.getShape());
     partialOutput =
         memref::AllocOp::create(b, loc, MemRefType::get(shape, f32), dynamicSizes);
@@ -144,8 +144,8 @@ SmallVector<Value> KernelBuilder::build() {
       gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimY),
       gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimX)};
   Value gridX = queryBlocks;
-  if (kvSplits > 1)
-    gridX = math.mul(queryBlocks, math.constant(kvSplits));
+  if (plan.tiling.kvSplits > 1)
+    gridX = math.mul(queryBlocks, math.constant(plan.tiling.kvSplits));
   // The grid's z: the batch, or the packed sequences.
   Value gridBatch =
       packedQueries ? packedSequenceCount(math, packedQueries) : batchSize;
@@ -173,7 +173,7 @@ SmallVector<Value> KernelBuilder::build() {
   // The workspace is freed where the pipeline frees temporaries (the
   // ownership-based deallocation of the CPU pipeline, which refuses
   // deallocations it did not place).
-  if (kvSplits > 1)
+  if (plan.tiling.kvSplits > 1)
     buildMerge(batchSize, queryHeads, finalOutput, finalLse);
 
   SmallVector<Value> results;
@@ -196,11 +196,11 @@ KernelBuilder::QueryBlock KernelBuilder::enterQueryBlock(scf::ForallOp grid) {
   Value batch = grid.getInductionVar(0), head = grid.getInductionVar(1);
   Value queryBlock = grid.getInductionVar(2);
   Value split;
-  if (kvSplits > 1) {
+  if (plan.tiling.kvSplits > 1) {
     // The splits of a query block are neighbours in the grid. The block's
     // epilogue writes its rows, unrounded, into its split's slice of the
     // workspace, where it would otherwise write the results.
-    Value splits = math.constant(kvSplits);
+    Value splits = math.constant(plan.tiling.kvSplits);
     split = math.remU(queryBlock, splits);
     queryBlock = math.divU(queryBlock, splits);
     auto sliceOf = [&](Value workspace) -> Value {
@@ -246,7 +246,7 @@ KernelBuilder::QueryBlock KernelBuilder::enterQueryBlock(scf::ForallOp grid) {
     tensorKeyLen = keyLen;
     batch = math.constant(0);
   }
-  Value blockQValue = math.constant(blockQ);
+  Value blockQValue = math.constant(plan.tiling.blockQ);
   Value row0 = math.mul(queryBlock, blockQValue);
   Value rows = math.min(blockQValue, math.sub(queryLen, row0));
   if (packedQueries)
@@ -301,9 +301,11 @@ KernelBuilder::visibleKeyBlocks(const QueryBlock &block) {
   Value row0 = block.row0, rows = block.rows, split = block.split;
   // The key blocks any row of the query block can see; the same for every
   // thread, so the barriers in the loop are reached by all of them.
-  VisibleKeys visible = geometry.visibleKeys(math, row0, rows, keyLen, blockKV);
+  VisibleKeys visible =
+      geometry.visibleKeys(math, row0, rows, keyLen, plan.tiling.blockKV);
   if (split)
-    visible = splitVisibleKeys(math, visible, split, kvSplits, blockKV);
+    visible = splitVisibleKeys(math, visible, split, plan.tiling.kvSplits,
+                               plan.tiling.blockKV);
   Value firstBlockStart = visible.firstBlockStart, keyEnd = visible.keyEnd;
   // A mask_mod narrows the walk to the key blocks from the first to the
   // last that it may show some row of the block (MaskModIntervals.h, the
@@ -314,20 +316,21 @@ KernelBuilder::visibleKeyBlocks(const QueryBlock &block) {
   // pipelines (and the CPU model's barrier fission) build on.
   if (Block *maskMod = op.getMaskModBlock()) {
     Value lastRow = math.addConstant(math.add(row0, rows), -1);
-    std::tie(firstBlockStart, keyEnd) = narrowWalk(
-        b, loc, maskMod,
-        {{block.batch, block.batch},
-         {block.head, block.head},
-         {row0, lastRow},
-         {}},
-        /*walked=*/3, firstBlockStart, keyEnd, blockKV, &modifierCaptures);
+    std::tie(firstBlockStart, keyEnd) =
+        narrowWalk(b, loc, maskMod,
+                   {{block.batch, block.batch},
+                    {block.head, block.head},
+                    {row0, lastRow},
+                    {}},
+                   /*walked=*/3, firstBlockStart, keyEnd, plan.tiling.blockKV,
+                   &modifierCaptures);
   }
   // Without bands or a mask, the blocks before this need no element mask
   // (keyLoop below); like the range above, the same for every thread.
   Value unmaskedEnd;
   if (!mask && !op.getCausal() && !op.getWindowAttr())
     unmaskedEnd = wholeKeyBlocksEnd(math, firstBlockStart, keyEnd, keyLen,
-                                    blockKV);
+                                    plan.tiling.blockKV);
 
   return KeyBlocks{firstBlockStart, keyEnd, unmaskedEnd};
 }
@@ -342,22 +345,22 @@ void KernelBuilder::buildQueryBlock(scf::ForallOp grid) {
   b.setInsertionPointToStart(grid.getBody());
   QueryBlock block = enterQueryBlock(grid);
   SharedTiles tiles = allocateSharedTiles();
-  if (tmaProducer)
+  if (plan.tmaProducer)
     createBarriers();
   KeyBlocks keys = visibleKeyBlocks(block);
   startFromSink(block);
   ThreadRow self = enterThreadLoop(block, tiles);
   std::unique_ptr<KernelVariant> variant =
-      warpgroupMma ? makeWarpgroupMmaVariant(*this, block, tiles, self)
+      plan.warpgroupMma ? makeWarpgroupMmaVariant(*this, block, tiles, self)
       : registerFragments
           ? makeRegisterFragmentVariant(*this, block, tiles, self)
-      : tensorCores ? makeSharedMmaVariant(*this, block, tiles, self)
-                    : makeFMAVariant(*this, block, tiles, self);
+      : plan.tensorCores ? makeSharedMmaVariant(*this, block, tiles, self)
+                         : makeFMAVariant(*this, block, tiles, self);
   SmallVector<Value> init = variant->initState();
   std::unique_ptr<KeyTileSchedule> schedule =
       makeKeyTileSchedule(*this, block, tiles, keys, self);
   SmallVector<Value> final = schedule->walk(*variant, init);
-  if (!tmaProducer) {
+  if (!plan.tmaProducer) {
     variant->finish(final);
     return;
   }
@@ -395,11 +398,11 @@ KernelBuilder::enterThreadLoop(const QueryBlock &block,
   b.setInsertionPointToStart(threadLoop.getBody());
   Value thread = threadLoop.getInductionVar(0);
   Value zero = math.constant(0);
-  if (tmaProducer)
+  if (plan.tmaProducer)
     loadQueryByTma(block, tiles.query, thread);
   else
-    copyTile(query, block.batch, block.head, block.row0, block.rows, blockQ,
-             headDim, tiles.query, Value(), thread);
+    copyTile(query, block.batch, block.head, block.row0, block.rows,
+             plan.tiling.blockQ, headDim, tiles.query, Value(), thread);
   // The register kernel synchronizes only around the shared K/V buffers:
   // the first key block's barrier (after its K/V copy) also orders this
   // copy before any read of Q, and a block that sees no key never reads Q.
@@ -411,11 +414,13 @@ KernelBuilder::enterThreadLoop(const QueryBlock &block,
   // The row-per-thread variants use these; the register-fragment variant
   // (rows per warp) does not, and canonicalization drops them there. They
   // are built here for all so that the kernel's IR keeps one op order.
-  Value rowInBlock =
-      rowSplit == 1 ? thread : math.divU(thread, math.constant(rowSplit));
+  Value rowInBlock = plan.rowSplit == 1
+                         ? thread
+                         : math.divU(thread, math.constant(plan.rowSplit));
   Value row = math.add(block.row0, rowInBlock);
-  Value ownsRow = math.lt(thread, math.constant(blockQ * rowSplit));
-  Value keyStep = math.constant(blockKV);
+  Value ownsRow =
+      math.lt(thread, math.constant(plan.tiling.blockQ * plan.rowSplit));
+  Value keyStep = math.constant(plan.tiling.blockKV);
   return ThreadRow{thread, row, ownsRow, zero, keyStep};
 }
 
@@ -501,7 +506,8 @@ void KernelBuilder::storeRowResults(const QueryBlock &block,
         // its two halves in the thread's order.
         IndexMath tm{tb, tloc};
         Value sliceSize = tm.constant(slice);
-        Value chunk = tm.add(tm.constant(index * rowSplit), rowHalves.part);
+        Value chunk =
+            tm.add(tm.constant(index * plan.rowSplit), rowHalves.part);
         column = tm.mul(chunk, sliceSize);
         int64_t half = slice / 2;
         for (auto [position, offset] : llvm::enumerate(rowHalves.halves)) {
@@ -533,7 +539,7 @@ void KernelBuilder::storeRowResults(const QueryBlock &block,
                                 ValueRange{batch, head, row});
       };
       // Every part of a row holds the same value: part 0 writes it.
-      if (rowSplit == 1) {
+      if (plan.rowSplit == 1) {
         store(tb, tloc);
       } else {
         IndexMath tm{tb, tloc};
@@ -584,7 +590,7 @@ void KernelBuilder::buildMerge(Value batchSize, Value queryHeads,
   Value row = math.add(math.mul(rowBlock, math.constant(rowsPerBlock)),
                        rowInBlock);
   Value zero = math.constant(0), one = math.constant(1);
-  Value splits = math.constant(kvSplits);
+  Value splits = math.constant(plan.tiling.kvSplits);
   scf::IfOp::create(b, loc, math.lt(row, queryLen), [&](OpBuilder &tb,
                                                         Location tloc) {
     OpBuilder::InsertionGuard rowGuard(b);
@@ -673,7 +679,7 @@ KernelBuilder::forRowOwner(Value ownsRow,
                            function_ref<SmallVector<Value>()> compute,
                            ValueRange otherwise) {
   // No branch, which also keeps the row phases' warp shuffles out of one.
-  if (blockQ * rowSplit == threads)
+  if (plan.tiling.blockQ * plan.rowSplit == threads)
     return compute();
   auto branch = scf::IfOp::create(
       b, loc, ownsRow,
@@ -732,6 +738,8 @@ KernelPlan mlir::fa::planForwardKernel(AttentionOp op,
   TilingAttr tiling = op.getTilingAttr();
   Tiling sizes{tiling.getBlockQ(), tiling.getBlockKv(), tiling.getWarps(),
                tiling.getStages()};
+  sizes.kvSplits = tiling.getKvSplits();
+  sizes.packGQA = tiling.getPackGqa();
   auto elementType = [](Value value) {
     return cast<RankedTensorType>(value.getType()).getElementType();
   };
@@ -766,7 +774,7 @@ mlir::fa::distributeAttention(RewriterBase &rewriter, AttentionOp op,
                        "not TMA: "
                     << whyNoTmaProducer(op);
   LLVM_DEBUG(llvm::dbgs() << "kernel plan: " << plan.describe() << "\n");
-  KernelBuilder kernel(op, rewriter, op.getTilingAttr(), plan);
+  KernelBuilder kernel(op, rewriter, plan);
   SmallVector<Value> results = kernel.build();
   rewriter.replaceOp(op, results);
   return results;

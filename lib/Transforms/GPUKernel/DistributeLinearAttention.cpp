@@ -40,7 +40,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Fragments.h"
-#include "KernelBuilder.h"
+#include "KernelSupport.h"
 
 #include "fa/Dialect/FA/IR/FAOps.h"
 #include "fa/Kernel/KernelModel.h"

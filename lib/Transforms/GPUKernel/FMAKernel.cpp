@@ -69,9 +69,9 @@ SmallVector<Value> KernelBuilder::computeKeyBlock(
   IndexMath math{b, loc};
   int64_t qkChunk = std::min(chunkElements(headDim, queryElementType),
                              chunkElements(headDim, keyElementType));
-  auto scoresType = VectorType::get({keyChunk}, f32);
-  Value chunkStep = math.constant(keyChunk);
-  Value chunkEnd = math.constant(blockKV);
+  auto scoresType = VectorType::get({plan.keyChunk}, f32);
+  Value chunkStep = math.constant(plan.keyChunk);
+  Value chunkEnd = math.constant(plan.tiling.blockKV);
   Value chunkStart = math.constant(0);
   auto chunks = scf::ForOp::create(
       b, loc, chunkStart, chunkEnd, chunkStep, state,
@@ -98,7 +98,7 @@ SmallVector<Value> KernelBuilder::computeKeyBlock(
                              VectorType::get({qkChunk}, queryElementType),
                              querySmem, ValueRange{thread, d}));
               Value scores = partial[0];
-              for (int64_t j = 0; j < keyChunk; ++j) {
+              for (int64_t j = 0; j < plan.keyChunk; ++j) {
                 Value keyRow = dm.addConstant(c0, j);
                 Value k = extendToF32(
                     b, dloc,
@@ -118,7 +118,7 @@ SmallVector<Value> KernelBuilder::computeKeyBlock(
         Value raw = dot.getResult(0);
         Value scores = zeroScores;
         Value chunkCol0 = lm.add(col0, c0);
-        for (int64_t j = 0; j < keyChunk; ++j) {
+        for (int64_t j = 0; j < plan.keyChunk; ++j) {
           Value rawJ = vector::ExtractOp::create(b, lloc, raw, j);
           Value col = lm.addConstant(chunkCol0, j);
           Value s = scoreOf(rawJ, batch, head, row, col);
@@ -142,7 +142,7 @@ SmallVector<Value> KernelBuilder::computeKeyBlock(
           acc.push_back(contractingMul(b, lloc, part, alphas));
         // acc += p_j * V[j], p_j rounded to V's type first (as the tiled
         // lowering and FlashAttention-2's second MMA do).
-        for (int64_t j = 0; j < keyChunk; ++j) {
+        for (int64_t j = 0; j < plan.keyChunk; ++j) {
           Value p = vector::ExtractOp::create(b, lloc, probs, j);
           if (!valueElementType.isF32())
             p = castToF32(

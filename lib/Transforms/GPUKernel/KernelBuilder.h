@@ -1,419 +1,38 @@
 //===- KernelBuilder.h - fa-distribute-attention's kernel builder -*- C++
 //-*-===//
 //
-// The state and steps of the kernel that fa-distribute-attention writes:
-// KernelBuilder (the outline, DistributeAttention.cpp), KeyTileSchedule (how
-// K and V reach shared memory) and KernelVariant, the protocol of the
-// variants (FMAKernel.cpp, SharedMmaKernel.cpp, RegisterFragmentKernel.cpp).
-// Private to lib/Transforms/GPUKernel.
+// Stage: GPU kernel. The forward kernel that fa-distribute-attention
+// writes: KernelBuilder (the outline, DistributeAttention.cpp, following
+// the plan of KernelModel.h), KeyTileSchedule (how K and V reach shared
+// memory: KeyTileSchedules.cpp, TmaProducer.cpp) and KernelVariant, the
+// protocol of the variants (FMAKernel.cpp, SharedMmaKernel.cpp,
+// RegisterFragmentKernel.cpp, WarpgroupMmaKernel.cpp). What the other
+// kernels share with it is KernelSupport.h. Private to
+// lib/Transforms/GPUKernel.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FA_LIB_TRANSFORMS_GPU_KERNELBUILDER_H
-#define FA_LIB_TRANSFORMS_GPU_KERNELBUILDER_H
+#ifndef FA_LIB_TRANSFORMS_GPUKERNEL_KERNELBUILDER_H
+#define FA_LIB_TRANSFORMS_GPUKERNEL_KERNELBUILDER_H
 
-#include "fa/Transforms/Common/AttentionGeometry.h"
-#include "fa/Transforms/Common/IndexMath.h"
-#include "fa/Transforms/Common/TensorBuilders.h"
-#include "fa/Transforms/Common/WarpMatmul.h"
+#include "KernelSupport.h"
 
 #include "fa/Dialect/FA/IR/FAOps.h"
 #include "fa/Kernel/KernelModel.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
-#include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
-
 #include <memory>
 
 namespace mlir::fa::gpu_kernel {
-
-
-/// Threads per warp on NVIDIA GPUs, the only targets of this kernel.
-constexpr int64_t kWarpSize = kKernelWarpSize;
-/// Bytes a thread moves per load or store when copying tiles, and the row
-/// padding of the shared tiles (see sharedMemoryBytes in KernelModel.h).
-constexpr int64_t kChunkBytes = kKernelChunkBytes;
-
-inline int64_t elementBytes(Type type) {
-  return llvm::divideCeil(type.getIntOrFloatBitWidth(), 8);
-}
-
-/// Elements per 16-byte chunk when every row of `width` elements splits into
-/// whole chunks; 1 (scalar copies) otherwise.
-inline int64_t chunkElements(int64_t width, Type type) {
-  int64_t perChunk = kChunkBytes / elementBytes(type);
-  return width % perChunk == 0 ? perChunk : 1;
-}
-
-/// Row length of a shared tile in elements: `width` plus 16 bytes.
-inline int64_t paddedWidth(int64_t width, Type type) {
-  return width + kChunkBytes / elementBytes(type);
-}
-
-inline Value f32Constant(OpBuilder &b, Location loc, double value) {
-  return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(value));
-}
-
-/// vector.load with the 16-byte alignment the copies guarantee when a chunk
-/// is 16 bytes (rows of whole chunks in global memory, padded rows in
-/// shared memory); element alignment otherwise.
-inline Value loadVector(OpBuilder &b, Location loc, VectorType type, Value memref,
-                 ValueRange indices) {
-  auto load = vector::LoadOp::create(b, loc, type, memref, indices);
-  if (type.getNumElements() * elementBytes(type.getElementType()) ==
-      kChunkBytes)
-    load.setAlignment(kChunkBytes);
-  return load;
-}
-
-inline void storeVector(OpBuilder &b, Location loc, Value vector, Value memref,
-                 ValueRange indices) {
-  auto store = vector::StoreOp::create(b, loc, vector, memref, indices);
-  auto type = cast<VectorType>(vector.getType());
-  if (type.getNumElements() * elementBytes(type.getElementType()) ==
-      kChunkBytes)
-    store.setAlignment(kChunkBytes);
-}
-
-/// A kernel's read-only view of an operand tensor.
-inline Value readOnlyBuffer(OpBuilder &b, Location loc, Value tensor) {
-  auto type = cast<RankedTensorType>(tensor.getType());
-  auto memrefType = MemRefType::get(type.getShape(), type.getElementType());
-  return bufferization::ToBufferOp::create(b, loc, memrefType, tensor,
-                                           /*read_only=*/true);
-}
-
-inline Value extendToF32(OpBuilder &b, Location loc, Value vector) {
-  auto type = cast<VectorType>(vector.getType());
-  if (type.getElementType().isF32())
-    return vector;
-  return arith::ExtFOp::create(b, loc, type.clone(b.getF32Type()), vector);
-}
-
-/// How the GPU kernels exponentiate, FlashAttention-2's way: a score enters
-/// the softmax as a value u whose row max m is taken as it is, and
-///   p = 2^(u c - m c)  (one FMA and one ex2.approx per score),
-/// c folding log2 e, and the scale where u is unscaled. With a positive scale
-/// and no additive bias, u is the raw dot product (hidden keys -inf): the max
-/// commutes with a positive scale, so no score is multiplied before its FMA.
-/// Otherwise (a bias, or a scale <= 0, whose max would flip) u is the masked
-/// score scale raw + bias itself and c = log2 e.
-///
-/// Rounding: m c is rounded once per row and block (the shift); every p of
-/// the row and the block's rescale factor 2^(m_old c - m_new c) use that
-/// same rounded shift, so O = sum p v / sum p is unaffected by it. What is
-/// left is ex2.approx.ftz's relative error (about 2^-22, 2 ulp), far below
-/// the f16/bf16 rounding of P before P V (2^-11, 2^-8).
-/// 2^x, marked `afn`: on a GPU one ex2.approx.ftz.f32
-/// (fa-lower-exp2-to-nvvm), on a CPU the host's exp2.
-inline Value approximateExp2(OpBuilder &b, Location loc, Value x) {
-  return math::Exp2Op::create(b, loc, x, arith::FastMathFlags::afn);
-}
-
-struct SoftmaxExponent {
-  /// u is the raw dot product (see above).
-  bool rawScores = false;
-  /// c: u c is the score in base-2 units.
-  double log2Factor = 0;
-  /// What a max of u is multiplied by to be in natural units (the
-  /// logsumexp): the scale when u is raw, 1 otherwise.
-  double naturalFactor = 1;
-  /// p = 2^((u - m) c) instead: with a finite mask_fill f, u and m may be
-  /// f itself, and f c or m c overflow f32 where |f| > FLT_MAX / log2 e
-  /// (JAX's -0.7 finfo.max); u - m does not, and where it does it is a
-  /// weight below 2^-FLT_MAX, 0 either way.
-  bool subtractFirst = false;
-
-  static constexpr double kLog2e = 1.4426950408889634;
-
-  /// For fa.attention or fa.attention_backward: a float mask is a bias
-  /// added to the scores, an i1 mask only hides.
-  static SoftmaxExponent of(AttentionOpInterface op) {
-    double scale = op.getScaleAttr().getValueAsDouble();
-    bool additiveMask =
-        op.getMask() &&
-        !getElementTypeOrSelf(op.getMask().getType()).isInteger(1);
-    // A finite fill is a scaled score: with raw scores it would be f/scale,
-    // which f32 cannot hold exactly.
-    bool filled = !std::isinf(op.getHiddenScore());
-    // A score_mod needs the scaled score, and a sink is a logit in natural
-    // units that the state starts from.
-    bool modified = op.getScoreModBlock() || op.getSinks();
-    SoftmaxExponent result;
-    result.rawScores = scale > 0 && !additiveMask && !filled && !modified;
-    result.log2Factor = result.rawScores ? scale * kLog2e : kLog2e;
-    result.naturalFactor = result.rawScores ? scale : 1;
-    result.subtractFirst = filled || scoreModMayBeHuge(op);
-    return result;
-  }
-
-  /// Whether a score score_mod yields may be beyond FLT_MAX / log2 e, so
-  /// that scaling it first would overflow as a finite fill would: it holds
-  /// such a finite constant (torch.nan_to_num's ±FLT_MAX), or it reads a
-  /// float tensor, whose values are not known (a bias of finfo.min on a
-  /// whole row).
-  static bool scoreModMayBeHuge(AttentionOpInterface op) {
-    Block *block = op.getScoreModBlock();
-    if (!block)
-      return false;
-    bool huge = false;
-    block->walk([&](Operation *inner) {
-      if (auto read = dyn_cast<tensor::ExtractOp>(inner))
-        huge |= isa<FloatType>(read.getType());
-      auto constant = dyn_cast<arith::ConstantOp>(inner);
-      auto value =
-          constant ? dyn_cast<FloatAttr>(constant.getValue()) : nullptr;
-      if (value && std::isfinite(value.getValueAsDouble()) &&
-          std::abs(value.getValueAsDouble()) * kLog2e >
-              double(std::numeric_limits<float>::max()))
-        huge = true;
-    });
-    return huge;
-  }
-
-  /// -m c for a row max `max` of u (0 where the row has seen no key, so
-  /// that hidden scores give 2^-inf = 0, never NaN).
-  Value negatedShift(OpBuilder &b, Location loc, Value max) const {
-    if (subtractFirst) // -m, in u's units
-      return arith::NegFOp::create(b, loc, safeRowMax(b, loc, max));
-    Value factor = f32Constant(b, loc, -log2Factor);
-    return arith::MulFOp::create(b, loc, safeRowMax(b, loc, max), factor);
-  }
-  /// The shift of a logsumexp L in natural units (the backward pass): -L
-  /// log2 e, or -L where the exponent subtracts before it scales.
-  Value negatedLogsumexpShift(OpBuilder &b, Location loc, Value lse) const {
-    if (subtractFirst)
-      return arith::NegFOp::create(b, loc, safeRowMax(b, loc, lse));
-    Value factor = f32Constant(b, loc, -kLog2e);
-    return arith::MulFOp::create(b, loc, safeRowMax(b, loc, lse), factor);
-  }
-  /// 2^(u c + negatedShift), of scalars or of vectors (negatedShift
-  /// broadcast): the FMA is explicit, so that the CPU model computes the
-  /// very operation the GPU does.
-  Value probability(OpBuilder &b, Location loc, Value u,
-                    Value negatedShift) const {
-    Value factor = f32Constant(b, loc, log2Factor);
-    if (auto type = dyn_cast<VectorType>(u.getType())) {
-      factor = vector::BroadcastOp::create(b, loc, type, factor);
-      negatedShift = vector::BroadcastOp::create(b, loc, type, negatedShift);
-    }
-    Value exponent =
-        subtractFirst
-            ? arith::MulFOp::create(
-                  b, loc, arith::AddFOp::create(b, loc, u, negatedShift),
-                  factor)
-                  .getResult()
-            : math::FmaOp::create(b, loc, u, factor, negatedShift)
-                  .getResult();
-    return approximateExp2(b, loc, exponent);
-  }
-  /// 2^(m_old c - m_new c), rescaling what was summed under the old max:
-  /// m_old c rounded like the old block's shift, the difference exact when
-  /// the two are close (no FMA here, which would round differently).
-  Value rescale(OpBuilder &b, Location loc, Value oldMax,
-                Value negatedNewShift) const {
-    if (subtractFirst) {
-      Value factor = f32Constant(b, loc, log2Factor);
-      Value difference = arith::AddFOp::create(b, loc, oldMax, negatedNewShift);
-      return approximateExp2(b, loc,
-                             arith::MulFOp::create(b, loc, difference, factor));
-    }
-    Value oldShift = arith::MulFOp::create(b, loc, oldMax,
-                                           f32Constant(b, loc, log2Factor));
-    return approximateExp2(
-        b, loc, arith::AddFOp::create(b, loc, oldShift, negatedNewShift));
-  }
-  /// m (a max of u, or -inf) in natural units, 0 for -inf: the logsumexp's
-  /// first term.
-  Value naturalMax(OpBuilder &b, Location loc, Value max) const {
-    Value safe = safeRowMax(b, loc, max);
-    if (naturalFactor == 1)
-      return safe;
-    return arith::MulFOp::create(b, loc, safe,
-                                 f32Constant(b, loc, naturalFactor));
-  }
-};
-
-/// f32 arithmetic that the NVPTX backend and ptxas may contract into FMAs
-/// (PTX without .rn): sums and rescales whose rounding the algorithm does
-/// not depend on. The shifts and rescale factors of SoftmaxExponent, the
-/// epilogue's division and the logsumexp stay exact.
-inline Value contractingAdd(OpBuilder &b, Location loc, Value x, Value y) {
-  return arith::AddFOp::create(b, loc, x, y, arith::FastMathFlags::contract);
-}
-inline Value contractingMul(OpBuilder &b, Location loc, Value x, Value y) {
-  return arith::MulFOp::create(b, loc, x, y, arith::FastMathFlags::contract);
-}
-
-/// Where a kernel's scores come from: what masks the element (row, col) of
-/// query head `head` in batch `batch`.
-struct ScoreMasks {
-  /// The op's mask buffer (null without one) and its broadcast dims.
-  Value mask;
-  ArrayRef<bool> maskBroadcast;
-  /// Query rows, the keys K and V have (which bounds addresses), the keys
-  /// the sequence has (past them scores are -inf), and the causal and window
-  /// bands.
-  Value queryLen, tensorKeyLen, keyLen;
-  AttentionGeometry geometry;
-  /// False in a key block that every row sees whole: only the score_mod
-  /// and mask_mod then apply.
-  bool elementMasks = true;
-  /// The buffers of the tensors score_mod and mask_mod read (null: none).
-  const IRMapping *captures = nullptr;
-};
-
-/// scale * raw plus the mask element, -inf where the key is hidden (past
-/// keyLen, causal, window, keep-mask): the score of one element in every
-/// GPU kernel of fa.attention and fa.attention_backward.
-/// Rows and keys past the tensors read a valid mask element; their scores
-/// are dropped by the caller or by keyLen.
-/// With `slope` (the backward kernel), also the score_mod's derivative in
-/// the scaled score (ScoreModifiers.h), left alone without a score_mod.
-inline Value kernelScore(OpBuilder &b, Location loc, AttentionOpInterface op,
-                         const ScoreMasks &masks, Value raw, Value scale,
-                         Value batch, Value head, Value row, Value col,
-                         Value *filled = nullptr, Value *slope = nullptr) {
-  IndexMath math{b, loc};
-  MaskedScore score(b, loc, raw, scale);
-  score.setHiddenScore(op.getHiddenScore());
-  auto clamped = [&](Value index, Value length) {
-    Value zero = math.constant(0);
-    Value last = math.addConstant(length, -1);
-    return math.max(zero, math.min(index, last));
-  };
-  if (op.getScoreModBlock() || op.getMaskModBlock())
-    applyScoreModifiers(score, math, op, batch, head,
-                        clamped(row, masks.queryLen),
-                        clamped(col, masks.tensorKeyLen), masks.captures,
-                        /*withMaskMod=*/true, slope);
-  if (!masks.elementMasks)
-    return score.finish();
-  if (masks.mask) {
-    Value zero = math.constant(0);
-    Value clampedRow = clamped(row, masks.queryLen);
-    Value clampedCol = clamped(col, masks.tensorKeyLen);
-    Value indices[] = {batch, head, clampedRow, clampedCol};
-    for (int64_t dim = 0; dim < 4; ++dim)
-      if (masks.maskBroadcast[dim])
-        indices[dim] = zero;
-    score.addMask(memref::LoadOp::create(b, loc, masks.mask, indices));
-  }
-  score.require(math.lt(col, masks.keyLen));
-  masks.geometry.requireDiagonalBand(score, math, row, col);
-  if (filled)
-    *filled = score.filled();
-  return score.finish();
-}
-
-/// What every kernel of fa-distribute-attention and
-/// fa-distribute-attention-backward shares: copies of rows of a
-/// [B, H, N, width] tensor into shared tiles (16 bytes per thread and step,
-/// synchronous or cp.async) and the layout of those tiles (padded rows, or
-/// unpadded rows with XOR-swizzled 16-byte chunks for the register-fragment
-/// kernels' ldmatrix reads). Defined in SharedTiles.cpp.
-struct TileCopier {
-  OpBuilder &b;
-  Location loc;
-  MLIRContext *ctx;
-  /// Threads of a block.
-  int64_t threads;
-  /// Whether the tensor-core kernel keeps S and P in mma.sync fragments
-  /// (FlashAttention-2's register-resident softmax, RegisterFragmentKernel.cpp)
-  /// instead of passing them through shared memory; its shared tiles are
-  /// swizzled (swizzledRows).
-  bool registerFragments = false;
-  /// K and V, and for paged K/V ([P, S, Hkv, D]) the page table [B, M]
-  /// (null otherwise): globalIndices reads K and V through it.
-  Value key, value, pageTable;
-
-  TileCopier(OpBuilder &b, Location loc, int64_t threads)
-      : b(b), loc(loc), ctx(b.getContext()), threads(threads) {}
-
-  /// (row, column) of chunk `index` of a tile with `tileRows` rows of
-  /// `chunksPerRow` chunks of `chunk` elements (see the definition).
-  std::pair<Value, Value> chunkPosition(IndexMath &math, Value index,
-                                        int64_t tileRows, int64_t chunksPerRow,
-                                        int64_t chunk, Type type) const;
-  /// The indices of element (row, column) of source[batch, head]: K and V
-  /// of a paged op are read through the page table.
-  SmallVector<Value> globalIndices(IndexMath &math, Value source, Value batch,
-                                   Value head, Value row, Value column);
-  void copyTile(Value source, Value batch, Value head, Value row0,
-                Value validRows, int64_t tileRows, int64_t width,
-                Value sharedTile, Value stage, Value thread);
-  SmallVector<Value> copyTileAsync(Value source, Value batch, Value head,
-                                   Value row0, Value validRows, Value lastRow,
-                                   int64_t tileRows, int64_t width,
-                                   Value sharedTile, Value stage, Value thread);
-  /// Whether tiles of `width` elements per row are stored unpadded with
-  /// their 16-byte chunks swizzled (see sharedColumn); padded otherwise.
-  bool swizzledRows(int64_t width, Type type) const;
-  /// The allocated row length of a shared tile of `width` columns.
-  int64_t sharedRowLength(int64_t width, Type type) const;
-  /// The wgmma kernel's tiles (WarpgroupMmaKernel.cpp): rows wider than 128
-  /// bytes are stored as column blocks of 128 bytes, each a [rows][128 B]
-  /// tile of its own, one after the other, so that every block is what
-  /// wgmma's 128-byte swizzle reads (8 rows 128 bytes apart).
-  bool columnBlocks = false;
-  /// Where element (row, column) (column a chunk's first) of a tile of
-  /// `tileRows` rows of `width` elements is stored: (row, sharedColumn)
-  /// without column blocks; with them, the same element offset within the
-  /// tile's [tileRows][width] storage as the column block layout gives.
-  std::pair<Value, Value> sharedPosition(IndexMath &math, Value row,
-                                         Value column, int64_t tileRows,
-                                         int64_t width, Type type) const;
-  /// Where column `column` (a multiple of 8 elements, the start of a 16-byte
-  /// chunk, or any column of a padded tile) of row `row` is stored.
-  Value sharedColumn(IndexMath &math, Value row, Value column, int64_t width,
-                     Type type) const;
-  /// ldmatrix.x4 (`.trans` when `transpose`) of four 8x8 matrices of a
-  /// shared tile of `width` columns (at `stage` when given): this lane gives
-  /// the address of (row, column).
-  Value ldmatrix(Value tile, Value stage, Value row, Value column,
-                 int64_t width, Type type, bool transpose);
-};
 
 class KernelVariant;
 class KeyTileSchedule;
 
 struct KernelBuilder : TileCopier {
   AttentionOp op;
-  /// What planKernel decided; the fields below copy parts of it.
+  /// What planKernel decided: the tiling, which matmuls, copies and
+  /// schedules the kernel uses (KernelPlan, KernelModel.h).
   KernelPlan plan;
-  int64_t blockQ, blockKV, stages, headDim, valueDim;
-  int64_t keyChunk;
-  /// Key splits (split-KV): each grid block computes one run of its query
-  /// block's key blocks into the workspace, and a second kernel merges.
-  int64_t kvSplits = 1;
-  /// Whether K and V tiles are prefetched with cp.async (see asyncCopies).
-  bool asyncCopies = false;
-  /// Whether Q K^T and P V are warp-level 16x8x16 matmuls (tensor cores,
-  /// see tensorCoreKernel) rather than per-thread FMAs.
-  bool tensorCores = false;
-  /// Threads per query row in the tensor-core kernel's row phases: 2 when
-  /// the block has half as many rows as threads (block_q = 16 * warps), so
-  /// that no thread idles; the two combine the row's max and sum with one
-  /// warp shuffle. 1 otherwise (and always in the FMA kernel).
-  int64_t rowSplit = 1;
-  /// Whether the register-fragment kernel multiplies with Hopper's wgmma
-  /// (WarpgroupMmaKernel.cpp) instead of mma.sync.
-  bool warpgroupMma = false;
-  /// Whether Q, K and V arrive by TMA from a producer warpgroup
-  /// (TmaProducer.cpp): the block's last 128 threads, after the compute
-  /// warpgroups, whose thread ids stay what the wgmma variant expects.
-  bool tmaProducer = false;
-  /// With tmaProducer: each block's P V is issued in the next block's step
-  /// and runs while that block's softmax does (FlashAttention-3's
-  /// intra-warpgroup overlap, KernelPlan::overlapSoftmax).
-  bool overlapSoftmax = false;
-  /// With tmaProducer: the compute warpgroups take turns issuing their
-  /// matmuls (named barriers, KernelPlan::pingPong).
-  bool pingPong = false;
+  int64_t headDim, valueDim;
   Type queryElementType, keyElementType, valueElementType, outputElementType,
       f32;
 
@@ -437,13 +56,8 @@ struct KernelBuilder : TileCopier {
   SmallVector<bool> maskBroadcast;
 
   /// Builds the kernel `plan` (planKernel) describes for `op`.
-  KernelBuilder(AttentionOp op, OpBuilder &b, TilingAttr tiling,
-                const KernelPlan &plan)
-      : TileCopier(b, op.getLoc(), plan.threads), op(op), plan(plan),
-        blockQ(tiling.getBlockQ()), blockKV(tiling.getBlockKv()),
-        stages(plan.stages), keyChunk(plan.keyChunk),
-        kvSplits(tiling.getKvSplits()), asyncCopies(plan.asyncCopies),
-        tensorCores(plan.tensorCores), rowSplit(plan.rowSplit) {
+  KernelBuilder(AttentionOp op, OpBuilder &b, const KernelPlan &plan)
+      : TileCopier(b, op.getLoc(), plan.threads), op(op), plan(plan) {
     auto qType = cast<RankedTensorType>(op.getQuery().getType());
     auto vType = cast<RankedTensorType>(op.getValue().getType());
     headDim = qType.getDimSize(3);
@@ -456,11 +70,7 @@ struct KernelBuilder : TileCopier {
         cast<RankedTensorType>(op.getOutput().getType()).getElementType();
     f32 = b.getF32Type();
     registerFragments = plan.registerFragments;
-    warpgroupMma = plan.warpgroupMma;
     columnBlocks = plan.warpgroupMma;
-    tmaProducer = plan.tmaProducer;
-    overlapSoftmax = plan.overlapSoftmax;
-    pingPong = plan.pingPong;
   }
 
   // The TMA producer kernel (tmaProducer, TmaProducer.cpp).
@@ -507,7 +117,7 @@ struct KernelBuilder : TileCopier {
   /// Slices per thread: the tensor-core kernel splits a row's slices over
   /// `rowSplit` threads (thread part p has slices p, p + rowSplit, ...).
   int64_t accumulatorSlices() const {
-    return valueDim / accumulatorSlice() / rowSplit;
+    return valueDim / accumulatorSlice() / plan.rowSplit;
   }
   /// One grid block: the steps below, in the order their arguments state.
   void buildQueryBlock(scf::ForallOp grid);
@@ -589,7 +199,7 @@ struct KernelBuilder : TileCopier {
   bool wholeKeyBlocks() {
     int64_t keys = op.getKeyLength();
     return !kvLengths && !packedKeys && !ShapedType::isDynamic(keys) &&
-           keys % blockKV == 0;
+           keys % plan.tiling.blockKV == 0;
   }
 
   // The tensor-core kernel (tensorCores): per key block, the warps compute
@@ -839,4 +449,4 @@ std::unique_ptr<KeyTileSchedule> makeTmaProducerSchedule(
 
 } // namespace mlir::fa::gpu_kernel
 
-#endif // FA_LIB_TRANSFORMS_GPU_KERNELBUILDER_H
+#endif // FA_LIB_TRANSFORMS_GPUKERNEL_KERNELBUILDER_H

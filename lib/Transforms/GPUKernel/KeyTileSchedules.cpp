@@ -30,10 +30,10 @@ KeyTileSchedule::KeyTileSchedule(KernelBuilder &kernel,
 }
 
 Value KeyTileSchedule::stageOf(IndexMath &math, Value start) {
-  if (kernel.stages == 1)
+  if (kernel.plan.stages == 1)
     return self.zero;
   Value index = math.divU(math.sub(start, keys.firstBlockStart), self.keyStep);
-  return math.remU(index, math.constant(kernel.stages));
+  return math.remU(index, math.constant(kernel.plan.stages));
 }
 
 Value KeyTileSchedule::validKeyRows(IndexMath &math, Value start) {
@@ -52,13 +52,15 @@ Value KeyTileSchedule::requestTiles(IndexMath &math, Value start, Value stage,
   };
   SmallVector<Value> tokens;
   if (keyTile)
-    tokens.append(kernel.copyTileAsync(
-        kernel.key, block.batch, block.kvHead, start, keyRows(), lastKey,
-        kernel.blockKV, kernel.headDim, tiles.key, stage, self.thread));
+    tokens.append(
+        kernel.copyTileAsync(kernel.key, block.batch, block.kvHead, start,
+                             keyRows(), lastKey, kernel.plan.tiling.blockKV,
+                             kernel.headDim, tiles.key, stage, self.thread));
   if (valueTile)
-    tokens.append(kernel.copyTileAsync(
-        kernel.value, block.batch, block.kvHead, start, keyRows(), lastKey,
-        kernel.blockKV, kernel.valueDim, tiles.value, stage, self.thread));
+    tokens.append(
+        kernel.copyTileAsync(kernel.value, block.batch, block.kvHead, start,
+                             keyRows(), lastKey, kernel.plan.tiling.blockKV,
+                             kernel.valueDim, tiles.value, stage, self.thread));
   return nvgpu::DeviceAsyncCreateGroupOp::create(
       b, kernel.loc, nvgpu::DeviceAsyncTokenType::get(kernel.ctx), tokens);
 }
@@ -154,13 +156,13 @@ protected:
                               ValueRange state) override {
     Value cols = math.min(self.keyStep, math.sub(kernel.keyLen, col0));
     kernel.copyTile(kernel.key, block.batch, block.kvHead, col0, cols,
-                    kernel.blockKV, kernel.headDim, tiles.key, stage,
-                    self.thread);
+                    kernel.plan.tiling.blockKV, kernel.headDim, tiles.key,
+                    stage, self.thread);
     kernel.copyTile(kernel.value, block.batch, block.kvHead, col0, cols,
-                    kernel.blockKV, kernel.valueDim, tiles.value, stage,
-                    self.thread);
+                    kernel.plan.tiling.blockKV, kernel.valueDim, tiles.value,
+                    stage, self.thread);
     return computeCopiedBlock(loc, col0, stage, variant, state,
-                              /*release=*/kernel.stages == 1);
+                              /*release=*/kernel.plan.stages == 1);
   }
 };
 
@@ -177,14 +179,14 @@ protected:
   void prologue() override {
     IndexMath math{b, kernel.loc};
     Value first = keys.firstBlockStart;
-    SmallVector<Value> tokens =
-        kernel.copyTileAsync(kernel.key, block.batch, block.kvHead, first,
-                             validKeyRows(math, first), lastKey, kernel.blockKV,
-                             kernel.headDim, tiles.key, self.zero, self.thread);
-    tokens.append(kernel.copyTileAsync(kernel.value, block.batch, block.kvHead,
-                                       first, validKeyRows(math, first),
-                                       lastKey, kernel.blockKV, kernel.valueDim,
-                                       tiles.value, self.zero, self.thread));
+    SmallVector<Value> tokens = kernel.copyTileAsync(
+        kernel.key, block.batch, block.kvHead, first, validKeyRows(math, first),
+        lastKey, kernel.plan.tiling.blockKV, kernel.headDim, tiles.key,
+        self.zero, self.thread);
+    tokens.append(kernel.copyTileAsync(
+        kernel.value, block.batch, block.kvHead, first,
+        validKeyRows(math, first), lastKey, kernel.plan.tiling.blockKV,
+        kernel.valueDim, tiles.value, self.zero, self.thread));
     nvgpu::DeviceAsyncCreateGroupOp::create(
         b, kernel.loc, nvgpu::DeviceAsyncTokenType::get(kernel.ctx), tokens);
   }
@@ -194,14 +196,16 @@ protected:
                               ValueRange state) override {
     Value next = math.add(col0, self.keyStep);
     Value index = math.divU(math.sub(next, keys.firstBlockStart), self.keyStep);
-    Value nextStage = math.remU(index, math.constant(kernel.stages));
+    Value nextStage = math.remU(index, math.constant(kernel.plan.stages));
     Value validNext = validKeyRows(math, next);
-    SmallVector<Value> tokens = kernel.copyTileAsync(
-        kernel.key, block.batch, block.kvHead, next, validNext, lastKey,
-        kernel.blockKV, kernel.headDim, tiles.key, nextStage, self.thread);
+    SmallVector<Value> tokens =
+        kernel.copyTileAsync(kernel.key, block.batch, block.kvHead, next,
+                             validNext, lastKey, kernel.plan.tiling.blockKV,
+                             kernel.headDim, tiles.key, nextStage, self.thread);
     tokens.append(kernel.copyTileAsync(
         kernel.value, block.batch, block.kvHead, next, validNext, lastKey,
-        kernel.blockKV, kernel.valueDim, tiles.value, nextStage, self.thread));
+        kernel.plan.tiling.blockKV, kernel.valueDim, tiles.value, nextStage,
+        self.thread));
     Value group = nvgpu::DeviceAsyncCreateGroupOp::create(
         b, loc, nvgpu::DeviceAsyncTokenType::get(kernel.ctx), tokens);
     nvgpu::DeviceAsyncWaitOp::create(b, loc, group, b.getI32IntegerAttr(1));
@@ -222,7 +226,7 @@ public:
                         const KernelBuilder::KeyBlocks &keys,
                         const KernelBuilder::ThreadRow &self)
       : KeyTileSchedule(kernel, block, tiles, keys, self),
-        splitGroups(kernel.stages == 1) {}
+        splitGroups(kernel.plan.stages == 1) {}
 
 protected:
   /// The first block's K (and V): waited for here, which is where the
@@ -250,7 +254,7 @@ protected:
     } else {
       Value index =
           math.divU(math.sub(next, keys.firstBlockStart), self.keyStep);
-      Value nextStage = math.remU(index, math.constant(kernel.stages));
+      Value nextStage = math.remU(index, math.constant(kernel.plan.stages));
       pending = requestTilesIfVisible(math, next, nextStage, true, true);
     }
     KeyBlockAt at{loc, col0, stage};

@@ -53,7 +53,7 @@ namespace {
 
 /// Fragment rows (of 16) per warp.
 int64_t rowTiles(const KernelBuilder &kernel) {
-  return kernel.blockQ / (kernel.threads / kWarpSize) / kMmaM;
+  return kernel.plan.tiling.blockQ / (kernel.threads / kWarpSize) / kMmaM;
 }
 
 } // namespace
@@ -74,8 +74,8 @@ SmallVector<Value> KernelBuilder::fragmentScores(Value thread, Value stage,
                                                  Value keySmem) {
   IndexMath math{b, loc};
   int64_t mTiles = rowTiles(*this);
-  int64_t nTiles = blockKV / kMmaN;
-  Lane lane = laneOf(math, thread, blockQ / (threads / kWarpSize));
+  int64_t nTiles = plan.tiling.blockKV / kMmaN;
+  Lane lane = laneOf(math, thread, plan.tiling.blockQ / (threads / kWarpSize));
   Value zeroAcc =
       arith::ConstantOp::create(b, loc, b.getZeroAttr(accumulatorType(ctx)));
 
@@ -109,9 +109,9 @@ SmallVector<Value> KernelBuilder::fragmentSoftmaxAndValues(
     Value valueSmem, ArrayRef<Value> scores, ValueRange state) {
   IndexMath math{b, loc};
   int64_t mTiles = rowTiles(*this);
-  int64_t nTiles = blockKV / kMmaN, vTiles = valueDim / kMmaN;
+  int64_t nTiles = plan.tiling.blockKV / kMmaN, vTiles = valueDim / kMmaN;
   int64_t fragmentRows = 2 * mTiles;
-  Lane lane = laneOf(math, thread, blockQ / (threads / kWarpSize));
+  Lane lane = laneOf(math, thread, plan.tiling.blockQ / (threads / kWarpSize));
 
   // Mask each element (u, see SoftmaxExponent); the row max over this
   // lane's columns.
@@ -184,7 +184,7 @@ SmallVector<Value> KernelBuilder::fragmentSoftmaxAndValues(
   // O += P V, 16 keys per step: V's tiles read transposed into B fragments,
   // P's A fragments regrouped from S's accumulators.
   Type pType = valueElementType;
-  for (int64_t step = 0; step < blockKV / kMmaK; ++step) {
+  for (int64_t step = 0; step < plan.tiling.blockKV / kMmaK; ++step) {
     SmallVector<Value> valuePairs;
     // Matrices (keys k..k+7, columns c..c+7), (k+8.., c..), (k.., c+8..),
     // (k+8.., c+8..): .trans gives the B fragments of column tiles c / 8
@@ -221,7 +221,7 @@ void KernelBuilder::fragmentEpilogue(Value thread, Value batch, Value head,
   IndexMath math{b, loc};
   int64_t mTiles = rowTiles(*this), vTiles = valueDim / kMmaN;
   int64_t fragmentRows = 2 * mTiles;
-  Lane lane = laneOf(math, thread, blockQ / (threads / kWarpSize));
+  Lane lane = laneOf(math, thread, plan.tiling.blockQ / (threads / kWarpSize));
   SmallVector<Value> sums = combineOverQuad(
       b, loc,
       SmallVector<Value>(state.begin() + fragmentRows,

@@ -91,7 +91,7 @@ makeSharedMmaVariant(KernelBuilder &kernel,
 }
 
 Value KernelBuilder::warpTileRow(Value thread, int64_t tile) {
-  int64_t rowsPerWarp = blockQ / (threads / kWarpSize);
+  int64_t rowsPerWarp = plan.tiling.blockQ / (threads / kWarpSize);
   AffineExpr t = getAffineDimExpr(0, ctx);
   return affine::AffineApplyOp::create(
       b, loc,
@@ -125,7 +125,7 @@ void KernelBuilder::warpMatmulTiles(
         rhsIndices,
     AffineMap rhsMap, Value results) {
   IndexMath math{b, loc};
-  int64_t tiles = blockQ / (threads / kWarpSize) / kMmaM;
+  int64_t tiles = plan.tiling.blockQ / (threads / kWarpSize) / kMmaM;
   Type lhsType = cast<MemRefType>(lhs.getType()).getElementType();
   Type rhsType = cast<MemRefType>(rhs.getType()).getElementType();
   auto aType = VectorType::get({kMmaM, kMmaK}, lhsType);
@@ -180,7 +180,7 @@ void KernelBuilder::warpScores(Value thread, Value stage, Value querySmem,
   AffineMap rows = AffineMap::get(
       3, 0, {getAffineDimExpr(1, ctx), getAffineDimExpr(2, ctx)}, ctx);
   warpMatmulTiles(
-      thread, querySmem, headDim, blockKV, keySmem,
+      thread, querySmem, headDim, plan.tiling.blockKV, keySmem,
       [&](OpBuilder &, Location, Value key0, Value d0) {
         return SmallVector<Value>{stage, key0, d0};
       },
@@ -196,7 +196,7 @@ void KernelBuilder::warpProbsTimesValues(Value thread, Value stage, Value probs,
   AffineMap transposed = AffineMap::get(
       3, 0, {getAffineDimExpr(2, ctx), getAffineDimExpr(1, ctx)}, ctx);
   warpMatmulTiles(
-      thread, probs, blockKV, valueDim, valueSmem,
+      thread, probs, plan.tiling.blockKV, valueDim, valueSmem,
       [&](OpBuilder &, Location, Value column0, Value key0) {
         return SmallVector<Value>{stage, key0, column0};
       },
@@ -224,12 +224,13 @@ KernelBuilder::RowHalves KernelBuilder::resultHalves(Value thread) {
                                          ValueRange{thread});
   };
   constexpr int64_t half = kMmaN / 2;
-  AffineExpr r = t.floorDiv(rowSplit);
-  AffineExpr first =
-      rowSplit == 1 ? (t.floorDiv(4) + t.floorDiv(8)) % 2 * half : t % 2 * half;
+  AffineExpr r = t.floorDiv(plan.rowSplit);
+  AffineExpr first = plan.rowSplit == 1
+                         ? (t.floorDiv(4) + t.floorDiv(8)) % 2 * half
+                         : t % 2 * half;
   assert(rowSplit <= 2 && "half orders are worked out for 1 or 2 threads");
   return {apply(r),
-          apply(t % rowSplit),
+          apply(t % plan.rowSplit),
           apply(r.floorDiv(kMmaM)),
           apply(r % kMmaM),
           {apply(first), apply(half - first)}};
@@ -238,7 +239,7 @@ KernelBuilder::RowHalves KernelBuilder::resultHalves(Value thread) {
 /// The sum (or max) of `value` over the rowSplit threads of a row: one
 /// butterfly shuffle per halving, so every part ends with the same total.
 Value KernelBuilder::combineRowParts(Value value, arith::AtomicRMWKind kind) {
-  for (int64_t distance = 1; distance < rowSplit; distance *= 2) {
+  for (int64_t distance = 1; distance < plan.rowSplit; distance *= 2) {
     Value offset =
         arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(distance));
     Value width =
@@ -265,12 +266,12 @@ SmallVector<Value> KernelBuilder::softmaxRow(Value thread, Value row,
   // Step i takes chunk i * rowSplit + part: its first key, relative to the
   // block, is c0 = 8 * chunk.
   auto chunkOf = [&](IndexMath &m, Value step) {
-    return m.add(m.mul(step, m.constant(rowSplit)), at.part);
+    return m.add(m.mul(step, m.constant(plan.rowSplit)), at.part);
   };
   auto resultIndices = [&](Value chunk, Value column) {
     return SmallVector<Value>{at.rowTile, chunk, at.rowInTile, column};
   };
-  int64_t steps = blockKV / kMmaN / rowSplit;
+  int64_t steps = plan.tiling.blockKV / kMmaN / plan.rowSplit;
   auto aligned = [](auto access, int64_t bytes) {
     access.setAlignment(bytes);
     return access;
@@ -367,7 +368,7 @@ SmallVector<Value> KernelBuilder::accumulateRow(Value thread, Value alpha,
   for (auto [index, part] : llvm::enumerate(acc)) {
     // Slice `index` of this thread is chunk index * rowSplit + part.
     Value chunk = math.add(
-        math.constant(static_cast<int64_t>(index) * rowSplit), at.part);
+        math.constant(static_cast<int64_t>(index) * plan.rowSplit), at.part);
     SmallVector<Value, 2> halves;
     for (Value column : at.halves) {
       auto load = vector::LoadOp::create(

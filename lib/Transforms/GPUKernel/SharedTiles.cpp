@@ -1,7 +1,7 @@
 //===- SharedTiles.cpp - Global rows into shared tiles --------------------===//
 //
 // The copies every GPU kernel of fa-opt starts its tiles with, and the
-// layout of those tiles (TileCopier in KernelBuilder.h): 16 bytes per thread
+// layout of those tiles (TileCopier in KernelSupport.h): 16 bytes per thread
 // and step, consecutive threads on consecutive chunks of global memory,
 // rows past the valid ones zero-filled; with cp.async (copyTileAsync) as
 // one commit group's copies. Register-fragment kernels store rows unpadded
@@ -11,7 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Fragments.h"
-#include "KernelBuilder.h"
+#include "KernelSupport.h"
 #include "fa/Kernel/WarpgroupLayout.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"

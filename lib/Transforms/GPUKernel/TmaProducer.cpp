@@ -89,7 +89,7 @@ nvgpu::TensorMapDescriptorType tensorMapType(MLIRContext *ctx, int64_t rows,
 } // namespace
 
 int64_t KernelBuilder::computeThreads() const {
-  return threads - (tmaProducer ? kWarpgroupThreads : 0);
+  return threads - (plan.tmaProducer ? kWarpgroupThreads : 0);
 }
 
 void KernelBuilder::createTensorMaps() {
@@ -106,15 +106,15 @@ void KernelBuilder::createTensorMaps() {
                unranked, box)
         .getResult();
   };
-  queryMap = mapOf(query, blockQ);
-  keyMap = mapOf(key, blockKV);
-  valueMap = mapOf(value, blockKV);
+  queryMap = mapOf(query, plan.tiling.blockQ);
+  keyMap = mapOf(key, plan.tiling.blockKV);
+  valueMap = mapOf(value, plan.tiling.blockKV);
 }
 
 void KernelBuilder::createBarriers() {
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  TmaBarriers layout{stages};
+  TmaBarriers layout{plan.stages};
   barriers = nvgpu::MBarrierCreateOp::create(
       b, loc, nvgpu::MBarrierGroupType::get(ctx, workgroup, layout.count()));
 }
@@ -207,10 +207,10 @@ void KernelBuilder::loadQueryByTma(const QueryBlock &block, Value queryTile,
                             tm.constant(index), /*predicate=*/Value());
                       };
                       init(TmaBarriers::query(), 1);
-                      for (int64_t s = 0; s < stages; ++s) {
+                      for (int64_t s = 0; s < plan.stages; ++s) {
                         init(1 + s, 1);
-                        init(1 + stages + s, 1);
-                        init(1 + 2 * stages + s, computeThreads());
+                        init(1 + plan.stages + s, 1);
+                        init(1 + 2 * plan.stages + s, computeThreads());
                       }
                       scf::YieldOp::create(tb, tloc);
                     });
@@ -222,8 +222,8 @@ void KernelBuilder::loadQueryByTma(const QueryBlock &block, Value queryTile,
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(issue.thenBlock()->getTerminator());
     issueTileLoads(queryMap, flatQuery, math.constant(0), block.batch,
-                   block.head, block.row0, blockQ, headDim, queryElementType,
-                   queryBarrier);
+                   block.head, block.row0, plan.tiling.blockQ, headDim,
+                   queryElementType, queryBarrier);
   }
   auto wait = scf::IfOp::create(b, loc, isComputeThread(thread),
                                 /*withElseRegion=*/false);
@@ -286,7 +286,7 @@ public:
   using KeyTileSchedule::KeyTileSchedule;
 
   SmallVector<Value> walk(KernelVariant &variant, ValueRange init) override {
-    if (kernel.overlapSoftmax)
+    if (kernel.plan.overlapSoftmax)
       return walkOverlapped(variant, init);
     startTurns();
     return KeyTileSchedule::walk(variant, init);
@@ -324,14 +324,14 @@ private:
 
 TmaProducerSchedule::RingSlot TmaProducerSchedule::ringSlot(IndexMath &math,
                                                             Value index) {
-  Value round = math.divU(index, math.constant(kernel.stages));
+  Value round = math.divU(index, math.constant(kernel.plan.stages));
   Value parity = math.eq(math.remU(round, math.constant(2)), math.constant(1));
-  return {math.remU(index, math.constant(kernel.stages)), parity};
+  return {math.remU(index, math.constant(kernel.plan.stages)), parity};
 }
 
 void TmaProducerSchedule::produceBlock(Value col0, Value index) {
   Location loc = kernel.loc;
-  TmaBarriers layout{kernel.stages};
+  TmaBarriers layout{kernel.plan.stages};
   Value thread = self.thread;
   onRole(b, loc, kernel.isProducerLeader(thread), {}, [&] {
     IndexMath pm{b, loc};
@@ -339,17 +339,17 @@ void TmaProducerSchedule::produceBlock(Value col0, Value index) {
     Value notParity = arith::XOrIOp::create(
         b, loc, slot.parity, arith::ConstantIntOp::create(b, loc, 1, 1));
     kernel.waitOnBarrier(layout.empty(pm, slot.stage), notParity);
-    Value keyOffset =
-        pm.mul(slot.stage, pm.constant(kernel.blockKV * kernel.headDim));
-    kernel.issueTileLoads(kernel.keyMap, kernel.flatTile(tiles.key, thread),
-                          keyOffset, block.batch, block.kvHead, col0,
-                          kernel.blockKV, kernel.headDim, kernel.keyElementType,
-                          layout.keyFull(pm, slot.stage));
-    Value valueOffset =
-        pm.mul(slot.stage, pm.constant(kernel.blockKV * kernel.valueDim));
+    Value keyOffset = pm.mul(
+        slot.stage, pm.constant(kernel.plan.tiling.blockKV * kernel.headDim));
+    kernel.issueTileLoads(
+        kernel.keyMap, kernel.flatTile(tiles.key, thread), keyOffset,
+        block.batch, block.kvHead, col0, kernel.plan.tiling.blockKV,
+        kernel.headDim, kernel.keyElementType, layout.keyFull(pm, slot.stage));
+    Value valueOffset = pm.mul(
+        slot.stage, pm.constant(kernel.plan.tiling.blockKV * kernel.valueDim));
     kernel.issueTileLoads(kernel.valueMap, kernel.flatTile(tiles.value, thread),
                           valueOffset, block.batch, block.kvHead, col0,
-                          kernel.blockKV, kernel.valueDim,
+                          kernel.plan.tiling.blockKV, kernel.valueDim,
                           kernel.valueElementType,
                           layout.valueFull(pm, slot.stage));
     return SmallVector<Value>();
@@ -360,7 +360,7 @@ void TmaProducerSchedule::produceBlock(Value col0, Value index) {
 // then arrives on w + 1's. The last one arrives on the first's before the
 // first block, so the first goes first.
 void TmaProducerSchedule::startTurns() {
-  if (!kernel.pingPong)
+  if (!kernel.plan.pingPong)
     return;
   Location loc = kernel.loc;
   IndexMath math{b, loc};
@@ -407,7 +407,7 @@ SmallVector<Value> TmaProducerSchedule::keyBlock(IndexMath &math, Location loc,
                                                  Value col0, Value stage,
                                                  KernelVariant &variant,
                                                  ValueRange state) {
-  TmaBarriers layout{kernel.stages};
+  TmaBarriers layout{kernel.plan.stages};
   Value index = math.divU(math.sub(col0, keys.firstBlockStart), self.keyStep);
   RingSlot slot = ringSlot(math, index);
   Value compute = kernel.isComputeThread(self.thread);
@@ -425,10 +425,10 @@ SmallVector<Value> TmaProducerSchedule::keyBlock(IndexMath &math, Location loc,
   // Elsewhere S is zeros: the producer never reads it. With ping-pong, a
   // warpgroup multiplies Q K^T in its turn.
   SmallVector<Value> scores = onRole(b, loc, compute, {}, [&] {
-    if (kernel.pingPong)
+    if (kernel.plan.pingPong)
       takeTurn();
     SmallVector<Value> values = variant.scores(at);
-    if (kernel.pingPong)
+    if (kernel.plan.pingPong)
       passTurn();
     return values;
   });
@@ -454,7 +454,7 @@ SmallVector<Value> TmaProducerSchedule::keyBlock(IndexMath &math, Location loc,
 SmallVector<Value> TmaProducerSchedule::walkOverlapped(KernelVariant &variant,
                                                        ValueRange init) {
   Location loc = kernel.loc;
-  TmaBarriers layout{kernel.stages};
+  TmaBarriers layout{kernel.plan.stages};
   Value first = keys.firstBlockStart, end = keys.keyEnd, step = self.keyStep;
   // Without a band or a mask only the block with the sequence's last keys
   // needs an element mask. As FlashAttention-3 does, that block is walked
@@ -473,9 +473,9 @@ SmallVector<Value> TmaProducerSchedule::walkOverlapped(KernelVariant &variant,
         cast<BlockArgument>(self.thread).getOwner()->getParentOp());
     IndexMath outside{b, loc};
     anyBlock = outside.lt(first, end);
-    second = outside.addConstant(first, kernel.blockKV);
+    second = outside.addConstant(first, kernel.plan.tiling.blockKV);
     if (reversed) {
-      Value blockKV = outside.constant(kernel.blockKV);
+      Value blockKV = outside.constant(kernel.plan.tiling.blockKV);
       Value blocks = outside.ceilDiv(
           outside.max(outside.sub(end, first), outside.constant(0)), blockKV);
       lastBlockStart = outside.add(
@@ -508,7 +508,7 @@ SmallVector<Value> TmaProducerSchedule::walkOverlapped(KernelVariant &variant,
   auto takeTurnHook = [&] { takeTurn(); };
   auto passTurnHook = [&] { passTurn(); };
   auto withTurns = [&](OverlapHooks hooks) {
-    if (kernel.pingPong) {
+    if (kernel.plan.pingPong) {
       hooks.beforeMatmuls = takeTurnHook;
       hooks.afterMatmuls = passTurnHook;
     }

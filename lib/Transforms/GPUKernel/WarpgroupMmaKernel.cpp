@@ -156,7 +156,7 @@ Value WarpgroupMmaVariant::stageOffset(Value stage, int64_t width) {
   IndexMath math{b(), kernel.loc};
   if (!stage)
     return math.constant(0);
-  return math.mul(stage, math.constant(kernel.blockKV * width * 2));
+  return math.mul(stage, math.constant(kernel.plan.tiling.blockKV * width * 2));
 }
 
 std::array<Value, 2> WarpgroupMmaVariant::threadRows() {
@@ -187,11 +187,12 @@ SmallVector<Value> WarpgroupMmaVariant::initState() {
   // register, carried as it is (one vector of them costs a move per
   // element at every block).
   SmallVector<Value> state = {max, max, sum, sum, zeroOutput};
-  if (kernel.overlapSoftmax) {
+  if (kernel.plan.overlapSoftmax) {
     auto pairType = VectorType::get({2}, kernel.valueElementType);
     Value noPair =
         arith::ConstantOp::create(b(), loc, b().getZeroAttr(pairType));
-    state.append(wgmmaAccumulatorRegisters(kernel.blockKV) / 2, noPair);
+    state.append(wgmmaAccumulatorRegisters(kernel.plan.tiling.blockKV) / 2,
+                 noPair);
   }
   return state;
 }
@@ -199,8 +200,8 @@ SmallVector<Value> WarpgroupMmaVariant::initState() {
 Value WarpgroupMmaVariant::issueScores(const KeyBlockAt &at) {
   Location loc = at.loc;
   IndexMath math{b(), loc};
-  auto scoreType =
-      VectorType::get({wgmmaAccumulatorRegisters(kernel.blockKV)}, kernel.f32);
+  auto scoreType = VectorType::get(
+      {wgmmaAccumulatorRegisters(kernel.plan.tiling.blockKV)}, kernel.f32);
   // This warpgroup's 64 rows of Q_s, and the stage's K_s; 8-row groups of
   // the 128-byte swizzle 1024 bytes apart. Step s reads column block
   // 16 s / 64 (each [rows][128 B]), 32 bytes further into its rows per
@@ -218,11 +219,13 @@ Value WarpgroupMmaVariant::issueScores(const KeyBlockAt &at) {
     int64_t columnBlock = column / blockColumns;
     Value queryDesc = descriptor(
         math.addConstant(queryStart,
-                         columnBlock * kernel.blockQ * kRowBytes + within),
+                         columnBlock * kernel.plan.tiling.blockQ * kRowBytes +
+                             within),
         /*leading=*/16, /*stride=*/8 * kRowBytes);
     Value keyDesc = descriptor(
         math.addConstant(keyStart,
-                         columnBlock * kernel.blockKV * kRowBytes + within),
+                         columnBlock * kernel.plan.tiling.blockKV * kRowBytes +
+                             within),
         /*leading=*/16, /*stride=*/8 * kRowBytes);
     auto mma = WarpgroupMmaOp::create(b(), loc, scoreType, scores, queryDesc,
                                       flatQuery, keyDesc, flatKey,
@@ -245,7 +248,8 @@ WarpgroupMmaVariant::softmax(const KeyBlockAt &at, Value scores,
   Location loc = at.loc;
   IndexMath math{b(), loc};
   const SoftmaxExponent &exponent = kernel.exponent;
-  int64_t scoreRegisters = wgmmaAccumulatorRegisters(kernel.blockKV);
+  int64_t scoreRegisters =
+      wgmmaAccumulatorRegisters(kernel.plan.tiling.blockKV);
   std::array<Value, 2> rows = threadRows();
   Value pairColumn = quadColumn();
 
@@ -324,16 +328,17 @@ WarpgroupMmaVariant::valueOperands(ArrayRef<Value> probPairs, Value stage) {
   Value valueStart = stageOffset(stage, kernel.valueDim);
   auto aType = aFragmentType(kernel.valueElementType);
   ValueOperands operands;
-  for (int64_t step = 0; step < kernel.blockKV / kStepK; ++step) {
+  for (int64_t step = 0; step < kernel.plan.tiling.blockKV / kStepK; ++step) {
     Value operand = arith::ConstantOp::create(b(), loc, b().getZeroAttr(aType));
     for (int64_t i = 0; i < 4; ++i)
       operand = vector::InsertOp::create(
           b(), loc, probPairs[4 * step + 2 * (i / 2) + i % 2], operand,
           ArrayRef<int64_t>{i});
     operands.fragments.push_back(operand);
-    operands.descriptors.push_back(descriptor(
-        math.addConstant(valueStart, step * kStepK * kRowBytes),
-        /*leading=*/kernel.blockKV * kRowBytes, /*stride=*/8 * kRowBytes));
+    operands.descriptors.push_back(
+        descriptor(math.addConstant(valueStart, step * kStepK * kRowBytes),
+                   /*leading=*/kernel.plan.tiling.blockKV * kRowBytes,
+                   /*stride=*/8 * kRowBytes));
   }
   return operands;
 }

@@ -3,8 +3,8 @@
 // Stage: NVVM lowering, inside the outlined gpu.module, before upstream's
 // convert-gpu-to-nvvm. The kernels' softmax computes p = 2^(u c - m c) with
 // math.exp2 marked `afn` (approximate functions allowed; SoftmaxExponent in
-// KernelBuilder.h): that is FlashAttention-2's one ex2.approx.ftz.f32 per
-// score. Upstream lowers every math.exp2 through libdevice's __nv_exp2f,
+// GPUKernel/KernelSupport.h): that is FlashAttention-2's one ex2.approx.ftz.f32
+// per score. Upstream lowers every math.exp2 through libdevice's __nv_exp2f,
 // which without flush-to-zero for the whole module is ex2.approx.f32 with
 // subnormal handling, and offers no per-op choice. This pass takes exactly
 // the `afn` ones to the NVVM intrinsic llvm.nvvm.ex2.approx.ftz.f (f32,
