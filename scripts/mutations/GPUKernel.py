@@ -327,15 +327,19 @@ MUTATIONS = [
                     "does not)"),
     Mutation(
         name="kernel-no-rescale",
-        function="mlir::fa::gpu_kernel::KernelBuilder::computeKeyBlock",
-        old="          acc.push_back(contractingMul(b, lloc, part, alphas));",
+        function="mlir::fa::gpu_kernel::FMAVariant::computeKeyBlock",
+        old="""
+          acc.push_back(contractingMul(b, lloc, part, alphas));
+        """,
         new="          acc.push_back(part);",
         tests=multi_block_sweep("fma") + [DIFFERENTIAL],
         description="the FMA kernel does not rescale its accumulator"),
     Mutation(
         name="kernel-mma-no-rescale",
-        function="mlir::fa::gpu_kernel::KernelBuilder::accumulateRow",
-        old="    next.push_back(vector::FMAOp::create(b, loc, part, alphas, slice));",
+        function="mlir::fa::gpu_kernel::SharedMmaVariant::accumulateRow",
+        old="""
+    next.push_back(vector::FMAOp::create(b, loc, part, alphas, slice));
+  """,
         new="    next.push_back(arith::AddFOp::create(b, loc, part, slice));",
         tests=multi_block_sweep("mma"),
         description="the tensor-core kernel does not rescale its accumulator"),
@@ -385,38 +389,45 @@ MUTATIONS = [
         description="the next key block is prefetched into the stage being read"),
     Mutation(
         name="swapped-fragment-halves",
-        function="mlir::fa::gpu_kernel::KernelBuilder::accumulateRow",
-        old="""    Value slice = vector::ShuffleOp::create(b, loc, halves[0], halves[1],""",
-        new="""    Value slice = vector::ShuffleOp::create(b, loc, halves[1], halves[0],""",
+        function="mlir::fa::gpu_kernel::SharedMmaVariant::accumulateRow",
+        old="""
+    Value slice =
+        vector::ShuffleOp::create(b, loc, halves[0], halves[1],
+                                  """,
+        new="    Value slice = vector::ShuffleOp::create(b, loc, halves[1], halves[0],",
         tests=KERNEL_MMA,
         description="the accumulator reads a result chunk's halves swapped"),
     Mutation(
         name="dropped-shuffle",
-        function="mlir::fa::gpu_kernel::KernelBuilder::combineRowParts",
-        old="""    value = arith::getReductionOp(kind, b, loc, value,
-                                  shuffle.getShuffleResult());""",
-        new="""    (void)shuffle;""",
+        function="mlir::fa::gpu_kernel::SharedMmaVariant::combineRowParts",
+        old="""
+    value =
+        arith::getReductionOp(kind, b, loc, value, shuffle.getShuffleResult());
+  """,
+        new="    (void)shuffle;",
         tests=KERNEL_MMA,
         description="the two threads of a row never combine their max and sum"),
     # The register-resident kernel (the default tensor-core kernel) and the
     # lane-exact CPU model of its warp collectives.
     Mutation(
         name="fragment-no-rescale",
-        function="mlir::fa::gpu_kernel::KernelBuilder::fragmentSoftmaxAndValues",
-        old="""          Value scaled = contractingMul(
-              b, loc, extractElement(b, loc, acc, r, j), alphas[i * 2 + r]);""",
-        new="""          Value scaled = extractElement(b, loc, acc, r, j);""",
+        function="mlir::fa::gpu_kernel::RegisterFragmentVariant::fragmentSoftmaxAndValues",
+        old="""
+          Value scaled = contractingMul(
+              b, loc, extractElement(b, loc, acc, r, j), alphas[i * 2 + r]);
+          """,
+        new="          Value scaled = extractElement(b, loc, acc, r, j);",
         tests=KERNEL_MMA,
         description="the register kernel does not rescale its O fragments"),
     Mutation(
         name="fragment-row-halves-swapped",
-        function="mlir::fa::gpu_kernel::KernelBuilder::fragmentSoftmaxAndValues",
+        function="mlir::fa::gpu_kernel::RegisterFragmentVariant::fragmentSoftmaxAndValues",
         old="""        int64_t n = 2 * step + reg / 2, r = reg % 2;
-        fragment = vector::InsertOp::create(
-            b, loc, probPairs""",
+        fragment = vector::InsertOp::create(b, loc,
+                                            probPairs""",
         new="""        int64_t n = 2 * step + reg / 2, r = 1 - reg % 2;
-        fragment = vector::InsertOp::create(
-            b, loc, probPairs""",
+        fragment = vector::InsertOp::create(b, loc,
+                                            probPairs""",
         tests=KERNEL_MMA,
         description="P's A fragment takes rows g + 8 and g in swapped registers"),
     Mutation(
@@ -428,9 +439,11 @@ MUTATIONS = [
         description="a row's max and sum combine two lanes of its quad, not four"),
     Mutation(
         name="fragment-v-not-transposed",
-        function="mlir::fa::gpu_kernel::KernelBuilder::fragmentSoftmaxAndValues",
-        old="""                                    valueElementType, true));""",
-        new="""                                    valueElementType, false));""",
+        function="mlir::fa::gpu_kernel::RegisterFragmentVariant::fragmentSoftmaxAndValues",
+        old="""
+                                           kernel.valueElementType, true));
+    """,
+        new="                                    kernel.valueElementType, false));",
         tests=KERNEL_MMA,
         description="V's B fragments are loaded without .trans"),
     Mutation(
@@ -446,10 +459,14 @@ MUTATIONS = [
         # The variant claims its steps end with a barrier, so the schedule
         # places none before the buffers are refilled.
         old="""  bool readsKeysOnlyInScores() const override { return true; }
-};""",
+
+private:
+  /// (m, l) per fragment row""",
         new="""  bool readsKeysOnlyInScores() const override { return true; }
   bool endsWithBarrier() const override { return true; }
-};""",
+
+private:
+  /// (m, l) per fragment row""",
         tests=KERNEL_MMA,
         description="a warp refills K/V buffers that another warp still reads"),
     Mutation(
@@ -457,11 +474,13 @@ MUTATIONS = [
         function=None,
         old="""    kernel.storeRowResults(block, self, state, /*halves=*/false);
   }
-};""",
+
+private:""",
         new="""    kernel.storeRowResults(block, self, state, /*halves=*/false);
   }
   bool endsWithBarrier() const override { return true; }
-};""",
+
+private:""",
         tests=KERNEL_FMA,
         description="the FMA kernel refills K/V buffers that other threads still read"),
     # FlashAttention-2's exponential and copy order (issue 28).
@@ -732,9 +751,9 @@ MUTATIONS = [
     # the guard check, which reports row Nq of the output.
     Mutation(
         name="fragment-epilogue-row-past-end",
-        function="mlir::fa::gpu_kernel::KernelBuilder::fragmentEpilogue",
-        old="""          b, loc, math.lt(row, queryLen), [&](OpBuilder &tb, Location tloc) {""",
-        new="""          b, loc, math.le(row, queryLen), [&](OpBuilder &tb, Location tloc) {""",
+        function="mlir::fa::gpu_kernel::RegisterFragmentVariant::fragmentEpilogue",
+        old="""          b, loc, math.lt(row, kernel.queryLen),""",
+        new="""          b, loc, math.le(row, kernel.queryLen),""",
         tests=[SWEEP + "kernel-mma-causal-d128.mlir", "test/Integration/packed-sequences.mlir"],
         description="the register-fragment epilogue stores row Nq, one row past the output"),
     # Issue 31: a kernel that takes a partial last key block for a whole
@@ -753,9 +772,11 @@ MUTATIONS = [
     # seed 31) that were missing tests, with the tests that now kill them.
     Mutation(
         name="op31-fragment-rows-three-per-tile",
-        function="mlir::fa::gpu_kernel::KernelBuilder::fragmentSoftmaxAndValues",
-        old="""    for (int64_t r = 0; r < 2; ++r)
-      rows.push_back(math.add(""",
+        function="mlir::fa::gpu_kernel::RegisterFragmentVariant::fragmentSoftmaxAndValues",
+        old="""
+    for (int64_t r = 0; r < 2; ++r)
+      rows.push_back(math.add(
+          """,
         new="""    for (int64_t r = 0; r <= 2; ++r)
       rows.push_back(math.add(""",
         tests=["test/Integration/Tiling/kernel-mma-two-m-tiles-causal.mlir"],

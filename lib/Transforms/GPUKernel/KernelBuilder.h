@@ -168,11 +168,6 @@ struct KernelBuilder : TileCopier {
   SmallVector<Value> forRowOwner(Value ownsRow,
                                  function_ref<SmallVector<Value>()> compute,
                                  ValueRange otherwise);
-  /// (m, l, acc slices...) after one key block.
-  SmallVector<Value> computeKeyBlock(Value thread, Value row, Value batch,
-                                     Value head, Value col0, Value stage,
-                                     Value querySmem, Value keySmem,
-                                     Value valueSmem, ValueRange state);
   Value scoreOf(Value raw, Value batch, Value head, Value row, Value col);
   /// The buffers of the tensors the op's score_mod and mask_mod read, and
   /// of its sinks (null without).
@@ -202,24 +197,8 @@ struct KernelBuilder : TileCopier {
            keys % plan.tiling.blockKV == 0;
   }
 
-  // The tensor-core kernel (tensorCores): per key block, the warps compute
-  // S = Q K^T into `results`, thread t turns row t into probabilities in
-  // `probs`, the warps compute P V into `results`, thread t folds row t into
-  // its accumulator.
-  /// First query row (of the block) of warp tile `tile` of `thread`'s warp:
-  /// an affine function of the thread id alone, so every lane of a warp
-  /// computes the same and upstream's vector-to-nvgpu conversion can
-  /// distribute the matmul over the lanes.
-  Value warpTileRow(Value thread, int64_t tile);
-  void warpMatmulTiles(
-      Value thread, Value lhs, int64_t k, int64_t n, Value rhs,
-      function_ref<SmallVector<Value>(OpBuilder &, Location, Value, Value)>
-          rhsIndices,
-      AffineMap rhsMap, Value results);
-  void warpScores(Value thread, Value stage, Value querySmem, Value keySmem,
-                  Value results);
-  void warpProbsTimesValues(Value thread, Value stage, Value probs,
-                            Value valueSmem, Value results);
+  // The shared-memory tensor-core kernel's results tile (SharedMmaKernel.cpp),
+  // which its epilogue (storeRowResults) reads too.
   /// Where thread `thread`'s row of the results tile is, as indices
   /// [row tile, chunk, row in tile, column] with the column left to the
   /// caller, and the columns (0 or 4) of its two 16-byte halves of each
@@ -232,37 +211,6 @@ struct KernelBuilder : TileCopier {
     std::array<Value, 2> halves;
   };
   RowHalves resultHalves(Value thread);
-  Value combineRowParts(Value value, arith::AtomicRMWKind kind);
-  /// (m', l', alpha) of query row `thread` after one key block; writes the
-  /// row's probabilities, rounded to V's type, to `probs`.
-  SmallVector<Value> softmaxRow(Value thread, Value row, Value batch,
-                                Value head, Value col0, Value results,
-                                Value probs, Value oldMax, Value oldSum);
-  /// acc * alpha + results[thread] for the accumulator slices `acc`, which
-  /// the tensor-core kernel keeps in the thread's half order (each slice:
-  /// the half at halves[0], then the one at halves[1]).
-  SmallVector<Value> accumulateRow(Value thread, Value alpha, Value results,
-                                   ValueRange acc);
-
-  // The register-fragment kernel (registerFragments, RegisterFragmentKernel.cpp):
-  // warp w owns rows [w R, (w + 1) R) of the block, R = block_q / warps, as
-  // R / 16 fragment rows of 16; S, P and O live in mma.sync fragments.
-  /// (m, l) per fragment row and the O fragments, all zero / -inf.
-  SmallVector<Value> fragmentInitState(Value thread);
-  /// One key block in two steps, so that the copies of FlashAttention-2's
-  /// order fit between them: S = Q K^T (reads K_s), then the online softmax
-  /// and O += P V (reads V_s), which give the state after the block.
-  SmallVector<Value> fragmentScores(Value thread, Value stage, Value querySmem,
-                                    Value keySmem);
-  SmallVector<Value> fragmentSoftmaxAndValues(Value thread, Value batch,
-                                              Value head, Value row0,
-                                              Value col0, Value stage,
-                                              Value valueSmem,
-                                              ArrayRef<Value> scores,
-                                              ValueRange state);
-  /// O = acc / l and the logsumexp, from the fragments.
-  void fragmentEpilogue(Value thread, Value batch, Value head, Value row0,
-                        ValueRange state);
 };
 
 /// One key block as a variant sees it: where it is built, its first key

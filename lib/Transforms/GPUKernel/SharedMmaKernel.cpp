@@ -35,14 +35,17 @@ namespace mlir::fa::gpu_kernel {
 
 namespace {
 
+/// The shared-memory tensor-core kernel (KernelPlan::tensorCores without
+/// register fragments): per key block, the warps compute S = Q K^T into
+/// `results`, thread t turns row t into probabilities in `probs`, the warps
+/// compute P V into `results`, thread t folds row t into its accumulator.
 class SharedMmaVariant final : public KernelVariant {
 public:
   using KernelVariant::KernelVariant;
 
   SmallVector<Value> initState() override { return kernel.rowInitState(); }
   SmallVector<Value> scores(const KeyBlockAt &at) override {
-    kernel.warpScores(self.thread, at.stage, tiles.query, tiles.key,
-                      tiles.results);
+    warpScores(self.thread, at.stage, tiles.query, tiles.key, tiles.results);
     gpu::BarrierOp::create(kernel.b, at.loc);
     return {};
   }
@@ -53,20 +56,20 @@ public:
     SmallVector<Value> softmax = kernel.forRowOwner(
         self.ownsRow,
         [&] {
-          return kernel.softmaxRow(self.thread, self.row, block.batch,
-                                   block.head, at.col0, tiles.results,
-                                   tiles.probs, state[0], state[1]);
+          return softmaxRow(self.thread, self.row, block.batch, block.head,
+                            at.col0, tiles.results, tiles.probs, state[0],
+                            state[1]);
         },
         {state[0], state[1], one});
     gpu::BarrierOp::create(b, at.loc);
-    kernel.warpProbsTimesValues(self.thread, at.stage, tiles.probs, tiles.value,
-                                tiles.results);
+    warpProbsTimesValues(self.thread, at.stage, tiles.probs, tiles.value,
+                         tiles.results);
     gpu::BarrierOp::create(b, at.loc);
     SmallVector<Value> accumulated = kernel.forRowOwner(
         self.ownsRow,
         [&] {
-          return kernel.accumulateRow(self.thread, softmax[2], tiles.results,
-                                      state.drop_front(2));
+          return accumulateRow(self.thread, softmax[2], tiles.results,
+                               state.drop_front(2));
         },
         state.drop_front(2));
     SmallVector<Value> next = {softmax[0], softmax[1]};
@@ -78,6 +81,33 @@ public:
   }
   bool readsKeysOnlyInScores() const override { return true; }
   bool endsWithBarrier() const override { return true; }
+
+private:
+  /// First query row (of the block) of warp tile `tile` of `thread`'s warp:
+  /// an affine function of the thread id alone, so every lane of a warp
+  /// computes the same and upstream's vector-to-nvgpu conversion can
+  /// distribute the matmul over the lanes.
+  Value warpTileRow(Value thread, int64_t tile);
+  void warpMatmulTiles(
+      Value thread, Value lhs, int64_t k, int64_t n, Value rhs,
+      function_ref<SmallVector<Value>(OpBuilder &, Location, Value, Value)>
+          rhsIndices,
+      AffineMap rhsMap, Value results);
+  void warpScores(Value thread, Value stage, Value querySmem, Value keySmem,
+                  Value results);
+  void warpProbsTimesValues(Value thread, Value stage, Value probs,
+                            Value valueSmem, Value results);
+  Value combineRowParts(Value value, arith::AtomicRMWKind kind);
+  /// (m', l', alpha) of query row `thread` after one key block; writes the
+  /// row's probabilities, rounded to V's type, to `probs`.
+  SmallVector<Value> softmaxRow(Value thread, Value row, Value batch,
+                                Value head, Value col0, Value results,
+                                Value probs, Value oldMax, Value oldSum);
+  /// acc * alpha + results[thread] for the accumulator slices `acc`, which
+  /// the tensor-core kernel keeps in the thread's half order (each slice:
+  /// the half at halves[0], then the one at halves[1]).
+  SmallVector<Value> accumulateRow(Value thread, Value alpha, Value results,
+                                   ValueRange acc);
 };
 
 } // namespace
@@ -90,9 +120,12 @@ makeSharedMmaVariant(KernelBuilder &kernel,
   return std::make_unique<SharedMmaVariant>(kernel, block, tiles, self);
 }
 
-Value KernelBuilder::warpTileRow(Value thread, int64_t tile) {
-  int64_t rowsPerWarp = plan.tiling.blockQ / (threads / kWarpSize);
-  AffineExpr t = getAffineDimExpr(0, ctx);
+Value SharedMmaVariant::warpTileRow(Value thread, int64_t tile) {
+  OpBuilder &b = kernel.b;
+  Location loc = kernel.loc;
+  int64_t rowsPerWarp =
+      kernel.plan.tiling.blockQ / (kernel.threads / kWarpSize);
+  AffineExpr t = getAffineDimExpr(0, kernel.ctx);
   return affine::AffineApplyOp::create(
       b, loc,
       AffineMap::get(1, 0, t.floorDiv(kWarpSize) * rowsPerWarp + tile * kMmaM),
@@ -119,18 +152,21 @@ static Value warpMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
 /// (columns by k) tiles read from `rhs` at `rhsIndices(column0, k0)`
 /// through `rhsMap`. The warp's A fragments are read once per 16-row tile;
 /// each 8-column tile of the result is k / 16 mma.syncs.
-void KernelBuilder::warpMatmulTiles(
+void SharedMmaVariant::warpMatmulTiles(
     Value thread, Value lhs, int64_t k, int64_t n, Value rhs,
     function_ref<SmallVector<Value>(OpBuilder &, Location, Value, Value)>
         rhsIndices,
     AffineMap rhsMap, Value results) {
+  OpBuilder &b = kernel.b;
+  Location loc = kernel.loc;
   IndexMath math{b, loc};
-  int64_t tiles = plan.tiling.blockQ / (threads / kWarpSize) / kMmaM;
+  int64_t tiles =
+      kernel.plan.tiling.blockQ / (kernel.threads / kWarpSize) / kMmaM;
   Type lhsType = cast<MemRefType>(lhs.getType()).getElementType();
   Type rhsType = cast<MemRefType>(rhs.getType()).getElementType();
   auto aType = VectorType::get({kMmaM, kMmaK}, lhsType);
   auto bType = VectorType::get({kMmaN, kMmaK}, rhsType);
-  auto cType = VectorType::get({kMmaM, kMmaN}, f32);
+  auto cType = VectorType::get({kMmaM, kMmaN}, kernel.f32);
   Value zeroA = arith::ConstantOp::create(b, loc, b.getZeroAttr(lhsType));
   Value zeroB = arith::ConstantOp::create(b, loc, b.getZeroAttr(rhsType));
   Value zeroC = arith::ConstantOp::create(b, loc, b.getZeroAttr(cType));
@@ -139,7 +175,8 @@ void KernelBuilder::warpMatmulTiles(
   for (int64_t tile = 0; tile < tiles; ++tile) {
     Value tileRow = warpTileRow(thread, tile);
     Value rowTile = affine::AffineApplyOp::create(
-        b, loc, AffineMap::get(1, 0, getAffineDimExpr(0, ctx).floorDiv(kMmaM)),
+        b, loc,
+        AffineMap::get(1, 0, getAffineDimExpr(0, kernel.ctx).floorDiv(kMmaM)),
         ValueRange{tileRow});
     SmallVector<Value> lhsFragments;
     for (int64_t k0 = 0; k0 < k; k0 += kMmaK) {
@@ -163,7 +200,8 @@ void KernelBuilder::warpMatmulTiles(
           }
           Value chunk = affine::AffineApplyOp::create(
               lb, lloc,
-              AffineMap::get(1, 0, getAffineDimExpr(0, ctx).floorDiv(kMmaN)),
+              AffineMap::get(1, 0,
+                             getAffineDimExpr(0, kernel.ctx).floorDiv(kMmaN)),
               ValueRange{column0});
           vector::TransferWriteOp::create(
               lb, lloc, acc, results,
@@ -175,12 +213,13 @@ void KernelBuilder::warpMatmulTiles(
 
 /// results[warp rows][0, Bc) = Q_s[warp rows] K_s[stage]^T: K's rows are
 /// the B tiles as they are.
-void KernelBuilder::warpScores(Value thread, Value stage, Value querySmem,
-                               Value keySmem, Value results) {
+void SharedMmaVariant::warpScores(Value thread, Value stage, Value querySmem,
+                                  Value keySmem, Value results) {
   AffineMap rows = AffineMap::get(
-      3, 0, {getAffineDimExpr(1, ctx), getAffineDimExpr(2, ctx)}, ctx);
+      3, 0, {getAffineDimExpr(1, kernel.ctx), getAffineDimExpr(2, kernel.ctx)},
+      kernel.ctx);
   warpMatmulTiles(
-      thread, querySmem, headDim, plan.tiling.blockKV, keySmem,
+      thread, querySmem, kernel.headDim, kernel.plan.tiling.blockKV, keySmem,
       [&](OpBuilder &, Location, Value key0, Value d0) {
         return SmallVector<Value>{stage, key0, d0};
       },
@@ -190,13 +229,15 @@ void KernelBuilder::warpScores(Value thread, Value stage, Value querySmem,
 /// results[warp rows][0, Dv) = probs[warp rows] V_s[stage]: V's tiles are
 /// read transposed (8 value columns x 16 keys), which ldmatrix does with
 /// .trans.
-void KernelBuilder::warpProbsTimesValues(Value thread, Value stage, Value probs,
-                                         Value valueSmem, Value results) {
+void SharedMmaVariant::warpProbsTimesValues(Value thread, Value stage,
+                                            Value probs, Value valueSmem,
+                                            Value results) {
   // (stage, key, column) -> (column, key).
   AffineMap transposed = AffineMap::get(
-      3, 0, {getAffineDimExpr(2, ctx), getAffineDimExpr(1, ctx)}, ctx);
+      3, 0, {getAffineDimExpr(2, kernel.ctx), getAffineDimExpr(1, kernel.ctx)},
+      kernel.ctx);
   warpMatmulTiles(
-      thread, probs, plan.tiling.blockKV, valueDim, valueSmem,
+      thread, probs, kernel.plan.tiling.blockKV, kernel.valueDim, valueSmem,
       [&](OpBuilder &, Location, Value column0, Value key0) {
         return SmallVector<Value>{stage, key0, column0};
       },
@@ -238,8 +279,11 @@ KernelBuilder::RowHalves KernelBuilder::resultHalves(Value thread) {
 
 /// The sum (or max) of `value` over the rowSplit threads of a row: one
 /// butterfly shuffle per halving, so every part ends with the same total.
-Value KernelBuilder::combineRowParts(Value value, arith::AtomicRMWKind kind) {
-  for (int64_t distance = 1; distance < plan.rowSplit; distance *= 2) {
+Value SharedMmaVariant::combineRowParts(Value value,
+                                        arith::AtomicRMWKind kind) {
+  OpBuilder &b = kernel.b;
+  Location loc = kernel.loc;
+  for (int64_t distance = 1; distance < kernel.plan.rowSplit; distance *= 2) {
     Value offset =
         arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(distance));
     Value width =
@@ -252,26 +296,28 @@ Value KernelBuilder::combineRowParts(Value value, arith::AtomicRMWKind kind) {
   return value;
 }
 
-SmallVector<Value> KernelBuilder::softmaxRow(Value thread, Value row,
-                                             Value batch, Value head,
-                                             Value col0, Value results,
-                                             Value probs, Value oldMax,
-                                             Value oldSum) {
+SmallVector<Value> SharedMmaVariant::softmaxRow(Value thread, Value row,
+                                                Value batch, Value head,
+                                                Value col0, Value results,
+                                                Value probs, Value oldMax,
+                                                Value oldSum) {
+  OpBuilder &b = kernel.b;
+  Location loc = kernel.loc;
   IndexMath math{b, loc};
   // One 8-column chunk of the results tile per step, in two 16-byte halves
   // (resultHalves); P is stored as two 8-byte halves at the same columns.
   constexpr int64_t half = kMmaN / 2;
-  auto halfType = VectorType::get({half}, f32);
-  RowHalves at = resultHalves(thread);
+  auto halfType = VectorType::get({half}, kernel.f32);
+  KernelBuilder::RowHalves at = kernel.resultHalves(thread);
   // Step i takes chunk i * rowSplit + part: its first key, relative to the
   // block, is c0 = 8 * chunk.
   auto chunkOf = [&](IndexMath &m, Value step) {
-    return m.add(m.mul(step, m.constant(plan.rowSplit)), at.part);
+    return m.add(m.mul(step, m.constant(kernel.plan.rowSplit)), at.part);
   };
   auto resultIndices = [&](Value chunk, Value column) {
     return SmallVector<Value>{at.rowTile, chunk, at.rowInTile, column};
   };
-  int64_t steps = plan.tiling.blockKV / kMmaN / plan.rowSplit;
+  int64_t steps = kernel.plan.tiling.blockKV / kMmaN / kernel.plan.rowSplit;
   auto aligned = [](auto access, int64_t bytes) {
     access.setAlignment(bytes);
     return access;
@@ -310,7 +356,8 @@ SmallVector<Value> KernelBuilder::softmaxRow(Value thread, Value row,
       Value firstKey = lm.add(lm.add(col0, c0), column);
       for (int64_t j = 0; j < half; ++j) {
         Value raw = vector::ExtractOp::create(b, lloc, scores, j);
-        Value s = scoreOf(raw, batch, head, row, lm.addConstant(firstKey, j));
+        Value s =
+            kernel.scoreOf(raw, batch, head, row, lm.addConstant(firstKey, j));
         scores = vector::InsertOp::create(b, lloc, s, scores, j);
       }
       aligned(vector::StoreOp::create(b, lloc, scores, results, indices),
@@ -322,9 +369,9 @@ SmallVector<Value> KernelBuilder::softmaxRow(Value thread, Value row,
   });
   // The row's max over every part (all parts start from the same m).
   Value newMax = combineRowParts(localMax, arith::AtomicRMWKind::maximumf);
-  Value negatedShift = exponent.negatedShift(b, loc, newMax);
+  Value negatedShift = kernel.exponent.negatedShift(b, loc, newMax);
   // alpha = 2^(m c - m' c) rescales what was summed under the old max.
-  Value alpha = exponent.rescale(b, loc, oldMax, negatedShift);
+  Value alpha = kernel.exponent.rescale(b, loc, oldMax, negatedShift);
   // Pass 2: p_j = 2^(u_j c - m' c), l' = alpha l + sum_j p_j; P gets p_j
   // rounded to V's type, which the second matmul multiplies V with.
   Value localSum = overRowChunks(
@@ -335,15 +382,15 @@ SmallVector<Value> KernelBuilder::softmaxRow(Value thread, Value row,
               aligned(vector::LoadOp::create(b, lloc, halfType, results,
                                              resultIndices(chunk, column)),
                       kChunkBytes);
-          Value p = exponent.probability(b, lloc, scores, negatedShift);
+          Value p = kernel.exponent.probability(b, lloc, scores, negatedShift);
           sum = vector::ReductionOp::create(b, lloc, vector::CombiningKind::ADD,
                                             p, sum);
           Value rounded = arith::TruncFOp::create(
-              b, lloc, halfType.clone(valueElementType), p);
+              b, lloc, halfType.clone(kernel.valueElementType), p);
           aligned(
               vector::StoreOp::create(b, lloc, rounded, probs,
                                       ValueRange{at.row, lm.add(c0, column)}),
-              half * elementBytes(valueElementType));
+              half * elementBytes(kernel.valueElementType));
         }
         return sum;
       });
@@ -353,22 +400,26 @@ SmallVector<Value> KernelBuilder::softmaxRow(Value thread, Value row,
   return {newMax, newSum, alpha};
 }
 
-SmallVector<Value> KernelBuilder::accumulateRow(Value thread, Value alpha,
-                                                Value results, ValueRange acc) {
+SmallVector<Value> SharedMmaVariant::accumulateRow(Value thread, Value alpha,
+                                                   Value results,
+                                                   ValueRange acc) {
+  OpBuilder &b = kernel.b;
+  Location loc = kernel.loc;
   // Slices are 8 columns (16 bytes of f16/bf16): one chunk of the results
   // tile, read as its two halves in the thread's order.
   constexpr int64_t half = kMmaN / 2;
   assert(accumulatorSlice() == kMmaN && "tensor-core slices are one chunk");
-  auto halfType = VectorType::get({half}, f32);
-  auto sliceType = VectorType::get({kMmaN}, f32);
-  RowHalves at = resultHalves(thread);
+  auto halfType = VectorType::get({half}, kernel.f32);
+  auto sliceType = VectorType::get({kMmaN}, kernel.f32);
+  KernelBuilder::RowHalves at = kernel.resultHalves(thread);
   Value alphas = vector::BroadcastOp::create(b, loc, sliceType, alpha);
   SmallVector<Value> next;
   IndexMath math{b, loc};
   for (auto [index, part] : llvm::enumerate(acc)) {
     // Slice `index` of this thread is chunk index * rowSplit + part.
     Value chunk = math.add(
-        math.constant(static_cast<int64_t>(index) * plan.rowSplit), at.part);
+        math.constant(static_cast<int64_t>(index) * kernel.plan.rowSplit),
+        at.part);
     SmallVector<Value, 2> halves;
     for (Value column : at.halves) {
       auto load = vector::LoadOp::create(
