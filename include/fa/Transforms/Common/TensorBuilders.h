@@ -22,11 +22,7 @@
 namespace mlir::fa {
 
 /// Widens an f16/bf16 scalar to f32 (identity for f32).
-inline Value castToF32(OpBuilder &b, Location loc, Value scalar) {
-  if (scalar.getType().isF32())
-    return scalar;
-  return arith::ExtFOp::create(b, loc, b.getF32Type(), scalar);
-}
+Value castToF32(OpBuilder &b, Location loc, Value scalar);
 
 inline Value createEmpty(OpBuilder &b, Location loc,
                          ArrayRef<OpFoldResult> sizes, Type elementType) {
@@ -34,64 +30,27 @@ inline Value createEmpty(OpBuilder &b, Location loc,
 }
 
 /// A tensor of `sizes` filled with `fillValue`.
-inline Value createFilled(OpBuilder &b, Location loc,
-                          ArrayRef<OpFoldResult> sizes, Type elementType,
-                          TypedAttr fillValue) {
-  Value empty = createEmpty(b, loc, sizes, elementType);
-  Value fill = arith::ConstantOp::create(b, loc, fillValue);
-  return linalg::FillOp::create(b, loc, ValueRange{fill}, ValueRange{empty})
-      .getResult(0);
-}
+Value createFilled(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
+                   Type elementType, TypedAttr fillValue);
 
 /// Emits a linalg.generic with one output whose body yields `body(args)`.
-inline Value
-createGeneric(OpBuilder &b, Location loc, ValueRange inputs, Value init,
-              ArrayRef<AffineMap> maps,
-              ArrayRef<utils::IteratorType> iteratorTypes,
-              function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
-  auto generic = linalg::GenericOp::create(
-      b, loc, TypeRange{init.getType()}, inputs, ValueRange{init}, maps,
-      iteratorTypes, [&](OpBuilder &nb, Location nloc, ValueRange args) {
-        linalg::YieldOp::create(nb, nloc, body(nb, nloc, args));
-      });
-  return generic.getResult(0);
-}
+Value createGeneric(
+    OpBuilder &b, Location loc, ValueRange inputs, Value init,
+    ArrayRef<AffineMap> maps, ArrayRef<utils::IteratorType> iteratorTypes,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body);
 
 /// The body of an f32 contraction: `args[2] + f32(args[0]) * f32(args[1])`
 /// (the operands widened from f16/bf16).
-inline Value multiplyAddF32(OpBuilder &b, Location loc, ValueRange args) {
-  // Two statements: the order of function arguments is unspecified, and
-  // GCC and Clang would emit the two extensions in different orders.
-  Value lhs = castToF32(b, loc, args[0]);
-  Value rhs = castToF32(b, loc, args[1]);
-  Value product = arith::MulFOp::create(b, loc, lhs, rhs);
-  return arith::AddFOp::create(b, loc, args[2], product);
-}
+Value multiplyAddF32(OpBuilder &b, Location loc, ValueRange args);
 
 /// `max`, or 0 where it is -inf: the shift that keeps exp(-inf - shift) from
 /// becoming exp(NaN) on rows that have seen no key.
-inline Value safeRowMax(OpBuilder &b, Location loc, Value max) {
-  Value negInf = arith::ConstantOp::create(
-      b, loc, b.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
-  Value isEmpty =
-      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, max, negInf);
-  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
-  return arith::SelectOp::create(b, loc, isEmpty, zero, max);
-}
+Value safeRowMax(OpBuilder &b, Location loc, Value max);
 
 /// `acc / sum` rounded once to `elementType`, 0 where `sum` is 0 (a row
 /// with no visible key).
-inline Value normalizeRow(OpBuilder &b, Location loc, Value acc, Value sum,
-                          Type elementType) {
-  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
-  Value isEmpty =
-      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, sum, zero);
-  Value quotient = arith::DivFOp::create(b, loc, acc, sum);
-  Value result = arith::SelectOp::create(b, loc, isEmpty, zero, quotient);
-  if (elementType.isF32())
-    return result;
-  return arith::TruncFOp::create(b, loc, elementType, result);
-}
+Value normalizeRow(OpBuilder &b, Location loc, Value acc, Value sum,
+                   Type elementType);
 
 /// The scaled, masked score of one element, inside a linalg body: `scale *
 /// raw`, plus an additive bias, with every failed visibility condition
@@ -119,15 +78,7 @@ public:
   void setHiddenScore(double value) { hiddenScore = value; }
 
   /// A mask element: a keep-flag (i1) or an additive bias (any float).
-  void addMask(Value element) {
-    if (!element.getType().isInteger(1))
-      score = arith::AddFOp::create(b, loc, score, castToF32(b, loc, element));
-    else if (std::isinf(hiddenScore) && hiddenScore < 0)
-      require(element);
-    else
-      shown = shown ? arith::AndIOp::create(b, loc, shown, element).getResult()
-                    : element;
-  }
+  void addMask(Value element);
 
   void require(Value condition) {
     visible = visible ? arith::AndIOp::create(b, loc, visible, condition)
@@ -136,27 +87,9 @@ public:
 
   /// With a finite hidden score: whether the i1 mask hides this key (its
   /// score is the constant fill, whose gradient is 0). Null otherwise.
-  Value filled() {
-    if (!shown)
-      return Value();
-    Value trueValue = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
-    return arith::XOrIOp::create(b, loc, shown, trueValue);
-  }
+  Value filled();
 
-  Value finish() {
-    Value result = score;
-    if (shown) {
-      Value fill = arith::ConstantOp::create(
-          b, loc, b.getF32FloatAttr(static_cast<float>(hiddenScore)));
-      result = arith::SelectOp::create(b, loc, shown, score, fill);
-    }
-    if (!visible)
-      return result;
-    Value negInf = arith::ConstantOp::create(
-        b, loc,
-        b.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
-    return arith::SelectOp::create(b, loc, visible, result, negInf);
-  }
+  Value finish();
 
 private:
   OpBuilder &b;
@@ -170,38 +103,17 @@ private:
 /// i1 mask element of an op with mask_fill) is false: a filled key's score
 /// is a constant, with no gradient. Shared by the reference and the tiled
 /// backward.
-inline Value scoreGradient(OpBuilder &b, Location loc, Value prob,
-                           Value gradProb, Value rowTerm, Value shown) {
-  Value centered = arith::SubFOp::create(b, loc, gradProb, rowTerm);
-  Value gradient = arith::MulFOp::create(b, loc, prob, centered);
-  if (!shown)
-    return gradient;
-  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
-  return arith::SelectOp::create(b, loc, shown, gradient, zero);
-}
+Value scoreGradient(OpBuilder &b, Location loc, Value prob, Value gradProb,
+                    Value rowTerm, Value shown);
 
 /// The grid of a tiled lowering's pass: an scf.forall over `sizes` mapped to GPU blocks
 /// (z, y, x), whose results are `outputs`.
-inline scf::ForallOp createBlockGrid(OpBuilder &b, Location loc, ValueRange sizes,
-                              ValueRange outputs) {
-  MLIRContext *ctx = b.getContext();
-  SmallVector<Attribute> mapping = {
-      gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimZ),
-      gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimY),
-      gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimX)};
-  return scf::ForallOp::create(b, loc, getAsOpFoldResult(sizes), outputs,
-                               b.getArrayAttr(mapping));
-}
+scf::ForallOp createBlockGrid(OpBuilder &b, Location loc, ValueRange sizes,
+                              ValueRange outputs);
 
 /// A kernel's thread loop: an scf.forall over `threads` mapped to
 /// #gpu.thread<x>, with no results.
-inline scf::ForallOp createThreadLoop(OpBuilder &b, Location loc,
-                                      int64_t threads) {
-  return scf::ForallOp::create(
-      b, loc, SmallVector<OpFoldResult>{b.getIndexAttr(threads)}, ValueRange{},
-      b.getArrayAttr({gpu::GPUThreadMappingAttr::get(b.getContext(),
-                                                     gpu::MappingId::DimX)}));
-}
+scf::ForallOp createThreadLoop(OpBuilder &b, Location loc, int64_t threads);
 
 /// A [rows, cols] slice of a rank-4 tensor at (b, h, row0, col0), padded
 /// with zeros to [tileRows, tileCols]. Dims listed in `broadcast` are read at
@@ -248,13 +160,7 @@ inline Value loadTile(OpBuilder &b, Location loc, Value source, Value batch,
 /// The map by which the generic over a [rows, keys] tile reads its mask
 /// tile: (i, j) -> (i, j), with 0 for a dim the mask broadcasts (dims 2 and
 /// 3 of its [B, H, Nq, Nk] broadcast flags).
-inline AffineMap maskTileMap(MLIRContext *ctx, ArrayRef<bool> maskBroadcast) {
-  AffineExpr zero = getAffineConstantExpr(0, ctx);
-  return AffineMap::get(2, 0,
-                        {maskBroadcast[2] ? zero : getAffineDimExpr(0, ctx),
-                         maskBroadcast[3] ? zero : getAffineDimExpr(1, ctx)},
-                        ctx);
-}
+AffineMap maskTileMap(MLIRContext *ctx, ArrayRef<bool> maskBroadcast);
 
 } // namespace mlir::fa
 
