@@ -183,7 +183,10 @@ void mlir::fa::applyScoreModifiers(MaskedScore &score, IndexMath &math,
                                    Value *slope) {
   if (Block *scoreMod = op.getScoreModBlock())
     score.modifyScore([&](Value scaled) {
-      ValueRange args{scaled, batch, head, row, col};
+      // An array, not a ValueRange of a braced list: that range would point
+      // into a temporary that is gone after this statement (a Clang build
+      // crashed on every score_mod here).
+      Value args[] = {scaled, batch, head, row, col};
       if (!slope)
         return inlineModifier(math.b, scoreMod, args, captures);
       // The verifier admits only differentiable regions into
