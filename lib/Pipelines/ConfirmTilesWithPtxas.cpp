@@ -40,7 +40,7 @@
 
 namespace mlir::fa {
 #define GEN_PASS_DEF_FACONFIRMTILESWITHPTXAS
-#include "fa/Transforms/Passes.h.inc"
+#include "fa/Pipelines/Passes.h.inc"
 } // namespace mlir::fa
 
 using namespace mlir;

@@ -13,7 +13,7 @@
 
 namespace mlir::fa {
 #define GEN_PASS_DEF_FADECOMPOSEAGGREGATEDOPS
-#include "fa/Transforms/Passes.h.inc"
+#include "fa/Transforms/CPU/Passes.h.inc"
 } // namespace mlir::fa
 
 using namespace mlir;

@@ -27,7 +27,7 @@
 
 namespace mlir::fa {
 #define GEN_PASS_DEF_FASTOREBF16ASI16
-#include "fa/Transforms/Passes.h.inc"
+#include "fa/Transforms/CPU/Passes.h.inc"
 } // namespace mlir::fa
 
 using namespace mlir;

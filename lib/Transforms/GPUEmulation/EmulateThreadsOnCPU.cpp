@@ -65,7 +65,7 @@
 
 namespace mlir::fa {
 #define GEN_PASS_DEF_FAEMULATETHREADSONCPU
-#include "fa/Transforms/Passes.h.inc"
+#include "fa/Transforms/GPUEmulation/Passes.h.inc"
 } // namespace mlir::fa
 
 using namespace mlir;

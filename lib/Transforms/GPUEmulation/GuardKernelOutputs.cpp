@@ -60,7 +60,7 @@
 
 namespace mlir::fa {
 #define GEN_PASS_DEF_FAGUARDKERNELOUTPUTS
-#include "fa/Transforms/Passes.h.inc"
+#include "fa/Transforms/GPUEmulation/Passes.h.inc"
 } // namespace mlir::fa
 
 using namespace mlir;

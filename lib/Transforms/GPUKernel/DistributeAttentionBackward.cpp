@@ -82,7 +82,7 @@
 
 namespace mlir::fa {
 #define GEN_PASS_DEF_FADISTRIBUTEATTENTIONBACKWARD
-#include "fa/Transforms/Passes.h.inc"
+#include "fa/Transforms/GPUKernel/Passes.h.inc"
 } // namespace mlir::fa
 
 using namespace mlir;

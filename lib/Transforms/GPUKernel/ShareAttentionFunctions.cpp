@@ -24,7 +24,7 @@
 
 namespace mlir::fa {
 #define GEN_PASS_DEF_FASHAREATTENTIONFUNCTIONS
-#include "fa/Transforms/Passes.h.inc"
+#include "fa/Transforms/GPUKernel/Passes.h.inc"
 } // namespace mlir::fa
 
 using namespace mlir;

@@ -29,7 +29,7 @@
 
 namespace mlir::fa {
 #define GEN_PASS_DEF_FANARROWKERNELINDICES
-#include "fa/Transforms/Passes.h.inc"
+#include "fa/Transforms/GPUMapping/Passes.h.inc"
 } // namespace mlir::fa
 
 using namespace mlir;

@@ -40,7 +40,7 @@
 
 namespace mlir::fa {
 #define GEN_PASS_DEF_FAFOLDMASKSINTOMODIFIERS
-#include "fa/Transforms/Passes.h.inc"
+#include "fa/Transforms/Recognition/Passes.h.inc"
 } // namespace mlir::fa
 
 using namespace mlir;

@@ -28,7 +28,7 @@
 
 namespace mlir::fa {
 #define GEN_PASS_DEF_FANORMALIZEFRONTEND
-#include "fa/Transforms/Passes.h.inc"
+#include "fa/Transforms/Recognition/Passes.h.inc"
 } // namespace mlir::fa
 
 using namespace mlir;

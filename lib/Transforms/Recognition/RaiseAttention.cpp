@@ -26,7 +26,7 @@
 
 namespace mlir::fa {
 #define GEN_PASS_DEF_FARAISEATTENTION
-#include "fa/Transforms/Passes.h.inc"
+#include "fa/Transforms/Recognition/Passes.h.inc"
 } // namespace mlir::fa
 
 using namespace mlir;

@@ -23,7 +23,7 @@
 
 namespace mlir::fa {
 #define GEN_PASS_DEF_FADECOMPOSEATTENTION
-#include "fa/Transforms/Passes.h.inc"
+#include "fa/Transforms/Reference/Passes.h.inc"
 } // namespace mlir::fa
 
 using namespace mlir;

@@ -33,7 +33,7 @@
 
 namespace mlir::fa {
 #define GEN_PASS_DEF_FASELECTTILES
-#include "fa/Transforms/Passes.h.inc"
+#include "fa/Transforms/TileSelection/Passes.h.inc"
 } // namespace mlir::fa
 
 using namespace mlir;

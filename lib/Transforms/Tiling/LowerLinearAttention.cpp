@@ -28,7 +28,7 @@
 
 namespace mlir::fa {
 #define GEN_PASS_DEF_FALOWERLINEARATTENTION
-#include "fa/Transforms/Passes.h.inc"
+#include "fa/Transforms/Tiling/Passes.h.inc"
 } // namespace mlir::fa
 
 using namespace mlir;

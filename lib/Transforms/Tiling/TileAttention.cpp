@@ -56,7 +56,7 @@
 
 namespace mlir::fa {
 #define GEN_PASS_DEF_FATILEATTENTION
-#include "fa/Transforms/Passes.h.inc"
+#include "fa/Transforms/Tiling/Passes.h.inc"
 } // namespace mlir::fa
 
 using namespace mlir;
