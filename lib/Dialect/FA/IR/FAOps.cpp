@@ -671,10 +671,11 @@ template <typename OpTy> struct MaskModToBands : OpRewritePattern<OpTy> {
           std::pair{bottomRight, DiagonalAlignment::bottom_right}}) {
       if (!delta || *delta - *lower < 0 || *upper - *delta < 0)
         continue;
-      rewriter.modifyOpInPlace(op, [&] {
-        op.setWindowAttr(
-            WindowAttr::get(ctx, *delta - *lower, *upper - *delta, align));
-      });
+      // Built outside the lambda: C++17 lambdas cannot capture structured
+      // bindings.
+      auto window =
+          WindowAttr::get(ctx, *delta - *lower, *upper - *delta, align);
+      rewriter.modifyOpInPlace(op, [&] { op.setWindowAttr(window); });
       rewriter.eraseBlock(block);
       return success();
     }
