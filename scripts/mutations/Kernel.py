@@ -10,4 +10,19 @@ MUTATIONS = [
         new="""      staticTail = fragmentRows * double(tiling.blockKV) / 3;""",
         tests=["unittests"],
         description="the static tail block's registers counted as a third of an S row per fragment row (d = 128, 128 x 32 spilled 264 bytes at N = 1000)"),
+    Mutation(
+        name="shared-layout-without-score-tiles",
+        function="mlir::fa::sharedLayout",
+        old="""  if (plan.tensorCores && !plan.registerFragments) {""",
+        new="""  if (false) {""",
+        tests=["unittests", "test/Transforms/SelectTiles/shared-scores.mlir",
+               "test/Transforms/GPU/distribute.mlir"],
+        description="the shared layout leaves out S's results and P of the register-fragments=false kernel: the report undercounts its shared memory (sm_86 chose a tile needing 153,600 of 101,376 bytes)"),
+    Mutation(
+        name="shared-layout-swizzles-every-tensor-core-kernel",
+        function="mlir::fa::sharedLayout",
+        old="""  bool swizzle = plan.registerFragments;""",
+        new="""  bool swizzle = plan.tensorCores;""",
+        tests=["unittests", "test/Transforms/SelectTiles/shared-scores.mlir"],
+        description="the shared-memory tensor-core kernel's rows swizzled in the layout, which it reads padded"),
 ]
