@@ -763,9 +763,10 @@ private:""",
     Mutation(
         name="whole-key-blocks-ignores-tail",
         function="mlir::fa::gpu_kernel::KernelBuilder::wholeKeyBlocks",
-        old="""    return !kvLengths && !packedKeys && !ShapedType::isDynamic(keys) &&
-           keys % plan.tiling.blockKV == 0;""",
-        new="""    return !kvLengths && !packedKeys && !ShapedType::isDynamic(keys);""",
+        old="""    return !operands.kvLengths && !operands.packedKeys &&
+           !ShapedType::isDynamic(keys) && keys % plan.tiling.blockKV == 0;""",
+        new="""    return !operands.kvLengths && !operands.packedKeys &&
+           !ShapedType::isDynamic(keys);""",
         tests=[SWEEP + "kernel-mma-causal-d128.mlir", SWEEP + "kernel-mma-stages2-window.mlir"],
         description="cp.async reads the last, partial key block whole, past the end of K and V"),
     # Issue 31: operator-mutation survivors (scripts/mutate-operators.py,

@@ -79,28 +79,29 @@ namespace mlir::fa::gpu_kernel {
 SmallVector<Value> KernelBuilder::build() {
   IndexMath math{b, loc};
   auto toBuffer = [&](Value tensor) { return readOnlyBuffer(b, loc, tensor); };
-  query = toBuffer(op.getQuery());
+  operands.query = toBuffer(op.getQuery());
   key = toBuffer(op.getKey());
   value = toBuffer(op.getValue());
   if (op.getMask())
-    mask = toBuffer(op.getMask());
+    operands.mask = toBuffer(op.getMask());
   if (op.getKvLengths())
-    kvLengths = toBuffer(op.getKvLengths());
+    operands.kvLengths = toBuffer(op.getKvLengths());
   if (op.getPageTable())
     pageTable = toBuffer(op.getPageTable());
   if (op.isPacked()) {
-    packedQueries = toBuffer(op.getCuSeqlensQ());
-    packedKeys = toBuffer(op.getCuSeqlensK());
+    operands.packedQueries = toBuffer(op.getCuSeqlensQ());
+    operands.packedKeys = toBuffer(op.getCuSeqlensK());
   }
   for (Value captured : capturedTensors(op))
-    modifierCaptures.map(captured, toBuffer(captured));
+    operands.modifierCaptures.map(captured, toBuffer(captured));
   if (op.getSinks())
-    sinks = toBuffer(op.getSinks());
+    operands.sinks = toBuffer(op.getSinks());
   if (plan.tmaProducer)
     createTensorMaps();
 
-  Value batchSize = math.dim(query, 0), queryHeads = math.dim(query, 1);
-  queryLen = math.dim(query, 2);
+  Value batchSize = math.dim(operands.query, 0),
+        queryHeads = math.dim(operands.query, 1);
+  queryLen = math.dim(operands.query, 2);
   Value keyHeads;
   std::tie(keyHeads, keyLen) = keyHeadsAndLength(math, key, pageTable);
   tensorKeyLen = keyLen;
@@ -109,34 +110,34 @@ SmallVector<Value> KernelBuilder::build() {
   geometry = AttentionGeometry::align(math, op, queryLen, keyLen);
   scale = f32Constant(b, loc, op.getScale().convertToDouble());
   exponent = SoftmaxExponent::of(op);
-  maskBroadcast = maskBroadcastDims(op);
+  operands.maskBroadcast = maskBroadcastDims(op);
 
   // The results are written in place, one row per thread.
   auto outputTensorType = cast<RankedTensorType>(op.getOutput().getType());
   SmallVector<Value> dynamicSizes;
   for (int64_t dim = 0; dim < 3; ++dim)
     if (outputTensorType.isDynamicDim(dim))
-      dynamicSizes.push_back(math.dim(query, dim));
-  output = memref::AllocOp::create(
+      dynamicSizes.push_back(math.dim(operands.query, dim));
+  operands.output = memref::AllocOp::create(
       b, loc, MemRefType::get(outputTensorType.getShape(), outputElementType),
       dynamicSizes);
   if (op.getLogsumexp()) {
     auto lseType = cast<RankedTensorType>(op.getLogsumexp().getType());
-    logsumexp = memref::AllocOp::create(
+    operands.logsumexp = memref::AllocOp::create(
         b, loc, MemRefType::get(lseType.getShape(), f32), dynamicSizes);
   }
 
   // With key splits, every block writes its split's output (in f32) and
   // logsumexp into the workspace, which the merge kernel then reads.
-  Value finalOutput = output, finalLse = logsumexp;
+  Value finalOutput = operands.output, finalLse = operands.logsumexp;
   if (plan.tiling.kvSplits > 1) {
     SmallVector<int64_t> shape = {plan.tiling.kvSplits};
     llvm::append_range(shape, outputTensorType.getShape());
-    partialOutput =
-        memref::AllocOp::create(b, loc, MemRefType::get(shape, f32), dynamicSizes);
+    operands.partialOutput = memref::AllocOp::create(
+        b, loc, MemRefType::get(shape, f32), dynamicSizes);
     shape.pop_back();
-    partialLse =
-        memref::AllocOp::create(b, loc, MemRefType::get(shape, f32), dynamicSizes);
+    operands.partialLse = memref::AllocOp::create(
+        b, loc, MemRefType::get(shape, f32), dynamicSizes);
   }
 
   SmallVector<Attribute> mapping = {
@@ -147,14 +148,15 @@ SmallVector<Value> KernelBuilder::build() {
   if (plan.tiling.kvSplits > 1)
     gridX = math.mul(queryBlocks, math.constant(plan.tiling.kvSplits));
   // The grid's z: the batch, or the packed sequences.
-  Value gridBatch =
-      packedQueries ? packedSequenceCount(math, packedQueries) : batchSize;
+  Value gridBatch = operands.packedQueries
+                        ? packedSequenceCount(math, operands.packedQueries)
+                        : batchSize;
   auto grid = scf::ForallOp::create(
       b, loc, getAsOpFoldResult(ValueRange{gridBatch, queryHeads, gridX}),
       ValueRange{}, b.getArrayAttr(mapping));
   // With packed sequences the block replaces these by its sequence's views
   // and sizes; what follows the grid needs the whole tensors'.
-  SmallVector<Value *> perBlock = {&query,
+  SmallVector<Value *> perBlock = {&operands.query,
                                    &key,
                                    &value,
                                    &queryLen,
@@ -168,8 +170,8 @@ SmallVector<Value> KernelBuilder::build() {
   buildQueryBlock(grid);
   for (auto [member, saved] : llvm::zip(perBlock, whole))
     *member = saved;
-  output = finalOutput;
-  logsumexp = finalLse;
+  operands.output = finalOutput;
+  operands.logsumexp = finalLse;
   // The workspace is freed where the pipeline frees temporaries (the
   // ownership-based deallocation of the CPU pipeline, which refuses
   // deallocations it did not place).
@@ -178,7 +180,8 @@ SmallVector<Value> KernelBuilder::build() {
 
   SmallVector<Value> results;
   for (auto [buffer, result] :
-       llvm::zip(SmallVector<Value>{output, logsumexp}, op.getResults())) {
+       llvm::zip(SmallVector<Value>{operands.output, operands.logsumexp},
+                 op.getResults())) {
     results.push_back(bufferization::ToTensorOp::create(
         b, loc, result.getType(), buffer, /*restrict=*/true,
         /*writable=*/true));
@@ -216,17 +219,18 @@ KernelBuilder::QueryBlock KernelBuilder::enterQueryBlock(scf::ForallOp grid) {
       return memref::SubViewOp::create(b, loc, sliceType, workspace, offsets,
                                        sizes, strides);
     };
-    output = sliceOf(partialOutput);
-    logsumexp = sliceOf(partialLse);
+    operands.output = sliceOf(operands.partialOutput);
+    operands.logsumexp = sliceOf(operands.partialLse);
     outputElementType = f32;
   }
   // Packed sequences: the block works in its sequence's rows and keys, on
   // views of Q, K, V, O and the logsumexp that start there (positions from
   // 0, diagonals per sequence); `batch` was the sequence, the data has one
   // batch entry.
-  if (packedQueries) {
-    PackedSequence sequence = packedSequence(
-        math, packedQueries, packedKeys, batch, queryLen, tensorKeyLen);
+  if (operands.packedQueries) {
+    PackedSequence sequence =
+        packedSequence(math, operands.packedQueries, operands.packedKeys, batch,
+                       queryLen, tensorKeyLen);
     auto rowsOf = [&](Value buffer, Value start, Value count) -> Value {
       auto type = cast<MemRefType>(buffer.getType());
       SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
@@ -236,12 +240,15 @@ KernelBuilder::QueryBlock KernelBuilder::enterQueryBlock(scf::ForallOp grid) {
       SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
       return memref::SubViewOp::create(b, loc, buffer, offsets, sizes, strides);
     };
-    query = rowsOf(query, sequence.queryStart, sequence.queryLen);
+    operands.query =
+        rowsOf(operands.query, sequence.queryStart, sequence.queryLen);
     key = rowsOf(key, sequence.keyStart, sequence.keyLen);
     value = rowsOf(value, sequence.keyStart, sequence.keyLen);
-    output = rowsOf(output, sequence.queryStart, sequence.queryLen);
-    if (logsumexp)
-      logsumexp = rowsOf(logsumexp, sequence.queryStart, sequence.queryLen);
+    operands.output =
+        rowsOf(operands.output, sequence.queryStart, sequence.queryLen);
+    if (operands.logsumexp)
+      operands.logsumexp =
+          rowsOf(operands.logsumexp, sequence.queryStart, sequence.queryLen);
     applyPackedSequence(math, geometry, sequence, queryLen, keyLen);
     tensorKeyLen = keyLen;
     batch = math.constant(0);
@@ -249,14 +256,14 @@ KernelBuilder::QueryBlock KernelBuilder::enterQueryBlock(scf::ForallOp grid) {
   Value blockQValue = math.constant(plan.tiling.blockQ);
   Value row0 = math.mul(queryBlock, blockQValue);
   Value rows = math.min(blockQValue, math.sub(queryLen, row0));
-  if (packedQueries)
+  if (operands.packedQueries)
     emptyPastLastRow(math, rows, keyLen);
   Value kvHead = math.divU(head, groupSize);
-  if (kvLengths) {
+  if (operands.kvLengths) {
     // The block's sequence: the same for all its threads, so its key loop
     // (and barriers) are too. The loop stops at the sequence's last
     // visible block; bottom-right diagonals end at its last key.
-    Value length = memref::LoadOp::create(b, loc, kvLengths, batch);
+    Value length = memref::LoadOp::create(b, loc, operands.kvLengths, batch);
     keyLen = tensorKeyLen;
     applySequenceLength(math, geometry, length, queryLen, keyLen);
   }
@@ -323,12 +330,12 @@ KernelBuilder::visibleKeyBlocks(const QueryBlock &block) {
                     {row0, lastRow},
                     {}},
                    /*walked=*/3, firstBlockStart, keyEnd, plan.tiling.blockKV,
-                   &modifierCaptures);
+                   &operands.modifierCaptures);
   }
   // Without bands or a mask, the blocks before this need no element mask
   // (keyLoop below); like the range above, the same for every thread.
   Value unmaskedEnd;
-  if (!mask && !op.getCausal() && !op.getWindowAttr())
+  if (!operands.mask && !op.getCausal() && !op.getWindowAttr())
     unmaskedEnd = wholeKeyBlocksEnd(math, firstBlockStart, keyEnd, keyLen,
                                     plan.tiling.blockKV);
 
@@ -401,7 +408,7 @@ KernelBuilder::enterThreadLoop(const QueryBlock &block,
   if (plan.tmaProducer)
     loadQueryByTma(block, tiles.query, thread);
   else
-    copyTile(query, block.batch, block.head, block.row0, block.rows,
+    copyTile(operands.query, block.batch, block.head, block.row0, block.rows,
              plan.tiling.blockQ, headDim, tiles.query, Value(), thread);
   // The register kernel synchronizes only around the shared K/V buffers:
   // the first key block's barrier (after its K/V copy) also orders this
@@ -428,13 +435,13 @@ KernelBuilder::enterThreadLoop(const QueryBlock &block,
 /// the FMA and shared-memory tensor-core variants.
 void KernelBuilder::startFromSink(const QueryBlock &block) {
   initialMax = initialSum = Value();
-  if (!sinks)
+  if (!operands.sinks)
     return;
   Value negInf = f32Constant(b, loc, -std::numeric_limits<double>::infinity());
   // The sink is one more logit with no value: the state starts as if it
   // had been seen (u is the scaled score here, SoftmaxExponent::of).
   IndexMath math{b, loc};
-  Value sink = sinkLogit(math, sinks, block.head);
+  Value sink = sinkLogit(math, operands.sinks, block.head);
   if (block.split)
     sink = arith::SelectOp::create(
         b, loc, math.eq(block.split, math.constant(0)), sink, negInf);
@@ -520,22 +527,22 @@ void KernelBuilder::storeRowResults(const QueryBlock &block,
                                                  normalized, lanes);
           Value at = arith::AddIOp::create(tb, tloc, column, offset);
           // Rows are whole 16-byte chunks, halves 8-byte aligned.
-          vector::StoreOp::create(tb, tloc, part, output,
+          vector::StoreOp::create(tb, tloc, part, operands.output,
                                   ValueRange{batch, head, row, at})
               .setAlignment(half * elementBytes(outputElementType));
         }
         continue;
       }
       // 16-byte aligned when the slice is 16 bytes: rows of whole slices.
-      storeVector(tb, tloc, normalized, output,
+      storeVector(tb, tloc, normalized, operands.output,
                   ValueRange{batch, head, row, column});
     }
-    if (logsumexp) {
+    if (operands.logsumexp) {
       Value logSum = math::LogOp::create(tb, tloc, finalSum);
       Value lse = arith::AddFOp::create(
           tb, tloc, exponent.naturalMax(tb, tloc, finalMax), logSum);
       auto store = [&](OpBuilder &sb, Location sloc) {
-        memref::StoreOp::create(sb, sloc, lse, logsumexp,
+        memref::StoreOp::create(sb, sloc, lse, operands.logsumexp,
                                 ValueRange{batch, head, row});
       };
       // Every part of a row holds the same value: part 0 writes it.
@@ -600,7 +607,7 @@ void KernelBuilder::buildMerge(Value batchSize, Value queryHeads,
     auto maxLoop = scf::ForOp::create(
         b, tloc, zero, splits, one, ValueRange{negInf},
         [&](OpBuilder &lb, Location lloc, Value s, ValueRange state) {
-          Value lse = memref::LoadOp::create(lb, lloc, partialLse,
+          Value lse = memref::LoadOp::create(lb, lloc, operands.partialLse,
                                              ValueRange{s, batch, head, row});
           scf::YieldOp::create(
               lb, lloc,
@@ -614,7 +621,7 @@ void KernelBuilder::buildMerge(Value batchSize, Value queryHeads,
     auto sumLoop = scf::ForOp::create(
         b, tloc, zero, splits, one, ValueRange{f32Constant(b, tloc, 0)},
         [&](OpBuilder &lb, Location lloc, Value s, ValueRange state) {
-          Value lse = memref::LoadOp::create(lb, lloc, partialLse,
+          Value lse = memref::LoadOp::create(lb, lloc, operands.partialLse,
                                              ValueRange{s, batch, head, row});
           Value w = weightOf(lb, lloc, lse);
           scf::YieldOp::create(
@@ -638,12 +645,14 @@ void KernelBuilder::buildMerge(Value batchSize, Value queryHeads,
           auto accLoop = scf::ForOp::create(
               b, cloc, zero, splits, one, ValueRange{zeros},
               [&](OpBuilder &lb, Location lloc, Value s, ValueRange state) {
-                Value lse = memref::LoadOp::create(
-                    lb, lloc, partialLse, ValueRange{s, batch, head, row});
+                Value lse =
+                    memref::LoadOp::create(lb, lloc, operands.partialLse,
+                                           ValueRange{s, batch, head, row});
                 Value w = vector::BroadcastOp::create(lb, lloc, sliceType,
                                                       weightOf(lb, lloc, lse));
-                Value part = loadVector(lb, lloc, sliceType, partialOutput,
-                                        ValueRange{s, batch, head, row, column});
+                Value part =
+                    loadVector(lb, lloc, sliceType, operands.partialOutput,
+                               ValueRange{s, batch, head, row, column});
                 Value sum = vector::FMAOp::create(lb, lloc, w, part, state[0]);
                 scf::YieldOp::create(lb, lloc, ValueRange{sum});
               });
@@ -701,8 +710,10 @@ Value KernelBuilder::scoreOf(Value raw, Value batch, Value head, Value row,
   bool regions = op.getScoreModBlock() || op.getMaskModBlock();
   if (!elementMasks && !regions)
     return exponent.rawScores ? raw : arith::MulFOp::create(b, loc, raw, scale);
-  ScoreMasks masks{mask,   maskBroadcast, queryLen,     tensorKeyLen,
-                   keyLen, geometry,      elementMasks, &modifierCaptures};
+  ScoreMasks masks{operands.mask, operands.maskBroadcast,
+                   queryLen,      tensorKeyLen,
+                   keyLen,        geometry,
+                   elementMasks,  &operands.modifierCaptures};
   return kernelScore(b, loc, op, masks, raw,
                      exponent.rawScores ? Value() : scale, batch, head, row,
                      col);

@@ -27,6 +27,25 @@ namespace mlir::fa::gpu_kernel {
 class KernelVariant;
 class KeyTileSchedule;
 
+/// The forward kernel's view of fa.attention's operands and results (K, V
+/// and a page table are TileCopier's): buffers inside the kernel, null
+/// where the op has none.
+struct KernelOperands {
+  Value query, mask, output, logsumexp;
+  /// Which dims of the mask broadcast.
+  SmallVector<bool> maskBroadcast;
+  /// With key splits: the workspace of partial outputs [S, B, Hq, Nq, Dv]
+  /// and logsumexps [S, B, Hq, Nq], both f32.
+  Value partialOutput, partialLse;
+  /// kv_lengths ([B]); packed sequences' cu_seqlens_q and cu_seqlens_k
+  /// ([B + 1]).
+  Value kvLengths, packedQueries, packedKeys;
+  /// The buffers of the tensors the op's score_mod and mask_mod read, and
+  /// of its sinks.
+  IRMapping modifierCaptures;
+  Value sinks;
+};
+
 struct KernelBuilder : TileCopier {
   AttentionOp op;
   /// What planKernel decided: the tiling, which matmuls, copies and
@@ -36,24 +55,17 @@ struct KernelBuilder : TileCopier {
   Type queryElementType, keyElementType, valueElementType, outputElementType,
       f32;
 
-  // Buffers and sizes seen from inside the kernel.
-  Value query, mask, output, logsumexp;
+  /// The op's buffers as the kernel reads and writes them.
+  KernelOperands operands;
+  // Sizes seen from inside the kernel.
   /// How scores are exponentiated (scoreOf yields u).
   SoftmaxExponent exponent;
-  /// With key splits: the workspace of partial outputs [S, B, Hq, Nq, Dv]
-  /// and logsumexps [S, B, Hq, Nq], both f32.
-  Value partialOutput, partialLse;
   /// keyLen: the keys the block's sequence has (Nk, or its kv_lengths
   /// entry clamped to [0, Nk]); tensorKeyLen: Nk, the rows K and V have,
   /// which bounds addresses.
   Value queryLen, keyLen, tensorKeyLen, groupSize, scale;
   /// The causal and window bands (per sequence, like keyLen).
   AttentionGeometry geometry;
-  Value kvLengths;
-  /// Packed sequences: cu_seqlens_q and cu_seqlens_k ([B + 1]); null
-  /// otherwise.
-  Value packedQueries, packedKeys;
-  SmallVector<bool> maskBroadcast;
 
   /// Builds the kernel `plan` (planKernel) describes for `op`.
   KernelBuilder(AttentionOp op, OpBuilder &b, const KernelPlan &plan)
@@ -169,10 +181,6 @@ struct KernelBuilder : TileCopier {
                                  function_ref<SmallVector<Value>()> compute,
                                  ValueRange otherwise);
   Value scoreOf(Value raw, Value batch, Value head, Value row, Value col);
-  /// The buffers of the tensors the op's score_mod and mask_mod read, and
-  /// of its sinks (null without).
-  IRMapping modifierCaptures;
-  Value sinks;
   /// With sinks, the row state's first max and sum: the sink logit of the
   /// block's head and its term e^0 (1, or 0 for a -inf sink; split-KV: in
   /// split 0 only). Set per query block (startFromSink); null without
@@ -193,8 +201,8 @@ struct KernelBuilder : TileCopier {
   /// clamps or zero fill.
   bool wholeKeyBlocks() {
     int64_t keys = op.getKeyLength();
-    return !kvLengths && !packedKeys && !ShapedType::isDynamic(keys) &&
-           keys % plan.tiling.blockKV == 0;
+    return !operands.kvLengths && !operands.packedKeys &&
+           !ShapedType::isDynamic(keys) && keys % plan.tiling.blockKV == 0;
   }
 
   // The shared-memory tensor-core kernel's results tile (SharedMmaKernel.cpp),

@@ -324,11 +324,11 @@ void RegisterFragmentVariant::fragmentEpilogue(Value thread, Value batch,
                                                 ArrayRef<int64_t>{j});
               }
               Value column = tm.addConstant(pairColumn, c * kMmaN);
-              vector::StoreOp::create(tb, tloc, pair, kernel.output,
+              vector::StoreOp::create(tb, tloc, pair, kernel.operands.output,
                                       ValueRange{batch, head, row, column})
                   .setAlignment(2 * elementBytes(kernel.outputElementType));
             }
-            if (kernel.logsumexp) {
+            if (kernel.operands.logsumexp) {
               // The quad's lanes hold the same m and l: lane q = 0 writes.
               scf::IfOp::create(
                   tb, tloc, tm.eq(lane.quad, tm.constant(0)),
@@ -337,7 +337,8 @@ void RegisterFragmentVariant::fragmentEpilogue(Value thread, Value batch,
                     Value max =
                         kernel.exponent.naturalMax(sb, sloc, state[i * 2 + r]);
                     Value lse = arith::AddFOp::create(sb, sloc, max, logSum);
-                    memref::StoreOp::create(sb, sloc, lse, kernel.logsumexp,
+                    memref::StoreOp::create(sb, sloc, lse,
+                                            kernel.operands.logsumexp,
                                             ValueRange{batch, head, row});
                     scf::YieldOp::create(sb, sloc);
                   });

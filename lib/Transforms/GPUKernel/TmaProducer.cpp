@@ -106,7 +106,7 @@ void KernelBuilder::createTensorMaps() {
                unranked, box)
         .getResult();
   };
-  queryMap = mapOf(query, plan.tiling.blockQ);
+  queryMap = mapOf(operands.query, plan.tiling.blockQ);
   keyMap = mapOf(key, plan.tiling.blockKV);
   valueMap = mapOf(value, plan.tiling.blockKV);
 }

@@ -490,11 +490,11 @@ void WarpgroupMmaVariant::finish(ValueRange state) {
             }
             Value column = tm.addConstant(pairColumn, 8 * c);
             vector::StoreOp::create(
-                tb, tloc, pair, kernel.output,
+                tb, tloc, pair, kernel.operands.output,
                 ValueRange{block.batch, block.head, row, column})
                 .setAlignment(2 * elementBytes(outputType));
           }
-          if (kernel.logsumexp) {
+          if (kernel.operands.logsumexp) {
             // The quad's lanes hold the same m and l: lane q = 0 writes.
             scf::IfOp::create(
                 tb, tloc, tm.eq(lane.quad, tm.constant(0)),
@@ -503,7 +503,7 @@ void WarpgroupMmaVariant::finish(ValueRange state) {
                   Value max = kernel.exponent.naturalMax(sb, sloc, state[h]);
                   Value lse = arith::AddFOp::create(sb, sloc, max, logSum);
                   memref::StoreOp::create(
-                      sb, sloc, lse, kernel.logsumexp,
+                      sb, sloc, lse, kernel.operands.logsumexp,
                       ValueRange{block.batch, block.head, row});
                   scf::YieldOp::create(sb, sloc);
                 });
