@@ -55,10 +55,7 @@ void mlir::fa::buildCPUPipeline(OpPassManager &pm,
     tiles.maxBlockKV = options.maxBlockKV;
     tiles.minStages = options.minStages;
     tiles.minKVSplits = options.minKVSplits;
-    tiles.registerFragments = options.registerFragments;
-    tiles.tmaProducer = options.tmaProducer;
-    tiles.overlapSoftmax = options.overlapSoftmax;
-    tiles.pingPong = options.pingPong;
+    forwardKernelChoices(tiles, options);
     tiles.warpgroupTiles = options.warpgroupTiles;
     // A linear attention the kernel cannot take runs on the host below.
     tiles.requireLinearChunk = false;

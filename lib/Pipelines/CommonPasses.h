@@ -22,6 +22,19 @@
 
 namespace mlir::fa {
 
+/// The forward kernel's choices (include/fa/Kernel/KernelOptions.td) from
+/// a pipeline's options to a pass's of the same names: the passes that
+/// predict the kernel (fa-select-tiles, fa-confirm-tiles-with-ptxas) make
+/// the choices the pipeline makes.
+template <typename PassOptionsT, typename PipelineOptionsT>
+void forwardKernelChoices(PassOptionsT &pass,
+                          const PipelineOptionsT &pipeline) {
+  pass.registerFragments = pipeline.registerFragments;
+  pass.tmaProducer = pipeline.tmaProducer;
+  pass.overlapSoftmax = pipeline.overlapSoftmax;
+  pass.pingPong = pipeline.pingPong;
+}
+
 /// TOSA, aggregated linalg ops and elementwise ops to linalg on tensors.
 /// TOSA is lowered as upstream's conversions accept it; with
 /// `validateTosa`, ops outside the specification's profiles (an i64 or i1

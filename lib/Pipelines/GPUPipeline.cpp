@@ -209,20 +209,14 @@ void mlir::fa::buildGPUPipeline(OpPassManager &pm,
   }
   FASelectTilesOptions tiles;
   tiles.target = options.chip;
-  tiles.registerFragments = options.registerFragments;
-  tiles.tmaProducer = options.tmaProducer;
-  tiles.overlapSoftmax = options.overlapSoftmax;
-  tiles.pingPong = options.pingPong;
+  forwardKernelChoices(tiles, options);
   pm.addPass(createFASelectTiles(tiles));
   if (options.confirmTiles) {
     FAConfirmTilesWithPtxasOptions confirm;
     confirm.chip = options.chip;
     confirm.cudaToolkit = options.cudaToolkit;
     confirm.barePointers = options.barePointers;
-    confirm.registerFragments = options.registerFragments;
-    confirm.tmaProducer = options.tmaProducer;
-    confirm.overlapSoftmax = options.overlapSoftmax;
-    confirm.pingPong = options.pingPong;
+    forwardKernelChoices(confirm, options);
     confirm.indexBitwidth = options.indexBitwidth;
     pm.addPass(createFAConfirmTilesWithPtxas(confirm));
   }

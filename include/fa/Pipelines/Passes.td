@@ -8,6 +8,7 @@
 #ifndef FA_PIPELINES_PASSES_TD
 #define FA_PIPELINES_PASSES_TD
 
+include "fa/Kernel/KernelOptions.td"
 include "mlir/Pass/PassBase.td"
 
 def FAConfirmTilesWithPtxas
@@ -34,7 +35,7 @@ def FAConfirmTilesWithPtxas
     found, or the trial compilation fails (the real one then reports why),
     the op is left as it is.
   }];
-  let options = [
+  let options = !listconcat([
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_80\"",
            "NVIDIA chip: the tile preset, the PTX target and ptxas's -arch">,
     Option<"cudaToolkit", "cuda-toolkit", "std::string", /*default=*/"\"\"",
@@ -42,19 +43,11 @@ def FAConfirmTilesWithPtxas
            "$CUDA_ROOT, $CUDA_HOME, $CUDA_PATH, else /usr/local/cuda)">,
     Option<"barePointers", "bare-pointers", "bool", /*default=*/"true",
            "As fa-gpu-pipeline's bare-pointers">,
-    Option<"registerFragments", "register-fragments", "bool",
-           /*default=*/"true", "As fa-gpu-pipeline's register-fragments">,
-    Option<"tmaProducer", "tma-producer", "bool", /*default=*/"true",
-           "As fa-gpu-pipeline's tma-producer">,
-    Option<"overlapSoftmax", "overlap-softmax", "bool", /*default=*/"true",
-           "As fa-gpu-pipeline's overlap-softmax">,
-    Option<"pingPong", "ping-pong", "bool", /*default=*/"true",
-           "As fa-gpu-pipeline's ping-pong">,
     Option<"indexBitwidth", "index-bitwidth", "unsigned", /*default=*/"64",
            "As fa-gpu-pipeline's index-bitwidth">,
     Option<"maxRetiles", "max-retiles", "unsigned", /*default=*/"4",
            "The most tilings tried after the first for one op">,
-  ];
+  ], FAPipelineKernelOptions);
 }
 
 #endif // FA_PIPELINES_PASSES_TD

@@ -8,6 +8,7 @@
 #ifndef FA_TRANSFORMS_TILESELECTION_PASSES_TD
 #define FA_TRANSFORMS_TILESELECTION_PASSES_TD
 
+include "fa/Kernel/KernelOptions.td"
 include "mlir/Pass/PassBase.td"
 
 def FASelectTiles : Pass<"fa-select-tiles", "::mlir::ModuleOp"> {
@@ -32,7 +33,7 @@ def FASelectTiles : Pass<"fa-select-tiles", "::mlir::ModuleOp"> {
     docs/Targets.md), else a gpu.module's `#nvvm.target` chip, else sm_80.
     `report=<file>` or `report=-` writes one JSON object per op and line.
   }];
-  let options = [
+  let options = !listconcat([
     Option<"target", "target", "std::string", /*default=*/"\"\"",
            "Target preset (sm_75, sm_80, sm_86, sm_89, sm_90, sm_90a, sm_100, "
            "sm_120, gfx90a, gfx942, gfx950, host); overrides DLTI and "
@@ -69,28 +70,8 @@ def FASelectTiles : Pass<"fa-select-tiles", "::mlir::ModuleOp"> {
            "Testing aid: round block_q up to whole 64-row warpgroups of "
            "16-row warps (64 or 128 rows, warps = block_q / 16) where the "
            "tiling still fits, so that short sequences also run sm_90a's "
-           "wgmma kernels; a tiling already on the op is left as written">,
-    Option<"registerFragments", "register-fragments", "bool",
-           /*default=*/"true",
-           "Count the forward kernel fa-distribute-attention builds with "
-           "this register-fragments: false keeps S and P in shared memory, "
-           "whose tiles the shared memory then counts (fa-gpu-pipeline "
-           "register-fragments)">,
-    Option<"tmaProducer", "tma-producer", "bool", /*default=*/"true",
-           "On sm_90a, report the kernel fa-gpu-pipeline builds by default: "
-           "the TMA producer kernel (gpu_kernel \"wgmma-tma-ws\") where the "
-           "op allows it; false: the cp.async wgmma kernel (fa-gpu-pipeline "
-           "tma-producer=false)">,
-    Option<"overlapSoftmax", "overlap-softmax", "bool", /*default=*/"true",
-           "On sm_90a, report the TMA producer kernel's schedule as "
-           "fa-gpu-pipeline builds it by default: each key block's P V "
-           "overlapping the next block's softmax (fa-distribute-attention "
-           "overlap-softmax)">,
-    Option<"pingPong", "ping-pong", "bool", /*default=*/"true",
-           "On sm_90a, report the compute warpgroups' ping-pong as "
-           "fa-gpu-pipeline builds it by default (fa-distribute-attention "
-           "ping-pong)">,
-  ];
+           "wgmma kernels; a tiling already on the op is left as written">
+  ], FAPipelineKernelOptions);
   let dependentDialects = ["::mlir::fa::FADialect"];
 }
 
