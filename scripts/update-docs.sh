@@ -8,4 +8,5 @@ build=${FA_BUILD_DIR:-$root/build}
 cmake --build "$build" --target mlir-doc
 cp "$build/docs/Dialects/FADialect.md" "$root/docs/reference/FADialect.md"
 cp "$build/docs/FAPasses.md" "$root/docs/reference/FAPasses.md"
+cp "$build/docs/FAPipelinePasses.md" "$root/docs/reference/FAPipelinePasses.md"
 echo "updated docs/reference/"

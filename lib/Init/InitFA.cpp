@@ -3,6 +3,7 @@
 #include "fa/InitFA.h"
 
 #include "fa/Dialect/FA/IR/FADialect.h"
+#include "fa/Pipelines/ConfirmTilesWithPtxas.h"
 #include "fa/Pipelines/Pipelines.h"
 #include "fa/Transforms/Passes.h"
 
@@ -14,5 +15,6 @@ void mlir::fa::registerFADialects(DialectRegistry &registry) {
 
 void mlir::fa::registerFAPassesAndPipelines() {
   registerFATransformsPasses();
+  registerFAPipelinesPasses();
   registerPipelines();
 }

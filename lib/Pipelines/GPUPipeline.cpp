@@ -12,6 +12,7 @@
 #include "CommonPasses.h"
 
 #include "fa/Kernel/KernelModel.h"
+#include "fa/Pipelines/ConfirmTilesWithPtxas.h"
 #include "fa/Pipelines/Pipelines.h"
 #include "fa/Target/TargetDescription.h"
 

@@ -20,6 +20,12 @@
 
 namespace mlir::fa {
 
+// fa-confirm-tiles-with-ptxas: its options, constructor and registration
+// (registerFAPipelinesPasses).
+#define GEN_PASS_DECL
+#define GEN_PASS_REGISTRATION
+#include "fa/Pipelines/Passes.h.inc"
+
 /// What ptxas -v said about the kernels of one trial module.
 struct PtxasReport {
   int64_t spillBytes = 0; // spill stores, summed over the kernels

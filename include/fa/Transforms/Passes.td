@@ -1,9 +1,11 @@
 //===- Passes.td - Passes of fa-opt -------------------------*- tablegen -*-===//
 //
-// Every pass of fa-opt, for their registration (registerFATransformsPasses)
-// and the pass reference: each stage declares its own passes in its
-// Passes.td (include/fa/Transforms/<stage>/, include/fa/Pipelines/), whose
+// Every transformation pass of fa-opt, for their registration
+// (registerFATransformsPasses) and the pass reference: each stage declares
+// its own passes in its Passes.td (include/fa/Transforms/<stage>/), whose
 // Passes.h.inc the pass implementations include for their base classes.
+// The pipelines' pass (include/fa/Pipelines/Passes.td) is registered and
+// documented with the pipelines.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +22,5 @@ include "fa/Transforms/GPUKernel/Passes.td"
 include "fa/Transforms/GPUEmulation/Passes.td"
 include "fa/Transforms/GPUMapping/Passes.td"
 include "fa/Transforms/CPU/Passes.td"
-include "fa/Pipelines/Passes.td"
 
 #endif // FA_TRANSFORMS_PASSES_TD
