@@ -18,14 +18,12 @@ import multiprocessing
 import os
 import sys
 
+import mutation_harness as harness
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LLVM = "/usr/lib/llvm-22"
 
-try:
-    import clang.cindex as ci
-except ImportError:
-    sys.exit("evaluation-order: needs libclang's Python bindings "
-             "(apt-get install python3-clang-22)")
+ci = harness.cindex(required_by="evaluation-order")
 ci.Config.set_library_file(os.path.join(LLVM, "lib", "libclang.so.1")) \
     if os.path.exists(os.path.join(LLVM, "lib", "libclang.so.1")) else None
 
@@ -80,18 +78,9 @@ def builds_ir(cursor):
     return any(builds_ir(child) for child in cursor.get_children())
 
 
-def args_of(path):
-    return ["-x", "c++-header" if path.endswith(".h") else "c++", "-std=c++17",
-            "-I" + os.path.join(ROOT, "include"),
-            "-I" + os.path.join(ROOT, "build", "include"),
-            "-I" + os.path.join(ROOT, os.path.dirname(path)),
-            "-I" + os.path.join(ROOT, "lib", "Transforms"),
-            "-I" + os.path.join(LLVM, "include")]
-
-
 def sites(path):
     index = ci.Index.create()
-    unit = index.parse(os.path.join(ROOT, path), args=args_of(path))
+    unit = index.parse(os.path.join(ROOT, path), args=harness.clang_args(path))
     found = set()
     for node in unit.cursor.walk_preorder():
         if node.kind != ci.CursorKind.CALL_EXPR:
