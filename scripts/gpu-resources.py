@@ -62,13 +62,15 @@ CASES += [("sm_90a", dtype, d, causal, None)
           for causal in (False, True)]
 # sm_90a with tma-producer=false: the wgmma kernel on cp.async loads (the
 # default is the TMA producer kernel, gpu_kernel "wgmma-tma-ws").
-CPASYNC_WGMMA_CASES = [("sm_90a", "f16", d, causal)
-                       for d in (64, 128) for causal in (False, True)]
+CHOICE_CASES = [("sm_90a", "f16", d, causal, "tma-producer=false")
+                for d in (64, 128) for causal in (False, True)]
 # S and P through shared memory (register-fragments=false): the report
 # counts their tiles too, and chooses within the chip's limit with them
 # (sm_86: 99 KB).
-SHARED_SCORE_CASES = [("sm_80", "f16", 64, False), ("sm_86", "f16", 128, True),
-                      ("sm_90", "bf16", 128, False)]
+CHOICE_CASES += [(chip, dtype, d, causal, "register-fragments=false")
+                 for chip, dtype, d, causal in
+                 (("sm_80", "f16", 64, False), ("sm_86", "f16", 128, True),
+                  ("sm_90", "bf16", 128, False))]
 # Two stages: K and V prefetched with cp.async.
 CASES += [(chip, "f16", d, False, f"<block_q = 64, block_kv = 64, warps = 4, stages = 2>")
           for chip in ("sm_80", "sm_90") for d in (64, 128)]
@@ -457,19 +459,12 @@ def main():
                                      attention(dtype, d, causal, tiling))
             rows += new_rows
             failures += failed
-        for chip, dtype, d, causal in CPASYNC_WGMMA_CASES:
+        # The pipeline's options other than its defaults.
+        for chip, dtype, d, causal, choice in CHOICE_CASES:
             new_rows, failed = check(
                 args, tmp, chip, dtype, d,
-                ("causal, " if causal else "") + "tma-producer=false",
-                attention(dtype, d, causal, None), choice=" tma-producer=false")
-            rows += new_rows
-            failures += failed
-        for chip, dtype, d, causal in SHARED_SCORE_CASES:
-            new_rows, failed = check(
-                args, tmp, chip, dtype, d,
-                ("causal, " if causal else "") + "register-fragments=false",
-                attention(dtype, d, causal, None),
-                choice=" register-fragments=false")
+                ("causal, " if causal else "") + choice,
+                attention(dtype, d, causal, None), choice=" " + choice)
             rows += new_rows
             failures += failed
         for chip, dtype, d, nk in DECODE_CASES:
