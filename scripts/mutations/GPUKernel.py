@@ -382,7 +382,7 @@ MUTATIONS = [
     Mutation(
         name="wrong-cp-async-stage",
         function="mlir::fa::gpu_kernel::PrefetchSchedule::keyBlock",
-        old="    Value nextStage = math.remU(index, math.constant(kernel.plan.stages));",
+        old="    Value nextStage = stageOf(math, next);",
         new="    Value nextStage = stage;",
         tests=[SWEEP + "kernel-stages2.mlir", SWEEP + "kernel-stages3-gqa.mlir",
                SWEEP + "kernel-mma-stages2-window.mlir"],

@@ -195,8 +195,7 @@ protected:
                               Value stage, KernelVariant &variant,
                               ValueRange state) override {
     Value next = math.add(col0, self.keyStep);
-    Value index = math.divU(math.sub(next, keys.firstBlockStart), self.keyStep);
-    Value nextStage = math.remU(index, math.constant(kernel.plan.stages));
+    Value nextStage = stageOf(math, next);
     Value validNext = validKeyRows(math, next);
     SmallVector<Value> tokens =
         kernel.copyTileAsync(kernel.key, block.batch, block.kvHead, next,
@@ -252,9 +251,7 @@ protected:
     if (splitGroups) {
       pending = requestTiles(math, col0, stage, false, true);
     } else {
-      Value index =
-          math.divU(math.sub(next, keys.firstBlockStart), self.keyStep);
-      Value nextStage = math.remU(index, math.constant(kernel.plan.stages));
+      Value nextStage = stageOf(math, next);
       pending = requestTilesIfVisible(math, next, nextStage, true, true);
     }
     KeyBlockAt at{loc, col0, stage};
