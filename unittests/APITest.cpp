@@ -6,11 +6,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Common/MaskModIntervals.h"
+#include "Common/PackQueryGroups.h"
 #include "fa/Dialect/FA/IR/FAOps.h"
 #include "fa/InitFA.h"
 #include "fa/Pipelines/Pipelines.h"
-#include "fa/Transforms/Common/MaskModIntervals.h"
-#include "fa/Transforms/Common/PackQueryGroups.h"
 #include "fa/Transforms/GPUKernel/GPUKernel.h"
 #include "fa/Transforms/Passes.h"
 #include "fa/Transforms/TileSelection/TileSelection.h"

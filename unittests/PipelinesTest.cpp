@@ -1,12 +1,20 @@
-//===- PipelinesTest.cpp - fa-confirm-tiles-with-ptxas's pure parts -------===//
+//===- PipelinesTest.cpp - The pipelines' options and their pass's parts -===//
 //
-// What the pass reads from ptxas -v, and what it compiles each trial with.
+// What fa-confirm-tiles-with-ptxas reads from ptxas -v and what it compiles
+// each trial with, and the kernel choices the pipelines share with the
+// passes that predict their kernel.
 //
 //===----------------------------------------------------------------------===//
 
+#include "fa/Pipelines/Pipelines.h"
 #include "fa/Pipelines/ConfirmTilesWithPtxas.h"
+#include "fa/Transforms/TileSelection/TileSelection.h"
+
+#include "llvm/Support/raw_ostream.h"
 
 #include <gtest/gtest.h>
+#include <map>
+#include <string>
 
 using namespace mlir::fa;
 
@@ -106,4 +114,45 @@ TEST(ConfirmTilesWithPtxas,
   // 16 x 16 is the smallest the retry reaches.
   EXPECT_FALSE(halvedTiling(Tiling{16, 16, 1, 1}));
   EXPECT_FALSE(halvedTiling(Tiling{16, 8, 1, 1}));
+}
+
+// The kernel choices the tile report predicts are declared twice, as the
+// pipelines' options (KernelChoiceOptions in Pipelines.h) and as the
+// passes' (include/fa/Kernel/KernelOptions.td): the same names with the
+// same defaults everywhere, read from each one's printed options.
+TEST(KernelChoices, PipelinesAndPassesDeclareTheSameNamesAndDefaults) {
+  auto optionsOf = [](auto print) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    print(os);
+    std::map<std::string, std::string> values;
+    for (llvm::StringRef name : {"register-fragments", "tma-producer",
+                                 "overlap-softmax", "ping-pong"}) {
+      size_t at = text.find((" " + name + "=").str());
+      if (at == std::string::npos)
+        at = text.find(("{" + name + "=").str());
+      if (at == std::string::npos)
+        continue;
+      llvm::StringRef rest =
+          llvm::StringRef(text).drop_front(at + name.size() + 2);
+      values[name.str()] =
+          rest.take_until([](char c) { return c == ' ' || c == '}'; }).str();
+    }
+    return values;
+  };
+  auto cpu =
+      optionsOf([](llvm::raw_ostream &os) { CPUPipelineOptions().print(os); });
+  auto gpu =
+      optionsOf([](llvm::raw_ostream &os) { GPUPipelineOptions().print(os); });
+  auto selectTiles = optionsOf([](llvm::raw_ostream &os) {
+    createFASelectTiles()->printAsTextualPipeline(os);
+  });
+  auto confirmTiles = optionsOf([](llvm::raw_ostream &os) {
+    createFAConfirmTilesWithPtxas()->printAsTextualPipeline(os);
+  });
+  ASSERT_EQ(gpu.size(), 4u);
+  EXPECT_EQ(gpu.at("tma-producer"), "true");
+  EXPECT_EQ(cpu, gpu);
+  EXPECT_EQ(selectTiles, gpu);
+  EXPECT_EQ(confirmTiles, gpu);
 }

@@ -2,7 +2,7 @@
 """Runs fa.warpgroup_mma as fa-opt compiles it (inline wgmma PTX) on an sm_90 GPU.
 
 The CPU model of the sm_90a kernel's matmuls is checked by
-test/Transforms/GPU/emulate-warpgroup-mma.mlir; bench/gpu/hopper-probe.cu
+test/Transforms/GPUEmulation/emulate-warpgroup-mma.mlir; bench/gpu/hopper-probe.cu
 checked the layouts that model rests on against the hardware. This script
 closes the loop: it compiles that same test's kernel (S = Q Kᵀ by four SS
 wgmmas from 128-byte-swizzled shared memory, O = P V by four RS wgmmas with
@@ -23,7 +23,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-KERNEL = "test/Transforms/GPU/emulate-warpgroup-mma.mlir"
+KERNEL = "test/Transforms/GPUEmulation/emulate-warpgroup-mma.mlir"
 
 
 def build(args):

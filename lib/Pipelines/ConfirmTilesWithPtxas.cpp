@@ -15,11 +15,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "fa/Pipelines/ConfirmTilesWithPtxas.h"
+#include "Common/LoweringDriver.h"
 #include "fa/Dialect/FA/IR/FAOps.h"
 #include "fa/Pipelines/Pipelines.h"
-#include "fa/Transforms/Common/LoweringDriver.h"
 #include "fa/Transforms/Passes.h"
-#include "fa/Transforms/TileSelection/AttentionShapeOf.h"
 #include "fa/Transforms/TileSelection/TileSelection.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

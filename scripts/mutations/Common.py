@@ -1,4 +1,4 @@
-"""The mutations of the stage Common (include/fa/Transforms/Common, lib/Transforms/Common).
+"""The mutations of the stage Common (lib/Transforms/Common).
 The fields of an entry: scripts/mutations/__init__.py."""
 from . import Mutation
 from .tests import (
@@ -224,7 +224,7 @@ MUTATIONS = [
         function="mlir::fa::whyNotPackable",
         old="      causal && !(singleRow && *causal == DiagonalAlignment::bottom_right))",
         new="      causal && !(*causal == DiagonalAlignment::bottom_right))",
-        tests=["test/Transforms/SelectTiles/pack-gqa-errors.mlir"],
+        tests=["test/Transforms/TileSelection/pack-gqa-errors.mlir"],
         description="a bottom-right causal mask over several query rows is packed (and dropped)"),
     # Paged KV caches (session 10).
     Mutation(

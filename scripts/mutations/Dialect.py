@@ -10,6 +10,6 @@ MUTATIONS = [
         function="bandBound",
         old="    return BandBound{false, offset + 1};",
         new="    return BandBound{false, offset};",
-        tests=["test/Dialect/FA/canonicalize.mlir", "test/Transforms/FoldMasks/bands.mlir"],
+        tests=["test/Dialect/FA/canonicalize.mlir", "test/Transforms/Recognition/FoldMasks/bands.mlir"],
         description="k > q + c read as k >= q + c: a window one key wider than the mask_mod"),
 ]

@@ -11,16 +11,16 @@ MUTATIONS = [
         function="Lowering::load",
         old="      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, index, size);",
         new="      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, index, size);",
-        tests=["test/Transforms/GPU/emulate-warpgroup-mma-async.mlir",
-               "test/Transforms/GPU/emulate-warpgroup-mma-a-edge.mlir"],
+        tests=["test/Transforms/GPUEmulation/emulate-warpgroup-mma-async.mlir",
+               "test/Transforms/GPUEmulation/emulate-warpgroup-mma-a-edge.mlir"],
         description="the CPU model of wgmma lets a read one element past its buffer through"),
     Mutation(
         name="named-barrier-16-accepted",
         function="Lowering::logOperation",
         old="                      m.le(m.constant(kBarriers), id));",
         new="                      m.lt(m.constant(kBarriers), id));",
-        tests=["test/Transforms/GPU/emulate-named-barriers.mlir",
-               "test/Transforms/GPU/emulate-named-barrier-arrive-ids.mlir"],
+        tests=["test/Transforms/GPUEmulation/emulate-named-barriers.mlir",
+               "test/Transforms/GPUEmulation/emulate-named-barrier-arrive-ids.mlir"],
         description="the CPU model accepts named barrier 16, which the hardware lacks"),
     # Hopper's kernel (issue 32): its layouts, descriptors and waits, and
     # the CPU model of wgmma they run on.
@@ -51,7 +51,7 @@ MUTATIONS = [
         new="""  scf::IfOp::create(b, loc, pending, [&](OpBuilder &ib, Location iloc) {
     IndexMath im{ib, iloc};
     for (TmaSite &site : MutableArrayRef<TmaSite>())""",
-        tests=["test/Transforms/GPU/emulate-tma.mlir"] + KERNEL_WGMMA,
+        tests=["test/Transforms/GPUEmulation/emulate-tma.mlir"] + KERNEL_WGMMA,
         description="the CPU model never lands a TMA load (waits see NaN, or never return)"),
     Mutation(
         name="tma-model-ignores-swizzle",
@@ -60,7 +60,7 @@ MUTATIONS = [
         int64_t elementBytes = site.elementBytes();""",
         new="""        int64_t bits = 0;
         int64_t elementBytes = site.elementBytes();""",
-        tests=["test/Transforms/GPU/emulate-tma.mlir"] + KERNEL_WGMMA,
+        tests=["test/Transforms/GPUEmulation/emulate-tma.mlir"] + KERNEL_WGMMA,
         description="the CPU model lands TMA boxes unswizzled"),
     # (Handing the first turn to the last warpgroup itself instead, barrier
     # 2 with two warpgroups, is no bug: its own arrive and wait complete
@@ -73,7 +73,7 @@ MUTATIONS = [
                               eb, eloc, sync,""",
         new="""                          scf::IfOp::create(
                               eb, eloc, arith::ConstantIntOp::create(eb, eloc, 0, 1),""",
-        tests=["test/Transforms/GPU/emulate-named-barriers.mlir"] + KERNEL_WGMMA,
+        tests=["test/Transforms/GPUEmulation/emulate-named-barriers.mlir"] + KERNEL_WGMMA,
         description="the CPU model lets bar.sync go on before its generation completes"),
     Mutation(
         name="named-barrier-model-never-resets",
@@ -81,7 +81,7 @@ MUTATIONS = [
         old="""                          memref::StoreOp::create(cb, cloc, cm.constant(0),
                                                   arrived, id);""",
         new="""""",
-        tests=["test/Transforms/GPU/emulate-named-barriers.mlir"] + KERNEL_WGMMA,
+        tests=["test/Transforms/GPUEmulation/emulate-named-barriers.mlir"] + KERNEL_WGMMA,
         description="the CPU model keeps counting arrivals past a completed generation"),
     # FlashAttention-2's exponential and copy order (issue 28).
     Mutation(
@@ -89,14 +89,14 @@ MUTATIONS = [
         function="WaveLowering::compute",
         old="                  ValueRange{sourceA, lm.addConstant(elementA, 2)}))};",
         new="                  ValueRange{sourceA, elementA}))};",
-        tests=["test/Transforms/GPU/emulate-warp-fragments.mlir"] + KERNEL_MMA,
+        tests=["test/Transforms/GPUEmulation/emulate-warp-fragments.mlir"] + KERNEL_MMA,
         description="the CPU model of mma.sync reads row g for row g + 8"),
     Mutation(
         name="lane-model-trans-rows",
         function="WaveLowering::compute",
         old="        row = math.addConstant(math.mul(inGroup, math.constant(2)), j);",
         new="        row = math.addConstant(math.mul(inGroup, math.constant(2)), 1 - j);",
-        tests=["test/Transforms/GPU/emulate-warp-fragments.mlir"] + KERNEL_MMA,
+        tests=["test/Transforms/GPUEmulation/emulate-warp-fragments.mlir"] + KERNEL_MMA,
         description="the CPU model of ldmatrix.trans swaps a lane's two elements"),
     # Issue 31: operator-mutation survivors (scripts/mutate-operators.py,
     # seed 31) that were missing tests, with the tests that now kill them.
@@ -105,7 +105,7 @@ MUTATIONS = [
         function="ThreadQueues::rewrite",
         old="""      perGroup *= std::max<int64_t>(llvm::divideCeil(*upper - *lower, *step), 1);""",
         new="""      perGroup *= std::max<int64_t>(llvm::divideCeil(*upper - *lower, *step) - 1, 1);""",
-        tests=["test/Transforms/GPU/emulate-async-copies-counted-loops.mlir"],
+        tests=["test/Transforms/GPUEmulation/emulate-async-copies-counted-loops.mlir"],
         description="the CPU model's cp.async queue holds one copy fewer per loop, so copies land before their wait"),
     Mutation(
         name="op31-no-collective-waves",
@@ -116,7 +116,7 @@ MUTATIONS = [
         new="""  if (op->getNumRegions() == 0 || isa<gpu::BarrierOp>(op))
     return false;
   if (isMemoryEffectFree(op))""",
-        tests=["test/Transforms/GPU/emulate-warp-fragments.mlir"],
+        tests=["test/Transforms/GPUEmulation/emulate-warp-fragments.mlir"],
         description="the CPU emulation gives every warp collective its own barrier"),
     # Issue 50: survivors of the partial operator run over the code since
     # 4d6e4b0 (session 31, seed 50), with the tests that now kill them.
@@ -125,6 +125,6 @@ MUTATIONS = [
         function="Lowering::createState",
         old="""m.constant(c == kPending ? 1 : 0)""",
         new="""m.constant(c != kPending ? 1 : 0)""",
-        tests=["test/Transforms/GPU/emulate-tma.mlir"],
+        tests=["test/Transforms/GPUEmulation/emulate-tma.mlir"],
         description="the CPU model reads a barrier no thread initialized as one phase complete (a wait returns, the hardware would hang)"),
 ]

@@ -321,7 +321,7 @@ MUTATIONS = [
       arith::ConstantIntOp::create(b, loc, kTurnThreads, 32),
       /*reductionOp=*/nullptr, /*reductionPredicate=*/Value());""",
         new="""""",
-        tests=["test/Transforms/GPU/distribute-overlap-ping-pong.mlir"],
+        tests=["test/Transforms/GPUKernel/distribute-overlap-ping-pong.mlir"],
         description="a warpgroup issues its matmuls without waiting for its turn (a schedule, "
                     "not a data dependency: the numbers stay right, the kernel's structure "
                     "does not)"),
@@ -382,8 +382,8 @@ MUTATIONS = [
     Mutation(
         name="wrong-cp-async-stage",
         function="mlir::fa::gpu_kernel::PrefetchSchedule::keyBlock",
-        old="    Value nextStage = stageOf(math, next);",
-        new="    Value nextStage = stage;",
+        old="    Value nextStage = stageOf(math, next);\n    Value validNext = validKeyRows(math, next);",
+        new="    Value nextStage = stage;\n    Value validNext = validKeyRows(math, next);",
         tests=[SWEEP + "kernel-stages2.mlir", SWEEP + "kernel-stages3-gqa.mlir",
                SWEEP + "kernel-mma-stages2-window.mlir"],
         description="the next key block is prefetched into the stage being read"),

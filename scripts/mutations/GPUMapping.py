@@ -12,14 +12,14 @@ MUTATIONS = [
         old="""  NVVM::SetMaxRegisterOp::create(producerStart, loc, producerRegisters,
                                  NVVM::SetMaxRegisterAction::decrease);""",
         new="""""",
-        tests=["test/Transforms/GPU/specialize-warpgroups.mlir", "test/GPU/tma-producer.test"],
+        tests=["test/Transforms/GPUMapping/specialize-warpgroups.mlir", "test/GPU/tma-producer.test"],
         description="the producer warpgroup keeps its registers (no setmaxnreg.dec)"),
     Mutation(
         name="ws-compute-sees-producer-work",
         function="specialize",
         old="""  fold(roles.producerLeader, branch.getThenRegion(), no);""",
         new="""""",
-        tests=["test/Transforms/GPU/specialize-warpgroups.mlir"],
+        tests=["test/Transforms/GPUMapping/specialize-warpgroups.mlir"],
         description="the compute clone keeps the producer's TMA issue"),
     # (Handing the first turn to the last warpgroup itself instead, barrier
     # 2 with two warpgroups, is no bug: its own arrive and wait complete
@@ -30,7 +30,7 @@ MUTATIONS = [
         function="FAAlignWorkgroupBuffersPass::runOnOperation",
         old="""warpgroupMatmuls ? kSwizzle128PatternBytes : kSharedAccessBytes;""",
         new="""kSharedAccessBytes;""",
-        tests=["test/Transforms/GPU/align-workgroup-buffers-wgmma.mlir",
+        tests=["test/Transforms/GPUMapping/align-workgroup-buffers-wgmma.mlir",
                "test/GPU/warpgroup-mma.test"],
         description="wgmma's static tiles start on 16-byte boundaries, not the swizzle pattern's"),
     # 32-bit kernel indices (issue 28): a module that could overflow must

@@ -15,14 +15,14 @@ MUTATIONS = [
         function="mlir::fa::sharedLayout",
         old="""  if (plan.tensorCores && !plan.registerFragments) {""",
         new="""  if (false) {""",
-        tests=["unittests", "test/Transforms/SelectTiles/shared-scores.mlir",
-               "test/Transforms/GPU/distribute.mlir"],
+        tests=["unittests", "test/Transforms/TileSelection/shared-scores.mlir",
+               "test/Transforms/GPUKernel/distribute.mlir"],
         description="the shared layout leaves out S's results and P of the register-fragments=false kernel: the report undercounts its shared memory (sm_86 chose a tile needing 153,600 of 101,376 bytes)"),
     Mutation(
         name="shared-layout-swizzles-every-tensor-core-kernel",
         function="mlir::fa::sharedLayout",
         old="""  bool swizzle = plan.registerFragments;""",
         new="""  bool swizzle = plan.tensorCores;""",
-        tests=["unittests", "test/Transforms/SelectTiles/shared-scores.mlir"],
+        tests=["unittests", "test/Transforms/TileSelection/shared-scores.mlir"],
         description="the shared-memory tensor-core kernel's rows swizzled in the layout, which it reads padded"),
 ]

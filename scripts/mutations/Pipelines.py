@@ -63,6 +63,6 @@ MUTATIONS = [
         function="mlir::fa::buildCPUPipeline",
         old="""    tiles.hostCacheBytes = options.hostCacheBytes;""",
         new="""""",
-        tests=["test/Transforms/SelectTiles/host-never-refuses.mlir"],
+        tests=["test/Transforms/TileSelection/host-never-refuses.mlir"],
         description="fa-cpu-pipeline's host-cache-bytes not passed to fa-select-tiles (tiles for this machine's cache)"),
 ]

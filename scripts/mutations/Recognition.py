@@ -11,7 +11,7 @@ MUTATIONS = [
         function="ElementWalk::tosaElementwise",
         old="            return arith::DivSIOp::create(b, loc, x[0], x[1]);",
         new="            return arith::FloorDivSIOp::create(b, loc, x[0], x[1]);",
-        tests=["test/Transforms/FoldMasks/tosa-casts.mlir",
+        tests=["test/Transforms/Recognition/FoldMasks/tosa-casts.mlir",
                "test/Integration/Modifiers/tosa-intdiv-f16.mlir"],
         description="tosa.intdiv folded as floor division (TOSA truncates toward zero)"),
     # Linear attention's recognition: each near miss must stay refused.
@@ -63,14 +63,14 @@ MUTATIONS = [
         function="ElementWalk::delinearize",
         old="    indices[dim] = arith::RemUIOp::create(*builder, loc, rest, size);",
         new="    indices[dim] = arith::DivUIOp::create(*builder, loc, rest, size);",
-        tests=["test/Transforms/FoldMasks/reshapes.mlir"],
+        tests=["test/Transforms/Recognition/FoldMasks/reshapes.mlir"],
         description="a reshape's split of a linear index divides where it should take the remainder"),
     Mutation(
         name="fold-merge-wrong-stride",
         function="ElementWalk::linearize",
         old="    Value stride = arith::ConstantIndexOp::create(*builder, loc, size);",
         new="    Value stride = arith::ConstantIndexOp::create(*builder, loc, size + 1);",
-        tests=["test/Transforms/FoldMasks/reshapes.mlir"],
+        tests=["test/Transforms/Recognition/FoldMasks/reshapes.mlir"],
         description="a reshape's merge of dims linearizes with a stride one too large"),
     Mutation(
         name="fold-gather-first-column",
@@ -84,7 +84,7 @@ MUTATIONS = [
         function="castFloatToInt",
         old="  Value rounded = math::RoundEvenOp::create(b, loc, x);",
         new="  Value rounded = x;",
-        tests=["test/Transforms/FoldMasks/tosa-casts.mlir"],
+        tests=["test/Transforms/Recognition/FoldMasks/tosa-casts.mlir"],
         description="tosa.cast from float to integer folded as truncation, not round-to-nearest-even"),
     Mutation(
         name="sink-splat-logit-dropped",
@@ -98,7 +98,7 @@ MUTATIONS = [
         function="mlir::fa::recognition::detail::Matcher::run",
         old="  if (Value source = floatCastSource(probs->first)) {",
         new="  if (Value source = Value()) {",
-        tests=["test/Transforms/RaiseAttention/sinks-spellings.mlir"],
+        tests=["test/Transforms/Recognition/RaiseAttention/sinks-spellings.mlir"],
         description="sinks refused when P is rounded to V's type after the slice (a false negative)"),
     Mutation(
         name="score-function-select-dropped",
@@ -113,7 +113,7 @@ MUTATIONS = [
         function="mlir::fa::recognition::detail::Matcher::checkScoreFunctionTensors",
         old="      if (def == contraction) {",
         new="      if (false) {",
-        tests=["test/Transforms/RaiseAttention/algebraic-rules-near-misses.mlir"],
+        tests=["test/Transforms/Recognition/RaiseAttention/algebraic-rules-near-misses.mlir"],
         description="a score function reading a tensor computed from the scores (a "
                     "column max) raised: every score computed twice"),
     Mutation(
@@ -137,7 +137,7 @@ MUTATIONS = [
         function="mlir::fa::recognition::detail::Matcher::matchRowReduction",
         old="             std::isinf(resolved->constant) && resolved->constant < 0;",
         new="             true;",
-        tests=["test/Transforms/RaiseAttention/algebraic-rules-near-misses.mlir"],
+        tests=["test/Transforms/Recognition/RaiseAttention/algebraic-rules-near-misses.mlir"],
         description="max(m, c) read as the row max for any constant c: rows below c are "
                     "shifted by c"),
     Mutation(
@@ -163,7 +163,7 @@ MUTATIONS = [
         function="mlir::fa::recognition::detail::Matcher::headsFromSplit",
         old="  if (numBatchDims != 1 || partRead || match.kvLengths || match.backward ||",
         new="  if (numBatchDims != 1 || match.kvLengths || match.backward ||",
-        tests=["test/Transforms/RaiseAttention/sinks-under-reshapes.mlir"],
+        tests=["test/Transforms/Recognition/RaiseAttention/sinks-under-reshapes.mlir"],
         description="sinks per merged [Hkv·G] head taken as the op's heads while a bias "
                     "reads only [Hkv]: the bias read at the wrong heads"),
     Mutation(
@@ -180,28 +180,28 @@ MUTATIONS = [
         function="mlir::fa::recognition::detail::Matcher::matchScoreFunctionDerivative",
         old="    if (!defined)\n      return fail(RejectCategory::Structure,",
         new="    if (!defined || true)\n      return true;\n    if (!defined)\n      return fail(RejectCategory::Structure,",
-        tests=["test/Transforms/RaiseAttention/joint-graph-score-functions.mlir"],
+        tests=["test/Transforms/Recognition/RaiseAttention/joint-graph-score-functions.mlir"],
         description="any function of the scores accepted as the score function's derivative"),
     Mutation(
         name="joint-score-derivative-missing-accepted",
         function="mlir::fa::recognition::detail::Matcher::matchQueryOrKeyGradient",
         old="  if (!match.scoreFunction.empty() && !scoreDerivativeSeen)",
         new="  if (false && !scoreDerivativeSeen)",
-        tests=["test/Transforms/RaiseAttention/joint-graph-score-functions.mlir"],
+        tests=["test/Transforms/Recognition/RaiseAttention/joint-graph-score-functions.mlir"],
         description="a backward without the score function's derivative raised"),
     Mutation(
         name="joint-sink-pad-nonzero-accepted",
         function="mlir::fa::recognition::detail::zeroColumnPad",
         old="    if (!padding || !isZero(padding))\n      return nullptr;",
         new="    if (!padding)\n      return nullptr;",
-        tests=["test/Transforms/RaiseAttention/joint-graph-sinks.mlir"],
+        tests=["test/Transforms/Recognition/RaiseAttention/joint-graph-sinks.mlir"],
         description="dP padded with a nonzero sink column taken as the slice's backward"),
     Mutation(
         name="joint-sink-gradient-over-heads",
         function="mlir::fa::recognition::detail::Matcher::matchSinkGradient",
         old="      if (reduced && (!(*loops)[loop] || isHead(*(*loops)[loop])))",
         new="      if (reduced && !(*loops)[loop])",
-        tests=["test/Transforms/RaiseAttention/joint-graph-sinks.mlir"],
+        tests=["test/Transforms/Recognition/RaiseAttention/joint-graph-sinks.mlir"],
         description="a sink gradient summed over the heads taken as dSinks"),
     Mutation(
         name="fold-backward-mask-kept",
@@ -234,7 +234,7 @@ MUTATIONS = [
     if (isConstant(view, rhs, 0.0))""",
         new="""  case ScalarKind::Add:
     if (view.node(rhs).kind == ScalarKind::Constant)""",
-        tests=["test/Transforms/RaiseAttention/normalization-near-misses.mlir"],
+        tests=["test/Transforms/Recognition/RaiseAttention/normalization-near-misses.mlir"],
         description="x + c is read as x for any constant c"),
     Mutation(
         name="fold-without-rounding",
@@ -256,14 +256,14 @@ MUTATIONS = [
   SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, tensor);""",
         tests=["test/Integration/Blocks/fairseq-sequence-first.mlir",
                "test/Integration/Blocks/iree-kq-transposed-scores.mlir",
-               "test/Transforms/RaiseAttention/layouts.mlir"],
+               "test/Transforms/Recognition/RaiseAttention/layouts.mlir"],
         description="operands held in another order reach the op untransposed"),
     Mutation(
         name="silent-misses",
         function="mlir::fa::recognition::findSoftmaxUses",
         old="          uses.push_back(use);\n          continue;\n        }\n        if (!stopsTheWalk(user))",
         new="          (void)use;\n          continue;\n        }\n        if (!stopsTheWalk(user))",
-        tests=["test/Transforms/RaiseAttention/no-silent-misses.mlir"],
+        tests=["test/Transforms/Recognition/RaiseAttention/no-silent-misses.mlir"],
         description="an exp that reaches a contraction unseen gets no remark"),
     # Recognition of length masks and page gathers (session 10).
     Mutation(
@@ -272,7 +272,7 @@ MUTATIONS = [
         old="""      if (op == ScalarOp::Less && keyThenLength) { // j < L""",
         new="""      if ((op == ScalarOp::Less || op == ScalarOp::LessEq) &&
           keyThenLength) { // j < L""",
-        tests=["test/Transforms/RaiseAttention/length-masks.mlir",
+        tests=["test/Transforms/Recognition/RaiseAttention/length-masks.mlir",
                "test/Integration/raise-length-masks.mlir"],
         description="j <= L is taken for j < L (one key fewer than the frontend shows)"),
     Mutation(
@@ -284,7 +284,7 @@ MUTATIONS = [
         new="""      if (op == ScalarOp::LessEq && lengthThenKey) { // L <= j
         step.inside = 1;
         step.outside = 0;""",
-        tests=["test/Transforms/RaiseAttention/length-masks.mlir",
+        tests=["test/Transforms/Recognition/RaiseAttention/length-masks.mlir",
                "test/Integration/raise-length-masks.mlir"],
         description="L <= j is read as j < L"),
     Mutation(
@@ -294,7 +294,7 @@ MUTATIONS = [
     return sym->lengths;""",
         new="""  if (maskShows(meaning, outside) == false || outside < 0)
     return sym->lengths;""",
-        tests=["test/Transforms/RaiseAttention/length-masks.mlir",
+        tests=["test/Transforms/Recognition/RaiseAttention/length-masks.mlir",
                "test/Integration/raise-length-masks.mlir"],
         description="a -10000 bias from a length is taken for -inf"),
     Mutation(
@@ -303,7 +303,7 @@ MUTATIONS = [
         old="""    if (group.size() != 2 || gathered[group[0]] != GatherAxis::Page ||
         gathered[group[1]] != GatherAxis::Slot)""",
         new="""    if (group.size() != 2)""",
-        tests=["test/Transforms/RaiseAttention/paged-cache.mlir",
+        tests=["test/Transforms/Recognition/RaiseAttention/paged-cache.mlir",
                "test/Integration/raise-paged-cache.mlir"],
         description="keys numbered slot-major are taken for page-major"),
     Mutation(
@@ -311,7 +311,7 @@ MUTATIONS = [
         function="mlir::fa::recognition::detail::Matcher::finishMatch",
         old="""    if (keyPages && valuePages && keyPages->table == valuePages->table) {""",
         new="""    if (keyPages && valuePages) {""",
-        tests=["test/Transforms/RaiseAttention/paged-cache.mlir",
+        tests=["test/Transforms/Recognition/RaiseAttention/paged-cache.mlir",
                "test/Integration/raise-paged-cache.mlir"],
         description="K and V gathered through different tables are given K's table"),
     # The backward pass (session 11).
@@ -421,7 +421,7 @@ MUTATIONS = [
         function="mlir::fa::recognition::analyzeRowGuard",
         old="""  if (!everyKeyNegInf && !someKeyVisible) {""",
         new="""  if (false) {""",
-        tests=["test/Transforms/RaiseAttention/empty-row-guard-near-misses.mlir"],
+        tests=["test/Transforms/Recognition/RaiseAttention/empty-row-guard-near-misses.mlir"],
         description="a guard that zeroes rows with some hidden key (any) is taken for _safe_softmax's"),
     Mutation(
         name="guard-rows-restored-as-nan",
@@ -449,7 +449,7 @@ MUTATIONS = [
       return Value();""",
         new="""    if (!inputLabels)
       return Value();""",
-        tests=["test/Transforms/RaiseAttention/mask-in-select-body.mlir"],
+        tests=["test/Transforms/Recognition/RaiseAttention/mask-in-select-body.mlir"],
         description="a select whose in-body condition reads the scores is taken for a mask"),
     Mutation(
         name="grouped-second-reading-skipped",
@@ -473,7 +473,7 @@ MUTATIONS = [
     return true;""",
         new="""bool sameMask(Value a, Value b) {
   return true;""",
-        tests=["test/Transforms/RaiseAttention/joint-graphs.mlir"],
+        tests=["test/Transforms/Recognition/RaiseAttention/joint-graphs.mlir"],
         description="the backward's select is taken for the forward's mask whatever its condition"),
     Mutation(
         name="joint-causal-dk-window-off-by-one",
@@ -487,14 +487,14 @@ MUTATIONS = [
         function="mlir::fa::recognition::detail::Matcher::checkBackward",
         old="""      if (condition != causalMask || !causalKeepsARow)""",
         new="""      if (false)""",
-        tests=["test/Transforms/RaiseAttention/joint-graphs.mlir"],
+        tests=["test/Transforms/Recognition/RaiseAttention/joint-graphs.mlir"],
         description="a gradient select whose mask may empty rows by itself is taken beside another mask"),
     Mutation(
         name="joint-large-fill-any-mask",
         function="mlir::fa::recognition::detail::Matcher::checkBackward",
         old="""  if (match.backward && match.maskFill && std::abs(*match.maskFill) > 16.0 &&""",
         new="""  if (match.backward && match.maskFill && false &&""",
-        tests=["test/Transforms/RaiseAttention/joint-graphs.mlir"],
+        tests=["test/Transforms/Recognition/RaiseAttention/joint-graphs.mlir"],
         description="a joint graph with -0.7 max and a runtime mask is raised, whose filled rows the backward rebuilds as weight 1"),
     Mutation(
         name="one-key-length-not-read",
@@ -503,7 +503,7 @@ MUTATIONS = [
         for (Sym &operand : operands)""",
         new="""      if (false)
         for (Sym &operand : operands)""",
-        tests=["test/Transforms/RaiseAttention/length-masks.mlir"],
+        tests=["test/Transforms/Recognition/RaiseAttention/length-masks.mlir"],
         description="with one key the length compared with 0 stays a mask, not kv_lengths"),
     Mutation(
         name="grouped-joint-empty-rows-accepted",
@@ -511,7 +511,7 @@ MUTATIONS = [
         old="""  if (match.backward && match.groupAxis &&
       match.fullyMaskedRows == FullyMaskedRows::NaN)""",
         new="""  if (false)""",
-        tests=["test/Transforms/RaiseAttention/joint-graphs.mlir"],
+        tests=["test/Transforms/Recognition/RaiseAttention/joint-graphs.mlir"],
         description="a grouped joint graph whose rows may empty is raised, its NaNs restored per query head on per-K/V-head gradients"),
     Mutation(
         name="grouped-joint-dk-group-kept",
@@ -534,7 +534,7 @@ MUTATIONS = [
         old="""    while (view->node(node).kind == ScalarKind::ExtF)""",
         new="""    while (view->node(node).kind == ScalarKind::ExtF ||
            view->node(node).kind == ScalarKind::TruncF)""",
-        tests=["test/Transforms/RaiseAttention/normalization-near-misses.mlir"],
+        tests=["test/Transforms/Recognition/RaiseAttention/normalization-near-misses.mlir"],
         description="a row sum of exponentials narrowed to f16 is taken for the softmax's sum"),
     # Issue 31: operator-mutation survivors (scripts/mutate-operators.py,
     # seed 31) that were missing tests, with the tests that now kill them.
@@ -552,7 +552,7 @@ MUTATIONS = [
         function="mlir::fa::recognition::detail::everyRowKeepsAKey",
         old="""  for (int64_t dim = type.getRank() - 1; dim > keyDim && keyDim >= 0; --dim)""",
         new="""  for (int64_t dim = type.getRank() - 1; dim > keyDim + 1 && keyDim >= 0; --dim)""",
-        tests=["test/Transforms/RaiseAttention/joint-graph-constant-mask-rows.mlir"],
+        tests=["test/Transforms/Recognition/RaiseAttention/joint-graph-constant-mask-rows.mlir"],
         description="a constant mask stored [key, query] is read along the wrong dim for empty rows"),
     Mutation(
         name="op31-dp-operands-in-order",
@@ -593,14 +593,14 @@ MUTATIONS = [
         function="evaluateScalar",
         old="""    double picked = op == ScalarOp::Max ? std::max(args[0], args[1])""",
         new="""    double picked = op == ScalarOp::Max ? std::min(args[0], args[1])""",
-        tests=["test/Transforms/RaiseAttention/length-masks-clamped.mlir"],
+        tests=["test/Transforms/Recognition/RaiseAttention/length-masks-clamped.mlir"],
         description="a padding bias clamped below (max) is folded as min: it stays a mask"),
     Mutation(
         name="op31-length-step-min-as-max",
         function="evaluateScalar",
         old="""                                        : std::min(args[0], args[1]);""",
         new="""                                        : std::max(args[0], args[1]);""",
-        tests=["test/Transforms/RaiseAttention/length-masks-clamped.mlir"],
+        tests=["test/Transforms/Recognition/RaiseAttention/length-masks-clamped.mlir"],
         description="a padding bias clamped above (min) is folded as max: it stays a mask"),
     Mutation(
         name="op31-rsqrt-of-zero-is-a-scale",
@@ -620,7 +620,7 @@ MUTATIONS = [
                               : keyLen - 1;""",
         new="""                              ? std::numeric_limits<int32_t>::min()
                               : keyLen - 1;""",
-        tests=["test/Transforms/RaiseAttention/length-masks.mlir"],
+        tests=["test/Transforms/Recognition/RaiseAttention/length-masks.mlir"],
         description="a key position narrowed to i16 on a dynamic key length is still taken for j"),
     Mutation(
         name="op31-generic-repeat-keeps-wrong-dims",
@@ -631,14 +631,14 @@ MUTATIONS = [
         new="""      if (d != dim)
         continue;
       if (map.getResult(r++) != getAffineDimExpr(d, ctx))""",
-        tests=["test/Transforms/RaiseAttention/linalg-spellings.mlir"],
+        tests=["test/Transforms/Recognition/RaiseAttention/linalg-spellings.mlir"],
         description="a GQA repeat written as a generic copy without the group dim is not found"),
     Mutation(
         name="op31-narrowing-as-unsigned",
         function="Evaluator::apply",
         old="""        bool fits = to >= 64 || largest < (int64_t(1) << (to - 1));""",
         new="""        bool fits = to >= 64 || largest < (int64_t(1) << to);""",
-        tests=["test/Transforms/RaiseAttention/length-masks.mlir"],
+        tests=["test/Transforms/Recognition/RaiseAttention/length-masks.mlir"],
         description="a key position truncated to i8 with Nk = 200 is still taken for j (it wraps negative)"),
     Mutation(
         name="op31-constant-mask-row-dim-defaults-to-batch",
@@ -649,7 +649,7 @@ MUTATIONS = [
         new="""  int64_t rowDim = 0, colDim = -1;
   for (auto [dim, axis] : llvm::enumerate(labels)) {
     if (axis.kind == AxisKind::Query)""",
-        tests=["test/Transforms/RaiseAttention/constant-mask-near-misses.mlir"],
+        tests=["test/Transforms/Recognition/RaiseAttention/constant-mask-near-misses.mlir"],
         description="a constant mask triangular over the batch is raised as bottom-right causal"),
     Mutation(
         name="op31-row-term-other-factor",
@@ -667,7 +667,7 @@ MUTATIONS = [
         new="""  int64_t rowDim = -1, colDim = 0;
   for (auto [dim, axis] : llvm::enumerate(labels)) {
     if (axis.kind == AxisKind::Query)""",
-        tests=["test/Transforms/RaiseAttention/constant-mask-near-misses.mlir"],
+        tests=["test/Transforms/Recognition/RaiseAttention/constant-mask-near-misses.mlir"],
         description="a constant mask with no key dim, triangular over the batch, is raised as bottom-right causal"),
     # Issue 51's algebraic rules (docs/Recognition.md, "Normalization
     # before matching").
@@ -683,21 +683,21 @@ MUTATIONS = [
         function="mlir::fa::recognition::detail::Matcher::withoutOwnRowMax",
         old="  if (!matchRowReduction(max, inner, /*isMax=*/true, \"shifted row max\"))\n    return nullptr;",
         new="  (void)max;",
-        tests=["test/Transforms/RaiseAttention/algebraic-rules-near-misses.mlir"],
+        tests=["test/Transforms/Recognition/RaiseAttention/algebraic-rules-near-misses.mlir"],
         description="x - max over the queries of x dropped under the softmax as if a row max"),
     Mutation(
         name="deferred-product-taken-for-division",
         function="mlir::fa::recognition::detail::Matcher::deferredRowSum",
         old="        sum = reciprocalOf(divided->operands[1 - side]);",
         new="        sum = divided->operands[1 - side];",
-        tests=["test/Transforms/RaiseAttention/algebraic-rules-near-misses.mlir"],
+        tests=["test/Transforms/Recognition/RaiseAttention/algebraic-rules-near-misses.mlir"],
         description="P·V multiplied by the row sum read as divided by it"),
     Mutation(
         name="zero-start-any-max",
         function="isBoundedRescale",
         old="  return max->initConstant && *max->initConstant == *start;",
         new="  return max->initConstant.has_value();",
-        tests=["test/Transforms/RaiseAttention/online-softmax.mlir", "test/HeldOut/held-out.test"],
+        tests=["test/Transforms/Recognition/RaiseAttention/online-softmax.mlir", "test/HeldOut/held-out.test"],
         description="exp(m0 - max)·0 taken for 0 when the max starts elsewhere"),
     Mutation(
         name="bias-factor-dropped",
@@ -718,7 +718,7 @@ MUTATIONS = [
         function="mlir::fa::recognition::detail::Matcher::peelScoreBias",
         old="  if (tensorScale)\n    return fail(RejectCategory::Scale,\n                \"a bias is added under a scale held in a tensor; only a \"",
         new="  if (false)\n    return fail(RejectCategory::Scale,\n                \"a bias is added under a scale held in a tensor; only a \"",
-        tests=["test/Transforms/RaiseAttention/algebraic-rules-near-misses.mlir"],
+        tests=["test/Transforms/Recognition/RaiseAttention/algebraic-rules-near-misses.mlir"],
         description="a bias under a tensor scale is not scaled by it"),
     Mutation(
         name="widened-value-not-widened",
@@ -743,7 +743,7 @@ MUTATIONS = [
         new="""      if ((match.logsumexp || op == logsumexpOp) ||
           op == match.normalization)
         continue;""",
-        tests=["test/Transforms/RaiseAttention/near-misses.mlir"],
+        tests=["test/Transforms/Recognition/RaiseAttention/near-misses.mlir"],
         description="with a logsumexp matched, no intermediate's use outside the pattern is seen"),
     # Issue 50: survivors of the partial operator run over the code since
     # 4d6e4b0 (session 31, seed 50), with the tests that now kill them.
@@ -761,7 +761,7 @@ MUTATIONS = [
   };""",
         new="""    return true;
   };""",
-        tests=["test/Transforms/FoldMasks/bands.mlir"],
+        tests=["test/Transforms/Recognition/FoldMasks/bands.mlir"],
         description="a mask_mod read as causal once every row sees [0, q], whatever it shows after q"),
     Mutation(
         name="score-condition-refused",
@@ -847,7 +847,7 @@ MUTATIONS = [
             return double(*lhs >= *rhs);""",
         new="""          case P::UGE:
             return double(*lhs > *rhs);""",
-        tests=["test/Transforms/RaiseAttention/linalg-spellings.mlir"],
+        tests=["test/Transforms/Recognition/RaiseAttention/linalg-spellings.mlir"],
         description="a mask evaluated from positions reads cmpf oge as strict (the diagonal hidden)"),
     Mutation(
         name="op50-fold-no-mask-silent",
@@ -879,7 +879,7 @@ MUTATIONS = [
           computedFrom(input->get(), start))""",
         new="""      if (!generic.getMatchingIndexingMap(input).isIdentity() &&
           false)""",
-        tests=["test/Transforms/RaiseAttention/elementwise-under-reshapes.mlir"],
+        tests=["test/Transforms/Recognition/RaiseAttention/elementwise-under-reshapes.mlir"],
         description="a softmax's row max, computed from the expanded view, materialized as if it were a term added to it"),
     Mutation(
         name="under-reshapes-positions-in-body",
@@ -895,14 +895,14 @@ MUTATIONS = [
         old="""        generic.getMatchingBlockArgument(generic.getDpsInitOperand(0))
                 .use_empty()""",
         new="""        true""",
-        tests=["test/Transforms/RaiseAttention/elementwise-under-reshapes.mlir"],
+        tests=["test/Transforms/Recognition/RaiseAttention/elementwise-under-reshapes.mlir"],
         description="a body that reads its destination given an empty one on the collapsed shape"),
     Mutation(
         name="op50-large-mask-hiding-condition",
         function="mlir::fa::recognition::symbolicUpperBand",
         old="""      negate = !*showsTrue;""",
         new="""""",
-        tests=["test/Transforms/RaiseAttention/large-position-masks.mlir"],
+        tests=["test/Transforms/Recognition/RaiseAttention/large-position-masks.mlir"],
         description="a mask too large to evaluate, select(j > i, -inf, 0), read as if its condition kept the key"),
     Mutation(
         name="op50-score-mod-maximumf-as-minimum",
@@ -916,14 +916,14 @@ MUTATIONS = [
         function="mlir::fa::foldMaskIntoModifiers",
         old="""        (dead->getNumRegions() != 0 && !isa<linalg::LinalgOp>(dead)))""",
         new="""        (dead->getNumRegions() != 0 || !isa<linalg::LinalgOp>(dead)))""",
-        tests=["test/Transforms/FoldMasks/reshapes.mlir"],
+        tests=["test/Transforms/Recognition/FoldMasks/reshapes.mlir"],
         description="the ops that only fed a folded mask left behind unless they are linalg ops"),
     Mutation(
         name="op50-small-constants-unbounded",
         function="mlir::fa::recognition::detail::Matcher::settleEmptyRows",
         old="""           std::isfinite(term->constant) && std::abs(term->constant) < 1e30;""",
         new="""           std::isfinite(term->constant) && std::abs(term->constant) < 0.0;""",
-        tests=["test/Transforms/RaiseAttention/score-function-tensors.mlir"],
+        tests=["test/Transforms/Recognition/RaiseAttention/score-function-tensors.mlir"],
         description="a score function weighting by a select of two small constants taken as one that may hide every key of a row"),
     Mutation(
         name="op50-sink-gradient-view-dim-misread",
@@ -944,7 +944,7 @@ MUTATIONS = [
         new="""  collecting = false;
   if (!matchQueryKey(contraction))
     return refuse();""",
-        tests=["test/Transforms/RaiseAttention/linear-attention-reshaped-operands.mlir"],
+        tests=["test/Transforms/Recognition/RaiseAttention/linear-attention-reshaped-operands.mlir"],
         description="linear attention's Q and K read through the chain's batch reshapes (a merged [B·H] view split again)"),
     Mutation(
         name="linear-combination-refusal-unexplained",

@@ -81,7 +81,7 @@ MUTATIONS = [
       gradInputs.push_back(op.getMask());""",
         new="""          queryType.getDimSize(3), op.getKey().getType().getDimSize(2)};
       gradInputs.push_back(op.getMask());""",
-        tests=["test/Transforms/decompose-attention.mlir"],
+        tests=["test/Transforms/Reference/decompose-attention.mlir"],
         description="the reference backward broadcasts a filled mask by comparing it with the head dim"),
     Mutation(
         name="op31-reference-shows-key-at-length",
@@ -97,7 +97,7 @@ MUTATIONS = [
       queryType.getDimSize(0), queryType.getDimSize(1),""",
         new="""  SmallVector<int64_t> scoreShape = {
       queryType.getDimSize(1), queryType.getDimSize(1),""",
-        tests=["test/Transforms/decompose-attention.mlir"],
+        tests=["test/Transforms/Reference/decompose-attention.mlir"],
         description="the reference decides a mask's batch broadcast by the head count"),
     # Issue 50: survivors of the partial operator run over the code since
     # 4d6e4b0 (session 31, seed 50), with the tests that now kill them.

@@ -12,7 +12,7 @@ MUTATIONS = [
         new="  static constexpr int64_t kHostFallbackBlock = 16;\n"
             "  result.error = noTileFits(shape, target, policy);\n"
             "  return result;",
-        tests=["test/Transforms/SelectTiles/host-never-refuses.mlir",
+        tests=["test/Transforms/TileSelection/host-never-refuses.mlir",
                "test/Sweep/every-head-dim.test"],
         description="the host refuses an op whose smallest tile exceeds its cache"),
     # Issue 31: operator-mutation survivors (scripts/mutate-operators.py,
@@ -42,20 +42,20 @@ MUTATIONS = [
         function="FASelectTilesPass::applyTestingAids",
         old="""      tiling.warps = tiling.blockQ / 16;""",
         new="""      tiling.warps = tiling.blockQ / 16 - 1;""",
-        tests=["test/Transforms/SelectTiles/max-block-kv.mlir"],
+        tests=["test/Transforms/TileSelection/max-block-kv.mlir"],
         description="the warpgroup-tiles option rounding a tile's rows without its warps"),
     Mutation(
         name="op50-min-kv-splits-met-reported-raised",
         function="FASelectTilesPass::applyTestingAids",
         old="""    if (minKVSplits > 0 && tiling.kvSplits < minKVSplits) {""",
         new="""    if (minKVSplits > 0 && tiling.kvSplits <= minKVSplits) {""",
-        tests=["test/Transforms/SelectTiles/kv-splits.mlir"],
+        tests=["test/Transforms/TileSelection/kv-splits.mlir"],
         description="the min-kv-splits option reporting a raise where the choice already met it"),
     Mutation(
         name="op50-warpgroup-tiles-rounds-whole-warpgroups",
         function="FASelectTilesPass::applyTestingAids",
         old="""        (tiling.blockQ % 64 != 0 || tiling.warps * 16 != tiling.blockQ)) {""",
         new="""        (tiling.blockQ % 64 != 0 || tiling.warps * 16 == tiling.blockQ)) {""",
-        tests=["test/Transforms/SelectTiles/max-block-kv.mlir"],
+        tests=["test/Transforms/TileSelection/max-block-kv.mlir"],
         description="the warpgroup-tiles option rounding a tile that is already whole warpgroups of 16-row warps"),
 ]

@@ -5,9 +5,9 @@ import re
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-NARROW_TESTS = ["test/Transforms/GPU/narrow-kernel-indices.mlir",
+NARROW_TESTS = ["test/Transforms/GPUMapping/narrow-kernel-indices.mlir",
                 "test/GPU/index-bitwidth.mlir"]
-JOINT_TESTS = ["test/Transforms/RaiseAttention/joint-graphs.mlir",
+JOINT_TESTS = ["test/Transforms/Recognition/RaiseAttention/joint-graphs.mlir",
                "test/Integration/Backward/raise-joint-graphs.mlir",
                "test/Integration/Backward/raise-joint-graph-masks.mlir",
                "test/Differential/random-joint-graphs.test"]
@@ -79,8 +79,8 @@ KERNEL_WGMMA = sorted(
     for dirpath, _, files in os.walk(os.path.join(ROOT, "test/Integration/Tiling"))
     for f in files
     if f.endswith(".mlir") and "gpu-kernel=sm_90a" in open(os.path.join(dirpath, f)).read())
-WGMMA_UNITS = ["test/Transforms/GPU/emulate-warpgroup-mma.mlir",
-               "test/Transforms/GPU/emulate-warpgroup-mma-async.mlir"]
+WGMMA_UNITS = ["test/Transforms/GPUEmulation/emulate-warpgroup-mma.mlir",
+               "test/Transforms/GPUEmulation/emulate-warpgroup-mma-async.mlir"]
 KERNEL_FMA = [SWEEP + n + ".mlir" for n in
               ("kernel-stages2", "kernel-stages3-gqa", "kernel-full-block",
                "kernel-odd-dims")]
@@ -94,4 +94,4 @@ ASYNC_SWEEP = [SWEEP + n + ".mlir" for n in
 MOD = "test/Integration/Modifiers/"
 
 LINEAR_KERNEL = "test/Integration/LinearAttention/gpu-kernel.test"
-LINEAR_NEAR_MISSES = "test/Transforms/RaiseAttention/linear-attention-near-misses.mlir"
+LINEAR_NEAR_MISSES = "test/Transforms/Recognition/RaiseAttention/linear-attention-near-misses.mlir"

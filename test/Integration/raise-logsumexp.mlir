@@ -4,7 +4,7 @@
 // raised and as written on the same inputs; the outputs and the
 // logsumexps must agree to f32 rounding. (With a mask, a row may see no
 // key, where the frontend's logsumexp has no exact counterpart: refused,
-// see Transforms/RaiseAttention/normalization-near-misses.mlir.)
+// see Transforms/Recognition/RaiseAttention/normalization-near-misses.mlir.)
 // RUN: cat %s %S/Blocks/Inputs/runtime.mlir | fa-opt --fa-raise-attention | FileCheck %s --check-prefix=RAISED
 // RUN: cat %s %S/Blocks/Inputs/runtime.mlir | fa-opt --fa-cpu-pipeline | %mlir-run > %t.raised
 // RUN: cat %s %S/Blocks/Inputs/runtime.mlir | fa-opt --fa-cpu-pipeline=raise=false | %mlir-run > %t.frontend

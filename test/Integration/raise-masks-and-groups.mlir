@@ -1,4 +1,4 @@
-// Numerics for the spellings that test/Transforms/RaiseAttention checks on
+// Numerics for the spellings that test/Transforms/Recognition/RaiseAttention checks on
 // the IR (the same functions): causal masks turned into the attribute (both
 // alignments, and Nq > Nk where rows have no visible key and the fix-up
 // restores the frontend's NaN), an almost-causal mask kept explicit, GQA

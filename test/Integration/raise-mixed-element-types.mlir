@@ -8,7 +8,7 @@
 //   @widen_v        Q and K in f32, V in f16 widened inside P·V, result in
 //                   f32: raised in f32 with V widened.
 // V in bf16 with Q and K in f16 does not widen exactly: refused
-// (Transforms/RaiseAttention/mixed-element-types-near-misses.mlir).
+// (Transforms/Recognition/RaiseAttention/mixed-element-types-near-misses.mlir).
 // RUN: cat %s %S/Blocks/Inputs/runtime.mlir | fa-opt --fa-raise-attention=explain=true 2>&1 | FileCheck %s --check-prefix=RAISED
 // RUN: cat %s %S/Blocks/Inputs/runtime.mlir | fa-opt --fa-cpu-pipeline | %mlir-run > %t.raised
 // RUN: cat %s %S/Blocks/Inputs/runtime.mlir | fa-opt --fa-cpu-pipeline=raise=false | %mlir-run > %t.frontend

@@ -1,5 +1,5 @@
 // One tile of an online softmax written out (IREE's decomposed online
-// attention, Transforms/RaiseAttention/online-softmax.mlir): raised to one
+// attention, Transforms/Recognition/RaiseAttention/online-softmax.mlir): raised to one
 // fa.attention, and the same numbers as the program's own ops, on the host
 // and across key blocks of 4.
 // RUN: cat %s %S/Blocks/Inputs/runtime.mlir | fa-opt --fa-raise-attention=explain=true 2>&1 | FileCheck %s --check-prefix=RAISED

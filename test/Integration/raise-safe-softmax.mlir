@@ -4,7 +4,7 @@
 // every key: the frontend gives 0 there, as fa.attention does, so the
 // raised op needs no fix-up (plain softmax would give NaN, raise-tosa.mlir).
 // Raised and frontend runs agree; the tiled and the emulated GPU kernel
-// paths too. Near misses: test/Transforms/RaiseAttention/
+// paths too. Near misses: test/Transforms/Recognition/RaiseAttention/
 // empty-row-guard-near-misses.mlir.
 // RUN: fa-opt %s --fa-raise-attention=explain=true 2>&1 | FileCheck %s --check-prefix=RAISED
 // RUN: fa-opt %s --fa-cpu-pipeline | %mlir-run > %t.raised

@@ -83,7 +83,7 @@ func.func @loop(%n: index, %x: f32) -> f32 {
   return %r : f32
 }
 
-// Near misses of attention (test/Transforms/RaiseAttention/near-misses.mlir).
+// Near misses of attention (test/Transforms/Recognition/RaiseAttention/near-misses.mlir).
 func.func @max_over_query_dim(%q: tensor<4x4xf32>, %k: tensor<4x4xf32>, %v: tensor<4x4xf32>) -> tensor<4x4xf32> {
   %zero = arith.constant 0.0 : f32
   %neginf = arith.constant 0xFF800000 : f32

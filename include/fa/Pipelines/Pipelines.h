@@ -22,8 +22,44 @@ inline constexpr const char *kTosaValidationHelp =
     "emit casts such as i64 or i1 to f32 that the profiles omit and the "
     "conversions lower";
 
+/// The forward kernel's choices that the tile report predicts, declared
+/// once for both pipelines. fa-select-tiles and fa-confirm-tiles-with-ptxas
+/// declare the same names and defaults (include/fa/Kernel/KernelOptions.td)
+/// and receive them by forwardKernelChoices; PipelinesTest checks that the
+/// two lists agree.
+template <typename PipelineOptionsT>
+struct KernelChoiceOptions : public PassPipelineOptions<PipelineOptionsT> {
+  mlir::detail::PassOptions::Option<bool> registerFragments{
+      *this, "register-fragments",
+      llvm::cl::desc("The tensor-core kernel keeps S and P in mma.sync "
+                     "fragments (fa-distribute-attention register-fragments; "
+                     "fa-cpu-pipeline: with gpu-kernel); false: through "
+                     "shared memory"),
+      llvm::cl::init(true)};
+  mlir::detail::PassOptions::Option<bool> tmaProducer{
+      *this, "tma-producer",
+      llvm::cl::desc("On sm_90a: the wgmma kernel's tiles arrive by TMA from "
+                     "a producer warpgroup (fa-distribute-attention "
+                     "tma-producer), its roles versioned with setmaxnreg "
+                     "(fa-specialize-warpgroups); false: by cp.async from "
+                     "every thread"),
+      llvm::cl::init(true)};
+  mlir::detail::PassOptions::Option<bool> overlapSoftmax{
+      *this, "overlap-softmax",
+      llvm::cl::desc("With the TMA producer kernel: each block's P V runs "
+                     "while the next block's softmax does "
+                     "(fa-distribute-attention overlap-softmax)"),
+      llvm::cl::init(true)};
+  mlir::detail::PassOptions::Option<bool> pingPong{
+      *this, "ping-pong",
+      llvm::cl::desc("With the TMA producer kernel: the compute warpgroups "
+                     "take turns issuing their matmuls "
+                     "(fa-distribute-attention ping-pong)"),
+      llvm::cl::init(true)};
+};
+
 /// Options of `fa-cpu-pipeline`.
-struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
+struct CPUPipelineOptions : public KernelChoiceOptions<CPUPipelineOptions> {
   PassOptions::Option<bool> raise{
       *this, "raise",
       llvm::cl::desc("Run fa-raise-attention first, so that attention "
@@ -96,37 +132,12 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::desc("Testing aid: split the keys at least this many ways "
                      "(fa-select-tiles min-kv-splits; 0: as chosen)"),
       llvm::cl::init(0)};
-  PassOptions::Option<bool> registerFragments{
-      *this, "register-fragments",
-      llvm::cl::desc("With gpu-kernel: the tensor-core kernel keeps S and P "
-                     "in mma.sync fragments (fa-distribute-attention "
-                     "register-fragments); false: through shared memory"),
-      llvm::cl::init(true)};
   PassOptions::Option<bool> warpgroupTiles{
       *this, "warpgroup-tiles",
       llvm::cl::desc("Testing aid: whole 64-row warpgroups of 16-row warps "
                      "(fa-select-tiles warpgroup-tiles), so that short "
                      "sequences also run sm_90a's wgmma kernels"),
       llvm::cl::init(false)};
-  PassOptions::Option<bool> tmaProducer{
-      *this, "tma-producer",
-      llvm::cl::desc("With gpu-kernel=sm_90a: the wgmma kernel's tiles "
-                     "arrive by TMA from a producer warpgroup "
-                     "(fa-distribute-attention tma-producer); false: by "
-                     "cp.async from every thread"),
-      llvm::cl::init(true)};
-  PassOptions::Option<bool> overlapSoftmax{
-      *this, "overlap-softmax",
-      llvm::cl::desc("With the TMA producer kernel: each block's P V runs "
-                     "while the next block's softmax does "
-                     "(fa-distribute-attention overlap-softmax)"),
-      llvm::cl::init(true)};
-  PassOptions::Option<bool> pingPong{
-      *this, "ping-pong",
-      llvm::cl::desc("With the TMA producer kernel: the compute warpgroups "
-                     "take turns issuing their matmuls "
-                     "(fa-distribute-attention ping-pong)"),
-      llvm::cl::init(true)};
 };
 
 /// Lowers a module of func, TOSA, linalg, tensor, arith, math and fa ops to
@@ -142,7 +153,7 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
 void buildCPUPipeline(OpPassManager &pm, const CPUPipelineOptions &options);
 
 /// Options of `fa-gpu-pipeline`.
-struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
+struct GPUPipelineOptions : public KernelChoiceOptions<GPUPipelineOptions> {
   PassOptions::Option<std::string> chip{
       *this, "chip",
       llvm::cl::desc("NVIDIA chip (sm_75, sm_80, sm_86, sm_89, sm_90, "
@@ -168,34 +179,10 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       llvm::cl::init(true)};
   PassOptions::Option<std::string> cudaToolkit{
       *this, "cuda-toolkit",
-      llvm::cl::desc("CUDA toolkit (libdevice and ptxas); default: "
-                     "$CUDA_ROOT, $CUDA_HOME, $CUDA_PATH, else /usr/local/cuda"),
+      llvm::cl::desc(
+          "CUDA toolkit (libdevice and ptxas); default: "
+          "$CUDA_ROOT, $CUDA_HOME, $CUDA_PATH, else /usr/local/cuda"),
       llvm::cl::init("")};
-  PassOptions::Option<bool> registerFragments{
-      *this, "register-fragments",
-      llvm::cl::desc("The tensor-core kernel keeps S and P "
-                     "in mma.sync fragments (fa-distribute-attention "
-                     "register-fragments); false: through shared memory"),
-      llvm::cl::init(true)};
-  PassOptions::Option<bool> tmaProducer{
-      *this, "tma-producer",
-      llvm::cl::desc("On sm_90a: the wgmma kernel's tiles arrive by TMA from "
-                     "a producer warpgroup (fa-distribute-attention "
-                     "tma-producer), its roles versioned with setmaxnreg "
-                     "(fa-specialize-warpgroups); false: by cp.async"),
-      llvm::cl::init(true)};
-  PassOptions::Option<bool> overlapSoftmax{
-      *this, "overlap-softmax",
-      llvm::cl::desc("With the TMA producer kernel: each block's P V runs "
-                     "while the next block's softmax does "
-                     "(fa-distribute-attention overlap-softmax)"),
-      llvm::cl::init(true)};
-  PassOptions::Option<bool> pingPong{
-      *this, "ping-pong",
-      llvm::cl::desc("With the TMA producer kernel: the compute warpgroups "
-                     "take turns issuing their matmuls "
-                     "(fa-distribute-attention ping-pong)"),
-      llvm::cl::init(true)};
   PassOptions::Option<unsigned> indexBitwidth{
       *this, "index-bitwidth",
       llvm::cl::desc("64, or 32: kernels that address fewer than 2^31 "

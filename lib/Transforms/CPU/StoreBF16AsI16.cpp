@@ -17,7 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fa/Transforms/Passes.h"
+#include "fa/Transforms/CPU/CPU.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fa/Transforms/Common/AttentionGeometry.h"
+#include "Common/AttentionGeometry.h"
 
 namespace mlir::fa {
 

@@ -5,9 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fa/Transforms/Common/LoweringDriver.h"
+#include "Common/LoweringDriver.h"
+#include "Common/PackQueryGroups.h"
 #include "fa/Kernel/KernelModel.h"
-#include "fa/Transforms/Common/PackQueryGroups.h"
 
 #include "llvm/Support/raw_ostream.h"
 

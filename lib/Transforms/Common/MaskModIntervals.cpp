@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fa/Transforms/Common/MaskModIntervals.h"
+#include "Common/MaskModIntervals.h"
 
 #include "fa/Dialect/FA/IR/FAOps.h"
 

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fa/Transforms/Common/PackQueryGroups.h"
+#include "Common/PackQueryGroups.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 

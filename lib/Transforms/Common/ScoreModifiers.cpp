@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fa/Transforms/Common/ScoreModifiers.h"
+#include "Common/ScoreModifiers.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
 

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fa/Transforms/Common/TensorBuilders.h"
+#include "Common/TensorBuilders.h"
 
 namespace mlir::fa {
 

@@ -50,7 +50,7 @@
 #include "WarpCollectives.h"
 #include "WarpgroupMma.h"
 
-#include "fa/Transforms/Passes.h"
+#include "fa/Transforms/GPUEmulation/GPUEmulation.h"
 
 #include <numeric>
 

@@ -38,7 +38,7 @@
 
 #include "RuntimeReport.h"
 #include "ThreadLoops.h"
-#include "fa/Transforms/Passes.h"
+#include "fa/Transforms/GPUEmulation/GPUEmulation.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"

@@ -8,7 +8,7 @@
 #include "RuntimeReport.h"
 #include "ThreadLoops.h"
 
-#include "fa/Transforms/Common/IndexMath.h"
+#include "Common/IndexMath.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

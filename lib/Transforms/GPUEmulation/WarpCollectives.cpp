@@ -30,8 +30,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "WarpCollectives.h"
+#include "Common/IndexMath.h"
 #include "ThreadLoops.h"
-#include "fa/Transforms/Common/IndexMath.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

@@ -34,8 +34,8 @@
 #include "TmaCopies.h"
 #include "WarpCollectives.h"
 
+#include "Common/IndexMath.h"
 #include "fa/Dialect/FA/IR/FAOps.h"
-#include "fa/Transforms/Common/IndexMath.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

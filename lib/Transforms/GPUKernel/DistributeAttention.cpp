@@ -38,16 +38,15 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Common/LoweringDriver.h"
+#include "Common/MaskModIntervals.h"
+#include "Common/PackQueryGroups.h"
+#include "Common/TensorBuilders.h"
 #include "KernelBuilder.h"
-#include "fa/Transforms/Common/LoweringDriver.h"
-#include "fa/Transforms/Common/MaskModIntervals.h"
-#include "fa/Transforms/Common/PackQueryGroups.h"
-#include "fa/Transforms/Common/TensorBuilders.h"
 
 #include "fa/Dialect/FA/IR/FAOps.h"
 #include "fa/Kernel/KernelModel.h"
 #include "fa/Transforms/GPUKernel/GPUKernel.h"
-#include "fa/Transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 

@@ -59,12 +59,11 @@
 #include "Fragments.h"
 #include "KernelSupport.h"
 
+#include "Common/LoweringDriver.h"
+#include "Common/MaskModIntervals.h"
 #include "fa/Dialect/FA/IR/FAOps.h"
 #include "fa/Kernel/KernelModel.h"
-#include "fa/Transforms/Common/LoweringDriver.h"
-#include "fa/Transforms/Common/MaskModIntervals.h"
 #include "fa/Transforms/GPUKernel/GPUKernel.h"
-#include "fa/Transforms/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

@@ -42,14 +42,13 @@
 #include "Fragments.h"
 #include "KernelSupport.h"
 
+#include "Common/LinearAttention.h"
+#include "Common/LoweringDriver.h"
+#include "Common/TensorBuilders.h"
+#include "Common/WarpMatmul.h"
 #include "fa/Dialect/FA/IR/FAOps.h"
 #include "fa/Kernel/KernelModel.h"
-#include "fa/Transforms/Common/LinearAttention.h"
-#include "fa/Transforms/Common/LoweringDriver.h"
-#include "fa/Transforms/Common/TensorBuilders.h"
-#include "fa/Transforms/Common/WarpMatmul.h"
 #include "fa/Transforms/GPUKernel/GPUKernel.h"
-#include "fa/Transforms/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

@@ -15,8 +15,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Common/TensorBuilders.h"
 #include "KernelBuilder.h"
-#include "fa/Transforms/Common/TensorBuilders.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"

@@ -12,8 +12,8 @@
 #ifndef FA_LIB_TRANSFORMS_GPU_FRAGMENTS_H
 #define FA_LIB_TRANSFORMS_GPU_FRAGMENTS_H
 
+#include "Common/IndexMath.h"
 #include "KernelSupport.h"
-#include "fa/Transforms/Common/IndexMath.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

@@ -13,10 +13,10 @@
 #ifndef FA_LIB_TRANSFORMS_GPUKERNEL_KERNELSUPPORT_H
 #define FA_LIB_TRANSFORMS_GPUKERNEL_KERNELSUPPORT_H
 
-#include "fa/Transforms/Common/AttentionGeometry.h"
-#include "fa/Transforms/Common/IndexMath.h"
-#include "fa/Transforms/Common/TensorBuilders.h"
-#include "fa/Transforms/Common/WarpMatmul.h"
+#include "Common/AttentionGeometry.h"
+#include "Common/IndexMath.h"
+#include "Common/TensorBuilders.h"
+#include "Common/WarpMatmul.h"
 
 #include "fa/Dialect/FA/IR/FAOps.h"
 #include "fa/Kernel/KernelModel.h"

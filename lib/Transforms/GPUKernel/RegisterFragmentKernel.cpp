@@ -36,9 +36,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Common/TensorBuilders.h"
 #include "Fragments.h"
 #include "KernelBuilder.h"
-#include "fa/Transforms/Common/TensorBuilders.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"

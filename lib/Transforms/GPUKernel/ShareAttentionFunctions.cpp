@@ -13,7 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fa/Dialect/FA/IR/FAOps.h"
-#include "fa/Transforms/Passes.h"
+#include "fa/Transforms/GPUKernel/GPUKernel.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"

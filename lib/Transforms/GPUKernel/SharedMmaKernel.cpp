@@ -20,8 +20,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Common/TensorBuilders.h"
 #include "KernelBuilder.h"
-#include "fa/Transforms/Common/TensorBuilders.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

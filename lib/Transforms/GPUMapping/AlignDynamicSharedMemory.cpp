@@ -13,7 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fa/Kernel/WarpgroupLayout.h"
-#include "fa/Transforms/Passes.h"
+#include "fa/Transforms/GPUMapping/GPUMapping.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"

@@ -15,7 +15,7 @@
 
 #include "fa/Dialect/FA/IR/FAOps.h"
 #include "fa/Kernel/WarpgroupLayout.h"
-#include "fa/Transforms/Passes.h"
+#include "fa/Transforms/GPUMapping/GPUMapping.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"

@@ -14,7 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fa/Transforms/Passes.h"
+#include "fa/Transforms/GPUMapping/GPUMapping.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

@@ -14,7 +14,7 @@
 
 #include "fa/Kernel/KernelModel.h"
 #include "fa/Target/TargetDescription.h"
-#include "fa/Transforms/Passes.h"
+#include "fa/Transforms/GPUMapping/GPUMapping.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"

@@ -22,7 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fa/Transforms/Passes.h"
+#include "fa/Transforms/GPUMapping/GPUMapping.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

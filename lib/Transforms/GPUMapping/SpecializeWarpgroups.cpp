@@ -24,7 +24,7 @@
 
 #include "fa/Kernel/KernelModel.h"
 #include "fa/Transforms/GPUKernel/GPUKernel.h"
-#include "fa/Transforms/Passes.h"
+#include "fa/Transforms/GPUMapping/GPUMapping.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

@@ -29,9 +29,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fa/Transforms/Common/WarpMatmul.h"
+#include "Common/WarpMatmul.h"
 
-#include "fa/Transforms/Passes.h"
+#include "fa/Transforms/GPUMapping/GPUMapping.h"
 
 #include "mlir/Conversion/VectorToGPU/VectorToGPU.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"

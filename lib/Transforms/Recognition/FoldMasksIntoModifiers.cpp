@@ -19,10 +19,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Common/MaskModIntervals.h"
+#include "Common/ScoreModifiers.h"
 #include "fa/Dialect/FA/IR/FAOps.h"
-#include "fa/Transforms/Common/MaskModIntervals.h"
-#include "fa/Transforms/Common/ScoreModifiers.h"
-#include "fa/Transforms/Passes.h"
+#include "fa/Transforms/Recognition/Recognition.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

@@ -16,7 +16,7 @@
 #include "FrontendCalls.h"
 #include "LinearCombinations.h"
 
-#include "fa/Transforms/Passes.h"
+#include "fa/Transforms/Recognition/Recognition.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -16,7 +16,7 @@
 #include "RewriteAttention.h"
 
 #include "fa/Dialect/FA/IR/FAOps.h"
-#include "fa/Transforms/Passes.h"
+#include "fa/Transforms/Recognition/Recognition.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/SetVector.h"

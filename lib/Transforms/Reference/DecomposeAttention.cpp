@@ -9,13 +9,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fa/Transforms/Common/AttentionGeometry.h"
-#include "fa/Transforms/Common/IndexMath.h"
-#include "fa/Transforms/Common/ScoreModifiers.h"
-#include "fa/Transforms/Common/TensorBuilders.h"
+#include "Common/AttentionGeometry.h"
+#include "Common/IndexMath.h"
+#include "Common/ScoreModifiers.h"
+#include "Common/TensorBuilders.h"
 
 #include "fa/Dialect/FA/IR/FAOps.h"
-#include "fa/Transforms/Passes.h"
+#include "fa/Transforms/Reference/Reference.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/IR/PatternMatch.h"

@@ -11,11 +11,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fa/Transforms/Common/LinearAttention.h"
-#include "fa/Transforms/Common/TensorBuilders.h"
+#include "Common/LinearAttention.h"
+#include "Common/TensorBuilders.h"
 
 #include "fa/Dialect/FA/IR/FAOps.h"
-#include "fa/Transforms/Passes.h"
+#include "fa/Transforms/Reference/Reference.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"

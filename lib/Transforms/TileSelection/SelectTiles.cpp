@@ -7,15 +7,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Common/LoweringDriver.h"
+#include "Common/MaskModIntervals.h"
 #include "fa/Dialect/FA/IR/FAOps.h"
-#include "fa/Transforms/Common/LoweringDriver.h"
-#include "fa/Transforms/Common/MaskModIntervals.h"
-#include "fa/Transforms/Passes.h"
-#include "fa/Transforms/TileSelection/AttentionShapeOf.h"
 #include "fa/Transforms/TileSelection/TileSelection.h"
 
-#include "fa/Transforms/Common/WarpMatmul.h"
-#include "fa/Transforms/Common/PackQueryGroups.h"
+#include "Common/PackQueryGroups.h"
+#include "Common/WarpMatmul.h"
 
 #include "mlir/Dialect/DLTI/DLTI.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

@@ -14,12 +14,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fa/Transforms/Common/IndexMath.h"
-#include "fa/Transforms/Common/LinearAttention.h"
-#include "fa/Transforms/Common/TensorBuilders.h"
+#include "Common/IndexMath.h"
+#include "Common/LinearAttention.h"
+#include "Common/TensorBuilders.h"
 
 #include "fa/Dialect/FA/IR/FAOps.h"
-#include "fa/Transforms/Passes.h"
+#include "fa/Transforms/Tiling/Tiling.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"

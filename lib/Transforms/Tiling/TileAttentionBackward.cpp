@@ -46,15 +46,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fa/Transforms/Common/AttentionGeometry.h"
-#include "fa/Transforms/Common/IndexMath.h"
-#include "fa/Transforms/Common/LoweringDriver.h"
-#include "fa/Transforms/Common/MaskModIntervals.h"
-#include "fa/Transforms/Common/ScoreModifiers.h"
-#include "fa/Transforms/Common/TensorBuilders.h"
+#include "Common/AttentionGeometry.h"
+#include "Common/IndexMath.h"
+#include "Common/LoweringDriver.h"
+#include "Common/MaskModIntervals.h"
+#include "Common/ScoreModifiers.h"
+#include "Common/TensorBuilders.h"
 
 #include "fa/Dialect/FA/IR/FAOps.h"
-#include "fa/Transforms/Passes.h"
 #include "fa/Transforms/Tiling/Tiling.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"

@@ -2,7 +2,7 @@
 // [Hkv·G] heads of both contractions into [Hkv, G] and P is sliced before
 // the merge: the op takes the merged dim as its heads (B = 1) with one
 // sink each. Raised and unraised runs agree, on the tiled path and the
-// emulated GPU kernel (test/Transforms/RaiseAttention/
+// emulated GPU kernel (test/Transforms/Recognition/RaiseAttention/
 // sinks-under-reshapes.mlir has the near miss).
 // RUN: cat %s %S/../Blocks/Inputs/runtime.mlir | fa-opt --fa-raise-attention | FileCheck %s --check-prefix=RAISED
 // RUN: cat %s %S/../Blocks/Inputs/runtime.mlir | fa-opt --fa-cpu-pipeline | %mlir-run > %t.raised

@@ -12,14 +12,34 @@
 #ifndef FA_TRANSFORMS_GPUKERNEL_GPUKERNEL_H
 #define FA_TRANSFORMS_GPUKERNEL_GPUKERNEL_H
 
+#include "fa/Dialect/FA/IR/FADialect.h"
+
+// The dialects its passes load (their dependentDialects in Passes.td),
+// which the pass classes name.
 #include "fa/Dialect/FA/IR/FAOps.h"
 #include "fa/Kernel/KernelModel.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Pass/Pass.h"
 
 #include "mlir/IR/PatternMatch.h"
 
 #include <string>
 
 namespace mlir::fa {
+
+/// The stage's passes (Passes.td): their options and create functions.
+#define GEN_PASS_DECL
+#include "fa/Transforms/GPUKernel/Passes.h.inc"
 
 /// Marks the role predicates of a warp-specialized kernel (an i1 op
 /// result): "compute" (the thread computes) and "producer_leader" (the one

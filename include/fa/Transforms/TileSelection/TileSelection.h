@@ -25,7 +25,12 @@
 #ifndef FA_TRANSFORMS_TILESELECTION_H
 #define FA_TRANSFORMS_TILESELECTION_H
 
+#include "fa/Dialect/FA/IR/FADialect.h"
+
+// The dialects its passes load (their dependentDialects in Passes.td),
+// which the pass classes name.
 #include "fa/Kernel/KernelModel.h"
+#include "mlir/Pass/Pass.h"
 
 #include <cstdint>
 #include <optional>
@@ -33,6 +38,10 @@
 #include <utility>
 
 namespace mlir::fa {
+
+/// The stage's passes (Passes.td): their options and create functions.
+#define GEN_PASS_DECL
+#include "fa/Transforms/TileSelection/Passes.h.inc"
 
 /// How a tiling was chosen; User: written on the op and only checked.
 enum class TilePolicy { FA1, FA2, Auto, User };
@@ -166,6 +175,17 @@ std::optional<LinearChunkDecision>
 selectLinearChunk(int64_t headDim, int64_t valueDim, int64_t elementBytes,
                   bool normalized, bool decay, int64_t sramBytes,
                   std::string &error);
+
+// The bridge from IR to the search, used by fa-select-tiles and
+// fa-confirm-tiles-with-ptxas.
+
+class AttentionOpInterface;
+
+/// The shape of an fa.attention or fa.attention_backward as tile selection
+/// sees it: sizes (kUnknownSize where only known at run time), element
+/// types, masks, modifications and packing. `tmaProducerKernel` is left
+/// false: it is the pipeline's choice, not the op's.
+AttentionShape describeAttentionShape(AttentionOpInterface op);
 
 } // namespace mlir::fa
 

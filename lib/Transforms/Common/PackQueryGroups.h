@@ -1,4 +1,5 @@
-//===- PackQueryGroups.h - Query heads of a group as one block's rows -*-C++-*-===//
+//===- PackQueryGroups.h - Query heads of a group as one block's rows
+//-*-C++-*-===//
 //
 // Grouped-query packing (pack_gqa in #fa.tiling): the G = Hq / Hkv query
 // heads that read one key/value head become the query rows of one

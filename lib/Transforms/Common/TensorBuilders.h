@@ -1,4 +1,5 @@
-//===- TensorBuilders.h - Small builders shared by the lowerings -*- C++ -*-===//
+//===- TensorBuilders.h - Small builders shared by the lowerings -*- C++
+//-*-===//
 //
 // The reference decomposition and the tiled lowerings (forward and backward)
 // emit f32 linalg.generic ops on tensors; these are the builders they share.
@@ -8,7 +9,7 @@
 #ifndef FA_TRANSFORMS_COMMON_TENSORBUILDERS_H
 #define FA_TRANSFORMS_COMMON_TENSORBUILDERS_H
 
-#include "fa/Transforms/Common/IndexMath.h"
+#include "Common/IndexMath.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -81,8 +82,8 @@ public:
   void addMask(Value element);
 
   void require(Value condition) {
-    visible = visible ? arith::AndIOp::create(b, loc, visible, condition)
-                      : condition;
+    visible =
+        visible ? arith::AndIOp::create(b, loc, visible, condition) : condition;
   }
 
   /// With a finite hidden score: whether the i1 mask hides this key (its
@@ -106,8 +107,8 @@ private:
 Value scoreGradient(OpBuilder &b, Location loc, Value prob, Value gradProb,
                     Value rowTerm, Value shown);
 
-/// The grid of a tiled lowering's pass: an scf.forall over `sizes` mapped to GPU blocks
-/// (z, y, x), whose results are `outputs`.
+/// The grid of a tiled lowering's pass: an scf.forall over `sizes` mapped to
+/// GPU blocks (z, y, x), whose results are `outputs`.
 scf::ForallOp createBlockGrid(OpBuilder &b, Location loc, ValueRange sizes,
                               ValueRange outputs);
 
@@ -119,9 +120,9 @@ scf::ForallOp createThreadLoop(OpBuilder &b, Location loc, int64_t threads);
 /// with zeros to [tileRows, tileCols]. Dims listed in `broadcast` are read at
 /// index 0 with size 1 (and stay size 1).
 inline Value loadTile(OpBuilder &b, Location loc, Value source, Value batch,
-               Value head, Value row0, Value rows, int64_t tileRows, Value col0,
-               Value cols, int64_t tileCols,
-               ArrayRef<bool> broadcast = {false, false, false, false}) {
+                      Value head, Value row0, Value rows, int64_t tileRows,
+                      Value col0, Value cols, int64_t tileCols,
+                      ArrayRef<bool> broadcast = {false, false, false, false}) {
   auto type = cast<RankedTensorType>(source.getType());
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   // Constants become static offsets and sizes, so full tiles stay static.
@@ -151,8 +152,8 @@ inline Value loadTile(OpBuilder &b, Location loc, Value source, Value batch,
   auto tileType = RankedTensorType::get(tileShape, type.getElementType());
   if (sliceType == tileType)
     return slice;
-  Value padValue = arith::ConstantOp::create(
-      b, loc, b.getZeroAttr(type.getElementType()));
+  Value padValue =
+      arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
   return tensor::createPadHighOp(tileType, slice, padValue, /*nofold=*/false,
                                  loc, b);
 }

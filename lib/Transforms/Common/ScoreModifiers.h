@@ -14,9 +14,9 @@
 #ifndef FA_TRANSFORMS_COMMON_SCOREMODIFIERS_H
 #define FA_TRANSFORMS_COMMON_SCOREMODIFIERS_H
 
+#include "Common/IndexMath.h"
+#include "Common/TensorBuilders.h"
 #include "fa/Dialect/FA/IR/FAOps.h"
-#include "fa/Transforms/Common/IndexMath.h"
-#include "fa/Transforms/Common/TensorBuilders.h"
 
 #include "mlir/IR/IRMapping.h"
 

@@ -20,10 +20,10 @@
 #ifndef FA_TRANSFORMS_COMMON_ATTENTIONGEOMETRY_H
 #define FA_TRANSFORMS_COMMON_ATTENTIONGEOMETRY_H
 
+#include "Common/IndexMath.h"
+#include "Common/ScoreModifiers.h"
+#include "Common/TensorBuilders.h"
 #include "fa/Dialect/FA/IR/FAOps.h"
-#include "fa/Transforms/Common/IndexMath.h"
-#include "fa/Transforms/Common/ScoreModifiers.h"
-#include "fa/Transforms/Common/TensorBuilders.h"
 
 namespace mlir::fa {
 
