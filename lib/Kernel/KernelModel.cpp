@@ -100,6 +100,9 @@ std::string KernelPlan::describe() const {
   return text;
 }
 
+static int64_t tmaProducerComputeRegisters(const Tiling &tiling,
+                                           const AttentionShape &shape);
+
 KernelPlan mlir::fa::planKernel(const Tiling &tiling,
                                 const AttentionShape &shape, int64_t keyBytes,
                                 int64_t valueBytes,
@@ -138,6 +141,11 @@ KernelPlan mlir::fa::planKernel(const Tiling &tiling,
       tiling.warps * kKernelWarpSize / kKernelWarpgroupThreads;
   plan.pingPong =
       plan.tmaProducer && options.pingPong && computeWarpgroups >= 2;
+  plan.splitCausalWalk =
+      plan.tmaProducer && shape.causalOffset && !shape.window &&
+      !shape.maskOperand &&
+      tmaProducerComputeRegisters(tiling, shape) + kCausalSplitRegisters <=
+          splitWarpgroupRegisters(computeWarpgroups).compute;
   plan.asyncCopies = !plan.tmaProducer && options.asyncCopies &&
                      (tiling.stages > 1 || plan.registerFragments) &&
                      evenChunks(shape.headDim, keyBytes) &&
@@ -269,63 +277,69 @@ mlir::fa::minBlocksPerSMHint(int64_t sharedMemoryBytes, int64_t threads,
   return blocks;
 }
 
+/// Per compute thread of the TMA producer kernel (registersPerThread's
+/// "TMA producer" case).
+static int64_t tmaProducerComputeRegisters(const Tiling &tiling,
+                                           const AttentionShape &shape) {
+  // Per compute thread of the TMA producer kernel, scheduled as by
+  // default (P V a block late, ping-pong): O's accumulator (Dv / 2), S's
+  // (Bc / 2), the P carried to the next block (Bc / 4), D / 8 for
+  // descriptors and addresses, 24 for the loop's state and ring
+  // positions, 8 more with a causal or window band, (D - Dv) / 2 where D
+  // exceeds Dv. Fitted to ptxas (CUDA 13, sm_90a): the smallest
+  // setmaxnreg.inc that compiles each kernel without a spill
+  // (scripts/experiments/wgmma_registers.py --tma). Over the 40 tilings
+  // it admits there (d = 64, 128, 256; 128 and 192 rows; 32 to 176 keys;
+  // causal or not) it is within 16 of ptxas either way (ptxas's counts
+  // move by a register class with the shape), and every one of them
+  // compiles within its warpgroups' share, 240 or 160
+  // (docs/Hopper.md).
+  double bands = shape.causalOffset || shape.window ? 8 : 0;
+  // score_mod, mask_mod and sinks: their positions, captured buffers
+  // and temporaries; ALiBi at d = 128 spills 28 bytes at 128 x 176 and
+  // none at 128 x 128 (docs/GPU.md).
+  if (shape.scoreModifications)
+    bands += 16;
+  // A bias or boolean mask operand's element per score and addresses:
+  // about B_c / 4 + 8 (issue 50's sweep: d = 64 with a [4095, 4095] bias
+  // spilled 4 bytes at 192 x 128, estimated 160, and 28 at 128 x 176,
+  // estimated 204 of 240).
+  if (shape.maskOperand)
+    bands += double(tiling.blockKV) / 4 + 8;
+  double wideKeys =
+      std::max<double>(double(shape.headDim) - double(shape.valueDim), 0) / 2;
+  // What changes with N (issue 50; scripts/experiments/wgmma_registers.py
+  // --tma-lengths measures each tiling at N from 100 to 8192 and at run
+  // time). The non-causal walk goes from the last key block to the first
+  // so that its one masked block is the first (FlashAttention-3's order),
+  // which keeps the need flat in N, except where Nk is known and spans
+  // exactly two key blocks: the loop then runs once and LLVM lays the
+  // blocks out as straight-line code, which ptxas schedules into 16 to 40
+  // more registers (B_c / 4 covers it).
+  bool bandOrSplits = shape.causalOffset || shape.window;
+  double straightLine = 0;
+  if (shape.keyLen != kUnknownSize && tiling.kvSplits <= 1 &&
+      (shape.keyLen + tiling.blockKV - 1) / tiling.blockKV == 2)
+    straightLine = double(tiling.blockKV) / 4;
+  // Key splits under a band keep each split's range and its partial
+  // output's addresses live beside the band's bases: about Dv / 8 more
+  // (32 at d = 256, where 128 x 64 needs over 256 with splits).
+  double splitBands =
+      bandOrSplits && tiling.kvSplits > 1 ? double(shape.valueDim) / 8 : 0;
+  return clampToInt64(std::ceil(double(shape.valueDim) / 2 +
+                                3 * double(tiling.blockKV) / 4 +
+                                double(shape.headDim) / 8 + wideKeys + bands +
+                                straightLine + splitBands + 24));
+}
+
 int64_t mlir::fa::registersPerThread(const Tiling &tiling,
                                      const AttentionShape &shape,
                                      const TargetDescription &target) {
   if (!target.isGPU())
     return 0;
   if (hasWarpgroupMma(target) && warpgroupMmaKernel(tiling, shape) &&
-      shape.tmaProducerKernel) {
-    // Per compute thread of the TMA producer kernel, scheduled as by
-    // default (P V a block late, ping-pong): O's accumulator (Dv / 2), S's
-    // (Bc / 2), the P carried to the next block (Bc / 4), D / 8 for
-    // descriptors and addresses, 24 for the loop's state and ring
-    // positions, 8 more with a causal or window band, (D - Dv) / 2 where D
-    // exceeds Dv. Fitted to ptxas (CUDA 13, sm_90a): the smallest
-    // setmaxnreg.inc that compiles each kernel without a spill
-    // (scripts/experiments/wgmma_registers.py --tma). Over the 40 tilings
-    // it admits there (d = 64, 128, 256; 128 and 192 rows; 32 to 176 keys;
-    // causal or not) it is within 16 of ptxas either way (ptxas's counts
-    // move by a register class with the shape), and every one of them
-    // compiles within its warpgroups' share, 240 or 160
-    // (docs/Hopper.md).
-    double bands = shape.causalOffset || shape.window ? 8 : 0;
-    // score_mod, mask_mod and sinks: their positions, captured buffers
-    // and temporaries; ALiBi at d = 128 spills 28 bytes at 128 x 176 and
-    // none at 128 x 128 (docs/GPU.md).
-    if (shape.scoreModifications)
-      bands += 16;
-    // A bias or boolean mask operand's element per score and addresses:
-    // about B_c / 4 + 8 (issue 50's sweep: d = 64 with a [4095, 4095] bias
-    // spilled 4 bytes at 192 x 128, estimated 160, and 28 at 128 x 176,
-    // estimated 204 of 240).
-    if (shape.maskOperand)
-      bands += double(tiling.blockKV) / 4 + 8;
-    double wideKeys =
-        std::max<double>(double(shape.headDim) - double(shape.valueDim), 0) / 2;
-    // What changes with N (issue 50; scripts/experiments/wgmma_registers.py
-    // --tma-lengths measures each tiling at N from 100 to 8192 and at run
-    // time). The non-causal walk goes from the last key block to the first
-    // so that its one masked block is the first (FlashAttention-3's order),
-    // which keeps the need flat in N, except where Nk is known and spans
-    // exactly two key blocks: the loop then runs once and LLVM lays the
-    // blocks out as straight-line code, which ptxas schedules into 16 to 40
-    // more registers (B_c / 4 covers it).
-    bool bandOrSplits = shape.causalOffset || shape.window;
-    double straightLine = 0;
-    if (shape.keyLen != kUnknownSize && tiling.kvSplits <= 1 &&
-        (shape.keyLen + tiling.blockKV - 1) / tiling.blockKV == 2)
-      straightLine = double(tiling.blockKV) / 4;
-    // Key splits under a band keep each split's range and its partial
-    // output's addresses live beside the band's bases: about Dv / 8 more
-    // (32 at d = 256, where 128 x 64 needs over 256 with splits).
-    double splitBands =
-        bandOrSplits && tiling.kvSplits > 1 ? double(shape.valueDim) / 8 : 0;
-    return clampToInt64(std::ceil(double(shape.valueDim) / 2 +
-                                  3 * double(tiling.blockKV) / 4 +
-                                  double(shape.headDim) / 8 + wideKeys + bands +
-                                  straightLine + splitBands + 24));
-  }
+      shape.tmaProducerKernel)
+    return tmaProducerComputeRegisters(tiling, shape);
   if (hasWarpgroupMma(target) && warpgroupMmaKernel(tiling, shape)) {
     // Per compute thread of the cp.async wgmma kernel: O's accumulator (Dv / 2:
     // a warpgroup's 64 rows of wgmma m64nDv over 128 threads), S's (Bc / 2), P

@@ -28,6 +28,43 @@ MUTATIONS = [
                "test/Integration/Tiling/tma-wide-keys-bf16.mlir"],
         description="V's second TMA ring stage placed by D: past the V buffer when D > Dv "
                     "(the CPU model reports the box; it used to hang until a timeout)"),
+    # The causal walk of the TMA kernel split as FlashAttention-3 splits it:
+    # the diagonal's blocks masked first, then an unmasked loop.
+    Mutation(
+        name="causal-query-blocks-in-grid-order",
+        function="mlir::fa::gpu_kernel::KernelBuilder::enterQueryBlock",
+        old="    queryBlock = math.sub(math.addConstant(queryBlocks, -1), queryBlock);",
+        new="    (void)queryBlocks;",
+        tests=["test/Transforms/GPUKernel/distribute-causal-order.mlir"],
+        description="causal query blocks started lightest first: the longest blocks start "
+                    "last and the launch ends on them"),
+    Mutation(
+        name="causal-reversed-query-block-one-past",
+        function="mlir::fa::gpu_kernel::KernelBuilder::enterQueryBlock",
+        old="    queryBlock = math.sub(math.addConstant(queryBlocks, -1), queryBlock);",
+        new="    queryBlock = math.sub(queryBlocks, queryBlock);",
+        tests=[SWEEP + "kernel-wgmma-causal-diagonal-blocks.mlir",
+               SWEEP + "kernel-mma-splits4-gqa4-causal.mlir"],
+        description="the reversed causal order one block past the last: the first query "
+                    "block is never computed"),
+    Mutation(
+        name="tma-causal-diagonal-one-block-short",
+        function="mlir::fa::gpu_kernel::TmaProducerSchedule::walkOverlapped",
+        old="unmaskedFrom = outside.max(outside.add(first, maskedKeys), second);",
+        new="unmaskedFrom = outside.max(\n            outside.sub(outside.add(first, maskedKeys), blockKV), second);",
+        tests=[SWEEP + "kernel-wgmma-causal-diagonal-blocks.mlir",
+               SWEEP + "kernel-wgmma-causal-top-left-splits3.mlir",
+               "test/Differential/random-programs-hopper.test"],
+        description="one diagonal block too few walked masked: the block nearest the "
+                    "unmasked ones shows its rows keys past their diagonal"),
+    Mutation(
+        name="causal-unmasked-end-one-key-past-diagonal",
+        function="mlir::fa::gpu_kernel::KernelBuilder::visibleKeyBlocks",
+        old="seenByEveryRow = math.min(keyLen, math.addConstant(firstRowDiagonal, 1));",
+        new="seenByEveryRow = math.min(keyLen, math.addConstant(firstRowDiagonal, 2));",
+        tests=[SWEEP + "kernel-wgmma-causal-diagonal-blocks.mlir"],
+        description="a key block whose last key is one past the first row's diagonal "
+                    "counted as seen whole: that row sees one hidden key"),
     Mutation(
         name="tma-walk-forward",
         function="mlir::fa::gpu_kernel::TmaProducerSchedule::walkOverlapped",

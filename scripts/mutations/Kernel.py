@@ -4,6 +4,16 @@ from . import Mutation
 
 MUTATIONS = [
     Mutation(
+        name="causal-split-ignores-registers",
+        function="mlir::fa::planKernel",
+        old="""      tmaProducerComputeRegisters(tiling, shape) + kCausalSplitRegisters <=
+          splitWarpgroupRegisters(computeWarpgroups).compute;""",
+        new="""      tmaProducerComputeRegisters(tiling, shape) <=
+          splitWarpgroupRegisters(computeWarpgroups).compute;""",
+        tests=["test/GPU/hopper-lengths.test"],
+        description="the causal walk split where the compute warpgroups have no registers "
+                    "to spare for its second loop: d = 256, 128 x 64 spills at N = 1000"),
+    Mutation(
         name="op50-static-tail-third-of-a-row",
         function="mlir::fa::registersPerThread",
         old="""      staticTail = fragmentRows * double(tiling.blockKV) / 2;""",

@@ -167,6 +167,12 @@ struct KernelPlan {
   /// softmax runs while another's matmuls do (FlashAttention-3's
   /// ping-pong).
   bool pingPong = false;
+  /// With tmaProducer under a causal band (no window, no mask operand):
+  /// the key blocks the diagonal crosses are walked first, masked, and the
+  /// rest in a loop without element masks (FlashAttention-3's split),
+  /// where the compute warpgroups have kCausalSplitRegisters to spare for
+  /// the second loop; else every block is masked.
+  bool splitCausalWalk = false;
   /// K/V tiles prefetched with cp.async, 16 bytes per thread and step.
   bool asyncCopies = false;
   /// Threads that share one query row's softmax and accumulator (2 in the
@@ -177,6 +183,13 @@ struct KernelPlan {
   /// One line, e.g. "register fragments, cp.async, 128 threads, 2 stages".
   std::string describe() const;
 };
+
+/// What the TMA producer kernel's split causal walk (a masked loop over the
+/// diagonal blocks before the unmasked one) costs its compute threads,
+/// measured with ptxas (CUDA 13, sm_90a; test/GPU/hopper-lengths.test): at
+/// d = 256, 128 x 64 (estimated 240 of 240) it spilled 16 bytes at N =
+/// 1000; at d = 64 and 128 nothing at any length.
+constexpr int64_t kCausalSplitRegisters = 8;
 
 /// How a warp-specialized kernel's register file is split (setmaxnreg):
 /// the producer warpgroup keeps `producer` registers per thread, each of

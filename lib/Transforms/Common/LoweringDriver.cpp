@@ -7,6 +7,7 @@
 
 #include "Common/LoweringDriver.h"
 #include "Common/PackQueryGroups.h"
+#include "Common/WarpMatmul.h"
 #include "fa/Kernel/KernelModel.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -90,4 +91,50 @@ std::string mlir::fa::whyNoTmaProducer(AttentionOp op) {
     return "keys past a sequence's kv_lengths entry may hold anything, and a "
            "whole TMA box would bring them into P V";
   return "";
+}
+
+namespace {
+int64_t elementBytesOf(Type type) {
+  return type.isF32() ? 4 : 2; // the verifier allows f16, bf16 and f32
+}
+} // namespace
+
+AttentionShape mlir::fa::describeAttentionShape(AttentionOpInterface op) {
+  auto query = cast<RankedTensorType>(op.getQuery().getType());
+  auto key = cast<RankedTensorType>(op.getKey().getType());
+  auto value = cast<RankedTensorType>(op.getValue().getType());
+  auto size = [](int64_t dim) {
+    return ShapedType::isDynamic(dim) ? kUnknownSize : dim;
+  };
+  AttentionShape shape;
+  shape.batch = size(query.getDimSize(0));
+  shape.heads = size(query.getDimSize(1));
+  shape.kvHeads = size(op.getKeyHeads());
+  shape.queryLen = size(query.getDimSize(2));
+  shape.keyLen = size(op.getKeyLength());
+  shape.headDim = query.getDimSize(3);
+  shape.valueDim = value.getDimSize(3);
+  shape.elementBytes = elementBytesOf(query.getElementType());
+  shape.mmaOperands = isMmaSyncOperandTypes(
+      query.getElementType(), key.getElementType(), value.getElementType());
+  // The diagonal offset; unknown lengths count as equal (offset 0).
+  auto offset = [&](DiagonalAlignment align) -> int64_t {
+    if (align == DiagonalAlignment::top_left ||
+        shape.queryLen == kUnknownSize || shape.keyLen == kUnknownSize)
+      return 0;
+    return shape.keyLen - shape.queryLen;
+  };
+  if (std::optional<DiagonalAlignment> causal = op.getCausal())
+    shape.causalOffset = offset(*causal);
+  if (WindowAttr window = op.getWindowAttr())
+    shape.window = AttentionShape::Window{window.getLeft(), window.getRight(),
+                                          offset(window.getAlign())};
+  shape.packedSequences = op.isPacked();
+  shape.maskOperand = op.getMask() != nullptr;
+  if (auto forward = dyn_cast<AttentionOp>(op.getOperation())) {
+    shape.queryGroupsPackable = whyNotPackable(forward).empty();
+    shape.scoreMod = forward.getScoreModBlock() != nullptr;
+    shape.scoreModifications = forward.hasScoreModifications();
+  }
+  return shape;
 }

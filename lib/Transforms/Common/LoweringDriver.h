@@ -13,6 +13,7 @@
 #define FA_TRANSFORMS_COMMON_LOWERINGDRIVER_H
 
 #include "fa/Dialect/FA/IR/FAOps.h"
+#include "fa/Kernel/KernelModel.h"
 
 #include "mlir/IR/PatternMatch.h"
 
@@ -42,6 +43,14 @@ std::string tilingProblem(AttentionOpInterface op, TiledLowering lowering);
 /// the cp.async kernel. Shared by fa-distribute-attention and the tile
 /// report's gpu_kernel.
 std::string whyNoTmaProducer(AttentionOp op);
+
+/// The shape of an fa.attention or fa.attention_backward as the kernel
+/// model (fa/Kernel/KernelModel.h) sees it: sizes (kUnknownSize where only
+/// known at run time), element types, masks, modifications and packing.
+/// The tile report and the kernel builder plan from it alike.
+/// `tmaProducerKernel` is left false: it is the pipeline's choice, not the
+/// op's.
+AttentionShape describeAttentionShape(AttentionOpInterface op);
 
 /// The first steps every lowering of `op` takes: emits tilingProblem at
 /// `op` (failure), else puts `rewriter` before it.

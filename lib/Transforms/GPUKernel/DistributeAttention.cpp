@@ -222,6 +222,18 @@ KernelBuilder::QueryBlock KernelBuilder::enterQueryBlock(scf::ForallOp grid) {
     operands.logsumexp = sliceOf(operands.partialLse);
     outputElementType = f32;
   }
+  // Under the causal band a query block's keys grow with its index, and the
+  // grid starts its blocks in index order: the last query block runs first
+  // (FlashAttention-2 and -3 reverse the causal order), so that the longest
+  // blocks do not start last and the launch ends on short ones.
+  if (op.getCausal()) {
+    Value gridBlocks =
+        getValueOrCreateConstantIndexOp(b, loc, grid.getMixedUpperBound()[2]);
+    Value queryBlocks =
+        split ? math.divU(gridBlocks, math.constant(plan.tiling.kvSplits))
+              : gridBlocks;
+    queryBlock = math.sub(math.addConstant(queryBlocks, -1), queryBlock);
+  }
   // Packed sequences: the block works in its sequence's rows and keys, on
   // views of Q, K, V, O and the logsumexp that start there (positions from
   // 0, diagonals per sequence); `batch` was the sequence, the data has one
@@ -331,14 +343,26 @@ KernelBuilder::visibleKeyBlocks(const QueryBlock &block) {
                    /*walked=*/3, firstBlockStart, keyEnd, plan.tiling.blockKV,
                    &operands.modifierCaptures);
   }
-  // Without bands or a mask, the blocks before this need no element mask
-  // (keyLoop below); like the range above, the same for every thread.
-  Value unmaskedEnd;
-  if (!operands.mask && !op.getCausal() && !op.getWindowAttr())
-    unmaskedEnd = wholeKeyBlocksEnd(math, firstBlockStart, keyEnd, keyLen,
-                                    plan.tiling.blockKV);
-
-  return KeyBlocks{firstBlockStart, keyEnd, unmaskedEnd};
+  // The blocks before unmaskedEnd need no element mask: every row of the
+  // query block sees each of their keys. Without a band that is every block
+  // but the one with the sequence's last keys; under the causal band, also
+  // not those the diagonal crosses (a key past the first row's diagonal;
+  // later rows see more). Like the range above, the same for every thread.
+  // A window or an explicit mask masks every block.
+  KeyBlocks keys{firstBlockStart, keyEnd, Value()};
+  if (operands.mask || op.getWindowAttr())
+    return keys;
+  Value seenByEveryRow = keyLen;
+  if (op.getCausal()) {
+    if (!plan.splitCausalWalk)
+      return keys;
+    Value firstRowDiagonal = math.add(row0, geometry.causalOffset);
+    seenByEveryRow = math.min(keyLen, math.addConstant(firstRowDiagonal, 1));
+    keys.causalDiagonal = true;
+  }
+  keys.unmaskedEnd = wholeKeyBlocksEnd(math, firstBlockStart, keyEnd,
+                                       seenByEveryRow, plan.tiling.blockKV);
+  return keys;
 }
 
 /// One query block: its shared tiles, then its threads, each on a query row
@@ -753,16 +777,9 @@ KernelPlan mlir::fa::planForwardKernel(AttentionOp op,
   auto elementType = [](Value value) {
     return cast<RankedTensorType>(value.getType()).getElementType();
   };
-  Type queryType = elementType(op.getQuery()),
-       keyType = elementType(op.getKey()),
+  Type keyType = elementType(op.getKey()),
        valueType = elementType(op.getValue());
-  AttentionShape shape;
-  shape.headDim = op.getQuery().getType().getDimSize(3);
-  shape.valueDim = op.getValue().getType().getDimSize(3);
-  shape.elementBytes = gpu_kernel::elementBytes(queryType);
-  shape.mmaOperands = isMmaSyncOperandTypes(queryType, keyType, valueType);
-  shape.scoreMod = op.getScoreModBlock() != nullptr;
-  shape.scoreModifications = op.hasScoreModifications();
+  AttentionShape shape = describeAttentionShape(op);
   KernelOptions allowed = options;
   allowed.tmaProducer = options.tmaProducer && whyNoTmaProducer(op).empty();
   return planKernel(sizes, shape, gpu_kernel::elementBytes(keyType),

@@ -146,8 +146,12 @@ struct KernelBuilder : TileCopier {
   SharedTiles allocateSharedTiles();
   struct KeyBlocks {
     /// The walk from firstBlockStart to keyEnd; the blocks before
-    /// unmaskedEnd (null when some mask applies) need no element mask.
+    /// unmaskedEnd (null when a window or an explicit mask applies) need no
+    /// element mask.
     Value firstBlockStart, keyEnd, unmaskedEnd;
+    /// Whether unmaskedEnd also stops where the causal band's diagonal
+    /// first crosses a block, not only before the sequence's last keys.
+    bool causalDiagonal = false;
   };
   KeyBlocks visibleKeyBlocks(const QueryBlock &block);
   struct ThreadRow {

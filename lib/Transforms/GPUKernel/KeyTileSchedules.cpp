@@ -105,9 +105,9 @@ SmallVector<Value> KeyTileSchedule::computeCopiedBlock(Location loc, Value col0,
 // their own without element masks, as in FlashAttention-2; the block with
 // the sequence's last keys (when blocks do not divide them) keeps them.
 // With a causal or window band, or an explicit mask, one loop masks every
-// block: a loop of unmasked blocks beside a loop of the band's blocks saves
-// a quarter of the causal main loop's instructions but spills at the tiles
-// the model picks (docs/GPU.md).
+// block: walked forward, a loop of unmasked blocks before a loop of the
+// band's blocks saves a quarter of the causal main loop's instructions but
+// spills at the tiles the model picks (docs/GPU.md).
 SmallVector<Value> KeyTileSchedule::walk(KernelVariant &variant,
                                          ValueRange init) {
   prologue();
@@ -127,7 +127,7 @@ SmallVector<Value> KeyTileSchedule::walk(KernelVariant &variant,
     kernel.elementMasks = true;
     return SmallVector<Value>(loop.getResults());
   };
-  if (!keys.unmaskedEnd)
+  if (!keys.unmaskedEnd || keys.causalDiagonal)
     return keyLoop(keys.firstBlockStart, keys.keyEnd, init, true);
   SmallVector<Value> state =
       keyLoop(keys.firstBlockStart, keys.unmaskedEnd, init, false);

@@ -456,17 +456,19 @@ SmallVector<Value> TmaProducerSchedule::walkOverlapped(KernelVariant &variant,
   Location loc = kernel.loc;
   TmaBarriers layout{kernel.plan.stages};
   Value first = keys.firstBlockStart, end = keys.keyEnd, step = self.keyStep;
-  // Without a band or a mask only the block with the sequence's last keys
-  // needs an element mask. As FlashAttention-3 does, that block is walked
-  // first (the walk goes from the last block to the first), so the first
-  // block's masked code is the only masked code and every later block runs
-  // one unmasked loop. Walked forward, a masked tail loop after the
+  // Without a window or a mask, the blocks that need an element mask are
+  // the last ones: the block with the sequence's last keys and, under the
+  // causal band, those its diagonal crosses. As FlashAttention-3 does, the
+  // walk goes from the last block to the first, so they come first: the
+  // first block (code of its own) and, under the band, a masked loop over
+  // the rest of the diagonal; then one unmasked loop, with no mask's
+  // state live in it. Walked forward, a masked tail loop after the
   // unmasked one cost ptxas 24 to 40 more registers wherever Nk is known
-  // and not a multiple of block_kv, and spilled (issue 50).
+  // and not a multiple of block_kv, and spilled.
   bool reversed = static_cast<bool>(keys.unmaskedEnd);
   // The walk's bounds, the same in every thread: computed in front of the
   // thread loop (a branch on anyBlock is one whole warpgroups take).
-  Value anyBlock, second, lastBlockStart;
+  Value anyBlock, second, lastBlockStart, unmaskedFrom;
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(
@@ -480,6 +482,14 @@ SmallVector<Value> TmaProducerSchedule::walkOverlapped(KernelVariant &variant,
           outside.max(outside.sub(end, first), outside.constant(0)), blockKV);
       lastBlockStart = outside.add(
           first, outside.mul(outside.addConstant(blocks, -1), blockKV));
+      // The loop position (first + index * block_kv) of the first block
+      // walked that needs no mask: the masked ones are those from
+      // unmaskedEnd to the end, walked before it.
+      if (keys.causalDiagonal) {
+        Value maskedKeys =
+            outside.sub(outside.add(lastBlockStart, blockKV), keys.unmaskedEnd);
+        unmaskedFrom = outside.max(outside.add(first, maskedKeys), second);
+      }
     }
   }
   // The first key of the index-th block walked.
@@ -559,8 +569,14 @@ SmallVector<Value> TmaProducerSchedule::walkOverlapped(KernelVariant &variant,
     kernel.elementMasks = true;
     return SmallVector<Value>(loop.getResults());
   };
-  // Reversed, every block after the first is whole: one unmasked loop.
-  state = keyLoop(second, end, state, /*masked=*/!reversed);
+  // Reversed, every block after the first is whole but the causal band's
+  // other diagonal blocks: one masked loop over those, one unmasked loop.
+  if (unmaskedFrom) {
+    state = keyLoop(second, unmaskedFrom, state, /*masked=*/true);
+    state = keyLoop(unmaskedFrom, end, state, /*masked=*/false);
+  } else {
+    state = keyLoop(second, end, state, /*masked=*/!reversed);
+  }
 
   // The last block's P V.
   return onRole(b, loc, anyBlock, state, [&] {

@@ -140,47 +140,6 @@ std::string dtypeName(Type type) {
 
 } // namespace
 
-AttentionShape mlir::fa::describeAttentionShape(AttentionOpInterface op) {
-  auto query = cast<RankedTensorType>(op.getQuery().getType());
-  auto key = cast<RankedTensorType>(op.getKey().getType());
-  auto value = cast<RankedTensorType>(op.getValue().getType());
-  auto size = [](int64_t dim) {
-    return ShapedType::isDynamic(dim) ? kUnknownSize : dim;
-  };
-  AttentionShape shape;
-  shape.batch = size(query.getDimSize(0));
-  shape.heads = size(query.getDimSize(1));
-  shape.kvHeads = size(op.getKeyHeads());
-  shape.queryLen = size(query.getDimSize(2));
-  shape.keyLen = size(op.getKeyLength());
-  shape.headDim = query.getDimSize(3);
-  shape.valueDim = value.getDimSize(3);
-  shape.elementBytes = elementBytes(query.getElementType());
-  shape.mmaOperands =
-      isMmaSyncOperandTypes(query.getElementType(), key.getElementType(),
-                            value.getElementType());
-  // The diagonal offset; unknown lengths count as equal (offset 0).
-  auto offset = [&](DiagonalAlignment align) -> int64_t {
-    if (align == DiagonalAlignment::top_left ||
-        shape.queryLen == kUnknownSize || shape.keyLen == kUnknownSize)
-      return 0;
-    return shape.keyLen - shape.queryLen;
-  };
-  if (std::optional<DiagonalAlignment> causal = op.getCausal())
-    shape.causalOffset = offset(*causal);
-  if (WindowAttr window = op.getWindowAttr())
-    shape.window = AttentionShape::Window{window.getLeft(), window.getRight(),
-                                          offset(window.getAlign())};
-  shape.packedSequences = op.isPacked();
-  shape.maskOperand = op.getMask() != nullptr;
-  if (auto forward = dyn_cast<AttentionOp>(op.getOperation())) {
-    shape.queryGroupsPackable = whyNotPackable(forward).empty();
-    shape.scoreMod = forward.getScoreModBlock() != nullptr;
-    shape.scoreModifications = forward.hasScoreModifications();
-  }
-  return shape;
-}
-
 namespace {
 
 /// The tiles of a mask_mod: how many (batch, head, query block, key block)

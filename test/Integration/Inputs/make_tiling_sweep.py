@@ -126,6 +126,12 @@ CASES = [
      "Hopper's kernel (wgmma) with two 64-row warpgroups of 4 warps, GQA, a keep-mask, two cp.async stages, tails in both lengths"),
     ("kernel-wgmma-bk128-causal-bf16", 1, 2, 2, 257, 257, 64, 64, "bf16", None, "bottom_right", None, True, False, (128, 128, 2, 1, False, 8),
      "Hopper's kernel (wgmma) on bf16 with 128-key blocks (S in 64 registers per thread), causal, N = 257"),
+    # The causal walk of the TMA kernel: its diagonal blocks (masked) first,
+    # from the last, then one unmasked loop.
+    ("kernel-wgmma-causal-diagonal-blocks", 1, 2, 2, 300, 330, 64, 64, "f16", None, "bottom_right", None, True, False, (128, 32, 2, 1, False, 8),
+     "Hopper's kernel under the causal band with 32-key blocks: the diagonal of a 128-row query block crosses 5 key blocks, walked first and masked, before the unmasked loop; Nk - Nq = 30, so the first row of each query block sees all but the last 2 keys of a block (a block too many unmasked shows them); tails in both lengths"),
+    ("kernel-wgmma-causal-top-left-splits3", 1, 2, 1, 333, 200, 64, 64, "bf16", None, "top_left", None, True, False, (128, 16, 2, 3, False, 8),
+     "Hopper's kernel, causal top-left with Nq > Nk (the last rows see every key, none of their blocks masked), 16-key blocks in 3 key splits, MQA"),
     ("kernel-mma-pack-gqa-splits5", 1, 16, 2, 1, 300, 128, 128, "f16", ("bias", (1, 1, 1, 300)), None, None, True, False, (64, 32, 2, 5, True),
      "grouped-query packing in the tensor-core kernel: 8 heads of one query row fill half of a 16-row tile, a bias broadcast over heads and rows, 5 key splits, two cp.async stages"),
 ]

@@ -176,17 +176,6 @@ selectLinearChunk(int64_t headDim, int64_t valueDim, int64_t elementBytes,
                   bool normalized, bool decay, int64_t sramBytes,
                   std::string &error);
 
-// The bridge from IR to the search, used by fa-select-tiles and
-// fa-confirm-tiles-with-ptxas.
-
-class AttentionOpInterface;
-
-/// The shape of an fa.attention or fa.attention_backward as tile selection
-/// sees it: sizes (kUnknownSize where only known at run time), element
-/// types, masks, modifications and packing. `tmaProducerKernel` is left
-/// false: it is the pipeline's choice, not the op's.
-AttentionShape describeAttentionShape(AttentionOpInterface op);
-
 } // namespace mlir::fa
 
 #endif // FA_TRANSFORMS_TILESELECTION_H
