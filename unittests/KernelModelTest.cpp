@@ -222,6 +222,42 @@ TEST(GPUKernel, PlanUsesWgmmaOnlyWhenAskedAndAllowed) {
       planKernel(Tiling{128, 128, 8, 2}, shape, 2, 2, shared).warpgroupMma);
 }
 
+// The causal walk splits (diagonal blocks masked first, then an unmasked
+// loop) under the causal band alone, and on the TMA producer kernel only
+// where its compute threads have kCausalSplitRegisters to spare: d = 128,
+// 128 x 128 is estimated at 64 + 96 + 16 + 8 + 24 = 208 of 240; d = 256,
+// 128 x 64 at 128 + 48 + 32 + 8 + 24 = 240 of 240.
+TEST(GPUKernel, CausalWalkSplitsWhereTheRegistersAllow) {
+  KernelOptions tma{true, true, true, true, true};
+  KernelOptions mmaSync{true, true, true, false};
+  AttentionShape d128 = makeShape(4096, 128, 2);
+  d128.mmaOperands = true;
+  d128.tmaProducerKernel = true;
+  EXPECT_FALSE(
+      planKernel(Tiling{128, 128, 8, 2}, d128, 2, 2, tma).splitCausalWalk);
+  d128.causalOffset = 0;
+  EXPECT_TRUE(
+      planKernel(Tiling{128, 128, 8, 2}, d128, 2, 2, tma).splitCausalWalk);
+  EXPECT_TRUE(
+      planKernel(Tiling{128, 64, 4, 1}, d128, 2, 2, mmaSync).splitCausalWalk);
+  AttentionShape windowed = d128;
+  windowed.window = AttentionShape::Window{64, 0, 0};
+  EXPECT_FALSE(
+      planKernel(Tiling{128, 128, 8, 2}, windowed, 2, 2, tma).splitCausalWalk);
+  AttentionShape masked = d128;
+  masked.maskOperand = true;
+  EXPECT_FALSE(
+      planKernel(Tiling{128, 64, 4, 1}, masked, 2, 2, mmaSync).splitCausalWalk);
+  AttentionShape d256 = makeShape(4096, 256, 2);
+  d256.mmaOperands = true;
+  d256.tmaProducerKernel = true;
+  d256.causalOffset = 0;
+  EXPECT_FALSE(
+      planKernel(Tiling{128, 64, 8, 2}, d256, 2, 2, tma).splitCausalWalk);
+  EXPECT_TRUE(
+      planKernel(Tiling{128, 64, 8, 2}, d256, 2, 2, mmaSync).splitCausalWalk);
+}
+
 TEST(GPUKernel, TmaProducerAddsAWarpgroupAndReplacesCpAsync) {
   AttentionShape shape = makeShape(4096, 64, 2);
   shape.mmaOperands = true;

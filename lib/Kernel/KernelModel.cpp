@@ -142,10 +142,10 @@ KernelPlan mlir::fa::planKernel(const Tiling &tiling,
   plan.pingPong =
       plan.tmaProducer && options.pingPong && computeWarpgroups >= 2;
   plan.splitCausalWalk =
-      plan.tmaProducer && shape.causalOffset && !shape.window &&
-      !shape.maskOperand &&
-      tmaProducerComputeRegisters(tiling, shape) + kCausalSplitRegisters <=
-          splitWarpgroupRegisters(computeWarpgroups).compute;
+      shape.causalOffset && !shape.window && !shape.maskOperand &&
+      (!plan.tmaProducer ||
+       tmaProducerComputeRegisters(tiling, shape) + kCausalSplitRegisters <=
+           splitWarpgroupRegisters(computeWarpgroups).compute);
   plan.asyncCopies = !plan.tmaProducer && options.asyncCopies &&
                      (tiling.stages > 1 || plan.registerFragments) &&
                      evenChunks(shape.headDim, keyBytes) &&

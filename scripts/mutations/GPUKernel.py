@@ -30,19 +30,46 @@ MUTATIONS = [
                     "(the CPU model reports the box; it used to hang until a timeout)"),
     # The causal walk of the TMA kernel split as FlashAttention-3 splits it:
     # the diagonal's blocks masked first, then an unmasked loop.
+    # The forward schedules' causal walk from the last key block: the
+    # diagonal's blocks masked first, then the unmasked loop.
+    Mutation(
+        name="reversed-walk-prefetches-forward",
+        function="mlir::fa::gpu_kernel::KeyTileSchedule::nextWalked",
+        old="  return reversed ? math.sub(start, self.keyStep)",
+        new="  return reversed ? math.add(start, self.keyStep)",
+        tests=[SWEEP + "kernel-stages2.mlir", SWEEP + "kernel-mma-causal-d128.mlir",
+               SWEEP + "kernel-mma-bf16-causal.mlir"],
+        description="walked from the last block, the prefetch still fetches the block after "
+                    "the one computed: every later block reads tiles that never arrived"),
+    Mutation(
+        name="reversed-walk-stage-from-first-block",
+        function="mlir::fa::gpu_kernel::KeyTileSchedule::stageOf",
+        old="  Value offset = reversed ? math.sub(lastBlockStart, start)",
+        new="  Value offset = false ? math.sub(lastBlockStart, start)",
+        tests=[SWEEP + "kernel-stages2.mlir"],
+        description="walked from the last block, the ring buffer counted from the first: "
+                    "with an odd number of blocks a block reads the buffer being refilled"),
+    Mutation(
+        name="reversed-walk-diagonal-unmasked",
+        function="mlir::fa::gpu_kernel::KeyTileSchedule::walk",
+        old="    SmallVector<Value> state = keyLoop(first, unmaskedFrom, init, true);",
+        new="    SmallVector<Value> state = keyLoop(first, unmaskedFrom, init, false);",
+        tests=[SWEEP + "causal-top-left.mlir", SWEEP + "kernel-mma-causal-d128.mlir"],
+        description="the diagonal's blocks walked without the element mask: rows see keys "
+                    "past their diagonal"),
     Mutation(
         name="causal-query-blocks-in-grid-order",
         function="mlir::fa::gpu_kernel::KernelBuilder::enterQueryBlock",
-        old="    queryBlock = math.sub(math.addConstant(queryBlocks, -1), queryBlock);",
-        new="    (void)queryBlocks;",
+        old="    queryBlock = math.sub(math.addConstant(gridBlocks, -1), queryBlock);",
+        new="    (void)gridBlocks;",
         tests=["test/Transforms/GPUKernel/distribute-causal-order.mlir"],
         description="causal query blocks started lightest first: the longest blocks start "
                     "last and the launch ends on them"),
     Mutation(
         name="causal-reversed-query-block-one-past",
         function="mlir::fa::gpu_kernel::KernelBuilder::enterQueryBlock",
-        old="    queryBlock = math.sub(math.addConstant(queryBlocks, -1), queryBlock);",
-        new="    queryBlock = math.sub(queryBlocks, queryBlock);",
+        old="    queryBlock = math.sub(math.addConstant(gridBlocks, -1), queryBlock);",
+        new="    queryBlock = math.sub(gridBlocks, queryBlock);",
         tests=[SWEEP + "kernel-wgmma-causal-diagonal-blocks.mlir",
                SWEEP + "kernel-mma-splits4-gqa4-causal.mlir"],
         description="the reversed causal order one block past the last: the first query "
@@ -419,8 +446,8 @@ MUTATIONS = [
     Mutation(
         name="wrong-cp-async-stage",
         function="mlir::fa::gpu_kernel::PrefetchSchedule::keyBlock",
-        old="    Value nextStage = stageOf(math, next);\n    Value validNext = validKeyRows(math, next);",
-        new="    Value nextStage = stage;\n    Value validNext = validKeyRows(math, next);",
+        old="    Value nextStage = stageOf(math, next);\n    Value group;",
+        new="    Value nextStage = stage;\n    Value group;",
         tests=[SWEEP + "kernel-stages2.mlir", SWEEP + "kernel-stages3-gqa.mlir",
                SWEEP + "kernel-mma-stages2-window.mlir"],
         description="the next key block is prefetched into the stage being read"),
@@ -598,19 +625,15 @@ private:""",
     Mutation(
         name="cp-async-no-wait",
         function="mlir::fa::gpu_kernel::PrefetchSchedule::keyBlock",
-        old="""        b, loc, nvgpu::DeviceAsyncTokenType::get(kernel.ctx), tokens);
-    nvgpu::DeviceAsyncWaitOp::create(b, loc, group, b.getI32IntegerAttr(1));""",
-        new="""        b, loc, nvgpu::DeviceAsyncTokenType::get(kernel.ctx), tokens);
-    (void)group;""",
+        old="""    nvgpu::DeviceAsyncWaitOp::create(b, loc, group, b.getI32IntegerAttr(1));""",
+        new="""    (void)group;""",
         tests=ASYNC_SWEEP,
         description="the kernel reads prefetched K/V tiles without cp.async.wait_group"),
     Mutation(
         name="cp-async-wait-one-too-few",
         function="mlir::fa::gpu_kernel::PrefetchSchedule::keyBlock",
-        old="""        b, loc, nvgpu::DeviceAsyncTokenType::get(kernel.ctx), tokens);
-    nvgpu::DeviceAsyncWaitOp::create(b, loc, group, b.getI32IntegerAttr(1));""",
-        new="""        b, loc, nvgpu::DeviceAsyncTokenType::get(kernel.ctx), tokens);
-    nvgpu::DeviceAsyncWaitOp::create(b, loc, group, b.getI32IntegerAttr(2));""",
+        old="""    nvgpu::DeviceAsyncWaitOp::create(b, loc, group, b.getI32IntegerAttr(1));""",
+        new="""    nvgpu::DeviceAsyncWaitOp::create(b, loc, group, b.getI32IntegerAttr(2));""",
         tests=ASYNC_SWEEP,
         description="wait_group 2 leaves the block about to be read in flight"),
     # Split keys (kv_splits): the runs, the merge on the host and the merge

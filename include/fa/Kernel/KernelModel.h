@@ -167,11 +167,12 @@ struct KernelPlan {
   /// softmax runs while another's matmuls do (FlashAttention-3's
   /// ping-pong).
   bool pingPong = false;
-  /// With tmaProducer under a causal band (no window, no mask operand):
-  /// the key blocks the diagonal crosses are walked first, masked, and the
-  /// rest in a loop without element masks (FlashAttention-3's split),
-  /// where the compute warpgroups have kCausalSplitRegisters to spare for
-  /// the second loop; else every block is masked.
+  /// Under a causal band (no window, no mask operand): the key blocks are
+  /// walked from the last, the ones the diagonal crosses first, masked, and
+  /// the rest in a loop without element masks (FlashAttention-2's and -3's
+  /// split); the TMA producer kernel only where its compute warpgroups have
+  /// kCausalSplitRegisters to spare for the second loop. Else every block
+  /// is masked.
   bool splitCausalWalk = false;
   /// K/V tiles prefetched with cp.async, 16 bytes per thread and step.
   bool asyncCopies = false;

@@ -197,6 +197,16 @@ KernelBuilder::QueryBlock KernelBuilder::enterQueryBlock(scf::ForallOp grid) {
   IndexMath math{b, loc};
   Value batch = grid.getInductionVar(0), head = grid.getInductionVar(1);
   Value queryBlock = grid.getInductionVar(2);
+  // Under the causal band a query block's keys grow with its index, and the
+  // grid starts its blocks in index order: the last query block runs first
+  // (FlashAttention-2 and -3 reverse the causal order), so that the longest
+  // blocks do not start last and the launch ends on short ones. (With key
+  // splits, the splits of a block run in reverse too.)
+  if (op.getCausal()) {
+    Value gridBlocks =
+        getValueOrCreateConstantIndexOp(b, loc, grid.getMixedUpperBound()[2]);
+    queryBlock = math.sub(math.addConstant(gridBlocks, -1), queryBlock);
+  }
   Value split;
   if (plan.tiling.kvSplits > 1) {
     // The splits of a query block are neighbours in the grid. The block's
@@ -226,14 +236,6 @@ KernelBuilder::QueryBlock KernelBuilder::enterQueryBlock(scf::ForallOp grid) {
   // grid starts its blocks in index order: the last query block runs first
   // (FlashAttention-2 and -3 reverse the causal order), so that the longest
   // blocks do not start last and the launch ends on short ones.
-  if (op.getCausal()) {
-    Value gridBlocks =
-        getValueOrCreateConstantIndexOp(b, loc, grid.getMixedUpperBound()[2]);
-    Value queryBlocks =
-        split ? math.divU(gridBlocks, math.constant(plan.tiling.kvSplits))
-              : gridBlocks;
-    queryBlock = math.sub(math.addConstant(queryBlocks, -1), queryBlock);
-  }
   // Packed sequences: the block works in its sequence's rows and keys, on
   // views of Q, K, V, O and the logsumexp that start there (positions from
   // 0, diagonals per sequence); `batch` was the sequence, the data has one

@@ -366,8 +366,14 @@ protected:
   virtual SmallVector<Value> keyBlock(IndexMath &math, Location loc, Value col0,
                                       Value stage, KernelVariant &variant,
                                       ValueRange state) = 0;
-  /// The ring buffer (stage) of the key block at `start`.
+  /// The ring buffer (stage) of the key block at `start`: its position in
+  /// the walk modulo the stages.
   Value stageOf(IndexMath &math, Value start);
+  /// The block walked first, the one walked after the block at `start`,
+  /// and whether the block at `start` is one the walk visits.
+  Value firstWalked();
+  Value nextWalked(IndexMath &math, Value start);
+  Value walked(IndexMath &math, Value start);
   /// The valid rows of the key block at `start` (0 past the visible keys).
   Value validKeyRows(IndexMath &math, Value start);
   /// One commit group of the K and/or V tiles of the block at `start` into
@@ -394,6 +400,15 @@ protected:
   KernelBuilder::ThreadRow self;
   /// tensorKeyLen - 1: the last key row a copy may address.
   Value lastKey;
+  /// Under a split causal walk (KernelPlan::splitCausalWalk) the blocks go
+  /// from the last to the first, so that the diagonal's blocks, which need
+  /// the element mask, come first and the unmasked loop after them holds
+  /// no mask state (FlashAttention-2 and -3 walk causal keys so);
+  /// lastBlockStart is then the first key of the block walked first, and
+  /// the loop positions first + i * block_kv run to walkEnd, unmasked from
+  /// unmaskedFrom on.
+  bool reversed = false;
+  Value lastBlockStart, walkEnd, unmaskedFrom;
 };
 
 /// The schedule `kernel`'s plan asks for.

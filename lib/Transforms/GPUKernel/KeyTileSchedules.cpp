@@ -5,8 +5,10 @@
 // cp.async prefetch a block ahead, and FlashAttention-2's order for the
 // register-fragment kernel. The TMA producer's schedule is in
 // TmaProducer.cpp. What they share: the walk over the visible key blocks
-// (an unmasked loop before a masked one where no band applies), the ring
-// buffer a block uses, and the commit groups of its copies.
+// (an unmasked loop before a masked one where no band applies; under the
+// causal band, from the last block: a masked loop over the diagonal's
+// blocks, then an unmasked one), the ring buffer a block uses, and the
+// commit groups of its copies.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,17 +29,64 @@ KeyTileSchedule::KeyTileSchedule(KernelBuilder &kernel,
       self(self) {
   IndexMath math{b, kernel.loc};
   lastKey = math.addConstant(kernel.tensorKeyLen, -1);
+  // The TMA producer's overlapped walk reverses on its own
+  // (TmaProducerSchedule::walkOverlapped).
+  reversed = keys.causalDiagonal && !kernel.plan.tmaProducer;
+  if (!reversed)
+    return;
+  // The walk's bounds, the same in every thread: computed in front of the
+  // thread loop, as every loop with barriers needs (the CPU model checks).
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(
+      cast<BlockArgument>(self.thread).getOwner()->getParentOp());
+  IndexMath outside{b, kernel.loc};
+  Value first = keys.firstBlockStart;
+  Value blockKV = outside.constant(kernel.plan.tiling.blockKV);
+  Value blocks = outside.ceilDiv(
+      outside.max(outside.sub(keys.keyEnd, first), outside.constant(0)),
+      blockKV);
+  lastBlockStart =
+      outside.add(first, outside.mul(outside.addConstant(blocks, -1), blockKV));
+  // Loop positions first + i * block_kv: the blocks from unmaskedEnd on
+  // (the diagonal's and the sequence's last) are the first walked.
+  walkEnd = outside.add(lastBlockStart, blockKV);
+  unmaskedFrom = outside.add(first, outside.sub(walkEnd, keys.unmaskedEnd));
 }
 
 Value KeyTileSchedule::stageOf(IndexMath &math, Value start) {
   if (kernel.plan.stages == 1)
     return self.zero;
-  Value index = math.divU(math.sub(start, keys.firstBlockStart), self.keyStep);
+  Value offset = reversed ? math.sub(lastBlockStart, start)
+                          : math.sub(start, keys.firstBlockStart);
+  Value index = math.divU(offset, self.keyStep);
   return math.remU(index, math.constant(kernel.plan.stages));
 }
 
+// Reversed with no visible block, lastBlockStart lies a block before the
+// first (below key 0 where that is 0): a prologue's copy of it reads from
+// the first instead (no rows of it are valid either way).
+Value KeyTileSchedule::firstWalked() {
+  if (!reversed)
+    return keys.firstBlockStart;
+  IndexMath math{b, kernel.loc};
+  return math.max(lastBlockStart, keys.firstBlockStart);
+}
+
+Value KeyTileSchedule::nextWalked(IndexMath &math, Value start) {
+  return reversed ? math.sub(start, self.keyStep)
+                  : math.add(start, self.keyStep);
+}
+
+// Signed compares: walked backwards, the block after the first visible one
+// starts before it, at a negative key when that is key 0.
+Value KeyTileSchedule::walked(IndexMath &math, Value start) {
+  return reversed ? math.andI(math.le(keys.firstBlockStart, start),
+                              math.lt(start, keys.keyEnd))
+                  : math.lt(start, keys.keyEnd);
+}
+
 Value KeyTileSchedule::validKeyRows(IndexMath &math, Value start) {
-  Value visible = math.lt(start, keys.keyEnd);
+  Value visible = walked(math, start);
   Value rowsLeft = math.min(self.keyStep, math.sub(kernel.keyLen, start));
   return arith::SelectOp::create(b, kernel.loc, visible, rowsLeft,
                                  math.constant(0))
@@ -72,9 +121,9 @@ Value KeyTileSchedule::requestTilesIfVisible(IndexMath &math, Value start,
                                              bool valueTile) {
   Location loc = kernel.loc;
   auto tokenType = nvgpu::DeviceAsyncTokenType::get(kernel.ctx);
-  auto branch = scf::IfOp::create(b, loc, TypeRange{tokenType},
-                                  math.lt(start, keys.keyEnd),
-                                  /*addThenBlock=*/true, /*addElseBlock=*/true);
+  auto branch =
+      scf::IfOp::create(b, loc, TypeRange{tokenType}, walked(math, start),
+                        /*addThenBlock=*/true, /*addElseBlock=*/true);
   OpBuilder::InsertionGuard ifGuard(b);
   b.setInsertionPointToStart(branch.thenBlock());
   IndexMath thenMath{b, loc};
@@ -104,22 +153,32 @@ SmallVector<Value> KeyTileSchedule::computeCopiedBlock(Location loc, Value col0,
 // Key blocks that every row of the query block sees whole run in a loop of
 // their own without element masks, as in FlashAttention-2; the block with
 // the sequence's last keys (when blocks do not divide them) keeps them.
-// With a causal or window band, or an explicit mask, one loop masks every
-// block: walked forward, a loop of unmasked blocks before a loop of the
-// band's blocks saves a quarter of the causal main loop's instructions but
-// spills at the tiles the model picks (docs/GPU.md).
+// Under the causal band (KernelPlan::splitCausalWalk) the walk goes from
+// the last block to the first: the diagonal's blocks first in a masked
+// loop, then the rest in an unmasked one, which holds no mask state. (Walked
+// forward, a loop of unmasked blocks before a loop of the band's blocks
+// saved a quarter of the causal main loop's instructions but spilled at
+// the tiles the model picks: the band's bases stayed live through the
+// first loop; docs/GPU.md.) With a window or an explicit mask, one loop
+// masks every block.
 SmallVector<Value> KeyTileSchedule::walk(KernelVariant &variant,
                                          ValueRange init) {
   prologue();
   Location loc = kernel.loc;
+  Value first = keys.firstBlockStart;
   auto keyLoop = [&](Value from, Value to, ValueRange loopInit, bool masked) {
     kernel.elementMasks = masked;
     auto loop = scf::ForOp::create(
         b, loc, from, to, self.keyStep, loopInit,
-        [&](OpBuilder &lb, Location lloc, Value col0, ValueRange state) {
+        [&](OpBuilder &lb, Location lloc, Value position, ValueRange state) {
           OpBuilder::InsertionGuard loopGuard(b);
           b.setInsertionPoint(lb.getInsertionBlock(), lb.getInsertionPoint());
           IndexMath math{b, lloc};
+          // Reversed, position first + i * block_kv walks the block i
+          // blocks before the last.
+          Value col0 = reversed
+                           ? math.sub(lastBlockStart, math.sub(position, first))
+                           : position;
           Value stage = stageOf(math, col0);
           scf::YieldOp::create(
               b, lloc, keyBlock(math, lloc, col0, stage, variant, state));
@@ -127,6 +186,10 @@ SmallVector<Value> KeyTileSchedule::walk(KernelVariant &variant,
     kernel.elementMasks = true;
     return SmallVector<Value>(loop.getResults());
   };
+  if (reversed) {
+    SmallVector<Value> state = keyLoop(first, unmaskedFrom, init, true);
+    return keyLoop(unmaskedFrom, walkEnd, state, false);
+  }
   if (!keys.unmaskedEnd || keys.causalDiagonal)
     return keyLoop(keys.firstBlockStart, keys.keyEnd, init, true);
   SmallVector<Value> state =
@@ -178,7 +241,7 @@ public:
 protected:
   void prologue() override {
     IndexMath math{b, kernel.loc};
-    Value first = keys.firstBlockStart;
+    Value first = firstWalked();
     SmallVector<Value> tokens = kernel.copyTileAsync(
         kernel.key, block.batch, block.kvHead, first, validKeyRows(math, first),
         lastKey, kernel.plan.tiling.blockKV, kernel.headDim, tiles.key,
@@ -194,19 +257,25 @@ protected:
   SmallVector<Value> keyBlock(IndexMath &math, Location loc, Value col0,
                               Value stage, KernelVariant &variant,
                               ValueRange state) override {
-    Value next = math.add(col0, self.keyStep);
+    Value next = nextWalked(math, col0);
     Value nextStage = stageOf(math, next);
-    Value validNext = validKeyRows(math, next);
-    SmallVector<Value> tokens =
-        kernel.copyTileAsync(kernel.key, block.batch, block.kvHead, next,
-                             validNext, lastKey, kernel.plan.tiling.blockKV,
-                             kernel.headDim, tiles.key, nextStage, self.thread);
-    tokens.append(kernel.copyTileAsync(
-        kernel.value, block.batch, block.kvHead, next, validNext, lastKey,
-        kernel.plan.tiling.blockKV, kernel.valueDim, tiles.value, nextStage,
-        self.thread));
-    Value group = nvgpu::DeviceAsyncCreateGroupOp::create(
-        b, loc, nvgpu::DeviceAsyncTokenType::get(kernel.ctx), tokens);
+    Value group;
+    if (reversed) {
+      // Past the first block the keys would be negative: no copy at all.
+      group = requestTilesIfVisible(math, next, nextStage, true, true);
+    } else {
+      Value validNext = validKeyRows(math, next);
+      SmallVector<Value> tokens = kernel.copyTileAsync(
+          kernel.key, block.batch, block.kvHead, next, validNext, lastKey,
+          kernel.plan.tiling.blockKV, kernel.headDim, tiles.key, nextStage,
+          self.thread);
+      tokens.append(kernel.copyTileAsync(
+          kernel.value, block.batch, block.kvHead, next, validNext, lastKey,
+          kernel.plan.tiling.blockKV, kernel.valueDim, tiles.value, nextStage,
+          self.thread));
+      group = nvgpu::DeviceAsyncCreateGroupOp::create(
+          b, loc, nvgpu::DeviceAsyncTokenType::get(kernel.ctx), tokens);
+    }
     nvgpu::DeviceAsyncWaitOp::create(b, loc, group, b.getI32IntegerAttr(1));
     return computeCopiedBlock(loc, col0, stage, variant, state,
                               /*release=*/true);
@@ -234,8 +303,8 @@ protected:
   void prologue() override {
     IndexMath math{b, kernel.loc};
     waitForGroup(b, kernel.loc,
-                 requestTilesIfVisible(math, keys.firstBlockStart, self.zero,
-                                       true, !splitGroups));
+                 requestTilesIfVisible(math, firstWalked(), self.zero, true,
+                                       !splitGroups));
   }
 
   SmallVector<Value> keyBlock(IndexMath &math, Location loc, Value col0,
@@ -243,7 +312,7 @@ protected:
                               ValueRange state) override {
     assert(variant.readsKeysOnlyInScores() &&
            "FlashAttention-2's copy order refills K_s between the steps");
-    Value next = math.add(col0, self.keyStep);
+    Value next = nextWalked(math, col0);
     // Every warp sees the landed tiles and is done with the buffers that
     // the requests below fill.
     gpu::BarrierOp::create(b, loc);
