@@ -35,8 +35,8 @@ MUTATIONS = [
     Mutation(
         name="reversed-walk-prefetches-forward",
         function="mlir::fa::gpu_kernel::KeyTileSchedule::nextWalked",
-        old="  return reversed ? math.sub(start, self.keyStep)",
-        new="  return reversed ? math.add(start, self.keyStep)",
+        old="  return fromLast ? math.sub(start, self.keyStep)",
+        new="  return fromLast ? math.add(start, self.keyStep)",
         tests=[SWEEP + "kernel-stages2.mlir", SWEEP + "kernel-mma-causal-d128.mlir",
                SWEEP + "kernel-mma-bf16-causal.mlir"],
         description="walked from the last block, the prefetch still fetches the block after "
@@ -44,16 +44,16 @@ MUTATIONS = [
     Mutation(
         name="reversed-walk-stage-from-first-block",
         function="mlir::fa::gpu_kernel::KeyTileSchedule::stageOf",
-        old="  Value offset = reversed ? math.sub(lastBlockStart, start)",
-        new="  Value offset = false ? math.sub(lastBlockStart, start)",
+        old="  Value offset = fromLast ? math.sub(bounds.lastBlockStart, start)",
+        new="  Value offset = false ? math.sub(bounds.lastBlockStart, start)",
         tests=[SWEEP + "kernel-stages2.mlir"],
         description="walked from the last block, the ring buffer counted from the first: "
                     "with an odd number of blocks a block reads the buffer being refilled"),
     Mutation(
         name="reversed-walk-diagonal-unmasked",
         function="mlir::fa::gpu_kernel::KeyTileSchedule::walk",
-        old="    SmallVector<Value> state = keyLoop(first, unmaskedFrom, init, true);",
-        new="    SmallVector<Value> state = keyLoop(first, unmaskedFrom, init, false);",
+        old="    SmallVector<Value> state = keyLoop(first, bounds.unmaskedFrom, init, true);",
+        new="    SmallVector<Value> state = keyLoop(first, bounds.unmaskedFrom, init, false);",
         tests=[SWEEP + "causal-top-left.mlir", SWEEP + "kernel-mma-causal-d128.mlir"],
         description="the diagonal's blocks walked without the element mask: rows see keys "
                     "past their diagonal"),
@@ -77,8 +77,8 @@ MUTATIONS = [
     Mutation(
         name="tma-causal-diagonal-one-block-short",
         function="mlir::fa::gpu_kernel::TmaProducerSchedule::walkOverlapped",
-        old="unmaskedFrom = outside.max(outside.add(first, maskedKeys), second);",
-        new="unmaskedFrom = outside.max(\n            outside.sub(outside.add(first, maskedKeys), blockKV), second);",
+        old="unmaskedFrom = outside.max(walk.unmaskedFrom, second);",
+        new="unmaskedFrom = outside.max(\n            outside.addConstant(walk.unmaskedFrom, -kernel.plan.tiling.blockKV), second);",
         tests=[SWEEP + "kernel-wgmma-causal-diagonal-blocks.mlir",
                SWEEP + "kernel-wgmma-causal-top-left-splits3.mlir",
                "test/Differential/random-programs-hopper.test"],

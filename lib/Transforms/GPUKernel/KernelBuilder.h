@@ -403,12 +403,17 @@ protected:
   /// Under a split causal walk (KernelPlan::splitCausalWalk) the blocks go
   /// from the last to the first, so that the diagonal's blocks, which need
   /// the element mask, come first and the unmasked loop after them holds
-  /// no mask state (FlashAttention-2 and -3 walk causal keys so);
-  /// lastBlockStart is then the first key of the block walked first, and
-  /// the loop positions first + i * block_kv run to walkEnd, unmasked from
-  /// unmaskedFrom on.
-  bool reversed = false;
-  Value lastBlockStart, walkEnd, unmaskedFrom;
+  /// no mask state (FlashAttention-2 and -3 walk causal keys so).
+  bool fromLast = false;
+  /// A walk from the last block: the first key of the block walked first,
+  /// the end of the loop positions first + i * block_kv, and the position
+  /// from which the blocks need no element mask (null without
+  /// unmaskedEnd). Built in front of the thread loop (boundsFromLast).
+  struct BoundsFromLast {
+    Value lastBlockStart, positionEnd, unmaskedFrom;
+  };
+  BoundsFromLast boundsFromLast();
+  BoundsFromLast bounds;
 };
 
 /// The schedule `kernel`'s plan asks for.

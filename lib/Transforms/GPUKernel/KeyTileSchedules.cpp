@@ -31,11 +31,14 @@ KeyTileSchedule::KeyTileSchedule(KernelBuilder &kernel,
   lastKey = math.addConstant(kernel.tensorKeyLen, -1);
   // The TMA producer's overlapped walk reverses on its own
   // (TmaProducerSchedule::walkOverlapped).
-  reversed = keys.causalDiagonal && !kernel.plan.tmaProducer;
-  if (!reversed)
-    return;
-  // The walk's bounds, the same in every thread: computed in front of the
-  // thread loop, as every loop with barriers needs (the CPU model checks).
+  fromLast = keys.causalDiagonal && !kernel.plan.tmaProducer;
+  if (fromLast)
+    bounds = boundsFromLast();
+}
+
+// The walk's bounds, the same in every thread: computed in front of the
+// thread loop, as every loop with barriers needs (the CPU model checks).
+KeyTileSchedule::BoundsFromLast KeyTileSchedule::boundsFromLast() {
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(
       cast<BlockArgument>(self.thread).getOwner()->getParentOp());
@@ -45,18 +48,22 @@ KeyTileSchedule::KeyTileSchedule(KernelBuilder &kernel,
   Value blocks = outside.ceilDiv(
       outside.max(outside.sub(keys.keyEnd, first), outside.constant(0)),
       blockKV);
-  lastBlockStart =
+  BoundsFromLast walk;
+  walk.lastBlockStart =
       outside.add(first, outside.mul(outside.addConstant(blocks, -1), blockKV));
-  // Loop positions first + i * block_kv: the blocks from unmaskedEnd on
-  // (the diagonal's and the sequence's last) are the first walked.
-  walkEnd = outside.add(lastBlockStart, blockKV);
-  unmaskedFrom = outside.add(first, outside.sub(walkEnd, keys.unmaskedEnd));
+  walk.positionEnd = outside.add(walk.lastBlockStart, blockKV);
+  // The blocks from unmaskedEnd on (the diagonal's and the sequence's last)
+  // are the first walked.
+  if (keys.unmaskedEnd)
+    walk.unmaskedFrom =
+        outside.add(first, outside.sub(walk.positionEnd, keys.unmaskedEnd));
+  return walk;
 }
 
 Value KeyTileSchedule::stageOf(IndexMath &math, Value start) {
   if (kernel.plan.stages == 1)
     return self.zero;
-  Value offset = reversed ? math.sub(lastBlockStart, start)
+  Value offset = fromLast ? math.sub(bounds.lastBlockStart, start)
                           : math.sub(start, keys.firstBlockStart);
   Value index = math.divU(offset, self.keyStep);
   return math.remU(index, math.constant(kernel.plan.stages));
@@ -66,21 +73,21 @@ Value KeyTileSchedule::stageOf(IndexMath &math, Value start) {
 // first (below key 0 where that is 0): a prologue's copy of it reads from
 // the first instead (no rows of it are valid either way).
 Value KeyTileSchedule::firstWalked() {
-  if (!reversed)
+  if (!fromLast)
     return keys.firstBlockStart;
   IndexMath math{b, kernel.loc};
-  return math.max(lastBlockStart, keys.firstBlockStart);
+  return math.max(bounds.lastBlockStart, keys.firstBlockStart);
 }
 
 Value KeyTileSchedule::nextWalked(IndexMath &math, Value start) {
-  return reversed ? math.sub(start, self.keyStep)
+  return fromLast ? math.sub(start, self.keyStep)
                   : math.add(start, self.keyStep);
 }
 
 // Signed compares: walked backwards, the block after the first visible one
 // starts before it, at a negative key when that is key 0.
 Value KeyTileSchedule::walked(IndexMath &math, Value start) {
-  return reversed ? math.andI(math.le(keys.firstBlockStart, start),
+  return fromLast ? math.andI(math.le(keys.firstBlockStart, start),
                               math.lt(start, keys.keyEnd))
                   : math.lt(start, keys.keyEnd);
 }
@@ -176,9 +183,9 @@ SmallVector<Value> KeyTileSchedule::walk(KernelVariant &variant,
           IndexMath math{b, lloc};
           // Reversed, position first + i * block_kv walks the block i
           // blocks before the last.
-          Value col0 = reversed
-                           ? math.sub(lastBlockStart, math.sub(position, first))
-                           : position;
+          Value col0 = fromLast ? math.sub(bounds.lastBlockStart,
+                                           math.sub(position, first))
+                                : position;
           Value stage = stageOf(math, col0);
           scf::YieldOp::create(
               b, lloc, keyBlock(math, lloc, col0, stage, variant, state));
@@ -186,9 +193,9 @@ SmallVector<Value> KeyTileSchedule::walk(KernelVariant &variant,
     kernel.elementMasks = true;
     return SmallVector<Value>(loop.getResults());
   };
-  if (reversed) {
-    SmallVector<Value> state = keyLoop(first, unmaskedFrom, init, true);
-    return keyLoop(unmaskedFrom, walkEnd, state, false);
+  if (fromLast) {
+    SmallVector<Value> state = keyLoop(first, bounds.unmaskedFrom, init, true);
+    return keyLoop(bounds.unmaskedFrom, bounds.positionEnd, state, false);
   }
   if (!keys.unmaskedEnd || keys.causalDiagonal)
     return keyLoop(keys.firstBlockStart, keys.keyEnd, init, true);
@@ -260,7 +267,7 @@ protected:
     Value next = nextWalked(math, col0);
     Value nextStage = stageOf(math, next);
     Value group;
-    if (reversed) {
+    if (fromLast) {
       // Past the first block the keys would be negative: no copy at all.
       group = requestTilesIfVisible(math, next, nextStage, true, true);
     } else {

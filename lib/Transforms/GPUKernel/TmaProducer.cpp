@@ -477,19 +477,12 @@ SmallVector<Value> TmaProducerSchedule::walkOverlapped(KernelVariant &variant,
     anyBlock = outside.lt(first, end);
     second = outside.addConstant(first, kernel.plan.tiling.blockKV);
     if (reversed) {
-      Value blockKV = outside.constant(kernel.plan.tiling.blockKV);
-      Value blocks = outside.ceilDiv(
-          outside.max(outside.sub(end, first), outside.constant(0)), blockKV);
-      lastBlockStart = outside.add(
-          first, outside.mul(outside.addConstant(blocks, -1), blockKV));
-      // The loop position (first + index * block_kv) of the first block
-      // walked that needs no mask: the masked ones are those from
-      // unmaskedEnd to the end, walked before it.
-      if (keys.causalDiagonal) {
-        Value maskedKeys =
-            outside.sub(outside.add(lastBlockStart, blockKV), keys.unmaskedEnd);
-        unmaskedFrom = outside.max(outside.add(first, maskedKeys), second);
-      }
+      BoundsFromLast walk = boundsFromLast();
+      lastBlockStart = walk.lastBlockStart;
+      // Past the peeled first block, under the band: the loop position of
+      // the first block walked that needs no mask.
+      if (keys.causalDiagonal)
+        unmaskedFrom = outside.max(walk.unmaskedFrom, second);
     }
   }
   // The first key of the index-th block walked.

@@ -20,17 +20,12 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Pass/Pass.h"
 
-namespace mlir {
-class RewritePatternSet;
-class RewriterBase;
-
-namespace fa {
+namespace mlir::fa {
 
 /// The stage's passes (Passes.td): their options and create functions.
 #define GEN_PASS_DECL
 #include "fa/Transforms/CPU/Passes.h.inc"
 
-} // namespace fa
-} // namespace mlir
+} // namespace mlir::fa
 
 #endif // FA_TRANSFORMS_CPU_CPU_H

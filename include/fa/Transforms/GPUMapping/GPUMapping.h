@@ -25,17 +25,12 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/Pass.h"
 
-namespace mlir {
-class RewritePatternSet;
-class RewriterBase;
-
-namespace fa {
+namespace mlir::fa {
 
 /// The stage's passes (Passes.td): their options and create functions.
 #define GEN_PASS_DECL
 #include "fa/Transforms/GPUMapping/Passes.h.inc"
 
-} // namespace fa
-} // namespace mlir
+} // namespace mlir::fa
 
 #endif // FA_TRANSFORMS_GPUMAPPING_GPUMAPPING_H
