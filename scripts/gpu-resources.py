@@ -252,6 +252,24 @@ def report_and_kernels(args, tmp, chip, name, module, choice=""):
                     "--mlir-print-ir-after=fa-lower-to-gpu"])
     if compiled.returncode:
         sys.exit(compiled.stderr)
+    # Where ptxas found the model's tile spilling, the pipeline retiled
+    # (fa-confirm-tiles-with-ptxas): the kernels are the new tile's, so the
+    # row reports that tile, marked, from the confirmed module's report.
+    if "retiled to" in compiled.stderr:
+        confirmed = run([args.fa_opt, source,
+                         f"--fa-select-tiles=target={chip}{choice}",
+                         f"--fa-confirm-tiles-with-ptxas=chip={chip}{choice}"])
+        if confirmed.returncode:
+            sys.exit(confirmed.stderr)
+        retiled = os.path.join(tmp, name + ".retiled.mlir")
+        with open(retiled, "w") as f:
+            f.write(confirmed.stdout)
+        report = run([args.fa_opt, retiled,
+                      f"--fa-select-tiles=target={chip} report=-{choice}"])
+        if report.returncode:
+            sys.exit(report.stderr)
+        decision = json.loads(report.stdout.splitlines()[0])
+        decision["retiled"] = True
     dynamic = [int(x) for x in re.findall(
         r"dynamic_shared_memory_size %c(\d+)_i32", compiled.stderr)]
     return decision, dynamic, ptx_objects(compiled.stdout)
@@ -378,6 +396,8 @@ def check(args, tmp, chip, dtype, d, label, module, choice=""):
             f"{decision['stages']} stage{'s' if decision['stages'] > 1 else ''}")
     if splits > 1:
         tile += f", {splits} key splits"
+    if decision.get("retiled"):
+        tile += " (retiled by ptxas)"
     # The producer's and the compute warpgroups' counts after setmaxnreg.
     register_text = str(registers)
     split = [re.search(rf"setmaxnreg\.{way}\.sync\.aligned\.u32\s+(\d+)",

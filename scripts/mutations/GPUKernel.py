@@ -7,6 +7,65 @@ from .tests import (
     MOD, SPLIT_SWEEP, SWEEP, multi_block_sweep)
 
 MUTATIONS = [
+    # Issue 53: kv_lengths and packed sequences on the TMA producer kernel.
+    Mutation(
+        name="tma-values-past-last-key-kept",
+        function="mlir::fa::gpu_kernel::TmaProducerSchedule::zeroValuesPastLastKey",
+        old="""  if (!kernel.keysPastLengthInTensors())
+    return;""",
+        new="""  if (true)
+    return;""",
+        tests=["test/Integration/Tiling/tma-sequence-lengths.mlir"],
+        description="V's rows past a sequence's last key (NaN in the test) reach P V: 0 x NaN"),
+    Mutation(
+        name="tma-values-zeroed-from-one-row-late",
+        function="mlir::fa::gpu_kernel::TmaProducerSchedule::zeroValuesPastLastKey",
+        old="""        Value row = lm.add(firstPast, lm.divU(at, lm.constant(chunksPerRow)));""",
+        new="""        Value row = lm.add(lm.addConstant(firstPast, 1), lm.divU(at, lm.constant(chunksPerRow)));""",
+        tests=["test/Integration/Tiling/tma-sequence-lengths.mlir"],
+        description="the first row past the last key keeps what the box brought"),
+    Mutation(
+        name="tma-values-zeroed-only-walking-forward",
+        function="mlir::fa::gpu_kernel::TmaProducerSchedule::walkOverlapped",
+        old="""      if (reversed)
+        zeroValuesPastLastKey(start, zero);""",
+        new="""      if (false)
+        zeroValuesPastLastKey(start, zero);""",
+        tests=["test/Integration/Tiling/tma-sequence-lengths.mlir"],
+        description="the walk from the last block never zeroes its first block's V"),
+    Mutation(
+        name="tma-values-zeroed-only-walking-back",
+        function="mlir::fa::gpu_kernel::TmaProducerSchedule::walkOverlapped",
+        old="""      if (!reversed)
+        zeroValuesPastLastKey(lastStart, lastIndex);""",
+        new="""      if (false)
+        zeroValuesPastLastKey(lastStart, lastIndex);""",
+        tests=["test/Integration/Tiling/tma-sequence-lengths.mlir"],
+        description="a windowed walk (first block to last) never zeroes its last block's V"),
+    Mutation(
+        name="tma-values-zeroed-without-barrier",
+        function="mlir::fa::gpu_kernel::TmaProducerSchedule::zeroValuesPastLastKey",
+        old="""      arith::ConstantIntOp::create(b, loc, kValuesZeroedBarrier, 32),""",
+        new="""      arith::ConstantIntOp::create(b, loc, kFirstTurnBarrier, 32),""",
+        tests=["test/Transforms/GPUKernel/distribute-tma-producer.mlir"],
+        description="the compute threads meet on a ping-pong turn's barrier after zeroing V "
+                    "(the CPU model runs stores before the next collective, so only the IR check sees it)"),
+    Mutation(
+        name="tma-packed-keys-from-tensor-start",
+        function="mlir::fa::gpu_kernel::TmaProducerSchedule::produceBlock",
+        old="""        block.sequenceKeyStart ? pm.add(block.sequenceKeyStart, col0) : col0;""",
+        new="""        col0;""",
+        tests=["test/Integration/Tiling/tma-sequence-lengths.mlir", "test/Transforms/GPUKernel/distribute-tma-producer.mlir"],
+        description="a packed sequence's K and V boxes start at row 0 of the tensors"),
+    Mutation(
+        name="tma-packed-queries-from-tensor-start",
+        function="mlir::fa::gpu_kernel::KernelBuilder::loadQueryByTma",
+        old="""    Value row0 = block.sequenceQueryStart
+                     ? math.add(block.sequenceQueryStart, block.row0)
+                     : block.row0;""",
+        new="""    Value row0 = block.row0;""",
+        tests=["test/Integration/Tiling/tma-sequence-lengths.mlir"],
+        description="a packed sequence's Q box starts at row 0 of the tensor"),
     # Issue 50: the outside audit's one-line bugs that no test saw, and the
     # session's own rules (the host's tiles, the TMA walk order).
     Mutation(

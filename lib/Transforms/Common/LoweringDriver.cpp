@@ -85,11 +85,6 @@ mlir::fa::prepareForwardLowering(RewriterBase &rewriter, AttentionOp op,
 std::string mlir::fa::whyNoTmaProducer(AttentionOp op) {
   if (op.getPageTable())
     return "paged K/V are read through the page table";
-  if (op.isPacked())
-    return "packed sequences are read through views of their rows";
-  if (op.getKvLengths())
-    return "keys past a sequence's kv_lengths entry may hold anything, and a "
-           "whole TMA box would bring them into P V";
   return "";
 }
 

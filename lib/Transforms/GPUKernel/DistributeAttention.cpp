@@ -240,6 +240,7 @@ KernelBuilder::QueryBlock KernelBuilder::enterQueryBlock(scf::ForallOp grid) {
   // views of Q, K, V, O and the logsumexp that start there (positions from
   // 0, diagonals per sequence); `batch` was the sequence, the data has one
   // batch entry.
+  Value sequenceQueryStart, sequenceKeyStart;
   if (operands.packedQueries) {
     PackedSequence sequence =
         packedSequence(math, operands.packedQueries, operands.packedKeys, batch,
@@ -264,6 +265,8 @@ KernelBuilder::QueryBlock KernelBuilder::enterQueryBlock(scf::ForallOp grid) {
           rowsOf(operands.logsumexp, sequence.queryStart, sequence.queryLen);
     applyPackedSequence(math, geometry, sequence, queryLen, keyLen);
     tensorKeyLen = keyLen;
+    sequenceQueryStart = sequence.queryStart;
+    sequenceKeyStart = sequence.keyStart;
     batch = math.constant(0);
   }
   Value blockQValue = math.constant(plan.tiling.blockQ);
@@ -281,7 +284,10 @@ KernelBuilder::QueryBlock KernelBuilder::enterQueryBlock(scf::ForallOp grid) {
     applySequenceLength(math, geometry, length, queryLen, keyLen);
   }
 
-  return QueryBlock{batch, head, split, row0, rows, kvHead};
+  QueryBlock block{batch, head, split, row0, rows, kvHead};
+  block.sequenceQueryStart = sequenceQueryStart;
+  block.sequenceKeyStart = sequenceKeyStart;
+  return block;
 }
 
 /// Step 2: the block's shared tiles (Q, a ring of `stages` K and V tiles,

@@ -138,6 +138,10 @@ struct KernelBuilder : TileCopier {
     /// split (null without splits), the block's first row and valid rows,
     /// and the K/V head its query head reads.
     Value batch, head, split, row0, rows, kvHead;
+    /// With packed sequences, where the sequence's queries and keys start
+    /// in the whole tensors (row 0 of the block's views); null otherwise.
+    /// TMA addresses the whole tensors (their maps are built on the host).
+    Value sequenceQueryStart, sequenceKeyStart;
   };
   QueryBlock enterQueryBlock(scf::ForallOp grid);
   struct SharedTiles {
@@ -200,6 +204,12 @@ struct KernelBuilder : TileCopier {
   /// False while building the loop over key blocks that every row of the
   /// query block sees whole: scoreOf then applies no mask.
   bool elementMasks = true;
+  /// Whether the rows of K and V past the block's last key (keyLen) lie
+  /// inside the tensors, where a TMA box reads them (kv_lengths, packed
+  /// sequences) instead of zeros.
+  bool keysPastLengthInTensors() const {
+    return operands.kvLengths || operands.packedKeys;
+  }
   /// Whether every key block the kernel reads is whole: a static Nk that
   /// blocks divide, and no per-sequence lengths. Its copies then need no
   /// clamps or zero fill.

@@ -34,7 +34,11 @@
 // block, at element rows * 64 * block of the tile). The 128-byte swizzle
 // and 1024-byte aligned tiles make TMA's layout the one wgmma's
 // descriptors read. Rows past a tensor arrive as zeros, and the scores of
-// keys past it are masked, as in the cp.async kernels.
+// keys past it are masked, as in the cp.async kernels. The maps address
+// the whole tensors: a packed sequence's boxes start at its cu_seqlens
+// entries. Keys past a sequence's last one (kv_lengths, packed sequences)
+// lie inside the tensors and arrive as they are; the compute threads zero
+// V's rows there before P V reads them (zeroValuesPastLastKey).
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,6 +49,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 namespace mlir::fa::gpu_kernel {
 
@@ -221,8 +226,11 @@ void KernelBuilder::loadQueryByTma(const QueryBlock &block, Value queryTile,
                                    /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(issue.thenBlock()->getTerminator());
+    Value row0 = block.sequenceQueryStart
+                     ? math.add(block.sequenceQueryStart, block.row0)
+                     : block.row0;
     issueTileLoads(queryMap, flatQuery, math.constant(0), block.batch,
-                   block.head, block.row0, plan.tiling.blockQ, headDim,
+                   block.head, row0, plan.tiling.blockQ, headDim,
                    queryElementType, queryBarrier);
   }
   auto wait = scf::IfOp::create(b, loc, isComputeThread(thread),
@@ -274,6 +282,9 @@ SmallVector<Value> onRole(OpBuilder &b, Location loc, Value condition,
 /// waits (its 128 threads) and the warpgroup before it arrives (128 more).
 constexpr int64_t kFirstTurnBarrier = 1;
 constexpr int64_t kTurnThreads = 2 * kWarpgroupThreads;
+/// The compute threads' meeting once V's rows past the last key are zero:
+/// the id after the turns of the most compute warpgroups a block has.
+constexpr int64_t kValuesZeroedBarrier = kFirstTurnBarrier + 3;
 
 /// The TMA producer kernel's key loop: the producer warpgroup refills ring
 /// stage i mod stages once its empty barrier shows the compute warpgroups
@@ -315,6 +326,16 @@ private:
   void startTurns();
   void takeTurn();
   void passTurn();
+  /// Keys past the block's last one that lie inside K's and V's tensors
+  /// (KernelBuilder::keysPastLengthInTensors) arrive with the block that
+  /// holds the last key. Their scores are masked, so P is 0 there, but P V
+  /// still multiplies V's rows, which may hold anything (a cache's
+  /// unwritten slots, the next packed sequence), and 0 x NaN is NaN. In
+  /// that block (starting at `col0`, the index-th walked), once V has
+  /// landed, the compute threads zero those rows of V's tile (whole
+  /// 128-byte rows of each column block: the swizzle permutes chunks only
+  /// within a row) and meet on a named barrier before any P V reads it.
+  void zeroValuesPastLastKey(Value col0, Value index);
   /// P V a block late: the first block's S and softmax, the loops of
   /// overlapped blocks, the last block's P V.
   SmallVector<Value> walkOverlapped(KernelVariant &variant, ValueRange init);
@@ -341,19 +362,77 @@ void TmaProducerSchedule::produceBlock(Value col0, Value index) {
     kernel.waitOnBarrier(layout.empty(pm, slot.stage), notParity);
     Value keyOffset = pm.mul(
         slot.stage, pm.constant(kernel.plan.tiling.blockKV * kernel.headDim));
+    // The tensor maps address the whole tensors: a packed sequence's keys
+    // start at its cu_seqlens_k entry.
+    Value row0 =
+        block.sequenceKeyStart ? pm.add(block.sequenceKeyStart, col0) : col0;
     kernel.issueTileLoads(
         kernel.keyMap, kernel.flatTile(tiles.key, thread), keyOffset,
-        block.batch, block.kvHead, col0, kernel.plan.tiling.blockKV,
+        block.batch, block.kvHead, row0, kernel.plan.tiling.blockKV,
         kernel.headDim, kernel.keyElementType, layout.keyFull(pm, slot.stage));
     Value valueOffset = pm.mul(
         slot.stage, pm.constant(kernel.plan.tiling.blockKV * kernel.valueDim));
     kernel.issueTileLoads(kernel.valueMap, kernel.flatTile(tiles.value, thread),
-                          valueOffset, block.batch, block.kvHead, col0,
+                          valueOffset, block.batch, block.kvHead, row0,
                           kernel.plan.tiling.blockKV, kernel.valueDim,
                           kernel.valueElementType,
                           layout.valueFull(pm, slot.stage));
     return SmallVector<Value>();
   });
+}
+
+void TmaProducerSchedule::zeroValuesPastLastKey(Value col0, Value index) {
+  if (!kernel.keysPastLengthInTensors())
+    return;
+  Location loc = kernel.loc;
+  IndexMath math{b, loc};
+  int64_t blockKV = kernel.plan.tiling.blockKV;
+  // The walk visits blocks that start before the last key: 0 < firstPast.
+  Value firstPast = math.sub(kernel.keyLen, col0);
+  auto pastLastKey =
+      scf::IfOp::create(b, loc, math.lt(firstPast, math.constant(blockKV)),
+                        /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(pastLastKey.thenBlock()->getTerminator());
+  IndexMath m{b, loc};
+  TmaBarriers layout{kernel.plan.stages};
+  RingSlot slot = ringSlot(m, index);
+  kernel.waitOnBarrier(layout.valueFull(m, slot.stage), slot.parity);
+  // 16-byte chunks: 8 per 128-byte row of a column block.
+  Type type = kernel.valueElementType;
+  int64_t chunk = kChunkBytes / elementBytes(type);
+  int64_t chunksPerBlockRow = kBoxColumns / chunk;
+  int64_t chunksPerRow = kernel.valueDim / chunk;
+  Value zeros = arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(VectorType::get({chunk}, type),
+                             b.getZeroAttr(type)));
+  Value tile = kernel.flatTile(tiles.value, self.thread);
+  Value stageStart = m.mul(slot.stage, m.constant(blockKV * kernel.valueDim));
+  Value chunks =
+      m.mul(m.sub(m.constant(blockKV), firstPast), m.constant(chunksPerRow));
+  scf::ForOp::create(
+      b, loc, self.thread, chunks, m.constant(kernel.computeThreads()),
+      ValueRange{}, [&](OpBuilder &lb, Location lloc, Value at, ValueRange) {
+        IndexMath lm{lb, lloc};
+        Value row = lm.add(firstPast, lm.divU(at, lm.constant(chunksPerRow)));
+        Value inRow = lm.remU(at, lm.constant(chunksPerRow));
+        Value columnBlock = lm.divU(inRow, lm.constant(chunksPerBlockRow));
+        Value column = lm.mul(lm.remU(inRow, lm.constant(chunksPerBlockRow)),
+                              lm.constant(chunk));
+        Value blockStart =
+            lm.mul(columnBlock, lm.constant(blockKV * kBoxColumns));
+        Value rowStart = lm.mul(row, lm.constant(kBoxColumns));
+        Value offset =
+            lm.add(lm.add(stageStart, blockStart), lm.add(rowStart, column));
+        vector::StoreOp::create(lb, lloc, zeros, tile, ValueRange{offset});
+        scf::YieldOp::create(lb, lloc);
+      });
+  NVVM::BarrierOp::create(
+      b, loc, /*res=*/Type(),
+      arith::ConstantIntOp::create(b, loc, kValuesZeroedBarrier, 32),
+      arith::ConstantIntOp::create(b, loc, kernel.computeThreads(), 32),
+      /*reductionOp=*/nullptr, /*reductionPredicate=*/Value());
 }
 
 // Turns go round the compute warpgroups: w waits on its barrier, issues,
@@ -435,6 +514,9 @@ SmallVector<Value> TmaProducerSchedule::keyBlock(IndexMath &math, Location loc,
   onRole(b, loc, compute, {}, [&] {
     IndexMath cm{b, loc};
     kernel.waitOnBarrier(layout.valueFull(cm, stage), slot.parity);
+    // Only a masked block can hold the last key.
+    if (kernel.elementMasks)
+      zeroValuesPastLastKey(col0, index);
     return SmallVector<Value>();
   });
   return onRole(b, loc, compute, state, [&] {
@@ -529,7 +611,12 @@ SmallVector<Value> TmaProducerSchedule::walkOverlapped(KernelVariant &variant,
     return onRole(b, loc, compute, init, [&] {
       auto waitKeys = [&] { waitFull(false, zero); };
       OverlapHooks hooks = withTurns({waitKeys, {}, {}, {}, {}});
-      return variant.firstBlock(blockAt(start, zero), hooks, init);
+      SmallVector<Value> next =
+          variant.firstBlock(blockAt(start, zero), hooks, init);
+      // Reversed, the first block walked is the one with the last key.
+      if (reversed)
+        zeroValuesPastLastKey(start, zero);
+      return next;
     });
   });
 
@@ -581,6 +668,8 @@ SmallVector<Value> TmaProducerSchedule::walkOverlapped(KernelVariant &variant,
       auto releaseValues = [&] { release(lastIndex); };
       OverlapHooks hooks =
           withTurns({{}, waitValues, releaseValues, {}, {}});
+      if (!reversed)
+        zeroValuesPastLastKey(lastStart, lastIndex);
       return variant.lastValues(blockAt(lastStart, lastIndex), hooks, state);
     });
   });

@@ -3,9 +3,15 @@ selection picks) for f16 attention, B = 1, H = 8, over head dims, sequence
 lengths (static and run-time) and causal or not: compiled with
 fa-gpu-pipeline and assembled by ptxas, every kernel must spill nothing,
 keep setmaxnreg (no C7507/C7508) and use wgmma. Issue 50: the kernel
-spilled at every N but the one the resource table used.
+spilled at every N but the one the resource table used. --features adds
+per-sequence key lengths (kv_lengths) and packed sequences (two
+sequences; cu_seqlens), which must load with TMA too (issue 53).
 
   hopper_lengths.py FA_OPT PTXAS [--dims 64,128,256] [--lengths 512,...,?]
+                    [--features plain,kv_lengths,packed] [--confirm-tiles]
+
+Without --confirm-tiles the kernel is the tile model's own choice; with it,
+the pipeline's default, which retiles what ptxas finds spilling.
 """
 import argparse
 import os
@@ -26,25 +32,38 @@ def main():
     parser.add_argument("--dims", default="64,128,256")
     parser.add_argument("--lengths", default="512,1000,1024,2048,8192,?")
     parser.add_argument("--dtype", default="f16")
+    parser.add_argument("--features", default="plain")
+    parser.add_argument("--confirm-tiles", action="store_true")
     args = parser.parse_args()
     failed = cases = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for d in args.dims.split(","):
+        for feature in args.features.split(","):
+          for d in args.dims.split(","):
             for n in args.lengths.split(","):
                 for causal in ("", " causal = bottom_right"):
                     cases += 1
                     t = f"tensor<1x8x{n}x{d}x{args.dtype}>"
+                    extra_args, extra_operands = "", ""
+                    if feature == "kv_lengths":
+                        extra_args = ", %n: tensor<1xi32>"
+                        extra_operands = " kv_lengths(%n : tensor<1xi32>)"
+                    elif feature == "packed":
+                        extra_args = ", %cq: tensor<3xi32>, %ck: tensor<3xi32>"
+                        extra_operands = (" cu_seqlens_q(%cq : tensor<3xi32>)"
+                                          " cu_seqlens_k(%ck : tensor<3xi32>)")
                     source = os.path.join(tmp, "a.mlir")
                     with open(source, "w") as f:
-                        f.write(f"func.func @a(%q: {t}, %k: {t}, %v: {t}) -> {t} {{\n"
-                                f"  %o = fa.attention %q, %k, %v scale = 0.1{causal} : "
+                        f.write(f"func.func @a(%q: {t}, %k: {t}, %v: {t}{extra_args}) -> {t} {{\n"
+                                f"  %o = fa.attention %q, %k, %v{extra_operands} scale = 0.1{causal} : "
                                 f"{t}, {t}, {t} -> {t}\n  return %o : {t}\n}}\n")
                     # The tile model's own choice: ptxas retiling nothing.
-                    options = ("chip=sm_90a format=isa confirm-tiles=false" +
+                    options = ("chip=sm_90a format=isa" +
+                               ("" if args.confirm_tiles else " confirm-tiles=false") +
                                (" bare-pointers=false" if n == "?" else ""))
                     built = subprocess.run([args.fa_opt, source, f"--fa-gpu-pipeline={options}"],
                                            capture_output=True, text=True)
-                    label = f"d={d} N={n}{' causal' if causal else ''}"
+                    label = (f"{feature + ' ' if feature != 'plain' else ''}"
+                             f"d={d} N={n}{' causal' if causal else ''}")
                     if built.returncode:
                         print(f"FAIL {label}: {built.stderr.strip()[:300]}")
                         failed += 1
@@ -66,6 +85,8 @@ def main():
                             problems.append(f"kernel {i}: setmaxnreg ignored")
                         if i == 0 and "wgmma.mma_async" not in ptx:
                             problems.append("no wgmma")
+                        if i == 0 and "cp.async.bulk.tensor" not in ptx:
+                            problems.append("no TMA")
                     failed += bool(problems)
                     print(f"{'FAIL' if problems else 'ok'} {label}: {', '.join(notes)}"
                           + "".join(f"; {p}" for p in problems))

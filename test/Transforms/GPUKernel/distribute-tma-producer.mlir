@@ -12,12 +12,12 @@
 // RUN: fa-opt %s -split-input-file --fa-select-tiles="target=sm_90a report=-" -o /dev/null | FileCheck %s --check-prefix=REPORT
 // RUN: fa-opt %s -split-input-file --fa-select-tiles="target=sm_90a report=- tma-producer=false" -o /dev/null | FileCheck %s --check-prefix=CPASYNC
 
-// REPORT: "gpu_kernel":"wgmma-tma-ws"
+// Plain, kv_lengths and packed: the TMA producer kernel for all three.
+// REPORT-COUNT-3: "gpu_kernel":"wgmma-tma-ws"
 // REPORT-SAME: "kernel_plan":"wgmma, register fragments, TMA producer warpgroup, P V overlapping the next softmax, 256 threads, 2 stages"
-// REPORT: "gpu_kernel":"wgmma-registers"
-// REPORT-SAME: "kernel_plan":"wgmma, register fragments, cp.async, 128 threads, 2 stages"
-// CPASYNC: "gpu_kernel":"wgmma-registers"
-// CPASYNC: "gpu_kernel":"wgmma-registers"
+// REPORT-NOT: "gpu_kernel"
+// CPASYNC-COUNT-3: "gpu_kernel":"wgmma-registers"
+// CPASYNC-SAME: "kernel_plan":"wgmma, register fragments, cp.async, 128 threads, 2 stages"
 
 // CHECK-LABEL: func.func @tma
 // CHECK-COUNT-3: nvgpu.tma.create.descriptor %{{.*}} box[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<*xf16> -> <tensor = memref<1x1x64x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
@@ -53,12 +53,48 @@ func.func @tma(%q: tensor<1x2x128x64xf16>, %k: tensor<1x2x192x64xf16>, %v: tenso
 
 // -----
 
-// Keys past a kv_lengths entry may hold anything: the cp.async loads stay.
+// kv_lengths: the maps cover K and V whole, so the box with a sequence's
+// last key brings the rows past it, which may hold anything. The unmasked
+// loop (first, walked forward) has no other code; in the masked loop, the
+// block that holds the last key (keyLen - col0 < 64) has V's rows from
+// there zeroed by the compute threads (16-byte stores, stepping by the 128
+// compute threads), who then meet on named barrier 4 before P V.
 // CHECK-LABEL: func.func @lengths
-// CHECK-NOT: nvgpu.tma
-// CHECK: nvgpu.device_async_copy
+// CHECK-NOT: nvgpu.device_async_copy
+// CHECK: %[[LENGTH:.*]] = memref.load %{{.*}}[%{{.*}}] : memref<1xi32>
+// CHECK: scf.for
+// CHECK-NOT: vector.store %{{.*}} : memref<8192xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// CHECK-NOT: nvvm.barrier
+// CHECK: scf.for %[[COL0:.*]] = %{{.*}} to %{{.*}} step %c64
+// CHECK: nvgpu.tma.async.load %{{.*}}[%{{.*}}, %[[COL0]], %{{.*}}, %{{.*}}]
+// CHECK: nvgpu.tma.async.load %{{.*}}[%{{.*}}, %[[COL0]], %{{.*}}, %{{.*}}]
+// CHECK: fa.warpgroup_mma
+// CHECK: %[[FIRST_PAST:.*]] = arith.subi %{{.*}}, %[[COL0]] : index
+// CHECK: %[[HAS_PAST:.*]] = arith.cmpi slt, %[[FIRST_PAST]], %c64
+// CHECK: scf.if %[[HAS_PAST]] {
+// CHECK: nvgpu.mbarrier.try_wait.parity
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c128
+// CHECK: vector.store %{{.*}} : memref<8192xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// CHECK: nvvm.barrier id = %c4_i32 number_of_threads = %c128_i32
+// CHECK: fa.warpgroup_mma {{.*}} {transpose_b}
 func.func @lengths(%q: tensor<1x2x128x64xf16>, %k: tensor<1x2x192x64xf16>, %v: tensor<1x2x192x64xf16>, %n: tensor<1xi32>) -> tensor<1x2x128x64xf16> {
-  // expected-remark @+1 {{the wgmma kernel loads this op's tiles with cp.async, not TMA: keys past a sequence's kv_lengths entry may hold anything, and a whole TMA box would bring them into P V}}
   %o = fa.attention %q, %k, %v kv_lengths(%n : tensor<1xi32>) scale = 0.125 tiling = <block_q = 64, block_kv = 64, warps = 4, stages = 2> : tensor<1x2x128x64xf16>, tensor<1x2x192x64xf16>, tensor<1x2x192x64xf16> -> tensor<1x2x128x64xf16>
+  return %o : tensor<1x2x128x64xf16>
+}
+
+// -----
+
+// Packed sequences: the maps address the whole tensors, so Q's boxes start
+// at the sequence's cu_seqlens_q entry plus the block's first row, and K's
+// and V's at its cu_seqlens_k entry plus the block's first key (the
+// numeric test is Integration/Tiling/tma-sequence-lengths.mlir).
+// CHECK-LABEL: func.func @packed
+// CHECK-NOT: nvgpu.device_async_copy
+// CHECK: scf.for %[[COL0:.*]] = %{{.*}} to %{{.*}} step %c64
+// CHECK: %[[KROW:.*]] = arith.addi %{{.*}}, %[[COL0]] : index
+// CHECK: nvgpu.tma.async.load %{{.*}}[%{{.*}}, %[[KROW]], %{{.*}}, %{{.*}}]
+// CHECK: nvgpu.tma.async.load %{{.*}}[%{{.*}}, %[[KROW]], %{{.*}}, %{{.*}}]
+func.func @packed(%q: tensor<1x2x128x64xf16>, %k: tensor<1x2x192x64xf16>, %v: tensor<1x2x192x64xf16>, %cq: tensor<3xi32>, %ck: tensor<3xi32>) -> tensor<1x2x128x64xf16> {
+  %o = fa.attention %q, %k, %v cu_seqlens_q(%cq : tensor<3xi32>) cu_seqlens_k(%ck : tensor<3xi32>) scale = 0.125 tiling = <block_q = 64, block_kv = 64, warps = 4, stages = 2> : tensor<1x2x128x64xf16>, tensor<1x2x192x64xf16>, tensor<1x2x192x64xf16> -> tensor<1x2x128x64xf16>
   return %o : tensor<1x2x128x64xf16>
 }
