@@ -258,6 +258,31 @@ TEST(GPUKernel, CausalWalkSplitsWhereTheRegistersAllow) {
       planKernel(Tiling{128, 64, 8, 2}, d256, 2, 2, mmaSync).splitCausalWalk);
 }
 
+// With a page table, a key block must lie in one page for its one TMA box:
+// block_kv divides the page size (FlashAttention-3's condition), else the
+// wgmma kernel loads with cp.async, and the reason names both sizes.
+TEST(GPUKernel, PagedTmaNeedsKeyBlocksThatDivideThePage) {
+  KernelOptions tma{true, true, true, true, true};
+  AttentionShape shape = makeShape(4096, 128, 2);
+  shape.mmaOperands = true;
+  shape.tmaProducerKernel = true;
+  shape.pageSize = 128;
+  EXPECT_TRUE(planKernel(Tiling{128, 64, 8, 2}, shape, 2, 2, tma).tmaProducer);
+  EXPECT_TRUE(planKernel(Tiling{128, 128, 8, 2}, shape, 2, 2, tma).tmaProducer);
+  KernelPlan wide = planKernel(Tiling{128, 176, 8, 2}, shape, 2, 2, tma);
+  EXPECT_FALSE(wide.tmaProducer);
+  EXPECT_TRUE(wide.warpgroupMma);
+  EXPECT_TRUE(wide.asyncCopies);
+  EXPECT_EQ(whyNoTmaProducerTiling(Tiling{128, 176, 8, 2}, shape),
+            "pages of 128 keys do not hold whole key blocks of 176 (one TMA "
+            "box per block, within a page)");
+  EXPECT_FALSE(tmaProducerTiling(Tiling{128, 176, 8, 2}, shape));
+  shape.pageSize = kUnknownSize;
+  EXPECT_FALSE(planKernel(Tiling{128, 64, 8, 2}, shape, 2, 2, tma).tmaProducer);
+  shape.pageSize = 0;
+  EXPECT_TRUE(tmaProducerTiling(Tiling{128, 176, 8, 2}, shape));
+}
+
 TEST(GPUKernel, TmaProducerAddsAWarpgroupAndReplacesCpAsync) {
   AttentionShape shape = makeShape(4096, 64, 2);
   shape.mmaOperands = true;

@@ -134,6 +134,23 @@ TEST(GPUKernel, ScoreModificationsCostRegistersAndTheOverlap) {
   EXPECT_LE(ampere.decision->costs.registersPerThread, 255);
 }
 
+// A paged op on sm_90a gets a TMA producer tile whose key blocks divide its
+// pages (d = 128 without pages takes 128 x 176).
+TEST(FA2Policy, PagedTmaTilesFitThePages) {
+  AttentionShape shape = makeShape(4096, 128, 2);
+  shape.mmaOperands = true;
+  shape.tmaProducerKernel = true;
+  shape.pageSize = 128;
+  TileSelection paged = selectTiles(shape, preset("sm_90a"), TilePolicy::FA2);
+  ASSERT_TRUE(paged.decision) << paged.error;
+  EXPECT_EQ(128 % paged.decision->tiling.blockKV, 0);
+  EXPECT_TRUE(tmaProducerTiling(paged.decision->tiling, shape));
+  shape.pageSize = 0;
+  TileSelection plain = selectTiles(shape, preset("sm_90a"), TilePolicy::FA2);
+  ASSERT_TRUE(plain.decision) << plain.error;
+  EXPECT_EQ(plain.decision->tiling.blockKV, 176);
+}
+
 TEST(FA2Policy, PrefersTwoStageRingsForHopper) {
   for (int64_t d : {64, 128}) {
     AttentionShape shape = makeShape(4096, d, 2);

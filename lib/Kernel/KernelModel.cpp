@@ -130,7 +130,8 @@ KernelPlan mlir::fa::planKernel(const Tiling &tiling,
   plan.warpgroupMma = plan.registerFragments && options.warpgroupMma &&
                       warpgroupMmaKernel(tiling, shape);
   // The producer warpgroup is a fifth (or third) warpgroup of its own.
-  plan.tmaProducer = plan.warpgroupMma && options.tmaProducer;
+  plan.tmaProducer = plan.warpgroupMma && options.tmaProducer &&
+                     whyNoTmaProducerTiling(tiling, shape).empty();
   if (plan.tmaProducer)
     plan.threads += kKernelWarpgroupThreads;
   // P V a block late needs a second stage: block i + 1's K and V land while
@@ -225,6 +226,27 @@ SharedLayout mlir::fa::sharedLayout(const KernelPlan &plan,
     layout.probs = tile({tiling.blockQ}, tiling.blockKV, plan.valueBytes);
   }
   return layout;
+}
+
+std::string mlir::fa::whyNoTmaProducerTiling(const Tiling &tiling,
+                                             const AttentionShape &shape) {
+  if (shape.pageSize == 0)
+    return "";
+  if (shape.pageSize == kUnknownSize)
+    return "the page size is known only at run time, and a TMA box of a key "
+           "block must lie in one page";
+  if (shape.pageSize % tiling.blockKV != 0)
+    return "pages of " + std::to_string(shape.pageSize) +
+           " keys do not hold whole key blocks of " +
+           std::to_string(tiling.blockKV) +
+           " (one TMA box per block, within a page)";
+  return "";
+}
+
+bool mlir::fa::tmaProducerTiling(const Tiling &tiling,
+                                 const AttentionShape &shape) {
+  return shape.tmaProducerKernel &&
+         whyNoTmaProducerTiling(tiling, shape).empty();
 }
 
 KernelOptions mlir::fa::modelKernelOptions(const AttentionShape &shape,
@@ -338,7 +360,7 @@ int64_t mlir::fa::registersPerThread(const Tiling &tiling,
   if (!target.isGPU())
     return 0;
   if (hasWarpgroupMma(target) && warpgroupMmaKernel(tiling, shape) &&
-      shape.tmaProducerKernel)
+      tmaProducerTiling(tiling, shape))
     return tmaProducerComputeRegisters(tiling, shape);
   if (hasWarpgroupMma(target) && warpgroupMmaKernel(tiling, shape)) {
     // Per compute thread of the cp.async wgmma kernel: O's accumulator (Dv / 2:

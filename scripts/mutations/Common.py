@@ -230,8 +230,8 @@ MUTATIONS = [
     Mutation(
         name="paged-first-page-only",
         function="mlir::fa::pagedSlot",
-        old="""  Value pageIndex = math.divU(row, slots);""",
-        new="""  Value pageIndex = math.constant(0);""",
+        old="""  Value entry = math.divU(row, slots);""",
+        new="""  Value entry = math.constant(0);""",
         tests=["test/Integration/paged-kv-cache.mlir"],
         description="every key row is read from its sequence's first page"),
     # The backward pass (session 11).

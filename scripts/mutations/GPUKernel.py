@@ -58,6 +58,20 @@ MUTATIONS = [
         tests=["test/Integration/Tiling/tma-sequence-lengths.mlir", "test/Transforms/GPUKernel/distribute-tma-producer.mlir"],
         description="a packed sequence's K and V boxes start at row 0 of the tensors"),
     Mutation(
+        name="tma-paged-box-at-first-page",
+        function="mlir::fa::gpu_kernel::KernelBuilder::keyBoxCoordinates",
+        old="""  Value page = pageOfEntry(math, key, pageTable, batch, entry);""",
+        new="""  Value page = pageOfEntry(math, key, pageTable, batch, math.constant(0));""",
+        tests=["test/Integration/Tiling/tma-paged-kv-cache.mlir"],
+        description="every key block of a paged cache read from the sequence's first page"),
+    Mutation(
+        name="tma-paged-slot-from-page-start",
+        function="mlir::fa::gpu_kernel::KernelBuilder::keyBoxCoordinates",
+        old="""  return {head, math.sub(row, math.mul(entry, pageSize)), page};""",
+        new="""  return {head, math.constant(0), page};""",
+        tests=["test/Integration/Tiling/tma-paged-kv-cache.mlir"],
+        description="a key block in the second half of a page read from the page's first slot"),
+    Mutation(
         name="tma-packed-queries-from-tensor-start",
         function="mlir::fa::gpu_kernel::KernelBuilder::loadQueryByTma",
         old="""    Value row0 = block.sequenceQueryStart
@@ -341,8 +355,8 @@ MUTATIONS = [
     Mutation(
         name="tma-map-no-swizzle",
         function="mlir::fa::gpu_kernel::tensorMapType",
-        old="""      ctx, box, nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,""",
-        new="""      ctx, box, nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE,""",
+        old="""      ctx, boxType, nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,""",
+        new="""      ctx, boxType, nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE,""",
         tests=KERNEL_WGMMA,
         description="TMA writes the tiles unswizzled where wgmma reads them swizzled"),
     Mutation(

@@ -4,6 +4,13 @@ from . import Mutation
 
 MUTATIONS = [
     Mutation(
+        name="tma-paged-blocks-across-pages",
+        function="mlir::fa::whyNoTmaProducerTiling",
+        old="""  if (shape.pageSize % tiling.blockKV != 0)""",
+        new="""  if (false)""",
+        tests=["test/Transforms/GPUKernel/distribute-tma-producer.mlir", "unittests"],
+        description="TMA boxes of key blocks that cross pages: a box reads past its page"),
+    Mutation(
         name="causal-split-ignores-registers",
         function="mlir::fa::planKernel",
         old="""       tmaProducerComputeRegisters(tiling, shape) + kCausalSplitRegisters <=""",

@@ -65,8 +65,11 @@ struct AttentionShape {
   /// Packed sequences (cu_seqlens_q/k): each block keeps its sequence's
   /// bases and lengths live.
   bool packedSequences = false;
-  /// On sm_90a, the wgmma kernel will be the TMA producer kernel (the
-  /// caller's choice and whyNoTmaProducer allow it): its compute
+  /// With a page table: the slots of a page (kUnknownSize when known only
+  /// at run time); 0 without one.
+  int64_t pageSize = 0;
+  /// On sm_90a, the wgmma kernel will be the TMA producer kernel where the
+  /// tiling allows (the caller's choice; tmaProducerTiling): its compute
   /// warpgroups' registers follow that kernel's model, and it runs one
   /// block per SM (registersPerThread, evaluateTiling).
   bool tmaProducerKernel = false;
@@ -218,8 +221,8 @@ struct KernelOptions {
   /// allows (warpgroupMmaKernel; sm_90a).
   bool warpgroupMma = false;
   /// With warpgroupMma: Q, K and V by TMA from a producer warpgroup
-  /// (KernelPlan::tmaProducer), where the op allows (whyNoTmaProducer,
-  /// LoweringDriver.h).
+  /// (KernelPlan::tmaProducer), where the tiling allows
+  /// (whyNoTmaProducerTiling).
   bool tmaProducer = false;
   /// With tmaProducer: the schedules KernelPlan::overlapSoftmax and
   /// KernelPlan::pingPong, where the tiling allows.
@@ -276,6 +279,19 @@ struct SharedLayout {
 /// The shared layout of the forward kernel `plan` (planKernel) for
 /// `shape`'s head dims.
 SharedLayout sharedLayout(const KernelPlan &plan, const AttentionShape &shape);
+
+/// Why `tiling`'s wgmma kernel cannot load by TMA where `shape` asks for
+/// the TMA producer kernel (empty if it can): with a page table, a key
+/// block must lie in one page (block_kv divides a page size known when the
+/// kernel is built), FlashAttention-3's condition for its paged TMA loads;
+/// a block over several pages would take a box per page, and the
+/// producer's 24 registers do not hold their coordinates (ptxas spilled
+/// 130 to 740 bytes at 16-slot pages).
+std::string whyNoTmaProducerTiling(const Tiling &tiling,
+                                   const AttentionShape &shape);
+/// Whether the wgmma kernel of `tiling` is the TMA producer kernel:
+/// shape.tmaProducerKernel, and whyNoTmaProducerTiling allows it.
+bool tmaProducerTiling(const Tiling &tiling, const AttentionShape &shape);
 
 /// The kernel options the tile model assumes for `shape` on `target`:
 /// everything the chip has (cp.async, mma.sync, wgmma), the caller's choice

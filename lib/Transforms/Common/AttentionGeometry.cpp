@@ -235,15 +235,20 @@ std::pair<Value, Value> keyHeadsAndLength(IndexMath &math, Value key,
   return {math.dim(key, 2), math.mul(pages, slots)};
 }
 
+Value pageOfEntry(IndexMath &math, Value cache, Value pageTable, Value batch,
+                  Value entry) {
+  Value page = loadIndex(math, pageTable, ValueRange{batch, entry});
+  Value lastPage = math.addConstant(math.dim(cache, 0), -1);
+  Value firstPage = math.constant(0);
+  return math.max(math.min(page, lastPage), firstPage);
+}
+
 std::pair<Value, Value> pagedSlot(IndexMath &math, Value cache, Value pageTable,
                                   Value batch, Value row) {
   Value slots = math.dim(cache, 1);
-  Value pageIndex = math.divU(row, slots);
-  Value page = loadIndex(math, pageTable, ValueRange{batch, pageIndex});
-  Value lastPage = math.addConstant(math.dim(cache, 0), -1);
-  Value firstPage = math.constant(0);
-  page = math.max(math.min(page, lastPage), firstPage);
-  return {page, math.remU(row, slots)};
+  Value entry = math.divU(row, slots);
+  return {pageOfEntry(math, cache, pageTable, batch, entry),
+          math.remU(row, slots)};
 }
 
 SmallVector<bool> maskBroadcastDims(AttentionOpInterface op) {

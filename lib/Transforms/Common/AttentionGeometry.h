@@ -166,9 +166,13 @@ inline Value packedSequenceCount(IndexMath &math, Value cuSeqlensQ) {
 std::pair<Value, Value> keyHeadsAndLength(IndexMath &math, Value key,
                                           Value pageTable);
 
-/// Where key `row` of sequence `batch` lives in a paged cache `cache`
-/// ([P, S, Hkv, D]): (page, slot), with page = pageTable[batch, row / S]
-/// clamped into [0, P) so that a wrong entry never reads out of bounds.
+/// The page of entry `entry` of sequence `batch`'s table in a paged cache
+/// `cache` ([P, S, Hkv, D]): pageTable[batch, entry] clamped into [0, P) so
+/// that a wrong entry never reads out of bounds.
+Value pageOfEntry(IndexMath &math, Value cache, Value pageTable, Value batch,
+                  Value entry);
+/// Where key `row` of sequence `batch` lives in a paged cache `cache`:
+/// (page, slot), the page of entry row / S (pageOfEntry).
 std::pair<Value, Value> pagedSlot(IndexMath &math, Value cache, Value pageTable,
                                   Value batch, Value row);
 

@@ -82,12 +82,6 @@ mlir::fa::prepareForwardLowering(RewriterBase &rewriter, AttentionOp op,
   return packed;
 }
 
-std::string mlir::fa::whyNoTmaProducer(AttentionOp op) {
-  if (op.getPageTable())
-    return "paged K/V are read through the page table";
-  return "";
-}
-
 namespace {
 int64_t elementBytesOf(Type type) {
   return type.isF32() ? 4 : 2; // the verifier allows f16, bf16 and f32
@@ -125,6 +119,8 @@ AttentionShape mlir::fa::describeAttentionShape(AttentionOpInterface op) {
     shape.window = AttentionShape::Window{window.getLeft(), window.getRight(),
                                           offset(window.getAlign())};
   shape.packedSequences = op.isPacked();
+  if (op.getPageTable())
+    shape.pageSize = size(key.getDimSize(1));
   shape.maskOperand = op.getMask() != nullptr;
   if (auto forward = dyn_cast<AttentionOp>(op.getOperation())) {
     shape.queryGroupsPackable = whyNotPackable(forward).empty();

@@ -36,14 +36,6 @@ enum class TiledLowering {
 /// The text follows "'fa.attention' op " in a diagnostic.
 std::string tilingProblem(AttentionOpInterface op, TiledLowering lowering);
 
-/// Why the TMA producer kernel cannot load `op`'s tiles ("" when it can):
-/// its tensor maps cover whole Q, K and V tensors, so paged K/V, packed
-/// sequences and per-sequence key lengths (whose keys past the length may
-/// hold anything, and a whole TMA box would bring them into P V) stay with
-/// the cp.async kernel. Shared by fa-distribute-attention and the tile
-/// report's gpu_kernel.
-std::string whyNoTmaProducer(AttentionOp op);
-
 /// The shape of an fa.attention or fa.attention_backward as the kernel
 /// model (fa/Kernel/KernelModel.h) sees it: sizes (kUnknownSize where only
 /// known at run time), element types, masks, modifications and packing.

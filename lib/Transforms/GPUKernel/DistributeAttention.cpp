@@ -788,10 +788,8 @@ KernelPlan mlir::fa::planForwardKernel(AttentionOp op,
   Type keyType = elementType(op.getKey()),
        valueType = elementType(op.getValue());
   AttentionShape shape = describeAttentionShape(op);
-  KernelOptions allowed = options;
-  allowed.tmaProducer = options.tmaProducer && whyNoTmaProducer(op).empty();
   return planKernel(sizes, shape, gpu_kernel::elementBytes(keyType),
-                    gpu_kernel::elementBytes(valueType), allowed);
+                    gpu_kernel::elementBytes(valueType), options);
 }
 
 FailureOr<SmallVector<Value>>
@@ -807,7 +805,8 @@ mlir::fa::distributeAttention(RewriterBase &rewriter, AttentionOp op,
   if (options.tmaProducer && plan.warpgroupMma && !plan.tmaProducer)
     op.emitRemark() << "the wgmma kernel loads this op's tiles with cp.async, "
                        "not TMA: "
-                    << whyNoTmaProducer(op);
+                    << whyNoTmaProducerTiling(plan.tiling,
+                                              describeAttentionShape(op));
   LLVM_DEBUG(llvm::dbgs() << "kernel plan: " << plan.describe() << "\n");
   KernelBuilder kernel(op, rewriter, plan);
   SmallVector<Value> results = kernel.build();

@@ -105,12 +105,19 @@ struct KernelBuilder : TileCopier {
   /// issuing thread.
   Value isComputeThread(Value thread);
   Value isProducerLeader(Value thread);
-  /// TMA loads of rows [row0, row0 + rows) of source[batch, head] (a tensor
-  /// map) into `tile`'s column blocks from element `elementOffset` on, as
-  /// one transaction on barrier `barrier` (expect_tx, then the loads).
+  /// TMA loads of a tile of `rows` rows (one box of a tensor map per
+  /// 64-column block, at coordinates `outer`, innermost first but for the
+  /// column, which this adds) into `tile`'s column blocks from element
+  /// `elementOffset` on, as one transaction on barrier `barrier`
+  /// (expect_tx, then the loads).
   void issueTileLoads(Value map, Value flatTile, Value elementOffset,
-                      Value batch, Value head, Value row0, int64_t rows,
-                      int64_t width, Type type, Value barrier);
+                      int64_t rows, int64_t width, Type type, Value barrier,
+                      ValueRange outer);
+  /// The coordinates (innermost first, but for the column) of the K or V
+  /// box whose first row is key `row` of source[batch, head]: through the
+  /// page table where there is one (the key block's page).
+  SmallVector<Value> keyBoxCoordinates(IndexMath &math, Value batch, Value head,
+                                       Value row);
   /// try_wait.parity on barrier `index` of the group, for the phase of
   /// parity `parity` (an i1).
   void waitOnBarrier(Value index, Value parity);
@@ -206,7 +213,9 @@ struct KernelBuilder : TileCopier {
   bool elementMasks = true;
   /// Whether the rows of K and V past the block's last key (keyLen) lie
   /// inside the tensors, where a TMA box reads them (kv_lengths, packed
-  /// sequences) instead of zeros.
+  /// sequences) instead of zeros. (A page table alone is not such a case:
+  /// its rows past the table's last page address slots past a page's
+  /// last, which TMA fills with zeros; keyBoxCoordinates.)
   bool keysPastLengthInTensors() const {
     return operands.kvLengths || operands.packedKeys;
   }

@@ -38,7 +38,10 @@
 // the whole tensors: a packed sequence's boxes start at its cu_seqlens
 // entries. Keys past a sequence's last one (kv_lengths, packed sequences)
 // lie inside the tensors and arrive as they are; the compute threads zero
-// V's rows there before P V reads them (zeroValuesPastLastKey).
+// V's rows there before P V reads them (zeroValuesPastLastKey). A paged
+// cache [P, S, Hkv, D] has boxes [1, block_kv, 1, 64]: a key block lies in
+// one page (tmaProducerTiling), whose table entry the producer reads
+// before the block's loads (keyBoxCoordinates).
 //
 //===----------------------------------------------------------------------===//
 
@@ -78,14 +81,16 @@ struct TmaBarriers {
   }
 };
 
-nvgpu::TensorMapDescriptorType tensorMapType(MLIRContext *ctx, int64_t rows,
-                                             Type type) {
+/// A tensor map whose boxes have shape `box` (one 128-byte swizzle row of
+/// elements innermost).
+nvgpu::TensorMapDescriptorType tensorMapType(MLIRContext *ctx,
+                                             ArrayRef<int64_t> box, Type type) {
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  auto box = MemRefType::get({1, 1, rows, kBoxColumns}, type,
-                             MemRefLayoutAttrInterface(), workgroup);
+  auto boxType =
+      MemRefType::get(box, type, MemRefLayoutAttrInterface(), workgroup);
   return nvgpu::TensorMapDescriptorType::get(
-      ctx, box, nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
+      ctx, boxType, nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
       nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
       nvgpu::TensorMapOOBKind::OOB_ZERO,
       nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
@@ -98,22 +103,29 @@ int64_t KernelBuilder::computeThreads() const {
 }
 
 void KernelBuilder::createTensorMaps() {
-  auto mapOf = [&](Value buffer, int64_t rows) {
+  auto mapOf = [&](Value buffer, ArrayRef<int64_t> box) {
     auto type = cast<MemRefType>(buffer.getType());
     Value unranked = memref::CastOp::create(
         b, loc, UnrankedMemRefType::get(type.getElementType(), Attribute()),
         buffer);
     IndexMath math{b, loc};
-    SmallVector<Value> box = {math.constant(1), math.constant(1),
-                              math.constant(rows), math.constant(kBoxColumns)};
+    SmallVector<Value> sizes;
+    for (int64_t size : box)
+      sizes.push_back(math.constant(size));
     return nvgpu::TmaCreateDescriptorOp::create(
-               b, loc, tensorMapType(ctx, rows, type.getElementType()),
-               unranked, box)
+               b, loc, tensorMapType(ctx, box, type.getElementType()), unranked,
+               sizes)
         .getResult();
   };
-  queryMap = mapOf(operands.query, plan.tiling.blockQ);
-  keyMap = mapOf(key, plan.tiling.blockKV);
-  valueMap = mapOf(value, plan.tiling.blockKV);
+  queryMap = mapOf(operands.query, {1, 1, plan.tiling.blockQ, kBoxColumns});
+  // A page table's cache is [P, S, Hkv, D]: a box is a key block's rows of
+  // one page.
+  int64_t rows = plan.tiling.blockKV;
+  SmallVector<int64_t> keyBox =
+      pageTable ? SmallVector<int64_t>{1, rows, 1, kBoxColumns}
+                : SmallVector<int64_t>{1, 1, rows, kBoxColumns};
+  keyMap = mapOf(key, keyBox);
+  valueMap = mapOf(value, keyBox);
 }
 
 void KernelBuilder::createBarriers() {
@@ -159,9 +171,9 @@ void KernelBuilder::waitOnBarrier(Value index, Value parity) {
 }
 
 void KernelBuilder::issueTileLoads(Value map, Value flatTile,
-                                   Value elementOffset, Value batch, Value head,
-                                   Value row0, int64_t rows, int64_t width,
-                                   Type type, Value barrier) {
+                                   Value elementOffset, int64_t rows,
+                                   int64_t width, Type type, Value barrier,
+                                   ValueRange outer) {
   IndexMath math{b, loc};
   int64_t blocks = width / kBoxColumns;
   // The transaction is the boxes' bytes, zero-filled rows included.
@@ -172,28 +184,46 @@ void KernelBuilder::issueTileLoads(Value map, Value flatTile,
   auto mapType = cast<nvgpu::TensorMapDescriptorType>(map.getType());
   MemRefType box = mapType.getTensor();
   int64_t boxElements = rows * kBoxColumns;
+  // The box's own shape ([1, 1, rows, 64], or [1, rows, 1, 64] in a paged
+  // cache), contiguous.
+  SmallVector<int64_t> strides(box.getRank(), 1);
+  for (int64_t d = box.getRank() - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * box.getDimSize(d + 1);
   auto dstType = MemRefType::get(
       box.getShape(), type,
-      StridedLayoutAttr::get(ctx, ShapedType::kDynamic,
-                             {boxElements, boxElements, kBoxColumns, 1}),
+      StridedLayoutAttr::get(ctx, ShapedType::kDynamic, strides),
       box.getMemorySpace());
+  SmallVector<OpFoldResult> sizes, strideAttrs;
+  for (int64_t d = 0; d < box.getRank(); ++d) {
+    sizes.push_back(b.getIndexAttr(box.getDimSize(d)));
+    strideAttrs.push_back(b.getIndexAttr(strides[d]));
+  }
   for (int64_t block = 0; block < blocks; ++block) {
     Value offset = math.addConstant(elementOffset, block * boxElements);
-    SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1), b.getIndexAttr(1),
-                                       b.getIndexAttr(rows),
-                                       b.getIndexAttr(kBoxColumns)};
-    SmallVector<OpFoldResult> strides = {
-        b.getIndexAttr(boxElements), b.getIndexAttr(boxElements),
-        b.getIndexAttr(kBoxColumns), b.getIndexAttr(1)};
     Value dst = memref::ReinterpretCastOp::create(
-        b, loc, dstType, flatTile, OpFoldResult(offset), sizes, strides);
+        b, loc, dstType, flatTile, OpFoldResult(offset), sizes, strideAttrs);
     // Coordinates innermost first, as cp.async.bulk.tensor takes them.
-    SmallVector<Value> coordinates = {math.constant(block * kBoxColumns), row0,
-                                      head, batch};
+    SmallVector<Value> coordinates = {math.constant(block * kBoxColumns)};
+    llvm::append_range(coordinates, outer);
     nvgpu::TmaAsyncLoadOp::create(b, loc, dst, barriers, map, coordinates,
                                   barrier, /*multicastMask=*/Value(),
                                   /*predicate=*/Value());
   }
+}
+
+SmallVector<Value> KernelBuilder::keyBoxCoordinates(IndexMath &math,
+                                                    Value batch, Value head,
+                                                    Value row) {
+  if (!pageTable)
+    return {row, head, batch};
+  // The block's page through the table, as the cp.async copies read it
+  // (pageOfEntry: the page clamped into the cache). A key block lies in
+  // one page (tmaProducerTiling) and starts before the sequence's last
+  // key, so its entry is inside the table.
+  Value pageSize = math.dim(key, 1);
+  Value entry = math.divU(row, pageSize);
+  Value page = pageOfEntry(math, key, pageTable, batch, entry);
+  return {head, math.sub(row, math.mul(entry, pageSize)), page};
 }
 
 void KernelBuilder::loadQueryByTma(const QueryBlock &block, Value queryTile,
@@ -229,9 +259,9 @@ void KernelBuilder::loadQueryByTma(const QueryBlock &block, Value queryTile,
     Value row0 = block.sequenceQueryStart
                      ? math.add(block.sequenceQueryStart, block.row0)
                      : block.row0;
-    issueTileLoads(queryMap, flatQuery, math.constant(0), block.batch,
-                   block.head, row0, plan.tiling.blockQ, headDim,
-                   queryElementType, queryBarrier);
+    issueTileLoads(queryMap, flatQuery, math.constant(0), plan.tiling.blockQ,
+                   headDim, queryElementType, queryBarrier,
+                   {row0, block.head, block.batch});
   }
   auto wait = scf::IfOp::create(b, loc, isComputeThread(thread),
                                 /*withElseRegion=*/false);
@@ -366,17 +396,20 @@ void TmaProducerSchedule::produceBlock(Value col0, Value index) {
     // start at its cu_seqlens_k entry.
     Value row0 =
         block.sequenceKeyStart ? pm.add(block.sequenceKeyStart, col0) : col0;
-    kernel.issueTileLoads(
-        kernel.keyMap, kernel.flatTile(tiles.key, thread), keyOffset,
-        block.batch, block.kvHead, row0, kernel.plan.tiling.blockKV,
-        kernel.headDim, kernel.keyElementType, layout.keyFull(pm, slot.stage));
+    // One box per tile (with a page table, the block's page:
+    // tmaProducerTiling keeps a key block in one page).
+    SmallVector<Value> box =
+        kernel.keyBoxCoordinates(pm, block.batch, block.kvHead, row0);
+    kernel.issueTileLoads(kernel.keyMap, kernel.flatTile(tiles.key, thread),
+                          keyOffset, kernel.plan.tiling.blockKV, kernel.headDim,
+                          kernel.keyElementType, layout.keyFull(pm, slot.stage),
+                          box);
     Value valueOffset = pm.mul(
         slot.stage, pm.constant(kernel.plan.tiling.blockKV * kernel.valueDim));
     kernel.issueTileLoads(kernel.valueMap, kernel.flatTile(tiles.value, thread),
-                          valueOffset, block.batch, block.kvHead, row0,
-                          kernel.plan.tiling.blockKV, kernel.valueDim,
-                          kernel.valueElementType,
-                          layout.valueFull(pm, slot.stage));
+                          valueOffset, kernel.plan.tiling.blockKV,
+                          kernel.valueDim, kernel.valueElementType,
+                          layout.valueFull(pm, slot.stage), box);
     return SmallVector<Value>();
   });
 }

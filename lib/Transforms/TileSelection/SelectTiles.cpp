@@ -456,9 +456,8 @@ private:
     AttentionShape shape = describeAttentionShape(op);
     // The kernel fa-gpu-pipeline builds on sm_90a by default, as the
     // report describes it.
-    shape.tmaProducerKernel = tmaProducer &&
-                              hasWarpgroupMma(resolved->description) &&
-                              whyNoTmaProducer(op).empty();
+    shape.tmaProducerKernel =
+        tmaProducer && hasWarpgroupMma(resolved->description);
     shape.registerFragments = registerFragments;
     TileSelection selection;
     if (TilingAttr given = op.getTilingAttr()) {

@@ -4,11 +4,12 @@ lengths (static and run-time) and causal or not: compiled with
 fa-gpu-pipeline and assembled by ptxas, every kernel must spill nothing,
 keep setmaxnreg (no C7507/C7508) and use wgmma. Issue 50: the kernel
 spilled at every N but the one the resource table used. --features adds
-per-sequence key lengths (kv_lengths) and packed sequences (two
-sequences; cu_seqlens), which must load with TMA too (issue 53).
+per-sequence key lengths (kv_lengths), packed sequences (two sequences;
+cu_seqlens) and a paged cache (pages of 128 slots, a page table and
+kv_lengths), which must load with TMA too (issue 53).
 
   hopper_lengths.py FA_OPT PTXAS [--dims 64,128,256] [--lengths 512,...,?]
-                    [--features plain,kv_lengths,packed] [--confirm-tiles]
+                    [--features plain,kv_lengths,packed,paged] [--confirm-tiles]
 
 Without --confirm-tiles the kernel is the tile model's own choice; with it,
 the pipeline's default, which retiles what ptxas finds spilling.
@@ -47,15 +48,26 @@ def main():
                     if feature == "kv_lengths":
                         extra_args = ", %n: tensor<1xi32>"
                         extra_operands = " kv_lengths(%n : tensor<1xi32>)"
+                    elif feature == "paged":
+                        # A cache of 128-slot pages, one table row, kv_lengths.
+                        pages = "?" if n == "?" else str(-(-int(n) // 128))
+                        c = f"tensor<{pages}x128x8x{d}x{args.dtype}>"
+                        table = f"tensor<1x{pages}xi32>"
+                        extra_args = (f", %c: {c}, %w: {c}, %t: {table}"
+                                      ", %n: tensor<1xi32>")
+                        extra_operands = (f" kv_lengths(%n : tensor<1xi32>)"
+                                          f" page_table(%t : {table})")
                     elif feature == "packed":
                         extra_args = ", %cq: tensor<3xi32>, %ck: tensor<3xi32>"
                         extra_operands = (" cu_seqlens_q(%cq : tensor<3xi32>)"
                                           " cu_seqlens_k(%ck : tensor<3xi32>)")
                     source = os.path.join(tmp, "a.mlir")
                     with open(source, "w") as f:
+                        kv = c if feature == "paged" else t
+                        k, v = ("%c", "%w") if feature == "paged" else ("%k", "%v")
                         f.write(f"func.func @a(%q: {t}, %k: {t}, %v: {t}{extra_args}) -> {t} {{\n"
-                                f"  %o = fa.attention %q, %k, %v{extra_operands} scale = 0.1{causal} : "
-                                f"{t}, {t}, {t} -> {t}\n  return %o : {t}\n}}\n")
+                                f"  %o = fa.attention %q, {k}, {v}{extra_operands} scale = 0.1{causal} : "
+                                f"{t}, {kv}, {kv} -> {t}\n  return %o : {t}\n}}\n")
                     # The tile model's own choice: ptxas retiling nothing.
                     options = ("chip=sm_90a format=isa" +
                                ("" if args.confirm_tiles else " confirm-tiles=false") +

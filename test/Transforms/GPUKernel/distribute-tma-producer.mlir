@@ -12,11 +12,12 @@
 // RUN: fa-opt %s -split-input-file --fa-select-tiles="target=sm_90a report=-" -o /dev/null | FileCheck %s --check-prefix=REPORT
 // RUN: fa-opt %s -split-input-file --fa-select-tiles="target=sm_90a report=- tma-producer=false" -o /dev/null | FileCheck %s --check-prefix=CPASYNC
 
-// Plain, kv_lengths and packed: the TMA producer kernel for all three.
-// REPORT-COUNT-3: "gpu_kernel":"wgmma-tma-ws"
+// Plain, kv_lengths, packed and paged: the TMA producer kernel; pages of
+// 12 rows: the cp.async one.
+// REPORT-COUNT-4: "gpu_kernel":"wgmma-tma-ws"
 // REPORT-SAME: "kernel_plan":"wgmma, register fragments, TMA producer warpgroup, P V overlapping the next softmax, 256 threads, 2 stages"
-// REPORT-NOT: "gpu_kernel"
-// CPASYNC-COUNT-3: "gpu_kernel":"wgmma-registers"
+// REPORT-NEXT: "gpu_kernel":"wgmma-registers"
+// CPASYNC-COUNT-5: "gpu_kernel":"wgmma-registers"
 // CPASYNC-SAME: "kernel_plan":"wgmma, register fragments, cp.async, 128 threads, 2 stages"
 
 // CHECK-LABEL: func.func @tma
@@ -97,4 +98,38 @@ func.func @lengths(%q: tensor<1x2x128x64xf16>, %k: tensor<1x2x192x64xf16>, %v: t
 func.func @packed(%q: tensor<1x2x128x64xf16>, %k: tensor<1x2x192x64xf16>, %v: tensor<1x2x192x64xf16>, %cq: tensor<3xi32>, %ck: tensor<3xi32>) -> tensor<1x2x128x64xf16> {
   %o = fa.attention %q, %k, %v cu_seqlens_q(%cq : tensor<3xi32>) cu_seqlens_k(%ck : tensor<3xi32>) scale = 0.125 tiling = <block_q = 64, block_kv = 64, warps = 4, stages = 2> : tensor<1x2x128x64xf16>, tensor<1x2x192x64xf16>, tensor<1x2x192x64xf16> -> tensor<1x2x128x64xf16>
   return %o : tensor<1x2x128x64xf16>
+}
+
+// -----
+
+// A page table: K's and V's maps cover the cache [P, S, Hkv, D] with boxes
+// of a key block's rows in one page ([1, 64, 1, 64]: block_kv divides the
+// 128-slot pages), at coordinates (column, head, slot, page): the page is
+// the table's entry for the block's first key, clamped into the cache.
+// CHECK-LABEL: func.func @paged
+// CHECK: nvgpu.tma.create.descriptor %{{.*}} box[%{{.*}}, %c64{{.*}}, %{{.*}}, %{{.*}}] : memref<*xf16> -> <tensor = memref<1x64x1x64xf16
+// CHECK: scf.for %[[COL0:.*]] = %{{.*}} to %{{.*}} step %c64
+// CHECK: %[[ENTRY:.*]] = arith.divui %[[COL0]], %c128
+// CHECK: memref.load %{{.*}}[%{{.*}}, %[[ENTRY]]] : memref<2x3xi32>
+// CHECK: %[[PAGE:.*]] = arith.maxsi
+// CHECK: %[[BASE:.*]] = arith.muli %[[ENTRY]], %c128
+// CHECK: %[[SLOT:.*]] = arith.subi %[[COL0]], %[[BASE]] : index
+// CHECK: nvgpu.tma.async.load %{{.*}}[%{{.*}}, %{{.*}}, %[[SLOT]], %[[PAGE]]]
+// CHECK: nvgpu.tma.async.load %{{.*}}[%{{.*}}, %{{.*}}, %[[SLOT]], %[[PAGE]]]
+func.func @paged(%q: tensor<2x2x128x64xf16>, %k: tensor<6x128x2x64xf16>, %v: tensor<6x128x2x64xf16>, %t: tensor<2x3xi32>) -> tensor<2x2x128x64xf16> {
+  %o = fa.attention %q, %k, %v page_table(%t : tensor<2x3xi32>) scale = 0.125 tiling = <block_q = 64, block_kv = 64, warps = 4, stages = 2> : tensor<2x2x128x64xf16>, tensor<6x128x2x64xf16>, tensor<6x128x2x64xf16> -> tensor<2x2x128x64xf16>
+  return %o : tensor<2x2x128x64xf16>
+}
+
+// -----
+
+// Pages of 48 slots do not hold whole 64-key blocks: one box would cross
+// a page, so the cp.async loads stay, and a remark says why.
+// CHECK-LABEL: func.func @odd_pages
+// CHECK-NOT: nvgpu.tma
+// CHECK: nvgpu.device_async_copy
+func.func @odd_pages(%q: tensor<2x2x128x64xf16>, %k: tensor<12x48x2x64xf16>, %v: tensor<12x48x2x64xf16>, %t: tensor<2x6xi32>) -> tensor<2x2x128x64xf16> {
+  // expected-remark @+1 {{the wgmma kernel loads this op's tiles with cp.async, not TMA: pages of 48 keys do not hold whole key blocks of 64 (one TMA box per block, within a page)}}
+  %o = fa.attention %q, %k, %v page_table(%t : tensor<2x6xi32>) scale = 0.125 tiling = <block_q = 64, block_kv = 64, warps = 4, stages = 2> : tensor<2x2x128x64xf16>, tensor<12x48x2x64xf16>, tensor<12x48x2x64xf16> -> tensor<2x2x128x64xf16>
+  return %o : tensor<2x2x128x64xf16>
 }

@@ -255,7 +255,7 @@ TileCosts mlir::fa::evaluateTiling(const Tiling &tiling,
   // The TMA producer kernel splits an SM's registers between its
   // warpgroups (setmaxnreg) and states one block per SM: misfit() has
   // checked its compute registers against the split.
-  if (costs.warpgroupMma && shape.tmaProducerKernel)
+  if (costs.warpgroupMma && tmaProducerTiling(tiling, shape))
     occupancy = std::min<int64_t>(
         1, std::min(target.sharedMemoryPerSM / costs.sharedMemoryBytes,
                     target.maxThreadsPerSM / threads));
@@ -450,8 +450,10 @@ TileSelection selectFA2(const AttentionShape &shape,
                  (warps < 4 && blockQ >= 4 * kRowsPerWarp)))
               continue;
             if (warps == 12 &&
-                !warpgroupMmaKernel(Tiling{blockQ, blockKV, warps, stages},
-                                    shape))
+                (!warpgroupMmaKernel(Tiling{blockQ, blockKV, warps, stages},
+                                     shape) ||
+                 !tmaProducerTiling(Tiling{blockQ, blockKV, warps, stages},
+                                    shape)))
               continue;
             ++considered;
             Tiling tiling{blockQ, blockKV, warps, stages};
@@ -482,7 +484,7 @@ TileSelection selectFA2(const AttentionShape &shape,
               bool wgmma = warpgroupMmaKernel(d.tiling, shape);
               bool mmaSync = wgmmaCapable && !wgmma;
               bool oneStage = wgmmaCapable && d.tiling.stages < 2;
-              int64_t area = wgmma && shape.tmaProducerKernel
+              int64_t area = wgmma && tmaProducerTiling(d.tiling, shape)
                                  ? d.tiling.blockQ * d.tiling.blockKV
                                  : 0;
               return std::make_tuple(
