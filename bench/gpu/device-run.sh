@@ -48,7 +48,7 @@ run_section() {  # name, seconds, manifest section:kind
   echo "== $1: exit $rc" | tee -a "$OUT/$1.md"
   [ "$rc" = 0 ] || status=1
 }
-run_section forward 150 kernels:registers
+run_section forward 240 kernels:registers
 run_section decode 60 decode:any
 run_section backward 120 backward:any
 run_section forward-smem 90 kernels:smem

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Builds the GPU benchmark pack on the build machine (no GPU needed).
 
-For every configuration of the sweep (N from 512 to 16k, d = 64 and 128,
+For every configuration of the sweep (N from 512 to 16k, d = 64, 128 and 256,
 causal and not, f16; B * N = 16k tokens and H * d = 2048 as in the
 FlashAttention papers), compiles one attention with
 `fa-opt --fa-gpu-pipeline="chip=<chip> format=bin"` in each variant (the
@@ -45,7 +45,7 @@ TOKENS, HIDDEN = 16384, 2048
 
 
 def configs():
-    for d in (64, 128):
+    for d in (64, 128, 256):
         for causal in (False, True):
             for n in (512, 1024, 2048, 4096, 8192, 16384):
                 yield {"batch": TOKENS // n, "heads": HIDDEN // d, "n": n,
@@ -202,9 +202,14 @@ def unescape(raw):
 # Variant name, its suffix in kernel names, the pipeline option it adds.
 # name: (suffix, pipeline options). On sm_90a "registers" is the TMA
 # producer kernel (fa-gpu-pipeline's default there) and "cp-async" the
-# wgmma kernel that loads with cp.async.
+# wgmma kernel that loads with cp.async; "overlap-off" and "pingpong-off"
+# are the TMA producer kernel with one of its two schedules off (P V a
+# block late; the compute warpgroups' turns), the A/B switches whose
+# worth only a GPU measures.
 VARIANTS = {"registers": ("", ""), "smem": ("_smem", " register-fragments=false"),
-            "cp-async": ("_cpasync", " tma-producer=false")}
+            "cp-async": ("_cpasync", " tma-producer=false"),
+            "overlap-off": ("_overlapoff", " overlap-softmax=false"),
+            "pingpong-off": ("_pingpongoff", " ping-pong=false")}
 
 
 def launch_of(module_text):
@@ -316,7 +321,9 @@ def main():
                         help="which kernels to build: registers (the default "
                              "kernel), smem (register-fragments=false), "
                              "cp-async (tma-producer=false: sm_90a's wgmma "
-                             "kernel without TMA), decode "
+                             "kernel without TMA), overlap-off and pingpong-off "
+                             "(sm_90a's TMA kernel with one of its "
+                             "schedules off), decode "
                              "(the decode steps), backward (the backward steps)")
     args = parser.parse_args()
     variants = [v for v in args.variants.split(",") if v]

@@ -2,7 +2,10 @@
 // [150, 37, 0, 96] over Nk = 150, and packed sequences (cu_seqlens_q =
 // [0, 40, 40, 90], cu_seqlens_k = [0, 50, 50, 117] in K and V of 150 rows),
 // causal and not (both walk from the last key block) and, for kv_lengths,
-// a sliding window (walked from the first), GQA 2, D = 64, 32-key blocks. The tensor maps cover the whole
+// a sliding window (walked from the first), GQA 2, D = 64, 32-key blocks;
+// then kv_lengths with 3 key splits (the zeroing in the split that holds
+// the last key), and with two compute warpgroups taking turns (128-row
+// blocks: both meet on the zeroing's barrier between their turns). The tensor maps cover the whole
 // tensors, so the box with a sequence's last key brings the rows past it
 // too: here they hold NaN (K and V past each kv_lengths entry, and the 33
 // rows past the last packed sequence). Their scores are masked, and the
@@ -20,10 +23,10 @@
 // RUN: %compare %t.serial %t.reference --rtol 1e-2 --atol 5e-3 | FileCheck %s
 // Without the zeroing the NaN rows reach O (checked by mutation): the
 // comparison above then fails.
-// CHECK: MATCH 132600 values
+// CHECK: MATCH 205400 values
 // Every op gets the TMA producer kernel.
 // RUN: fa-opt %s "--fa-select-tiles=target=sm_90a warpgroup-tiles=true max-block-kv=32 report=-" -o /dev/null | FileCheck %s --check-prefix=KERNEL
-// KERNEL-COUNT-5: "gpu_kernel":"wgmma-tma-ws"
+// KERNEL-COUNT-7: "gpu_kernel":"wgmma-tma-ws"
 
 !q = tensor<4x2x70x64xf16>
 !k = tensor<4x1x150x64xf16>
@@ -48,6 +51,16 @@ func.func @lengths(%q: !q, %k: !k, %v: !k, %n: tensor<4xi32>) -> (!o, !l) {
 
 func.func @lengths_window(%q: !q, %k: !k, %v: !k, %n: tensor<4xi32>) -> (!o, !l) {
   %o, %l = fa.attention %q, %k, %v kv_lengths(%n : tensor<4xi32>) scale = 0.125 window = <left = 40, right = 8, align = bottom_right> : !q, !k, !k -> !o, !l
+  return %o, %l : !o, !l
+}
+
+func.func @lengths_split(%q: !q, %k: !k, %v: !k, %n: tensor<4xi32>) -> (!o, !l) {
+  %o, %l = fa.attention %q, %k, %v kv_lengths(%n : tensor<4xi32>) scale = 0.125 causal = bottom_right tiling = <block_q = 64, block_kv = 32, warps = 4, stages = 2, kv_splits = 3> : !q, !k, !k -> !o, !l
+  return %o, %l : !o, !l
+}
+
+func.func @lengths_turns(%q: !q, %k: !k, %v: !k, %n: tensor<4xi32>) -> (!o, !l) {
+  %o, %l = fa.attention %q, %k, %v kv_lengths(%n : tensor<4xi32>) scale = 0.125 tiling = <block_q = 128, block_kv = 32, warps = 8, stages = 2> : !q, !k, !k -> !o, !l
   return %o, %l : !o, !l
 }
 
@@ -149,6 +162,14 @@ func.func @run(%dirty: i1) {
   %o5d = tensor.cast %o5 : !o to tensor<?x?x?x?xf16>
   %l5d = tensor.cast %l5 : !l to tensor<?x?x?xf32>
   call @print(%o5d, %l5d) : (tensor<?x?x?x?xf16>, tensor<?x?x?xf32>) -> ()
+  %o6, %l6 = call @lengths_split(%q, %k, %v, %n) : (!q, !k, !k, tensor<4xi32>) -> (!o, !l)
+  %o6d = tensor.cast %o6 : !o to tensor<?x?x?x?xf16>
+  %l6d = tensor.cast %l6 : !l to tensor<?x?x?xf32>
+  call @print(%o6d, %l6d) : (tensor<?x?x?x?xf16>, tensor<?x?x?xf32>) -> ()
+  %o7, %l7 = call @lengths_turns(%q, %k, %v, %n) : (!q, !k, !k, tensor<4xi32>) -> (!o, !l)
+  %o7d = tensor.cast %o7 : !o to tensor<?x?x?x?xf16>
+  %l7d = tensor.cast %l7 : !l to tensor<?x?x?xf32>
+  call @print(%o7d, %l7d) : (tensor<?x?x?x?xf16>, tensor<?x?x?xf32>) -> ()
 
   %total = arith.constant dense<117> : tensor<1xi32>
   %pends = tensor.cast %total : tensor<1xi32> to tensor<?xi32>
