@@ -51,6 +51,16 @@ MUTATIONS = [
         description="the compute threads meet on a ping-pong turn's barrier after zeroing V "
                     "(the CPU model runs stores before the next collective, so only the IR check sees it)"),
     Mutation(
+        name="tma-values-zeroed-without-proxy-fence",
+        function="mlir::fa::gpu_kernel::TmaProducerSchedule::zeroValuesPastLastKey",
+        old="""  NVVM::FenceProxyOp::create(
+      b, loc, NVVM::ProxyKind::async_shared,""",
+        new="""  if (false) NVVM::FenceProxyOp::create(
+      b, loc, NVVM::ProxyKind::async_shared,""",
+        tests=["test/Transforms/GPUKernel/distribute-tma-producer.mlir"],
+        description="the zeroed rows of V reach another warpgroup's wgmma (async proxy) unfenced "
+                    "(the CPU model has one proxy, so only the IR check sees it)"),
+    Mutation(
         name="tma-packed-keys-from-tensor-start",
         function="mlir::fa::gpu_kernel::TmaProducerSchedule::produceBlock",
         old="""        block.sequenceKeyStart ? pm.add(block.sequenceKeyStart, col0) : col0;""",

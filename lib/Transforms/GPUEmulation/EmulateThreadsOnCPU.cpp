@@ -56,6 +56,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -716,6 +717,13 @@ struct FAEmulateThreadsOnCPUPass
           << "'; known orders: forward, reverse, shuffle";
       return signalPassFailure();
     }
+    // Proxy fences (fence.proxy.async: the threads' stores made visible to
+    // TMA and wgmma, which read shared memory through the async proxy)
+    // order nothing here: the CPU model's memory has one proxy.
+    getOperation()->walk([](NVVM::FenceProxyOp fence) {
+      if (inMappedLoop(fence))
+        fence.erase();
+    });
     if (failed(fa::lowerTmaCopiesAndBarriers(getOperation())))
       return signalPassFailure();
     if (failed(fa::lowerNamedBarriers(getOperation())))

@@ -461,6 +461,14 @@ void TmaProducerSchedule::zeroValuesPastLastKey(Value col0, Value index) {
         vector::StoreOp::create(lb, lloc, zeros, tile, ValueRange{offset});
         scf::YieldOp::create(lb, lloc);
       });
+  // wgmma reads V through the async proxy: each thread's stores become
+  // visible to it once that thread fences, before the barrier that the
+  // other warpgroup's wgmma waits behind (the fence at a chain's first
+  // wgmma comes too late for another warpgroup's stores).
+  NVVM::FenceProxyOp::create(
+      b, loc, NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(b.getContext(),
+                                 NVVM::SharedSpace::shared_cta));
   NVVM::BarrierOp::create(
       b, loc, /*res=*/Type(),
       arith::ConstantIntOp::create(b, loc, kValuesZeroedBarrier, 32),

@@ -59,7 +59,8 @@ func.func @tma(%q: tensor<1x2x128x64xf16>, %k: tensor<1x2x192x64xf16>, %v: tenso
 // loop (first, walked forward) has no other code; in the masked loop, the
 // block that holds the last key (keyLen - col0 < 64) has V's rows from
 // there zeroed by the compute threads (16-byte stores, stepping by the 128
-// compute threads), who then meet on named barrier 4 before P V.
+// compute threads), who fence their stores for wgmma's async proxy and
+// then meet on named barrier 4 before P V.
 // CHECK-LABEL: func.func @lengths
 // CHECK-NOT: nvgpu.device_async_copy
 // CHECK: %[[LENGTH:.*]] = memref.load %{{.*}}[%{{.*}}] : memref<1xi32>
@@ -76,6 +77,7 @@ func.func @tma(%q: tensor<1x2x128x64xf16>, %k: tensor<1x2x192x64xf16>, %v: tenso
 // CHECK: nvgpu.mbarrier.try_wait.parity
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c128
 // CHECK: vector.store %{{.*}} : memref<8192xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK: nvvm.barrier id = %c4_i32 number_of_threads = %c128_i32
 // CHECK: fa.warpgroup_mma {{.*}} {transpose_b}
 func.func @lengths(%q: tensor<1x2x128x64xf16>, %k: tensor<1x2x192x64xf16>, %v: tensor<1x2x192x64xf16>, %n: tensor<1xi32>) -> tensor<1x2x128x64xf16> {
