@@ -84,6 +84,15 @@ TargetDescription amd(llvm::StringRef name, int64_t ldsPerCU, int64_t cuCount,
   return target;
 }
 
+/// `target` with its product's peak DRAM bandwidth, `gbPerSecond` GB/s
+/// (10^9 bytes), as its maker's data sheet states it.
+TargetDescription withDramBandwidth(TargetDescription target,
+                                    int64_t gbPerSecond) {
+  target.dramBytesPerSecond = gbPerSecond * 1000 * 1000 * 1000;
+  target.source += "; " + std::to_string(gbPerSecond) + " GB/s DRAM";
+  return target;
+}
+
 /// `target` with the register margin of its generation (see the field).
 TargetDescription withRegisterMargin(TargetDescription target,
                                      int64_t margin) {
@@ -92,29 +101,44 @@ TargetDescription withRegisterMargin(TargetDescription target,
 }
 
 llvm::SmallVector<TargetDescription> buildPresets() {
+  // DRAM bandwidths: the products' data sheets (docs/Sources.md §2); for
+  // sm_90 and sm_90a the H100 SXM's (an H200 has 4800 GB/s).
   return {
-      nvidia("sm_75", 64, 64, 1024, 40, "Tesla T4", {"m16n8k8"}),
-      nvidia("sm_80", 164, 163, 2048, 108, "A100", {"m16n8k16", "m16n8k8"}),
-      nvidia("sm_86", 100, 99, 1536, 72, "A10", {"m16n8k16", "m16n8k8"}),
-      nvidia("sm_89", 100, 99, 1536, 58, "L4", {"m16n8k16", "m16n8k8"}),
-      nvidia("sm_90", 228, 227, 2048, 132, "H100 SXM / H200",
-             {"m16n8k16", "m16n8k8"}),
-      // wgmma (m64nNk16) and TMA need sm_90a; the kernel does not use them yet.
-      nvidia("sm_90a", 228, 227, 2048, 132, "H100 SXM / H200",
-             {"m16n8k16", "m16n8k8", "m64n256k16"}),
+      withDramBandwidth(
+          nvidia("sm_75", 64, 64, 1024, 40, "Tesla T4", {"m16n8k8"}), 320),
+      withDramBandwidth(
+          nvidia("sm_80", 164, 163, 2048, 108, "A100", {"m16n8k16", "m16n8k8"}),
+          2039),
+      withDramBandwidth(
+          nvidia("sm_86", 100, 99, 1536, 72, "A10", {"m16n8k16", "m16n8k8"}),
+          600),
+      withDramBandwidth(
+          nvidia("sm_89", 100, 99, 1536, 58, "L4", {"m16n8k16", "m16n8k8"}),
+          300),
+      withDramBandwidth(nvidia("sm_90", 228, 227, 2048, 132, "H100 SXM / H200",
+                               {"m16n8k16", "m16n8k8"}),
+                        3350),
+      // wgmma (m64nNk16) and TMA need sm_90a.
+      withDramBandwidth(nvidia("sm_90a", 228, 227, 2048, 132, "H100 SXM / H200",
+                               {"m16n8k16", "m16n8k8", "m64n256k16"}),
+                        3350),
       // tcgen05 is out of scope; mma.sync remains available.
-      withRegisterMargin(nvidia("sm_100", 228, 227, 2048, 148, "B200",
-                                {"m16n8k16", "m16n8k8"}),
-                         32),
+      withDramBandwidth(
+          withRegisterMargin(nvidia("sm_100", 228, 227, 2048, 148, "B200",
+                                    {"m16n8k16", "m16n8k8"}),
+                             32),
+          8000),
       // The guide gives 99 KB per block for 12.0, as for 8.6/8.9; the per-SM
       // figure is taken to be theirs too (docs/Sources.md §2 leaves it to
       // check).
-      withRegisterMargin(nvidia("sm_120", 100, 99, 1536, 170,
-                                "GeForce RTX 5090", {"m16n8k16", "m16n8k8"}),
-                         32),
-      amd("gfx90a", 64, 110, "MI250X (one GCD)"),
-      amd("gfx942", 64, 304, "MI300X"),
-      amd("gfx950", 160, 256, "MI355X"),
+      withDramBandwidth(withRegisterMargin(nvidia("sm_120", 100, 99, 1536, 170,
+                                                  "GeForce RTX 5090",
+                                                  {"m16n8k16", "m16n8k8"}),
+                                           32),
+                        1792),
+      withDramBandwidth(amd("gfx90a", 64, 110, "MI250X (one GCD)"), 1638),
+      withDramBandwidth(amd("gfx942", 64, 304, "MI300X"), 5300),
+      withDramBandwidth(amd("gfx950", 160, 256, "MI355X"), 8000),
   };
 }
 

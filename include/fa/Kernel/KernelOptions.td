@@ -23,7 +23,7 @@ defvar FAPipelineKernelOptions = [
          "shared memory then counts">,
   Option<"tmaProducer", "tma-producer", "bool", /*default=*/"true",
          "On sm_90a, the TMA producer kernel (gpu_kernel \"wgmma-tma-ws\") "
-         "where the op allows it, as fa-gpu-pipeline builds by default; "
+         "where the tiling allows it, as fa-gpu-pipeline builds by default; "
          "false: the cp.async wgmma kernel (fa-gpu-pipeline tma-producer)">,
   Option<"overlapSoftmax", "overlap-softmax", "bool", /*default=*/"true",
          "On sm_90a, the TMA producer kernel's P V overlapping the next "

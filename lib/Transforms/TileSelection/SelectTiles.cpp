@@ -20,6 +20,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <limits>
 #include "llvm/Support/Debug.h"
@@ -251,6 +252,20 @@ void writeReport(llvm::raw_ostream &os, Operation *op, Type elementType,
     json.attribute("workspace_bytes", ifStatic(decision.costs.workspaceBytes));
     json.attribute("hbm_bytes_tiled_est", decision.costs.hbmBytesTiled);
     json.attribute("hbm_bytes_unfused_est", decision.costs.hbmBytesUnfused);
+    // The time the tiled traffic takes at the chip's peak DRAM bandwidth:
+    // what a memory-bound step (decode) cannot beat; null where the target
+    // states no bandwidth.
+    if (int64_t bandwidth = target.description.dramBytesPerSecond) {
+      double microseconds =
+          double(decision.costs.hbmBytesTiled) / double(bandwidth) * 1e6;
+      json.attributeBegin("hbm_time_us_est");
+      json.rawValue([&](llvm::raw_ostream &os) {
+        os << llvm::formatv("{0:F1}", microseconds);
+      });
+      json.attributeEnd();
+    } else {
+      json.attribute("hbm_time_us_est", nullptr);
+    }
     json.attribute("fa1_bc", decision.fa1BlockKV);
     json.attribute("fa1_br", decision.fa1BlockQ);
     // Which kernel fa-distribute-attention builds for this tiling (the

@@ -31,7 +31,7 @@
 // AUTO: tiling = <block_q = 64, block_kv = 64, warps = 4, stages = 2, smem_bytes = 40960>
 
 // Every key of the report, one object per line.
-// FILE: {"loc":{{.*}},"shape":{"batch":1,"heads":16,"kv_heads":16,"nq":4096,"nk":4096,"d":64,"dv":64},"dtype":"f16","target":"sm_90","policy":"auto","block_q":128,"block_kv":64,"warps":4,"stages":1,"kv_splits":1,"pack_gqa":false,"smem_bytes":{{[0-9]+}},"smem_limit":232448,"regs_per_thread_est":{{[0-9]+}},"occupancy_blocks_per_sm":{{[0-9]+}},"blocks":{{[0-9]+}},"workspace_bytes":0,"hbm_bytes_tiled_est":{{[0-9]+}},"hbm_bytes_unfused_est":{{[0-9]+}},"fa1_bc":454,"fa1_br":64,"gpu_kernel":"mma.sync-registers","why":"{{.*}}"}
+// FILE: {"loc":{{.*}},"shape":{"batch":1,"heads":16,"kv_heads":16,"nq":4096,"nk":4096,"d":64,"dv":64},"dtype":"f16","target":"sm_90","policy":"auto","block_q":128,"block_kv":64,"warps":4,"stages":1,"kv_splits":1,"pack_gqa":false,"smem_bytes":{{[0-9]+}},"smem_limit":232448,"regs_per_thread_est":{{[0-9]+}},"occupancy_blocks_per_sm":{{[0-9]+}},"blocks":{{[0-9]+}},"workspace_bytes":0,"hbm_bytes_tiled_est":{{[0-9]+}},"hbm_bytes_unfused_est":{{[0-9]+}},"hbm_time_us_est":{{[0-9]+}}.{{[0-9]}},"fa1_bc":454,"fa1_br":64,"gpu_kernel":"mma.sync-registers","why":"{{.*}}"}
 // FILE-NEXT: {"loc":{{.*}},"policy":"user"
 
 func.func @plain(%q: tensor<1x16x4096x64xf16>) -> tensor<1x16x4096x64xf16> {

@@ -95,8 +95,8 @@ def FADistributeAttention : Pass<"fa-distribute-attention"> {
     Option<"tmaProducer", "tma-producer", "bool", /*default=*/"false",
            "With warpgroup-mma: Q, K and V arrive by TMA (nvgpu.tma.async.load) "
            "that one producer warpgroup issues into a ring of K/V stages "
-           "guarded by full and empty mbarriers; the op's page_table, "
-           "kv_lengths or packed sequences keep the cp.async loads (a remark "
+           "guarded by full and empty mbarriers; a page table whose pages "
+           "do not hold whole key blocks keeps the cp.async loads (a remark "
            "says so)">,
     Option<"overlapSoftmax", "overlap-softmax", "bool", /*default=*/"false",
            "With tma-producer and two or more stages: issue each key "
