@@ -274,7 +274,8 @@ TEST(GPUKernel, PagedTmaNeedsKeyBlocksThatDivideThePage) {
   EXPECT_TRUE(wide.warpgroupMma);
   EXPECT_TRUE(wide.asyncCopies);
   EXPECT_EQ(whyNoTmaProducerTiling(Tiling{128, 176, 8, 2}, shape),
-            "pages of 128 keys do not hold whole key blocks of 176 (one TMA "
+            "page_table: pages of 128 keys do not hold whole key blocks of 176 "
+            "(one TMA "
             "box per block, within a page)");
   EXPECT_FALSE(tmaProducerTiling(Tiling{128, 176, 8, 2}, shape));
   shape.pageSize = kUnknownSize;

@@ -233,10 +233,10 @@ std::string mlir::fa::whyNoTmaProducerTiling(const Tiling &tiling,
   if (shape.pageSize == 0)
     return "";
   if (shape.pageSize == kUnknownSize)
-    return "the page size is known only at run time, and a TMA box of a key "
-           "block must lie in one page";
+    return "page_table: the page size (dimension 1 of K and V) is known only "
+           "at run time, and a TMA box of a key block must lie in one page";
   if (shape.pageSize % tiling.blockKV != 0)
-    return "pages of " + std::to_string(shape.pageSize) +
+    return "page_table: pages of " + std::to_string(shape.pageSize) +
            " keys do not hold whole key blocks of " +
            std::to_string(tiling.blockKV) +
            " (one TMA box per block, within a page)";

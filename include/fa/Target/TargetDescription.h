@@ -44,7 +44,8 @@ struct TargetDescription {
   /// sm_90 spill none (issue 50's sweep). The model is fitted on sm_80/90.
   int64_t registerMargin = 0;
   /// Peak DRAM (HBM or GDDR) bandwidth of the product `source` names, in
-  /// bytes per second; 0 where unknown (the host, targets written in IR).
+  /// bytes per second; 0 where unknown (the host, a whole #fa.target
+  /// written in IR).
   /// The tile report divides its HBM traffic by it: the time a
   /// memory-bound step (decode) cannot beat.
   int64_t dramBytesPerSecond = 0;

@@ -214,8 +214,8 @@ struct KernelBuilder : TileCopier {
   /// Whether the rows of K and V past the block's last key (keyLen) lie
   /// inside the tensors, where a TMA box reads them (kv_lengths, packed
   /// sequences) instead of zeros. (A page table alone is not such a case:
-  /// its rows past the table's last page address slots past a page's
-  /// last, which TMA fills with zeros; keyBoxCoordinates.)
+  /// key blocks divide its pages (tmaProducerTiling), so no block reaches
+  /// past the table's last key.)
   bool keysPastLengthInTensors() const {
     return operands.kvLengths || operands.packedKeys;
   }

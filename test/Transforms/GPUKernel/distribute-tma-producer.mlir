@@ -13,11 +13,11 @@
 // RUN: fa-opt %s -split-input-file --fa-select-tiles="target=sm_90a report=- tma-producer=false" -o /dev/null | FileCheck %s --check-prefix=CPASYNC
 
 // Plain, kv_lengths, packed and paged: the TMA producer kernel; pages of
-// 12 rows: the cp.async one.
+// 48 rows or of a size known only at run time: the cp.async one.
 // REPORT-COUNT-4: "gpu_kernel":"wgmma-tma-ws"
 // REPORT-SAME: "kernel_plan":"wgmma, register fragments, TMA producer warpgroup, P V overlapping the next softmax, 256 threads, 2 stages"
-// REPORT-NEXT: "gpu_kernel":"wgmma-registers"
-// CPASYNC-COUNT-5: "gpu_kernel":"wgmma-registers"
+// REPORT-COUNT-2: "gpu_kernel":"wgmma-registers"
+// CPASYNC-COUNT-6: "gpu_kernel":"wgmma-registers"
 // CPASYNC-SAME: "kernel_plan":"wgmma, register fragments, cp.async, 128 threads, 2 stages"
 
 // CHECK-LABEL: func.func @tma
@@ -131,7 +131,20 @@ func.func @paged(%q: tensor<2x2x128x64xf16>, %k: tensor<6x128x2x64xf16>, %v: ten
 // CHECK-NOT: nvgpu.tma
 // CHECK: nvgpu.device_async_copy
 func.func @odd_pages(%q: tensor<2x2x128x64xf16>, %k: tensor<12x48x2x64xf16>, %v: tensor<12x48x2x64xf16>, %t: tensor<2x6xi32>) -> tensor<2x2x128x64xf16> {
-  // expected-remark @+1 {{the wgmma kernel loads this op's tiles with cp.async, not TMA: pages of 48 keys do not hold whole key blocks of 64 (one TMA box per block, within a page)}}
+  // expected-remark @+1 {{the wgmma kernel loads this op's tiles with cp.async, not TMA: page_table: pages of 48 keys do not hold whole key blocks of 64 (one TMA box per block, within a page)}}
   %o = fa.attention %q, %k, %v page_table(%t : tensor<2x6xi32>) scale = 0.125 tiling = <block_q = 64, block_kv = 64, warps = 4, stages = 2> : tensor<2x2x128x64xf16>, tensor<12x48x2x64xf16>, tensor<12x48x2x64xf16> -> tensor<2x2x128x64xf16>
+  return %o : tensor<2x2x128x64xf16>
+}
+
+// -----
+
+// A page size known only at run time: no key block is known to fit a
+// page, so the cp.async loads stay, and the remark says why.
+// CHECK-LABEL: func.func @dynamic_pages
+// CHECK-NOT: nvgpu.tma
+// CHECK: nvgpu.device_async_copy
+func.func @dynamic_pages(%q: tensor<2x2x128x64xf16>, %k: tensor<12x?x2x64xf16>, %v: tensor<12x?x2x64xf16>, %t: tensor<2x6xi32>) -> tensor<2x2x128x64xf16> {
+  // expected-remark @+1 {{the wgmma kernel loads this op's tiles with cp.async, not TMA: page_table: the page size (dimension 1 of K and V) is known only at run time, and a TMA box of a key block must lie in one page}}
+  %o = fa.attention %q, %k, %v page_table(%t : tensor<2x6xi32>) scale = 0.125 tiling = <block_q = 64, block_kv = 64, warps = 4, stages = 2> : tensor<2x2x128x64xf16>, tensor<12x?x2x64xf16>, tensor<12x?x2x64xf16> -> tensor<2x2x128x64xf16>
   return %o : tensor<2x2x128x64xf16>
 }
