@@ -484,12 +484,131 @@ TEST(KVSplits, SplitsMeetTheLastWaveHeuristic) {
       return waves / std::ceil(waves);
     };
     int64_t keyBlocks = (keyLen + d.tiling.blockKV - 1) / d.tiling.blockKV;
+    int64_t most = std::min({kMaxKVSplits, keyBlocks / 4,
+                             splitsWithinWorkspaceBudget(whole, shape)});
     double best = 0;
-    for (int64_t s = 1; s <= std::min(kMaxKVSplits, keyBlocks / 4); ++s)
+    for (int64_t s = 1; s <= most; ++s)
       best = std::max(best, efficiency(s));
     EXPECT_GE(efficiency(d.tiling.kvSplits), 0.85 * best) << keyLen;
     EXPECT_GT(d.tiling.kvSplits, 1) << keyLen;
   }
+}
+
+/// Bytes of one read of K and V for a decode shape.
+double keysAndValuesOnce(const AttentionShape &shape) {
+  return double(shape.batch) * double(shape.kvHeads) * double(shape.keyLen) *
+         double(shape.headDim + shape.valueDim) * double(shape.elementBytes);
+}
+
+TEST(KVSplits, DecodeMovesWithinTenPercentOfKeysAndValues) {
+  // Issue 53: a decode step moves at most 10% more than one read of K and
+  // V. The splits' partial rows (written, then read by the merge) are held
+  // to 1/16 of it, and grouped heads are packed into a block's rows.
+  for (const char *chip : {"sm_80", "sm_90", "sm_90a"})
+    for (int64_t batch : {1, 8})
+      for (int64_t keyLen : {1024, 3000, 4096, 16384, 32768, 131072})
+        for (int64_t kvHeads : {4, 8})
+          for (int64_t headDim : {64, 128}) {
+            AttentionShape shape = decodeShape(batch, keyLen);
+            shape.kvHeads = kvHeads;
+            shape.headDim = shape.valueDim = headDim;
+            shape.queryGroupsPackable = true;
+            shape.tmaProducerKernel = std::string(chip) == "sm_90a";
+            TargetDescription target = preset(chip);
+            TileSelection result = selectTiles(shape, target, TilePolicy::FA2);
+            ASSERT_TRUE(result.decision.has_value()) << result.error;
+            const TileDecision &d = *result.decision;
+            std::string where = std::string(chip) +
+                                " B=" + std::to_string(batch) +
+                                " Nk=" + std::to_string(keyLen) +
+                                " Hkv=" + std::to_string(kvHeads) +
+                                " d=" + std::to_string(headDim);
+            double once = keysAndValuesOnce(shape);
+            EXPECT_TRUE(d.tiling.packGQA) << where;
+            EXPECT_LE(2.0 * double(d.costs.workspaceBytes), once / 16) << where;
+            EXPECT_LE(double(d.costs.hbmBytesTiled), 1.10 * once) << where;
+          }
+}
+
+TEST(KVSplits, WorkspaceBudgetBoundsTheSplits) {
+  // Hq = 32 over Hkv = 4 packed (8 rows per head), d = 128, Nk = 1024, B =
+  // 1: K and V are 2 MiB, a split's partial rows 32 x 129 x 4 bytes,
+  // written and read back: 1/16 of 2 MiB holds 3 splits' worth.
+  AttentionShape shape = decodeShape(1, 1024);
+  shape.kvHeads = 4;
+  shape.queryGroupsPackable = true;
+  Tiling tiling{16, 32, 1, 2};
+  tiling.packGQA = true;
+  EXPECT_EQ(splitsWithinWorkspaceBudget(tiling, shape),
+            int64_t(2.0 * 1024 * 1024 / 16 / (2 * 32 * 129 * 4)));
+  EXPECT_EQ(splitsWithinWorkspaceBudget(tiling, shape), 3);
+  auto [splits, why] = chooseKVSplits(tiling, shape, preset("sm_90"));
+  EXPECT_LE(splits, 3);
+  EXPECT_NE(why.find("1/16 of K and V's bytes"), std::string::npos) << why;
+  // Unpacked, the budget is still against one read of K and V (not the
+  // group's eight): the same 3.
+  Tiling plain{16, 32, 1, 2};
+  EXPECT_EQ(splitsWithinWorkspaceBudget(plain, shape), 3);
+}
+
+TEST(KVSplits, SmallPrefillGridsSplitDespiteTheirWorkspace) {
+  // A prefill of 4 heads, 4096 rows each, causal: 128 blocks of 128 rows
+  // for sm_120's 340 in flight. Its partial rows outweigh 1/16 of K and
+  // V, but it splits for its SMs' compute: the workspace budget is a
+  // decode step's (at most 64 query rows per key/value head).
+  AttentionShape shape = makeShape(4096, 64, 2);
+  shape.heads = shape.kvHeads = 4;
+  shape.mmaOperands = true;
+  shape.causalOffset = 0;
+  Tiling tiling{128, 32, 4, 1};
+  EXPECT_EQ(splitsWithinWorkspaceBudget(tiling, shape), kMaxKVSplits);
+  EXPECT_GT(chooseKVSplits(tiling, shape, preset("sm_120")).first, 1);
+  AttentionShape decode = decodeShape(1, 4096);
+  EXPECT_LT(splitsWithinWorkspaceBudget(Tiling{16, 32, 1, 2}, decode),
+            kMaxKVSplits);
+}
+
+TEST(PackGQA, DecodePacksWhereTheRowsFillTheBlocks) {
+  // One query row per head fills 1/16 of a 16-row block; 32 heads of one
+  // key/value head (MQA) fill it whole. FlashAttention-3's rule packs,
+  // though the unpacked grid, split, has more blocks.
+  AttentionShape shape = decodeShape(1, 1024);
+  shape.kvHeads = 1;
+  shape.queryGroupsPackable = true;
+  for (const char *chip : {"sm_80", "sm_90a"}) {
+    shape.tmaProducerKernel = std::string(chip) == "sm_90a";
+    TileSelection result = selectTiles(shape, preset(chip), TilePolicy::FA2);
+    ASSERT_TRUE(result.decision.has_value()) << result.error;
+    EXPECT_TRUE(result.decision->tiling.packGQA) << chip;
+    EXPECT_NE(result.decision->why.find("FlashAttention-3's rule: pack"),
+              std::string::npos)
+        << result.decision->why;
+  }
+  // Over a long cache the packed block also splits its keys: the search
+  // ranks tiles by their split cost, so the 32-row one-warp tile (no room
+  // for a split's registers at d = 128) does not win unsplit.
+  AttentionShape longCache = shape;
+  longCache.keyLen = 16384;
+  for (const char *chip : {"sm_80", "sm_90a"}) {
+    longCache.tmaProducerKernel = std::string(chip) == "sm_90a";
+    TileSelection result =
+        selectTiles(longCache, preset(chip), TilePolicy::FA2);
+    ASSERT_TRUE(result.decision.has_value()) << result.error;
+    EXPECT_TRUE(result.decision->tiling.packGQA) << chip;
+    EXPECT_GT(result.decision->tiling.kvSplits, 1) << chip;
+    EXPECT_GE(result.decision->costs.blocks, 8) << chip;
+  }
+  // Prefill: 4096 rows per head fill their blocks; packing is decided by
+  // cost alone and the why does not cite the rule.
+  AttentionShape prefill = makeShape(4096, 128, 2);
+  prefill.heads = 32;
+  prefill.kvHeads = 8;
+  prefill.mmaOperands = true;
+  prefill.queryGroupsPackable = true;
+  TileSelection result = selectTiles(prefill, preset("sm_80"), TilePolicy::FA2);
+  ASSERT_TRUE(result.decision.has_value());
+  EXPECT_EQ(result.decision->why.find("FlashAttention-3's rule: pack"),
+            std::string::npos);
 }
 
 } // namespace
@@ -728,6 +847,54 @@ TEST(HostPolicy, NeverRefusesForSize) {
   EXPECT_FALSE(sm75.decision);
   EXPECT_NE(sm75.error.find("bytes of shared memory"), std::string::npos)
       << sm75.error;
+}
+
+TEST(Registers, SplitsPastD192CostNothingOnWholeKeyBlocks) {
+  // d = 256, 16 x 16, one warp: ptxas used 221 to 241 registers with 2 to
+  // 64 splits at N = 4096 and 16384 (whole blocks), 254 to 255 with a
+  // masked block (Blackwell spilled). The model counts the splits only
+  // where a block is masked.
+  AttentionShape shape = makeShape(16384, 256, 2);
+  shape.mmaOperands = true;
+  Tiling unsplit{16, 16, 1, 2};
+  Tiling split = unsplit;
+  split.kvSplits = 4;
+  for (const char *chip : {"sm_80", "sm_90", "sm_100"}) {
+    TargetDescription target = preset(chip);
+    EXPECT_EQ(registersPerThread(split, shape, target),
+              registersPerThread(unsplit, shape, target))
+        << chip;
+    AttentionShape lengths = shape;
+    lengths.keyLengths = true;
+    EXPECT_GT(registersPerThread(split, lengths, target),
+              registersPerThread(unsplit, lengths, target))
+        << chip;
+    AttentionShape tail = shape;
+    tail.keyLen = 16376;
+    EXPECT_GT(registersPerThread(split, tail, target),
+              registersPerThread(unsplit, tail, target))
+        << chip;
+  }
+  // Splits that do not share the 1024 key blocks evenly still cost (35
+  // and 74 spilled 28 bytes on sm_100).
+  Tiling uneven = unsplit;
+  uneven.kvSplits = 35;
+  EXPECT_GT(registersPerThread(uneven, shape, preset("sm_100")),
+            registersPerThread(unsplit, shape, preset("sm_100")));
+  // With one stage the splits still cost (32 x 16, 2 warps, 2 splits
+  // spilled 24 bytes on sm_100 at N = 176 without their term).
+  Tiling oneStage{32, 16, 2, 1};
+  Tiling oneStageSplit = oneStage;
+  oneStageSplit.kvSplits = 2;
+  EXPECT_GT(registersPerThread(oneStageSplit, shape, preset("sm_100")),
+            registersPerThread(oneStage, shape, preset("sm_100")));
+  // At d = 128 the splits' term stays.
+  AttentionShape narrow = makeShape(16384, 128, 2);
+  narrow.mmaOperands = true;
+  Tiling narrowSplit{16, 32, 1, 2};
+  narrowSplit.kvSplits = 4;
+  EXPECT_GT(registersPerThread(narrowSplit, narrow, preset("sm_90")),
+            registersPerThread(Tiling{16, 32, 1, 2}, narrow, preset("sm_90")));
 }
 
 TEST(Registers, BlackwellAddsItsMargin) {

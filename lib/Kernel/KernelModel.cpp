@@ -249,6 +249,14 @@ bool mlir::fa::tmaProducerTiling(const Tiling &tiling,
          whyNoTmaProducerTiling(tiling, shape).empty();
 }
 
+bool mlir::fa::everyKeyBlockWhole(const Tiling &tiling,
+                                  const AttentionShape &shape) {
+  return shape.keyLen != kUnknownSize && tiling.blockKV > 0 &&
+         shape.keyLen % tiling.blockKV == 0 && !shape.causalOffset &&
+         !shape.window && !shape.maskOperand && !shape.keyLengths &&
+         !shape.packedSequences && shape.pageSize == 0;
+}
+
 KernelOptions mlir::fa::modelKernelOptions(const AttentionShape &shape,
                                            const TargetDescription &target) {
   KernelOptions options;
@@ -440,7 +448,22 @@ int64_t mlir::fa::registersPerThread(const Tiling &tiling,
     // Key splits: each split's range and its f32 partial row and logsumexp
     // addresses (d = 256, 16 x 16, one warp, 2 splits spilled 112 bytes on
     // sm_100 at an estimate of 252, and 64 splits 68; issue 50's sweep).
+    // Past d = 192, where the count above exceeds ptxas's, the splits cost
+    // nothing measurable with two stages when every key block is whole and
+    // unmasked: d = 256, 16 x 16, 2 to 64 splits at N = 4096 and 16384
+    // used 221 (sm_90a), 234 (sm_80), 235 (sm_120) and 241 (sm_100)
+    // against 220 to 242 unsplit; with a masked block (N = 1000, run-time
+    // N) 254 to 255, and Blackwell spilled 84 to 124 bytes. With one stage
+    // they still cost: 32 x 16, 2 warps, 2 splits at N = 176 spilled 24
+    // bytes on sm_100 at an estimate of 252 without them. Nor where the
+    // splits do not share the key blocks evenly (the last split's range is
+    // clamped): 35 and 74 splits of 1024 blocks spilled 28 bytes on sm_100
+    // where 32 and 64 used 241.
     double splitOutputs = tiling.kvSplits > 1 ? double(shape.valueDim) / 16 : 0;
+    if (shape.headDim > 192 && tiling.stages >= 2 &&
+        everyKeyBlockWhole(tiling, shape) &&
+        (shape.keyLen / tiling.blockKV) % tiling.kvSplits == 0)
+      splitOutputs = 0;
     // The chip's margin (Blackwell: 32). Not at d = 256, where the count
     // above already exceeds ptxas's by 20 to 28 (128 x 16: 224 to 232 used
     // on sm_100/sm_120 at an estimate of 242 to 252, no spill), which

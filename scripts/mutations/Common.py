@@ -6,6 +6,14 @@ from .tests import (
     PACK_SWEEP, SPLIT_SWEEP, SWEEP)
 
 MUTATIONS = [
+    # Issue 53: the model learns of kv_lengths from the op.
+    Mutation(
+        name="shape-without-key-lengths",
+        function="mlir::fa::describeAttentionShape",
+        old="  shape.keyLengths = op.getKvLengths() != nullptr;\n",
+        new="",
+        tests=["test/Transforms/TileSelection/decode-wide-heads.mlir"],
+        description="a d = 256 decode step with kv_lengths split where its masked block leaves no registers"),
     # Issue 50: the outside audit's one-line bugs that no test saw, and the
     # session's own rules (the host's tiles, the TMA walk order).
     Mutation(

@@ -3,6 +3,30 @@ The fields of an entry: scripts/mutations/__init__.py."""
 from . import Mutation
 
 MUTATIONS = [
+    # Issue 53: key splits past d = 192 cost no registers only with two
+    # stages, whole unmasked key blocks and an even share of them.
+    Mutation(
+        name="split-registers-waived-with-one-stage",
+        function="mlir::fa::registersPerThread",
+        old="    if (shape.headDim > 192 && tiling.stages >= 2 &&",
+        new="    if (shape.headDim > 192 && tiling.stages >= 1 &&",
+        tests=["unittests"],
+        description="d = 256 splits with one stage estimated free (ptxas spilled 24 bytes on sm_100)"),
+    Mutation(
+        name="split-registers-waived-uneven",
+        function="mlir::fa::registersPerThread",
+        old="""        everyKeyBlockWhole(tiling, shape) &&
+        (shape.keyLen / tiling.blockKV) % tiling.kvSplits == 0)""",
+        new="        everyKeyBlockWhole(tiling, shape))",
+        tests=["unittests"],
+        description="d = 256 splits that share the key blocks unevenly estimated free (28 bytes spilled on sm_100)"),
+    Mutation(
+        name="whole-key-blocks-ignores-lengths",
+        function="mlir::fa::everyKeyBlockWhole",
+        old="         !shape.window && !shape.maskOperand && !shape.keyLengths &&",
+        new="         !shape.window && !shape.maskOperand &&",
+        tests=["unittests", "test/Transforms/TileSelection/decode-wide-heads.mlir"],
+        description="kv_lengths' run-time masked block taken for whole blocks"),
     Mutation(
         name="tma-paged-blocks-across-pages",
         function="mlir::fa::whyNoTmaProducerTiling",

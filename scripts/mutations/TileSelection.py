@@ -3,6 +3,47 @@ The fields of an entry: scripts/mutations/__init__.py."""
 from . import Mutation
 
 MUTATIONS = [
+    # Issue 53: decode within 10% of one read of K and V (the splits'
+    # workspace budget, FlashAttention-3's packing rule, tiles ranked by
+    # their split cost).
+    Mutation(
+        name="split-workspace-budget-ignored",
+        function="mlir::fa::chooseKVSplits",
+        old="  maxSplits = std::min(maxSplits, workspaceCap);",
+        new="",
+        tests=["unittests", "test/Transforms/TileSelection/pack-gqa.mlir"],
+        description="decode splits whose partial rows move more than 1/16 of K and V's bytes"),
+    Mutation(
+        name="split-workspace-budget-per-query-head",
+        function="mlir::fa::splitsWithinWorkspaceBudget",
+        old="""  int64_t keyHeads = shape.kvHeads != kUnknownSize ? shape.kvHeads
+                                                   : shape.heads;""",
+        new="  int64_t keyHeads = shape.heads;",
+        tests=["unittests"],
+        description="the workspace budget of an unpacked group counted against its heads' repeated reads"),
+    Mutation(
+        name="split-workspace-budget-on-prefill",
+        function="mlir::fa::splitsWithinWorkspaceBudget",
+        old="""      shape.queryLen * group > kMemoryBoundQueryRows)
+    return kMaxKVSplits;""",
+        new="""      shape.queryLen * group > kMemoryBoundQueryRows)
+    (void)0;""",
+        tests=["unittests"],
+        description="a prefill with a small grid denied its splits by a decode step's byte budget"),
+    Mutation(
+        name="pack-gqa-row-fill-rule-dropped",
+        function="splitAndPack",
+        old="  bool fillsRows = candidate && plainFill < 0.9 * packedFill;",
+        new="  bool fillsRows = false;",
+        tests=["unittests", "test/Transforms/TileSelection/pack-gqa.mlir"],
+        description="a decode step's query groups left unpacked where its split grid wins on cost"),
+    Mutation(
+        name="split-tilings-ranked-unsplit",
+        function="selectFA2",
+        old="                rankCost = evaluateTiling(split, shape, target).cost;",
+        new="                rankCost = costs.cost;",
+        tests=["unittests"],
+        description="a tile with no room for splits ranked by its unsplit cost and chosen for a decode step"),
     # Issue 50: the outside audit's one-line bugs that no test saw, and the
     # session's own rules (the host's tiles, the TMA walk order).
     Mutation(

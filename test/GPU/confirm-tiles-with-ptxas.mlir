@@ -31,13 +31,13 @@
 // OFF-NOT: warning
 // NOPTXAS-NOT: remark
 // NOPTXAS-NOT: warning
-// NOPTXAS: tiling = <block_q = 16, block_kv = 64, warps = 1, stages = 1, smem_bytes = {{[0-9]+}}, kv_splits = 32, pack_gqa = true>
+// NOPTXAS: tiling = <block_q = 16, block_kv = 64, warps = 1, stages = 1, smem_bytes = {{[0-9]+}}, kv_splits = {{[0-9]+}}, pack_gqa = true>
 
 // A decode step at d = 80 with packed query groups (seed 3420): the model
-// estimates 162 registers for 16 x 64 with 32 key splits; ptxas spills.
+// estimates 162 registers for 16 x 64 with its key splits; ptxas spills.
 // CHECK-LABEL: func.func @decode_d80
 // CHECK: fa.attention
-// CHECK-NOT: block_kv = 64, warps = 1, stages = 1, smem_bytes = {{[0-9]+}}, kv_splits = 32, pack_gqa = true
+// CHECK-NOT: block_kv = 64, warps = 1, stages = 1, smem_bytes = {{[0-9]+}}, kv_splits = {{[0-9]+}}, pack_gqa = true
 // CHECK-SAME: tiling = <block_q = 16
 func.func @decode_d80(%q: tensor<1x16x2x80xbf16>, %k: tensor<1x4x8192x80xbf16>, %v: tensor<1x4x8192x80xbf16>) -> tensor<1x16x2x80xbf16> {
   // expected-remark @below {{retiled to 16 x}}

@@ -65,6 +65,9 @@ struct AttentionShape {
   /// Packed sequences (cu_seqlens_q/k): each block keeps its sequence's
   /// bases and lengths live.
   bool packedSequences = false;
+  /// Per-sequence key lengths (kv_lengths): the kernel masks each
+  /// sequence's last key block at run time.
+  bool keyLengths = false;
   /// With a page table: the slots of a page (kUnknownSize when known only
   /// at run time); 0 without one.
   int64_t pageSize = 0;
@@ -292,6 +295,11 @@ std::string whyNoTmaProducerTiling(const Tiling &tiling,
 /// Whether the wgmma kernel of `tiling` is the TMA producer kernel:
 /// shape.tmaProducerKernel, and whyNoTmaProducerTiling allows it.
 bool tmaProducerTiling(const Tiling &tiling, const AttentionShape &shape);
+
+/// Whether every key block of `tiling` is whole and unmasked: Nk known and
+/// a multiple of block_kv, and nothing masks keys (no causal band, window,
+/// mask operand, kv_lengths, packed sequences or page table).
+bool everyKeyBlockWhole(const Tiling &tiling, const AttentionShape &shape);
 
 /// The kernel options the tile model assumes for `shape` on `target`:
 /// everything the chip has (cp.async, mma.sync, wgmma), the caller's choice

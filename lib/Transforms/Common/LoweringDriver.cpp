@@ -119,6 +119,7 @@ AttentionShape mlir::fa::describeAttentionShape(AttentionOpInterface op) {
     shape.window = AttentionShape::Window{window.getLeft(), window.getRight(),
                                           offset(window.getAlign())};
   shape.packedSequences = op.isPacked();
+  shape.keyLengths = op.getKvLengths() != nullptr;
   if (op.getPageTable())
     shape.pageSize = size(key.getDimSize(1));
   shape.maskOperand = op.getMask() != nullptr;

@@ -46,3 +46,21 @@ func.func @decode_window(%q: tensor<1x32x1x128xf16>, %k: tensor<1x8x32768x128xf1
   %o = fa.attention %q, %k, %k scale = 0.125 window = <left = 4096, right = 0, align = bottom_right> : tensor<1x32x1x128xf16>, tensor<1x8x32768x128xf16>, tensor<1x8x32768x128xf16> -> tensor<1x32x1x128xf16>
   return %o : tensor<1x32x1x128xf16>
 }
+
+// -----
+
+// A decode step with one key/value head for 32 query heads (MQA) over a
+// short cache: unpacked, the split grid would have more blocks and cost
+// less by the model, but each block's 16 rows would hold one query row.
+// Packed (FlashAttention-3's rule: the unpacked rows are under 90% as full
+// as the packed ones), the 32 heads fill a 32-row block and K and V are
+// read once; two splits' partial rows would already move more than 1/16
+// of K and V's bytes, so the block walks all keys.
+// CHECK: "nq":1,"nk":1024
+// CHECK-SAME: "kv_splits":1,"pack_gqa":true,
+// CHECK-SAME: and fills 100% of a block's rows instead of 6% (FlashAttention-3's rule: pack where the unpacked rows are under 90% as full)
+// CHECK-SAME: no key splits: 1 block fills under 1% of the {{[0-9]+}} that sm_90 runs at once, but two splits' partial rows would move more than 1/16 of K and V's bytes
+func.func @decode_mqa(%q: tensor<1x32x1x128xf16>, %k: tensor<1x1x1024x128xf16>, %v: tensor<1x1x1024x128xf16>) -> tensor<1x32x1x128xf16> {
+  %o = fa.attention %q, %k, %v scale = 0.08838834764831845 : tensor<1x32x1x128xf16>, tensor<1x1x1024x128xf16>, tensor<1x1x1024x128xf16> -> tensor<1x32x1x128xf16>
+  return %o : tensor<1x32x1x128xf16>
+}

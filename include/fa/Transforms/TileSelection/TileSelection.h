@@ -96,13 +96,32 @@ TileCosts evaluateTiling(const Tiling &tiling, const AttentionShape &shape,
 /// shorter splits spend more on the merge than they gain in parallelism.
 constexpr int64_t kMinKeyBlocksPerSplit = 4;
 
+/// The splits' workspace (each writes a partial f32 row and logsumexp per
+/// query row, which the merge reads back) moves at most 1/kWorkspaceBudget-
+/// Divisor of the bytes the blocks read from K and V, so that a split
+/// decode step stays within 10% of one read of K and V with its queries
+/// and outputs.
+constexpr int64_t kWorkspaceBudgetDivisor = 16;
+
+/// The query rows per key/value head (G * Nq) up to which an attention is
+/// bound by its bytes, and the workspace budget applies.
+constexpr int64_t kMemoryBoundQueryRows = 64;
+
+/// The most key splits of `tiling` whose workspace traffic stays within
+/// that budget (0 or 1 where even two would not); kMaxKVSplits where the
+/// attention has more than kMemoryBoundQueryRows query rows per key/value
+/// head (or Nq is unknown).
+int64_t splitsWithinWorkspaceBudget(const Tiling &tiling,
+                                    const AttentionShape &shape);
+
 /// The key splits for `tiling` (whose kvSplits is ignored) and one sentence
 /// saying why: 1 on the host and when the grid of B * Hq * ceil(Nq /
 /// block_q) blocks fills at least 80% of the blocks the chip runs at once;
 /// otherwise FlashAttention-2's heuristic: the fewest splits whose waves
 /// are at least 85% as full as the best count's, among those that leave
-/// every split kMinKeyBlocksPerSplit key blocks or more (and at most
-/// kMaxKVSplits).
+/// every split kMinKeyBlocksPerSplit key blocks or more, at most
+/// kMaxKVSplits and within the workspace budget
+/// (splitsWithinWorkspaceBudget).
 std::pair<int64_t, std::string> chooseKVSplits(const Tiling &tiling,
                                                const AttentionShape &shape,
                                                const TargetDescription &target);

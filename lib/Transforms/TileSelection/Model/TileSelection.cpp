@@ -286,6 +286,43 @@ TileCosts mlir::fa::evaluateTiling(const Tiling &tiling,
   return costs;
 }
 
+int64_t mlir::fa::splitsWithinWorkspaceBudget(const Tiling &tiling,
+                                              const AttentionShape &unpacked) {
+  const AttentionShape shape =
+      tiling.packGQA ? packedShape(unpacked) : unpacked;
+  // Only a decode-like step is bound by its bytes: with at most
+  // kMemoryBoundQueryRows query rows per key/value head, each byte of K and
+  // V feeds at most that many multiply-adds' worth of rows (64 FLOP per
+  // byte at f16), below every tensor-core chip's ridge point (A100 153,
+  // H100 295 FLOP per byte of DRAM). A prefill with a small grid splits
+  // for its SMs' compute, and its workspace weighs against that.
+  int64_t group = shape.kvHeads != kUnknownSize && shape.kvHeads > 0 &&
+                          shape.heads != kUnknownSize
+                      ? shape.heads / shape.kvHeads
+                      : 1;
+  if (shape.queryLen == kUnknownSize ||
+      shape.queryLen * group > kMemoryBoundQueryRows)
+    return kMaxKVSplits;
+  Tiling whole = tiling;
+  whole.kvSplits = 1;
+  double rows = double(known(shape.batch, kAssumedCount)) *
+                double(known(shape.heads, kAssumedCount)) *
+                double(known(shape.queryLen, kAssumedSequenceLength));
+  // Written by the split, read back by the merge.
+  double perSplit = 2 * rows * (double(shape.valueDim) + 1) * 4;
+  // The bytes of K and V the blocks read, once per group of query heads:
+  // the budget is against reading K and V, not against the repeats of an
+  // unpacked group (which it would otherwise grow with).
+  int64_t keyHeads =
+      shape.kvHeads != kUnknownSize ? shape.kvHeads : shape.heads;
+  double keysAndValues =
+      double(known(shape.batch, kAssumedCount)) *
+      double(known(keyHeads, kAssumedCount)) *
+      double(countVisitedKVTiles(whole, shape)) * double(tiling.blockKV) *
+      double(shape.headDim + shape.valueDim) * double(shape.elementBytes);
+  return int64_t(keysAndValues / double(kWorkspaceBudgetDivisor) / perSplit);
+}
+
 std::pair<int64_t, std::string>
 mlir::fa::chooseKVSplits(const Tiling &tiling, const AttentionShape &unpacked,
                          const TargetDescription &target) {
@@ -321,6 +358,13 @@ mlir::fa::chooseKVSplits(const Tiling &tiling, const AttentionShape &unpacked,
                             ? " (Nk unknown, assumed " +
                                   std::to_string(kAssumedSequenceLength) + ")"
                             : "";
+  // Each split writes a partial f32 row and its logsumexp per query row,
+  // which the merge reads back: for a decode step with many query rows per
+  // key/value head (a packed group) that workspace grows past a useful
+  // share of K and V's bytes, which the splits were meant to read faster.
+  int64_t workspaceCap = splitsWithinWorkspaceBudget(tiling, shape);
+  bool cappedByWorkspace = workspaceCap < maxSplits;
+  maxSplits = std::min(maxSplits, workspaceCap);
   auto share = [&](int64_t blocks) {
     double percent = 100.0 * double(blocks) / double(concurrent);
     std::string text;
@@ -331,11 +375,17 @@ mlir::fa::chooseKVSplits(const Tiling &tiling, const AttentionShape &unpacked,
     return text;
   };
   if (maxSplits < 2) {
-    os << "no key splits: " << grid << " blocks fill " << share(grid)
+    os << "no key splits: " << grid
+       << (grid == 1 ? " block fills " : " blocks fill ") << share(grid)
        << " of the " << concurrent << " that " << target.name
-       << " runs at once, but a query block sees about " << keyBlocks
-       << (keyBlocks == 1 ? " key block" : " key blocks") << assumed
-       << ", too few for two splits of " << kMinKeyBlocksPerSplit;
+       << " runs at once, but ";
+    if (cappedByWorkspace)
+      os << "two splits' partial rows would move more than 1/"
+         << kWorkspaceBudgetDivisor << " of K and V's bytes" << assumed;
+    else
+      os << "a query block sees about " << keyBlocks
+         << (keyBlocks == 1 ? " key block" : " key blocks") << assumed
+         << ", too few for two splits of " << kMinKeyBlocksPerSplit;
     return {1, text};
   }
   auto efficiency = [&](int64_t splits) {
@@ -381,16 +431,20 @@ mlir::fa::chooseKVSplits(const Tiling &tiling, const AttentionShape &unpacked,
     return {1, text};
   }
   os << "kv_splits = " << chosen << ": " << grid << " blocks would fill "
-     << share(grid) << " of the "
-     << concurrent << " that " << target.name << " runs at once ("
-     << target.smCount << " SMs x " << costs.occupancyBlocksPerSM
-     << "); splitting each query block's " << keyBlocks << " key blocks"
-     << assumed << " " << chosen << " ways (about "
-     << ceilDiv(keyBlocks, chosen) << " each) makes " << grid * chosen
+     << share(grid) << " of the " << concurrent << " that " << target.name
+     << " runs at once (" << target.smCount << " SMs x "
+     << costs.occupancyBlocksPerSM << "); splitting each query block's "
+     << keyBlocks << " key blocks" << assumed << " " << chosen
+     << " ways (about " << ceilDiv(keyBlocks, chosen) << " each) makes "
+     << grid * chosen
      << " blocks, the fewest splits whose last wave is at least 85% as "
         "full as the best count's (FlashAttention-2's heuristic, at most "
      << maxSplits << " splits of " << kMinKeyBlocksPerSplit
-     << " or more key blocks)";
+     << " or more key blocks";
+  if (cappedByWorkspace)
+    os << ", whose partial rows move at most 1/" << kWorkspaceBudgetDivisor
+       << " of K and V's bytes";
+  os << ")";
   return {chosen, text};
 }
 
@@ -424,6 +478,7 @@ TileSelection selectFA2(const AttentionShape &shape,
                      : llvm::SmallVector<int64_t>{1};
 
   std::optional<TileDecision> best;
+  double bestRankCost = 0;
   int64_t considered = 0, fitting = 0;
   auto search = [&](llvm::ArrayRef<int64_t> querySizes,
                     llvm::ArrayRef<int64_t> keySizes) {
@@ -461,6 +516,17 @@ TileSelection selectFA2(const AttentionShape &shape,
             if (costs.occupancyBlocksPerSM == 0)
               continue;
             ++fitting;
+            // Where the grid is too small for the chip, the keys are split
+            // after the search (splitKeys): such tilings rank by their cost
+            // once split, so that one whose registers or workspace leave
+            // no room for splits does not win on its unsplit cost.
+            double rankCost = costs.cost;
+            if (target.isGPU()) {
+              Tiling split = tiling;
+              split.kvSplits = chooseKVSplits(tiling, shape, target).first;
+              if (split.kvSplits > 1)
+                rankCost = evaluateTiling(split, shape, target).cost;
+            }
             // Tilings that run on tensor cores come first: mma.sync's
             // f16/bf16 throughput is 8 to 16 times the f32 FMA kernel's
             // (A100: 312 vs 19.5 TFLOP/s), far more than any difference in
@@ -479,7 +545,7 @@ TileSelection selectFA2(const AttentionShape &shape,
             // rescale over Dv / 2 registers per thread) is spread over
             // more keys, and each wgmma is larger, while the kernel runs
             // one block per SM whatever its tile.
-            auto key = [&](const TileDecision &d) {
+            auto key = [&](const TileDecision &d, double cost) {
               bool fma = mmaCapable && !tensorCoreKernel(d.tiling, shape);
               bool wgmma = warpgroupMmaKernel(d.tiling, shape);
               bool mmaSync = wgmmaCapable && !wgmma;
@@ -487,15 +553,17 @@ TileSelection selectFA2(const AttentionShape &shape,
               int64_t area = wgmma && tmaProducerTiling(d.tiling, shape)
                                  ? d.tiling.blockQ * d.tiling.blockKV
                                  : 0;
-              return std::make_tuple(
-                  fma, mmaSync, oneStage, -area, d.costs.cost, d.tiling.stages,
-                  d.tiling.warps, -d.tiling.blockQ, -d.tiling.blockKV);
+              return std::make_tuple(fma, mmaSync, oneStage, -area, cost,
+                                     d.tiling.stages, d.tiling.warps,
+                                     -d.tiling.blockQ, -d.tiling.blockKV);
             };
             TileDecision candidate;
             candidate.tiling = tiling;
             candidate.costs = costs;
-            if (!best || key(candidate) < key(*best))
+            if (!best || key(candidate, rankCost) < key(*best, bestRankCost)) {
               best = candidate;
+              bestRankCost = rankCost;
+            }
           }
   };
   // Key blocks of 32 too, as FlashAttention-2 uses (128 x 32 for D = 128 on
@@ -684,6 +752,13 @@ TileSelection hostTilesPastCache(const AttentionShape &shape,
   return result;
 }
 
+/// The share of a block's rows that hold query rows, over the blocks of a
+/// sequence of `rows` rows.
+double rowFill(int64_t rows, int64_t blockQ) {
+  int64_t padded = roundUp(std::max<int64_t>(rows, 1), blockQ);
+  return double(std::max<int64_t>(rows, 1)) / double(padded);
+}
+
 /// Splits the keys of `decision`'s tiling where the grid is too small
 /// (chooseKVSplits), updating its costs; returns the reason.
 std::string splitKeys(TileDecision &decision, const AttentionShape &shape,
@@ -699,7 +774,8 @@ std::string splitKeys(TileDecision &decision, const AttentionShape &shape,
 ///
 /// Where the query groups are packable, the packed attention is tiled by
 /// the same policy (with its own key splits) and taken when it costs less
-/// than 90% of the plain one (a tie keeps the plain kernel).
+/// than 90% of the plain one (a tie keeps the plain kernel), or when the
+/// plain blocks' rows are less than 90% as full as the packed ones'.
 void splitAndPack(TileSelection &selection, const AttentionShape &shape,
                   const TargetDescription &target, TilePolicy policy) {
   if (!selection.decision)
@@ -725,9 +801,20 @@ void splitAndPack(TileSelection &selection, const AttentionShape &shape,
         candidate.reset();
     }
   }
+  // FlashAttention-3's rule (should_pack_gqa): pack where the unpacked
+  // blocks' rows are less than 90% as full of real query rows as the
+  // packed ones'. A decode step's single row per head fills 1/block_q of
+  // a block, and its splits, not the rows, would otherwise win the grid.
+  double plainFill = 0, packedFill = 0;
+  if (candidate && shape.queryLen != kUnknownSize) {
+    plainFill = rowFill(shape.queryLen, plain.tiling.blockQ);
+    packedFill = rowFill(packed.queryLen, candidate->tiling.blockQ);
+  }
+  bool fillsRows = candidate && plainFill < 0.9 * packedFill;
+  bool costsLess = candidate && candidate->costs.cost < 0.9 * plain.costs.cost;
   std::string text;
   llvm::raw_string_ostream os(text);
-  if (!candidate || candidate->costs.cost >= 0.9 * plain.costs.cost) {
+  if (!costsLess && !fillsRows) {
     if (candidate)
       os << "; packing the " << shape.heads / shape.kvHeads
          << " query heads of each key/value head (pack_gqa) would not cost "
@@ -742,8 +829,14 @@ void splitAndPack(TileSelection &selection, const AttentionShape &shape,
      << " query heads of each key/value head into one block's rows "
         "(pack_gqa) reads K and V once per group: "
      << formatBytes(candidate->costs.hbmBytesTiled) << " of HBM traffic "
-     << "instead of " << formatBytes(plain.costs.hbmBytesTiled)
-     << ", with " << describe(rows) << " for the " << packed.heads
+     << "instead of " << formatBytes(plain.costs.hbmBytesTiled);
+  if (fillsRows && !costsLess)
+    os << ", and fills " << llvm::formatv("{0:F0}", 100 * packedFill)
+       << "% of a block's rows instead of "
+       << llvm::formatv("{0:F0}", 100 * plainFill)
+       << "% (FlashAttention-3's rule: pack where the unpacked rows are "
+          "under 90% as full)";
+  os << ", with " << describe(rows) << " for the " << packed.heads
      << " packed heads; " << packedSplits;
   candidate->why = plain.why + text;
   candidate->policy = plain.policy;
