@@ -18,6 +18,14 @@ with a block (busy SMs = min(SMs, blocks)). This is a model, not a
 measurement.
 
 Usage: scripts/decode-table.py [build-dir]   (default: build)
+
+With --sweep it prints instead, over a wider grid (sm_80 and sm_90a; B 1
+and 8; Hq = 32 over Hkv = 32, 8, 4 and 1; d = 64, 128 and 256; Nk from 1k
+to 128k, with 3000 and 100000 among them; shapes past 32-bit indexing
+left out), the report's bytes over one read of K and V for every decode
+step, the worst first, and how many exceed 1.10:
+
+  scripts/decode-table.py --sweep [build-dir]
 """
 import json
 import os
@@ -30,9 +38,9 @@ SMS = {"sm_80": 108, "sm_90a": 132}
 KEYS = (1024, 4096, 16384, 32768, 131072)
 
 
-def module(batch, kv_heads, keys, tiling=None):
-    q = f"tensor<{batch}x{HEADS}x1x{D}x{DTYPE}>"
-    kv = f"tensor<{batch}x{kv_heads}x{keys}x{D}x{DTYPE}>"
+def module(batch, kv_heads, keys, tiling=None, d=D):
+    q = f"tensor<{batch}x{HEADS}x1x{d}x{DTYPE}>"
+    kv = f"tensor<{batch}x{kv_heads}x{keys}x{d}x{DTYPE}>"
     tile = f" tiling = {tiling}" if tiling else ""
     return (f"func.func @f(%q: {q}, %k: {kv}, %v: {kv}) -> {q} {{\n"
             f"  %o = fa.attention %q, %k, %v scale = 0.08838834764831845{tile} : "
@@ -92,5 +100,36 @@ def main():
                           f"{b[3]:.0f} → {a[3]:.1f} |")
 
 
+def sweep(fa_opt):
+    """The report's bytes over one read of K and V over a grid of decode
+    steps (issue 53: within 10% for B in {1, 8}, Nk 1k-128k)."""
+    rows = []
+    for target in SMS:
+        for batch in (1, 8):
+            for kv_heads in (32, 8, 4, 1):
+                for keys in (1024, 3000, 4096, 16384, 32768, 65536, 100000, 131072):
+                    for d in (64, 128, 256):
+                        if batch * max(kv_heads, 1) * keys * d >= 2**31:
+                            continue  # 32-bit indexing refuses it
+                        r = report(fa_opt, target, module(batch, kv_heads, keys, d=d))
+                        once = batch * kv_heads * keys * 2 * d * E
+                        rows.append((r["hbm_bytes_tiled_est"] / once, target, batch,
+                                     kv_heads, keys, d, r["block_q"], r["block_kv"],
+                                     r["warps"], r["kv_splits"], r["pack_gqa"]))
+    rows.sort(reverse=True)
+    print("| HBM ÷ K/V once | target | B | Hkv | Nk | d | tile | warps | kv_splits | pack_gqa |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for row in rows:
+        print(f"| {row[0]:.3f} | {row[1]} | {row[2]} | {row[3]} | {row[4]} | {row[5]} | "
+              f"{row[6]}×{row[7]} | {row[8]} | {row[9]} | {'yes' if row[10] else 'no'} |")
+    over = sum(1 for row in rows if row[0] > 1.10)
+    print(f"\n{len(rows)} decode steps, {over} over 1.10× one read of K and V")
+
+
 if __name__ == "__main__":
-    main()
+    if "--sweep" in sys.argv:
+        sys.argv.remove("--sweep")
+        build = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build")
+        sweep(os.path.join(build, "bin", "fa-opt"))
+    else:
+        main()

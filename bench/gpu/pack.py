@@ -277,7 +277,8 @@ def pack_decode(args, c, only, manifest):
         c, name=name, buffers=buffers, launches=launches,
         tiling=[tile["block_q"], tile["block_kv"], tile["warps"], tile["stages"]],
         kv_splits=tile["kv_splits"], pack_gqa=tile["pack_gqa"],
-        gpu_kernel=tile["gpu_kernel"]))
+        gpu_kernel=tile["gpu_kernel"],
+        hbm_bytes_tiled_est=tile["hbm_bytes_tiled_est"]))
     print(f"{name}: tile {tile['block_q']}x{tile['block_kv']}, {tile['kv_splits']} key "
           f"splits, pack_gqa {str(tile['pack_gqa']).lower()}, {len(launches)} launches: "
           + ", ".join(f"{l['grid']} x {l['block']}" for l in launches), flush=True)

@@ -14,7 +14,10 @@ in order on buffers allocated by role, the output is checked against SDPA's
 math backend in f32, and it is timed next to SDPA (enable_gqa) and, when
 the flash-attn package is installed, flash_attn_with_kvcache; the table
 gives microseconds per step and the K/V bandwidth (bytes of K and V read
-once, over the time), the number that bounds decode.
+once, over the time), the number that bounds decode. Beside ours, the tile
+report's bound: the bytes it estimates the step moves (hbm_bytes_tiled_est,
+from the manifest) over this device's peak DRAM bandwidth (memory clock x
+bus width x 2, from the driver), and the measured time over that bound.
 
 Then every backward step (manifest "backward": fa.attention_backward's
 three kernels, D = rowsum(dO O), dK/dV and dQ): O and the logsumexp come
@@ -184,7 +187,26 @@ def run_backward(c, lib, args):
     return 0 if ok else 1
 
 
-def run_decode(c, lib, args):
+def peak_dram_bytes_per_second():
+    """This device's peak DRAM bandwidth from the driver: its memory clock
+    (kHz) times its bus width (bits) / 8, twice per clock (DDR); None where
+    the driver does not say."""
+    try:
+        cuda = ctypes.CDLL("libcuda.so.1")
+        device = torch.cuda.current_device()
+        values = []
+        for attribute in (36, 37):  # MEMORY_CLOCK_RATE, GLOBAL_MEMORY_BUS_WIDTH
+            value = ctypes.c_int()
+            if cuda.cuDeviceGetAttribute(ctypes.byref(value), attribute, device):
+                return None
+            values.append(value.value)
+    except OSError:
+        return None
+    clock_khz, bus_bits = values
+    return 2 * clock_khz * 1e3 * bus_bits / 8 if clock_khz and bus_bits else None
+
+
+def run_decode(c, lib, args, peak):
     """One decode entry; returns 1 when its output is wrong."""
     b, hq, hkv, nk, d = c["batch"], c["heads"], c["kv_heads"], c["nk"], c["d"]
     dtype = DTYPES[c["dtype"]]
@@ -216,6 +238,12 @@ def run_decode(c, lib, args):
         except (RuntimeError, TypeError):  # not available for this shape
             return "n/a"
         return f"{ms * 1e3:.1f} ({kv_bytes / (ms * 1e-3) / 1e9:.0f})"
+    ms = timed(ours, args.warmup, args.iters)
+    mine = f"{ms * 1e3:.1f} ({kv_bytes / (ms * 1e-3) / 1e9:.0f})"
+    bound = "n/a"
+    if peak and c.get("hbm_bytes_tiled_est"):
+        seconds = c["hbm_bytes_tiled_est"] / peak
+        bound = f"{seconds * 1e6:.1f} ({ms * 1e-3 / seconds:.2f}x)"
     sdpa = cell(lambda: F.scaled_dot_product_attention(q, k, v, enable_gqa=True))
     try:
         from flash_attn import flash_attn_with_kvcache
@@ -226,7 +254,7 @@ def run_decode(c, lib, args):
         flash = "not installed"
     print(f"| {b} | {nk} | {hq}/{hkv} | {c['tiling'][0]}x{c['tiling'][1]}, "
           f"{c['kv_splits']} splits{', packed' if c['pack_gqa'] else ''} | "
-          f"{cell(ours)} | {error:.1e}{'' if ok else ' FAIL'} | {sdpa} | {flash} |",
+          f"{mine} | {bound} | {error:.1e}{'' if ok else ' FAIL'} | {sdpa} | {flash} |",
           flush=True)
     return 0 if ok else 1
 
@@ -319,10 +347,12 @@ def main():
     if decode:
         print("\nDecode steps (one query token, d = 128, f16, kv_lengths): "
               "microseconds per step (K/V bandwidth, GB/s)\n")
-        print("| B | Nk | Hq/Hkv | tile | fa-opt | max error | SDPA | flash_attn_with_kvcache |")
-        print("|---|---|---|---|---|---|---|---|")
+        print("| B | Nk | Hq/Hkv | tile | fa-opt | report's bound (measured ÷ bound) "
+              "| max error | SDPA | flash_attn_with_kvcache |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        peak = peak_dram_bytes_per_second()
         for c in decode:
-            failed += run_decode(c, lib, args)
+            failed += run_decode(c, lib, args, peak)
     backward = [c for c in manifest.get("backward", [])
                 if not args.only or c["name"] in args.only.split(",")]
     if backward:

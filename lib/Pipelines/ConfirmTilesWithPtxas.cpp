@@ -194,6 +194,28 @@ struct ConfirmTilesWithPtxasPass
     return checked.decision;
   }
 
+  /// `decision` with the key splits the chip's whole register budget
+  /// gives its tile, where that is more than it has: a lowered budget may
+  /// have left no room for the splits' registers in the model, though
+  /// ptxas may find it, and a decode step unsplit is a grid of a few
+  /// blocks. Nullopt otherwise, and for the backward pass (no splits).
+  std::optional<TileDecision>
+  withChipSplits(AttentionOpInterface op, const TileDecision &decision,
+                 const AttentionShape &shape,
+                 const TargetDescription &target) const {
+    if (!isa<AttentionOp>(op.getOperation()))
+      return std::nullopt;
+    TileDecision split = decision;
+    split.tiling.kvSplits =
+        chooseKVSplits(decision.tiling, shape, target).first;
+    if (split.tiling.kvSplits <= decision.tiling.kvSplits)
+      return std::nullopt;
+    split.costs = evaluateTiling(split.tiling, shape, target);
+    if (split.costs.occupancyBlocksPerSM == 0)
+      return std::nullopt;
+    return split;
+  }
+
   static Tiling tilingOf(AttentionOpInterface op) {
     TilingAttr attr = op.getTilingAttr();
     return Tiling{attr.getBlockQ(),  attr.getBlockKv(),   attr.getWarps(),
@@ -279,6 +301,9 @@ struct ConfirmTilesWithPtxasPass
     std::optional<TileDecision> best;
     int64_t bestSpills = std::numeric_limits<int64_t>::max();
     TargetDescription budget = target;
+    // The tilings that spilled, so that withChipSplits does not bring one
+    // back.
+    SmallVector<Tiling> spilledTilings;
     for (unsigned attempt = 0;; ++attempt) {
       std::optional<Assembled> assembled = compileAlone(op);
       if (!assembled) {
@@ -318,6 +343,7 @@ struct ConfirmTilesWithPtxasPass
         best = chosen;
       }
       history += (history.empty() ? "" : "; ") + spilled;
+      spilledTilings.push_back(tiling);
       // The same chip with fewer registers per thread: a spilled register
       // costs one 4-byte store per spill site, so the tiling needed at
       // least spill / 4 registers more than it had, and the model fell
@@ -346,6 +372,15 @@ struct ConfirmTilesWithPtxasPass
         return;
       }
       chosen = next;
+      // The lighter tile with the splits the chip gives it; where those
+      // spilled already, the tile halved with its splits (a decode step
+      // keeps its grid rather than a few blocks without a spill).
+      std::optional<TileDecision> split =
+          withChipSplits(op, *next, shape, target);
+      if (split && llvm::is_contained(spilledTilings, split->tiling))
+        split = smaller(op, split->tiling, shape, target);
+      if (split && !llvm::is_contained(spilledTilings, split->tiling))
+        chosen = split;
       setTiling(op, *chosen);
     }
   }

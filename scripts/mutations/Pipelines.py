@@ -3,6 +3,23 @@ The fields of an entry: scripts/mutations/__init__.py."""
 from . import Mutation
 
 MUTATIONS = [
+    # Issue 53: a retiled decode step keeps its key splits.
+    Mutation(
+        name="retile-drops-key-splits",
+        function="ConfirmTilesWithPtxasPass::confirm",
+        old="""      if (split && !llvm::is_contained(spilledTilings, split->tiling))
+        chosen = split;""",
+        new="      (void)split;",
+        tests=["test/GPU/confirm-tiles-keeps-splits.mlir",
+               "test/GPU/confirm-tiles-with-ptxas.mlir"],
+        description="a retiled decode step left without the key splits the lowered budget had no room for"),
+    Mutation(
+        name="retile-splits-not-halved",
+        function="ConfirmTilesWithPtxasPass::confirm",
+        old="        split = smaller(op, split->tiling, shape, target);",
+        new="        split.reset();",
+        tests=["test/GPU/confirm-tiles-keeps-splits.mlir"],
+        description="a split tile that spilled given up for the same tile unsplit instead of halved with its splits"),
     # Issue 50: the outside audit's one-line bugs that no test saw, and the
     # session's own rules (the host's tiles, the TMA walk order).
     Mutation(
