@@ -11,7 +11,8 @@ MUTATIONS = [
         function="mlir::fa::chooseKVSplits",
         old="  maxSplits = std::min(maxSplits, workspaceCap);",
         new="",
-        tests=["unittests", "test/Transforms/TileSelection/pack-gqa.mlir"],
+        tests=["unittests", "test/Transforms/TileSelection/pack-gqa.mlir",
+               "test/Transforms/TileSelection/decode-bytes.test"],
         description="decode splits whose partial rows move more than 1/16 of K and V's bytes"),
     Mutation(
         name="split-workspace-budget-per-query-head",
@@ -35,7 +36,8 @@ MUTATIONS = [
         function="splitAndPack",
         old="  bool fillsRows = candidate && plainFill < 0.9 * packedFill;",
         new="  bool fillsRows = false;",
-        tests=["unittests", "test/Transforms/TileSelection/pack-gqa.mlir"],
+        tests=["unittests", "test/Transforms/TileSelection/pack-gqa.mlir",
+               "test/Transforms/TileSelection/decode-bytes.test"],
         description="a decode step's query groups left unpacked where its split grid wins on cost"),
     Mutation(
         name="split-tilings-ranked-unsplit",
