@@ -869,6 +869,13 @@ TEST(Registers, SplitsPastD192CostNothingOnWholeKeyBlocks) {
     EXPECT_GT(registersPerThread(split, lengths, target),
               registersPerThread(unsplit, lengths, target))
         << chip;
+    // A mask_mod or score_mod: the kernel's code per score grows, and
+    // only the plain kernel was measured.
+    AttentionShape modified = shape;
+    modified.scoreModifications = true;
+    EXPECT_GT(registersPerThread(split, modified, target),
+              registersPerThread(unsplit, modified, target))
+        << chip;
     AttentionShape tail = shape;
     tail.keyLen = 16376;
     EXPECT_GT(registersPerThread(split, tail, target),

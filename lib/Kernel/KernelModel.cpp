@@ -254,7 +254,8 @@ bool mlir::fa::everyKeyBlockWhole(const Tiling &tiling,
   return shape.keyLen != kUnknownSize && tiling.blockKV > 0 &&
          shape.keyLen % tiling.blockKV == 0 && !shape.causalOffset &&
          !shape.window && !shape.maskOperand && !shape.keyLengths &&
-         !shape.packedSequences && shape.pageSize == 0;
+         !shape.packedSequences && shape.pageSize == 0 &&
+         !shape.scoreModifications;
 }
 
 KernelOptions mlir::fa::modelKernelOptions(const AttentionShape &shape,

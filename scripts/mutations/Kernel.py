@@ -28,6 +28,14 @@ MUTATIONS = [
         tests=["unittests", "test/Transforms/TileSelection/decode-wide-heads.mlir"],
         description="kv_lengths' run-time masked block taken for whole blocks"),
     Mutation(
+        name="whole-key-blocks-ignores-score-mods",
+        function="mlir::fa::everyKeyBlockWhole",
+        old="""         !shape.packedSequences && shape.pageSize == 0 &&
+         !shape.scoreModifications;""",
+        new="         !shape.packedSequences && shape.pageSize == 0;",
+        tests=["unittests"],
+        description="a score_mod's or mask_mod's blocks taken for plain whole blocks at d = 256"),
+    Mutation(
         name="tma-paged-blocks-across-pages",
         function="mlir::fa::whyNoTmaProducerTiling",
         old="""  if (shape.pageSize % tiling.blockKV != 0)""",

@@ -297,8 +297,9 @@ std::string whyNoTmaProducerTiling(const Tiling &tiling,
 bool tmaProducerTiling(const Tiling &tiling, const AttentionShape &shape);
 
 /// Whether every key block of `tiling` is whole and unmasked: Nk known and
-/// a multiple of block_kv, and nothing masks keys (no causal band, window,
-/// mask operand, kv_lengths, packed sequences or page table).
+/// a multiple of block_kv, and nothing masks keys or changes their scores
+/// (no causal band, window, mask operand, kv_lengths, packed sequences,
+/// page table, score_mod, mask_mod or sinks).
 bool everyKeyBlockWhole(const Tiling &tiling, const AttentionShape &shape);
 
 /// The kernel options the tile model assumes for `shape` on `target`:
