@@ -225,8 +225,10 @@ TEST(GPUKernel, PlanUsesWgmmaOnlyWhenAskedAndAllowed) {
 // The causal walk splits (diagonal blocks masked first, then an unmasked
 // loop) under the causal band alone, and on the TMA producer kernel only
 // where its compute threads have kCausalSplitRegisters to spare: d = 128,
-// 128 x 128 is estimated at 64 + 96 + 16 + 8 + 24 = 208 of 240; d = 256,
-// 128 x 64 at 128 + 48 + 32 + 8 + 24 = 240 of 240.
+// 128 x 128 is estimated at 64 + 96 + 8 + 32 = 200 of 240, d = 256,
+// 128 x 80 at 128 + 60 + 8 + 32 = 228; d = 128, 128 x 176 at 64 + 132 + 8
+// + 32 = 236, too close to the 240 (tile selection ranks it after the
+// tilings that split).
 TEST(GPUKernel, CausalWalkSplitsWhereTheRegistersAllow) {
   KernelOptions tma{true, true, true, true, true};
   KernelOptions mmaSync{true, true, true, false};
@@ -248,12 +250,14 @@ TEST(GPUKernel, CausalWalkSplitsWhereTheRegistersAllow) {
   masked.maskOperand = true;
   EXPECT_FALSE(
       planKernel(Tiling{128, 64, 4, 1}, masked, 2, 2, mmaSync).splitCausalWalk);
+  EXPECT_FALSE(
+      planKernel(Tiling{128, 176, 8, 2}, d128, 2, 2, tma).splitCausalWalk);
   AttentionShape d256 = makeShape(4096, 256, 2);
   d256.mmaOperands = true;
   d256.tmaProducerKernel = true;
   d256.causalOffset = 0;
-  EXPECT_FALSE(
-      planKernel(Tiling{128, 64, 8, 2}, d256, 2, 2, tma).splitCausalWalk);
+  EXPECT_TRUE(
+      planKernel(Tiling{128, 80, 8, 2}, d256, 2, 2, tma).splitCausalWalk);
   EXPECT_TRUE(
       planKernel(Tiling{128, 64, 8, 2}, d256, 2, 2, mmaSync).splitCausalWalk);
 }
@@ -490,6 +494,57 @@ TEST(SharedLayout, TmaProducerReservesTheBarrierSlot) {
   SharedLayout layout = sharedLayout(plan, shape);
   EXPECT_EQ(layout.reservedBytes, kTmaBarrierSlotBytes);
   EXPECT_EQ(layout.totalBytes(), 41984);
+}
+
+// FlashAttention-3's 192 x 192 at d = 64: with P carried across blocks in
+// registers 32 + 96 + 48 + 8 + 24 = 208 of the 160 three compute
+// warpgroups get; with P in shared memory 160 (ptxas: 160, at N = 1000 to
+// 8192 and at run time). Its [192][192] tile joins the shared layout.
+TEST(GPUKernel, WideKeyBlocksAtD64KeepPInSharedMemory) {
+  AttentionShape shape = makeShape(4096, 64, 2);
+  shape.mmaOperands = true;
+  shape.tmaProducerKernel = true;
+  Tiling fa3{192, 192, 12, 2};
+  ASSERT_TRUE(sharedProbabilitiesTiling(fa3, shape));
+  EXPECT_EQ(registersPerThread(fa3, shape, preset("sm_90a")), 160);
+  KernelOptions all{true, true, true, true, true, true, true};
+  KernelPlan plan = planKernel(fa3, shape, 2, 2, all);
+  EXPECT_TRUE(plan.sharedProbabilities);
+  EXPECT_EQ(plan.describe(),
+            "wgmma, register fragments, TMA producer warpgroup, P V "
+            "overlapping the next softmax, P in shared memory, ping-pong, "
+            "512 threads, 2 stages");
+  // Q 24 KB, two stages of K and V 96 KB, P 72 KB, the barrier slot.
+  EXPECT_EQ(sharedLayout(plan, shape).totalBytes(),
+            1024 + 24576 + 2 * 49152 + 73728);
+  // Only where the carried P does not fit and the stored one does: not at
+  // 192 x 128 (32 + 64 + 32 + 8 + 24 = 160 fits as it is), not with one
+  // stage (no overlap, nothing carried), not at Dv = 128 (FlashAttention-3
+  // keeps P in registers there), not without the overlapped schedule.
+  EXPECT_FALSE(sharedProbabilitiesTiling(Tiling{192, 128, 12, 2}, shape));
+  EXPECT_FALSE(sharedProbabilitiesTiling(Tiling{192, 192, 12, 1}, shape));
+  AttentionShape d128 = makeShape(4096, 128, 2);
+  d128.mmaOperands = true;
+  d128.tmaProducerKernel = true;
+  EXPECT_FALSE(sharedProbabilitiesTiling(Tiling{128, 192, 8, 2}, d128));
+  KernelOptions plain = all;
+  plain.overlapSoftmax = false;
+  EXPECT_FALSE(planKernel(fa3, shape, 2, 2, plain).sharedProbabilities);
+  // Nor under a causal band or with a mask operand (measured past the
+  // model there), nor with a score_mod (no overlap).
+  // (128 x 192 causal at N = 257: two key blocks laid out straight, 48
+  // more; 264 with P carried, 216 without, both of 240.)
+  AttentionShape causal = makeShape(257, 64, 2);
+  causal.mmaOperands = true;
+  causal.tmaProducerKernel = true;
+  causal.causalOffset = 0;
+  EXPECT_FALSE(sharedProbabilitiesTiling(Tiling{128, 192, 8, 2}, causal));
+  AttentionShape masked = shape;
+  masked.maskOperand = true;
+  EXPECT_FALSE(sharedProbabilitiesTiling(Tiling{128, 192, 8, 2}, masked));
+  AttentionShape softcap = shape;
+  softcap.scoreMod = softcap.scoreModifications = true;
+  EXPECT_FALSE(sharedProbabilitiesTiling(fa3, softcap));
 }
 
 TEST(SharedLayout, RowsThatDoNotSwizzleArePadded) {

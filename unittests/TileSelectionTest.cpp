@@ -74,15 +74,20 @@ TEST(FA1Policy, ClampsToTheSequenceLength) {
 
 TEST(FA2Policy, TmaProducerKernelTakesFlashAttention3Tiles) {
   // The largest tile whose compute registers fit the warpgroups' share:
-  // FlashAttention-3's 192 x 128 at d = 64 (three compute warpgroups,
-  // 160 registers each) and 128 x 176 at d = 128.
+  // FlashAttention-3's 192 x 192 at d = 64 (three compute warpgroups, 160
+  // registers each, P V from shared memory) and 128 x 176 at d = 128, and
+  // under a causal mask 128 x 128 at both.
   struct Case {
     int64_t d, blockQ, blockKV, warps;
+    bool causal;
   };
-  for (Case c : {Case{64, 192, 128, 12}, Case{128, 128, 176, 8}}) {
+  for (Case c : {Case{64, 192, 192, 12, false}, Case{128, 128, 176, 8, false},
+                 Case{128, 128, 128, 8, true}}) {
     AttentionShape shape = makeShape(4096, c.d, 2);
     shape.mmaOperands = true;
     shape.tmaProducerKernel = true;
+    if (c.causal)
+      shape.causalOffset = 0;
     TileSelection hopper =
         selectTiles(shape, preset("sm_90a"), TilePolicy::FA2);
     ASSERT_TRUE(hopper.decision) << hopper.error;

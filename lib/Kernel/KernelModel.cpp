@@ -89,6 +89,8 @@ std::string KernelPlan::describe() const {
     os << (asyncCopies ? ", cp.async" : ", synchronous copies");
   if (overlapSoftmax)
     os << ", P V overlapping the next softmax";
+  if (sharedProbabilities)
+    os << ", P in shared memory";
   if (pingPong)
     os << ", ping-pong";
   os << ", " << threads << " threads, " << stages
@@ -101,7 +103,8 @@ std::string KernelPlan::describe() const {
 }
 
 static int64_t tmaProducerComputeRegisters(const Tiling &tiling,
-                                           const AttentionShape &shape);
+                                           const AttentionShape &shape,
+                                           bool sharedProbabilities);
 
 KernelPlan mlir::fa::planKernel(const Tiling &tiling,
                                 const AttentionShape &shape, int64_t keyBytes,
@@ -138,6 +141,8 @@ KernelPlan mlir::fa::planKernel(const Tiling &tiling,
   // block i's V is still read.
   plan.overlapSoftmax = plan.tmaProducer && options.overlapSoftmax &&
                         tiling.stages >= 2 && !shape.scoreMod;
+  plan.sharedProbabilities =
+      plan.overlapSoftmax && sharedProbabilitiesTiling(tiling, shape);
   int64_t computeWarpgroups =
       tiling.warps * kKernelWarpSize / kKernelWarpgroupThreads;
   plan.pingPong =
@@ -145,7 +150,8 @@ KernelPlan mlir::fa::planKernel(const Tiling &tiling,
   plan.splitCausalWalk =
       shape.causalOffset && !shape.window && !shape.maskOperand &&
       (!plan.tmaProducer ||
-       tmaProducerComputeRegisters(tiling, shape) + kCausalSplitRegisters <=
+       tmaProducerComputeRegisters(tiling, shape, plan.sharedProbabilities) +
+               kCausalSplitRegisters <=
            splitWarpgroupRegisters(computeWarpgroups).compute);
   plan.asyncCopies = !plan.tmaProducer && options.asyncCopies &&
                      (tiling.stages > 1 || plan.registerFragments) &&
@@ -217,6 +223,8 @@ SharedLayout mlir::fa::sharedLayout(const KernelPlan &plan,
       tile({plan.stages, tiling.blockKV}, shape.headDim, plan.keyBytes);
   layout.value =
       tile({plan.stages, tiling.blockKV}, shape.valueDim, plan.valueBytes);
+  if (plan.sharedProbabilities)
+    layout.probs = tile({tiling.blockQ}, tiling.blockKV, plan.valueBytes);
   if (plan.tensorCores && !plan.registerFragments) {
     layout.results =
         SharedTile{{tiling.blockQ / fragmentRows,
@@ -247,6 +255,25 @@ bool mlir::fa::tmaProducerTiling(const Tiling &tiling,
                                  const AttentionShape &shape) {
   return shape.tmaProducerKernel &&
          whyNoTmaProducerTiling(tiling, shape).empty();
+}
+
+bool mlir::fa::sharedProbabilitiesTiling(const Tiling &tiling,
+                                         const AttentionShape &shape) {
+  constexpr int64_t columnBlock = 64;
+  // Not under a band or with a mask operand: causal, 128 x 192 at d = 64
+  // needed 208 registers at N = 1000 and over 248 at N = 257 (ptxas,
+  // sm_90a) where the model estimated 168 and 216; with an f16 bias over
+  // 1000 keys, over 248 against 216. FlashAttention-3 keeps P in registers
+  // under its masks too.
+  if (!warpgroupMmaKernel(tiling, shape) || shape.valueDim != columnBlock ||
+      tiling.stages < 2 || shape.scoreMod || shape.causalOffset ||
+      shape.window || shape.maskOperand)
+    return false;
+  int64_t share = splitWarpgroupRegisters(tiling.warps * kKernelWarpSize /
+                                          kKernelWarpgroupThreads)
+                      .compute;
+  return tmaProducerComputeRegisters(tiling, shape, false) > share &&
+         tmaProducerComputeRegisters(tiling, shape, true) <= share;
 }
 
 bool mlir::fa::everyKeyBlockWhole(const Tiling &tiling,
@@ -311,20 +338,23 @@ mlir::fa::minBlocksPerSMHint(int64_t sharedMemoryBytes, int64_t threads,
 /// Per compute thread of the TMA producer kernel (registersPerThread's
 /// "TMA producer" case).
 static int64_t tmaProducerComputeRegisters(const Tiling &tiling,
-                                           const AttentionShape &shape) {
+                                           const AttentionShape &shape,
+                                           bool sharedProbabilities) {
   // Per compute thread of the TMA producer kernel, scheduled as by
   // default (P V a block late, ping-pong): O's accumulator (Dv / 2), S's
-  // (Bc / 2), the P carried to the next block (Bc / 4), D / 8 for
-  // descriptors and addresses, 24 for the loop's state and ring
-  // positions, 8 more with a causal or window band, (D - Dv) / 2 where D
-  // exceeds Dv. Fitted to ptxas (CUDA 13, sm_90a): the smallest
-  // setmaxnreg.inc that compiles each kernel without a spill
-  // (scripts/experiments/wgmma_registers.py --tma). Over the 40 tilings
-  // it admits there (d = 64, 128, 256; 128 and 192 rows; 32 to 176 keys;
-  // causal or not) it is within 16 of ptxas either way (ptxas's counts
-  // move by a register class with the shape), and every one of them
-  // compiles within its warpgroups' share, 240 or 160
-  // (docs/Hopper.md).
+  // (Bc / 2), the P carried to the next block (Bc / 4; none where P waits
+  // in shared memory, sharedProbabilitiesTiling), 32 for descriptors,
+  // addresses, the loop's state and ring positions, 8 more with a causal
+  // or window band, (D - Dv) / 2 where D exceeds Dv. Fitted to ptxas
+  // (CUDA 13, sm_90a): the smallest setmaxnreg.inc that compiles each
+  // kernel without a spill (scripts/experiments/wgmma_registers.py
+  // --tma). Since each wgmma's descriptor is a base plus an immediate in
+  // the PTX (WarpgroupMmaToNVVM.cpp), the descriptors no longer grow with
+  // D: at N = 4096 ptxas needs Dv / 2 + 3 Bc / 4 + 32, rounded to its
+  // register class, at every d (64, 128, 256), 128 and 192 rows, 32 to 192
+  // keys, causal or not (88 to 208 at d = 64, 120 to 240 at d = 128, 184 to
+  // 216 at d = 256: 128 x 80 needs 216 and 128 x 64 208, where the count
+  // was D / 8 + 24 and they needed 240 and 224 to 232); docs/Hopper.md.
   double bands = shape.causalOffset || shape.window ? 8 : 0;
   // score_mod, mask_mod and sinks: their positions, captured buffers
   // and temporaries; ALiBi at d = 128 spills 28 bytes at 128 x 176 and
@@ -357,10 +387,12 @@ static int64_t tmaProducerComputeRegisters(const Tiling &tiling,
   // (32 at d = 256, where 128 x 64 needs over 256 with splits).
   double splitBands =
       bandOrSplits && tiling.kvSplits > 1 ? double(shape.valueDim) / 8 : 0;
+  double carriedProbabilities =
+      sharedProbabilities ? 0 : double(tiling.blockKV) / 4;
   return clampToInt64(std::ceil(double(shape.valueDim) / 2 +
-                                3 * double(tiling.blockKV) / 4 +
-                                double(shape.headDim) / 8 + wideKeys + bands +
-                                straightLine + splitBands + 24));
+                                double(tiling.blockKV) / 2 +
+                                carriedProbabilities + wideKeys + bands +
+                                straightLine + splitBands + 32));
 }
 
 int64_t mlir::fa::registersPerThread(const Tiling &tiling,
@@ -370,7 +402,8 @@ int64_t mlir::fa::registersPerThread(const Tiling &tiling,
     return 0;
   if (hasWarpgroupMma(target) && warpgroupMmaKernel(tiling, shape) &&
       tmaProducerTiling(tiling, shape))
-    return tmaProducerComputeRegisters(tiling, shape);
+    return tmaProducerComputeRegisters(
+        tiling, shape, sharedProbabilitiesTiling(tiling, shape));
   if (hasWarpgroupMma(target) && warpgroupMmaKernel(tiling, shape)) {
     // Per compute thread of the cp.async wgmma kernel: O's accumulator (Dv / 2:
     // a warpgroup's 64 rows of wgmma m64nDv over 128 threads), S's (Bc / 2), P

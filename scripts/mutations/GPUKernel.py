@@ -7,6 +7,49 @@ from .tests import (
     MOD, SPLIT_SWEEP, SWEEP, multi_block_sweep)
 
 MUTATIONS = [
+    # Issue 53: P V reading P from shared memory (FlashAttention-3's
+    # 192 x 192 at d = 64).
+    Mutation(
+        name="shared-p-both-halves-in-one-row-group",
+        function="mlir::fa::gpu_kernel::WarpgroupMmaVariant::storeProbabilities",
+        old="""    Value at = math.addConstant(threadBase, half * groupElements + 64 * chunk);""",
+        new="""    Value at = math.addConstant(threadBase, 64 * chunk);""",
+        tests=["test/Integration/Tiling/sweep-kernel-wgmma-shared-probabilities.mlir"],
+        description="rows g + 8 of P overwrite rows g in P_s"),
+    Mutation(
+        name="shared-p-chunks-swapped-in-pairs",
+        function="mlir::fa::gpu_kernel::WarpgroupMmaVariant::storeProbabilities",
+        old="""    int64_t half = int64_t(i) % 2, chunk = int64_t(i) / 2;""",
+        new="""    int64_t half = int64_t(i) % 2, chunk = (int64_t(i) / 2) ^ 1;""",
+        tests=["test/Integration/Tiling/sweep-kernel-wgmma-shared-probabilities.mlir"],
+        description="each pair of 8-key chunks of P stored in each other's place"),
+    Mutation(
+        name="shared-p-never-stored",
+        function="mlir::fa::gpu_kernel::WarpgroupMmaVariant::nextState",
+        old="""  if (kernel.plan.sharedProbabilities)
+    storeProbabilities(roundedPairs);""",
+        new="""  if (kernel.plan.sharedProbabilities)
+    (void)roundedPairs;""",
+        tests=["test/Integration/Tiling/sweep-kernel-wgmma-shared-probabilities.mlir"],
+        description="P V reads P_s, which nothing wrote"),
+    Mutation(
+        name="shared-p-descriptor-half-stride",
+        function="mlir::fa::gpu_kernel::WarpgroupMmaVariant::valueOperands",
+        old="""                     /*leading=*/8 * kChunkBytes, /*stride=*/groupBytes,""",
+        new="""                     /*leading=*/8 * kChunkBytes, /*stride=*/groupBytes / 2,""",
+        tests=["test/Integration/Tiling/sweep-kernel-wgmma-shared-probabilities.mlir"],
+        description="P V's A descriptor puts P_s's 8-row groups half as far apart as they are"),
+    Mutation(
+        name="shared-p-no-proxy-fence",
+        function="mlir::fa::gpu_kernel::WarpgroupMmaVariant::storeProbabilities",
+        old="""  NVVM::FenceProxyOp::create(
+      b(), loc, NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(b().getContext(),
+                                 NVVM::SharedSpace::shared_cta));
+  NVVM::SyncWarpOp""",
+        new="""  NVVM::SyncWarpOp""",
+        tests=["test/GPU/shared-probabilities.test"],
+        description="P's stores are not made visible to wgmma's async proxy before the warp syncs"),
     # Issue 53: kv_lengths and packed sequences on the TMA producer kernel.
     Mutation(
         name="tma-values-past-last-key-kept",
@@ -280,9 +323,9 @@ MUTATIONS = [
     Mutation(
         name="wgmma-query-descriptor-stride",
         function="mlir::fa::gpu_kernel::WarpgroupMmaVariant::issueScores",
-        old="""columnBlock * kernel.plan.tiling.blockQ * kRowBytes + within),
+        old="""        queryStart, columnBlock * kernel.plan.tiling.blockQ * kRowBytes + within,
         /*leading=*/16, /*stride=*/8 * kRowBytes);""",
-        new="""columnBlock * kernel.plan.tiling.blockQ * kRowBytes + within),
+        new="""        queryStart, columnBlock * kernel.plan.tiling.blockQ * kRowBytes + within,
         /*leading=*/16, /*stride=*/4 * kRowBytes);""",
         tests=KERNEL_WGMMA,
         description="Q's descriptor says 8-row groups are 512 bytes apart, not 1024"),
@@ -418,8 +461,8 @@ MUTATIONS = [
     Mutation(
         name="overlap-no-rescale-after-pv",
         function="mlir::fa::gpu_kernel::WarpgroupMmaVariant::overlappedBlock",
-        old="""                             rescale(waited.getResult(0), step.alphas)};""",
-        new="""                             waited.getResult(0)};""",
+        old="""  return nextState(step, rescale(waited.getResult(0), step.alphas),""",
+        new="""  return nextState(step, waited.getResult(0),""",
         tests=KERNEL_WGMMA,
         description="O is not rescaled by the block's alpha once the previous P V has landed"),
     Mutation(

@@ -4,6 +4,16 @@ from . import Mutation
 from .tests import NARROW_TESTS
 
 MUTATIONS = [
+    # Issue 53: descriptors as a base and an immediate in the wgmma's PTX.
+    Mutation(
+        name="descriptor-addend-kept-in-llvm",
+        function="splitConstantAddend",
+        old="""  Operation *sum = descriptor.getDefiningOp();
+  if (!sum || !isa<LLVM::AddOp, arith::AddIOp>(sum))""",
+        new="""  Operation *sum = descriptor.getDefiningOp();
+  if (true)""",
+        tests=["test/GPU/shared-probabilities.test"],
+        description="each K step's descriptor is a value LLVM hoists and keeps live: 192 x 192 at d = 64 needs 168 registers of 160"),
     # The TMA producer kernel (issue 32): each synchronization point and
     # layout of TmaProducer.cpp and of its CPU model (TmaCopies.cpp).
     Mutation(

@@ -3,6 +3,28 @@ The fields of an entry: scripts/mutations/__init__.py."""
 from . import Mutation
 
 MUTATIONS = [
+    # Issue 53: P in shared memory only where measured.
+    Mutation(
+        name="shared-p-under-a-band",
+        function="mlir::fa::sharedProbabilitiesTiling",
+        old="""      shape.causalOffset || shape.window || shape.maskOperand)""",
+        new="""      shape.window || shape.maskOperand)""",
+        tests=["unittests"],
+        description="causal tiles keep P in shared memory: 128 x 192 at d = 64 needed over 248 registers at N = 257"),
+    Mutation(
+        name="shared-p-at-any-value-dim",
+        function="mlir::fa::sharedProbabilitiesTiling",
+        old="""      shape.valueDim != columnBlock || tiling.stages < 2 || shape.scoreMod ||""",
+        new="""      tiling.stages < 2 || shape.scoreMod ||""",
+        tests=["unittests"],
+        description="P V from shared memory where FlashAttention-3 keeps P in registers (d = 128: 128 x 192)"),
+    Mutation(
+        name="shared-p-carried-p-still-counted",
+        function="tmaProducerComputeRegisters",
+        old="""      sharedProbabilities ? 0 : double(tiling.blockKV) / 4;""",
+        new="""      double(tiling.blockKV) / 4;""",
+        tests=["unittests", "test/GPU/shared-probabilities.test"],
+        description="the model counts P carried in registers where it waits in shared memory: 192 x 192 never fits"),
     # Issue 53: key splits past d = 192 cost no registers only with two
     # stages, whole unmasked key blocks and an even share of them.
     Mutation(
@@ -45,11 +67,12 @@ MUTATIONS = [
     Mutation(
         name="causal-split-ignores-registers",
         function="mlir::fa::planKernel",
-        old="""       tmaProducerComputeRegisters(tiling, shape) + kCausalSplitRegisters <=""",
-        new="""       tmaProducerComputeRegisters(tiling, shape) <=""",
-        tests=["test/GPU/hopper-lengths.test"],
+        old="""       tmaProducerComputeRegisters(tiling, shape, plan.sharedProbabilities) +
+               kCausalSplitRegisters <=""",
+        new="""       tmaProducerComputeRegisters(tiling, shape, plan.sharedProbabilities) <=""",
+        tests=["unittests", "test/GPU/hopper-lengths.test"],
         description="the causal walk split where the compute warpgroups have no registers "
-                    "to spare for its second loop: d = 256, 128 x 64 spills at N = 1000"),
+                    "to spare for its second loop: d = 128, 128 x 176 (236 of 240)"),
     Mutation(
         name="op50-static-tail-third-of-a-row",
         function="mlir::fa::registersPerThread",

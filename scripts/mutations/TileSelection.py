@@ -3,6 +3,17 @@ The fields of an entry: scripts/mutations/__init__.py."""
 from . import Mutation
 
 MUTATIONS = [
+    # Issue 53: a causal TMA tiling that cannot split its walk ranks after
+    # those that can.
+    Mutation(
+        name="unsplit-causal-ranks-by-area",
+        function="selectFA2",
+        old="""              bool unsplitCausal =
+                  tma && shape.causalOffset &&""",
+        new="""              bool unsplitCausal =
+                  false && shape.causalOffset &&""",
+        tests=["unittests"],
+        description="causal d = 128 takes 128 x 176, whose every key block is masked, over FlashAttention-3's 128 x 128"),
     # Issue 53: decode within 10% of one read of K and V (the splits'
     # workspace budget, FlashAttention-3's packing rule, tiles ranked by
     # their split cost).

@@ -168,6 +168,11 @@ struct KernelPlan {
   /// its softmax does (FlashAttention-3's intra-warpgroup overlap;
   /// wgmma.wait_group 1). The state carries P across blocks.
   bool overlapSoftmax = false;
+  /// With overlapSoftmax: P is stored to a shared tile [block_q][block_kv]
+  /// (column blocks of 64, 128-byte swizzle) and P V reads both of its
+  /// operands by descriptor, so no P is carried across blocks in registers
+  /// (FlashAttention-3's MmaPV_is_RS = false; sharedProbabilitiesTiling).
+  bool sharedProbabilities = false;
   /// With tmaProducer and two or more compute warpgroups: the warpgroups
   /// take turns issuing their matmuls (named barriers), so that one's
   /// softmax runs while another's matmuls do (FlashAttention-3's
@@ -295,6 +300,20 @@ std::string whyNoTmaProducerTiling(const Tiling &tiling,
 /// Whether the wgmma kernel of `tiling` is the TMA producer kernel:
 /// shape.tmaProducerKernel, and whyNoTmaProducerTiling allows it.
 bool tmaProducerTiling(const Tiling &tiling, const AttentionShape &shape);
+
+/// Whether the TMA producer kernel of `tiling` keeps P in shared memory
+/// for P V (KernelPlan::sharedProbabilities), as the model assumes with
+/// the default schedules: only where P carried in registers across blocks
+/// does not fit the compute warpgroups' register share and P in shared
+/// memory does, with key blocks of whole 64-column blocks, two or more
+/// stages and no score_mod (the overlapped schedule). Only at Dv = 64:
+/// FlashAttention-3 reads P from shared memory only at d <= 64, for its
+/// 192 x 192 tile (hopper/tile_size.h), and keeps 128 x 176 with P in
+/// registers at d = 128; P V's extra shared-memory traffic (the stores,
+/// and 64 rows of P read beside block_kv rows of V) has no measurement of
+/// ours that would rank it anywhere else.
+bool sharedProbabilitiesTiling(const Tiling &tiling,
+                               const AttentionShape &shape);
 
 /// Whether every key block of `tiling` is whole and unmasked: Nk known and
 /// a multiple of block_kv, and nothing masks keys or changes their scores

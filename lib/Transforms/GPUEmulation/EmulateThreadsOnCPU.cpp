@@ -724,6 +724,17 @@ struct FAEmulateThreadsOnCPUPass
       if (inMappedLoop(fence))
         fence.erase();
     });
+    // bar.warp.sync orders a warp's lanes, which the model runs in lock
+    // step: a barrier among the threads that reach it, as a warp
+    // collective's (all lanes of a warp take the same branches here).
+    getOperation()->walk([](NVVM::SyncWarpOp sync) {
+      if (!inMappedLoop(sync))
+        return;
+      OpBuilder b(sync);
+      gpu::BarrierOp::create(b, sync.getLoc())
+          ->setAttr(fa::kWarpBarrierAttrName, b.getUnitAttr());
+      sync.erase();
+    });
     if (failed(fa::lowerTmaCopiesAndBarriers(getOperation())))
       return signalPassFailure();
     if (failed(fa::lowerNamedBarriers(getOperation())))

@@ -314,6 +314,10 @@ KernelBuilder::SharedTiles KernelBuilder::allocateSharedTiles() {
     // warp's 16x8 result tile is 512 contiguous bytes (see resultHalves).
     results = sharedTile(layout.results->shape, f32);
     probs = sharedTile(layout.probs->shape, valueElementType);
+  } else if (layout.probs) {
+    // P of the TMA producer kernel's P V from shared memory, stored in
+    // column blocks like Q (WarpgroupMmaKernel.cpp).
+    probs = sharedTile(layout.probs->shape, valueElementType);
   }
 
   return SharedTiles{querySmem, keySmem, valueSmem, results, probs};

@@ -19,6 +19,19 @@
 //       B = V_s, M/N-major (transpose_b), then a wait;
 //   end: l over the quad, O / l stored two columns per register pair.
 //
+// With KernelPlan::sharedProbabilities (FlashAttention-3's MmaPV_is_RS =
+// false, its 192 x 192 tile at d = 64) P is not carried to the next block
+// in registers: once the P V that read the previous P has completed, each
+// thread stores its rounded pairs to P_s, a [block_q][block_kv] tile in
+// Q_s's column-block layout, and P V reads A through descriptors as Q K^T
+// reads Q. A thread's stores reach wgmma's async proxy after its own
+// proxy fence; the warp's lanes then meet at bar.warp.sync, since each
+// warp's share of a wgmma reads only its own 16 rows of A (FlashAttention-3
+// synchronizes the warp, not the warpgroup, for the same reason). The CPU
+// model places a barrier in front of every wgmma that follows a store
+// (fa-emulate-threads-on-cpu), so it checks the values and the layout, not
+// the fence.
+//
 // Q_s, K_s and V_s are stored as column blocks of 64 2-byte elements
 // (TileCopier::sharedPosition): block c of a tile of R rows is an [R][64]
 // tile at byte 128 R c, its rows 128 bytes long with their 16-byte chunks
@@ -41,6 +54,7 @@
 #include "KernelBuilder.h"
 #include "fa/Kernel/WarpgroupLayout.h"
 
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 #include <limits>
@@ -91,10 +105,12 @@ private:
   Softmax softmax(const KeyBlockAt &at, Value scores, ValueRange state);
   /// O *= alpha, register by register.
   Value rescale(Value output, ArrayRef<Value> alphas);
-  /// P V's operands: A (P's registers) and V_s's descriptors of `stage`,
-  /// per K step of 16 keys.
+  /// P V's operands, per K step of 16 keys: A (P's registers, or P_s's
+  /// descriptors and P_s itself as aBuffer) and V_s's descriptors of
+  /// `stage`.
   struct ValueOperands {
     SmallVector<Value> fragments, descriptors;
+    Value aBuffer;
   };
   ValueOperands valueOperands(ArrayRef<Value> probPairs, Value stage);
   /// O += P V, issued; in flight.
@@ -102,6 +118,13 @@ private:
   /// P's pairs rounded to V's type: one packed register each, as wgmma
   /// takes A.
   SmallVector<Value> rounded(ArrayRef<Value> pairs);
+  /// P's rounded pairs, this thread's, to P_s; fenced for wgmma and synced
+  /// over the warp (sharedProbabilities).
+  void storeProbabilities(ArrayRef<Value> roundedPairs);
+  /// The state after a block's softmax: (m, m', l, l', O), and the rounded
+  /// P carried to the next block unless it went to P_s.
+  SmallVector<Value> nextState(const Softmax &step, Value output,
+                               ArrayRef<Value> probPairs);
   /// The P a state carries (its pairs of V's type, one register each).
   static ValueRange carriedPairs(ValueRange state) {
     return state.drop_front(kCarriedPairs);
@@ -110,9 +133,18 @@ private:
   static constexpr size_t kCarriedPairs = 5;
   /// The tile as one dimension of elements, what descriptors address.
   Value flat(Value tile);
-  /// A 128-byte-swizzle descriptor of the operand at `byteOffset` of its
-  /// buffer, with the given leading and stride byte offsets.
-  Value descriptor(Value byteOffset, int64_t leading, int64_t stride);
+  /// A descriptor of the operand at `byteOffset` of its buffer, with the
+  /// given leading and stride byte offsets, in the 128-byte swizzle (the
+  /// tiles TMA and the copies write) or unswizzled (P_s).
+  Value descriptor(Value byteOffset, int64_t leading, int64_t stride,
+                   WgmmaSwizzle swizzle = WgmmaSwizzle::Bytes128);
+  /// The same at `byteBase` + `byteOffset` (a multiple of 16), written as
+  /// the descriptor of `byteBase` plus a constant: the GPU lowering issues
+  /// the constant as an immediate of the wgmma's PTX, and the steps of a
+  /// tile share one live base (fa-lower-warpgroup-mma).
+  Value descriptor(Value byteBase, int64_t byteOffset, int64_t leading,
+                   int64_t stride,
+                   WgmmaSwizzle swizzle = WgmmaSwizzle::Bytes128);
   /// The first byte of buffer `stage` of K_s or V_s (rows of `width`).
   Value stageOffset(Value stage, int64_t width);
   /// The two block rows this thread's registers hold (g and g + 8 of its
@@ -120,7 +152,7 @@ private:
   std::array<Value, 2> threadRows();
   Value quadColumn(); // 2 (lane % 4)
 
-  Value flatQuery, flatKey, flatValue;
+  Value flatQuery, flatKey, flatValue, flatProbs;
 };
 
 Value WarpgroupMmaVariant::flat(Value tile) {
@@ -139,10 +171,10 @@ Value WarpgroupMmaVariant::flat(Value tile) {
 }
 
 Value WarpgroupMmaVariant::descriptor(Value byteOffset, int64_t leading,
-                                      int64_t stride) {
+                                      int64_t stride, WgmmaSwizzle swizzle) {
   Location loc = kernel.loc;
-  std::optional<uint64_t> fields = encodeWgmmaDescriptor(
-      WgmmaDescriptor{0, leading, stride, 0, WgmmaSwizzle::Bytes128});
+  std::optional<uint64_t> fields =
+      encodeWgmmaDescriptor(WgmmaDescriptor{0, leading, stride, 0, swizzle});
   assert(fields && "the kernel's strides fit a descriptor");
   IndexMath math{b(), loc};
   Value start = arith::IndexCastUIOp::create(
@@ -150,6 +182,18 @@ Value WarpgroupMmaVariant::descriptor(Value byteOffset, int64_t leading,
   Value fixed =
       arith::ConstantIntOp::create(b(), loc, static_cast<int64_t>(*fields), 64);
   return arith::OrIOp::create(b(), loc, fixed, start);
+}
+
+Value WarpgroupMmaVariant::descriptor(Value byteBase, int64_t byteOffset,
+                                      int64_t leading, int64_t stride,
+                                      WgmmaSwizzle swizzle) {
+  Value base = descriptor(byteBase, leading, stride, swizzle);
+  if (byteOffset == 0)
+    return base;
+  assert(byteOffset % 16 == 0 && "descriptors count 16-byte units");
+  return arith::AddIOp::create(
+      b(), kernel.loc, base,
+      arith::ConstantIntOp::create(b(), kernel.loc, byteOffset / 16, 64));
 }
 
 Value WarpgroupMmaVariant::stageOffset(Value stage, int64_t width) {
@@ -177,6 +221,8 @@ SmallVector<Value> WarpgroupMmaVariant::initState() {
   flatQuery = flat(tiles.query);
   flatKey = flat(tiles.key);
   flatValue = flat(tiles.value);
+  if (kernel.plan.sharedProbabilities)
+    flatProbs = flat(tiles.probs);
   auto [max, sum] = kernel.quadStartState(self.thread);
   auto outputType =
       VectorType::get({wgmmaAccumulatorRegisters(kernel.valueDim)}, kernel.f32);
@@ -187,7 +233,7 @@ SmallVector<Value> WarpgroupMmaVariant::initState() {
   // register, carried as it is (one vector of them costs a move per
   // element at every block).
   SmallVector<Value> state = {max, max, sum, sum, zeroOutput};
-  if (kernel.plan.overlapSoftmax) {
+  if (kernel.plan.overlapSoftmax && !kernel.plan.sharedProbabilities) {
     auto pairType = VectorType::get({2}, kernel.valueElementType);
     Value noPair =
         arith::ConstantOp::create(b(), loc, b().getZeroAttr(pairType));
@@ -217,15 +263,12 @@ Value WarpgroupMmaVariant::issueScores(const KeyBlockAt &at) {
     int64_t column = step * kStepK;
     int64_t within = (column % blockColumns) * 2;
     int64_t columnBlock = column / blockColumns;
-    Value queryDesc = descriptor(
-        math.addConstant(queryStart,
-                         columnBlock * kernel.plan.tiling.blockQ * kRowBytes +
-                             within),
-        /*leading=*/16, /*stride=*/8 * kRowBytes);
+    Value queryDesc =
+        descriptor(queryStart,
+                   columnBlock * kernel.plan.tiling.blockQ * kRowBytes + within,
+                   /*leading=*/16, /*stride=*/8 * kRowBytes);
     Value keyDesc = descriptor(
-        math.addConstant(keyStart,
-                         columnBlock * kernel.plan.tiling.blockKV * kRowBytes +
-                             within),
+        keyStart, columnBlock * kernel.plan.tiling.blockKV * kRowBytes + within,
         /*leading=*/16, /*stride=*/8 * kRowBytes);
     auto mma = WarpgroupMmaOp::create(b(), loc, scoreType, scores, queryDesc,
                                       flatQuery, keyDesc, flatKey,
@@ -328,15 +371,36 @@ WarpgroupMmaVariant::valueOperands(ArrayRef<Value> probPairs, Value stage) {
   Value valueStart = stageOffset(stage, kernel.valueDim);
   auto aType = aFragmentType(kernel.valueElementType);
   ValueOperands operands;
+  // P_s as A, K-major and unswizzled (storeProbabilities): core matrices
+  // of 8 rows of 16 bytes, the next 8 keys 128 bytes on (the leading byte
+  // offset), the next 8 rows one 8-row group of block_kv * 16 bytes on
+  // (the stride byte offset); this warpgroup's 64 rows start 8 groups per
+  // warpgroup in, each K step of 16 keys 2 core matrices further.
+  Value probsStart;
+  int64_t groupBytes = kernel.plan.tiling.blockKV * kChunkBytes;
+  if (kernel.plan.sharedProbabilities) {
+    operands.aBuffer = flatProbs;
+    Value warpgroup = math.divU(self.thread, math.constant(kWarpgroupThreads));
+    probsStart =
+        math.mul(warpgroup, math.constant(kWarpgroupRows / 8 * groupBytes));
+  }
   for (int64_t step = 0; step < kernel.plan.tiling.blockKV / kStepK; ++step) {
-    Value operand = arith::ConstantOp::create(b(), loc, b().getZeroAttr(aType));
-    for (int64_t i = 0; i < 4; ++i)
-      operand = vector::InsertOp::create(
-          b(), loc, probPairs[4 * step + 2 * (i / 2) + i % 2], operand,
-          ArrayRef<int64_t>{i});
-    operands.fragments.push_back(operand);
+    if (operands.aBuffer) {
+      operands.fragments.push_back(
+          descriptor(probsStart, step * 2 * 8 * kChunkBytes,
+                     /*leading=*/8 * kChunkBytes, /*stride=*/groupBytes,
+                     WgmmaSwizzle::None));
+    } else {
+      Value operand =
+          arith::ConstantOp::create(b(), loc, b().getZeroAttr(aType));
+      for (int64_t i = 0; i < 4; ++i)
+        operand = vector::InsertOp::create(
+            b(), loc, probPairs[4 * step + 2 * (i / 2) + i % 2], operand,
+            ArrayRef<int64_t>{i});
+      operands.fragments.push_back(operand);
+    }
     operands.descriptors.push_back(
-        descriptor(math.addConstant(valueStart, step * kStepK * kRowBytes),
+        descriptor(valueStart, step * kStepK * kRowBytes,
                    /*leading=*/kernel.plan.tiling.blockKV * kRowBytes,
                    /*stride=*/8 * kRowBytes));
   }
@@ -348,11 +412,58 @@ Value WarpgroupMmaVariant::issueValues(Value output,
   for (auto [fragment, valueDesc] :
        llvm::zip(operands.fragments, operands.descriptors))
     output = WarpgroupMmaOp::create(b(), kernel.loc, output.getType(), output,
-                                    fragment, /*a_buffer=*/Value(), valueDesc,
+                                    fragment, operands.aBuffer, valueDesc,
                                     flatValue, /*transpose_b=*/true,
                                     /*ignore_accumulator=*/false)
                  .getResult();
   return output;
+}
+
+void WarpgroupMmaVariant::storeProbabilities(ArrayRef<Value> roundedPairs) {
+  Location loc = kernel.loc;
+  IndexMath math{b(), loc};
+  Lane lane = laneOf(math, self.thread, kMmaM);
+  // P_s holds wgmma's core matrices unswizzled (probabilitiesDescriptor):
+  // element (row, column) at 8 block_kv (row / 8) + 64 (column / 8) +
+  // 8 (row % 8) + column % 8. A thread's rows g and g + 8 of its warp are
+  // in consecutive 8-row groups at row % 8 = g, so each of its pairs is at
+  // one per-thread base plus a constant: no address per store (LLVM would
+  // hoist each out of the key loop and keep it live, as with the 128-byte
+  // swizzle's XORs: 8 to 16 registers). A warp's 32 lanes store 128
+  // contiguous bytes per pair: no bank conflict.
+  int64_t blockKV = kernel.plan.tiling.blockKV;
+  int64_t groupElements = 8 * blockKV; // one 8-row group of P_s
+  Value threadBase =
+      math.add(math.mul(math.divU(lane.warpRow0, math.constant(8)),
+                        math.constant(groupElements)),
+               math.add(math.mul(lane.group, math.constant(8)), quadColumn()));
+  // Pair i holds S's registers 2i and 2i + 1: row half i % 2, columns
+  // 8 (i / 2) + 2 q and the next (softmax()'s register order).
+  for (auto [i, pair] : llvm::enumerate(roundedPairs)) {
+    int64_t half = int64_t(i) % 2, chunk = int64_t(i) / 2;
+    Value at = math.addConstant(threadBase, half * groupElements + 64 * chunk);
+    vector::StoreOp::create(b(), loc, pair, flatProbs, ValueRange{at})
+        .setAlignment(2 * elementBytes(kernel.valueElementType));
+  }
+  NVVM::FenceProxyOp::create(
+      b(), loc, NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(b().getContext(),
+                                 NVVM::SharedSpace::shared_cta));
+  NVVM::SyncWarpOp::create(
+      b(), loc, arith::ConstantIntOp::create(b(), loc, 0xffffffff, 32));
+}
+
+SmallVector<Value> WarpgroupMmaVariant::nextState(const Softmax &step,
+                                                  Value output,
+                                                  ArrayRef<Value> probPairs) {
+  SmallVector<Value> next = {step.newMax[0], step.newMax[1], step.sums[0],
+                             step.sums[1], output};
+  SmallVector<Value> roundedPairs = rounded(probPairs);
+  if (kernel.plan.sharedProbabilities)
+    storeProbabilities(roundedPairs);
+  else
+    llvm::append_range(next, roundedPairs);
+  return next;
 }
 
 SmallVector<Value> WarpgroupMmaVariant::fold(const KeyBlockAt &at,
@@ -381,10 +492,7 @@ SmallVector<Value> WarpgroupMmaVariant::firstBlock(const KeyBlockAt &at,
       WarpgroupMmaWaitOp::create(b(), at.loc, ValueRange{issued}, 0)
           .getResult(0);
   Softmax step = softmax(at, scores, state);
-  SmallVector<Value> next = {step.newMax[0], step.newMax[1], step.sums[0],
-                             step.sums[1], state[4]};
-  llvm::append_range(next, rounded(step.pairs));
-  return next;
+  return nextState(step, state[4], step.pairs);
 }
 
 // S of this block and P V of the previous one are two commit groups in
@@ -415,19 +523,15 @@ SmallVector<Value> WarpgroupMmaVariant::overlappedBlock(
       WarpgroupMmaWaitOp::create(b(), loc, ValueRange{issuedScores}, 1)
           .getResult(0);
   Softmax step = softmax(at, scores, state);
-  // P is rounded into the registers P V reads only once P V has completed:
-  // wgmma reads its A registers while it runs. The f32 values pass through
-  // the wait, which keeps the rounding below it.
+  // P is rounded into the registers (or P_s) P V reads only once P V has
+  // completed: wgmma reads its A operand while it runs. The f32 values
+  // pass through the wait, which keeps the rounding below it.
   SmallVector<Value> inFlight = {issuedOutput};
   llvm::append_range(inFlight, step.pairs);
   auto waited = WarpgroupMmaWaitOp::create(b(), loc, inFlight, 0);
   hooks.releasePreviousValues();
-  SmallVector<Value> next = {step.newMax[0], step.newMax[1], step.sums[0],
-                             step.sums[1],
-                             rescale(waited.getResult(0), step.alphas)};
-  llvm::append_range(
-      next, rounded(SmallVector<Value>(waited.getResults().drop_front())));
-  return next;
+  return nextState(step, rescale(waited.getResult(0), step.alphas),
+                   SmallVector<Value>(waited.getResults().drop_front()));
 }
 
 SmallVector<Value> WarpgroupMmaVariant::lastValues(const KeyBlockAt &previous,

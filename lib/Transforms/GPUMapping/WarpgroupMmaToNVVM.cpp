@@ -31,8 +31,10 @@
 
 #include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/Matchers.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -52,6 +54,25 @@ Value sharedAddressIn16Bytes(ConversionPatternRewriter &rewriter, Location loc,
   return LLVM::LShrOp::create(
       rewriter, loc, address,
       LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(), 4));
+}
+
+/// A descriptor `base + c` with c a constant (the kernel writes each K
+/// step's descriptor so: a block's base plus the step's offset / 16), split
+/// into (base, c); (descriptor, 0) otherwise. The constant goes into the
+/// wgmma's PTX as an immediate, so that LLVM sees one base per operand
+/// tile: given the sums, it hoists every loop-invariant one out of the key
+/// loop and keeps each live in two registers (P V from shared memory at
+/// 192 x 192: 12 descriptors, 24 registers).
+std::pair<Value, int64_t> splitConstantAddend(Value descriptor) {
+  Operation *sum = descriptor.getDefiningOp();
+  if (!sum || !isa<LLVM::AddOp, arith::AddIOp>(sum))
+    return {descriptor, 0};
+  for (int64_t i = 0; i < 2; ++i) {
+    APInt constant;
+    if (matchPattern(sum->getOperand(i), m_ConstantInt(&constant)))
+      return {sum->getOperand(1 - i), constant.getSExtValue()};
+  }
+  return {descriptor, 0};
 }
 
 /// Inline PTX with side effects (never moved across another or dropped).
@@ -104,12 +125,25 @@ struct WarpgroupMmaLowering : ConvertOpToLLVMPattern<WarpgroupMmaOp> {
       constraints += std::to_string(r) + ",";
     std::string aOperand;
     int64_t next = 2 * registers;
-    if (fromShared) {
-      Value base = sharedAddressIn16Bytes(rewriter, loc, adaptor.getABuffer());
-      operands.push_back(
-          LLVM::AddOp::create(rewriter, loc, adaptor.getA(), base));
+    // Descriptor operands with a constant addend: `add.s64` into a register
+    // of the asm's own, so the constant stays out of LLVM's sight.
+    std::string offsets;
+    auto descriptorOperand = [&](Value descriptor, Value buffer,
+                                 StringRef name) {
+      auto [base, addend] = splitConstantAddend(descriptor);
+      operands.push_back(LLVM::AddOp::create(
+          rewriter, loc, base, sharedAddressIn16Bytes(rewriter, loc, buffer)));
       constraints += "l,";
-      aOperand = "$" + std::to_string(next++);
+      std::string operand = "$" + std::to_string(next++);
+      if (addend == 0)
+        return operand;
+      offsets += llvm::formatv(".reg .b64 {0};\nadd.s64 {0}, {1}, {2};\n", name,
+                               operand, addend)
+                     .str();
+      return name.str();
+    };
+    if (fromShared) {
+      aOperand = descriptorOperand(adaptor.getA(), adaptor.getABuffer(), "da");
     } else {
       // !llvm.array<4 x vector<2 x f16>>: each register one b32.
       aOperand = "{";
@@ -122,11 +156,8 @@ struct WarpgroupMmaLowering : ConvertOpToLLVMPattern<WarpgroupMmaOp> {
       }
       aOperand += "}";
     }
-    Value bBase = sharedAddressIn16Bytes(rewriter, loc, adaptor.getBBuffer());
-    operands.push_back(
-        LLVM::AddOp::create(rewriter, loc, adaptor.getBDescriptor(), bBase));
-    constraints += "l,";
-    std::string bOperand = "$" + std::to_string(next++);
+    std::string bOperand =
+        descriptorOperand(adaptor.getBDescriptor(), adaptor.getBBuffer(), "db");
     operands.push_back(LLVM::ConstantOp::create(
         rewriter, loc, i32, op.getIgnoreAccumulator() ? 0 : 1));
     constraints += "r";
@@ -140,10 +171,11 @@ struct WarpgroupMmaLowering : ConvertOpToLLVMPattern<WarpgroupMmaOp> {
     std::string immediates = std::string(fromShared ? "1, 1, 0, " : "1, 1, ") +
                              (op.getTransposeB() ? "1" : "0");
     std::string text = llvm::formatv(
-        "{{\n.reg .pred p;\nsetp.ne.b32 p, {0}, 0;\n"
+        "{{\n.reg .pred p;\nsetp.ne.b32 p, {0}, 0;\n{7}"
         "wgmma.mma_async.sync.aligned.m64n{1}k16.f32.{2}.{2} {{{3}}, {4}, "
         "{5}, p, {6};\n}\n",
-        scale, op.getN(), type, outputs, aOperand, bOperand, immediates);
+        scale, op.getN(), type, outputs, aOperand, bOperand, immediates,
+        offsets);
 
     auto resultType = LLVM::LLVMStructType::getLiteral(
         rewriter.getContext(), SmallVector<Type>(registers, f32));

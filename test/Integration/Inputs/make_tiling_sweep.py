@@ -132,6 +132,10 @@ CASES = [
      "Hopper's kernel under the causal band with 32-key blocks: the diagonal of a 128-row query block crosses 5 key blocks, walked first and masked, before the unmasked loop; Nk - Nq = 30, so the first row of each query block sees all but the last 2 keys of a block (a block too many unmasked shows them); tails in both lengths"),
     ("kernel-wgmma-causal-top-left-splits3", 1, 2, 1, 333, 200, 64, 64, "bf16", None, "top_left", None, True, False, (128, 16, 2, 3, False, 8),
      "Hopper's kernel, causal top-left with Nq > Nk (the last rows see every key, none of their blocks masked), 16-key blocks in 3 key splits, MQA"),
+    # FlashAttention-3's d = 64 tile: 192 x 192 fits three compute
+    # warpgroups' 160 registers only with P V reading P from shared memory.
+    ("kernel-wgmma-shared-probabilities", 1, 2, 2, 400, 500, 64, 64, "f16", None, None, None, True, False, (192, 192, 2, 1, False, 12),
+     "Hopper's TMA producer kernel at FlashAttention-3's 192 x 192 (three compute warpgroups), where P V reads P from shared memory: 3 key blocks (the first, an overlapped one, the last's P V after the loop), tails in both lengths"),
     ("kernel-mma-pack-gqa-splits5", 1, 16, 2, 1, 300, 128, 128, "f16", ("bias", (1, 1, 1, 300)), None, None, True, False, (64, 32, 2, 5, True),
      "grouped-query packing in the tensor-core kernel: 8 heads of one query row fill half of a 16-row tile, a bias broadcast over heads and rows, 5 key splits, two cp.async stages"),
 ]
@@ -538,21 +542,6 @@ def main():
         # refused at the op and only the host paths run (issue 50).
         chunk = next(c for c in (16, 8, 4, 2, 1) if bkv % c == 0)
         fma_refused = not mma and dv + 2 * chunk + 80 > 255
-        if fma_refused:
-            lines.append("// RUN: not fa-opt %s --fa-cpu-pipeline=gpu-kernel=sm_90 -o /dev/null 2>&1"
-                         " | FileCheck %s --check-prefix=REFUSED\n")
-            lines.append(f"// REFUSED: error: 'fa.attention' op the tiling written on the op "
-                         f"({bq} x {bkv}, {warps} warp{'s' if warps > 1 else ''}, {stages} stage"
-                         f"{'s' if stages > 1 else ''}) needs about {dv + 2 * chunk + 80} "
-                         "registers per thread; sm_90 allows 255\n")
-        else:
-            lines.append("// RUN: fa-opt %s --fa-cpu-pipeline=gpu-kernel=sm_90 | %mlir-run > %t.kernel\n")
-            lines.append(f"// RUN: %compare %t.kernel %t.reference --rtol {rtol} --atol {atol}\n")
-            # The kernel's threads in reverse order within each barrier
-            # interval: a race shows as a difference (fa-emulate-threads-on-cpu).
-            lines.append('// RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_90 thread-order=reverse"'
-                         " | %mlir-run > %t.reverse\n")
-            lines.append(f"// RUN: %compare %t.reverse %t.reference --rtol {rtol} --atol {atol}\n")
         # Hopper's kernels (WarpgroupMmaKernel.cpp, KernelModel.h's
         # warpgroupMmaKernel): S = Q Kᵀ and P V on wgmma where D and Dv are multiples of 64
         # and every warp holds 16 rows of 64-row warpgroups; by default with
@@ -565,7 +554,60 @@ def main():
         banded = causal or window
         wgmma_registers = (dv / 2 + bkv + d / 4 + max(d - dv, 0) / 2 +
                            (24 if banded else 0) + (10 if stages == 1 else 0) + 14)
+        wgmma_tiling = wgmma
         wgmma = wgmma and wgmma_registers <= 240
+        # The TMA producer kernel alone where its own model admits what the
+        # cp.async one refuses: P V reading P from shared memory
+        # (KernelModel.cpp, sharedProbabilitiesTiling) at Dv = 64, key
+        # blocks of whole 64-column blocks, the overlapped schedule, within
+        # the share of 3 compute warpgroups (160) or fewer (240).
+        share = 160 if warps == 12 else 240
+        tma_extras = (8 if banded else 0) + (bkv / 4 + 8 if mask else 0)
+        carried_p = dv / 2 + 3 * bkv / 4 + d / 8 + 24 + tma_extras
+        shared_p = (wgmma_tiling and not wgmma and dv == 64 and bkv % 64 == 0
+                    and stages >= 2 and carried_p > share
+                    and carried_p - bkv / 4 <= share)
+        if fma_refused:
+            lines.append("// RUN: not fa-opt %s --fa-cpu-pipeline=gpu-kernel=sm_90 -o /dev/null 2>&1"
+                         " | FileCheck %s --check-prefix=REFUSED\n")
+            lines.append(f"// REFUSED: error: 'fa.attention' op the tiling written on the op "
+                         f"({bq} x {bkv}, {warps} warp{'s' if warps > 1 else ''}, {stages} stage"
+                         f"{'s' if stages > 1 else ''}) needs about {dv + 2 * chunk + 80} "
+                         "registers per thread; sm_90 allows 255\n")
+        elif shared_p:
+            # The tiling is the TMA producer kernel's alone: the mma.sync
+            # kernel's warps hold a whole 192-key S each, past sm_90's
+            # registers for 12 warps (the message's numbers are the mma.sync
+            # model's; the check stops before them).
+            lines.append("// RUN: not fa-opt %s --fa-cpu-pipeline=gpu-kernel=sm_90 -o /dev/null 2>&1"
+                         " | FileCheck %s --check-prefix=REFUSED\n")
+            lines.append(f"// REFUSED: error: 'fa.attention' op the tiling written on the op "
+                         f"({bq} x {bkv}, {warps} warps, {stages} stage"
+                         f"{'s' if stages > 1 else ''}) needs about\n")
+        else:
+            lines.append("// RUN: fa-opt %s --fa-cpu-pipeline=gpu-kernel=sm_90 | %mlir-run > %t.kernel\n")
+            lines.append(f"// RUN: %compare %t.kernel %t.reference --rtol {rtol} --atol {atol}\n")
+            # The kernel's threads in reverse order within each barrier
+            # interval: a race shows as a difference (fa-emulate-threads-on-cpu).
+            lines.append('// RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_90 thread-order=reverse"'
+                         " | %mlir-run > %t.reverse\n")
+            lines.append(f"// RUN: %compare %t.reverse %t.reference --rtol {rtol} --atol {atol}\n")
+        if shared_p:
+            lines.append("// RUN: fa-opt %s --fa-cpu-pipeline=gpu-kernel=sm_90a | %mlir-run > %t.wgmma\n")
+            lines.append(f"// RUN: %compare %t.wgmma %t.reference --rtol {rtol} --atol {atol}\n")
+            lines.append('// RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_90a thread-order=reverse"'
+                         " | %mlir-run > %t.wgmma-reverse\n")
+            lines.append(f"// RUN: %compare %t.wgmma-reverse %t.reference --rtol {rtol} --atol {atol}\n")
+            lines.append("// RUN: fa-opt %s --fa-select-tiles=target=sm_90a "
+                         '"--fa-distribute-attention=warpgroup-mma=true tma-producer=true overlap-softmax=true"'
+                         " | FileCheck %s --check-prefix=SHARED-P\n")
+            # P's pairs stored to its own tile, fenced for the async proxy,
+            # the warp synced; P V's A read through a descriptor from it.
+            lines.append(f"// SHARED-P: memref.alloc() : memref<{bq}x{bkv}x{dtype}, #gpu.address_space<workgroup>>\n")
+            lines.append("// SHARED-P: vector.store\n")
+            lines.append("// SHARED-P: nvvm.fence.proxy\n")
+            lines.append("// SHARED-P: nvvm.bar.warp.sync\n")
+            lines.append("// SHARED-P: fa.warpgroup_mma {{.*}} in {{.*}} in {{.*}} {transpose_b}\n")
         if wgmma:
             lines.append("// RUN: fa-opt %s --fa-cpu-pipeline=gpu-kernel=sm_90a | %mlir-run > %t.wgmma\n")
             lines.append(f"// RUN: %compare %t.wgmma %t.reference --rtol {rtol} --atol {atol}\n")
@@ -588,7 +630,7 @@ def main():
             lines.append("// WGMMA: fa.warpgroup_mma {{.*}} {ignore_accumulator}\n")
             lines.append("// WGMMA: fa.warpgroup_mma_wait\n")
             lines.append("// WGMMA: fa.warpgroup_mma {{.*}} {transpose_b}\n")
-        if mma:
+        if mma and not shared_p:
             # The earlier tensor-core kernel (S and P through shared memory),
             # kept as the baseline the register-resident one is measured
             # against, stays numerically checked.
@@ -597,7 +639,8 @@ def main():
             lines.append(f"// RUN: %compare %t.shared %t.reference --rtol {rtol} --atol {atol}\n")
         # Each path on its own against the float64 oracle, which shares no
         # code with fa-opt (the reference and the tiled path share builders).
-        checked = ("reference", "tiled") + (() if fma_refused else ("kernel",))
+        checked = ("reference", "tiled") + (() if fma_refused else
+                                            ("wgmma",) if shared_p else ("kernel",))
         lines.append("// RUN: %python %S/../Inputs/sweep_oracle.py %s "
                      + " ".join(f"%t.{o}" for o in checked)
                      + " | FileCheck %s --check-prefix=ORACLE\n")

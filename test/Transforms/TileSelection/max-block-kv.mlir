@@ -12,7 +12,7 @@
 // 16-row warps (Nk = 10's 16-row tile: 64 rows, 4 warps) and leaves one
 // that is already so (192 rows, 12 warps) alone.
 // RUN: fa-opt %s --fa-select-tiles="target=sm_90a warpgroup-tiles=true report=-" | FileCheck %s --check-prefix=WARPGROUP
-// WARPGROUP: "block_q":192,"block_kv":128,"warps":12,
+// WARPGROUP: "block_q":192,"block_kv":192,"warps":12,
 // WARPGROUP-NOT: rounded up
 // WARPGROUP: "nk":10,
 // WARPGROUP-SAME: "block_q":64,"block_kv":16,"warps":4,

@@ -33,10 +33,17 @@ constexpr int64_t kBlockSizes[] = {16, 32, 64, 128, 256};
 /// Key blocks FA2's search tries for the tensor-core kernel (see selectFA2).
 constexpr int64_t kPreferredKeyBlockSizesMma[] = {32, 64, 128};
 /// For sm_90a's TMA producer kernel, FlashAttention-3's tiles join the
-/// search: 192-row blocks (three compute warpgroups) and 80- and
-/// 176-key blocks (arXiv 2407.08608; its hopper/tile_size.h).
+/// search: 192-row blocks (three compute warpgroups) and 80-, 176- and
+/// 192-key blocks (arXiv 2407.08608; its hopper/tile_size.h).
 constexpr int64_t kWarpgroupBlockSizes[] = {64, 128, 192};
-constexpr int64_t kWarpgroupKeyBlockSizes[] = {32, 64, 80, 128, 176};
+constexpr int64_t kWarpgroupKeyBlockSizes[] = {32, 64, 80, 128, 176, 192};
+/// The widest key block whose P the TMA producer kernel's register model
+/// has been fitted to in registers (ptxas, up to 176 keys; docs/Hopper.md).
+/// Wider ones only with P in shared memory (sharedProbabilitiesTiling), as
+/// FlashAttention-3 takes 192 keys only at d = 64 with P V from shared
+/// memory: 128 x 192 at d = 64 with P in registers, estimated 216 of 240,
+/// spilled 112 bytes causal at N = 257 (bf16).
+constexpr int64_t kWidestRegisterProbabilities = 176;
 /// Rows of an mma.sync tile: each warp owns at least this many query rows.
 constexpr int64_t kRowsPerWarp = 16;
 /// Warps (times pipeline stages in flight) an SM needs to hide memory
@@ -510,6 +517,10 @@ TileSelection selectFA2(const AttentionShape &shape,
                  !tmaProducerTiling(Tiling{blockQ, blockKV, warps, stages},
                                     shape)))
               continue;
+            if (warpgroupTiles && blockKV > kWidestRegisterProbabilities &&
+                !sharedProbabilitiesTiling(
+                    Tiling{blockQ, blockKV, warps, stages}, shape))
+              continue;
             ++considered;
             Tiling tiling{blockQ, blockKV, warps, stages};
             TileCosts costs = evaluateTiling(tiling, shape, target);
@@ -545,17 +556,29 @@ TileSelection selectFA2(const AttentionShape &shape,
             // rescale over Dv / 2 registers per thread) is spread over
             // more keys, and each wgmma is larger, while the kernel runs
             // one block per SM whatever its tile.
+            // Under a causal band, a TMA producer tiling whose compute
+            // warpgroups cannot spare the split walk's registers masks
+            // every key block (KernelPlan::splitCausalWalk): it ranks
+            // after the ones that split, whatever its area (d = 128: a
+            // causal 128 x 176 masks all 1016 statements of each block,
+            // 128 x 128 runs its unmasked blocks in 530).
             auto key = [&](const TileDecision &d, double cost) {
               bool fma = mmaCapable && !tensorCoreKernel(d.tiling, shape);
               bool wgmma = warpgroupMmaKernel(d.tiling, shape);
               bool mmaSync = wgmmaCapable && !wgmma;
               bool oneStage = wgmmaCapable && d.tiling.stages < 2;
-              int64_t area = wgmma && tmaProducerTiling(d.tiling, shape)
-                                 ? d.tiling.blockQ * d.tiling.blockKV
-                                 : 0;
-              return std::make_tuple(fma, mmaSync, oneStage, -area, cost,
-                                     d.tiling.stages, d.tiling.warps,
-                                     -d.tiling.blockQ, -d.tiling.blockKV);
+              bool tma = wgmma && tmaProducerTiling(d.tiling, shape);
+              int64_t area = tma ? d.tiling.blockQ * d.tiling.blockKV : 0;
+              bool unsplitCausal =
+                  tma && shape.causalOffset &&
+                  !planKernel(d.tiling, shape, shape.elementBytes,
+                              shape.elementBytes,
+                              modelKernelOptions(shape, target))
+                       .splitCausalWalk;
+              return std::make_tuple(fma, mmaSync, oneStage, unsplitCausal,
+                                     -area, cost, d.tiling.stages,
+                                     d.tiling.warps, -d.tiling.blockQ,
+                                     -d.tiling.blockKV);
             };
             TileDecision candidate;
             candidate.tiling = tiling;
@@ -586,7 +609,7 @@ TileSelection selectFA2(const AttentionShape &shape,
   llvm::raw_string_ostream os(why);
   os << "fa2 searched " << considered << " candidates"
      << (widened          ? " (16 to 256, as no 64/128 tile fits)"
-         : warpgroupTiles ? " ({64, 128, 192} x {32, 64, 80, 128, 176})"
+         : warpgroupTiles ? " ({64, 128, 192} x {32, 64, 80, 128, 176, 192})"
          : mmaCapable     ? " ({64, 128} x {32, 64, 128})"
                           : " ({64, 128} x {64, 128})")
      << ", " << fitting << " fit in " << target.sharedMemoryPerBlock
