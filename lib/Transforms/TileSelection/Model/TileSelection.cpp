@@ -621,6 +621,11 @@ TileSelection selectFA2(const AttentionShape &shape,
           "warpgroups) rank first, then the other tensor-core ones, and among "
           "them those of two or more K/V stages rank first (a block loads "
           "while the one before it computes)"
+       << (shape.tmaProducerKernel && shape.causalOffset
+               ? ", then those whose causal walk splits into masked and "
+                 "unmasked blocks (the compute registers allow the second "
+                 "loop)"
+               : "")
        << (shape.tmaProducerKernel
                ? ", then the largest tile (FlashAttention-3's rule: the key "
                  "block's fixed work spread over more keys, one block per "
