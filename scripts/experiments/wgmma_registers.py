@@ -149,7 +149,9 @@ def tma_need(fa_opt, tmp, d, bq, bkv, warps, causal):
     if report.returncode:
         return None
     estimate = json.loads(report.stdout.splitlines()[0])["regs_per_thread_est"]
-    built = subprocess.run([fa_opt, source, "--fa-gpu-pipeline=chip=sm_90a format=isa"],
+    # The tiling as written: no retile by fa-confirm-tiles-with-ptxas.
+    built = subprocess.run([fa_opt, source,
+                            "--fa-gpu-pipeline=chip=sm_90a format=isa confirm-tiles=false"],
                            capture_output=True, text=True)
     if built.returncode:
         return (estimate, "build failed")
@@ -163,7 +165,7 @@ def main_tma(fa_opt):
     with tempfile.TemporaryDirectory() as tmp:
         for d in (64, 128, 256):
             for bq, warps in ((128, 8), (192, 12)):
-                for bkv in (32, 64, 80, 96, 128, 176):
+                for bkv in (32, 64, 80, 96, 128, 176, 192):
                     for causal in (False, True):
                         result = tma_need(fa_opt, tmp, d, bq, bkv, warps, causal)
                         if result is None:
