@@ -223,13 +223,10 @@ TEST(GPUKernel, PlanUsesWgmmaOnlyWhenAskedAndAllowed) {
 }
 
 // The causal walk splits (diagonal blocks masked first, then an unmasked
-// loop) under the causal band alone, and on the TMA producer kernel only
-// where its compute threads have kCausalSplitRegisters to spare: d = 128,
-// 128 x 128 is estimated at 64 + 96 + 8 + 32 = 200 of 240, d = 256,
-// 128 x 80 at 128 + 60 + 8 + 32 = 228; d = 128, 128 x 176 at 64 + 132 + 8
-// + 32 = 236, too close to the 240 (tile selection ranks it after the
-// tilings that split).
-TEST(GPUKernel, CausalWalkSplitsWhereTheRegistersAllow) {
+// loop) under the causal band alone, in every kernel: with the wgmma
+// descriptors as immediates the TMA producer kernel's second loop costs no
+// register ptxas measures, so the plan no longer asks the register model.
+TEST(GPUKernel, CausalWalkSplitsUnderTheCausalBandAlone) {
   KernelOptions tma{true, true, true, true, true};
   KernelOptions mmaSync{true, true, true, false};
   AttentionShape d128 = makeShape(4096, 128, 2);
@@ -241,6 +238,8 @@ TEST(GPUKernel, CausalWalkSplitsWhereTheRegistersAllow) {
   EXPECT_TRUE(
       planKernel(Tiling{128, 128, 8, 2}, d128, 2, 2, tma).splitCausalWalk);
   EXPECT_TRUE(
+      planKernel(Tiling{128, 176, 8, 2}, d128, 2, 2, tma).splitCausalWalk);
+  EXPECT_TRUE(
       planKernel(Tiling{128, 64, 4, 1}, d128, 2, 2, mmaSync).splitCausalWalk);
   AttentionShape windowed = d128;
   windowed.window = AttentionShape::Window{64, 0, 0};
@@ -250,16 +249,32 @@ TEST(GPUKernel, CausalWalkSplitsWhereTheRegistersAllow) {
   masked.maskOperand = true;
   EXPECT_FALSE(
       planKernel(Tiling{128, 64, 4, 1}, masked, 2, 2, mmaSync).splitCausalWalk);
-  EXPECT_FALSE(
-      planKernel(Tiling{128, 176, 8, 2}, d128, 2, 2, tma).splitCausalWalk);
-  AttentionShape d256 = makeShape(4096, 256, 2);
-  d256.mmaOperands = true;
-  d256.tmaProducerKernel = true;
-  d256.causalOffset = 0;
-  EXPECT_TRUE(
-      planKernel(Tiling{128, 80, 8, 2}, d256, 2, 2, tma).splitCausalWalk);
-  EXPECT_TRUE(
-      planKernel(Tiling{128, 64, 8, 2}, d256, 2, 2, mmaSync).splitCausalWalk);
+}
+
+// The TMA producer kernel's register model under a causal band: what the
+// kernel without the band needs (192 x 128 at d = 64: 32 + 96 + 32 = 160,
+// FlashAttention-3's causal tile in three warpgroups' 160), but where a
+// static walk spans exactly two key blocks, B_c / 2 more (ptxas: over 256
+// at 128 x 176, d = 64, N = 257, where 196 + 44 = 240 would have fit).
+TEST(Registers, CausalBandCostsOnlyItsTwoBlockWalk) {
+  TargetDescription sm90a = preset("sm_90a");
+  AttentionShape d64 = makeShape(4096, 64, 2);
+  d64.mmaOperands = true;
+  d64.tmaProducerKernel = true;
+  d64.causalOffset = 0;
+  EXPECT_EQ(registersPerThread(Tiling{192, 128, 12, 2}, d64, sm90a), 160);
+  AttentionShape twoBlocks = d64;
+  twoBlocks.queryLen = twoBlocks.keyLen = 257;
+  EXPECT_EQ(registersPerThread(Tiling{128, 176, 8, 2}, twoBlocks, sm90a),
+            196 + 88);
+  AttentionShape plain = twoBlocks;
+  plain.causalOffset.reset();
+  EXPECT_EQ(registersPerThread(Tiling{128, 176, 8, 2}, plain, sm90a), 196 + 44);
+  // A window keeps its 8.
+  AttentionShape windowed = d64;
+  windowed.causalOffset.reset();
+  windowed.window = AttentionShape::Window{256, 0, 0};
+  EXPECT_EQ(registersPerThread(Tiling{192, 128, 12, 2}, windowed, sm90a), 168);
 }
 
 // With a page table, a key block must lie in one page for its one TMA box:

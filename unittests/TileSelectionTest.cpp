@@ -76,13 +76,14 @@ TEST(FA2Policy, TmaProducerKernelTakesFlashAttention3Tiles) {
   // The largest tile whose compute registers fit the warpgroups' share:
   // FlashAttention-3's 192 x 192 at d = 64 (three compute warpgroups, 160
   // registers each, P V from shared memory) and 128 x 176 at d = 128, and
-  // under a causal mask 128 x 128 at both.
+  // under a causal mask its 192 x 128 and 128 x 128 (key blocks of at most
+  // 128 there).
   struct Case {
     int64_t d, blockQ, blockKV, warps;
     bool causal;
   };
   for (Case c : {Case{64, 192, 192, 12, false}, Case{128, 128, 176, 8, false},
-                 Case{128, 128, 128, 8, true}}) {
+                 Case{64, 192, 128, 12, true}, Case{128, 128, 128, 8, true}}) {
     AttentionShape shape = makeShape(4096, c.d, 2);
     shape.mmaOperands = true;
     shape.tmaProducerKernel = true;

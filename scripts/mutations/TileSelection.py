@@ -3,20 +3,16 @@ The fields of an entry: scripts/mutations/__init__.py."""
 from . import Mutation
 
 MUTATIONS = [
-    # Issue 53: a causal TMA tiling that cannot split its walk ranks after
-    # those that can.
+    # Issue 53: FlashAttention-3's causal key blocks.
     Mutation(
-        name="unsplit-causal-ranks-by-area",
+        name="causal-key-blocks-uncapped",
         function="selectFA2",
-        old="""              bool unsplitCausal =
-                  tma && shape.causalOffset &&""",
-        new="""              bool unsplitCausal =
-                  false && shape.causalOffset &&""",
+        old="""            if (warpgroupTiles && shape.causalOffset &&
+                blockKV > kWidestCausalKeyBlock)""",
+        new="""            if (warpgroupTiles && shape.causalOffset &&
+                blockKV > 2 * kWidestCausalKeyBlock)""",
         tests=["unittests"],
-        description="causal d = 128 takes 128 x 176, whose every key block is masked, over FlashAttention-3's 128 x 128"),
-    # Issue 53: decode within 10% of one read of K and V (the splits'
-    # workspace budget, FlashAttention-3's packing rule, tiles ranked by
-    # their split cost).
+        description="causal d = 128 takes 128 x 176 over FlashAttention-3's causal 128 x 128"),
     Mutation(
         name="split-workspace-budget-ignored",
         function="mlir::fa::chooseKVSplits",

@@ -181,9 +181,10 @@ struct KernelPlan {
   /// Under a causal band (no window, no mask operand): the key blocks are
   /// walked from the last, the ones the diagonal crosses first, masked, and
   /// the rest in a loop without element masks (FlashAttention-2's and -3's
-  /// split); the TMA producer kernel only where its compute warpgroups have
-  /// kCausalSplitRegisters to spare for the second loop. Else every block
-  /// is masked.
+  /// split), in every kernel: on the TMA producer kernel the second loop
+  /// costs no register ptxas can measure once the wgmma descriptors are
+  /// immediates (192 x 128 at d = 64: 160 at N = 257 to 4096 and run time,
+  /// as without the band; docs/Hopper.md). Else every block is masked.
   bool splitCausalWalk = false;
   /// K/V tiles prefetched with cp.async, 16 bytes per thread and step.
   bool asyncCopies = false;
@@ -195,13 +196,6 @@ struct KernelPlan {
   /// One line, e.g. "register fragments, cp.async, 128 threads, 2 stages".
   std::string describe() const;
 };
-
-/// What the TMA producer kernel's split causal walk (a masked loop over the
-/// diagonal blocks before the unmasked one) costs its compute threads,
-/// measured with ptxas (CUDA 13, sm_90a; test/GPU/hopper-lengths.test): at
-/// d = 256, 128 x 64 (estimated 240 of 240) it spilled 16 bytes at N =
-/// 1000; at d = 64 and 128 nothing at any length.
-constexpr int64_t kCausalSplitRegisters = 8;
 
 /// How a warp-specialized kernel's register file is split (setmaxnreg):
 /// the producer warpgroup keeps `producer` registers per thread, each of

@@ -44,6 +44,12 @@ constexpr int64_t kWarpgroupKeyBlockSizes[] = {32, 64, 80, 128, 176, 192};
 /// memory: 128 x 192 at d = 64 with P in registers, estimated 216 of 240,
 /// spilled 112 bytes causal at N = 257 (bf16).
 constexpr int64_t kWidestRegisterProbabilities = 176;
+/// The widest key block searched under a causal band: FlashAttention-3's
+/// causal tiles are 192 x 128 (d = 64), 128 x 128 (d = 128) and 128 x 80
+/// (d = 256), narrower than its non-causal 192 and 176 keys, since the
+/// blocks the diagonal crosses are masked and wider ones mask more keys
+/// per query block (hopper/tile_size.h).
+constexpr int64_t kWidestCausalKeyBlock = 128;
 /// Rows of an mma.sync tile: each warp owns at least this many query rows.
 constexpr int64_t kRowsPerWarp = 16;
 /// Warps (times pipeline stages in flight) an SM needs to hide memory
@@ -521,6 +527,9 @@ TileSelection selectFA2(const AttentionShape &shape,
                 !sharedProbabilitiesTiling(
                     Tiling{blockQ, blockKV, warps, stages}, shape))
               continue;
+            if (warpgroupTiles && shape.causalOffset &&
+                blockKV > kWidestCausalKeyBlock)
+              continue;
             ++considered;
             Tiling tiling{blockQ, blockKV, warps, stages};
             TileCosts costs = evaluateTiling(tiling, shape, target);
@@ -556,29 +565,17 @@ TileSelection selectFA2(const AttentionShape &shape,
             // rescale over Dv / 2 registers per thread) is spread over
             // more keys, and each wgmma is larger, while the kernel runs
             // one block per SM whatever its tile.
-            // Under a causal band, a TMA producer tiling whose compute
-            // warpgroups cannot spare the split walk's registers masks
-            // every key block (KernelPlan::splitCausalWalk): it ranks
-            // after the ones that split, whatever its area (d = 128: a
-            // causal 128 x 176 masks all 1016 statements of each block,
-            // 128 x 128 runs its unmasked blocks in 530).
             auto key = [&](const TileDecision &d, double cost) {
               bool fma = mmaCapable && !tensorCoreKernel(d.tiling, shape);
               bool wgmma = warpgroupMmaKernel(d.tiling, shape);
               bool mmaSync = wgmmaCapable && !wgmma;
               bool oneStage = wgmmaCapable && d.tiling.stages < 2;
-              bool tma = wgmma && tmaProducerTiling(d.tiling, shape);
-              int64_t area = tma ? d.tiling.blockQ * d.tiling.blockKV : 0;
-              bool unsplitCausal =
-                  tma && shape.causalOffset &&
-                  !planKernel(d.tiling, shape, shape.elementBytes,
-                              shape.elementBytes,
-                              modelKernelOptions(shape, target))
-                       .splitCausalWalk;
-              return std::make_tuple(fma, mmaSync, oneStage, unsplitCausal,
-                                     -area, cost, d.tiling.stages,
-                                     d.tiling.warps, -d.tiling.blockQ,
-                                     -d.tiling.blockKV);
+              int64_t area = wgmma && tmaProducerTiling(d.tiling, shape)
+                                 ? d.tiling.blockQ * d.tiling.blockKV
+                                 : 0;
+              return std::make_tuple(fma, mmaSync, oneStage, -area, cost,
+                                     d.tiling.stages, d.tiling.warps,
+                                     -d.tiling.blockQ, -d.tiling.blockKV);
             };
             TileDecision candidate;
             candidate.tiling = tiling;
@@ -622,9 +619,8 @@ TileSelection selectFA2(const AttentionShape &shape,
           "them those of two or more K/V stages rank first (a block loads "
           "while the one before it computes)"
        << (shape.tmaProducerKernel && shape.causalOffset
-               ? ", then those whose causal walk splits into masked and "
-                 "unmasked blocks (the compute registers allow the second "
-                 "loop)"
+               ? ", key blocks of at most 128 under the causal band (as "
+                 "FlashAttention-3's causal tiles)"
                : "")
        << (shape.tmaProducerKernel
                ? ", then the largest tile (FlashAttention-3's rule: the key "
