@@ -207,7 +207,8 @@ MUTATIONS = [
         new="unmaskedFrom = outside.max(\n            outside.addConstant(walk.unmaskedFrom, -kernel.plan.tiling.blockKV), second);",
         tests=[SWEEP + "kernel-wgmma-causal-diagonal-blocks.mlir",
                SWEEP + "kernel-wgmma-causal-top-left-splits3.mlir",
-               "test/Differential/random-programs-hopper.test"],
+               "test/Differential/random-programs-hopper.test",
+               "test/Integration/hopper-causal-tile.test"],
         description="one diagonal block too few walked masked: the block nearest the "
                     "unmasked ones shows its rows keys past their diagonal"),
     Mutation(
