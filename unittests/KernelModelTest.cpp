@@ -532,6 +532,14 @@ TEST(GPUKernel, WideKeyBlocksAtD64KeepPInSharedMemory) {
   // Q 24 KB, two stages of K and V 96 KB, P 72 KB, the barrier slot.
   EXPECT_EQ(sharedLayout(plan, shape).totalBytes(),
             1024 + 24576 + 2 * 49152 + 73728);
+  // P's tile is never padded: 176 keys (22 chunks a row, which Q's or K's
+  // rows would pad) are 176 x 2 bytes a row, 67584 bytes at 192 rows.
+  KernelPlan keys176 = planKernel(Tiling{192, 176, 12, 2}, shape, 2, 2, all);
+  ASSERT_TRUE(keys176.sharedProbabilities);
+  EXPECT_EQ(sharedLayout(keys176, shape).probs->shape,
+            (llvm::SmallVector<int64_t, 4>{192, 176}));
+  EXPECT_EQ(sharedLayout(keys176, shape).totalBytes(),
+            1024 + 24576 + 2 * 2 * 22528 + 67584);
   // Only where the carried P does not fit and the stored one does: not at
   // 192 x 128 (32 + 64 + 32 + 8 + 24 = 160 fits as it is), not with one
   // stage (no overlap, nothing carried), not at Dv = 128 (FlashAttention-3

@@ -219,8 +219,10 @@ SharedLayout mlir::fa::sharedLayout(const KernelPlan &plan,
       tile({plan.stages, tiling.blockKV}, shape.headDim, plan.keyBytes);
   layout.value =
       tile({plan.stages, tiling.blockKV}, shape.valueDim, plan.valueBytes);
+  // P of P V from shared memory: wgmma's core matrices, addressed as one
+  // dimension (WarpgroupMmaKernel.cpp), never padded.
   if (plan.sharedProbabilities)
-    layout.probs = tile({tiling.blockQ}, tiling.blockKV, plan.valueBytes);
+    layout.probs = SharedTile{{tiling.blockQ, tiling.blockKV}, plan.valueBytes};
   if (plan.tensorCores && !plan.registerFragments) {
     layout.results =
         SharedTile{{tiling.blockQ / fragmentRows,

@@ -169,8 +169,8 @@ struct KernelPlan {
   /// wgmma.wait_group 1). The state carries P across blocks.
   bool overlapSoftmax = false;
   /// With overlapSoftmax: P is stored to a shared tile [block_q][block_kv]
-  /// (column blocks of 64, 128-byte swizzle) and P V reads both of its
-  /// operands by descriptor, so no P is carried across blocks in registers
+  /// (wgmma's core matrices, unswizzled) and P V reads both of its operands
+  /// by descriptor, so no P is carried across blocks in registers
   /// (FlashAttention-3's MmaPV_is_RS = false; sharedProbabilitiesTiling).
   bool sharedProbabilities = false;
   /// With tmaProducer and two or more compute warpgroups: the warpgroups
@@ -273,6 +273,8 @@ struct SharedLayout {
   /// since its tiles start on the 128-byte swizzle pattern's boundary.
   int64_t reservedBytes = 0;
   SharedTile query, key, value;
+  /// `probs` is also P of the TMA producer kernel's P V from shared memory
+  /// (KernelPlan::sharedProbabilities), [block_q][block_kv] unpadded.
   std::optional<SharedTile> results, probs;
   /// Everything, each tile at the next 16-byte aligned offset.
   int64_t totalBytes() const;
@@ -299,8 +301,9 @@ bool tmaProducerTiling(const Tiling &tiling, const AttentionShape &shape);
 /// for P V (KernelPlan::sharedProbabilities), as the model assumes with
 /// the default schedules: only where P carried in registers across blocks
 /// does not fit the compute warpgroups' register share and P in shared
-/// memory does, with key blocks of whole 64-column blocks, two or more
-/// stages and no score_mod (the overlapped schedule). Only at Dv = 64:
+/// memory does, with two or more stages and no score_mod (the overlapped
+/// schedule), and no causal band, window or mask operand (measured past
+/// the model there; KernelModel.cpp). Only at Dv = 64:
 /// FlashAttention-3 reads P from shared memory only at d <= 64, for its
 /// 192 x 192 tile (hopper/tile_size.h), and keeps 128 x 176 with P in
 /// registers at d = 128; P V's extra shared-memory traffic (the stores,

@@ -22,10 +22,10 @@
 // With KernelPlan::sharedProbabilities (FlashAttention-3's MmaPV_is_RS =
 // false, its 192 x 192 tile at d = 64) P is not carried to the next block
 // in registers: once the P V that read the previous P has completed, each
-// thread stores its rounded pairs to P_s, a [block_q][block_kv] tile in
-// Q_s's column-block layout, and P V reads A through descriptors as Q K^T
-// reads Q. A thread's stores reach wgmma's async proxy after its own
-// proxy fence; the warp's lanes then meet at bar.warp.sync, since each
+// thread stores its rounded pairs to P_s, a [block_q][block_kv] tile of
+// wgmma's core matrices unswizzled (storeProbabilities), and P V reads A
+// through descriptors. A thread's stores reach wgmma's async proxy after its
+// own proxy fence; the warp's lanes then meet at bar.warp.sync, since each
 // warp's share of a wgmma reads only its own 16 rows of A (FlashAttention-3
 // synchronizes the warp, not the warpgroup, for the same reason). The CPU
 // model places a barrier in front of every wgmma that follows a store
@@ -141,7 +141,7 @@ private:
   /// The same at `byteBase` + `byteOffset` (a multiple of 16), written as
   /// the descriptor of `byteBase` plus a constant: the GPU lowering issues
   /// the constant as an immediate of the wgmma's PTX, and the steps of a
-  /// tile share one live base (fa-lower-warpgroup-mma).
+  /// tile share one live base (WarpgroupMmaToNVVM.cpp).
   Value descriptor(Value byteBase, int64_t byteOffset, int64_t leading,
                    int64_t stride,
                    WgmmaSwizzle swizzle = WgmmaSwizzle::Bytes128);
@@ -423,7 +423,7 @@ void WarpgroupMmaVariant::storeProbabilities(ArrayRef<Value> roundedPairs) {
   Location loc = kernel.loc;
   IndexMath math{b(), loc};
   Lane lane = laneOf(math, self.thread, kMmaM);
-  // P_s holds wgmma's core matrices unswizzled (probabilitiesDescriptor):
+  // P_s holds wgmma's core matrices unswizzled (valueOperands' descriptors):
   // element (row, column) at 8 block_kv (row / 8) + 64 (column / 8) +
   // 8 (row % 8) + column % 8. A thread's rows g and g + 8 of its warp are
   // in consecutive 8-row groups at row % 8 = g, so each of its pairs is at

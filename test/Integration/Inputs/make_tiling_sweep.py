@@ -558,14 +558,15 @@ def main():
         wgmma = wgmma and wgmma_registers <= 240
         # The TMA producer kernel alone where its own model admits what the
         # cp.async one refuses: P V reading P from shared memory
-        # (KernelModel.cpp, sharedProbabilitiesTiling) at Dv = 64, key
-        # blocks of whole 64-column blocks, the overlapped schedule, within
-        # the share of 3 compute warpgroups (160) or fewer (240).
+        # (KernelModel.cpp, sharedProbabilitiesTiling) at Dv = 64 with the
+        # overlapped schedule (two or more stages), no band and no mask,
+        # where P carried in registers (Dv / 2 + 3 Bc / 4 + 32, and
+        # (D - Dv) / 2 where D is wider) exceeds the share of 3 compute
+        # warpgroups (160) or fewer (240) and P stored (Bc / 4 less) fits it.
         share = 160 if warps == 12 else 240
-        tma_extras = (8 if banded else 0) + (bkv / 4 + 8 if mask else 0)
-        carried_p = dv / 2 + 3 * bkv / 4 + d / 8 + 24 + tma_extras
-        shared_p = (wgmma_tiling and not wgmma and dv == 64 and bkv % 64 == 0
-                    and stages >= 2 and carried_p > share
+        carried_p = dv / 2 + 3 * bkv / 4 + 32 + max(d - dv, 0) / 2
+        shared_p = (wgmma_tiling and not wgmma and dv == 64 and stages >= 2
+                    and not banded and not mask and carried_p > share
                     and carried_p - bkv / 4 <= share)
         if fma_refused:
             lines.append("// RUN: not fa-opt %s --fa-cpu-pipeline=gpu-kernel=sm_90 -o /dev/null 2>&1"

@@ -37,12 +37,12 @@ constexpr int64_t kPreferredKeyBlockSizesMma[] = {32, 64, 128};
 /// 192-key blocks (arXiv 2407.08608; its hopper/tile_size.h).
 constexpr int64_t kWarpgroupBlockSizes[] = {64, 128, 192};
 constexpr int64_t kWarpgroupKeyBlockSizes[] = {32, 64, 80, 128, 176, 192};
-/// The widest key block whose P the TMA producer kernel's register model
-/// has been fitted to in registers (ptxas, up to 176 keys; docs/Hopper.md).
-/// Wider ones only with P in shared memory (sharedProbabilitiesTiling), as
+/// The widest key block searched with P carried in registers. Wider ones
+/// only with P in shared memory (sharedProbabilitiesTiling), as
 /// FlashAttention-3 takes 192 keys only at d = 64 with P V from shared
-/// memory: 128 x 192 at d = 64 with P in registers, estimated 216 of 240,
-/// spilled 112 bytes causal at N = 257 (bf16).
+/// memory: with P in registers they fit with no margin at best (128 x 192
+/// at d = 128: 240 of 240 by ptxas at N = 4096), and before the causal
+/// band's cap 128 x 192 at d = 64 spilled 112 bytes causal at N = 257.
 constexpr int64_t kWidestRegisterProbabilities = 176;
 /// The widest key block searched under a causal band: FlashAttention-3's
 /// causal tiles are 192 x 128 (d = 64), 128 x 128 (d = 128) and 128 x 80
