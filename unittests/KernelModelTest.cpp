@@ -222,33 +222,50 @@ TEST(GPUKernel, PlanUsesWgmmaOnlyWhenAskedAndAllowed) {
       planKernel(Tiling{128, 128, 8, 2}, shape, 2, 2, shared).warpgroupMma);
 }
 
-// The causal walk splits (diagonal blocks masked first, then an unmasked
-// loop) under the causal band alone, in every kernel: with the wgmma
+// The walk splits (diagonal blocks masked first, then an unmasked loop, then
+// a window's left edge masked) under a causal or window band without a mask
+// operand, in every kernel: with the wgmma
 // descriptors as immediates the TMA producer kernel's second loop costs no
 // register ptxas measures, so the plan no longer asks the register model.
-TEST(GPUKernel, CausalWalkSplitsUnderTheCausalBandAlone) {
+TEST(GPUKernel, BandWalkSplitsUnlessAMaskOperandMasksEveryBlock) {
   KernelOptions tma{true, true, true, true, true};
   KernelOptions mmaSync{true, true, true, false};
   AttentionShape d128 = makeShape(4096, 128, 2);
   d128.mmaOperands = true;
   d128.tmaProducerKernel = true;
   EXPECT_FALSE(
-      planKernel(Tiling{128, 128, 8, 2}, d128, 2, 2, tma).splitCausalWalk);
+      planKernel(Tiling{128, 128, 8, 2}, d128, 2, 2, tma).splitBandWalk);
   d128.causalOffset = 0;
   EXPECT_TRUE(
-      planKernel(Tiling{128, 128, 8, 2}, d128, 2, 2, tma).splitCausalWalk);
+      planKernel(Tiling{128, 128, 8, 2}, d128, 2, 2, tma).splitBandWalk);
   EXPECT_TRUE(
-      planKernel(Tiling{128, 176, 8, 2}, d128, 2, 2, tma).splitCausalWalk);
+      planKernel(Tiling{128, 176, 8, 2}, d128, 2, 2, tma).splitBandWalk);
   EXPECT_TRUE(
-      planKernel(Tiling{128, 64, 4, 1}, d128, 2, 2, mmaSync).splitCausalWalk);
+      planKernel(Tiling{128, 64, 4, 1}, d128, 2, 2, mmaSync).splitBandWalk);
   AttentionShape windowed = d128;
-  windowed.window = AttentionShape::Window{64, 0, 0};
+  windowed.window = AttentionShape::Window{1000, 0, 0};
+  EXPECT_TRUE(
+      planKernel(Tiling{128, 128, 8, 2}, windowed, 2, 2, tma).splitBandWalk);
+  windowed.causalOffset.reset();
+  windowed.window = AttentionShape::Window{96, 96, 0};
+  EXPECT_TRUE(
+      planKernel(Tiling{128, 64, 4, 1}, windowed, 2, 2, mmaSync).splitBandWalk);
+  // A window too narrow for any key block to lie whole inside every row's
+  // window masks every block: left + right + 2 < B_r + B_c, with the right
+  // edge no further than the causal diagonal.
+  windowed.window = AttentionShape::Window{95, 94, 0};
   EXPECT_FALSE(
-      planKernel(Tiling{128, 128, 8, 2}, windowed, 2, 2, tma).splitCausalWalk);
+      planKernel(Tiling{128, 64, 4, 1}, windowed, 2, 2, mmaSync).splitBandWalk);
+  windowed.window = AttentionShape::Window{100, 1000, 0};
+  EXPECT_TRUE(
+      planKernel(Tiling{128, 128, 8, 2}, windowed, 2, 2, tma).splitBandWalk);
+  windowed.causalOffset = 0;
+  EXPECT_FALSE(
+      planKernel(Tiling{128, 128, 8, 2}, windowed, 2, 2, tma).splitBandWalk);
   AttentionShape masked = d128;
   masked.maskOperand = true;
   EXPECT_FALSE(
-      planKernel(Tiling{128, 64, 4, 1}, masked, 2, 2, mmaSync).splitCausalWalk);
+      planKernel(Tiling{128, 64, 4, 1}, masked, 2, 2, mmaSync).splitBandWalk);
 }
 
 // The TMA producer kernel's register model under a causal band: what the
@@ -270,11 +287,32 @@ TEST(Registers, CausalBandCostsOnlyItsTwoBlockWalk) {
   AttentionShape plain = twoBlocks;
   plain.causalOffset.reset();
   EXPECT_EQ(registersPerThread(Tiling{128, 176, 8, 2}, plain, sm90a), 196 + 44);
-  // A window keeps its 8.
+  // A window too narrow to split its walk (256 + 2 < 192 + 128) keeps the
+  // 8 of a walk that masks every block.
   AttentionShape windowed = d64;
   windowed.causalOffset.reset();
   windowed.window = AttentionShape::Window{256, 0, 0};
   EXPECT_EQ(registersPerThread(Tiling{192, 128, 12, 2}, windowed, sm90a), 168);
+}
+
+// A window whose walk splits (its right edge's blocks, the whole ones, its
+// left edge's after them) costs B_c / 2: 128 x 80 at d = 256, which ptxas
+// needs 248 for, no longer fits the 240 of two compute warpgroups, and
+// FlashAttention-3's local 128 x 64 (208 to 240 by ptxas) does.
+TEST(Registers, SplitWindowCostsHalfAKeyBlock) {
+  TargetDescription sm90a = preset("sm_90a");
+  AttentionShape d256 = makeShape(4096, 256, 2);
+  d256.mmaOperands = true;
+  d256.tmaProducerKernel = true;
+  d256.causalOffset = 0;
+  d256.window = AttentionShape::Window{1000, 0, 0};
+  EXPECT_EQ(registersPerThread(Tiling{128, 80, 8, 2}, d256, sm90a),
+            128 + 60 + 32 + 40);
+  EXPECT_EQ(registersPerThread(Tiling{128, 64, 8, 2}, d256, sm90a), 240);
+  // Too narrow to split: 8, as when every block was masked.
+  d256.window = AttentionShape::Window{100, 0, 0};
+  EXPECT_EQ(registersPerThread(Tiling{128, 80, 8, 2}, d256, sm90a),
+            128 + 60 + 32 + 8);
 }
 
 // With a page table, a key block must lie in one page for its one TMA box:

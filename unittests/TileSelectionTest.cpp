@@ -101,6 +101,23 @@ TEST(FA2Policy, TmaProducerKernelTakesFlashAttention3Tiles) {
         << c.d;
     EXPECT_NE(hopper.decision->why.find("largest tile"), std::string::npos);
   }
+  // Under a window, key blocks of at most 128 too, as FlashAttention-3's
+  // local tiles: where a split walk's B_c / 2 leaves 128 x 176 out anyway,
+  // and where a window too narrow to split counts 8, which would admit
+  // 128 x 176 at d = 128 (64 + 132 + 32 + 8 = 236). Causal or not.
+  for (int64_t edge : {50, 1000})
+    for (bool causal : {false, true}) {
+      AttentionShape local = makeShape(4096, 128, 2);
+      local.mmaOperands = true;
+      local.tmaProducerKernel = true;
+      if (causal)
+        local.causalOffset = 0;
+      local.window = AttentionShape::Window{edge, causal ? 0 : edge, 0};
+      TileSelection windowed =
+          selectTiles(local, preset("sm_90a"), TilePolicy::FA2);
+      ASSERT_TRUE(windowed.decision) << windowed.error;
+      EXPECT_LE(windowed.decision->tiling.blockKV, 128) << edge << causal;
+    }
   // The cp.async wgmma kernel keeps the cost ranking and the 64- and
   // 128-row tiles.
   AttentionShape shape = makeShape(4096, 64, 2);

@@ -147,8 +147,7 @@ KernelPlan mlir::fa::planKernel(const Tiling &tiling,
       tiling.warps * kKernelWarpSize / kKernelWarpgroupThreads;
   plan.pingPong =
       plan.tmaProducer && options.pingPong && computeWarpgroups >= 2;
-  plan.splitCausalWalk =
-      shape.causalOffset && !shape.window && !shape.maskOperand;
+  plan.splitBandWalk = splitsBandWalk(tiling, shape);
   plan.asyncCopies = !plan.tmaProducer && options.asyncCopies &&
                      (tiling.stages > 1 || plan.registerFragments) &&
                      evenChunks(shape.headDim, keyBytes) &&
@@ -283,6 +282,21 @@ bool mlir::fa::everyKeyBlockWhole(const Tiling &tiling,
          !shape.scoreModifications;
 }
 
+bool mlir::fa::splitsBandWalk(const Tiling &tiling,
+                              const AttentionShape &shape) {
+  if ((!shape.causalOffset && !shape.window) || shape.maskOperand)
+    return false;
+  if (!shape.window)
+    return true;
+  // In double: a window may reach as far as int64_t does.
+  double right = double(shape.window->right);
+  if (shape.causalOffset)
+    right = std::min(right, double(*shape.causalOffset) -
+                                double(shape.window->offset));
+  return double(shape.window->left) + right + 2 >=
+         double(tiling.blockQ) + double(tiling.blockKV);
+}
+
 KernelOptions mlir::fa::modelKernelOptions(const AttentionShape &shape,
                                            const TargetDescription &target) {
   KernelOptions options;
@@ -358,8 +372,20 @@ static int64_t tmaProducerComputeRegisters(const Tiling &tiling,
   // bypassed, ptxas needs what the kernel without the band does at N =
   // 100 to 4096 and run time (192 x 128 at d = 64: 160; 128 x 128 at
   // d = 128: 192; 128 x 80 at d = 256: 216), but in the two-block case
-  // below. A window masks every block and keeps the 8 fitted before.
-  double bands = shape.window ? 8 : 0;
+  // below. A window's walk splits too (splitsBandWalk), into the blocks
+  // its right edge crosses (masked), the whole ones (unmasked) and those
+  // its left edge crosses (masked again), and that costs more: with the
+  // refusal bypassed, ptxas needed up to 28 more than the count without a
+  // window at key blocks of 48 to 176 and 32 at 64 (d = 64), and at
+  // d = 128, 128 x 128, 248 at N = 600 to 3000 with windows of 300 to 2000
+  // keys (192 masking every block); 128 x 112 there needed 200 and
+  // 128 x 64 176. B_c / 2 covers every point measured and leaves
+  // FlashAttention-3's local tile at d = 256 (128 x 64: 240, needing 208
+  // to 240). A window too narrow to split masks every block and counts the
+  // 8 fitted to that walk.
+  double bands = !shape.window                   ? 0
+                 : splitsBandWalk(tiling, shape) ? double(tiling.blockKV) / 2
+                                                 : 8;
   // score_mod, mask_mod and sinks: their positions, captured buffers
   // and temporaries; ALiBi at d = 128 spills 28 bytes at 128 x 176 and
   // none at 128 x 128 (docs/GPU.md).
@@ -450,8 +476,13 @@ int64_t mlir::fa::registersPerThread(const Tiling &tiling,
     // A causal or window band masks every element against the row's
     // diagonal: its lane-invariant row and column bases stay live (ptxas:
     // 12 spill bytes at d = 128, 128 x 32, two stages, causal, on sm_80
-    // without them counted; scripts/ptx-main-loop.py).
-    double bandBases = shape.causalOffset || shape.window ? 3 : 0;
+    // without them counted; scripts/ptx-main-loop.py). A window has two
+    // edges and masks in two loops (its right edge's blocks first, its left
+    // edge's after the unmasked ones): d = 64, 128 x 64, 4 warps, one
+    // stage, estimated 239 with 3, spilled 4 to 40 bytes on sm_80 and sm_90
+    // at N = 1000 to 8192 and run time (8 to 36 when every block was
+    // masked), so a window counts 20.
+    double bandBases = shape.window ? 20 : shape.causalOffset ? 3 : 0;
     // score_mod, mask_mod, sinks: positions and captured buffers stay live
     // (ptxas: ALiBi spills 8 bytes at d = 128, 128 x 32, two stages, on
     // sm_80 and sm_90 without them counted; scripts/gpu-resources.py).

@@ -178,8 +178,8 @@ MUTATIONS = [
     Mutation(
         name="reversed-walk-diagonal-unmasked",
         function="mlir::fa::gpu_kernel::KeyTileSchedule::walk",
-        old="    SmallVector<Value> state = keyLoop(first, bounds.unmaskedFrom, init, true);",
-        new="    SmallVector<Value> state = keyLoop(first, bounds.unmaskedFrom, init, false);",
+        old="keyLoop(first, bounds.unmaskedFrom, init, ElementMasks::all);",
+        new="keyLoop(first, bounds.unmaskedFrom, init, ElementMasks::none);",
         tests=[SWEEP + "causal-top-left.mlir", SWEEP + "kernel-mma-causal-d128.mlir"],
         description="the diagonal's blocks walked without the element mask: rows see keys "
                     "past their diagonal"),
@@ -214,11 +214,57 @@ MUTATIONS = [
     Mutation(
         name="causal-unmasked-end-one-key-past-diagonal",
         function="mlir::fa::gpu_kernel::KernelBuilder::visibleKeyBlocks",
-        old="seenByEveryRow = math.min(keyLen, math.addConstant(firstRowDiagonal, 1));",
-        new="seenByEveryRow = math.min(keyLen, math.addConstant(firstRowDiagonal, 2));",
+        old="math.min(seenByEveryRow, math.addConstant(firstRowDiagonal, 1));",
+        new="math.min(seenByEveryRow, math.addConstant(firstRowDiagonal, 2));",
         tests=[SWEEP + "kernel-wgmma-causal-diagonal-blocks.mlir"],
         description="a key block whose last key is one past the first row's diagonal "
                     "counted as seen whole: that row sees one hidden key"),
+    # The walk under a window (from the last block: the right edge's blocks
+    # masked, the whole ones unmasked, the left edge's masked again).
+    Mutation(
+        name="window-unmasked-end-one-key-past-right-edge",
+        function="mlir::fa::gpu_kernel::KernelBuilder::visibleKeyBlocks",
+        old="math.addConstant(firstRowDiagonal, window.getRight() + 1));",
+        new="math.addConstant(firstRowDiagonal, window.getRight() + 2));",
+        tests=["test/Integration/window-walk-edges.mlir"],
+        description="a key block whose last key is one past the first row's right "
+                    "edge counted as seen whole: that row sees one hidden key"),
+    Mutation(
+        name="window-unmasked-begin-rounded-down",
+        function="mlir::fa::gpu_kernel::KernelBuilder::visibleKeyBlocks",
+        old="math.mul(math.ceilDiv(past, blockKV), blockKV));",
+        new="math.mul(math.divU(past, blockKV), blockKV));",
+        tests=["test/Integration/window-walk-edges.mlir",
+               SWEEP + "kernel-wgmma-window-three-loops.mlir",
+               SWEEP + "kernel-mma-window-causal-three-loops.mlir"],
+        description="the block the last row's left edge crosses walked unmasked: that "
+                    "row sees keys before its window"),
+    Mutation(
+        name="window-left-edge-loop-unmasked",
+        function="mlir::fa::gpu_kernel::KeyTileSchedule::walk",
+        old="                   ElementMasks::windowLeftEdge);",
+        new="                   ElementMasks::none);",
+        tests=["test/Integration/window-walk-edges.mlir",
+               SWEEP + "kernel-mma-window-causal-three-loops.mlir"],
+        description="the mma.sync and cp.async kernels walk the blocks a window's left "
+                    "edge crosses without the element mask"),
+    Mutation(
+        name="tma-window-left-edge-loop-unmasked",
+        function="mlir::fa::gpu_kernel::TmaProducerSchedule::walkOverlapped",
+        old="keyLoop(maskedAgainFrom, end, state, ElementMasks::windowLeftEdge);",
+        new="keyLoop(maskedAgainFrom, end, state, ElementMasks::none);",
+        tests=["test/Integration/window-walk-edges.mlir",
+               SWEEP + "kernel-wgmma-window-three-loops.mlir"],
+        description="the TMA kernel walks the blocks a window's left edge crosses "
+                    "without the element mask"),
+    Mutation(
+        name="window-left-edge-mask-dropped",
+        function="mlir::fa::gpu_kernel::kernelScore",
+        old="    masks.geometry.requireWindowLeftEdge(score, math, row, col);",
+        new="    (void)masks;",
+        tests=["test/Integration/window-walk-edges.mlir"],
+        description="the loop over the blocks a window's left edge crosses masks "
+                    "nothing: rows see keys before their window"),
     Mutation(
         name="tma-walk-forward",
         function="mlir::fa::gpu_kernel::TmaProducerSchedule::walkOverlapped",

@@ -7,10 +7,40 @@ MUTATIONS = [
     Mutation(
         name="causal-band-counted-again",
         function="tmaProducerComputeRegisters",
-        old="""  double bands = shape.window ? 8 : 0;""",
-        new="""  double bands = shape.causalOffset || shape.window ? 8 : 0;""",
+        old="""  double bands = !shape.window                   ? 0""",
+        new="""  double bands = !shape.window                   ? (shape.causalOffset ? 8 : 0)""",
         tests=["unittests"],
         description="the causal band's 8 registers, which ptxas no longer measures: FlashAttention-3's causal 192 x 128 at d = 64 no longer fits 160"),
+    Mutation(
+        name="split-window-counted-as-masked",
+        function="tmaProducerComputeRegisters",
+        old="""                 : splitsBandWalk(tiling, shape) ? double(tiling.blockKV) / 2""",
+        new="""                 : splitsBandWalk(tiling, shape) ? 8""",
+        tests=["unittests", "test/GPU/hopper-lengths.test"],
+        description="a window's split walk counted as one that masks every block: 128 x 80 at d = 256 admitted at 228 where ptxas needs 248"),
+    Mutation(
+        name="narrow-window-walk-split",
+        function="mlir::fa::splitsBandWalk",
+        old="""  return double(shape.window->left) + right + 2 >=""",
+        new="""  return true || double(shape.window->left) + right + 2 >=""",
+        tests=["unittests"],
+        description="a window too narrow for any key block to lie whole inside it splits its walk: loops that only cost registers"),
+    Mutation(
+        name="window-split-ignores-causal-diagonal",
+        function="mlir::fa::splitsBandWalk",
+        old="""  if (shape.causalOffset)
+    right = std::min(right, double(*shape.causalOffset) -
+                                double(shape.window->offset));""",
+        new="""""",
+        tests=["unittests"],
+        description="a causal window's right edge taken past the diagonal: a window that the diagonal leaves too narrow splits"),
+    Mutation(
+        name="mma-sync-window-bases-as-causal",
+        function="mlir::fa::registersPerThread",
+        old="""    double bandBases = shape.window ? 20 : shape.causalOffset ? 3 : 0;""",
+        new="""    double bandBases = shape.window || shape.causalOffset ? 3 : 0;""",
+        tests=["test/GPU/hopper-lengths.test"],
+        description="a window's bases counted as a causal band's in the mma.sync model: d = 64, 128 x 64, 4 warps spills 4 to 40 bytes under a window"),
     Mutation(
         name="causal-two-block-walk-quarter-row",
         function="tmaProducerComputeRegisters",

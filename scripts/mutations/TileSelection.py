@@ -7,12 +7,17 @@ MUTATIONS = [
     Mutation(
         name="causal-key-blocks-uncapped",
         function="selectFA2",
-        old="""            if (warpgroupTiles && shape.causalOffset &&
-                blockKV > kWidestCausalKeyBlock)""",
-        new="""            if (warpgroupTiles && shape.causalOffset &&
-                blockKV > 2 * kWidestCausalKeyBlock)""",
+        old="""                blockKV > kWidestBandKeyBlock)""",
+        new="""                blockKV > 2 * kWidestBandKeyBlock)""",
         tests=["unittests"],
         description="causal d = 128 takes 128 x 176 over FlashAttention-3's causal 128 x 128"),
+    Mutation(
+        name="window-key-blocks-uncapped",
+        function="selectFA2",
+        old="""            if (warpgroupTiles && (shape.causalOffset || shape.window) &&""",
+        new="""            if (warpgroupTiles && shape.causalOffset &&""",
+        tests=["unittests"],
+        description="a window's walk searched past 128 keys, which FlashAttention-3's local tiles never take"),
     Mutation(
         name="split-workspace-budget-ignored",
         function="mlir::fa::chooseKVSplits",

@@ -178,14 +178,16 @@ struct KernelPlan {
   /// softmax runs while another's matmuls do (FlashAttention-3's
   /// ping-pong).
   bool pingPong = false;
-  /// Under a causal band (no window, no mask operand): the key blocks are
-  /// walked from the last, the ones the diagonal crosses first, masked, and
-  /// the rest in a loop without element masks (FlashAttention-2's and -3's
-  /// split), in every kernel: on the TMA producer kernel the second loop
-  /// costs no register ptxas can measure once the wgmma descriptors are
-  /// immediates (192 x 128 at d = 64: 160 at N = 257 to 4096 and run time,
-  /// as without the band; docs/Hopper.md). Else every block is masked.
-  bool splitCausalWalk = false;
+  /// Under a causal or window band (no mask operand): the key blocks are
+  /// walked from the last, the ones the diagonal crosses first, masked,
+  /// then those every row sees whole in a loop without element masks, then
+  /// (a window) those its left edge crosses, masked again:
+  /// FlashAttention-2's and -3's split, in every kernel. On the TMA
+  /// producer kernel the unmasked loop costs no register ptxas can measure
+  /// once the wgmma descriptors are immediates (192 x 128 at d = 64: 160 at
+  /// N = 257 to 4096 and run time, as without the band; docs/Hopper.md).
+  /// With a mask operand every block is masked.
+  bool splitBandWalk = false;
   /// K/V tiles prefetched with cp.async, 16 bytes per thread and step.
   bool asyncCopies = false;
   /// Threads that share one query row's softmax and accumulator (2 in the
@@ -317,6 +319,16 @@ bool sharedProbabilitiesTiling(const Tiling &tiling,
 /// (no causal band, window, mask operand, kv_lengths, packed sequences,
 /// page table, score_mod, mask_mod or sinks).
 bool everyKeyBlockWhole(const Tiling &tiling, const AttentionShape &shape);
+
+/// Whether the kernels split the key walk under a band
+/// (KernelPlan::splitBandWalk): a causal or window band, no mask operand,
+/// and a window (where there is one) wide enough that a query block of
+/// B_r rows can see some key block of B_c keys whole: left + right + 2 >=
+/// B_r + B_c, with right no further than the causal diagonal. A narrower
+/// window crosses every key block it reaches, and the split's loops would
+/// only cost registers (left = 100, causal, 128 x 128 at d = 128: ptxas
+/// needed 248 split and 192 to 200 masking every block).
+bool splitsBandWalk(const Tiling &tiling, const AttentionShape &shape);
 
 /// The kernel options the tile model assumes for `shape` on `target`:
 /// everything the chip has (cp.async, mma.sync, wgmma), the caller's choice

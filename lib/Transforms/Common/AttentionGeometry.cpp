@@ -174,13 +174,21 @@ Value AttentionGeometry::buildMaskedTile(
   return masked.getResult(0);
 }
 
+void AttentionGeometry::requireWindowLeftEdge(MaskedScore &score, IndexMath &m,
+                                              Value row, Value col) const {
+  if (WindowAttr window = op.getWindowAttr()) {
+    Value diagonal = m.add(row, windowOffset);
+    score.require(m.le(m.addConstant(diagonal, -window.getLeft()), col));
+  }
+}
+
 void AttentionGeometry::requireDiagonalBand(MaskedScore &score, IndexMath &m,
                                             Value row, Value col) const {
   if (op.getCausal())
     score.require(m.le(col, m.add(row, causalOffset)));
+  requireWindowLeftEdge(score, m, row, col);
   if (WindowAttr window = op.getWindowAttr()) {
     Value diagonal = m.add(row, windowOffset);
-    score.require(m.le(m.addConstant(diagonal, -window.getLeft()), col));
     score.require(m.le(col, m.addConstant(diagonal, window.getRight())));
   }
 }

@@ -111,6 +111,10 @@ struct AttentionGeometry {
       function_ref<Value(OpBuilder &, Location, MaskedScore &, ValueRange)>
           finish) const;
 
+  /// The window's left edge alone: hides key `col` from query row `row`
+  /// where it lies before the row's window (no-op without a window).
+  void requireWindowLeftEdge(MaskedScore &score, IndexMath &m, Value row,
+                             Value col) const;
   /// Inside a tile's linalg body: hides key `col` from query row `row` where
   /// the causal or window band does.
   void requireDiagonalBand(MaskedScore &score, IndexMath &m, Value row,

@@ -355,25 +355,50 @@ KernelBuilder::visibleKeyBlocks(const QueryBlock &block) {
                    /*walked=*/3, firstBlockStart, keyEnd, plan.tiling.blockKV,
                    &operands.modifierCaptures);
   }
-  // The blocks before unmaskedEnd need no element mask: every row of the
-  // query block sees each of their keys. Without a band that is every block
-  // but the one with the sequence's last keys; under the causal band, also
-  // not those the diagonal crosses (a key past the first row's diagonal;
-  // later rows see more). Like the range above, the same for every thread.
-  // A window or an explicit mask masks every block.
-  KeyBlocks keys{firstBlockStart, keyEnd, Value()};
-  if (operands.mask || op.getWindowAttr())
+  // The blocks from unmaskedBegin to unmaskedEnd need no element mask:
+  // every row of the query block sees each of their keys. Without a band
+  // that is every block but the one with the sequence's last keys; under a
+  // causal or window band, also not those the diagonal crosses (a key past
+  // the first row's diagonal, or past its window's right edge: later rows
+  // see more) and, with a window, not those its left edge crosses (a key
+  // before the last row's left edge: earlier rows see more). Like the range
+  // above, the same for every thread. An explicit mask masks every block.
+  KeyBlocks keys{firstBlockStart, keyEnd, Value(), Value()};
+  if (operands.mask)
     return keys;
   Value seenByEveryRow = keyLen;
-  if (op.getCausal()) {
-    if (!plan.splitCausalWalk)
+  WindowAttr window = op.getWindowAttr();
+  if (op.getCausal() || window) {
+    if (!plan.splitBandWalk)
       return keys;
+    keys.band = true;
+  }
+  if (op.getCausal()) {
     Value firstRowDiagonal = math.add(row0, geometry.causalOffset);
-    seenByEveryRow = math.min(keyLen, math.addConstant(firstRowDiagonal, 1));
-    keys.causalDiagonal = true;
+    seenByEveryRow =
+        math.min(seenByEveryRow, math.addConstant(firstRowDiagonal, 1));
+  }
+  if (window) {
+    Value firstRowDiagonal = math.add(row0, geometry.windowOffset);
+    seenByEveryRow =
+        math.min(seenByEveryRow,
+                 math.addConstant(firstRowDiagonal, window.getRight() + 1));
   }
   keys.unmaskedEnd = wholeKeyBlocksEnd(math, firstBlockStart, keyEnd,
                                        seenByEveryRow, plan.tiling.blockKV);
+  if (window) {
+    // The first block boundary at or after the last row's left edge, kept
+    // within [firstBlockStart, unmaskedEnd].
+    Value lastRow = math.addConstant(math.add(row0, rows), -1);
+    Value lastLeftEdge = math.addConstant(
+        math.add(lastRow, geometry.windowOffset), -window.getLeft());
+    Value blockKV = math.constant(plan.tiling.blockKV);
+    Value past =
+        math.max(math.sub(lastLeftEdge, firstBlockStart), math.constant(0));
+    Value begin = math.add(firstBlockStart,
+                           math.mul(math.ceilDiv(past, blockKV), blockKV));
+    keys.unmaskedBegin = math.min(begin, keys.unmaskedEnd);
+  }
   return keys;
 }
 
@@ -743,7 +768,7 @@ KernelBuilder::forRowOwner(Value ownsRow,
 Value KernelBuilder::scoreOf(Value raw, Value batch, Value head, Value row,
                              Value col) {
   bool regions = op.getScoreModBlock() || op.getMaskModBlock();
-  if (!elementMasks && !regions)
+  if (elementMasks == ElementMasks::none && !regions)
     return exponent.rawScores ? raw : arith::MulFOp::create(b, loc, raw, scale);
   ScoreMasks masks{operands.mask, operands.maskBroadcast,
                    queryLen,      tensorKeyLen,

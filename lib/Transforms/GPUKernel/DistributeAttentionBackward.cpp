@@ -407,8 +407,8 @@ BackwardKernel::ElementGradients
 BackwardKernel::probabilityAndGradient(Value raw, Value gradProb, Value lse,
                                        Value term, Value batch, Value head,
                                        Value row, Value col, Value rowExists) {
-  ScoreMasks masks{mask,   maskBroadcast, queryLen, keyLen,
-                   keyLen, geometry,      true,     &modifierCaptures};
+  ScoreMasks masks{mask,   maskBroadcast, queryLen,          keyLen,
+                   keyLen, geometry,      ElementMasks::all, &modifierCaptures};
   // u (SoftmaxExponent): the raw score when the scale folds into the
   // exponent's FMA.
   // A key mask_fill gives a constant score keeps its weight in P and has

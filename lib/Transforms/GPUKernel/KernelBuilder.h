@@ -156,13 +156,15 @@ struct KernelBuilder : TileCopier {
   };
   SharedTiles allocateSharedTiles();
   struct KeyBlocks {
-    /// The walk from firstBlockStart to keyEnd; the blocks before
-    /// unmaskedEnd (null when a window or an explicit mask applies) need no
-    /// element mask.
-    Value firstBlockStart, keyEnd, unmaskedEnd;
-    /// Whether unmaskedEnd also stops where the causal band's diagonal
-    /// first crosses a block, not only before the sequence's last keys.
-    bool causalDiagonal = false;
+    /// The walk from firstBlockStart to keyEnd; the blocks from
+    /// unmaskedBegin (null: from the first) to unmaskedEnd (null when an
+    /// explicit mask applies) need no element mask.
+    Value firstBlockStart, keyEnd, unmaskedEnd, unmaskedBegin;
+    /// Whether a causal or window band also decides unmaskedEnd (where its
+    /// diagonal first crosses a block, not only before the sequence's last
+    /// keys) and, with a window, unmaskedBegin (the blocks its left edge
+    /// crosses come before it).
+    bool band = false;
   };
   KeyBlocks visibleKeyBlocks(const QueryBlock &block);
   struct ThreadRow {
@@ -208,9 +210,10 @@ struct KernelBuilder : TileCopier {
   /// of 4 lanes sharing a row adds up at the end (register fragments,
   /// wgmma): the sink's term starts the sum of lane 0 of the quad only.
   std::pair<Value, Value> quadStartState(Value thread);
-  /// False while building the loop over key blocks that every row of the
-  /// query block sees whole: scoreOf then applies no mask.
-  bool elementMasks = true;
+  /// What scoreOf masks in the key loop being built: nothing in the loop
+  /// over key blocks that every row of the query block sees whole, the
+  /// window's left edge alone in the loop over the blocks it crosses.
+  ElementMasks elementMasks = ElementMasks::all;
   /// Whether the rows of K and V past the block's last key (keyLen) lie
   /// inside the tensors, where a TMA box reads them (kv_lengths, packed
   /// sequences) instead of zeros. (A page table alone is not such a case:
@@ -419,17 +422,19 @@ protected:
   KernelBuilder::ThreadRow self;
   /// tensorKeyLen - 1: the last key row a copy may address.
   Value lastKey;
-  /// Under a split causal walk (KernelPlan::splitCausalWalk) the blocks go
+  /// Under a split band walk (KernelPlan::splitBandWalk) the blocks go
   /// from the last to the first, so that the diagonal's blocks, which need
   /// the element mask, come first and the unmasked loop after them holds
-  /// no mask state (FlashAttention-2 and -3 walk causal keys so).
+  /// no mask state (FlashAttention-2 and -3 walk causal and local keys so).
   bool fromLast = false;
   /// A walk from the last block: the first key of the block walked first,
-  /// the end of the loop positions first + i * block_kv, and the position
-  /// from which the blocks need no element mask (null without
-  /// unmaskedEnd). Built in front of the thread loop (boundsFromLast).
+  /// the end of the loop positions first + i * block_kv, the position from
+  /// which the blocks need no element mask (null without unmaskedEnd) and
+  /// the one from which they need it again (a window's left edge; null
+  /// without unmaskedBegin). Built in front of the thread loop
+  /// (boundsFromLast).
   struct BoundsFromLast {
-    Value lastBlockStart, positionEnd, unmaskedFrom;
+    Value lastBlockStart, positionEnd, unmaskedFrom, maskedAgainFrom;
   };
   BoundsFromLast boundsFromLast();
   BoundsFromLast bounds;

@@ -246,6 +246,20 @@ inline Value contractingMul(OpBuilder &b, Location loc, Value x, Value y) {
   return arith::MulFOp::create(b, loc, x, y, arith::FastMathFlags::contract);
 }
 
+/// What a key block's scores need besides score_mod and mask_mod, which
+/// always apply.
+enum class ElementMasks {
+  /// Nothing: every row of the query block sees each key of the block.
+  none,
+  /// The window's left edge alone: a block before unmaskedEnd (every key
+  /// exists and lies within every row's causal and right window edges) that
+  /// the left edge of a row's window crosses (KernelBuilder::KeyBlocks).
+  windowLeftEdge,
+  /// Every mask: the key length, the causal and window bands, the mask
+  /// operand.
+  all,
+};
+
 /// Where a kernel's scores come from: what masks the element (row, col) of
 /// query head `head` in batch `batch`.
 struct ScoreMasks {
@@ -257,9 +271,8 @@ struct ScoreMasks {
   /// bands.
   Value queryLen, tensorKeyLen, keyLen;
   AttentionGeometry geometry;
-  /// False in a key block that every row sees whole: only the score_mod
-  /// and mask_mod then apply.
-  bool elementMasks = true;
+  /// What the key block needs (ElementMasks).
+  ElementMasks elementMasks = ElementMasks::all;
   /// The buffers of the tensors score_mod and mask_mod read (null: none).
   const IRMapping *captures = nullptr;
 };
@@ -288,8 +301,14 @@ inline Value kernelScore(OpBuilder &b, Location loc, AttentionOpInterface op,
                         clamped(row, masks.queryLen),
                         clamped(col, masks.tensorKeyLen), masks.captures,
                         /*withMaskMod=*/true, slope);
-  if (!masks.elementMasks)
+  if (masks.elementMasks == ElementMasks::none)
     return score.finish();
+  if (masks.elementMasks == ElementMasks::windowLeftEdge) {
+    masks.geometry.requireWindowLeftEdge(score, math, row, col);
+    if (filled)
+      *filled = score.filled();
+    return score.finish();
+  }
   if (masks.mask) {
     Value zero = math.constant(0);
     Value clampedRow = clamped(row, masks.queryLen);

@@ -5,9 +5,10 @@
 // cp.async prefetch a block ahead, and FlashAttention-2's order for the
 // register-fragment kernel. The TMA producer's schedule is in
 // TmaProducer.cpp. What they share: the walk over the visible key blocks
-// (an unmasked loop before a masked one where no band applies; under the
-// causal band, from the last block: a masked loop over the diagonal's
-// blocks, then an unmasked one), the ring buffer a block uses, and the
+// (an unmasked loop before a masked one where no band applies; under a
+// causal or window band, from the last block: a masked loop over the
+// diagonal's blocks, an unmasked one, and with a window a masked one over
+// the blocks its left edge crosses), the ring buffer a block uses, and the
 // commit groups of its copies.
 //
 //===----------------------------------------------------------------------===//
@@ -31,7 +32,7 @@ KeyTileSchedule::KeyTileSchedule(KernelBuilder &kernel,
   lastKey = math.addConstant(kernel.tensorKeyLen, -1);
   // The TMA producer's overlapped walk reverses on its own
   // (TmaProducerSchedule::walkOverlapped).
-  fromLast = keys.causalDiagonal && !kernel.plan.tmaProducer;
+  fromLast = keys.band && !kernel.plan.tmaProducer;
   if (fromLast)
     bounds = boundsFromLast();
 }
@@ -53,10 +54,16 @@ KeyTileSchedule::BoundsFromLast KeyTileSchedule::boundsFromLast() {
       outside.add(first, outside.mul(outside.addConstant(blocks, -1), blockKV));
   walk.positionEnd = outside.add(walk.lastBlockStart, blockKV);
   // The blocks from unmaskedEnd on (the diagonal's and the sequence's last)
-  // are the first walked.
+  // are the first walked, those before unmaskedBegin (a window's left
+  // edge's) the last. Both lie on the block grid between first and the
+  // last block's end, so the positions do too.
+  auto positionOf = [&](Value keyBoundary) {
+    return outside.add(first, outside.sub(walk.positionEnd, keyBoundary));
+  };
   if (keys.unmaskedEnd)
-    walk.unmaskedFrom =
-        outside.add(first, outside.sub(walk.positionEnd, keys.unmaskedEnd));
+    walk.unmaskedFrom = positionOf(keys.unmaskedEnd);
+  if (keys.unmaskedBegin)
+    walk.maskedAgainFrom = positionOf(keys.unmaskedBegin);
   return walk;
 }
 
@@ -160,21 +167,23 @@ SmallVector<Value> KeyTileSchedule::computeCopiedBlock(Location loc, Value col0,
 // Key blocks that every row of the query block sees whole run in a loop of
 // their own without element masks, as in FlashAttention-2; the block with
 // the sequence's last keys (when blocks do not divide them) keeps them.
-// Under the causal band (KernelPlan::splitCausalWalk) the walk goes from
-// the last block to the first: the diagonal's blocks first in a masked
-// loop, then the rest in an unmasked one, which holds no mask state. (Walked
+// Under a causal or window band (KernelPlan::splitBandWalk) the walk goes
+// from the last block to the first: the diagonal's blocks first in a masked
+// loop, then those every row sees whole in an unmasked one, which holds no
+// mask state, then (a window) those its left edge crosses, masked. (Walked
 // forward, a loop of unmasked blocks before a loop of the band's blocks
 // saved a quarter of the causal main loop's instructions but spilled at
 // the tiles the model picks: the band's bases stayed live through the
-// first loop; docs/GPU.md.) With a window or an explicit mask, one loop
-// masks every block.
+// first loop; docs/GPU.md.) With an explicit mask, one loop masks every
+// block.
 SmallVector<Value> KeyTileSchedule::walk(KernelVariant &variant,
                                          ValueRange init) {
   prologue();
   Location loc = kernel.loc;
   Value first = keys.firstBlockStart;
-  auto keyLoop = [&](Value from, Value to, ValueRange loopInit, bool masked) {
-    kernel.elementMasks = masked;
+  auto keyLoop = [&](Value from, Value to, ValueRange loopInit,
+                     ElementMasks masks) {
+    kernel.elementMasks = masks;
     auto loop = scf::ForOp::create(
         b, loc, from, to, self.keyStep, loopInit,
         [&](OpBuilder &lb, Location lloc, Value position, ValueRange state) {
@@ -190,19 +199,26 @@ SmallVector<Value> KeyTileSchedule::walk(KernelVariant &variant,
           scf::YieldOp::create(
               b, lloc, keyBlock(math, lloc, col0, stage, variant, state));
         });
-    kernel.elementMasks = true;
+    kernel.elementMasks = ElementMasks::all;
     return SmallVector<Value>(loop.getResults());
   };
   if (fromLast) {
-    SmallVector<Value> state = keyLoop(first, bounds.unmaskedFrom, init, true);
-    return keyLoop(bounds.unmaskedFrom, bounds.positionEnd, state, false);
+    SmallVector<Value> state =
+        keyLoop(first, bounds.unmaskedFrom, init, ElementMasks::all);
+    if (!bounds.maskedAgainFrom)
+      return keyLoop(bounds.unmaskedFrom, bounds.positionEnd, state,
+                     ElementMasks::none);
+    state = keyLoop(bounds.unmaskedFrom, bounds.maskedAgainFrom, state,
+                    ElementMasks::none);
+    return keyLoop(bounds.maskedAgainFrom, bounds.positionEnd, state,
+                   ElementMasks::windowLeftEdge);
   }
-  if (!keys.unmaskedEnd || keys.causalDiagonal)
-    return keyLoop(keys.firstBlockStart, keys.keyEnd, init, true);
+  if (!keys.unmaskedEnd || keys.band)
+    return keyLoop(keys.firstBlockStart, keys.keyEnd, init, ElementMasks::all);
   SmallVector<Value> state =
-      keyLoop(keys.firstBlockStart, keys.unmaskedEnd, init, false);
+      keyLoop(keys.firstBlockStart, keys.unmaskedEnd, init, ElementMasks::none);
   if (!kernel.wholeKeyBlocks())
-    state = keyLoop(keys.unmaskedEnd, keys.keyEnd, state, true);
+    state = keyLoop(keys.unmaskedEnd, keys.keyEnd, state, ElementMasks::all);
   return state;
 }
 

@@ -556,7 +556,7 @@ SmallVector<Value> TmaProducerSchedule::keyBlock(IndexMath &math, Location loc,
     IndexMath cm{b, loc};
     kernel.waitOnBarrier(layout.valueFull(cm, stage), slot.parity);
     // Only a masked block can hold the last key.
-    if (kernel.elementMasks)
+    if (kernel.elementMasks == ElementMasks::all)
       zeroValuesPastLastKey(col0, index);
     return SmallVector<Value>();
   });
@@ -579,19 +579,21 @@ SmallVector<Value> TmaProducerSchedule::walkOverlapped(KernelVariant &variant,
   Location loc = kernel.loc;
   TmaBarriers layout{kernel.plan.stages};
   Value first = keys.firstBlockStart, end = keys.keyEnd, step = self.keyStep;
-  // Without a window or a mask, the blocks that need an element mask are
-  // the last ones: the block with the sequence's last keys and, under the
-  // causal band, those its diagonal crosses. As FlashAttention-3 does, the
-  // walk goes from the last block to the first, so they come first: the
-  // first block (code of its own) and, under the band, a masked loop over
-  // the rest of the diagonal; then one unmasked loop, with no mask's
-  // state live in it. Walked forward, a masked tail loop after the
+  // Without a mask operand, the blocks that need an element mask are the
+  // last ones: the block with the sequence's last keys and, under a causal
+  // or window band, those its diagonal crosses; with a window, also the
+  // first ones, which its left edge crosses. As FlashAttention-3 does, the
+  // walk goes from the last block to the first, so the diagonal's come
+  // first: the first block (code of its own) and, under a band, a masked
+  // loop over the rest of the diagonal; then one unmasked loop, with no
+  // mask's state live in it; then, with a window, a masked loop over the
+  // left edge's blocks. Walked forward, a masked tail loop after the
   // unmasked one cost ptxas 24 to 40 more registers wherever Nk is known
   // and not a multiple of block_kv, and spilled.
   bool reversed = static_cast<bool>(keys.unmaskedEnd);
   // The walk's bounds, the same in every thread: computed in front of the
   // thread loop (a branch on anyBlock is one whole warpgroups take).
-  Value anyBlock, second, lastBlockStart, unmaskedFrom;
+  Value anyBlock, second, lastBlockStart, unmaskedFrom, maskedAgainFrom;
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(
@@ -604,8 +606,10 @@ SmallVector<Value> TmaProducerSchedule::walkOverlapped(KernelVariant &variant,
       lastBlockStart = walk.lastBlockStart;
       // Past the peeled first block, under the band: the loop position of
       // the first block walked that needs no mask.
-      if (keys.causalDiagonal)
+      if (keys.band)
         unmaskedFrom = outside.max(walk.unmaskedFrom, second);
+      if (walk.maskedAgainFrom)
+        maskedAgainFrom = outside.max(walk.maskedAgainFrom, unmaskedFrom);
     }
   }
   // The first key of the index-th block walked.
@@ -661,8 +665,9 @@ SmallVector<Value> TmaProducerSchedule::walkOverlapped(KernelVariant &variant,
     });
   });
 
-  auto keyLoop = [&](Value from, Value to, ValueRange loopInit, bool masked) {
-    kernel.elementMasks = masked;
+  auto keyLoop = [&](Value from, Value to, ValueRange loopInit,
+                     ElementMasks masks) {
+    kernel.elementMasks = masks;
     auto loop = scf::ForOp::create(
         b, loc, from, to, step, loopInit,
         [&](OpBuilder &lb, Location lloc, Value position, ValueRange carried) {
@@ -687,16 +692,22 @@ SmallVector<Value> TmaProducerSchedule::walkOverlapped(KernelVariant &variant,
           });
           scf::YieldOp::create(b, lloc, next);
         });
-    kernel.elementMasks = true;
+    kernel.elementMasks = ElementMasks::all;
     return SmallVector<Value>(loop.getResults());
   };
-  // Reversed, every block after the first is whole but the causal band's
-  // other diagonal blocks: one masked loop over those, one unmasked loop.
+  // Reversed, every block after the first is whole but a band's other
+  // diagonal blocks and a window's left edge's: masked loops over those,
+  // one unmasked loop between them.
   if (unmaskedFrom) {
-    state = keyLoop(second, unmaskedFrom, state, /*masked=*/true);
-    state = keyLoop(unmaskedFrom, end, state, /*masked=*/false);
+    state = keyLoop(second, unmaskedFrom, state, ElementMasks::all);
+    state = keyLoop(unmaskedFrom, maskedAgainFrom ? maskedAgainFrom : end,
+                    state, ElementMasks::none);
+    if (maskedAgainFrom)
+      state =
+          keyLoop(maskedAgainFrom, end, state, ElementMasks::windowLeftEdge);
   } else {
-    state = keyLoop(second, end, state, /*masked=*/!reversed);
+    state = keyLoop(second, end, state,
+                    reversed ? ElementMasks::none : ElementMasks::all);
   }
 
   // The last block's P V.

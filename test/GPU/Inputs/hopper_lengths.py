@@ -6,10 +6,15 @@ keep setmaxnreg (no C7507/C7508) and use wgmma. Issue 50: the kernel
 spilled at every N but the one the resource table used. --features adds
 per-sequence key lengths (kv_lengths), packed sequences (two sequences;
 cu_seqlens) and a paged cache (pages of 128 slots, a page table and
-kv_lengths), which must load with TMA too (issue 53).
+kv_lengths), which must load with TMA too (issue 53), and a sliding
+window (with causal, 1000 keys to the left; without, a two-sided window of
+256 keys each way), whose walk splits into masked edge blocks and an
+unmasked middle. With --chip, another chip's default kernel (the
+mma.sync kernel before sm_90a): spills only.
 
   hopper_lengths.py FA_OPT PTXAS [--dims 64,128,256] [--lengths 512,...,?]
-                    [--features plain,kv_lengths,packed,paged] [--confirm-tiles]
+                    [--features plain,kv_lengths,packed,paged,window]
+                    [--chip sm_90a] [--confirm-tiles]
 
 Without --confirm-tiles the kernel is the tile model's own choice; with it,
 the pipeline's default, which retiles what ptxas finds spilling.
@@ -34,6 +39,7 @@ def main():
     parser.add_argument("--lengths", default="512,1000,1024,2048,8192,?")
     parser.add_argument("--dtype", default="f16")
     parser.add_argument("--features", default="plain")
+    parser.add_argument("--chip", default="sm_90a")
     parser.add_argument("--confirm-tiles", action="store_true")
     args = parser.parse_args()
     failed = cases = 0
@@ -44,7 +50,7 @@ def main():
                 for causal in ("", " causal = bottom_right"):
                     cases += 1
                     t = f"tensor<1x8x{n}x{d}x{args.dtype}>"
-                    extra_args, extra_operands = "", ""
+                    extra_args, extra_operands, window = "", "", ""
                     if feature == "kv_lengths":
                         extra_args = ", %n: tensor<1xi32>"
                         extra_operands = " kv_lengths(%n : tensor<1xi32>)"
@@ -57,6 +63,11 @@ def main():
                                       ", %n: tensor<1xi32>")
                         extra_operands = (f" kv_lengths(%n : tensor<1xi32>)"
                                           f" page_table(%t : {table})")
+                    elif feature == "window":
+                        window = (
+                            " window = <left = 1000, right = 0, align = bottom_right>"
+                            if causal else
+                            " window = <left = 256, right = 256, align = top_left>")
                     elif feature == "packed":
                         extra_args = ", %cq: tensor<3xi32>, %ck: tensor<3xi32>"
                         extra_operands = (" cu_seqlens_q(%cq : tensor<3xi32>)"
@@ -66,10 +77,10 @@ def main():
                         kv = c if feature == "paged" else t
                         k, v = ("%c", "%w") if feature == "paged" else ("%k", "%v")
                         f.write(f"func.func @a(%q: {t}, %k: {t}, %v: {t}{extra_args}) -> {t} {{\n"
-                                f"  %o = fa.attention %q, {k}, {v}{extra_operands} scale = 0.1{causal} : "
+                                f"  %o = fa.attention %q, {k}, {v}{extra_operands} scale = 0.1{causal}{window} : "
                                 f"{t}, {kv}, {kv} -> {t}\n  return %o : {t}\n}}\n")
                     # The tile model's own choice: ptxas retiling nothing.
-                    options = ("chip=sm_90a format=isa" +
+                    options = (f"chip={args.chip} format=isa" +
                                ("" if args.confirm_tiles else " confirm-tiles=false") +
                                (" bare-pointers=false" if n == "?" else ""))
                     built = subprocess.run([args.fa_opt, source, f"--fa-gpu-pipeline={options}"],
@@ -85,7 +96,7 @@ def main():
                         path = os.path.join(tmp, f"k{i}.ptx")
                         with open(path, "w") as f:
                             f.write(ptx)
-                        info = subprocess.run([args.ptxas, "-v", "-arch=sm_90a", path,
+                        info = subprocess.run([args.ptxas, "-v", f"-arch={args.chip}", path,
                                                "-o", os.devnull],
                                               capture_output=True, text=True).stderr
                         spills = sum(int(x) for x in re.findall(r"(\d+) bytes spill stores", info))
@@ -95,6 +106,8 @@ def main():
                             problems.append(f"kernel {i} spills {spills} bytes")
                         if re.search(r"C750[78]", info):
                             problems.append(f"kernel {i}: setmaxnreg ignored")
+                        if args.chip != "sm_90a":
+                            continue
                         if i == 0 and "wgmma.mma_async" not in ptx:
                             problems.append("no wgmma")
                         if i == 0 and "cp.async.bulk.tensor" not in ptx:

@@ -132,6 +132,13 @@ CASES = [
      "Hopper's kernel under the causal band with 32-key blocks: the diagonal of a 128-row query block crosses 5 key blocks, walked first and masked, before the unmasked loop; Nk - Nq = 30, so the first row of each query block sees all but the last 2 keys of a block (a block too many unmasked shows them); tails in both lengths"),
     ("kernel-wgmma-causal-top-left-splits3", 1, 2, 1, 333, 200, 64, 64, "bf16", None, "top_left", None, True, False, (128, 16, 2, 3, False, 8),
      "Hopper's kernel, causal top-left with Nq > Nk (the last rows see every key, none of their blocks masked), 16-key blocks in 3 key splits, MQA"),
+    # The walk under a window, from the last block: the diagonal's blocks
+    # masked, those every row sees whole in an unmasked loop, then the
+    # blocks the window's left edge crosses, masked again.
+    ("kernel-wgmma-window-three-loops", 1, 2, 2, 300, 330, 64, 64, "f16", None, None, (190, 32, "bottom_right"), True, False, (128, 32, 2, 1, False, 8),
+     "Hopper's kernel under a two-sided window (190 left, 32 right, bottom-right) with 32-key blocks: the second 128-row query block walks the 5 key blocks its right edge crosses (masked, first), 2 that every row sees whole (unmasked), and 3 its left edge crosses (masked, last); a query block's first row sees all but the last key of a block (a block too many unmasked shows it) and the left edges fall inside blocks; tails in both lengths"),
+    ("kernel-mma-window-causal-three-loops", 1, 4, 2, 200, 261, 64, 64, "f16", None, "bottom_right", (150, 0, "bottom_right"), True, False, (64, 16, 2),
+     "the tensor-core kernel with causal and a 150-key window (bottom-right), GQA: the second 64-row block walks the 5 key blocks its diagonal crosses masked, 4 unmasked, and the 3 its left edge crosses masked; 261 keys leave a tail"),
     # FlashAttention-3's d = 64 tile: 192 x 192 fits three compute
     # warpgroups' 160 registers only with P V reading P from shared memory.
     ("kernel-wgmma-shared-probabilities", 1, 2, 2, 400, 500, 64, 64, "f16", None, None, None, True, False, (192, 192, 2, 1, False, 12),

@@ -44,12 +44,13 @@ constexpr int64_t kWarpgroupKeyBlockSizes[] = {32, 64, 80, 128, 176, 192};
 /// at d = 128: 240 of 240 by ptxas at N = 4096), and before the causal
 /// band's cap 128 x 192 at d = 64 spilled 112 bytes causal at N = 257.
 constexpr int64_t kWidestRegisterProbabilities = 176;
-/// The widest key block searched under a causal band: FlashAttention-3's
-/// causal tiles are 192 x 128 (d = 64), 128 x 128 (d = 128) and 128 x 80
-/// (d = 256), narrower than its non-causal 192 and 176 keys, since the
-/// blocks the diagonal crosses are masked and wider ones mask more keys
-/// per query block (hopper/tile_size.h).
-constexpr int64_t kWidestCausalKeyBlock = 128;
+/// The widest key block searched under a causal or window band:
+/// FlashAttention-3's causal tiles are 192 x 128 (d = 64), 128 x 128
+/// (d = 128) and 128 x 80 (d = 256), its local (sliding window) tiles
+/// 192 x 128, 128 x 128 and 128 x 64, narrower than its non-causal 192 and
+/// 176 keys, since the blocks a band's edges cross are masked and wider
+/// ones mask more keys per query block (hopper/tile_size.h).
+constexpr int64_t kWidestBandKeyBlock = 128;
 /// Rows of an mma.sync tile: each warp owns at least this many query rows.
 constexpr int64_t kRowsPerWarp = 16;
 /// Warps (times pipeline stages in flight) an SM needs to hide memory
@@ -527,8 +528,8 @@ TileSelection selectFA2(const AttentionShape &shape,
                 !sharedProbabilitiesTiling(
                     Tiling{blockQ, blockKV, warps, stages}, shape))
               continue;
-            if (warpgroupTiles && shape.causalOffset &&
-                blockKV > kWidestCausalKeyBlock)
+            if (warpgroupTiles && (shape.causalOffset || shape.window) &&
+                blockKV > kWidestBandKeyBlock)
               continue;
             ++considered;
             Tiling tiling{blockQ, blockKV, warps, stages};
