@@ -99,6 +99,8 @@ std::string KernelPlan::describe() const {
     os << ", " << rowSplit << " threads per row";
   if (!tensorCores)
     os << ", " << keyChunk << " keys per step";
+  if (splitBandWalk)
+    os << ", the band's edge blocks masked apart";
   return text;
 }
 

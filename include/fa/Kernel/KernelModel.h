@@ -195,7 +195,8 @@ struct KernelPlan {
   int64_t rowSplit = 1;
   /// Keys whose scores a thread keeps in registers at once (FMA kernel).
   int64_t keyChunk = 1;
-  /// One line, e.g. "register fragments, cp.async, 128 threads, 2 stages".
+  /// One line, e.g. "register fragments, cp.async, 128 threads, 2 stages"
+  /// (and ", the band's edge blocks masked apart" with splitBandWalk).
   std::string describe() const;
 };
 

@@ -39,7 +39,7 @@
 // SM90A: "target":"sm_90a","policy":"auto","block_q":128,"block_kv":128,"warps":8,"stages":2,"kv_splits":1,"pack_gqa":false,"smem_bytes":164864,"smem_limit":232448
 // SM90A-SAME: "fa1_bc":227,"fa1_br":128,"gpu_kernel":"wgmma-tma-ws"
 // SM90A-SAME: those of two or more K/V stages rank first (a block loads while the one before it computes), key blocks of at most 128 under the causal band (as FlashAttention-3's causal tiles), then the largest tile
-// SM90A-SAME: "kernel_plan":"wgmma, register fragments, TMA producer warpgroup, P V overlapping the next softmax, ping-pong, 384 threads, 2 stages"
+// SM90A-SAME: "kernel_plan":"wgmma, register fragments, TMA producer warpgroup, P V overlapping the next softmax, ping-pong, 384 threads, 2 stages, the band's edge blocks masked apart"
 // SM90A: fa.attention {{.*}} tiling = <block_q = 128, block_kv = 128, warps = 8, stages = 2, smem_bytes = 164864>
 // SM100: "target":"sm_100","policy":"auto","block_q":128,"block_kv":64,"warps":8,"stages":1,"kv_splits":1,"pack_gqa":false,"smem_bytes":65536,"smem_limit":232448
 // SM100-SAME: "fa1_bc":227,"fa1_br":128,"gpu_kernel":"mma.sync-registers"
