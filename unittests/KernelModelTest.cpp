@@ -315,30 +315,69 @@ TEST(Registers, SplitWindowCostsHalfAKeyBlock) {
             128 + 60 + 32 + 8);
 }
 
-// With a page table, a key block must lie in one page for its one TMA box:
-// block_kv divides the page size (FlashAttention-3's condition), else the
-// wgmma kernel loads with cp.async, and the reason names both sizes.
-TEST(GPUKernel, PagedTmaNeedsKeyBlocksThatDivideThePage) {
+// With a page table, a K or V box must lie in one page: a key block where
+// block_kv divides the page size (FlashAttention-3's condition, one box),
+// else gcd(page, block_kv) rows per box, as long as that is whole 128-byte
+// swizzle atoms (8 rows); a page size known only at run time keeps the
+// cp.async kernel. The reasons name the sizes.
+TEST(GPUKernel, PagedTmaBoxesLieInOnePage) {
   KernelOptions tma{true, true, true, true, true};
   AttentionShape shape = makeShape(4096, 128, 2);
   shape.mmaOperands = true;
   shape.tmaProducerKernel = true;
   shape.pageSize = 128;
-  EXPECT_TRUE(planKernel(Tiling{128, 64, 8, 2}, shape, 2, 2, tma).tmaProducer);
-  EXPECT_TRUE(planKernel(Tiling{128, 128, 8, 2}, shape, 2, 2, tma).tmaProducer);
+  for (int64_t blockKV : {64, 128}) {
+    KernelPlan plan = planKernel(Tiling{128, blockKV, 8, 2}, shape, 2, 2, tma);
+    EXPECT_TRUE(plan.tmaProducer) << blockKV;
+    EXPECT_EQ(plan.keyBoxRows, blockKV);
+    EXPECT_EQ(plan.producerRegisters, 24);
+  }
   KernelPlan wide = planKernel(Tiling{128, 176, 8, 2}, shape, 2, 2, tma);
-  EXPECT_FALSE(wide.tmaProducer);
-  EXPECT_TRUE(wide.warpgroupMma);
-  EXPECT_TRUE(wide.asyncCopies);
-  EXPECT_EQ(whyNoTmaProducerTiling(Tiling{128, 176, 8, 2}, shape),
-            "page_table: pages of 128 keys do not hold whole key blocks of 176 "
-            "(one TMA "
-            "box per block, within a page)");
-  EXPECT_FALSE(tmaProducerTiling(Tiling{128, 176, 8, 2}, shape));
+  EXPECT_TRUE(wide.tmaProducer);
+  EXPECT_EQ(wide.keyBoxRows, 16);
+  EXPECT_EQ(wide.producerRegisters, 32);
+  EXPECT_EQ(wide.describe(),
+            "wgmma, register fragments, TMA producer warpgroup, 384 threads, "
+            "2 stages, K/V boxes of 16 rows (pages)");
+  // vLLM's 16-slot pages; 24-slot pages in 64-key blocks: 8-row boxes.
+  shape.pageSize = 16;
+  EXPECT_EQ(tmaKeyBoxRows(Tiling{128, 128, 8, 2}, shape), 16);
+  shape.pageSize = 24;
+  EXPECT_EQ(tmaKeyBoxRows(Tiling{128, 64, 8, 2}, shape), 8);
+  EXPECT_TRUE(tmaProducerTiling(Tiling{128, 64, 8, 2}, shape));
+  // 12-slot pages: 4-row boxes, half a swizzle atom.
+  shape.pageSize = 12;
+  KernelPlan small = planKernel(Tiling{128, 64, 8, 2}, shape, 2, 2, tma);
+  EXPECT_FALSE(small.tmaProducer);
+  EXPECT_TRUE(small.warpgroupMma);
+  EXPECT_TRUE(small.asyncCopies);
+  EXPECT_EQ(whyNoTmaProducerTiling(Tiling{128, 64, 8, 2}, shape),
+            "page_table: pages of 12 keys split key blocks of 64 into TMA "
+            "boxes of 4 rows, not whole 128-byte swizzle atoms of 8 rows");
   shape.pageSize = kUnknownSize;
   EXPECT_FALSE(planKernel(Tiling{128, 64, 8, 2}, shape, 2, 2, tma).tmaProducer);
   shape.pageSize = 0;
   EXPECT_TRUE(tmaProducerTiling(Tiling{128, 176, 8, 2}, shape));
+  EXPECT_EQ(tmaKeyBoxRows(Tiling{128, 176, 8, 2}, shape), 176);
+}
+
+// The producer of per-page boxes keeps 32 registers: the compute
+// warpgroups' share is what it is with 24 (setmaxnreg's steps of 8).
+TEST(GPUKernel, PagedProducerKeepsTheComputeShare) {
+  AttentionShape shape = makeShape(4096, 128, 2);
+  shape.mmaOperands = true;
+  shape.tmaProducerKernel = true;
+  shape.pageSize = 16;
+  for (int64_t warps : {4, 8, 12}) {
+    Tiling tiling{64 * warps / 4, 128, warps, 2};
+    WarpgroupRegisters paged = tmaProducerRegisterSplit(tiling, shape);
+    EXPECT_EQ(paged.producer, 32);
+    EXPECT_EQ(paged.compute, splitWarpgroupRegisters(warps / 4).compute)
+        << warps;
+  }
+  shape.pageSize = 128;
+  EXPECT_EQ(tmaProducerRegisterSplit(Tiling{128, 128, 8, 2}, shape).producer,
+            24);
 }
 
 TEST(GPUKernel, TmaProducerAddsAWarpgroupAndReplacesCpAsync) {
@@ -390,13 +429,16 @@ TEST(GPUKernel, WarpgroupRegisterSplitFitsTheSM) {
   EXPECT_EQ(splitWarpgroupRegisters(2).compute, 240);
   EXPECT_EQ(splitWarpgroupRegisters(1).compute, 240);
   EXPECT_EQ(splitWarpgroupRegisters(3).compute, 160);
-  for (int64_t warpgroups = 1; warpgroups <= 6; ++warpgroups) {
-    WarpgroupRegisters split = splitWarpgroupRegisters(warpgroups);
-    EXPECT_LE(128 * (split.producer + warpgroups * split.compute), 65536)
-        << warpgroups;
-    EXPECT_EQ(split.compute % 8, 0);
-    EXPECT_GE(split.compute, 24);
-  }
+  EXPECT_EQ(splitWarpgroupRegisters(2, 40).compute, 232);
+  for (int64_t producer : {24, 32, 40})
+    for (int64_t warpgroups = 1; warpgroups <= 6; ++warpgroups) {
+      WarpgroupRegisters split = splitWarpgroupRegisters(warpgroups, producer);
+      EXPECT_EQ(split.producer, producer);
+      EXPECT_LE(128 * (split.producer + warpgroups * split.compute), 65536)
+          << warpgroups;
+      EXPECT_EQ(split.compute % 8, 0);
+      EXPECT_GE(split.compute, 24);
+    }
 }
 
 TEST(SharedMemory, HostKeepsAccumulatorAndScoresInCache) {

@@ -158,7 +158,9 @@ TEST(GPUKernel, ScoreModificationsCostRegistersAndTheOverlap) {
 }
 
 // A paged op on sm_90a gets a TMA producer tile whose key blocks divide its
-// pages (d = 128 without pages takes 128 x 176).
+// pages where one fits (d = 128 without pages takes 128 x 176, which 128-slot
+// pages would split into 16-row boxes); with 16-slot pages, which no wgmma
+// key block fits, the largest tile, in 16-row boxes.
 TEST(FA2Policy, PagedTmaTilesFitThePages) {
   AttentionShape shape = makeShape(4096, 128, 2);
   shape.mmaOperands = true;
@@ -168,6 +170,14 @@ TEST(FA2Policy, PagedTmaTilesFitThePages) {
   ASSERT_TRUE(paged.decision) << paged.error;
   EXPECT_EQ(128 % paged.decision->tiling.blockKV, 0);
   EXPECT_TRUE(tmaProducerTiling(paged.decision->tiling, shape));
+  EXPECT_NE(paged.decision->why.find("lie in one page"), std::string::npos);
+  shape.pageSize = 16;
+  TileSelection small = selectTiles(shape, preset("sm_90a"), TilePolicy::FA2);
+  ASSERT_TRUE(small.decision) << small.error;
+  EXPECT_TRUE(tmaProducerTiling(small.decision->tiling, shape));
+  EXPECT_EQ(small.decision->tiling.blockKV, 176);
+  EXPECT_EQ(tmaKeyBoxRows(small.decision->tiling, shape), 16);
+  EXPECT_EQ(small.decision->costs.producerRegisters, 32);
   shape.pageSize = 0;
   TileSelection plain = selectTiles(shape, preset("sm_90a"), TilePolicy::FA2);
   ASSERT_TRUE(plain.decision) << plain.error;

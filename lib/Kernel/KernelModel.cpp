@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 
 using namespace mlir::fa;
 
@@ -65,9 +66,9 @@ bool mlir::fa::tensorCoreKernel(const Tiling &tiling,
          tiling.warps > 0 && tiling.blockQ % (tiling.warps * edge) == 0;
 }
 
-WarpgroupRegisters
-mlir::fa::splitWarpgroupRegisters(int64_t computeWarpgroups) {
-  constexpr int64_t registersPerSM = 64 * 1024, producer = 24, most = 240;
+WarpgroupRegisters mlir::fa::splitWarpgroupRegisters(int64_t computeWarpgroups,
+                                                     int64_t producer) {
+  constexpr int64_t registersPerSM = 64 * 1024, most = 240;
   WarpgroupRegisters split;
   split.producer = producer;
   int64_t perThread = registersPerSM / kKernelWarpgroupThreads; // 512
@@ -101,6 +102,8 @@ std::string KernelPlan::describe() const {
     os << ", " << keyChunk << " keys per step";
   if (splitBandWalk)
     os << ", the band's edge blocks masked apart";
+  if (tmaProducer && keyBoxRows < tiling.blockKV)
+    os << ", K/V boxes of " << keyBoxRows << " rows (pages)";
   return text;
 }
 
@@ -137,8 +140,11 @@ KernelPlan mlir::fa::planKernel(const Tiling &tiling,
   // The producer warpgroup is a fifth (or third) warpgroup of its own.
   plan.tmaProducer = plan.warpgroupMma && options.tmaProducer &&
                      whyNoTmaProducerTiling(tiling, shape).empty();
-  if (plan.tmaProducer)
+  if (plan.tmaProducer) {
     plan.threads += kKernelWarpgroupThreads;
+    plan.keyBoxRows = tmaKeyBoxRows(tiling, shape);
+    plan.producerRegisters = tmaProducerRegisters(tiling, shape);
+  }
   // P V a block late needs a second stage: block i + 1's K and V land while
   // block i's V is still read.
   plan.overlapSoftmax = plan.tmaProducer && options.overlapSoftmax &&
@@ -235,18 +241,46 @@ SharedLayout mlir::fa::sharedLayout(const KernelPlan &plan,
   return layout;
 }
 
+int64_t mlir::fa::tmaProducerRegisters(const Tiling &tiling,
+                                       const AttentionShape &shape) {
+  return tmaKeyBoxRows(tiling, shape) < tiling.blockKV ? kPagedProducerRegisters
+                                                       : kProducerRegisters;
+}
+
+WarpgroupRegisters
+mlir::fa::tmaProducerRegisterSplit(const Tiling &tiling,
+                                   const AttentionShape &shape) {
+  return splitWarpgroupRegisters(tiling.warps * kKernelWarpSize /
+                                     kKernelWarpgroupThreads,
+                                 tmaProducerRegisters(tiling, shape));
+}
+
+int64_t mlir::fa::tmaKeyBoxRows(const Tiling &tiling,
+                                const AttentionShape &shape) {
+  if (shape.pageSize <= 0 || tiling.blockKV <= 0)
+    return tiling.blockKV;
+  return std::gcd(shape.pageSize, tiling.blockKV);
+}
+
 std::string mlir::fa::whyNoTmaProducerTiling(const Tiling &tiling,
                                              const AttentionShape &shape) {
   if (shape.pageSize == 0)
     return "";
   if (shape.pageSize == kUnknownSize)
     return "page_table: the page size (dimension 1 of K and V) is known only "
-           "at run time, and a TMA box of a key block must lie in one page";
-  if (shape.pageSize % tiling.blockKV != 0)
+           "at run time, and the rows of a TMA box are fixed in its tensor "
+           "map";
+  // A 128-byte swizzle atom is 8 rows of the tile: a box of whole atoms
+  // starting on one keeps the swizzle the tile's (the wgmma descriptors')
+  // own.
+  constexpr int64_t swizzleAtomRows = 8;
+  int64_t rows = tmaKeyBoxRows(tiling, shape);
+  if (rows % swizzleAtomRows != 0)
     return "page_table: pages of " + std::to_string(shape.pageSize) +
-           " keys do not hold whole key blocks of " +
-           std::to_string(tiling.blockKV) +
-           " (one TMA box per block, within a page)";
+           " keys split key blocks of " + std::to_string(tiling.blockKV) +
+           " into TMA boxes of " + std::to_string(rows) +
+           " rows, not whole 128-byte swizzle atoms of " +
+           std::to_string(swizzleAtomRows) + " rows";
   return "";
 }
 
@@ -268,9 +302,7 @@ bool mlir::fa::sharedProbabilitiesTiling(const Tiling &tiling,
       tiling.stages < 2 || shape.scoreMod || shape.causalOffset ||
       shape.window || shape.maskOperand)
     return false;
-  int64_t share = splitWarpgroupRegisters(tiling.warps * kKernelWarpSize /
-                                          kKernelWarpgroupThreads)
-                      .compute;
+  int64_t share = tmaProducerRegisterSplit(tiling, shape).compute;
   return tmaProducerComputeRegisters(tiling, shape, false) > share &&
          tmaProducerComputeRegisters(tiling, shape, true) <= share;
 }

@@ -146,6 +146,7 @@ static void addNVVMLowering(OpPassManager &pm,
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(kernels));
   pm.addNestedPass<gpu::GPUModuleOp>(
       mlir::fa::createFAAlignDynamicSharedMemory());
+  pm.addNestedPass<gpu::GPUModuleOp>(mlir::fa::createFAKeepLoopAnnotations());
   pm.addNestedPass<gpu::GPUModuleOp>(LLVM::createNVVMOptimizeForTargetPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());

@@ -43,6 +43,28 @@ MUTATIONS = [
     # The TMA producer kernel (issue 32): each synchronization point and
     # layout of TmaProducer.cpp and of its CPU model (TmaCopies.cpp).
     Mutation(
+        name="tma-model-lands-one-box-per-transaction",
+        function="Lowering::land",
+        old="""      b, loc, outer.constant(0), inFlight, outer.constant(1), ValueRange{},""",
+        new="""      b, loc, outer.constant(0), outer.min(inFlight, outer.constant(1)), outer.constant(1), ValueRange{},""",
+        tests=["test/Integration/Tiling/tma-small-pages.mlir"],
+        description="the CPU model lands only the first of a transaction's boxes"),
+    Mutation(
+        name="tma-model-one-load-per-transaction",
+        function="Lowering::describe",
+        old="""      site.capacity *= std::max<int64_t>((*upper - *lower + *step - 1) / *step, 1);""",
+        new="""      (void)upper;""",
+        tests=["test/Integration/Tiling/tma-small-pages.mlir"],
+        description="the CPU model has room for one load per op and transaction"),
+    Mutation(
+        name="tma-model-reissue-unchecked",
+        function="Lowering::issue",
+        old="""       m.andI(m.lt(m.constant(0), inFlight),
+              m.notI(m.eq(transaction, current))),""",
+        new="""       m.andI(m.lt(m.constant(0), inFlight), m.eq(transaction, m.constant(-1))),""",
+        tests=["test/Transforms/GPUEmulation/emulate-tma.mlir"],
+        description="a load issued again before the last transaction's landed goes unreported"),
+    Mutation(
         name="tma-model-lands-at-issue",
         function="Lowering::lowerWait",
         old="""  scf::IfOp::create(b, loc, pending, [&](OpBuilder &ib, Location iloc) {

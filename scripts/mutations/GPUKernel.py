@@ -125,6 +125,44 @@ MUTATIONS = [
         tests=["test/Integration/Tiling/tma-paged-kv-cache.mlir"],
         description="a key block in the second half of a page read from the page's first slot"),
     Mutation(
+        name="tma-paged-box-entry-past-table",
+        function="mlir::fa::gpu_kernel::KernelBuilder::keyBoxCoordinates",
+        old="""  Value entry = math.min(math.divU(row, pageSize), lastEntry);""",
+        new="""  Value entry = math.divU(row, pageSize);""",
+        tests=["test/Transforms/GPUKernel/distribute-tma-producer.mlir"],
+        description="a box past the table's last key reads an entry past the table's row"),
+    Mutation(
+        name="tma-paged-boxes-land-on-one-row",
+        function="mlir::fa::gpu_kernel::KernelBuilder::issueKeyBlockLoads",
+        old="""          Value offset = lm.add(tile.elementOffset,
+                                lm.mul(first, lm.constant(kBoxColumns)));""",
+        new="""          Value offset = tile.elementOffset;""",
+        tests=["test/Integration/Tiling/tma-small-pages.mlir"],
+        description="every per-page box of a key block lands on the tile's first rows"),
+    Mutation(
+        name="tma-paged-boxes-one-page",
+        function="mlir::fa::gpu_kernel::KernelBuilder::issueKeyBlockLoads",
+        old="""              keyBoxCoordinates(lm, batch, head, lm.add(row0, first)));""",
+        new="""              keyBoxCoordinates(lm, batch, head, row0));""",
+        tests=["test/Integration/Tiling/tma-small-pages.mlir"],
+        description="every per-page box of a key block reads the block's first box"),
+    Mutation(
+        name="tma-paged-boxes-unrolled",
+        function="mlir::fa::gpu_kernel::KernelBuilder::issueKeyBlockLoads",
+        old="""    boxes->setAttr(
+        "llvm.loop_annotation",""",
+        new="""    if (false) boxes->setAttr(
+        "llvm.loop_annotation",""",
+        tests=["test/GPU/tma-producer.test", "test/Integration/Tiling/tma-small-pages.mlir"],
+        description="LLVM unrolls the per-page boxes and the producer spills"),
+    Mutation(
+        name="tma-producer-registers-unmarked",
+        function="mlir::fa::gpu_kernel::KernelBuilder::isProducerLeader",
+        old="""      b.getI64IntegerAttr(plan.producerRegisters));""",
+        new="""      b.getI64IntegerAttr(24));""",
+        tests=["test/GPU/tma-producer.test", "test/Transforms/GPUKernel/distribute-tma-producer.mlir"],
+        description="the producer of per-page boxes is given 24 registers and spills"),
+    Mutation(
         name="tma-packed-queries-from-tensor-start",
         function="mlir::fa::gpu_kernel::KernelBuilder::loadQueryByTma",
         old="""    Value row0 = block.sequenceQueryStart

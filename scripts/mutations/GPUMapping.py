@@ -4,6 +4,24 @@ from . import Mutation
 from .tests import NARROW_TESTS
 
 MUTATIONS = [
+    # Issue 53: the paged producer's registers and its rolled loop.
+    Mutation(
+        name="specialize-ignores-producer-registers",
+        function="rolesOf",
+        old="""        roles.producerRegisters =
+            std::max(roles.producerRegisters, registers.getInt());""",
+        new="""        (void)registers;""",
+        tests=["test/Transforms/GPUMapping/specialize-warpgroups.mlir", "test/GPU/tma-producer.test"],
+        description="a producer that asks for 32 registers gets setmaxnreg.dec 24"),
+    Mutation(
+        name="loop-annotations-dropped",
+        function="FAKeepLoopAnnotationsPass::runOnOperation",
+        old="""      if (auto branch = dyn_cast<LLVM::BrOp>(op))
+        branch.setLoopAnnotationAttr(annotation);""",
+        new="""      if (auto branch = dyn_cast<LLVM::BrOp>(op))
+        (void)branch;""",
+        tests=["test/Transforms/GPUMapping/keep-loop-annotations.mlir", "test/GPU/tma-producer.test"],
+        description="the back edge loses its nounroll annotation"),
     # Issue 53: descriptors as a base and an immediate in the wgmma's PTX.
     Mutation(
         name="descriptor-addend-kept-in-llvm",

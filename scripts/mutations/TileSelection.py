@@ -3,6 +3,15 @@ The fields of an entry: scripts/mutations/__init__.py."""
 from . import Mutation
 
 MUTATIONS = [
+    # Issue 53: pages smaller than a key block on the TMA producer kernel.
+    Mutation(
+        name="paged-tiles-ignore-boxes-per-block",
+        function="mlir::fa::selectTiles",
+        old="""              bool pageBoxes =
+                  tma && tmaKeyBoxRows(d.tiling, shape) < d.tiling.blockKV;""",
+        new="""              bool pageBoxes = false;""",
+        tests=["unittests"],
+        description="128-slot pages get 128 x 176 in 16-row boxes where 128 x 128 takes one box per block"),
     # Issue 53: FlashAttention-3's causal key blocks.
     Mutation(
         name="causal-key-blocks-uncapped",

@@ -163,6 +163,11 @@ struct KernelPlan {
   /// guarded by full and empty mbarriers (warp specialization,
   /// TmaProducer.cpp); the compute warpgroups only wait and compute.
   bool tmaProducer = false;
+  /// With tmaProducer: the rows of a K or V box (tmaKeyBoxRows; fewer
+  /// than block_kv in a paged cache whose pages do not hold whole key
+  /// blocks) and the producer warpgroup's registers (tmaProducerRegisters).
+  int64_t keyBoxRows = 0;
+  int64_t producerRegisters = 0;
   /// With tmaProducer and two or more stages: each block's P V is issued
   /// in the next block's step, behind that block's Q K^T, and runs while
   /// its softmax does (FlashAttention-3's intra-warpgroup overlap;
@@ -196,9 +201,21 @@ struct KernelPlan {
   /// Keys whose scores a thread keeps in registers at once (FMA kernel).
   int64_t keyChunk = 1;
   /// One line, e.g. "register fragments, cp.async, 128 threads, 2 stages"
-  /// (and ", the band's edge blocks masked apart" with splitBandWalk).
+  /// (and ", the band's edge blocks masked apart" with splitBandWalk, ",
+  /// K/V boxes of 16 rows (pages)" where a key block is several boxes).
   std::string describe() const;
 };
+
+/// The registers per thread a TMA producer warpgroup keeps: 24 where it
+/// issues one box per tile and column block (FlashAttention-3's count with
+/// two compute warpgroups), 32 where a paged cache's key blocks are
+/// several boxes, each through its table entry: with 24, ptxas spilled 4
+/// to 40 bytes in the producer (pages of 8 to 128 slots, d = 64 to 256,
+/// the boxes' loop kept rolled), with 32 nothing over the same 72 cases.
+/// 32 leaves the compute warpgroups' share as it is (240 with two, 160
+/// with three: setmaxnreg takes multiples of 8).
+constexpr int64_t kProducerRegisters = 24;
+constexpr int64_t kPagedProducerRegisters = 32;
 
 /// How a warp-specialized kernel's register file is split (setmaxnreg):
 /// the producer warpgroup keeps `producer` registers per thread, each of
@@ -207,9 +224,11 @@ struct KernelPlan {
 /// compute warpgroups). Counts are multiples of 8 in [24, 256), as
 /// setmaxnreg takes them.
 struct WarpgroupRegisters {
-  int64_t producer = 24, compute = 240;
+  int64_t producer = kProducerRegisters, compute = 240;
 };
-WarpgroupRegisters splitWarpgroupRegisters(int64_t computeWarpgroups);
+WarpgroupRegisters
+splitWarpgroupRegisters(int64_t computeWarpgroups,
+                        int64_t producer = kProducerRegisters);
 
 /// What the caller allows the kernels (the options of fa-distribute-attention
 /// and fa-gpu-pipeline of the same names); planKernel takes what the tiling
@@ -287,13 +306,25 @@ struct SharedLayout {
 /// `shape`'s head dims.
 SharedLayout sharedLayout(const KernelPlan &plan, const AttentionShape &shape);
 
+/// The rows of the TMA producer kernel's K and V boxes for `tiling` and
+/// `shape`: a key block (block_kv), or in a paged cache whose pages do not
+/// hold whole key blocks, the largest run of rows that never crosses a page
+/// boundary from a block's start: gcd(page size, block_kv). A key block is
+/// then block_kv / rows boxes, each through its own table entry.
+int64_t tmaKeyBoxRows(const Tiling &tiling, const AttentionShape &shape);
+/// The producer warpgroup's registers in the TMA producer kernel of
+/// `tiling` (kProducerRegisters, or kPagedProducerRegisters where a key
+/// block is several boxes), and the register split that leaves the
+/// compute warpgroups.
+int64_t tmaProducerRegisters(const Tiling &tiling, const AttentionShape &shape);
+WarpgroupRegisters tmaProducerRegisterSplit(const Tiling &tiling,
+                                            const AttentionShape &shape);
 /// Why `tiling`'s wgmma kernel cannot load by TMA where `shape` asks for
-/// the TMA producer kernel (empty if it can): with a page table, a key
-/// block must lie in one page (block_kv divides a page size known when the
-/// kernel is built), FlashAttention-3's condition for its paged TMA loads;
-/// a block over several pages would take a box per page, and the
-/// producer's 24 registers do not hold their coordinates (ptxas spilled
-/// 130 to 740 bytes at 16-slot pages).
+/// the TMA producer kernel (empty if it can): with a page table, the page
+/// size must be known when the kernel is built (a box's rows are fixed in
+/// its tensor map), and the boxes of tmaKeyBoxRows must be whole 128-byte
+/// swizzle atoms (8 rows), so that each lands where the swizzled tile has
+/// its rows.
 std::string whyNoTmaProducerTiling(const Tiling &tiling,
                                    const AttentionShape &shape);
 /// Whether the wgmma kernel of `tiling` is the TMA producer kernel:

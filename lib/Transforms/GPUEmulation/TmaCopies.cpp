@@ -33,7 +33,10 @@ enum Counter : int64_t {
   kPending = 1,
   kBytes = 2,
   kCompleted = 3,
-  kCounters = 4
+  /// The arrive.expect_tx on the barrier so far: the loads issued between
+  /// two of them are one transaction.
+  kTransactions = 4,
+  kCounters = 5
 };
 
 /// A TMA load op and what it reads: the tensor map's memref and box.
@@ -44,9 +47,16 @@ struct TmaSite {
   /// The value the destination is a view of, defined in front of the
   /// thread loop (so that a wait anywhere in the loop can reach it).
   Value root;
-  /// [barriers][2 + rank] of index: in flight (0/1), the destination's
-  /// element offset, the coordinates.
+  /// How many times the op issues in one transaction: the static trip
+  /// counts of the loops between it and the block that announces the
+  /// transaction (arrive.expect_tx), e.g. a key block's per-page boxes.
+  int64_t capacity = 1;
+  /// [barriers][capacity][1 + rank] of index: per load in flight, the
+  /// destination's element offset and the coordinates.
   Value record;
+  /// [barriers][2] of index: the loads in flight, and the transaction
+  /// (kTransactions) they belong to.
+  Value inFlight;
   int64_t boxElements() const { return map.getTensor().getNumElements(); }
   int64_t elementBytes() const {
     return map.getTensor().getElementTypeBitWidth() / 8;
@@ -168,15 +178,41 @@ FailureOr<TmaSite> Lowering::describe(nvgpu::TmaAsyncLoadOp op) {
     root = view.getViewSource();
   }
   site.root = root;
+  for (Operation *at = op;;) {
+    bool announces = llvm::any_of(*at->getBlock(), [&](Operation &other) {
+      auto expect = dyn_cast<nvgpu::MBarrierArriveExpectTxOp>(other);
+      return expect && expect.getBarriers() == op.getBarriers();
+    });
+    Operation *parent = at->getParentOp();
+    if (announces || parent == threads)
+      break;
+    if (auto loop = dyn_cast<scf::ForOp>(parent)) {
+      std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
+      std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
+      std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+      if (!lower || !upper || !step || *step <= 0)
+        return op.emitOpError()
+               << "cannot run on a CPU: a loop of unknown trip count lies "
+                  "between it and its transaction's arrive.expect_tx, so "
+                  "the loads in flight at once are unbounded";
+      site.capacity *=
+          std::max<int64_t>((*upper - *lower + *step - 1) / *step, 1);
+    }
+    at = parent;
+  }
   OpBuilder b(threads);
   Location loc = op.getLoc();
   int64_t barriers = cast<nvgpu::MBarrierGroupType>(op.getBarriers().getType())
                          .getNumBarriers();
   site.record = memref::AllocOp::create(
-      b, loc, MemRefType::get({barriers, 2 + box.getRank()}, b.getIndexType()));
+      b, loc,
+      MemRefType::get({barriers, site.capacity, 1 + box.getRank()},
+                      b.getIndexType()));
+  site.inFlight = memref::AllocOp::create(
+      b, loc, MemRefType::get({barriers, 2}, b.getIndexType()));
   IndexMath m{b, loc};
   for (int64_t i = 0; i < barriers; ++i)
-    memref::StoreOp::create(b, loc, m.constant(0), site.record,
+    memref::StoreOp::create(b, loc, m.constant(0), site.inFlight,
                             ValueRange{m.constant(i), m.constant(0)});
   return site;
 }
@@ -213,13 +249,28 @@ void Lowering::issue(TmaSite &site) {
   Location loc = op.getLoc();
   IndexMath m{b, loc};
   Value index = op.getMbarId();
-  Value inFlight = memref::LoadOp::create(b, loc, site.record,
+  Value inFlight = memref::LoadOp::create(b, loc, site.inFlight,
                                           ValueRange{index, m.constant(0)});
+  Value transaction = memref::LoadOp::create(b, loc, site.inFlight,
+                                             ValueRange{index, m.constant(1)});
+  Value state = stateOf.lookup(op.getBarriers());
+  Value current = counter(m, state, index, kTransactions);
   std::string where = escapePercent(describeLocation(loc));
-  fail(b, loc, m.eq(inFlight, m.constant(1)),
+  // Loads of an earlier transaction still in flight: nothing waited on
+  // the barrier between the two.
+  fail(
+      b, loc,
+      m.andI(m.lt(m.constant(0), inFlight), m.notI(m.eq(transaction, current))),
+      "fa-emulate-threads-on-cpu: the TMA load at " + where +
+          " is issued again on mbarrier %ld before its last load there "
+          "landed\n",
+      {index});
+  Value slot = arith::SelectOp::create(b, loc, m.eq(transaction, current),
+                                       inFlight, m.constant(0));
+  fail(b, loc, m.le(m.constant(site.capacity), slot),
        "fa-emulate-threads-on-cpu: the TMA load at " + where +
-           " is issued again on mbarrier %ld before its last load there "
-           "landed (the emulation keeps one per op and barrier)\n",
+           " issues more than " + std::to_string(site.capacity) +
+           " times in one transaction on mbarrier %ld\n",
        {index});
   auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, op.getDst());
   Value offset = metadata.getOffset();
@@ -255,13 +306,15 @@ void Lowering::issue(TmaSite &site) {
              "%ld .. %ld: its box does not fit its destination\n",
          {offset, m.addConstant(boxEnd, -1), first, m.addConstant(end, -1)});
   }
-  memref::StoreOp::create(b, loc, m.constant(1), site.record,
+  memref::StoreOp::create(b, loc, m.addConstant(slot, 1), site.inFlight,
                           ValueRange{index, m.constant(0)});
-  memref::StoreOp::create(b, loc, offset, site.record,
+  memref::StoreOp::create(b, loc, current, site.inFlight,
                           ValueRange{index, m.constant(1)});
+  memref::StoreOp::create(b, loc, offset, site.record,
+                          ValueRange{index, slot, m.constant(0)});
   for (auto [i, coordinate] : llvm::enumerate(op.getCoordinates()))
     memref::StoreOp::create(b, loc, coordinate, site.record,
-                            ValueRange{index, m.constant(2 + i)});
+                            ValueRange{index, slot, m.constant(1 + i)});
   // Until it lands, the destination holds nothing a wait has not seen.
   Type elementType = site.map.getTensor().getElementType();
   Value flat = site.boxView(b, loc, metadata.getBaseBuffer(), offset);
@@ -285,20 +338,21 @@ void Lowering::issue(TmaSite &site) {
 void Lowering::land(IndexMath &outer, TmaSite &site, Value state, Value index) {
   OpBuilder &b = outer.b;
   Location loc = outer.loc;
-  Value inFlight = memref::LoadOp::create(b, loc, site.record,
+  Value inFlight = memref::LoadOp::create(b, loc, site.inFlight,
                                           ValueRange{index, outer.constant(0)});
-  scf::IfOp::create(
-      b, loc, outer.eq(inFlight, outer.constant(1)),
-      [&](OpBuilder &ib, Location iloc) {
+  scf::ForOp::create(
+      b, loc, outer.constant(0), inFlight, outer.constant(1), ValueRange{},
+      [&](OpBuilder &ib, Location iloc, Value slot, ValueRange) {
         IndexMath m{ib, iloc};
         MemRefType box = site.map.getTensor();
         int64_t rank = box.getRank();
-        Value offset = memref::LoadOp::create(ib, iloc, site.record,
-                                              ValueRange{index, m.constant(1)});
+        Value offset = memref::LoadOp::create(
+            ib, iloc, site.record, ValueRange{index, slot, m.constant(0)});
         SmallVector<Value> coordinates;
         for (int64_t i = 0; i < rank; ++i)
           coordinates.push_back(memref::LoadOp::create(
-              ib, iloc, site.record, ValueRange{index, m.constant(2 + i)}));
+              ib, iloc, site.record,
+              ValueRange{index, slot, m.constant(1 + i)}));
         auto metadata =
             memref::ExtractStridedMetadataOp::create(ib, iloc, site.root);
         Type elementType = box.getElementType();
@@ -368,8 +422,6 @@ void Lowering::land(IndexMath &outer, TmaSite &site, Value state, Value index) {
               memref::StoreOp::create(lb, lloc, element, flat, position);
               scf::YieldOp::create(lb, lloc);
             });
-        memref::StoreOp::create(ib, iloc, m.constant(0), site.record,
-                                ValueRange{index, m.constant(0)});
         Value bytes = m.addConstant(counter(m, state, index, kBytes),
                                     -site.boxElements() * elementBytes);
         fail(ib, iloc, m.lt(bytes, m.constant(0)),
@@ -382,6 +434,8 @@ void Lowering::land(IndexMath &outer, TmaSite &site, Value state, Value index) {
         completeIfDone(m, state, index);
         scf::YieldOp::create(ib, iloc);
       });
+  memref::StoreOp::create(b, loc, outer.constant(0), site.inFlight,
+                          ValueRange{index, outer.constant(0)});
 }
 
 void Lowering::lowerWait(nvgpu::MBarrierTryWaitParityOp wait) {
@@ -479,6 +533,7 @@ LogicalResult Lowering::run(Operation *root) {
         setCounter(im, state, index, kPending, init.getCount());
         setCounter(im, state, index, kBytes, im.constant(0));
         setCounter(im, state, index, kCompleted, im.constant(0));
+        setCounter(im, state, index, kTransactions, im.constant(0));
       });
       init.erase();
     } else if (auto expect = dyn_cast<nvgpu::MBarrierArriveExpectTxOp>(user)) {
@@ -487,6 +542,8 @@ LogicalResult Lowering::run(Operation *root) {
         setCounter(
             im, state, index, kBytes,
             im.add(counter(im, state, index, kBytes), expect.getTxcount()));
+        setCounter(im, state, index, kTransactions,
+                   im.addConstant(counter(im, state, index, kTransactions), 1));
         arrive(im, state, index);
       });
       expect.erase();

@@ -27,8 +27,12 @@
 //    counts toward the next phase, as on the GPU.
 //  * so are: more bytes landed than
 //    expect_tx announced, a TMA destination off the 1024-byte boundary its
-//    128-byte swizzle needs, and a second load of one op on one barrier
-//    before the first landed (the model keeps one per op and barrier).
+//    128-byte swizzle needs, and a load of one op on one barrier while
+//    loads of an earlier transaction (the arrive.expect_tx before them)
+//    are still in flight there. Within one transaction an op may issue as
+//    often as the static trip counts of the loops between it and the
+//    expect_tx allow (a key block's per-page boxes); all of them land at
+//    the wait.
 //
 // The tensor maps come from nvgpu.tma.create.descriptor of a memref (their
 // host side); the loads read that memref.

@@ -105,17 +105,41 @@ struct KernelBuilder : TileCopier {
   /// issuing thread.
   Value isComputeThread(Value thread);
   Value isProducerLeader(Value thread);
-  /// TMA loads of a tile of `rows` rows (one box of a tensor map per
-  /// 64-column block, at coordinates `outer`, innermost first but for the
-  /// column, which this adds) into `tile`'s column blocks from element
-  /// `elementOffset` on, as one transaction on barrier `barrier`
-  /// (expect_tx, then the loads).
+  /// The rows of a K or V box (tmaKeyBoxRows): a key block, or a run of
+  /// rows within one page of a paged cache.
+  int64_t keyBoxRows() const;
+  /// arrive.expect_tx on barrier `barrier` for a tile of `rows` x `width`
+  /// elements of `type`.
+  void expectTileBytes(int64_t rows, int64_t width, Type type, Value barrier);
+  /// TMA loads of one box per 64-column block (at coordinates `outer`,
+  /// innermost first but for the column, which this adds) into `tile`'s
+  /// column blocks of `tileRows` rows each, from element `elementOffset`
+  /// on, completing on barrier `barrier`.
+  void issueBoxLoads(Value map, Value flatTile, Value elementOffset,
+                     int64_t tileRows, int64_t width, Type type, Value barrier,
+                     ValueRange outer);
+  /// A tile of `rows` rows as one transaction on barrier `barrier`:
+  /// expect_tx, then its boxes.
   void issueTileLoads(Value map, Value flatTile, Value elementOffset,
                       int64_t rows, int64_t width, Type type, Value barrier,
                       ValueRange outer);
+  /// One tile of a key block's TMA loads: its map, its stage's place in
+  /// the flat tile, its width and element type, and its full barrier.
+  struct KeyTileLoads {
+    Value map, flatTile, elementOffset;
+    int64_t width;
+    Type type;
+    Value barrier;
+  };
+  /// The K and V tiles of the key block from key `row0` of
+  /// source[batch, head], each one transaction on its barrier: its
+  /// keyBoxRows boxes per column block, each through the page table where
+  /// there is one.
+  void issueKeyBlockLoads(ArrayRef<KeyTileLoads> tiles, Value batch, Value head,
+                          Value row0);
   /// The coordinates (innermost first, but for the column) of the K or V
   /// box whose first row is key `row` of source[batch, head]: through the
-  /// page table where there is one (the key block's page).
+  /// page table where there is one (the box's page).
   SmallVector<Value> keyBoxCoordinates(IndexMath &math, Value batch, Value head,
                                        Value row);
   /// try_wait.parity on barrier `index` of the group, for the phase of
@@ -217,8 +241,8 @@ struct KernelBuilder : TileCopier {
   /// Whether the rows of K and V past the block's last key (keyLen) lie
   /// inside the tensors, where a TMA box reads them (kv_lengths, packed
   /// sequences) instead of zeros. (A page table alone is not such a case:
-  /// key blocks divide its pages (tmaProducerTiling), so no block reaches
-  /// past the table's last key.)
+  /// a box past the table's last key starts at a slot past its page
+  /// (keyBoxCoordinates) and arrives as zeros.)
   bool keysPastLengthInTensors() const {
     return operands.kvLengths || operands.packedKeys;
   }

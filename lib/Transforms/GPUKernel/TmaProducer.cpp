@@ -39,9 +39,10 @@
 // entries. Keys past a sequence's last one (kv_lengths, packed sequences)
 // lie inside the tensors and arrive as they are; the compute threads zero
 // V's rows there before P V reads them (zeroValuesPastLastKey). A paged
-// cache [P, S, Hkv, D] has boxes [1, block_kv, 1, 64]: a key block lies in
-// one page (tmaProducerTiling), whose table entry the producer reads
-// before the block's loads (keyBoxCoordinates).
+// cache [P, S, Hkv, D] has boxes [1, rows, 1, 64] (tmaKeyBoxRows): a key
+// block where it lies in one page, else gcd(S, block_kv) rows, so that no
+// box crosses a page; the producer reads each box's table entry before
+// its loads (keyBoxCoordinates).
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,6 +51,7 @@
 #include "fa/Transforms/GPUKernel/GPUKernel.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -118,14 +120,21 @@ void KernelBuilder::createTensorMaps() {
         .getResult();
   };
   queryMap = mapOf(operands.query, {1, 1, plan.tiling.blockQ, kBoxColumns});
-  // A page table's cache is [P, S, Hkv, D]: a box is a key block's rows of
-  // one page.
-  int64_t rows = plan.tiling.blockKV;
+  // A page table's cache is [P, S, Hkv, D]: a box is a run of rows of one
+  // page.
+  int64_t rows = keyBoxRows();
   SmallVector<int64_t> keyBox =
       pageTable ? SmallVector<int64_t>{1, rows, 1, kBoxColumns}
                 : SmallVector<int64_t>{1, 1, rows, kBoxColumns};
   keyMap = mapOf(key, keyBox);
   valueMap = mapOf(value, keyBox);
+}
+
+int64_t KernelBuilder::keyBoxRows() const {
+  AttentionShape shape;
+  if (pageTable)
+    shape.pageSize = cast<MemRefType>(key.getType()).getDimSize(1);
+  return tmaKeyBoxRows(plan.tiling, shape);
 }
 
 void KernelBuilder::createBarriers() {
@@ -150,6 +159,8 @@ Value KernelBuilder::isProducerLeader(Value thread) {
   Value leader = math.eq(thread, math.constant(computeThreads()));
   leader.getDefiningOp()->setAttr(kWarpgroupRoleAttrName,
                                   b.getStringAttr(kProducerLeaderRole));
+  leader.getDefiningOp()->setAttr(kProducerRegistersAttrName,
+                                  b.getI64IntegerAttr(plan.producerRegisters));
   return leader;
 }
 
@@ -170,20 +181,24 @@ void KernelBuilder::waitOnBarrier(Value index, Value parity) {
                                          math.constant(kWaitTicks), index);
 }
 
-void KernelBuilder::issueTileLoads(Value map, Value flatTile,
-                                   Value elementOffset, int64_t rows,
-                                   int64_t width, Type type, Value barrier,
-                                   ValueRange outer) {
+void KernelBuilder::expectTileBytes(int64_t rows, int64_t width, Type type,
+                                    Value barrier) {
   IndexMath math{b, loc};
-  int64_t blocks = width / kBoxColumns;
   // The transaction is the boxes' bytes, zero-filled rows included.
   int64_t bytes = rows * width * elementBytes(type);
   nvgpu::MBarrierArriveExpectTxOp::create(b, loc, barriers,
                                           math.constant(bytes), barrier,
                                           /*predicate=*/Value());
+}
+
+void KernelBuilder::issueBoxLoads(Value map, Value flatTile,
+                                  Value elementOffset, int64_t tileRows,
+                                  int64_t width, Type type, Value barrier,
+                                  ValueRange outer) {
+  IndexMath math{b, loc};
+  int64_t blocks = width / kBoxColumns;
   auto mapType = cast<nvgpu::TensorMapDescriptorType>(map.getType());
   MemRefType box = mapType.getTensor();
-  int64_t boxElements = rows * kBoxColumns;
   // The box's own shape ([1, 1, rows, 64], or [1, rows, 1, 64] in a paged
   // cache), contiguous.
   SmallVector<int64_t> strides(box.getRank(), 1);
@@ -198,8 +213,10 @@ void KernelBuilder::issueTileLoads(Value map, Value flatTile,
     sizes.push_back(b.getIndexAttr(box.getDimSize(d)));
     strideAttrs.push_back(b.getIndexAttr(strides[d]));
   }
+  // A column block of the tile holds all its rows.
+  int64_t columnBlockElements = tileRows * kBoxColumns;
   for (int64_t block = 0; block < blocks; ++block) {
-    Value offset = math.addConstant(elementOffset, block * boxElements);
+    Value offset = math.addConstant(elementOffset, block * columnBlockElements);
     Value dst = memref::ReinterpretCastOp::create(
         b, loc, dstType, flatTile, OpFoldResult(offset), sizes, strideAttrs);
     // Coordinates innermost first, as cp.async.bulk.tensor takes them.
@@ -211,17 +228,80 @@ void KernelBuilder::issueTileLoads(Value map, Value flatTile,
   }
 }
 
+void KernelBuilder::issueTileLoads(Value map, Value flatTile,
+                                   Value elementOffset, int64_t rows,
+                                   int64_t width, Type type, Value barrier,
+                                   ValueRange outer) {
+  expectTileBytes(rows, width, type, barrier);
+  issueBoxLoads(map, flatTile, elementOffset, rows, width, type, barrier,
+                outer);
+}
+
+void KernelBuilder::issueKeyBlockLoads(ArrayRef<KeyTileLoads> tiles,
+                                       Value batch, Value head, Value row0) {
+  int64_t blockKV = plan.tiling.blockKV;
+  int64_t rows = keyBoxRows();
+  IndexMath math{b, loc};
+  if (rows == blockKV) {
+    // One box per column block, at coordinates K and V share.
+    SmallVector<Value> box = keyBoxCoordinates(math, batch, head, row0);
+    for (const KeyTileLoads &tile : tiles) {
+      expectTileBytes(blockKV, tile.width, tile.type, tile.barrier);
+      issueBoxLoads(tile.map, tile.flatTile, tile.elementOffset, blockKV,
+                    tile.width, tile.type, tile.barrier, box);
+    }
+    return;
+  }
+  // Pages that do not hold whole blocks: a box per run of rows within one
+  // page, each through its table entry, all of a tile's boxes one
+  // transaction (K's whole, then V's, so that S = Q K^T starts as early as
+  // with one box).
+  for (const KeyTileLoads &tile : tiles) {
+    expectTileBytes(blockKV, tile.width, tile.type, tile.barrier);
+    auto boxes = scf::ForOp::create(
+        b, loc, math.constant(0), math.constant(blockKV), math.constant(rows),
+        ValueRange{},
+        [&](OpBuilder &lb, Location lloc, Value first, ValueRange) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(lb.getInsertionBlock(), lb.getInsertionPoint());
+          IndexMath lm{b, lloc};
+          Value offset = lm.add(tile.elementOffset,
+                                lm.mul(first, lm.constant(kBoxColumns)));
+          issueBoxLoads(
+              tile.map, tile.flatTile, offset, blockKV, tile.width, tile.type,
+              tile.barrier,
+              keyBoxCoordinates(lm, batch, head, lm.add(row0, first)));
+          scf::YieldOp::create(b, lloc);
+        });
+    // Kept rolled down to ptxas (fa-keep-loop-annotations), so that the
+    // producer's one issuing thread holds one box's page and coordinates at
+    // a time. Unrolled, LLVM hoists every box's table load ahead of the
+    // copies: the producer needed 64 registers (ptxas, 16-slot pages,
+    // d = 64, 128 x 128, causal); rolled, 32 (kPagedProducerRegisters).
+    boxes->setAttr(
+        "llvm.loop_annotation",
+        LLVM::LoopAnnotationAttr::get(
+            ctx, /*disableNonforced=*/nullptr, /*vectorize=*/nullptr,
+            /*interleave=*/nullptr,
+            LLVM::LoopUnrollAttr::get(ctx, /*disable=*/b.getBoolAttr(true), {},
+                                      {}, {}, {}, {}, {}),
+            {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}));
+  }
+}
+
 SmallVector<Value> KernelBuilder::keyBoxCoordinates(IndexMath &math,
                                                     Value batch, Value head,
                                                     Value row) {
   if (!pageTable)
     return {row, head, batch};
-  // The block's page through the table, as the cp.async copies read it
-  // (pageOfEntry: the page clamped into the cache). A key block lies in
-  // one page (tmaProducerTiling) and starts before the sequence's last
-  // key, so its entry is inside the table.
+  // The box's page through the table, as the cp.async copies read it
+  // (pageOfEntry: the page clamped into the cache). A box lies in one page
+  // (tmaKeyBoxRows). The entry is clamped into the table: a box past the
+  // table's last key (Nk = M S that key blocks do not divide) then starts
+  // at a slot past the page, and arrives as zeros.
   Value pageSize = math.dim(key, 1);
-  Value entry = math.divU(row, pageSize);
+  Value lastEntry = math.addConstant(math.dim(pageTable, 1), -1);
+  Value entry = math.min(math.divU(row, pageSize), lastEntry);
   Value page = pageOfEntry(math, key, pageTable, batch, entry);
   return {head, math.sub(row, math.mul(entry, pageSize)), page};
 }
@@ -396,20 +476,15 @@ void TmaProducerSchedule::produceBlock(Value col0, Value index) {
     // start at its cu_seqlens_k entry.
     Value row0 =
         block.sequenceKeyStart ? pm.add(block.sequenceKeyStart, col0) : col0;
-    // One box per tile (with a page table, the block's page:
-    // tmaProducerTiling keeps a key block in one page).
-    SmallVector<Value> box =
-        kernel.keyBoxCoordinates(pm, block.batch, block.kvHead, row0);
-    kernel.issueTileLoads(kernel.keyMap, kernel.flatTile(tiles.key, thread),
-                          keyOffset, kernel.plan.tiling.blockKV, kernel.headDim,
-                          kernel.keyElementType, layout.keyFull(pm, slot.stage),
-                          box);
     Value valueOffset = pm.mul(
         slot.stage, pm.constant(kernel.plan.tiling.blockKV * kernel.valueDim));
-    kernel.issueTileLoads(kernel.valueMap, kernel.flatTile(tiles.value, thread),
-                          valueOffset, kernel.plan.tiling.blockKV,
-                          kernel.valueDim, kernel.valueElementType,
-                          layout.valueFull(pm, slot.stage), box);
+    KernelBuilder::KeyTileLoads tilesOfBlock[] = {
+        {kernel.keyMap, kernel.flatTile(tiles.key, thread), keyOffset,
+         kernel.headDim, kernel.keyElementType, layout.keyFull(pm, slot.stage)},
+        {kernel.valueMap, kernel.flatTile(tiles.value, thread), valueOffset,
+         kernel.valueDim, kernel.valueElementType,
+         layout.valueFull(pm, slot.stage)}};
+    kernel.issueKeyBlockLoads(tilesOfBlock, block.batch, block.kvHead, row0);
     return SmallVector<Value>();
   });
 }

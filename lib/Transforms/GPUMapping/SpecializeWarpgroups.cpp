@@ -45,6 +45,9 @@ namespace {
 /// The role predicates of `kernel`: values of ops marked with their role.
 struct Roles {
   SmallVector<Value> compute, producerLeader;
+  /// The most registers a producer-leader predicate asks for its
+  /// warpgroup (fa::kProducerRegistersAttrName).
+  int64_t producerRegisters = fa::kProducerRegisters;
   bool empty() const { return compute.empty() && producerLeader.empty(); }
 };
 
@@ -56,8 +59,13 @@ Roles rolesOf(gpu::GPUFuncOp kernel) {
       return;
     if (role.getValue() == fa::kComputeRole)
       roles.compute.push_back(op->getResult(0));
-    else if (role.getValue() == fa::kProducerLeaderRole)
+    else if (role.getValue() == fa::kProducerLeaderRole) {
       roles.producerLeader.push_back(op->getResult(0));
+      if (auto registers =
+              op->getAttrOfType<IntegerAttr>(fa::kProducerRegistersAttrName))
+        roles.producerRegisters =
+            std::max(roles.producerRegisters, registers.getInt());
+    }
   });
   return roles;
 }
@@ -185,8 +193,8 @@ struct FASpecializeWarpgroupsPass
                "registers by";
         return WalkResult::interrupt();
       }
-      WarpgroupRegisters split =
-          fa::splitWarpgroupRegisters(*computeWarpgroups);
+      WarpgroupRegisters split = fa::splitWarpgroupRegisters(
+          *computeWarpgroups, roles.producerRegisters);
       if (failed(specialize(kernel, roles, split.producer, split.compute)))
         return WalkResult::interrupt();
       // One block per SM, which the split assumes: with .maxntid (the

@@ -5,8 +5,10 @@ fa-gpu-pipeline and assembled by ptxas, every kernel must spill nothing,
 keep setmaxnreg (no C7507/C7508) and use wgmma. Issue 50: the kernel
 spilled at every N but the one the resource table used. --features adds
 per-sequence key lengths (kv_lengths), packed sequences (two sequences;
-cu_seqlens) and a paged cache (pages of 128 slots, a page table and
-kv_lengths), which must load with TMA too (issue 53), and a sliding
+cu_seqlens) and a paged cache (pages of --page-size slots, 128 unless
+given, a page table and kv_lengths), which must load with TMA too (issue
+53; pages smaller than a key block load a box per run of rows within a
+page), and a sliding
 window (with causal, 1000 keys to the left; without, a two-sided window of
 256 keys each way), whose walk splits into masked edge blocks and an
 unmasked middle. With --chip, another chip's default kernel (the
@@ -14,7 +16,7 @@ mma.sync kernel before sm_90a): spills only.
 
   hopper_lengths.py FA_OPT PTXAS [--dims 64,128,256] [--lengths 512,...,?]
                     [--features plain,kv_lengths,packed,paged,window]
-                    [--chip sm_90a] [--confirm-tiles]
+                    [--chip sm_90a] [--confirm-tiles] [--page-size 128]
 
 Without --confirm-tiles the kernel is the tile model's own choice; with it,
 the pipeline's default, which retiles what ptxas finds spilling.
@@ -41,6 +43,7 @@ def main():
     parser.add_argument("--features", default="plain")
     parser.add_argument("--chip", default="sm_90a")
     parser.add_argument("--confirm-tiles", action="store_true")
+    parser.add_argument("--page-size", type=int, default=128)
     args = parser.parse_args()
     failed = cases = 0
     with tempfile.TemporaryDirectory() as tmp:
@@ -55,9 +58,10 @@ def main():
                         extra_args = ", %n: tensor<1xi32>"
                         extra_operands = " kv_lengths(%n : tensor<1xi32>)"
                     elif feature == "paged":
-                        # A cache of 128-slot pages, one table row, kv_lengths.
-                        pages = "?" if n == "?" else str(-(-int(n) // 128))
-                        c = f"tensor<{pages}x128x8x{d}x{args.dtype}>"
+                        # A cache of page-size slots, one table row, kv_lengths.
+                        slots = args.page_size
+                        pages = "?" if n == "?" else str(-(-int(n) // slots))
+                        c = f"tensor<{pages}x{slots}x8x{d}x{args.dtype}>"
                         table = f"tensor<1x{pages}xi32>"
                         extra_args = (f", %c: {c}, %w: {c}, %t: {table}"
                                       ", %n: tensor<1xi32>")

@@ -104,12 +104,13 @@ func.func @load(%row0: index, %expect: index, %parity: i1, %offset: index,
       %leader = arith.cmpi eq, %t, %leader_id : index
       %issues = arith.andi %leader, %issue : i1
       scf.if %issues {
-        nvgpu.mbarrier.arrive.expect_tx %bars[%z], %expect : !barriers
         %dst = memref.reinterpret_cast %tile to offset: [%offset], sizes: [1, 1, 16, 64], strides: [1024, 1024, 64, 1] : memref<2048xf16, #wg> to memref<1x1x16x64xf16, strided<[1024, 1024, 64, 1], offset: ?>, #wg>
-        // One op, issued once (or twice).
+        // One transaction of one load (or two, the second before anything
+        // waited for the first).
         %two = arith.constant 2 : index
         %times = arith.select %twice, %two, %one : index
         scf.for %i = %z to %times step %one {
+          nvgpu.mbarrier.arrive.expect_tx %bars[%z], %expect : !barriers
           nvgpu.tma.async.load %map[%z, %row0, %z, %z], %bars[%z] to %dst : !map, !barriers -> memref<1x1x16x64xf16, strided<[1024, 1024, 64, 1], offset: ?>, #wg>
         }
       }

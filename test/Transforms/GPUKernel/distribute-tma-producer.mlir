@@ -12,12 +12,15 @@
 // RUN: fa-opt %s -split-input-file --fa-select-tiles="target=sm_90a report=-" -o /dev/null | FileCheck %s --check-prefix=REPORT
 // RUN: fa-opt %s -split-input-file --fa-select-tiles="target=sm_90a report=- tma-producer=false" -o /dev/null | FileCheck %s --check-prefix=CPASYNC
 
-// Plain, kv_lengths, packed and paged: the TMA producer kernel; pages of
-// 48 rows or of a size known only at run time: the cp.async one.
+// Plain, kv_lengths, packed, paged and pages of 48 slots: the TMA producer
+// kernel; pages of 12 slots or of a size known only at run time: the
+// cp.async one.
 // REPORT-COUNT-4: "gpu_kernel":"wgmma-tma-ws"
 // REPORT-SAME: "kernel_plan":"wgmma, register fragments, TMA producer warpgroup, P V overlapping the next softmax, 256 threads, 2 stages"
+// REPORT: "gpu_kernel":"wgmma-tma-ws"
+// REPORT-SAME: "kernel_plan":"wgmma, register fragments, TMA producer warpgroup, P V overlapping the next softmax, 256 threads, 2 stages, K/V boxes of 16 rows (pages)"
 // REPORT-COUNT-2: "gpu_kernel":"wgmma-registers"
-// CPASYNC-COUNT-6: "gpu_kernel":"wgmma-registers"
+// CPASYNC-COUNT-7: "gpu_kernel":"wgmma-registers"
 // CPASYNC-SAME: "kernel_plan":"wgmma, register fragments, cp.async, 128 threads, 2 stages"
 
 // CHECK-LABEL: func.func @tma
@@ -27,7 +30,7 @@
 // CHECK: scf.forall (%[[T:.*]]) in (256)
 // CHECK-COUNT-7: nvgpu.mbarrier.init
 // CHECK: gpu.barrier
-// CHECK: arith.cmpi eq, %[[T]], %{{.*}} {fa.warpgroup_role = "producer_leader"}
+// CHECK: arith.cmpi eq, %[[T]], %{{.*}} {fa.producer_registers = 24 : i64, fa.warpgroup_role = "producer_leader"}
 // CHECK: nvgpu.mbarrier.arrive.expect_tx %{{.*}}, %c8192
 // CHECK: nvgpu.tma.async.load
 // CHECK: arith.cmpi slt, %[[T]], %{{.*}} {fa.warpgroup_role = "compute"}
@@ -107,11 +110,13 @@ func.func @packed(%q: tensor<1x2x128x64xf16>, %k: tensor<1x2x192x64xf16>, %v: te
 // A page table: K's and V's maps cover the cache [P, S, Hkv, D] with boxes
 // of a key block's rows in one page ([1, 64, 1, 64]: block_kv divides the
 // 128-slot pages), at coordinates (column, head, slot, page): the page is
-// the table's entry for the block's first key, clamped into the cache.
+// the table's entry for the block's first key (clamped into the table and
+// the cache).
 // CHECK-LABEL: func.func @paged
 // CHECK: nvgpu.tma.create.descriptor %{{.*}} box[%{{.*}}, %c64{{.*}}, %{{.*}}, %{{.*}}] : memref<*xf16> -> <tensor = memref<1x64x1x64xf16
 // CHECK: scf.for %[[COL0:.*]] = %{{.*}} to %{{.*}} step %c64
-// CHECK: %[[ENTRY:.*]] = arith.divui %[[COL0]], %c128
+// CHECK: %[[FIRST:.*]] = arith.divui %[[COL0]], %c128
+// CHECK: %[[ENTRY:.*]] = arith.minsi %[[FIRST]]
 // CHECK: memref.load %{{.*}}[%{{.*}}, %[[ENTRY]]] : memref<2x3xi32>
 // CHECK: %[[PAGE:.*]] = arith.maxsi
 // CHECK: %[[BASE:.*]] = arith.muli %[[ENTRY]], %c128
@@ -125,26 +130,52 @@ func.func @paged(%q: tensor<2x2x128x64xf16>, %k: tensor<6x128x2x64xf16>, %v: ten
 
 // -----
 
-// Pages of 48 slots do not hold whole 64-key blocks: one box would cross
-// a page, so the cp.async loads stay, and a remark says why.
+// Pages of 48 slots do not hold whole 64-key blocks: a block is 4 boxes
+// of gcd(48, 64) = 16 rows, each within a page, through its own table
+// entry, in a loop kept rolled (llvm.loop_annotation); one expect_tx
+// announces all of a tile's bytes.
+// The producer asks for 32 registers (kPagedProducerRegisters).
 // CHECK-LABEL: func.func @odd_pages
-// CHECK-NOT: nvgpu.tma
-// CHECK: nvgpu.device_async_copy
+// CHECK: nvgpu.tma.create.descriptor %{{.*}} box[%{{.*}}, %c16{{.*}}, %{{.*}}, %{{.*}}] : memref<*xf16> -> <tensor = memref<1x16x1x64xf16
+// CHECK: {fa.producer_registers = 32 : i64, fa.warpgroup_role = "producer_leader"}
+// CHECK: nvgpu.mbarrier.arrive.expect_tx %{{.*}}, %c8192
+// CHECK: scf.for %[[FIRST:.*]] = %{{.*}} to %c64{{.*}} step %c16
+// CHECK: %[[ROW:.*]] = arith.addi %{{.*}}, %[[FIRST]]
+// CHECK: %[[ENTRY0:.*]] = arith.divui %[[ROW]], %c48
+// CHECK: %[[ENTRY:.*]] = arith.minsi %[[ENTRY0]]
+// CHECK: memref.load %{{.*}}[%{{.*}}, %[[ENTRY]]] : memref<2x6xi32>
+// CHECK: %[[BASE:.*]] = arith.muli %[[ENTRY]], %c48
+// CHECK: %[[SLOT:.*]] = arith.subi %[[ROW]], %[[BASE]]
+// CHECK: nvgpu.tma.async.load %{{.*}}[%{{.*}}, %{{.*}}, %[[SLOT]], %{{.*}}]
+// CHECK: } {llvm.loop_annotation = #{{.*}}}
 func.func @odd_pages(%q: tensor<2x2x128x64xf16>, %k: tensor<12x48x2x64xf16>, %v: tensor<12x48x2x64xf16>, %t: tensor<2x6xi32>) -> tensor<2x2x128x64xf16> {
-  // expected-remark @+1 {{the wgmma kernel loads this op's tiles with cp.async, not TMA: page_table: pages of 48 keys do not hold whole key blocks of 64 (one TMA box per block, within a page)}}
   %o = fa.attention %q, %k, %v page_table(%t : tensor<2x6xi32>) scale = 0.125 tiling = <block_q = 64, block_kv = 64, warps = 4, stages = 2> : tensor<2x2x128x64xf16>, tensor<12x48x2x64xf16>, tensor<12x48x2x64xf16> -> tensor<2x2x128x64xf16>
   return %o : tensor<2x2x128x64xf16>
 }
 
 // -----
 
-// A page size known only at run time: no key block is known to fit a
-// page, so the cp.async loads stay, and the remark says why.
+// Pages of 12 slots split 64-key blocks into boxes of gcd(12, 64) = 4
+// rows, half a 128-byte swizzle atom: the cp.async loads stay, and a
+// remark says why.
+// CHECK-LABEL: func.func @small_odd_pages
+// CHECK-NOT: nvgpu.tma
+// CHECK: nvgpu.device_async_copy
+func.func @small_odd_pages(%q: tensor<2x2x128x64xf16>, %k: tensor<24x12x2x64xf16>, %v: tensor<24x12x2x64xf16>, %t: tensor<2x12xi32>) -> tensor<2x2x128x64xf16> {
+  // expected-remark @+1 {{the wgmma kernel loads this op's tiles with cp.async, not TMA: page_table: pages of 12 keys split key blocks of 64 into TMA boxes of 4 rows, not whole 128-byte swizzle atoms of 8 rows}}
+  %o = fa.attention %q, %k, %v page_table(%t : tensor<2x12xi32>) scale = 0.125 tiling = <block_q = 64, block_kv = 64, warps = 4, stages = 2> : tensor<2x2x128x64xf16>, tensor<24x12x2x64xf16>, tensor<24x12x2x64xf16> -> tensor<2x2x128x64xf16>
+  return %o : tensor<2x2x128x64xf16>
+}
+
+// -----
+
+// A page size known only at run time: a box's rows are fixed in its
+// tensor map, so the cp.async loads stay, and the remark says why.
 // CHECK-LABEL: func.func @dynamic_pages
 // CHECK-NOT: nvgpu.tma
 // CHECK: nvgpu.device_async_copy
 func.func @dynamic_pages(%q: tensor<2x2x128x64xf16>, %k: tensor<12x?x2x64xf16>, %v: tensor<12x?x2x64xf16>, %t: tensor<2x6xi32>) -> tensor<2x2x128x64xf16> {
-  // expected-remark @+1 {{the wgmma kernel loads this op's tiles with cp.async, not TMA: page_table: the page size (dimension 1 of K and V) is known only at run time, and a TMA box of a key block must lie in one page}}
+  // expected-remark @+1 {{the wgmma kernel loads this op's tiles with cp.async, not TMA: page_table: the page size (dimension 1 of K and V) is known only at run time, and the rows of a TMA box are fixed in its tensor map}}
   %o = fa.attention %q, %k, %v page_table(%t : tensor<2x6xi32>) scale = 0.125 tiling = <block_q = 64, block_kv = 64, warps = 4, stages = 2> : tensor<2x2x128x64xf16>, tensor<12x?x2x64xf16>, tensor<12x?x2x64xf16> -> tensor<2x2x128x64xf16>
   return %o : tensor<2x2x128x64xf16>
 }

@@ -42,6 +42,52 @@ gpu.module @kernels {
 
 // -----
 
+// A producer that asks for more (fa.producer_registers: a paged cache's
+// per-page boxes) keeps them, and the compute warpgroups share the rest:
+// 32 leaves two of them 240, 40 leaves them 232.
+// CHECK-LABEL: gpu.func @paged_producer
+// CHECK: nvvm.setmaxregister increase 240
+// CHECK: nvvm.setmaxregister decrease 32
+// CHECK-LABEL: gpu.func @larger_producer
+// CHECK: nvvm.setmaxregister increase 232
+// CHECK: nvvm.setmaxregister decrease 40
+gpu.module @kernels {
+  gpu.func @paged_producer(%out: memref<384xf32>) kernel attributes {known_block_size = array<i32: 384, 1, 1>} {
+    %t = gpu.thread_id x
+    %c0 = arith.constant 0 : index
+    %c256 = arith.constant 256 : index
+    %one = arith.constant 1.0 : f32
+    %two = arith.constant 2.0 : f32
+    %compute = arith.cmpi ult, %t, %c256 {fa.warpgroup_role = "compute"} : index
+    %leader = arith.cmpi eq, %t, %c256 {fa.producer_registers = 32 : i64, fa.warpgroup_role = "producer_leader"} : index
+    scf.if %leader {
+      memref.store %one, %out[%c0] : memref<384xf32>
+    }
+    scf.if %compute {
+      memref.store %two, %out[%t] : memref<384xf32>
+    }
+    gpu.return
+  }
+  gpu.func @larger_producer(%out: memref<384xf32>) kernel attributes {known_block_size = array<i32: 384, 1, 1>} {
+    %t = gpu.thread_id x
+    %c0 = arith.constant 0 : index
+    %c256 = arith.constant 256 : index
+    %one = arith.constant 1.0 : f32
+    %two = arith.constant 2.0 : f32
+    %compute = arith.cmpi ult, %t, %c256 {fa.warpgroup_role = "compute"} : index
+    %leader = arith.cmpi eq, %t, %c256 {fa.producer_registers = 40 : i64, fa.warpgroup_role = "producer_leader"} : index
+    scf.if %leader {
+      memref.store %one, %out[%c0] : memref<384xf32>
+    }
+    scf.if %compute {
+      memref.store %two, %out[%t] : memref<384xf32>
+    }
+    gpu.return
+  }
+}
+
+// -----
+
 // Three compute warpgroups share what the producer leaves: 160 each.
 // CHECK-LABEL: gpu.func @three
 // CHECK: nvvm.setmaxregister increase 160

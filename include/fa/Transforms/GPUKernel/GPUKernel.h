@@ -48,6 +48,12 @@ namespace mlir::fa {
 constexpr llvm::StringLiteral kWarpgroupRoleAttrName = "fa.warpgroup_role";
 constexpr llvm::StringLiteral kComputeRole = "compute";
 constexpr llvm::StringLiteral kProducerLeaderRole = "producer_leader";
+/// On a "producer_leader" predicate: the registers per thread the producer
+/// warpgroup keeps (an i64; KernelPlan::producerRegisters), which
+/// fa-specialize-warpgroups gives it with setmaxnreg. Without it, the
+/// kernel model's kProducerRegisters.
+constexpr llvm::StringLiteral kProducerRegistersAttrName =
+    "fa.producer_registers";
 
 /// The forward kernel `op`'s tiling gets (planKernel on the op's shape and
 /// types). `op` must have a tiling.

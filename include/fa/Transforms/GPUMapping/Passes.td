@@ -299,4 +299,20 @@ def FAAlignDynamicSharedMemory : Pass<"fa-align-dynamic-shared-memory",
   }];
 }
 
+def FAKeepLoopAnnotations : Pass<"fa-keep-loop-annotations",
+                                 "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Give the kernels' loop annotations to the branches the "
+                "translation to LLVM IR reads";
+  let description = [{
+    After the GPU-to-NVVM conversion: `convert-scf-to-cf` copies an
+    `scf.for`'s `llvm.loop_annotation` onto the loop's back edge as a
+    discardable attribute, which `llvm.br` keeps through the conversion to
+    the LLVM dialect, but the translation to LLVM IR reads only the
+    branch's own `loop_annotation` (`!llvm.loop`). This pass moves the one
+    into the other, so that a loop the kernel builder marks (the TMA
+    producer's per-page boxes: `unroll = <disable = true>`, which LLVM's
+    unroller and ptxas honour) stays as marked.
+  }];
+}
+
 #endif // FA_TRANSFORMS_GPUMAPPING_PASSES_TD

@@ -65,6 +65,9 @@ struct TileCosts {
   /// sm_90a's wgmma kernel takes this tiling: registersPerThread is its
   /// compute threads', bounded by the producer kernel's register split.
   bool warpgroupMma = false;
+  /// The TMA producer kernel's producer warpgroup's registers
+  /// (tmaProducerRegisters); 0 for the other kernels.
+  int64_t producerRegisters = 0;
 };
 
 struct TileDecision {

@@ -150,9 +150,12 @@ std::string misfit(const Tiling &tiling, const TileCosts &costs,
   int64_t allowed =
       std::min(target.registersPerThread, target.registersPerSM / threads);
   if (target.isGPU() && hasWarpgroupMma(target) && costs.warpgroupMma)
-    allowed = std::min(
-        allowed,
-        splitWarpgroupRegisters(threads / kKernelWarpgroupThreads).compute);
+    allowed =
+        std::min(allowed, splitWarpgroupRegisters(
+                              threads / kKernelWarpgroupThreads,
+                              costs.producerRegisters ? costs.producerRegisters
+                                                      : kProducerRegisters)
+                              .compute);
   if (costs.registersPerThread > allowed)
     return "needs about " + std::to_string(costs.registersPerThread) +
            " registers per thread; " + target.name + " allows " +
@@ -228,6 +231,8 @@ TileCosts mlir::fa::evaluateTiling(const Tiling &tiling,
   costs.registersPerThread = registersPerThread(tiling, shape, target);
   costs.warpgroupMma =
       hasWarpgroupMma(target) && warpgroupMmaKernel(tiling, shape);
+  if (costs.warpgroupMma && tmaProducerTiling(tiling, shape))
+    costs.producerRegisters = tmaProducerRegisters(tiling, shape);
   int64_t threads = target.isGPU() ? tiling.warps * target.warpSize : 1;
 
   int64_t batch = known(shape.batch, kAssumedCount);
@@ -566,16 +571,20 @@ TileSelection selectFA2(const AttentionShape &shape,
             // rescale over Dv / 2 registers per thread) is spread over
             // more keys, and each wgmma is larger, while the kernel runs
             // one block per SM whatever its tile.
+            // In a paged cache, tilings whose key blocks lie in one page
+            // (one TMA box per block, FlashAttention-3's paged TMA) come
+            // before those that take a box per run of rows within a page.
             auto key = [&](const TileDecision &d, double cost) {
               bool fma = mmaCapable && !tensorCoreKernel(d.tiling, shape);
               bool wgmma = warpgroupMmaKernel(d.tiling, shape);
               bool mmaSync = wgmmaCapable && !wgmma;
               bool oneStage = wgmmaCapable && d.tiling.stages < 2;
-              int64_t area = wgmma && tmaProducerTiling(d.tiling, shape)
-                                 ? d.tiling.blockQ * d.tiling.blockKV
-                                 : 0;
-              return std::make_tuple(fma, mmaSync, oneStage, -area, cost,
-                                     d.tiling.stages, d.tiling.warps,
+              bool tma = wgmma && tmaProducerTiling(d.tiling, shape);
+              int64_t area = tma ? d.tiling.blockQ * d.tiling.blockKV : 0;
+              bool pageBoxes =
+                  tma && tmaKeyBoxRows(d.tiling, shape) < d.tiling.blockKV;
+              return std::make_tuple(fma, mmaSync, oneStage, pageBoxes, -area,
+                                     cost, d.tiling.stages, d.tiling.warps,
                                      -d.tiling.blockQ, -d.tiling.blockKV);
             };
             TileDecision candidate;
@@ -622,6 +631,10 @@ TileSelection selectFA2(const AttentionShape &shape,
        << (shape.tmaProducerKernel && shape.causalOffset
                ? ", key blocks of at most 128 under the causal band (as "
                  "FlashAttention-3's causal tiles)"
+               : "")
+       << (shape.tmaProducerKernel && shape.pageSize > 0
+               ? ", then those whose key blocks lie in one page (one TMA box "
+                 "per block)"
                : "")
        << (shape.tmaProducerKernel
                ? ", then the largest tile (FlashAttention-3's rule: the key "
