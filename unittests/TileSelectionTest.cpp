@@ -157,8 +157,9 @@ TEST(GPUKernel, ScoreModificationsCostRegistersAndTheOverlap) {
   EXPECT_LE(ampere.decision->costs.registersPerThread, 255);
 }
 
-// A paged op on sm_90a gets a TMA producer tile whose key blocks divide its
-// pages where one fits (d = 128 without pages takes 128 x 176, which 128-slot
+// A paged op on sm_90a gets the TMA producer tile whose boxes are largest
+// (up to 64 rows), then the largest tile: with 128-slot pages one whose key
+// blocks divide the page (d = 128 without pages takes 128 x 176, which the
 // pages would split into 16-row boxes); with 16-slot pages, which no wgmma
 // key block fits, the largest tile, in 16-row boxes.
 TEST(FA2Policy, PagedTmaTilesFitThePages) {
@@ -170,7 +171,16 @@ TEST(FA2Policy, PagedTmaTilesFitThePages) {
   ASSERT_TRUE(paged.decision) << paged.error;
   EXPECT_EQ(128 % paged.decision->tiling.blockKV, 0);
   EXPECT_TRUE(tmaProducerTiling(paged.decision->tiling, shape));
-  EXPECT_NE(paged.decision->why.find("lie in one page"), std::string::npos);
+  EXPECT_NE(paged.decision->why.find("TMA boxes of K and V"),
+            std::string::npos);
+  // 96-slot pages: one box per block only at 32 keys; 128-key blocks of
+  // four 32-row boxes rank before it (the larger tile, boxes as large).
+  shape.pageSize = 96;
+  TileSelection ninetySix =
+      selectTiles(shape, preset("sm_90a"), TilePolicy::FA2);
+  ASSERT_TRUE(ninetySix.decision) << ninetySix.error;
+  EXPECT_GT(ninetySix.decision->tiling.blockKV, 32);
+  EXPECT_EQ(tmaKeyBoxRows(ninetySix.decision->tiling, shape), 32);
   shape.pageSize = 16;
   TileSelection small = selectTiles(shape, preset("sm_90a"), TilePolicy::FA2);
   ASSERT_TRUE(small.decision) << small.error;

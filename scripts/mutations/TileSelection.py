@@ -7,9 +7,8 @@ MUTATIONS = [
     Mutation(
         name="paged-tiles-ignore-boxes-per-block",
         function="mlir::fa::selectTiles",
-        old="""              bool pageBoxes =
-                  tma && tmaKeyBoxRows(d.tiling, shape) < d.tiling.blockKV;""",
-        new="""              bool pageBoxes = false;""",
+        old="""                      ? std::min(tmaKeyBoxRows(d.tiling, shape), largeBoxRows)""",
+        new="""                      ? 0""",
         tests=["unittests"],
         description="128-slot pages get 128 x 176 in 16-row boxes where 128 x 128 takes one box per block"),
     # Issue 53: FlashAttention-3's causal key blocks.

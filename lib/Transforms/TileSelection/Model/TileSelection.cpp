@@ -571,9 +571,14 @@ TileSelection selectFA2(const AttentionShape &shape,
             // rescale over Dv / 2 registers per thread) is spread over
             // more keys, and each wgmma is larger, while the kernel runs
             // one block per SM whatever its tile.
-            // In a paged cache, tilings whose key blocks lie in one page
-            // (one TMA box per block, FlashAttention-3's paged TMA) come
-            // before those that take a box per run of rows within a page.
+            // In a paged cache, the TMA kernel's tilings whose boxes of K
+            // and V are larger come first, up to 64 rows (8 KiB at d = 64):
+            // where a page holds whole key blocks, a box is a block
+            // (FlashAttention-3's paged TMA); else it is a run of rows
+            // within a page (tmaKeyBoxRows), and a 176-key block of 16-row
+            // boxes is 11 loads per column block where 128 keys of one
+            // 128-slot page are one. How small a box TMA moves at full
+            // bandwidth is for a GPU to say.
             auto key = [&](const TileDecision &d, double cost) {
               bool fma = mmaCapable && !tensorCoreKernel(d.tiling, shape);
               bool wgmma = warpgroupMmaKernel(d.tiling, shape);
@@ -581,9 +586,12 @@ TileSelection selectFA2(const AttentionShape &shape,
               bool oneStage = wgmmaCapable && d.tiling.stages < 2;
               bool tma = wgmma && tmaProducerTiling(d.tiling, shape);
               int64_t area = tma ? d.tiling.blockQ * d.tiling.blockKV : 0;
-              bool pageBoxes =
-                  tma && tmaKeyBoxRows(d.tiling, shape) < d.tiling.blockKV;
-              return std::make_tuple(fma, mmaSync, oneStage, pageBoxes, -area,
+              constexpr int64_t largeBoxRows = 64;
+              int64_t boxRows =
+                  tma && shape.pageSize > 0
+                      ? std::min(tmaKeyBoxRows(d.tiling, shape), largeBoxRows)
+                      : 0;
+              return std::make_tuple(fma, mmaSync, oneStage, -boxRows, -area,
                                      cost, d.tiling.stages, d.tiling.warps,
                                      -d.tiling.blockQ, -d.tiling.blockKV);
             };
@@ -633,8 +641,8 @@ TileSelection selectFA2(const AttentionShape &shape,
                  "FlashAttention-3's causal tiles)"
                : "")
        << (shape.tmaProducerKernel && shape.pageSize > 0
-               ? ", then those whose key blocks lie in one page (one TMA box "
-                 "per block)"
+               ? ", then those whose TMA boxes of K and V (a key block, or "
+                 "its rows within one page) are larger, up to 64 rows"
                : "")
        << (shape.tmaProducerKernel
                ? ", then the largest tile (FlashAttention-3's rule: the key "
