@@ -878,10 +878,24 @@ private:""",
         description="the kernel aligns a bottom-right causal diagonal to Nk, not to the sequence's length"),
     # Paged KV caches (session 10).
     Mutation(
-        name="paged-kernel-value-unpaged",
+        name="paged-tile-page-for-straddling-blocks",
+        function="mlir::fa::gpu_kernel::TileCopier::tilePage",
+        old="""  if (ShapedType::isDynamic(slots) || slots % tileRows != 0)""",
+        new="""  if (ShapedType::isDynamic(slots))""",
+        tests=["test/Integration/paged-kv-cache.mlir", "test/Transforms/GPUKernel/distribute-paged-copies.mlir"],
+        description="a key block that straddles pages is read from its first row's page"),
+    Mutation(
+        name="paged-tile-page-one-slot",
         function="mlir::fa::gpu_kernel::TileCopier::globalIndices",
-        old="""  if (!pageTable || (source != key && source != value))""",
-        new="""  if (!pageTable || source != key)""",
+        old="""            math.min(math.add(page->firstSlot, tileRow), page->lastSlot), head,""",
+        new="""            math.min(page->firstSlot, page->lastSlot), head,""",
+        tests=["test/Integration/Tiling/tma-paged-kv-cache.mlir"],
+        description="every row of a tile in one page read from the tile's first slot"),
+    Mutation(
+        name="paged-kernel-value-unpaged",
+        function="mlir::fa::gpu_kernel::TileCopier::pagedSource",
+        old="""    return pageTable && (source == key || source == value);""",
+        new="""    return pageTable && source == key;""",
         tests=["test/Integration/paged-kv-cache.mlir"],
         description="the kernel reads V as if it were not paged"),
     # Packed sequences (session 10).

@@ -3,6 +3,14 @@ The fields of an entry: scripts/mutations/__init__.py."""
 from . import Mutation
 
 MUTATIONS = [
+    # The operator sample's #200: one retile past max-retiles.
+    Mutation(
+        name="retile-once-past-max-retiles",
+        function="ConfirmTilesWithPtxasPass::confirm",
+        old="""        if (attempt >= maxRetiles || next)""",
+        new="""        if (attempt > maxRetiles || next)""",
+        tests=["test/GPU/confirm-tiles-max-retiles.mlir"],
+        description="the pass assembles one lighter tiling more than max-retiles allows"),
     # Issue 53: a retiled decode step keeps its key splits.
     Mutation(
         name="retile-drops-key-splits",

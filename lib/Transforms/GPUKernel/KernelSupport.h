@@ -355,10 +355,42 @@ struct TileCopier {
   std::pair<Value, Value> chunkPosition(IndexMath &math, Value index,
                                         int64_t tileRows, int64_t chunksPerRow,
                                         int64_t chunk, Type type) const;
+  /// Whether `source` is read through the page table: K or V of a paged op.
+  bool pagedSource(Value source) const {
+    return pageTable && (source == key || source == value);
+  }
+  /// A K or V tile's page in a paged cache, where the tile lies in one:
+  /// the page of row `row0`'s table entry and that row's slot.
+  struct TilePage {
+    Value page, firstSlot, lastSlot;
+  };
+  /// The page of a tile of `tileRows` rows from `row0` of `source`, where
+  /// a static page size is a multiple of tileRows (nullopt otherwise, and
+  /// for tensors that are not a paged K or V). Key tiles start on
+  /// multiples of tileRows (the key blocks of the walks, as the TMA
+  /// producer kernel's boxes rely on too), so such a page holds each
+  /// whole: one table entry per tile instead of one per row. The entry is
+  /// clamped into the table, as a block past the last key (a prefetch that
+  /// copies nothing) may start past it.
+  std::optional<TilePage> tilePage(IndexMath &math, Value source, Value batch,
+                                   Value row0, int64_t tileRows);
+  /// The last tilePage built, for the tile of (batch, row0, tileRows): K's
+  /// and V's tiles of a block share their table entry (and P: K and V
+  /// caches have the same pages), so V's copies reuse K's page where it is
+  /// in the same block.
+  struct LastTilePage {
+    Value batch, row0;
+    int64_t tileRows = 0;
+    TilePage page;
+  };
+  std::optional<LastTilePage> lastTilePage;
   /// The indices of element (row, column) of source[batch, head]: K and V
-  /// of a paged op are read through the page table.
+  /// of a paged op are read through the page table, at `page`'s slots
+  /// (row `tileRow` of the tile) where the tile lies in one page.
   SmallVector<Value> globalIndices(IndexMath &math, Value source, Value batch,
-                                   Value head, Value row, Value column);
+                                   Value head, Value row, Value column,
+                                   const std::optional<TilePage> &page = {},
+                                   Value tileRow = Value());
   void copyTile(Value source, Value batch, Value head, Value row0,
                 Value validRows, int64_t tileRows, int64_t width,
                 Value sharedTile, Value stage, Value thread);

@@ -63,14 +63,53 @@ std::pair<Value, Value> TileCopier::chunkPosition(IndexMath &math, Value index,
 /// shared tile (at `stage` when given), zero-filling rows up to `tileRows`.
 /// Thread t moves chunks t, t + threads, ...: consecutive threads read
 /// consecutive 16-byte chunks of global memory.
-SmallVector<Value> TileCopier::globalIndices(IndexMath &math, Value source,
-                                             Value batch, Value head, Value row,
-                                             Value column) {
-  if (!pageTable || (source != key && source != value))
+std::optional<TileCopier::TilePage>
+TileCopier::tilePage(IndexMath &math, Value source, Value batch, Value row0,
+                     int64_t tileRows) {
+  if (!pagedSource(source))
+    return std::nullopt;
+  int64_t slots = cast<MemRefType>(source.getType()).getDimSize(1);
+  if (ShapedType::isDynamic(slots) || slots % tileRows != 0)
+    return std::nullopt;
+  // Reused only where its values are defined earlier in this block.
+  auto before = [&](Value value) {
+    Operation *def = value.getDefiningOp();
+    return def && def->getBlock() == b.getInsertionBlock() &&
+           (b.getInsertionPoint() == b.getInsertionBlock()->end() ||
+            def->isBeforeInBlock(&*b.getInsertionPoint()));
+  };
+  if (lastTilePage && lastTilePage->batch == batch &&
+      lastTilePage->row0 == row0 && lastTilePage->tileRows == tileRows &&
+      before(lastTilePage->page.page) && before(lastTilePage->page.firstSlot) &&
+      before(lastTilePage->page.lastSlot))
+    return lastTilePage->page;
+  Value slotsValue = math.constant(slots);
+  Value lastEntry = math.addConstant(math.dim(pageTable, 1), -1);
+  Value entry = math.min(math.divU(row0, slotsValue), lastEntry);
+  TilePage tile;
+  tile.page = pageOfEntry(math, source, pageTable, batch, entry);
+  tile.firstSlot = math.sub(row0, math.mul(entry, slotsValue));
+  tile.lastSlot = math.constant(slots - 1);
+  lastTilePage = LastTilePage{batch, row0, tileRows, tile};
+  return tile;
+}
+
+SmallVector<Value>
+TileCopier::globalIndices(IndexMath &math, Value source, Value batch,
+                          Value head, Value row, Value column,
+                          const std::optional<TilePage> &page, Value tileRow) {
+  if (!pagedSource(source))
     return {batch, head, row, column};
+  // The tile's one page: its slots from the first row's. (Clamped into the
+  // page: rows of a block past the table's last key copy nothing, but their
+  // addresses stay in the cache.)
+  if (page && tileRow)
+    return {page->page,
+            math.min(math.add(page->firstSlot, tileRow), page->lastSlot), head,
+            column};
   // One table entry per row: a tile may straddle pages.
-  auto [page, slot] = pagedSlot(math, source, pageTable, batch, row);
-  return {page, slot, head, column};
+  auto [pageOfRow, slot] = pagedSlot(math, source, pageTable, batch, row);
+  return {pageOfRow, slot, head, column};
 }
 
 void TileCopier::copyTile(Value source, Value batch, Value head, Value row0,
@@ -88,6 +127,7 @@ void TileCopier::copyTile(Value source, Value batch, Value head, Value row0,
   Value stepsValue = math.constant(steps);
   Value one = math.constant(1);
   Value zero = math.constant(0);
+  std::optional<TilePage> page = tilePage(math, source, batch, row0, tileRows);
   scf::ForOp::create(
       b, loc, zero, stepsValue, one, ValueRange{},
       [&](OpBuilder &lb, Location lloc, Value step, ValueRange) {
@@ -104,9 +144,10 @@ void TileCopier::copyTile(Value source, Value batch, Value head, Value row0,
               b, lloc, lm.lt(tileRow, validRows),
               [&](OpBuilder &tb, Location tloc) {
                 IndexMath tm{tb, tloc};
-                Value loaded = loadVector(
-                    tb, tloc, chunkType, source,
-                    globalIndices(tm, source, batch, head, sourceRow, column));
+                Value loaded =
+                    loadVector(tb, tloc, chunkType, source,
+                               globalIndices(tm, source, batch, head, sourceRow,
+                                             column, page, tileRow));
                 scf::YieldOp::create(tb, tloc, loaded);
               },
               [&](OpBuilder &eb, Location eloc) {
@@ -153,6 +194,7 @@ SmallVector<Value> TileCopier::copyTileAsync(Value source, Value batch,
   int64_t steps = tileRows * chunksPerRow / threads;
   Value fullChunk = math.constant(chunk);
   Value noChunk = math.constant(0);
+  std::optional<TilePage> page = tilePage(math, source, batch, row0, tileRows);
   SmallVector<Value> tokens;
   for (int64_t step = 0; step < steps; ++step) {
     Value index = math.addConstant(thread, step * threads);
@@ -172,7 +214,8 @@ SmallVector<Value> TileCopier::copyTileAsync(Value source, Value batch,
     tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
         b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), sharedTile,
         ValueRange{stage, sharedRow, sharedAt}, source,
-        globalIndices(math, source, batch, head, sourceRow, column),
+        globalIndices(math, source, batch, head, sourceRow, column, page,
+                      tileRow),
         b.getIndexAttr(chunk), sourceElements, b.getUnitAttr()));
   }
   return tokens;

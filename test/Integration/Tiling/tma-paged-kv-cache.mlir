@@ -17,6 +17,13 @@
 // RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_90a warpgroup-tiles=true max-block-kv=32 thread-order=reverse" | %run-entry main_paged > %t.reverse
 // RUN: %compare %t.reverse %t.reference --rtol 1e-2 --atol 5e-3 | FileCheck %s
 // CHECK: MATCH 218400 values
+// The same ops on sm_80's and sm_90's mma.sync kernels (cp.async): 64-slot
+// pages hold whole key blocks, so a tile's copies read its one table
+// entry (TileCopier::tilePage), K's and V's the same.
+// RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_80 max-block-kv=32" | %run-entry main_paged > %t.sm80
+// RUN: %compare %t.sm80 %t.reference --rtol 1e-2 --atol 5e-3 | FileCheck %s
+// RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_90 max-block-kv=32 thread-order=reverse" | %run-entry main_paged > %t.sm90
+// RUN: %compare %t.sm90 %t.reference --rtol 1e-2 --atol 5e-3 | FileCheck %s
 // The paged ops get the TMA producer kernel (pages whose size the key
 // blocks do not divide keep the cp.async kernel:
 // test/Transforms/GPUKernel/distribute-tma-producer.mlir).
