@@ -611,6 +611,29 @@ TEST(KVSplits, SmallPrefillGridsSplitDespiteTheirWorkspace) {
             kMaxKVSplits);
 }
 
+// Packing never trades the tensor cores for fuller rows: 2 query heads of
+// 24 rows are 48 packed rows, which the search tiles 48 x 176 with 2 warps
+// (24 rows a warp: the FMA kernel), where the plain 32 x 32 runs on
+// mma.sync.
+TEST(PackGQA, KeepsTheTensorCores) {
+  AttentionShape shape = makeShape(168, 64, 2);
+  shape.batch = 1;
+  shape.heads = 4;
+  shape.kvHeads = 2;
+  shape.queryLen = 24;
+  shape.mmaOperands = true;
+  shape.queryGroupsPackable = true;
+  for (const char *chip : {"sm_80", "sm_90a"}) {
+    shape.tmaProducerKernel = std::string(chip) == "sm_90a";
+    TileSelection result = selectTiles(shape, preset(chip), TilePolicy::FA2);
+    ASSERT_TRUE(result.decision.has_value()) << result.error;
+    const Tiling &tiling = result.decision->tiling;
+    AttentionShape tiled = tiling.packGQA ? packedShape(shape) : shape;
+    EXPECT_TRUE(tensorCoreKernel(tiling, tiled))
+        << chip << ": " << describeTiling(tiling);
+  }
+}
+
 TEST(PackGQA, DecodePacksWhereTheRowsFillTheBlocks) {
   // One query row per head fills 1/16 of a 16-row block; 32 heads of one
   // key/value head (MQA) fill it whole. FlashAttention-3's rule packs,

@@ -3,6 +3,13 @@ The fields of an entry: scripts/mutations/__init__.py."""
 from . import Mutation
 
 MUTATIONS = [
+    Mutation(
+        name="pack-gqa-leaves-tensor-cores",
+        function="splitAndPack",
+        old="""      if (candidate->costs.occupancyBlocksPerSM == 0 || leavesTensorCores)""",
+        new="""      if (candidate->costs.occupancyBlocksPerSM == 0)""",
+        tests=["unittests"],
+        description="2 query heads of 24 rows packed into 48 x 176 with 2 warps: the FMA kernel where 32 x 32 ran on mma.sync"),
     # Issue 53: pages smaller than a key block on the TMA producer kernel.
     Mutation(
         name="paged-tiles-ignore-boxes-per-block",

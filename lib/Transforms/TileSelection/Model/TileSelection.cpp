@@ -821,7 +821,11 @@ std::string splitKeys(TileDecision &decision, const AttentionShape &shape,
 /// Where the query groups are packable, the packed attention is tiled by
 /// the same policy (with its own key splits) and taken when it costs less
 /// than 90% of the plain one (a tie keeps the plain kernel), or when the
-/// plain blocks' rows are less than 90% as full as the packed ones'.
+/// plain blocks' rows are less than 90% as full as the packed ones', but
+/// never where the packed tiling leaves the tensor cores the plain one
+/// runs on (G query heads times the query rows need not split into whole
+/// 16-row warp tiles: 2 x 24 rows got 48 x 176 with 2 warps, the FMA
+/// kernel, where the plain 32 x 32 ran on mma.sync).
 void splitAndPack(TileSelection &selection, const AttentionShape &shape,
                   const TargetDescription &target, TilePolicy policy) {
   if (!selection.decision)
@@ -843,7 +847,10 @@ void splitAndPack(TileSelection &selection, const AttentionShape &shape,
       // fit.
       candidate->tiling.packGQA = true;
       candidate->costs = evaluateTiling(candidate->tiling, shape, target);
-      if (candidate->costs.occupancyBlocksPerSM == 0)
+      bool leavesTensorCores = hasMmaSync16816(target) && shape.mmaOperands &&
+                               tensorCoreKernel(plain.tiling, shape) &&
+                               !tensorCoreKernel(candidate->tiling, packed);
+      if (candidate->costs.occupancyBlocksPerSM == 0 || leavesTensorCores)
         candidate.reset();
     }
   }
