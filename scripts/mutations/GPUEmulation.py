@@ -43,6 +43,13 @@ MUTATIONS = [
     # The TMA producer kernel (issue 32): each synchronization point and
     # layout of TmaProducer.cpp and of its CPU model (TmaCopies.cpp).
     Mutation(
+        name="tma-model-counts-only-for-loops",
+        function="Lowering::describe",
+        old="""    if (isa<LoopLikeOpInterface>(parent)) {""",
+        new="""    if (isa<scf::ForOp>(parent)) {""",
+        tests=["test/Transforms/GPUEmulation/emulate-tma-errors.mlir"],
+        description="a TMA load in an scf.while below its expect_tx gets room for one load per transaction"),
+    Mutation(
         name="tma-model-lands-one-box-per-transaction",
         function="Lowering::land",
         old="""      b, loc, outer.constant(0), inFlight, outer.constant(1), ValueRange{},""",

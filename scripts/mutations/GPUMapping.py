@@ -16,10 +16,8 @@ MUTATIONS = [
     Mutation(
         name="loop-annotations-dropped",
         function="FAKeepLoopAnnotationsPass::runOnOperation",
-        old="""      if (auto branch = dyn_cast<LLVM::BrOp>(op))
-        branch.setLoopAnnotationAttr(annotation);""",
-        new="""      if (auto branch = dyn_cast<LLVM::BrOp>(op))
-        (void)branch;""",
+        old="""      branch.setLoopAnnotationAttr(annotation);""",
+        new="""      (void)branch;""",
         tests=["test/Transforms/GPUMapping/keep-loop-annotations.mlir", "test/GPU/tma-producer.test"],
         description="the back edge loses its nounroll annotation"),
     # Issue 53: descriptors as a base and an immediate in the wgmma's PTX.

@@ -15,6 +15,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 #include "llvm/ADT/MapVector.h"
@@ -186,10 +187,15 @@ FailureOr<TmaSite> Lowering::describe(nvgpu::TmaAsyncLoadOp op) {
     Operation *parent = at->getParentOp();
     if (announces || parent == threads)
       break;
-    if (auto loop = dyn_cast<scf::ForOp>(parent)) {
-      std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
-      std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
-      std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+    if (isa<LoopLikeOpInterface>(parent)) {
+      // Any loop but an scf.for of constant bounds has no trip count here.
+      auto loop = dyn_cast<scf::ForOp>(parent);
+      std::optional<int64_t> lower, upper, step;
+      if (loop) {
+        lower = getConstantIntValue(loop.getLowerBound());
+        upper = getConstantIntValue(loop.getUpperBound());
+        step = getConstantIntValue(loop.getStep());
+      }
       if (!lower || !upper || !step || *step <= 0)
         return op.emitOpError()
                << "cannot run on a CPU: a loop of unknown trip count lies "

@@ -5,8 +5,8 @@
 // the scf.for: the TMA producer's loop over a key block's per-page boxes
 // (GPUKernel/TmaProducer.cpp), which LLVM fully unrolls otherwise, after
 // which the producer's one thread holds every box's page and coordinates
-// at once and spills its 40 registers. convert-scf-to-cf carries the mark
-// onto the loop's back edge as a discardable attribute, where the
+// at once and spills its 32 registers. convert-scf-to-cf carries the mark
+// onto the loop's back edge (a cf.br) as a discardable attribute, where the
 // translation to LLVM IR does not look; it reads llvm.br's own
 // `loop_annotation` (and emits `!llvm.loop`, which the NVPTX backend turns
 // into `.pragma "nounroll"` for ptxas).
@@ -38,12 +38,10 @@ struct FAKeepLoopAnnotationsPass
           op->getDiscardableAttr(kLoopAnnotationAttrName));
       if (!annotation)
         return;
-      if (auto branch = dyn_cast<LLVM::BrOp>(op))
-        branch.setLoopAnnotationAttr(annotation);
-      else if (auto branch = dyn_cast<LLVM::CondBrOp>(op))
-        branch.setLoopAnnotationAttr(annotation);
-      else
+      auto branch = dyn_cast<LLVM::BrOp>(op);
+      if (!branch)
         return;
+      branch.setLoopAnnotationAttr(annotation);
       op->removeDiscardableAttr(kLoopAnnotationAttrName);
     });
   }

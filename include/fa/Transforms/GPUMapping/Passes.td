@@ -305,8 +305,8 @@ def FAKeepLoopAnnotations : Pass<"fa-keep-loop-annotations",
                 "translation to LLVM IR reads";
   let description = [{
     After the GPU-to-NVVM conversion: `convert-scf-to-cf` copies an
-    `scf.for`'s `llvm.loop_annotation` onto the loop's back edge as a
-    discardable attribute, which `llvm.br` keeps through the conversion to
+    `scf.for`'s `llvm.loop_annotation` onto the loop's back edge (an
+    unconditional branch) as a discardable attribute, which `llvm.br` keeps through the conversion to
     the LLVM dialect, but the translation to LLVM IR reads only the
     branch's own `loop_annotation` (`!llvm.loop`). This pass moves the one
     into the other, so that a loop the kernel builder marks (the TMA

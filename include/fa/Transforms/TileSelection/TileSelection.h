@@ -65,9 +65,10 @@ struct TileCosts {
   /// sm_90a's wgmma kernel takes this tiling: registersPerThread is its
   /// compute threads', bounded by the producer kernel's register split.
   bool warpgroupMma = false;
-  /// The TMA producer kernel's producer warpgroup's registers
-  /// (tmaProducerRegisters); 0 for the other kernels.
-  int64_t producerRegisters = 0;
+  /// With warpgroupMma: the registers the producer warpgroup of the TMA
+  /// producer kernel keeps (tmaProducerRegisters), which bound the compute
+  /// warpgroups' share (the cp.async wgmma kernel fits in the default's).
+  int64_t producerRegisters = kProducerRegisters;
 };
 
 struct TileDecision {

@@ -150,12 +150,10 @@ std::string misfit(const Tiling &tiling, const TileCosts &costs,
   int64_t allowed =
       std::min(target.registersPerThread, target.registersPerSM / threads);
   if (target.isGPU() && hasWarpgroupMma(target) && costs.warpgroupMma)
-    allowed =
-        std::min(allowed, splitWarpgroupRegisters(
-                              threads / kKernelWarpgroupThreads,
-                              costs.producerRegisters ? costs.producerRegisters
-                                                      : kProducerRegisters)
-                              .compute);
+    allowed = std::min(
+        allowed, splitWarpgroupRegisters(threads / kKernelWarpgroupThreads,
+                                         costs.producerRegisters)
+                     .compute);
   if (costs.registersPerThread > allowed)
     return "needs about " + std::to_string(costs.registersPerThread) +
            " registers per thread; " + target.name + " allows " +
