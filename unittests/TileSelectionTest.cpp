@@ -546,12 +546,14 @@ double keysAndValuesOnce(const AttentionShape &shape) {
 TEST(KVSplits, DecodeMovesWithinTenPercentOfKeysAndValues) {
   // Issue 53: a decode step moves at most 10% more than one read of K and
   // V. The splits' partial rows (written, then read by the merge) are held
-  // to 1/16 of it, and grouped heads are packed into a block's rows.
+  // to 1/16 of it, and grouped heads are packed into a block's rows. MQA
+  // (32 query heads on one key/value head) at d = 256 packs 32 rows, which
+  // a 16-row block of one warp would split in two, each reading K and V.
   for (const char *chip : {"sm_80", "sm_90", "sm_90a"})
     for (int64_t batch : {1, 8})
       for (int64_t keyLen : {1024, 3000, 4096, 16384, 32768, 131072})
-        for (int64_t kvHeads : {4, 8})
-          for (int64_t headDim : {64, 128}) {
+        for (int64_t kvHeads : {1, 4, 8})
+          for (int64_t headDim : {64, 128, 256}) {
             AttentionShape shape = decodeShape(batch, keyLen);
             shape.kvHeads = kvHeads;
             shape.headDim = shape.valueDim = headDim;
@@ -568,6 +570,7 @@ TEST(KVSplits, DecodeMovesWithinTenPercentOfKeysAndValues) {
                                 " d=" + std::to_string(headDim);
             double once = keysAndValuesOnce(shape);
             EXPECT_TRUE(d.tiling.packGQA) << where;
+            EXPECT_GE(d.tiling.blockQ, shape.heads / kvHeads) << where;
             EXPECT_LE(2.0 * double(d.costs.workspaceBytes), once / 16) << where;
             EXPECT_LE(double(d.costs.hbmBytesTiled), 1.10 * once) << where;
           }

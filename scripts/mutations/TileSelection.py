@@ -3,6 +3,22 @@ The fields of an entry: scripts/mutations/__init__.py."""
 from . import Mutation
 
 MUTATIONS = [
+    # Issue 53: a decode step moves within 10% of one read of K and V.
+    Mutation(
+        name="memory-bound-ignores-key-reads",
+        function="mlir::fa::selectTiles",
+        old="""                  memoryBound ? ceilDiv(shape.queryLen, d.tiling.blockQ) : 0;""",
+        new="""                  0;""",
+        tests=["unittests", "test/Transforms/TileSelection/decode-bytes.test",
+               "test/GPU/mqa-decode.test"],
+        description="MQA at d = 256: two 16-row blocks each read K and V (2.1 times one read)"),
+    Mutation(
+        name="workspace-budget-counts-padded-keys",
+        function="mlir::fa::splitsWithinWorkspaceBudget",
+        old="""    keysRead = std::min(""",
+        new="""    keysRead = std::max(""",
+        tests=["unittests"],
+        description="Nk = 4096 in 80-key blocks counted as 4160 keys: MQA's 4 splits move 1.6% past the budget"),
     Mutation(
         name="pack-gqa-leaves-tensor-cores",
         function="splitAndPack",

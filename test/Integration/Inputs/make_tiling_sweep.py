@@ -145,6 +145,11 @@ CASES = [
      "Hopper's TMA producer kernel at FlashAttention-3's 192 x 192 (three compute warpgroups), where P V reads P from shared memory: 3 key blocks (the first, an overlapped one, the last's P V after the loop), tails in both lengths"),
     ("kernel-mma-pack-gqa-splits5", 1, 16, 2, 1, 300, 128, 128, "f16", ("bias", (1, 1, 1, 300)), None, None, True, False, (64, 32, 2, 5, True),
      "grouped-query packing in the tensor-core kernel: 8 heads of one query row fill half of a 16-row tile, a bias broadcast over heads and rows, 5 key splits, two cp.async stages"),
+    # The tiling fa-select-tiles now gives an MQA decode step at d = 256:
+    # the 32 packed rows in one block of two warps, which reads K and V
+    # once (two 16-row blocks read them twice).
+    ("kernel-mma-mqa-d256-two-warps", 1, 32, 1, 1, 192, 256, 256, "f16", None, None, None, True, False, (32, 16, 2, 3, True, 2),
+     "MQA decode at d = 256: 32 query heads on one key/value head packed into one 32-row block of two warps, 192 keys in 3 key splits of four 16-key blocks (whole blocks, as the tile model fits this tiling at d = 256: a partial last block needs about 266 registers)"),
 ]
 
 

@@ -10,7 +10,9 @@
 // inside the first block of the second sequence, NaN in every slot past a
 // length and in the spare page 15; causal (64 x 64: 4 boxes per block),
 // plain (the selected tile), a sliding window (64 x 32: 2 boxes), and the
-// whole table without kv_lengths (64 x 64). GQA 2.
+// whole table without kv_lengths (64 x 64); plain again with the second
+// sequence empty (kv_lengths [80, 0, 70], every slot of its pages NaN: it
+// walks no block and issues no box). GQA 2.
 // B: 24-slot pages at d = 128 ([9, 24, 1, 128], Nk = 96): 64-key blocks
 // of 8-row boxes, two column blocks each, causal and not.
 // Against the same attention on contiguous K and V with finite values,
@@ -22,7 +24,7 @@
 // RUN: %compare %t.reverse %t.reference --rtol 1e-2 --atol 5e-3 | FileCheck %s
 // RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_90a warpgroup-tiles=true overlap-softmax=false" | %run-entry main_paged > %t.serial
 // RUN: %compare %t.serial %t.reference --rtol 1e-2 --atol 5e-3 | FileCheck %s
-// CHECK: MATCH 259680 values
+// CHECK: MATCH 314280 values
 // Every op, paged or not, gets the TMA producer kernel; the report names
 // the paged ops' boxes.
 // RUN: fa-opt %s "--fa-select-tiles=target=sm_90a warpgroup-tiles=true report=-" -o /dev/null | FileCheck %s --check-prefix=KERNEL
@@ -285,6 +287,13 @@ func.func @main_paged() {
   call @a_print(%o_a_paged, %l_a_paged) : (tensor<3x4x70x64xf16>, tensor<3x4x70xf32>) -> ()
   %o_a_paged_window, %l_a_paged_window = call @a_paged_window(%aq, %ak, %av, %an, %at) : (tensor<3x4x70x64xf16>, tensor<16x16x2x64xf16>, tensor<16x16x2x64xf16>, tensor<3xi32>, tensor<3x5xi32>) -> (tensor<3x4x70x64xf16>, tensor<3x4x70xf32>)
   call @a_print(%o_a_paged_window, %l_a_paged_window) : (tensor<3x4x70x64xf16>, tensor<3x4x70xf32>) -> ()
+  // The second sequence empty: it walks no key block and issues no box;
+  // every slot of its pages is NaN.
+  %en = arith.constant dense<[80, 0, 70]> : tensor<3xi32>
+  %ek = call @a_paged_input(%s2, %en) : (f32, tensor<3xi32>) -> tensor<16x16x2x64xf16>
+  %ev = call @a_paged_input(%s3, %en) : (f32, tensor<3xi32>) -> tensor<16x16x2x64xf16>
+  %o_a_paged_empty, %l_a_paged_empty = call @a_paged(%aq, %ek, %ev, %en, %at) : (tensor<3x4x70x64xf16>, tensor<16x16x2x64xf16>, tensor<16x16x2x64xf16>, tensor<3xi32>, tensor<3x5xi32>) -> (tensor<3x4x70x64xf16>, tensor<3x4x70xf32>)
+  call @a_print(%o_a_paged_empty, %l_a_paged_empty) : (tensor<3x4x70x64xf16>, tensor<3x4x70xf32>) -> ()
   %all = arith.constant dense<80> : tensor<3xi32>
   %whole = arith.constant dense<[[14, 13, 12, 11, 10], [9, 8, 7, 6, 5], [4, 3, 2, 1, 0]]> : tensor<3x5xi32>
   %akf = call @a_paged_input(%s2, %all) : (f32, tensor<3xi32>) -> tensor<16x16x2x64xf16>
@@ -316,6 +325,9 @@ func.func @main_contiguous() {
   call @a_print(%o_a_contiguous, %l_a_contiguous) : (tensor<3x4x70x64xf16>, tensor<3x4x70xf32>) -> ()
   %o_a_contiguous_window, %l_a_contiguous_window = call @a_contiguous_window(%aq, %ak, %av, %an) : (tensor<3x4x70x64xf16>, tensor<3x2x80x64xf16>, tensor<3x2x80x64xf16>, tensor<3xi32>) -> (tensor<3x4x70x64xf16>, tensor<3x4x70xf32>)
   call @a_print(%o_a_contiguous_window, %l_a_contiguous_window) : (tensor<3x4x70x64xf16>, tensor<3x4x70xf32>) -> ()
+  %en = arith.constant dense<[80, 0, 70]> : tensor<3xi32>
+  %o_a_contiguous_empty, %l_a_contiguous_empty = call @a_contiguous(%aq, %ak, %av, %en) : (tensor<3x4x70x64xf16>, tensor<3x2x80x64xf16>, tensor<3x2x80x64xf16>, tensor<3xi32>) -> (tensor<3x4x70x64xf16>, tensor<3x4x70xf32>)
+  call @a_print(%o_a_contiguous_empty, %l_a_contiguous_empty) : (tensor<3x4x70x64xf16>, tensor<3x4x70xf32>) -> ()
   %o_a_contiguous_full, %l_a_contiguous_full = call @a_contiguous_full(%aq, %ak, %av) : (tensor<3x4x70x64xf16>, tensor<3x2x80x64xf16>, tensor<3x2x80x64xf16>) -> (tensor<3x4x70x64xf16>, tensor<3x4x70xf32>)
   call @a_print(%o_a_contiguous_full, %l_a_contiguous_full) : (tensor<3x4x70x64xf16>, tensor<3x4x70xf32>) -> ()
   %bq = call @b_query() : () -> tensor<2x2x40x128xf16>

@@ -330,13 +330,22 @@ int64_t mlir::fa::splitsWithinWorkspaceBudget(const Tiling &tiling,
   // The bytes of K and V the blocks read, once per group of query heads:
   // the budget is against reading K and V, not against the repeats of an
   // unpacked group (which it would otherwise grow with).
+  // A last key block past Nk is zero-filled, not read: the keys a query
+  // block reads are at most Nk (Nk = 4096 in 80-key blocks counted 4160,
+  // and MQA's 4 splits at d = 64 and 128 moved 1.6% more than the budget).
   int64_t keyHeads =
       shape.kvHeads != kUnknownSize ? shape.kvHeads : shape.heads;
-  double keysAndValues =
-      double(known(shape.batch, kAssumedCount)) *
-      double(known(keyHeads, kAssumedCount)) *
-      double(countVisitedKVTiles(whole, shape)) * double(tiling.blockKV) *
-      double(shape.headDim + shape.valueDim) * double(shape.elementBytes);
+  double keysRead =
+      double(countVisitedKVTiles(whole, shape)) * double(tiling.blockKV);
+  if (shape.keyLen != kUnknownSize)
+    keysRead = std::min(
+        keysRead, double(ceilDiv(known(shape.queryLen, kAssumedSequenceLength),
+                                 tiling.blockQ)) *
+                      double(shape.keyLen));
+  double keysAndValues = double(known(shape.batch, kAssumedCount)) *
+                         double(known(keyHeads, kAssumedCount)) * keysRead *
+                         double(shape.headDim + shape.valueDim) *
+                         double(shape.elementBytes);
   return int64_t(keysAndValues / double(kWorkspaceBudgetDivisor) / perSplit);
 }
 
@@ -577,7 +586,28 @@ TileSelection selectFA2(const AttentionShape &shape,
             // boxes is 11 loads per column block where 128 keys of one
             // 128-slot page are one. How small a box TMA moves at full
             // bandwidth is for a GPU to say.
+            // A step bound by its bytes (at most kMemoryBoundQueryRows
+            // query rows per key/value head, G Nq, as a decode step's
+            // packed group) reads its K and V once per query block (per
+            // head of the group unpacked): the tilings
+            // that cover a head's rows in fewer blocks come first. The
+            // cost alone ties them, since each block's bytes over the SMs
+            // it keeps busy stay the same when two blocks read what one
+            // would; MQA at d = 256 (32 packed rows) took two 16-row
+            // blocks and moved 2.1 times one read of K and V, where one
+            // 32-row block of two warps moves 1.0 to 1.1 with its splits
+            // (TileSelection/decode-bytes.test).
+            int64_t group = shape.kvHeads != kUnknownSize &&
+                                    shape.kvHeads > 0 &&
+                                    shape.heads != kUnknownSize
+                                ? shape.heads / shape.kvHeads
+                                : 1;
+            bool memoryBound = target.isGPU() &&
+                               shape.queryLen != kUnknownSize &&
+                               shape.queryLen * group <= kMemoryBoundQueryRows;
             auto key = [&](const TileDecision &d, double cost) {
+              int64_t keyReads =
+                  memoryBound ? ceilDiv(shape.queryLen, d.tiling.blockQ) : 0;
               bool fma = mmaCapable && !tensorCoreKernel(d.tiling, shape);
               bool wgmma = warpgroupMmaKernel(d.tiling, shape);
               bool mmaSync = wgmmaCapable && !wgmma;
@@ -589,9 +619,10 @@ TileSelection selectFA2(const AttentionShape &shape,
                   tma && shape.pageSize > 0
                       ? std::min(tmaKeyBoxRows(d.tiling, shape), largeBoxRows)
                       : 0;
-              return std::make_tuple(fma, mmaSync, oneStage, -boxRows, -area,
-                                     cost, d.tiling.stages, d.tiling.warps,
-                                     -d.tiling.blockQ, -d.tiling.blockKV);
+              return std::make_tuple(fma, mmaSync, oneStage, keyReads, -boxRows,
+                                     -area, cost, d.tiling.stages,
+                                     d.tiling.warps, -d.tiling.blockQ,
+                                     -d.tiling.blockKV);
             };
             TileDecision candidate;
             candidate.tiling = tiling;
