@@ -24,10 +24,13 @@ For each chip, head dim and element type, compiles one attention with
 and, for decode steps whose keys tile selection splits (kv_splits > 1),
 that the merge kernel that follows spills nothing and uses no shared
 memory. The backward pass (fa.attention_backward) compiles to three
-kernels (D = rowsum(dO O), dK/dV, dQ): each must spill nothing and fit 255
-registers, the two gradient kernels must use mma.sync, and cp.async when
-the report has 2 stages, the larger of their shared memory must equal the
-report's, and the D kernel must use none. Linear attention
+kernels: D = rowsum(dO O) (which zeroes dQ's f32 sum), dK/dV (which adds
+dQ to it with atomics) and dQ's rounding; with `deterministic`, D, dK/dV
+and dQ. Each must spill nothing and fit 255 registers, the gradient
+kernels must use mma.sync, and cp.async when the report has 2 stages, the
+larger of their shared memory must equal the report's, the dK/dV kernel
+without `deterministic` must add with atom.global.add.f32 (or red), and
+the D and rounding kernels must use no shared memory. Linear attention
 (fa.linear_attention) compiles to one kernel, which must spill nothing, fit
 255 registers, use mma.sync and use exactly the shared memory of the
 report's chunk.
@@ -83,16 +86,20 @@ MODIFIER_CASES = [(chip, 128, kind) for chip in ("sm_80", "sm_90", "sm_90a")
                   for kind in ("softcap", "alibi", "softcap, documents, sinks")]
 
 SEQ, HEADS, BATCH = 4096, 16, 2
-# The backward pass: chip, dtype, head dim, causal (the chip's selection).
-BACKWARD_CASES = [(chip, "f16", d, causal)
+# The backward pass: chip, dtype, head dim, causal, `deterministic` (the
+# chip's selection).
+BACKWARD_CASES = [(chip, "f16", d, causal, deterministic)
                   for chip in ("sm_80", "sm_90")
                   for d in (64, 128)
-                  for causal in (False, True)]
-BACKWARD_CASES += [(chip, "bf16", d, True) for chip in ("sm_80", "sm_90")
+                  for causal in (False, True)
+                  for deterministic in (False, True)]
+BACKWARD_CASES += [(chip, "bf16", d, True, False) for chip in ("sm_80", "sm_90")
                    for d in (64, 128)]
 # Soft-capping in the backward pass (issue 33): tanh and its derivative in
 # the dK/dV and dQ kernels, at d = 128.
-BACKWARD_CASES += [(chip, "f16", 128, "softcap") for chip in ("sm_80", "sm_90")]
+BACKWARD_CASES += [(chip, "f16", 128, "softcap", deterministic)
+                   for chip in ("sm_80", "sm_90")
+                   for deterministic in (False, True)]
 # Linear attention (fa.linear_attention, issue 34): chip, dtype, head dim
 # (D = Dv), form. One kernel; the chunk is the chip's selection.
 LINEAR_CASES = [(chip, dtype, d, form)
@@ -201,12 +208,15 @@ def modified_attention(dtype, d, kind, batch=BATCH, heads=HEADS, n=SEQ):
             f"  return %o : {q}\n}}\n")
 
 
-def attention_backward(dtype, d, causal, batch=BATCH, heads=HEADS, n=SEQ):
+def attention_backward(dtype, d, causal, batch=BATCH, heads=HEADS, n=SEQ,
+                       deterministic=False):
     """`causal` is True, False or "softcap" (causal, with a soft-cap at 30 as
-    score_mod)."""
+    score_mod); `deterministic` asks for dQ in a kernel of its own."""
     t = f"tensor<{batch}x{heads}x{n}x{d}x{dtype}>"
     lse = f"tensor<{batch}x{heads}x{n}xf32>"
     mask = " causal = bottom_right" if causal else ""
+    if deterministic:
+        mask += " deterministic"
     region = ""
     if causal == "softcap":
         region = (" score_mod {\n"
@@ -429,13 +439,15 @@ def check(args, tmp, chip, dtype, d, label, module, choice=""):
     return rows, failures
 
 
-def check_backward(args, tmp, chip, dtype, d, causal):
+def check_backward(args, tmp, chip, dtype, d, causal, deterministic):
     """The three kernels of one fa.attention_backward: table rows and the
     number of failed checks."""
     label = "backward" + (", causal" if causal else "") + (
-        ", softcap" if causal == "softcap" else "")
+        ", softcap" if causal == "softcap" else "") + (
+        ", deterministic" if deterministic else "")
     decision, dynamic, objects = report_and_kernels(
-        args, tmp, chip, "backward", attention_backward(dtype, d, causal))
+        args, tmp, chip, "backward",
+        attention_backward(dtype, d, causal, deterministic=deterministic))
     if len(objects) != 3:
         sys.exit(f"{chip} {dtype} d={d} {label}: {len(objects)} kernels, "
                  "expected 3 (D, dK/dV, dQ)")
@@ -443,15 +455,21 @@ def check_backward(args, tmp, chip, dtype, d, causal):
             f"warps, {decision['stages']} stage{'s' if decision['stages'] > 1 else ''}")
     limit, expected = decision["smem_limit"], decision["smem_bytes"]
     rows, failures, gradient_shared = [], 0, []
-    for name, ptx_text in zip(("D = rowsum(dO∘O)", "dK, dV", "dQ"), objects):
+    names = (("D = rowsum(dO∘O)", "dK, dV", "dQ") if deterministic else
+             ("D = rowsum(dO∘O), dQacc = 0", "dK, dV, dQacc += dS·K (atomic)",
+              "dQ = scale·dQacc"))
+    for name, ptx_text in zip(names, objects):
         registers, spills, static = assemble(args.ptxas, chip, tmp, ptx_text)
         uses_dynamic = "__dynamic_shmem__" in ptx_text
         shared = block_shared_bytes(static, ptx_text,
                                     dynamic.pop(0) if uses_dynamic and dynamic else 0)
         ok = spills == 0 and registers <= 255 and shared <= limit
-        if name.startswith("D "):
-            ok = ok and shared == 0
+        if name.startswith("D ") or name.startswith("dQ ="):
+            ok = ok and shared == 0 and "mma.sync" not in ptx_text
         else:
+            if not deterministic and name.startswith("dK"):
+                ok = ok and re.search(r"(atom|red)\.global\.add\.f32",
+                                      ptx_text) is not None
             gradient_shared.append(shared)
             ok = ok and "mma.sync.aligned.m16n8k16" in ptx_text
             ok = ok and (("cp.async.cg" in ptx_text) ==
@@ -460,7 +478,7 @@ def check_backward(args, tmp, chip, dtype, d, causal):
         rows.append(f"| {chip} | {dtype} | {d} | {label} | {name} | {tile} | "
                     f"{registers} | {spills} | "
                     f"{shared} ({'dynamic' if uses_dynamic else 'static'}) | "
-                    f"{expected if not name.startswith('D ') else '—'} | — | "
+                    f"{expected if name.startswith('dK') or deterministic and name == 'dQ' else '—'} | — | "
                     f"{limit} | {'ok' if ok else 'FAIL'} |")
     if max(gradient_shared) != expected:
         failures += 1
@@ -521,9 +539,9 @@ def main():
             new_rows, failed = check_linear(args, tmp, chip, dtype, d, form)
             rows += new_rows
             failures += failed
-        for chip, dtype, d, causal in BACKWARD_CASES:
+        for chip, dtype, d, causal, deterministic in BACKWARD_CASES:
             new_rows, failed = check_backward(args, tmp, chip, dtype, d,
-                                              causal)
+                                              causal, deterministic)
             rows += new_rows
             failures += failed
 

@@ -23,7 +23,8 @@ With --check it exits 1 unless every non-causal case's loop issues at most
 at d = 128; FA2's counts are of its non-causal loop), and every case's loop
 holds ex2.approx and cp.async, no ld.global and no accurate-exp sequence
 (fma.rm), and (with ptxas) spills nothing. --backward adds the
-backward pass's two gradient kernels, reported beside FA2's backward loop
+backward pass's gradient kernels (the dK/dV kernel adding dQ with atomics,
+and with `deterministic` dK/dV and dQ), reported beside FA2's backward loop
 per mma.sync (its one kernel per key block, dQ by atomics: 5.42 at d = 64,
 128×128; 5.32 at d = 128, 64×128; docs/GPU.md, "Beside FlashAttention-2's
 and -3's backward"); --check holds them to the same 1.1x. FILE.ptx
@@ -31,6 +32,7 @@ arguments are profiled as they are instead (one row per kernel).
 """
 import argparse
 import collections
+import itertools
 import importlib.util
 import os
 import re
@@ -396,31 +398,35 @@ def main():
         if args.backward:
             print()
             print(header(True))
-            for chip in ("sm_80", "sm_90"):
-                for d in (64, 128):
-                    with open(source, "w") as f:
-                        f.write(gpu_resources.attention_backward(
-                            "f16", d, False, batch=BATCH, heads=HEADS, n=SEQ))
-                    out = gpu_resources.run(
-                        [args.fa_opt, source,
-                         f"--fa-gpu-pipeline=chip={chip} {pipeline}"])
-                    # The launches in order: D, dK/dV, dQ (the two with
-                    # mma.sync are reported).
-                    names = iter(["dK, dV", "dQ"])
-                    for ptx in gpu_resources.ptx_objects(out.stdout):
-                        for body in kernels(ptx).values():
-                            counts = profile(body)
-                            if not counts["mma"]:
-                                continue
-                            label = (f"{chip}, f16, d={d} backward: "
-                                     f"{next(names, '?')}")
-                            fa2 = FA2_BACKWARD_PER_MMA[d]
-                            print(row(label, counts, fa2))
-                            per = counts["total"] / counts["mma"]
-                            if per > LIMIT * fa2:
-                                failures.append(
-                                    f"{label}: {per:.2f} per mma.sync > "
-                                    f"{LIMIT} x {fa2}")
+            for chip, d, deterministic in itertools.product(
+                    ("sm_80", "sm_90"), (64, 128), (False, True)):
+                text = gpu_resources.attention_backward(
+                    "f16", d, False, batch=BATCH, heads=HEADS, n=SEQ,
+                    deterministic=deterministic)
+                with open(source, "w") as f:
+                    f.write(text)
+                out = gpu_resources.run(
+                    [args.fa_opt, source,
+                     f"--fa-gpu-pipeline=chip={chip} {pipeline}"])
+                # The launches in order: D, dK/dV (adding dQ with
+                # atomics), dQ's rounding; with `deterministic` D,
+                # dK/dV, dQ (those with mma.sync are reported).
+                names = iter(["dK, dV", "dQ"] if deterministic
+                             else ["dK, dV, dQ (atomic)"])
+                for ptx in gpu_resources.ptx_objects(out.stdout):
+                    for body in kernels(ptx).values():
+                        counts = profile(body)
+                        if not counts["mma"]:
+                            continue
+                        label = (f"{chip}, f16, d={d} backward: "
+                                 f"{next(names, '?')}")
+                        fa2 = FA2_BACKWARD_PER_MMA[d]
+                        print(row(label, counts, fa2))
+                        per = counts["total"] / counts["mma"]
+                        if per > LIMIT * fa2:
+                            failures.append(
+                                f"{label}: {per:.2f} per mma.sync > "
+                                f"{LIMIT} x {fa2}")
     for failure in failures:
         print("FAIL:", failure)
     return 1 if args.check and failures else 0

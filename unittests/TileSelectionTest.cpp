@@ -688,9 +688,17 @@ TEST(PackGQA, DecodePacksWhereTheRowsFillTheBlocks) {
 
 namespace {
 
+/// The shape of an fa.attention_backward with `deterministic`: dQ in a
+/// kernel of its own.
+AttentionShape deterministicShape(int64_t n, int64_t d, int64_t bytes) {
+  AttentionShape shape = makeShape(n, d, bytes);
+  shape.deterministicQueryGradient = true;
+  return shape;
+}
+
 TEST(Backward, SharedMemoryIsWhatTheLargerKernelAllocates) {
   TargetDescription sm90 = preset("sm_90");
-  AttentionShape shape = makeShape(4096, 64, 2);
+  AttentionShape shape = deterministicShape(4096, 64, 2);
   // d = 64 in f16: 128-byte rows, swizzled, unpadded. One stage: the dK/dV
   // kernel holds K, V [64 rows] and Q, dO [128 rows]; the dQ kernel Q, dO
   // [128] and K, V [64]: the same 4 tiles.
@@ -712,22 +720,73 @@ TEST(Backward, SharedMemoryIsWhatTheLargerKernelAllocates) {
   EXPECT_EQ(backwardStreamBuffers(staged, shape, true, 16, 256), 1);
   EXPECT_EQ(backwardStreamBuffers(staged, shape, true, 32, 256), 2);
   // d = 40 (80-byte rows: 5 chunks, no swizzle) pads each row by 16 bytes.
-  AttentionShape odd = makeShape(4096, 40, 2);
+  AttentionShape odd = deterministicShape(4096, 40, 2);
   EXPECT_EQ(backwardSharedMemoryBytes(tiling, odd, sm90),
             2 * 64 * 96 + 2 * 128 * 96);
 }
 
-TEST(Backward, KernelWarpsOwnWholeFragmentTiles) {
-  EXPECT_EQ(backwardKernelWarps(128, 8), 8);
-  EXPECT_EQ(backwardKernelWarps(64, 8), 4);
-  EXPECT_EQ(backwardKernelWarps(32, 8), 2);
-  EXPECT_EQ(backwardKernelWarps(48, 4), 3);
-  EXPECT_EQ(backwardKernelWarps(16, 4), 1);
+TEST(Backward, AtomicQueryGradientAddsTheTransposedScoresTile) {
+  // Without `deterministic` there is no dQ kernel: the dK/dV kernel's
+  // tiles and dS^T [Bc][Br] (64 keys of 128 queries, 256-byte rows).
+  TargetDescription sm90 = preset("sm_90");
+  AttentionShape shape = makeShape(4096, 64, 2);
+  Tiling tiling{128, 64, 4, 1};
+  EXPECT_EQ(backwardSharedMemoryBytes(tiling, shape, sm90),
+            2 * 64 * 128 + 2 * 128 * 128 + 64 * 256);
+  // The product's fragments beside dK and dV: at 32 x 128 over 8 warps
+  // (d = 64), dK and dV (32 + 32), S^T and dP^T (32), their pairs (16),
+  // the product (36) and the kernel's 60; the dQ kernel's 192 + 60 bound
+  // the deterministic kernels instead.
+  Tiling eightWarps{32, 128, 8, 2};
+  EXPECT_EQ(backwardRegistersPerThread(eightWarps, shape, sm90),
+            32 + 32 + 32 + 16 + 36 + 60);
+  EXPECT_EQ(backwardRegistersPerThread(eightWarps,
+                                       deterministicShape(4096, 64, 2), sm90),
+            192 + 60);
+}
+
+TEST(Backward, AtomicQueryGradientTilesFitPtxas) {
+  // ptxas (CUDA 13, sm_80, f16, N = 1024): the dK/dV kernel with dQ's
+  // product compiled without spills at 32 x 128 (d = 64, 244 to 253
+  // registers) and 16 x 128 (d = 128, 255), and spilled 8 to 24 bytes at
+  // 64-row blocks for d = 64.
+  TargetDescription sm80 = preset("sm_80");
+  for (auto [d, blockQ, blockKV] :
+       {std::tuple<int64_t, int64_t, int64_t>{64, 32, 128}, {128, 16, 128}}) {
+    TileSelection result = selectBackwardTiles(makeShape(4096, d, 2), sm80);
+    ASSERT_TRUE(result.decision) << result.error;
+    EXPECT_FALSE(result.decision->deterministicQueryGradient);
+    EXPECT_EQ(result.decision->tiling.blockQ, blockQ) << d;
+    EXPECT_EQ(result.decision->tiling.blockKV, blockKV) << d;
+    EXPECT_EQ(result.decision->tiling.warps, 8) << d;
+    EXPECT_NE(result.decision->why.find("f32 atomics"), std::string::npos);
+  }
+  EXPECT_GT(backwardRegistersPerThread(Tiling{64, 128, 8, 2},
+                                       makeShape(4096, 64, 2), sm80),
+            sm80.registersPerThread);
+}
+
+TEST(Backward, AtomicQueryGradientFallsBackToItsOwnKernel) {
+  // d = 160 on sm_80: no tiling leaves the dK/dV kernel room for dQ's
+  // product, and the deterministic kernels' 16 x 64 fits: dQ gets its own
+  // kernel, and the decision says so (fa-select-tiles marks the op).
+  TargetDescription sm80 = preset("sm_80");
+  TileSelection result = selectBackwardTiles(makeShape(4096, 160, 2), sm80);
+  ASSERT_TRUE(result.decision) << result.error;
+  EXPECT_TRUE(result.decision->deterministicQueryGradient);
+  EXPECT_NE(result.decision->why.find("dQ in a kernel of its own"),
+            std::string::npos)
+      << result.decision->why;
+  TileSelection separate =
+      selectBackwardTiles(deterministicShape(4096, 160, 2), sm80);
+  ASSERT_TRUE(separate.decision) << separate.error;
+  EXPECT_EQ(result.decision->tiling.blockQ, separate.decision->tiling.blockQ);
+  EXPECT_EQ(result.decision->tiling.blockKV, separate.decision->tiling.blockKV);
 }
 
 TEST(Backward, RegistersBoundTheTileBeforeSharedMemory) {
   TargetDescription sm90 = preset("sm_90");
-  AttentionShape shape = makeShape(4096, 64, 2);
+  AttentionShape shape = deterministicShape(4096, 64, 2);
   TileSelection result = selectBackwardTiles(shape, sm90);
   ASSERT_TRUE(result.decision) << result.error;
   const Tiling &tiling = result.decision->tiling;
@@ -748,7 +807,8 @@ TEST(Backward, RegistersBoundTheTileBeforeSharedMemory) {
             0);
   EXPECT_NE(result.decision->why.find("backward pass"), std::string::npos);
   // d = 128: 32 x 64 over 4 warps.
-  TileSelection wide = selectBackwardTiles(makeShape(4096, 128, 2), sm90);
+  TileSelection wide =
+      selectBackwardTiles(deterministicShape(4096, 128, 2), sm90);
   ASSERT_TRUE(wide.decision) << wide.error;
   EXPECT_EQ(wide.decision->tiling.blockQ, 32);
   EXPECT_EQ(wide.decision->tiling.blockKV, 64);
@@ -760,8 +820,8 @@ TEST(Backward, RegisterModelFollowsTheSpillFrontier) {
   // fragment counts that compiled without spills are admitted, the
   // smallest that spilled refused.
   TargetDescription sm80 = preset("sm_80");
-  AttentionShape d64 = makeShape(4096, 64, 2);
-  AttentionShape d128 = makeShape(4096, 128, 2);
+  AttentionShape d64 = deterministicShape(4096, 64, 2);
+  AttentionShape d128 = deterministicShape(4096, 128, 2);
   auto admitted = [&](Tiling tiling, const AttentionShape &shape) {
     return backwardRegistersPerThread(tiling, shape, sm80) <=
            sm80.registersPerThread;

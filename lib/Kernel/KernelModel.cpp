@@ -692,6 +692,10 @@ int64_t mlir::fa::backwardSharedMemoryBytes(const Tiling &tiling,
              alignUp(buffers * rows * rowBytes(shape.valueDim));
     };
     double keyValue = pair(bc, 1) + pair(br, double(kernels.queryBuffers));
+    // Without `deterministic`, the dK/dV kernel also holds dS^T [Bc][Br]
+    // for dQ's product, and there is no dQ kernel.
+    if (!shape.deterministicQueryGradient)
+      return clampToInt64(keyValue + alignUp(bc * rowBytes(tiling.blockQ)));
     double query = pair(br, 1) + pair(bc, double(kernels.keyBuffers));
     return clampToInt64(std::max(keyValue, query));
   }
@@ -727,6 +731,19 @@ int64_t mlir::fa::backwardRegistersPerThread(const Tiling &tiling,
   // The dQ kernel; the bias gradient's kernel holds an f32 sum of dS
   // instead of dQ and dS's pairs: 3·Bc/2, at most as much unless d is small.
   double query = queryTiles * std::max(d / 2 + bc + bc / 4, 3 * bc / 2);
+  // Without `deterministic`, the dK/dV kernel's dQ product: a 16 x 32
+  // tile's accumulators and its A and B fragments (28) and their bases,
+  // live beside dK and dV: 36, fitted to ptxas (CUDA 13, sm_80, f16, N =
+  // 1024, plain, causal and soft-capped): at d = 64 the dK/dV kernel of
+  // 32 x 64 and 32 x 128 used 202 to 223 registers without it and 241 to
+  // 253 with it, and 64-row blocks (64 x 64, 64 x 128; estimated 256)
+  // spilled 8 to 24 bytes; at d = 128, 16 x 128 with 8 warps (248) used
+  // 255 and spilled nothing. Without a dQ kernel, only a bias gradient's
+  // kernel remains beside it.
+  if (!shape.deterministicQueryGradient) {
+    keyValue += 36;
+    query = shape.maskOperand ? queryTiles * 3 * bc / 2 : 0;
+  }
   // A bias or boolean mask: its element per score and broadcast addresses
   // in both gradient kernels, as in the forward's count (issue 50's sweep:
   // a causal bias spilled 52 to 64 bytes on sm_80/sm_86 at d = 128, a bool

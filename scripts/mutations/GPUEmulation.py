@@ -4,6 +4,15 @@ from . import Mutation
 from .tests import KERNEL_MMA, KERNEL_WGMMA, WGMMA_UNITS
 
 MUTATIONS = [
+    # Issue 54: the blocks' order, which atomic sums round in.
+    Mutation(
+        name="blocks-never-reversed",
+        function="FAEmulateThreadsOnCPUPass::runOnOperation",
+        old="""        if (fa::isBlockLoop(grid))
+          reverseBlocks(grid);""",
+        new="""        (void)grid;""",
+        tests=["test/Transforms/GPUEmulation/emulate-block-order.mlir"],
+        description="thread-order=reverse runs a grid's blocks first to last: an atomic sum rounds as in the forward order"),
     # Issue 50: the outside audit's one-line bugs that no test saw, and the
     # session's own rules (the host's tiles, the TMA walk order).
     Mutation(

@@ -7,6 +7,45 @@ from .tests import (
     MOD, SPLIT_SWEEP, SWEEP, multi_block_sweep)
 
 MUTATIONS = [
+    # Issue 54: dQ added with atomics from the dK/dV kernel.
+    Mutation(
+        name="atomic-dq-without-barrier",
+        function="BackwardKernel::buildKeyValueGradients",
+        old="""        if (gradScoreSmem) {
+          gpu::BarrierOp::create(b, lloc);""",
+        new="""        if (gradScoreSmem) {""",
+        tests=GPU_BACKWARD[:3] + ["test/Integration/Backward/gpu-kernel-atomic-dq-idle-warps-f16.mlir"],
+        description="dS^T read back before every warp has stored its rows"),
+    Mutation(
+        name="atomic-dq-idle-warps-add",
+        function="BackwardKernel::accumulateQueryGradient",
+        old="""    Value inRange = arith::AndIOp::create(b, loc, adds, math.lt(row, queryLen));""",
+        new="""    Value inRange = math.lt(row, queryLen);""",
+        tests=["test/Integration/Backward/gpu-kernel-atomic-dq-idle-warps-f16.mlir"],
+        description="a warp past the last dQ tile adds the last tile a second time"),
+    Mutation(
+        name="atomic-dq-accumulator-not-zeroed",
+        function="BackwardKernel::buildRowTerm",
+        old="""  if (gradQueryAccumulator) {
+    constexpr int64_t zeros = 4;""",
+        new="""  if (false) {
+    constexpr int64_t zeros = 4;""",
+        tests=GPU_BACKWARD[:3],
+        description="dQ's f32 sum starts from whatever the buffer held"),
+    Mutation(
+        name="atomic-dq-unscaled",
+        function="BackwardKernel::buildQueryGradientRounding",
+        old="""        Value scaled = arith::MulFOp::create(lb, lloc, sum, factor);""",
+        new="""        Value scaled = sum;""",
+        tests=GPU_BACKWARD[:3],
+        description="dQ rounded without the softmax scale"),
+    Mutation(
+        name="atomic-dq-key-rows-one-step",
+        function="BackwardKernel::accumulateQueryGradient",
+        old="""            ValueRange{sm.addConstant(base, step * kMmaK * rowLength)},""",
+        new="""            ValueRange{base},""",
+        tests=GPU_BACKWARD[:3],
+        description="every 16-key step of dS K reads the block's first 16 keys"),
     # Issue 53: P V reading P from shared memory (FlashAttention-3's
     # 192 x 192 at d = 64).
     Mutation(

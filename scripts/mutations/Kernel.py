@@ -3,6 +3,21 @@ The fields of an entry: scripts/mutations/__init__.py."""
 from . import Mutation
 
 MUTATIONS = [
+    # Issue 54: the dK/dV kernel holding dQ's atomic product.
+    Mutation(
+        name="atomic-dq-product-registers-uncounted",
+        function="mlir::fa::backwardRegistersPerThread",
+        old="""    keyValue += 36;""",
+        new="""    keyValue += 0;""",
+        tests=["unittests"],
+        description="64 x 128 at d = 64 admitted with dQ's product, where ptxas spills 8 to 24 bytes"),
+    Mutation(
+        name="atomic-dq-scores-tile-uncounted",
+        function="mlir::fa::backwardSharedMemoryBytes",
+        old="""      return clampToInt64(keyValue + alignUp(bc * rowBytes(tiling.blockQ)));""",
+        new="""      return clampToInt64(keyValue);""",
+        tests=["unittests"],
+        description="the report's shared memory leaves out dS^T [Bc][Br]"),
     # Issue 53: the causal band in the TMA producer kernel's registers.
     Mutation(
         name="causal-band-counted-again",

@@ -3,6 +3,22 @@ The fields of an entry: scripts/mutations/__init__.py."""
 from . import Mutation
 
 MUTATIONS = [
+    # Issue 54: the deterministic kernels where the atomic ones do not fit.
+    Mutation(
+        name="backward-no-deterministic-fallback",
+        function="withQueryGradientFallback",
+        old="""  TileSelection fallback = select(separate);""",
+        new="""  TileSelection fallback = result;""",
+        tests=["unittests", "test/Transforms/TileSelection/backward.mlir"],
+        description="d = 160 on sm_80 refused where dQ's own kernel fits"),
+    Mutation(
+        name="backward-fallback-leaves-op-atomic",
+        function="(anonymous namespace)::SelectTiles::selectBackward",
+        old="""    if (decision.deterministicQueryGradient)
+      op.setDeterministic(true);""",
+        new="""    (void)decision.deterministicQueryGradient;""",
+        tests=["test/Transforms/TileSelection/backward.mlir"],
+        description="the deterministic kernels' tiling on an op the kernel builds with atomics"),
     # Issue 53: a decode step moves within 10% of one read of K and V.
     Mutation(
         name="memory-bound-ignores-key-reads",

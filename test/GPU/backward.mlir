@@ -1,5 +1,6 @@
-// fa.attention_backward through fa-gpu-pipeline to PTX: three kernels,
-// launched in order, D = rowsum(dO O), dK/dV and dQ. The two gradient
+// fa.attention_backward with `deterministic` through fa-gpu-pipeline to
+// PTX: three kernels, launched in order, D = rowsum(dO O), dK/dV and dQ
+// (backward-atomic-dq.mlir has the default, dQ added with atomics). The two gradient
 // kernels run on tensor cores: the streamed tiles arrive by cp.async (two
 // stages), every shared read is an ldmatrix (.trans for the B operands of
 // dV += P^T dO, dK += dS^T Q and dQ += dS K), and P and dS go from the
@@ -47,7 +48,7 @@ func.func @backward(%q: tensor<1x2x256x64xf16>, %k: tensor<1x2x256x64xf16>,
     %v: tensor<1x2x256x64xf16>, %o: tensor<1x2x256x64xf16>,
     %do: tensor<1x2x256x64xf16>, %l: tensor<1x2x256xf32>)
     -> (tensor<1x2x256x64xf16>, tensor<1x2x256x64xf16>, tensor<1x2x256x64xf16>) {
-  %dq, %dk, %dv = fa.attention_backward %q, %k, %v, %o, %do, %l scale = 0.125 causal = bottom_right
+  %dq, %dk, %dv = fa.attention_backward %q, %k, %v, %o, %do, %l scale = 0.125 causal = bottom_right deterministic
       : tensor<1x2x256x64xf16>, tensor<1x2x256x64xf16>, tensor<1x2x256x64xf16>,
         tensor<1x2x256x64xf16>, tensor<1x2x256x64xf16>, tensor<1x2x256xf32>
       -> tensor<1x2x256x64xf16>, tensor<1x2x256x64xf16>, tensor<1x2x256x64xf16>

@@ -91,6 +91,10 @@ struct AttentionShape {
   /// An additive bias or boolean mask operand: the kernels load its element
   /// for every score and keep its broadcast addresses live.
   bool maskOperand = false;
+  /// The backward pass's dQ: summed by the dK/dV kernel's blocks with f32
+  /// atomics (dS^T passes through shared memory), or, with `deterministic`
+  /// on the op, by a kernel of its own.
+  bool deterministicQueryGradient = false;
 };
 
 /// The attention a tiling with packGQA computes: Hkv heads of G * Nq query

@@ -128,5 +128,7 @@ AttentionShape mlir::fa::describeAttentionShape(AttentionOpInterface op) {
     shape.scoreMod = forward.getScoreModBlock() != nullptr;
     shape.scoreModifications = forward.hasScoreModifications();
   }
+  if (auto backward = dyn_cast<AttentionBackwardOp>(op.getOperation()))
+    shape.deterministicQueryGradient = backward.getDeterministic();
   return shape;
 }

@@ -685,6 +685,31 @@ void permuteIndex(Value index, Block *body, int64_t count, bool reverse,
     use->set(permuted);
 }
 
+/// Runs the blocks of a kernel's grid last to first: each dimension from 0
+/// by 1 runs its index i as (count - 1 - i), whatever its count. The
+/// kernels' blocks write disjoint outputs, except where they add with
+/// atomics (the backward pass's dQ), whose order, and so rounding, this
+/// changes as a GPU's scheduler would.
+void reverseBlocks(scf::ForallOp grid) {
+  OpBuilder b(grid.getBody(), grid.getBody()->begin());
+  Location loc = grid.getLoc();
+  for (auto [index, lower, upper, step] :
+       llvm::zip(grid.getInductionVars(), grid.getMixedLowerBound(),
+                 grid.getMixedUpperBound(), grid.getMixedStep())) {
+    if (getConstantIntValue(lower) != 0 || getConstantIntValue(step) != 1)
+      continue;
+    SmallVector<OpOperand *> uses;
+    for (OpOperand &use : index.getUses())
+      uses.push_back(&use);
+    Value count = getValueOrCreateConstantIndexOp(b, loc, upper);
+    Value last = arith::SubIOp::create(
+        b, loc, count, arith::ConstantIndexOp::create(b, loc, 1));
+    Value reversed = arith::SubIOp::create(b, loc, last, index);
+    for (OpOperand *use : uses)
+      use->set(reversed);
+  }
+}
+
 /// Runs the threads of `threads` (a 1-D thread loop from 0 with step 1 and
 /// a constant count) in another order (see permuteIndex).
 LogicalResult permuteThreads(scf::ForallOp threads, bool reverse,
@@ -774,6 +799,10 @@ struct FAEmulateThreadsOnCPUPass
         if (count)
           permuteIndex(warps.getInductionVar(), warps.getBody(), *count,
                        threadOrder == "reverse", seed);
+      });
+      getOperation()->walk([](scf::ForallOp grid) {
+        if (fa::isBlockLoop(grid))
+          reverseBlocks(grid);
       });
     }
 

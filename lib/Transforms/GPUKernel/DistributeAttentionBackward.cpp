@@ -21,6 +21,16 @@
 //                                            in pairs from the accumulators
 //     store scale dK, dV from the fragments
 //
+//   without `deterministic` (FlashAttention-2's and -3's atomic dQ):
+//     dS^T_s [Bc][Br]                    dS^T rounded, written by each warp
+//     after each query block (in the dK/dV kernel above):
+//       dQacc[rows of the block] += dS K    mma.sync over the whole key
+//                                        block, 16 x 32 output tiles shared
+//                                        out among the warps, f32 atomics
+//   scf.forall (b, head, row block)    [#gpu.block]            -- dQ
+//     dQ = scale dQacc, rounded (dQacc zeroed by the D kernel)
+//
+//   with `deterministic`, a kernel of its own:
 //   scf.forall (b, head, query block)   [#gpu.block]           -- dQ
 //     Q_s [Br][D], dO_s [Br][Dv] resident; K_s, V_s streamed
 //     warp w owns query rows [w R, (w + 1) R), R = Br / warps
@@ -33,12 +43,18 @@
 // the A operand of P^T dO, as S's are of P V in the forward kernel; the
 // same holds for dS^T and dK. Nothing passes through shared memory but the
 // four input tiles, and no warp reads another's rows, so a key block needs
-// only the barriers around its streamed tiles. dQ gets a kernel of its own
-// rather than FlashAttention-2's f32 atomics: each dQ row is summed
-// by one block in a fixed order, so the result is deterministic and no
-// block writes another's rows (docs/Tiling.md has the trade-off). GQA: a
-// dK/dV block walks every query head of its group, so the group's sum is
-// formed in one block too.
+// only the barriers around its streamed tiles. dQ is a sum over key blocks,
+// which the dK/dV kernel's blocks each hold one of: by default each block
+// adds its share with f32 atomics (the order of the additions, and so the
+// rounding, changes from run to run), which forms S and dP once per tile
+// pair. With `deterministic` on the op, dQ gets a kernel of its own that
+// forms S and dP again: each dQ row is summed by one block in a fixed
+// order, so the result is the same bits on every run (1.4 times the
+// matmuls; docs/Tiling.md has the trade-off). dS^T's fragments are not
+// dS's (the A operand of dS K): the atomic path passes dS^T through shared
+// memory and reads it back transposed (ldmatrix.trans), as FlashAttention-2
+// does. GQA: a dK/dV block walks every query head of its group, so the
+// group's sum is formed in one block too.
 //
 // Score modifications: each element's score goes through kernelScore, which
 // inlines the score_mod and mask_mod (their captured tensors read-only
@@ -72,6 +88,7 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include <functional>
 #include <limits>
 #include <tuple>
 
@@ -129,6 +146,10 @@ struct BackwardKernel : TileCopier {
   IRMapping modifierCaptures;
   /// D = rowsum(dO * O), [B, Hq, Nq] f32, written by the first kernel.
   Value rowTerm;
+  /// The f32 sum of dS K, [B, Hq, Nq, D], that the dK/dV kernel's blocks
+  /// add to with atomics (null with `deterministic`): zeroed by the D
+  /// kernel, scaled and rounded into dQ by the last.
+  Value gradQueryAccumulator;
   Value queryLen, keyLen, groupSize, scale;
   AttentionGeometry geometry;
   /// How P is exponentiated from the scores and L.
@@ -155,6 +176,24 @@ private:
   void buildRowTerm(Value batchSize, Value queryHeads);
   void buildKeyValueGradients(Value batchSize, Value keyHeads);
   void buildQueryGradients(Value batchSize, Value queryHeads);
+  /// dQ = scale dQacc rounded to the input type, one thread per row.
+  void buildQueryGradientRounding(Value batchSize, Value queryHeads);
+  /// Writes the warp's dS^T pairs (packPairs' order) to `tile` [Bc][Br].
+  void storeTransposedGradients(const Lane &lane, int64_t mTiles,
+                                ArrayRef<Value> pairs, Value tile);
+  /// A shared tile [rows][length] as one dimension, made in the block
+  /// (outside the thread loop: the CPU model passes values that cross a
+  /// barrier through per-thread slots, which hold no views).
+  Value flatTile(Value tile);
+  /// dQacc[batch, head, row0 + ...] += dS K over the key block, dS read
+  /// transposed from `gradScoreTile` ([Bc][Br], every warp's rows) and K
+  /// from `keyTile`, both flatTile views: the block's [Br][D] product in
+  /// 16 x 32 (or 16 x 16) tiles, tile u to warp u mod warps, each element
+  /// added with an f32 atomic where its row is below Nq.
+  void accumulateQueryGradient(const Lane &lane, Value warp,
+                               int64_t kernelWarps, Value gradScoreTile,
+                               Value keyTile, Value batch, Value head,
+                               Value row0);
   /// dBias (grad_mask) of a bias [B or 1, Hq or 1, Nq, Nk]: dS summed over
   /// the batch entries and heads the bias broadcasts over.
   void buildBiasGradient(Value batchSize, Value queryHeads);
@@ -265,6 +304,8 @@ SmallVector<Value> BackwardKernel::build() {
         b, loc, MemRefType::get(type.getShape(), element), dynamicSizes);
   };
   rowTerm = allocLike(op.getLogsumexp(), f32);
+  if (!op.getDeterministic())
+    gradQueryAccumulator = allocLike(op.getQuery(), f32);
   gradQuery = allocLike(op.getQuery(), elementType);
   gradKey = allocLike(op.getKey(), elementType);
   gradValue = allocLike(op.getValue(), elementType);
@@ -282,7 +323,10 @@ SmallVector<Value> BackwardKernel::build() {
 
   buildRowTerm(batchSize, queryHeads);
   buildKeyValueGradients(batchSize, keyHeads);
-  buildQueryGradients(batchSize, queryHeads);
+  if (gradQueryAccumulator)
+    buildQueryGradientRounding(batchSize, queryHeads);
+  else
+    buildQueryGradients(batchSize, queryHeads);
   if (gradMask)
     buildBiasGradient(batchSize, queryHeads);
   if (gradSinks)
@@ -337,6 +381,60 @@ void BackwardKernel::buildRowTerm(Value batchSize, Value queryHeads) {
       });
   memref::StoreOp::create(b, loc, sum.getResult(0), rowTerm,
                           ValueRange{batch, head, row});
+  // The row of dQ's f32 sum starts at zero before the dK/dV kernel adds
+  // to it.
+  if (gradQueryAccumulator) {
+    constexpr int64_t zeros = 4;
+    Value zeroChunk = arith::ConstantOp::create(
+        b, loc, b.getZeroAttr(VectorType::get({zeros}, f32)));
+    scf::ForOp::create(
+        b, loc, start, math.constant(headDim), math.constant(zeros),
+        ValueRange{},
+        [&](OpBuilder &lb, Location lloc, Value column, ValueRange) {
+          // 16-byte aligned: D is a multiple of 16 (unsupportedReason).
+          vector::StoreOp::create(lb, lloc, zeroChunk, gradQueryAccumulator,
+                                  ValueRange{batch, head, row, column})
+              .setAlignment(zeros * 4);
+          scf::YieldOp::create(lb, lloc);
+        });
+  }
+}
+
+void BackwardKernel::buildQueryGradientRounding(Value batchSize,
+                                                Value queryHeads) {
+  OpBuilder::InsertionGuard guard(b);
+  IndexMath math{b, loc};
+  threads = kRowTermThreads;
+  Value rowBlocks = math.ceilDiv(queryLen, math.constant(threads));
+  scf::ForallOp grid = blockGrid({batchSize, queryHeads, rowBlocks});
+  b.setInsertionPointToStart(grid.getBody());
+  Value batch = grid.getInductionVar(0), head = grid.getInductionVar(1);
+  scf::ForallOp rows = threadLoop();
+  b.setInsertionPointToStart(rows.getBody());
+  Value row =
+      math.add(math.mul(grid.getInductionVar(2), math.constant(threads)),
+               rows.getInductionVar(0));
+  auto inRange = scf::IfOp::create(b, loc, math.lt(row, queryLen),
+                                   /*withElseRegion=*/false);
+  b.setInsertionPointToStart(inRange.thenBlock());
+  constexpr int64_t chunk = 4;
+  auto sumType = VectorType::get({chunk}, f32);
+  Value factor = vector::BroadcastOp::create(b, loc, sumType, scale);
+  scf::ForOp::create(
+      b, loc, math.constant(0), math.constant(headDim), math.constant(chunk),
+      ValueRange{},
+      [&](OpBuilder &lb, Location lloc, Value column, ValueRange) {
+        SmallVector<Value> at = {batch, head, row, column};
+        auto sum =
+            vector::LoadOp::create(lb, lloc, sumType, gradQueryAccumulator, at);
+        sum.setAlignment(chunk * 4);
+        Value scaled = arith::MulFOp::create(lb, lloc, sum, factor);
+        Value rounded = arith::TruncFOp::create(
+            lb, lloc, VectorType::get({chunk}, elementType), scaled);
+        vector::StoreOp::create(lb, lloc, rounded, gradQuery, at)
+            .setAlignment(chunk * elementBytes(elementType));
+        scf::YieldOp::create(lb, lloc);
+      });
 }
 
 SmallVector<Value> BackwardKernel::warpProduct(const Lane &lane, int64_t mTiles,
@@ -612,6 +710,124 @@ BackwardKernel::transposedProbabilities(const Lane &lane, int64_t mTiles,
   return {probs, gradScores};
 }
 
+void BackwardKernel::storeTransposedGradients(const Lane &lane, int64_t mTiles,
+                                              ArrayRef<Value> pairs,
+                                              Value tile) {
+  IndexMath math{b, loc};
+  int64_t queryTiles = blockQ / kMmaN;
+  Value pairColumn = math.mul(lane.quad, math.constant(2));
+  for (int64_t i = 0; i < mTiles; ++i)
+    for (int64_t n = 0; n < queryTiles; ++n)
+      for (int64_t r = 0; r < 2; ++r) {
+        Value key = math.add(math.addConstant(lane.warpRow0, i * kMmaM + 8 * r),
+                             lane.group);
+        Value query = math.addConstant(pairColumn, n * kMmaN);
+        vector::StoreOp::create(
+            b, loc, pairs[(i * queryTiles + n) * 2 + r], tile,
+            ValueRange{key,
+                       sharedColumn(math, key, query, blockQ, elementType)});
+      }
+}
+
+Value BackwardKernel::flatTile(Value tile) {
+  return memref::CollapseShapeOp::create(
+      b, loc, tile, SmallVector<ReassociationIndices>{{0, 1}});
+}
+
+void BackwardKernel::accumulateQueryGradient(const Lane &lane, Value warp,
+                                             int64_t kernelWarps,
+                                             Value gradScoreTile, Value keyTile,
+                                             Value batch, Value head,
+                                             Value row0) {
+  IndexMath math{b, loc};
+  // 16 x 32 tiles (two ldmatrix.x4 of K per A fragment) where they share
+  // out evenly among the warps, else 16 x 16: 32 x 128 at d = 64 has four
+  // 16 x 32 tiles for 8 warps, and half of them would compute a tile again
+  // for nothing.
+  int64_t tileColumns =
+      headDim % 32 == 0 && (blockQ / kMmaM) * (headDim / 32) % kernelWarps == 0
+          ? 32
+          : 16;
+  int64_t columnTiles = headDim / tileColumns;
+  int64_t tiles = (blockQ / kMmaM) * columnTiles;
+  int64_t perWarp = llvm::divideCeil(tiles, kernelWarps);
+  Value pairColumn = math.mul(lane.quad, math.constant(2));
+  // Unrolled: the CPU model runs warp collectives only directly in the
+  // thread loop or in a loop directly inside it (the walk over query
+  // blocks). A warp past the last tile (tiles not a multiple of the warps)
+  // computes the last one again and adds nothing.
+  for (int64_t k = 0; k < perWarp; ++k) {
+    Value tile = math.addConstant(warp, k * kernelWarps);
+    Value adds = math.lt(tile, math.constant(tiles));
+    tile = math.min(tile, math.constant(tiles - 1));
+    Value q0 = math.mul(math.divU(tile, math.constant(columnTiles)),
+                        math.constant(kMmaM));
+    Value d0 = math.mul(math.remU(tile, math.constant(columnTiles)),
+                        math.constant(tileColumns));
+    // Each lane's rows at step s are its rows at step 0 plus 16 s, and a
+    // swizzled row's chunk order repeats every 8 rows (sharedColumn): the
+    // stored column is the same at every step, so each read is one base
+    // plus a constant. Through ldmatrix's own swizzle each of the 24
+    // addresses of a 16 x 32 tile over 128 keys was computed apart, and
+    // LLVM kept every one live across the walk (64-bit, 48 registers: the
+    // dK/dV kernel spilled at d = 64, 32 x 128).
+    // The tiles are read through one-dimensional views (flatTile), as the
+    // wgmma kernel's P_s is stored: with two indices LLVM still formed each
+    // address apart.
+    auto read = [&](Value flat, Value row, Value column, int64_t width) {
+      int64_t rowLength = sharedRowLength(width, elementType);
+      Value base =
+          math.add(math.mul(row, math.constant(rowLength)),
+                   sharedColumn(math, row, column, width, elementType));
+      return [=, this](int64_t step) -> Value {
+        IndexMath sm{b, loc};
+        return nvgpu::LdMatrixOp::create(
+            b, loc, aFragmentType(elementType), flat,
+            ValueRange{sm.addConstant(base, step * kMmaK * rowLength)},
+            /*transpose=*/true, /*numTiles=*/4);
+      };
+    };
+    // A = dS (16 queries x 16 keys) from dS^T's rows: matrices (keys k..,
+    // queries q..), (k.., q + 8..), (k + 8.., q..), (k + 8.., q + 8..),
+    // transposed, are A's four registers.
+    auto lhsAt = read(gradScoreTile, math.add(lane.row8, lane.upper8),
+                      math.add(q0, lane.odd8), blockQ);
+    // B = K (16 keys x 8 columns), two column tiles per read, as in
+    // accumulateFromRegisters.
+    SmallVector<std::function<Value(int64_t)>> rhsAt;
+    for (int64_t c = 0; c < tileColumns / kMmaN; c += 2)
+      rhsAt.push_back(read(
+          keyTile, math.add(lane.row8, lane.odd8),
+          math.add(d0, math.addConstant(lane.upper8, c * kMmaN)), headDim));
+    SmallVector<Value> acc(tileColumns / kMmaN, zeroAccumulator());
+    for (int64_t step = 0; step < blockKV / kMmaK; ++step) {
+      SmallVector<Value> rhsPairs;
+      for (auto &rhs : rhsAt)
+        rhsPairs.push_back(rhs(step));
+      multiplyFragments(b, loc, {lhsAt(step)}, rhsPairs, acc);
+    }
+    for (int64_t r = 0; r < 2; ++r) {
+      Value row =
+          math.add(math.add(row0, q0), math.addConstant(lane.group, 8 * r));
+      Value inRange =
+          arith::AndIOp::create(b, loc, adds, math.lt(row, queryLen));
+      scf::IfOp::create(b, loc, inRange, [&](OpBuilder &ib, Location iloc) {
+        IndexMath im{ib, iloc};
+        for (int64_t c = 0; c < tileColumns / kMmaN; ++c)
+          for (int64_t j = 0; j < 2; ++j) {
+            Value column =
+                im.add(d0, im.addConstant(pairColumn, c * kMmaN + j));
+            memref::AtomicRMWOp::create(ib, iloc, arith::AtomicRMWKind::addf,
+                                        extractElement(ib, iloc, acc[c], r, j),
+                                        gradQueryAccumulator,
+                                        ValueRange{batch, head, row, column});
+          }
+        scf::YieldOp::create(ib, iloc);
+      });
+    }
+  }
+}
+
 void BackwardKernel::buildKeyValueGradients(Value batchSize, Value keyHeads) {
   OpBuilder::InsertionGuard guard(b);
   IndexMath math{b, loc};
@@ -635,6 +851,12 @@ void BackwardKernel::buildKeyValueGradients(Value batchSize, Value keyHeads) {
       sharedTile({buffers, blockQ, sharedRowLength(headDim, elementType)});
   Value gradOutputSmem =
       sharedTile({buffers, blockQ, sharedRowLength(valueDim, elementType)});
+  Value gradScoreSmem, gradScoreFlat, keyFlat;
+  if (gradQueryAccumulator) {
+    gradScoreSmem = sharedTile({blockKV, sharedRowLength(blockQ, elementType)});
+    gradScoreFlat = flatTile(gradScoreSmem);
+    keyFlat = flatTile(keySmem);
+  }
 
   // The query blocks that see the key block, for every head of the group:
   // one loop over (member, query block), the same for every thread.
@@ -664,6 +886,7 @@ void BackwardKernel::buildKeyValueGradients(Value batchSize, Value keyHeads) {
   b.setInsertionPointToStart(loop.getBody());
   Value thread = loop.getInductionVar(0);
   Lane lane = laneOf(math, thread, rowsPerWarp);
+  Value warp = math.divU(thread, math.constant(gpu_kernel::kWarpSize));
   Value zero = math.constant(0), one = math.constant(1);
   copyTile(key, batch, kvHead, col0, cols, blockKV, headDim, keySmem, Value(),
            thread);
@@ -745,11 +968,20 @@ void BackwardKernel::buildKeyValueGradients(Value batchSize, Value keyHeads) {
         MutableArrayRef<Value> gradKeys(next.data(), mTiles * headDim / kMmaN);
         MutableArrayRef<Value> gradValues(next.data() + gradKeys.size(),
                                           mTiles * valueDim / kMmaN);
+        SmallVector<Value> gradScorePairs = packPairs(gradScores);
+        if (gradScoreSmem)
+          storeTransposedGradients(lane, mTiles, gradScorePairs, gradScoreSmem);
         // dV += P^T dO, dK += dS^T Q: the A operands from the registers.
         accumulateFromRegisters(lane, mTiles, queryTiles, packPairs(probs),
                                 gradOutputSmem, stage, valueDim, gradValues);
-        accumulateFromRegisters(lane, mTiles, queryTiles, packPairs(gradScores),
+        accumulateFromRegisters(lane, mTiles, queryTiles, gradScorePairs,
                                 querySmem, stage, headDim, gradKeys);
+        // dQ's share of this key block, once every warp's dS^T is stored.
+        if (gradScoreSmem) {
+          gpu::BarrierOp::create(b, lloc);
+          accumulateQueryGradient(lane, warp, kernelWarps, gradScoreFlat,
+                                  keyFlat, batch, head, row0);
+        }
         // Before a buffer is filled again, every warp is done with it.
         gpu::BarrierOp::create(b, lloc);
         scf::YieldOp::create(b, lloc, next);

@@ -1236,7 +1236,7 @@ void raiseBackward(const AttentionMatch &match, RewriterBase &rewriter,
       attention.getOutput(), gradOutput, attention.getLogsumexp(), mask, sinks,
       attention.getScaleAttr(), attention.getMaskFillAttr(),
       attention.getCausalAttr(),
-      /*window=*/nullptr, /*tiling=*/nullptr);
+      /*window=*/nullptr, /*deterministic=*/nullptr, /*tiling=*/nullptr);
   // The forward's score function: the backward differentiates the same
   // region (the matcher checked that the frontend's backward multiplies
   // by its derivative).

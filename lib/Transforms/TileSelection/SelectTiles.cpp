@@ -284,6 +284,14 @@ void writeReport(llvm::raw_ostream &os, Operation *op, Type elementType,
       plan = planKernel(decision.tiling, shape, bytes(forward.getKey()),
                         bytes(forward.getValue()), options);
     }
+    // How the backward pass's GPU kernels sum dQ: with f32 atomics from
+    // the dK/dV kernel (the default), or in a kernel of its own in a fixed
+    // order (`deterministic`).
+    if (auto backward = dyn_cast<AttentionBackwardOp>(op);
+        backward && hasMmaSync16816(target.description))
+      json.attribute("dq", backward.getDeterministic()
+                               ? "deterministic: a kernel of its own"
+                               : "atomic: f32 sums from the dK/dV kernel");
     if (plan)
       json.attribute("gpu_kernel", plan->tmaProducer    ? "wgmma-tma-ws"
                                    : plan->warpgroupMma ? "wgmma-registers"
@@ -637,6 +645,10 @@ private:
     const TileDecision &decision = *selection.decision;
     LLVM_DEBUG(llvm::dbgs() << "backward tiles at " << op.getLoc() << ": "
                             << decision.why << "\n");
+    // A fixed order of dQ's sum is a refinement of any order: the op may
+    // ask for it where no tiling fits the atomic one.
+    if (decision.deterministicQueryGradient)
+      op.setDeterministic(true);
     op.setTilingAttr(TilingAttr::get(
         op.getContext(), decision.tiling.blockQ, decision.tiling.blockKV,
         decision.tiling.warps, decision.tiling.stages,

@@ -100,8 +100,10 @@ GPU_CASES = [
      "MQA with a bf16 bias and causal top-left, 2 warps and two cp.async stages"),
     ("causal-empty-rows-f16", 1, 2, 2, 56, 40, 16, 16, "f16", None, "bottom_right", None, (16, 16, 1, 1),
      "causal bottom-right with Nq > Nk: rows 0..15 see no key (logsumexp -inf) and contribute nothing"),
-    ("d128-four-warps-f16", 1, 1, 1, 96, 80, 128, 128, "f16", None, "bottom_right", None, (32, 64, 4, 2),
-     "D = 128 with the tiling fa-select-tiles chooses for it (32 x 64, 4 warps, two cp.async stages), causal, tails in both kernels"),
+    ("d128-four-warps-f16", 1, 1, 1, 96, 80, 128, 128, "f16", None, "bottom_right", None, (16, 64, 4, 2),
+     "D = 128 at 16 x 64, 4 warps, two cp.async stages, which both forms fit (fa-select-tiles chooses 16 x 128, 8 warps, for dQ added with atomics and 32 x 64, 4 warps, with `deterministic`), causal, tails in both kernels"),
+    ("atomic-dq-idle-warps-f16", 1, 2, 1, 40, 70, 32, 32, "f16", None, None, None, (16, 64, 4, 2),
+     "dQ added with atomics where its product has fewer 16 x 16 tiles (2) than the dK/dV kernel has warps (4): the idle warps compute the last tile again and add nothing; GQA, tails in both lengths"),
     ("bias-gradient-batch-broadcast-gqa-f16", 2, 4, 2, 37, 45, 32, 16, "f16", ("bias", (1, 4, 37, 45)), "bottom_right", None, (16, 32, 2, 2),
      "the bias gradient of a bias broadcast over the batch (summed over both entries in one block), GQA, causal, tails", True),
     ("bias-gradient-head-broadcast-window-bf16", 2, 2, 2, 26, 30, 32, 32, "bf16", ("bias", (2, 1, 26, 30)), None, (4, 2, "top_left"), (16, 16, 1, 1),
@@ -215,10 +217,17 @@ def module_text(case, gpu=False):
     return "".join(lines)
 
 
+# The op with `deterministic` (dQ by a kernel of its own, summed in a
+# fixed order), from the same file.
+DETERMINISTIC = "sed 's/ tiling = <block_q/ deterministic tiling = <block_q/' %s | fa-opt"
+
+
 def gpu_run_lines(case, bq, bkv, warps, stages, rtol, atol):
-    """The header of a GPU_CASES file: the kernels with their threads run
-    forward and in reverse (which must agree exactly: the kernels have no
-    race), against the reference and the oracle, and the kernel's form."""
+    """The header of a GPU_CASES file: the kernels with their threads (and
+    blocks) run forward and in reverse, against the reference and the
+    oracle, and the kernel's form. dQ's atomic sums may round differently
+    in the two orders; with `deterministic` the two agree bit for bit (the
+    kernels have no race)."""
     (name, b, hq, hkv, nq, nk, d, dv, dtype, mask, causal, window, tile,
      what) = case[:14]
     lines = [f"// The GPU backward kernels vs the reference: {what}.\n",
@@ -231,19 +240,27 @@ def gpu_run_lines(case, bq, bkv, warps, stages, rtol, atol):
              " | %mlir-run > %t.reverse\n",
              "// RUN: fa-opt %s --fa-cpu-pipeline=reference=true | %mlir-run > %t.reference\n",
              f"// RUN: %compare %t.kernel %t.reference --rtol {rtol} --atol {atol}\n",
+             f"// RUN: %compare %t.reverse %t.reference --rtol {rtol} --atol {atol}\n",
+             f"// RUN: {DETERMINISTIC} --fa-cpu-pipeline=gpu-kernel=sm_80 | %mlir-run > %t.fixed\n",
+             f"// RUN: {DETERMINISTIC} \"--fa-cpu-pipeline=gpu-kernel=sm_80 thread-order=reverse\""
+             " | %mlir-run > %t.fixed-reverse\n",
+             f"// RUN: %compare %t.fixed %t.reference --rtol {rtol} --atol {atol}\n",
              # Bit for bit, apart from the buffers' addresses.
-             "// RUN: grep -v base@ %t.kernel > %t.kernel.data\n",
-             "// RUN: grep -v base@ %t.reverse > %t.reverse.data\n",
-             "// RUN: diff %t.reverse.data %t.kernel.data\n",
+             "// RUN: grep -v base@ %t.fixed > %t.fixed.data\n",
+             "// RUN: grep -v base@ %t.fixed-reverse > %t.fixed-reverse.data\n",
+             "// RUN: diff %t.fixed-reverse.data %t.fixed.data\n",
              "// RUN: %python %S/../Inputs/backward_oracle.py %s %t.reference %t.kernel"
              " | FileCheck %s --check-prefix=ORACLE\n",
              "// ORACLE: reference: ORACLE MATCH\n",
              "// ORACLE: kernel: ORACLE MATCH\n",
-             # The three kernels, tensor cores in the two gradient kernels.
+             # The kernels, tensor cores in the gradient kernels: D, dK/dV
+             # (adding dQ's share with atomics) and dQ's rounding; with
+             # `deterministic`, D, dK/dV and dQ, no atomics.
              "// RUN: fa-opt %s --fa-select-tiles=target=sm_80 "
              "--fa-distribute-attention-backward | FileCheck %s\n",
-             "// CHECK-LABEL: func.func @backward\n",
-             "// CHECK: scf.forall\n// CHECK: vector.reduction <add>\n"]
+             f"// RUN: {DETERMINISTIC} --fa-select-tiles=target=sm_80 "
+             "--fa-distribute-attention-backward | FileCheck %s --check-prefix=FIXED"
+             " --implicit-check-not=memref.atomic_rmw\n"]
     def kernel_warps(rows):
         w = warps
         while w > 1 and rows % (16 * w):
@@ -256,23 +273,40 @@ def gpu_run_lines(case, bq, bkv, warps, stages, rtol, atol):
         return stages > 1 and all(
             (width * 2) % 16 == 0 and (rows * width * 2 // 16) % threads == 0
             for width in (d, dv))
-    # dK/dV streams Q and dO (block_q rows), dQ streams K and V.
-    for rows, threads in ((bq, 32 * kernel_warps(bkv)),
-                          (bkv, 32 * kernel_warps(bq))):
-        lines.append("// CHECK: scf.forall\n")
+    def gradient_kernel(prefix, rows, threads):
+        text = f"// {prefix}: scf.forall\n"
         if streams_async(rows, threads):
-            lines.append("// CHECK: nvgpu.device_async_copy\n")
-        lines.append("// CHECK: gpu.barrier\n// CHECK: nvgpu.ldmatrix\n"
-                     "// CHECK: nvgpu.mma.sync\n"
-                     "// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true}\n"
-                     "// CHECK: nvgpu.mma.sync\n")
-    if len(case) > 14 and case[14]:
-        # The bias gradient's kernel: dS summed in fragments, stored per
-        # element.
-        lines.append("// CHECK: scf.forall\n// CHECK: gpu.barrier\n"
-                     "// CHECK: nvgpu.mma.sync\n// CHECK: math.exp\n"
-                     "// CHECK: memref.store\n")
-    lines.append("// CHECK-NOT: fa.attention_backward\n// CHECK: func.func @fill\n")
+            text += f"// {prefix}: nvgpu.device_async_copy\n"
+        text += (f"// {prefix}: gpu.barrier\n// {prefix}: nvgpu.ldmatrix\n"
+                 f"// {prefix}: nvgpu.mma.sync\n"
+                 f"// {prefix}: nvgpu.ldmatrix {{{{.*}}}} {{numTiles = 4 : i32, transpose = true}}\n"
+                 f"// {prefix}: nvgpu.mma.sync\n")
+        return text
+    bias = len(case) > 14 and case[14]
+    # dK/dV streams Q and dO (block_q rows), dQ streams K and V.
+    key_stream = (bq, 32 * kernel_warps(bkv))
+    query_stream = (bkv, 32 * kernel_warps(bq))
+    for prefix in ("CHECK", "FIXED"):
+        lines.append(f"// {prefix}-LABEL: func.func @backward\n"
+                     f"// {prefix}: scf.forall\n// {prefix}: vector.reduction <add>\n")
+        lines.append(gradient_kernel(prefix, *key_stream))
+        if prefix == "CHECK":
+            # dS^T through shared memory, read back transposed; the sums
+            # added with atomics, then rounded by a kernel of their own.
+            lines.append("// CHECK: gpu.barrier\n"
+                         "// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true}\n"
+                         "// CHECK: nvgpu.mma.sync\n"
+                         "// CHECK: memref.atomic_rmw addf\n"
+                         "// CHECK: scf.forall\n// CHECK: arith.truncf\n")
+        else:
+            lines.append(gradient_kernel(prefix, *query_stream))
+        if bias:
+            # The bias gradient's kernel: dS summed in fragments, stored per
+            # element.
+            lines.append(f"// {prefix}: scf.forall\n// {prefix}: gpu.barrier\n"
+                         f"// {prefix}: nvgpu.mma.sync\n// {prefix}: math.exp\n"
+                         f"// {prefix}: memref.store\n")
+        lines.append(f"// {prefix}-NOT: fa.attention_backward\n// {prefix}: func.func @fill\n")
     return lines
 
 

@@ -7,31 +7,53 @@
 // RUN: fa-opt %s --fa-select-tiles="target=sm_80 report=-" | FileCheck %s --check-prefix=SM80
 // RUN: fa-opt %s --fa-select-tiles="target=sm_75 report=-" | FileCheck %s --check-prefix=SM75
 
-// d = 64, f16 on sm_90: 64 x 128, a warp per 16 keys, two cp.async stages
-// (a 128-query block's S^T, dP^T and their packed pairs would need about
-// 316 registers per thread in the dK/dV kernel). Shared memory: K and V
-// [128 x 64], Q and dO [2 x 64 x 64] in the dK/dV kernel, Q and dO [64] and
-// K and V [2 x 128] in the dQ kernel, which is the larger: 80 KiB.
+// d = 64, f16 on sm_90, `deterministic` (dQ in a kernel of its own):
+// 64 x 128, a warp per 16 keys, two cp.async stages (a 128-query block's
+// S^T, dP^T and their packed pairs would need about 316 registers per
+// thread in the dK/dV kernel). Shared memory: K and V [128 x 64], Q and dO
+// [2 x 64 x 64] in the dK/dV kernel, Q and dO [64] and K and V [2 x 128] in
+// the dQ kernel, which is the larger: 80 KiB.
 // SM90: {"loc":{{.*}},"pass":"backward","shape":{"batch":1,"heads":16,"kv_heads":16,"nq":4096,"nk":4096,"d":64,"dv":64},"dtype":"f16","target":"sm_90","policy":"fa2","block_q":64,"block_kv":128,"warps":8,"stages":2,"kv_splits":1,"pack_gqa":false,"smem_bytes":81920,"smem_limit":232448,"regs_per_thread_est":252,
+// SM90-SAME: "dq":"deterministic: a kernel of its own"
 // SM90-SAME: "why":"target sm_90 from the pass option; backward pass: the largest of 32 tiles over {16..128}^2 that fits (64 x 128, 8 warps, 2 stages, 80.0 KiB of 227.0 KiB for K, V, Q and dO; about 252 of 255 registers per thread), by area, then block_kv, then stages"
-// d = 128, bf16: 32 x 64 over 4 warps (64 x 64 would need 284 registers).
-// SM90: "pass":"backward"{{.*}}"dtype":"bf16","target":"sm_90","policy":"fa2","block_q":32,"block_kv":64,"warps":4,"stages":2,{{.*}}"regs_per_thread_est":236
+// d = 128, bf16, dQ added with atomics (the default): 16 x 128 over 8
+// warps; the dK/dV kernel holds dQ's product beside dK and dV (32 x 64
+// would need 272 registers).
+// SM90: "pass":"backward"{{.*}}"dtype":"bf16","target":"sm_90","policy":"fa2","block_q":16,"block_kv":128,"warps":8,"stages":2,{{.*}}"regs_per_thread_est":248,{{.*}}"dq":"atomic: f32 sums from the dK/dV kernel"
+// SM90-SAME: for K, V, Q, dO and dS^T; about 248 of 255 registers per thread), by area, then block_kv, then stages; dQ added with f32 atomics from the dK/dV kernel
+// d = 64 as @train without `deterministic`: 32 x 128 (64-row blocks leave
+// no room for dQ's product), K, V [128 x 64], Q, dO [2 x 32 x 64] and
+// dS^T [128 x 32]: 56 KiB.
+// SM90: "pass":"backward"{{.*}}"dtype":"f16","target":"sm_90","policy":"fa2","block_q":32,"block_kv":128,"warps":8,"stages":2,"kv_splits":1,"pack_gqa":false,"smem_bytes":57344,{{.*}}"regs_per_thread_est":208,{{.*}}"dq":"atomic: f32 sums from the dK/dV kernel"
 // A forward op in the same module keeps its own model and says so.
 // SM90: "pass":"forward"{{.*}}"gpu_kernel":"mma.sync-registers"
 // SM90-LABEL: func.func @train
-// SM90: fa.attention_backward {{.*}} tiling = <block_q = 64, block_kv = 128, warps = 8, stages = 2, smem_bytes = 81920>
+// SM90: fa.attention_backward {{.*}} deterministic tiling = <block_q = 64, block_kv = 128, warps = 8, stages = 2, smem_bytes = 81920>
 // SM90-LABEL: func.func @d128
-// SM90: tiling = <block_q = 32, block_kv = 64, warps = 4, stages = 2, smem_bytes = 81920>
+// SM90: tiling = <block_q = 16, block_kv = 128, warps = 8, stages = 2, smem_bytes = 86016>
+// SM90-LABEL: func.func @atomic
+// SM90-NOT: deterministic
+// SM90: tiling = <block_q = 32, block_kv = 128, warps = 8, stages = 2, smem_bytes = 57344>
 
 // sm_80 has less shared memory; the same registers bound the same tiles.
 // SM80: "pass":"backward"{{.*}}"target":"sm_80","policy":"fa2","block_q":64,"block_kv":128,"warps":8,"stages":2,"kv_splits":1,"pack_gqa":false,"smem_bytes":81920,"smem_limit":166912
-// SM80: "pass":"backward"{{.*}}"target":"sm_80","policy":"fa2","block_q":32,"block_kv":64,"warps":4,"stages":2
+// SM80: "pass":"backward"{{.*}}"target":"sm_80","policy":"fa2","block_q":16,"block_kv":128,"warps":8,"stages":2
+// SM80: "pass":"backward"{{.*}}"target":"sm_80","policy":"fa2","block_q":32,"block_kv":128,"warps":8,"stages":2
 
-// sm_75 has no cp.async: one stage.
+// d = 160: no tiling leaves the dK/dV kernel room for dQ's product, so the
+// deterministic kernels' tiling is taken and the op is marked so.
+// SM80: "pass":"backward"{{.*}}"d":160{{.*}}"dq":"deterministic: a kernel of its own"{{.*}}dQ in a kernel of its own (deterministic): no backward tiling fits sm_80
+// SM80-LABEL: func.func @d160
+// SM80: fa.attention_backward {{.*}} deterministic tiling = <block_q = 16, block_kv = 64
+
+// sm_75 has no cp.async: one stage; nor mma.sync m16n8k16: no backward
+// kernel, the tiled backward sums dQ in order, and the report has no "dq".
 // SM75: "pass":"backward"{{.*}}"target":"sm_75","policy":"fa2","block_q":64,"block_kv":128,"warps":8,"stages":1,
+// SM75-NOT: "dq"
+// SM75: "pass":"forward"
 
 func.func @train(%q: tensor<1x16x4096x64xf16>, %lse: tensor<1x16x4096xf32>) -> tensor<1x16x4096x64xf16> {
-  %dq, %dk, %dv = fa.attention_backward %q, %q, %q, %q, %q, %lse scale = 0.125 causal = bottom_right
+  %dq, %dk, %dv = fa.attention_backward %q, %q, %q, %q, %q, %lse scale = 0.125 causal = bottom_right deterministic
       : tensor<1x16x4096x64xf16>, tensor<1x16x4096x64xf16>, tensor<1x16x4096x64xf16>, tensor<1x16x4096x64xf16>, tensor<1x16x4096x64xf16>, tensor<1x16x4096xf32>
       -> tensor<1x16x4096x64xf16>, tensor<1x16x4096x64xf16>, tensor<1x16x4096x64xf16>
   return %dq : tensor<1x16x4096x64xf16>
@@ -42,6 +64,20 @@ func.func @d128(%q: tensor<2x8x1024x128xbf16>, %lse: tensor<2x8x1024xf32>) -> te
       : tensor<2x8x1024x128xbf16>, tensor<2x8x1024x128xbf16>, tensor<2x8x1024x128xbf16>, tensor<2x8x1024x128xbf16>, tensor<2x8x1024x128xbf16>, tensor<2x8x1024xf32>
       -> tensor<2x8x1024x128xbf16>, tensor<2x8x1024x128xbf16>, tensor<2x8x1024x128xbf16>
   return %dq : tensor<2x8x1024x128xbf16>
+}
+
+func.func @atomic(%q: tensor<1x16x4096x64xf16>, %lse: tensor<1x16x4096xf32>) -> tensor<1x16x4096x64xf16> {
+  %dq, %dk, %dv = fa.attention_backward %q, %q, %q, %q, %q, %lse scale = 0.125 causal = bottom_right
+      : tensor<1x16x4096x64xf16>, tensor<1x16x4096x64xf16>, tensor<1x16x4096x64xf16>, tensor<1x16x4096x64xf16>, tensor<1x16x4096x64xf16>, tensor<1x16x4096xf32>
+      -> tensor<1x16x4096x64xf16>, tensor<1x16x4096x64xf16>, tensor<1x16x4096x64xf16>
+  return %dq : tensor<1x16x4096x64xf16>
+}
+
+func.func @d160(%q: tensor<1x4x1024x160xf16>, %lse: tensor<1x4x1024xf32>) -> tensor<1x4x1024x160xf16> {
+  %dq, %dk, %dv = fa.attention_backward %q, %q, %q, %q, %q, %lse scale = 0.08
+      : tensor<1x4x1024x160xf16>, tensor<1x4x1024x160xf16>, tensor<1x4x1024x160xf16>, tensor<1x4x1024x160xf16>, tensor<1x4x1024x160xf16>, tensor<1x4x1024xf32>
+      -> tensor<1x4x1024x160xf16>, tensor<1x4x1024x160xf16>, tensor<1x4x1024x160xf16>
+  return %dq : tensor<1x4x1024x160xf16>
 }
 
 func.func @forward(%q: tensor<1x16x4096x64xf16>) -> tensor<1x16x4096x64xf16> {

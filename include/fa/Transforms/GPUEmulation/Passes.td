@@ -42,9 +42,11 @@ def FAEmulateThreadsOnCPU : Pass<"fa-emulate-threads-on-cpu"> {
     With `thread-order=reverse` or `thread-order=shuffle` (a permutation
     drawn from `seed`), the threads of every interval between barriers run
     in that order instead of 0, 1, 2, ... (and the warps of warp-by-warp
-    intervals too): a kernel without a race computes
-    the same numbers in every order, and a missing barrier or a read of
-    another thread's data too early shows as a difference.
+    intervals too), and the blocks of every grid run last to first: a
+    kernel without a race computes the same numbers in every order (but
+    for sums its blocks form with atomics, which round in the order the
+    blocks run), and a missing barrier or a read of another thread's data
+    too early shows as a difference.
   }];
   let options = [
     Option<"threadOrder", "thread-order", "std::string", /*default=*/"\"forward\"",

@@ -79,6 +79,10 @@ struct TileDecision {
   int64_t fa1BlockKV = 0, fa1BlockQ = 0;
   /// One sentence: which policy chose the tile, and why.
   std::string why;
+  /// A backward tiling chosen for dQ in a kernel of its own where the op
+  /// left the order free: no tiling fits the dK/dV kernel that adds dQ
+  /// with atomics (fa-select-tiles then marks the op `deterministic`).
+  bool deterministicQueryGradient = false;
 };
 
 struct TileSelection {

@@ -1079,8 +1079,74 @@ void fillFA1(TileDecision &decision, const AttentionShape &shape,
 
 } // namespace
 
+namespace {
+
+TileSelection selectBackwardTilesFor(const AttentionShape &shape,
+                                     const TargetDescription &target);
+TileSelection checkBackwardTilingFor(const Tiling &tiling,
+                                     const AttentionShape &shape,
+                                     const TargetDescription &target);
+
+/// `select(shape)`, a backward tiling for `shape`'s dQ as it asks; where
+/// it leaves the order free (atomics) and no tiling fits the dK/dV kernel
+/// that adds dQ, `select` again with dQ in a kernel of its own.
+TileSelection withQueryGradientFallback(
+    const AttentionShape &shape, const TargetDescription &target,
+    llvm::function_ref<TileSelection(const AttentionShape &)> select) {
+  // The host's tiled backward and a GPU's without the mma.sync kernels
+  // (fa-tile-attention-backward) sum dQ in order.
+  if (!target.isGPU() || !hasMmaSync16816(target) ||
+      shape.deterministicQueryGradient) {
+    AttentionShape ordered = shape;
+    ordered.deterministicQueryGradient = true;
+    return select(ordered);
+  }
+  TileSelection result = select(shape);
+  if (result.decision) {
+    result.decision->why += "; dQ added with f32 atomics from the dK/dV "
+                            "kernel (FlashAttention-2's and -3's default; "
+                            "`deterministic` on the op sums it in a kernel of "
+                            "its own)";
+    return result;
+  }
+  // The dK/dV kernel that adds dQ holds its product's fragments beside dK
+  // and dV; where no tiling leaves room for them, dQ gets its own kernel.
+  AttentionShape separate = shape;
+  separate.deterministicQueryGradient = true;
+  TileSelection fallback = select(separate);
+  // Where neither fits, the lighter kernels' shortfall is the one to state.
+  if (!fallback.decision)
+    return fallback;
+  fallback.decision->deterministicQueryGradient = true;
+  fallback.decision->why +=
+      "; dQ in a kernel of its own (deterministic): " + result.error +
+      " with dQ's atomic product in the dK/dV kernel";
+  return fallback;
+}
+
+} // namespace
+
 TileSelection mlir::fa::selectBackwardTiles(const AttentionShape &shape,
                                             const TargetDescription &target) {
+  return withQueryGradientFallback(
+      shape, target, [&](const AttentionShape &asked) {
+        return selectBackwardTilesFor(asked, target);
+      });
+}
+
+TileSelection mlir::fa::checkBackwardTiling(const Tiling &tiling,
+                                            const AttentionShape &shape,
+                                            const TargetDescription &target) {
+  return withQueryGradientFallback(
+      shape, target, [&](const AttentionShape &asked) {
+        return checkBackwardTilingFor(tiling, asked, target);
+      });
+}
+
+namespace {
+
+TileSelection selectBackwardTilesFor(const AttentionShape &shape,
+                                     const TargetDescription &target) {
   TileSelection result;
   int64_t granule = target.isGPU() ? 16 : 8;
   std::vector<int64_t> sizes;
@@ -1164,26 +1230,29 @@ TileSelection mlir::fa::selectBackwardTiles(const AttentionShape &shape,
     return result;
   }
   fillFA1(*best, shape, target);
-  best->why = "backward pass: the largest of " + std::to_string(considered) +
-              " tiles over {" + std::to_string(granule) +
-              "..128}^2 that fits (" + describeBackward(best->tiling) + ", " +
-              formatBytes(best->costs.sharedMemoryBytes) + " of " +
-              formatBytes(target.sharedMemoryPerBlock) +
-              (target.isGPU()
-                   ? " for K, V, Q and dO; about " +
-                         std::to_string(best->costs.registersPerThread) +
-                         " of " + std::to_string(target.registersPerThread) +
-                         " registers per thread"
-                   : " for K, V, Q, dO, P and dS, the f32 accumulators and "
-                     "scores") +
-              "), by area, then block_kv, then stages";
+  best->why =
+      "backward pass: the largest of " + std::to_string(considered) +
+      " tiles over {" + std::to_string(granule) + "..128}^2 that fits (" +
+      describeBackward(best->tiling) + ", " +
+      formatBytes(best->costs.sharedMemoryBytes) + " of " +
+      formatBytes(target.sharedMemoryPerBlock) +
+      (target.isGPU()
+           ? std::string(shape.deterministicQueryGradient
+                             ? " for K, V, Q and dO"
+                             : " for K, V, Q, dO and dS^T") +
+                 "; about " + std::to_string(best->costs.registersPerThread) +
+                 " of " + std::to_string(target.registersPerThread) +
+                 " registers per thread"
+           : " for K, V, Q, dO, P and dS, the f32 accumulators and "
+             "scores") +
+      "), by area, then block_kv, then stages";
   result.decision = best;
   return result;
 }
 
-TileSelection mlir::fa::checkBackwardTiling(const Tiling &tiling,
-                                            const AttentionShape &shape,
-                                            const TargetDescription &target) {
+TileSelection checkBackwardTilingFor(const Tiling &tiling,
+                                     const AttentionShape &shape,
+                                     const TargetDescription &target) {
   TileSelection result;
   if (!hasPositiveSizes(tiling, result))
     return result;
@@ -1225,6 +1294,8 @@ TileSelection mlir::fa::checkBackwardTiling(const Tiling &tiling,
   result.decision = decision;
   return result;
 }
+
+} // namespace
 
 std::optional<LinearChunkDecision>
 mlir::fa::selectLinearChunk(int64_t headDim, int64_t valueDim,

@@ -302,7 +302,13 @@ def FA_AttentionBackwardOp : FA_Op<"attention_backward",
     0 (`dS = 0` there: `f` does not depend on Q or K), as autodiff of
     `where(mask, s, f)` gives.
     Accumulation is f32 whatever the input type; each gradient is rounded
-    to its result type once. `grad_mask` is only for an additive (float)
+    to its result type once. dQ sums over every key: a lowering may add
+    the key blocks' shares in any order (the GPU kernel adds them with f32
+    atomics, FlashAttention-2's and -3's default), so its last bits may
+    differ from run to run. `deterministic` asks for the same bits on every
+    run (a fixed order of summation; the GPU kernel then forms dQ in a
+    kernel of its own, which computes the scores a second time).
+    `grad_mask` is only for an additive (float)
     bias, and has the bias's shape: a broadcast dimension of the bias is
     summed over. **Fully-masked rows** (no visible key, logsumexp `-inf`)
     contribute zero to every gradient, never NaN.
@@ -332,6 +338,7 @@ def FA_AttentionBackwardOp : FA_Op<"attention_backward",
                        OptionalAttr<F64Attr>:$mask_fill,
                        OptionalAttr<FA_DiagonalAlignment>:$causal,
                        OptionalAttr<FA_WindowAttr>:$window,
+                       UnitAttr:$deterministic,
                        OptionalAttr<FA_TilingAttr>:$tiling);
   let results = (outs AnyRankedTensor:$grad_query,
                       AnyRankedTensor:$grad_key,
@@ -346,7 +353,7 @@ def FA_AttentionBackwardOp : FA_Op<"attention_backward",
     (`mask` `(` $mask^ `:` type($mask) `)`)?
     (`sinks` `(` $sinks^ `:` type($sinks) `)`)?
     `scale` `=` $scale (`mask_fill` `=` $mask_fill^)? (`causal` `=` $causal^)?
-    (`window` `=` $window^)?
+    (`window` `=` $window^)? (`deterministic` $deterministic^)?
     (`tiling` `=` $tiling^)? (`score_mod` $score_mod^)? (`mask_mod` $mask_mod^)?
     attr-dict `:` type($query) `,` type($key) `,`
     type($value) `,` type($output) `,` type($grad_output) `,` type($logsumexp)
