@@ -767,13 +767,12 @@ void BackwardKernel::accumulateQueryGradient(const Lane &lane, Value warp,
     // Each lane's rows at step s are its rows at step 0 plus 16 s, and a
     // swizzled row's chunk order repeats every 8 rows (sharedColumn): the
     // stored column is the same at every step, so each read is one base
-    // plus a constant. Through ldmatrix's own swizzle each of the 24
-    // addresses of a 16 x 32 tile over 128 keys was computed apart, and
-    // LLVM kept every one live across the walk (64-bit, 48 registers: the
-    // dK/dV kernel spilled at d = 64, 32 x 128).
-    // The tiles are read through one-dimensional views (flatTile), as the
-    // wgmma kernel's P_s is stored: with two indices LLVM still formed each
-    // address apart.
+    // plus a constant, through a one-dimensional view (flatTile). The
+    // addresses do not depend on the walk, and LLVM still hoists each
+    // read's out of it and keeps it live (16 to 24 64-bit addresses at 128
+    // keys, which the tile model's 36 registers for the product cover);
+    // with ldmatrix's own swizzle per step they also cost their
+    // arithmetic, and the dK/dV kernel spilled 8 bytes at d = 64, 32 x 128.
     auto read = [&](Value flat, Value row, Value column, int64_t width) {
       int64_t rowLength = sharedRowLength(width, elementType);
       Value base =
