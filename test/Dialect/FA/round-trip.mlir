@@ -153,6 +153,19 @@ func.func @backward(%q: tensor<2x8x128x64xf16>, %k: tensor<2x2x128x64xf16>, %v: 
 
 // -----
 
+// `deterministic`: dQ summed in a fixed order (after the window, before
+// the tiling).
+// CHECK-LABEL: func.func @backward_deterministic
+// CHECK: fa.attention_backward {{.*}} scale = 1.250000e-01 window = <left = 8, right = 0, align = top_left> deterministic tiling = <block_q = 32, block_kv = 64, warps = 4, stages = 2> :
+func.func @backward_deterministic(%q: tensor<2x8x128x64xf16>, %k: tensor<2x2x128x64xf16>, %v: tensor<2x2x128x64xf16>, %o: tensor<2x8x128x64xf16>, %do: tensor<2x8x128x64xf16>, %lse: tensor<2x8x128xf32>) -> (tensor<2x8x128x64xf16>, tensor<2x2x128x64xf16>, tensor<2x2x128x64xf16>) {
+  %dq, %dk, %dv = fa.attention_backward %q, %k, %v, %o, %do, %lse scale = 0.125 window = <left = 8, right = 0, align = top_left> deterministic tiling = <block_q = 32, block_kv = 64, warps = 4, stages = 2>
+      : tensor<2x8x128x64xf16>, tensor<2x2x128x64xf16>, tensor<2x2x128x64xf16>, tensor<2x8x128x64xf16>, tensor<2x8x128x64xf16>, tensor<2x8x128xf32>
+      -> tensor<2x8x128x64xf16>, tensor<2x2x128x64xf16>, tensor<2x2x128x64xf16>
+  return %dq, %dk, %dv : tensor<2x8x128x64xf16>, tensor<2x2x128x64xf16>, tensor<2x2x128x64xf16>
+}
+
+// -----
+
 // The backward op with a broadcast bias and its gradient, and a window.
 // CHECK-LABEL: func.func @backward_mask_fill
 // CHECK: fa.attention_backward %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} mask(%{{.*}} : tensor<1x1x16x24xi1>) scale = 2.500000e-01 mask_fill = -1.000000e+04 :
