@@ -90,10 +90,11 @@ def draw(seed):
             f"random backward program of seed {seed}")
 
 
-def fragment_registers(d, dv, bq, bkv, warps):
+def fragment_registers(d, dv, bq, bkv, warps, mask=False):
     """The backward tile model's registers (KernelModel.h,
-    backwardRegistersPerThread) for the GPU kernels, so that the drawn
-    tiling is one fa-select-tiles accepts for sm_80."""
+    backwardRegistersPerThread) for the GPU kernels with `deterministic`
+    (the tiling fa-select-tiles accepts for sm_80 takes them where the
+    atomic dQ's do not fit), with a mask operand's 24."""
     def kernel_warps(rows):
         w = warps
         while w > 1 and rows % (16 * w):
@@ -102,7 +103,8 @@ def fragment_registers(d, dv, bq, bkv, warps):
     key_tiles = max(1, bkv // (16 * kernel_warps(bkv)))
     query_tiles = max(1, bq // (16 * kernel_warps(bq)))
     return max(key_tiles * (d / 2 + dv / 2 + 1.5 * bq),
-               query_tiles * max(d / 2 + 1.25 * bkv, 1.5 * bkv)) + 60
+               query_tiles * max(d / 2 + 1.25 * bkv, 1.5 * bkv)) + 60 + (
+                   24 if mask else 0)
 
 
 def draw_gpu(seed):
@@ -121,7 +123,7 @@ def draw_gpu(seed):
     while True:
         bq, bkv = rng.choice([16, 32, 64]), rng.choice([16, 32, 64])
         warps = rng.choice([1, 2, 4])
-        if fragment_registers(d, dv, bq, bkv, warps) <= 255:
+        if fragment_registers(d, dv, bq, bkv, warps, bool(mask)) <= 255:
             break
     stages = rng.choice([1, 2])
     # Half of the biases ask for their gradient, which the kernels compute
