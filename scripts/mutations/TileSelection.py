@@ -21,6 +21,13 @@ MUTATIONS = [
         description="the deterministic kernels' tiling on an op the kernel builds with atomics"),
     # Issue 53: a decode step moves within 10% of one read of K and V.
     Mutation(
+        name="bound-by-bytes-ignores-the-group",
+        function="boundByBytes",
+        old="""         shape.queryLen * group <= kMemoryBoundQueryRows;""",
+        new="""         shape.queryLen <= kMemoryBoundQueryRows;""",
+        tests=["unittests", "test/GPU/confirm-tiles-with-ptxas.mlir"],
+        description="37 rows of 4 query heads per key/value head (148) taken for a decode step: the d = 192 prefill's tile changes"),
+    Mutation(
         name="memory-bound-ignores-key-reads",
         function="mlir::fa::selectTiles",
         old="""                  memoryBound ? ceilDiv(shape.queryLen, d.tiling.blockQ) : 0;""",
@@ -84,9 +91,9 @@ MUTATIONS = [
     Mutation(
         name="split-workspace-budget-on-prefill",
         function="mlir::fa::splitsWithinWorkspaceBudget",
-        old="""      shape.queryLen * group > kMemoryBoundQueryRows)
+        old="""  if (!boundByBytes(shape))
     return kMaxKVSplits;""",
-        new="""      shape.queryLen * group > kMemoryBoundQueryRows)
+        new="""  if (!boundByBytes(shape))
     (void)0;""",
         tests=["unittests"],
         description="a prefill with a small grid denied its splits by a decode step's byte budget"),

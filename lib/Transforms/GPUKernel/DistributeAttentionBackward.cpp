@@ -172,6 +172,11 @@ struct BackwardKernel : TileCopier {
   SmallVector<Value> build();
 
 private:
+  /// A grid over (batch, head, 128-row block) of kRowTermThreads threads,
+  /// one per query row; leaves the builder inside the thread's row (below
+  /// Nq) and returns (batch, head, row).
+  std::tuple<Value, Value, Value> rowPerThread(Value batchSize,
+                                               Value queryHeads);
   /// The first kernel: D into `rowTerm`.
   void buildRowTerm(Value batchSize, Value queryHeads);
   void buildKeyValueGradients(Value batchSize, Value keyHeads);
@@ -341,10 +346,8 @@ SmallVector<Value> BackwardKernel::build() {
   return results;
 }
 
-/// D[b, h, row] = sum_e dO[row, e] O[row, e] in f32, one thread per row,
-/// 16 bytes of both rows per step.
-void BackwardKernel::buildRowTerm(Value batchSize, Value queryHeads) {
-  OpBuilder::InsertionGuard guard(b);
+std::tuple<Value, Value, Value> BackwardKernel::rowPerThread(Value batchSize,
+                                                             Value queryHeads) {
   IndexMath math{b, loc};
   threads = kRowTermThreads;
   Value rowBlocks = math.ceilDiv(queryLen, math.constant(threads));
@@ -359,6 +362,15 @@ void BackwardKernel::buildRowTerm(Value batchSize, Value queryHeads) {
   auto inRange = scf::IfOp::create(b, loc, math.lt(row, queryLen),
                                    /*withElseRegion=*/false);
   b.setInsertionPointToStart(inRange.thenBlock());
+  return {batch, head, row};
+}
+
+/// D[b, h, row] = sum_e dO[row, e] O[row, e] in f32, one thread per row,
+/// 16 bytes of both rows per step.
+void BackwardKernel::buildRowTerm(Value batchSize, Value queryHeads) {
+  OpBuilder::InsertionGuard guard(b);
+  IndexMath math{b, loc};
+  auto [batch, head, row] = rowPerThread(batchSize, queryHeads);
   int64_t chunk = chunkElements(valueDim, elementType);
   auto chunkType = VectorType::get({chunk}, elementType);
   Value zeroSum = f32Constant(b, loc, 0);
@@ -404,19 +416,7 @@ void BackwardKernel::buildQueryGradientRounding(Value batchSize,
                                                 Value queryHeads) {
   OpBuilder::InsertionGuard guard(b);
   IndexMath math{b, loc};
-  threads = kRowTermThreads;
-  Value rowBlocks = math.ceilDiv(queryLen, math.constant(threads));
-  scf::ForallOp grid = blockGrid({batchSize, queryHeads, rowBlocks});
-  b.setInsertionPointToStart(grid.getBody());
-  Value batch = grid.getInductionVar(0), head = grid.getInductionVar(1);
-  scf::ForallOp rows = threadLoop();
-  b.setInsertionPointToStart(rows.getBody());
-  Value row =
-      math.add(math.mul(grid.getInductionVar(2), math.constant(threads)),
-               rows.getInductionVar(0));
-  auto inRange = scf::IfOp::create(b, loc, math.lt(row, queryLen),
-                                   /*withElseRegion=*/false);
-  b.setInsertionPointToStart(inRange.thenBlock());
+  auto [batch, head, row] = rowPerThread(batchSize, queryHeads);
   constexpr int64_t chunk = 4;
   auto sumType = VectorType::get({chunk}, f32);
   Value factor = vector::BroadcastOp::create(b, loc, sumType, scale);

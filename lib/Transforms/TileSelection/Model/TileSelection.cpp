@@ -23,6 +23,20 @@ using namespace mlir::fa;
 
 namespace {
 
+/// Whether `shape` is bound by its bytes: at most kMemoryBoundQueryRows
+/// query rows per key/value head (G Nq, a decode step's group), each byte
+/// of K and V feeding at most that many rows' multiply-adds (64 FLOP per
+/// byte at f16), below every tensor-core chip's ridge point (A100 153,
+/// H100 295 FLOP per byte of DRAM). Not where Nq is unknown.
+bool boundByBytes(const AttentionShape &shape) {
+  int64_t group = shape.kvHeads != kUnknownSize && shape.kvHeads > 0 &&
+                          shape.heads != kUnknownSize
+                      ? shape.heads / shape.kvHeads
+                      : 1;
+  return shape.queryLen != kUnknownSize &&
+         shape.queryLen * group <= kMemoryBoundQueryRows;
+}
+
 /// Sizes unknown at compile time are assumed to be these when ranking.
 constexpr int64_t kAssumedSequenceLength = 4096;
 constexpr int64_t kAssumedCount = 8; // batch or heads
@@ -307,18 +321,10 @@ int64_t mlir::fa::splitsWithinWorkspaceBudget(const Tiling &tiling,
                                               const AttentionShape &unpacked) {
   const AttentionShape shape =
       tiling.packGQA ? packedShape(unpacked) : unpacked;
-  // Only a decode-like step is bound by its bytes: with at most
-  // kMemoryBoundQueryRows query rows per key/value head, each byte of K and
-  // V feeds at most that many multiply-adds' worth of rows (64 FLOP per
-  // byte at f16), below every tensor-core chip's ridge point (A100 153,
-  // H100 295 FLOP per byte of DRAM). A prefill with a small grid splits
-  // for its SMs' compute, and its workspace weighs against that.
-  int64_t group = shape.kvHeads != kUnknownSize && shape.kvHeads > 0 &&
-                          shape.heads != kUnknownSize
-                      ? shape.heads / shape.kvHeads
-                      : 1;
-  if (shape.queryLen == kUnknownSize ||
-      shape.queryLen * group > kMemoryBoundQueryRows)
+  // Only a decode-like step is bound by its bytes (boundByBytes). A
+  // prefill with a small grid splits for its SMs' compute, and its
+  // workspace weighs against that.
+  if (!boundByBytes(shape))
     return kMaxKVSplits;
   Tiling whole = tiling;
   whole.kvSplits = 1;
@@ -586,8 +592,7 @@ TileSelection selectFA2(const AttentionShape &shape,
             // boxes is 11 loads per column block where 128 keys of one
             // 128-slot page are one. How small a box TMA moves at full
             // bandwidth is for a GPU to say.
-            // A step bound by its bytes (at most kMemoryBoundQueryRows
-            // query rows per key/value head, G Nq, as a decode step's
+            // A step bound by its bytes (boundByBytes, as a decode step's
             // packed group) reads its K and V once per query block (per
             // head of the group unpacked): the tilings
             // that cover a head's rows in fewer blocks come first. The
@@ -597,14 +602,7 @@ TileSelection selectFA2(const AttentionShape &shape,
             // blocks and moved 2.1 times one read of K and V, where one
             // 32-row block of two warps moves 1.0 to 1.1 with its splits
             // (TileSelection/decode-bytes.test).
-            int64_t group = shape.kvHeads != kUnknownSize &&
-                                    shape.kvHeads > 0 &&
-                                    shape.heads != kUnknownSize
-                                ? shape.heads / shape.kvHeads
-                                : 1;
-            bool memoryBound = target.isGPU() &&
-                               shape.queryLen != kUnknownSize &&
-                               shape.queryLen * group <= kMemoryBoundQueryRows;
+            bool memoryBound = target.isGPU() && boundByBytes(shape);
             auto key = [&](const TileDecision &d, double cost) {
               int64_t keyReads =
                   memoryBound ? ceilDiv(shape.queryLen, d.tiling.blockQ) : 0;
