@@ -10,10 +10,10 @@
 //     D[r] = C[r] + sum over k < 16 of A(row, k) B(k, col)
 //
 // with A(row, k) read from A's buffer at the byte the descriptor gives
-// (K-major), or from the slot of the thread that holds it; B(k, col) from
-// B's buffer (K-major, or M/N-major with transpose_b). The address
-// arithmetic is WarpgroupLayout.h's wgmmaOperandByteAddress with the
-// descriptor's fields read at run time; unit tests check that function and
+// (K-major, or M/N-major with transpose_a), or from the slot of the thread that
+// holds it; B(k, col) from B's buffer (K-major, or M/N-major with transpose_b).
+// The address arithmetic is WarpgroupLayout.h's wgmmaOperandByteAddress with
+// the descriptor's fields read at run time; unit tests check that function and
 // bench/gpu/hopper-probe.cu checked it on an H200.
 //
 // Consecutive wgmmas that nothing writing memory separates share one
@@ -236,8 +236,9 @@ Value Lowering::compute(OpBuilder &b, Member &member) {
               IndexMath km{kb, kloc};
               Value aValue;
               if (a) {
-                aValue = load(km, op, op.getABuffer(),
-                              operandAddress(km, *a, false, row, k));
+                aValue =
+                    load(km, op, op.getABuffer(),
+                         operandAddress(km, *a, op.getTransposeA(), row, k));
               } else {
                 // A(row, k) is register 2 (k / 8) + (row % 16) / 8, half
                 // k % 2, of thread 32 (row / 16) + 4 (row % 8) + (k % 8) / 2.

@@ -167,9 +167,11 @@ struct WarpgroupMmaLowering : ConvertOpToLLVMPattern<WarpgroupMmaOp> {
     std::string outputs;
     for (int64_t r = 0; r < registers; ++r)
       outputs += (r ? ", $" : "$") + std::to_string(r);
-    // Immediates: scale-a, scale-b 1; trans-a 0 (shared A only); trans-b.
-    std::string immediates = std::string(fromShared ? "1, 1, 0, " : "1, 1, ") +
-                             (op.getTransposeB() ? "1" : "0");
+    // Immediates: scale-a, scale-b 1; trans-a (shared A only); trans-b.
+    std::string immediates =
+        std::string("1, 1, ") +
+        (fromShared ? (op.getTransposeA() ? "1, " : "0, ") : "") +
+        (op.getTransposeB() ? "1" : "0");
     std::string text = llvm::formatv(
         "{{\n.reg .pred p;\nsetp.ne.b32 p, {0}, 0;\n{7}"
         "wgmma.mma_async.sync.aligned.m64n{1}k16.f32.{2}.{2} {{{3}}, {4}, "

@@ -105,3 +105,12 @@ func.func @pending_too_large(%d: vector<4xf32>) -> vector<4xf32> {
   %r = fa.warpgroup_mma_wait %d {pending = 8} : vector<4xf32>
   return %r : vector<4xf32>
 }
+
+// -----
+
+!bbuf = memref<4096xbf16, #gpu.address_space<workgroup>>
+func.func @transposed_registers(%acc: vector<4xf32>, %a: vector<4x2xbf16>, %db: i64, %b: !bbuf) -> vector<4xf32> {
+  // expected-error @+1 {{reads A M/N-major (transpose_a), which wgmma allows only for A from shared memory, not from registers}}
+  %d = fa.warpgroup_mma %acc, %a, %db in %b {transpose_a} : vector<4xf32>, vector<4x2xbf16>, !bbuf
+  return %d : vector<4xf32>
+}

@@ -23,3 +23,12 @@ func.func @register_a(%acc: vector<128xf32>, %a: vector<4x2xbf16>, %db: i64, %b:
   %r:2 = fa.warpgroup_mma_wait %d, %other {pending = 1} : vector<128xf32>, vector<4xf32>
   return %r#0, %r#1 : vector<128xf32>, vector<4xf32>
 }
+
+// A M/N-major from shared memory (transpose_a), as dQ^T = K^T dS^T reads K.
+// CHECK-LABEL: func.func @transposed_a
+// CHECK: fa.warpgroup_mma %{{.*}}, %{{.*}} in %{{.*}}, %{{.*}} in %{{.*}} {transpose_a, transpose_b} : vector<32xf32>, i64 in memref<8192xf16, #gpu.address_space<workgroup>>, memref<8192xf16, #gpu.address_space<workgroup>>
+func.func @transposed_a(%acc: vector<32xf32>, %da: i64, %db: i64, %a: !buf, %b: !buf) -> vector<32xf32> {
+  %d = fa.warpgroup_mma %acc, %da in %a, %db in %b {transpose_a, transpose_b} : vector<32xf32>, i64 in !buf, !buf
+  %r = fa.warpgroup_mma_wait %d : vector<32xf32>
+  return %r : vector<32xf32>
+}

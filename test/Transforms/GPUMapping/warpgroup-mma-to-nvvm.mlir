@@ -20,6 +20,8 @@ gpu.module @kernels {
   // The second wgmma of the chain: no fences.
   // CHECK-NOT: nvvm.wgmma.fence.aligned
   // CHECK: llvm.inline_asm has_side_effects asm_dialect = att "{{.*}}m64n16k16.f32.f16.f16 {{.*}} p, 1, 1, 0, 1;
+  // A M/N-major too: trans-a 1.
+  // CHECK: llvm.inline_asm has_side_effects asm_dialect = att "{{.*}}m64n16k16.f32.f16.f16 {{.*}} p, 1, 1, 1, 1;
   // CHECK: nvvm.wgmma.commit.group.sync.aligned
   // CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 1
   // CHECK-COUNT-8: llvm.inline_asm has_side_effects asm_dialect = att "", "=f,0"
@@ -27,7 +29,8 @@ gpu.module @kernels {
     %zero = arith.constant dense<0.0> : vector<8xf32>
     %s0 = fa.warpgroup_mma %zero, %da in %a, %db in %b {ignore_accumulator} : vector<8xf32>, i64 in !buf, !buf
     %s1 = fa.warpgroup_mma %s0, %da in %a, %db in %b {transpose_b} : vector<8xf32>, i64 in !buf, !buf
-    %s = fa.warpgroup_mma_wait %s1 {pending = 1} : vector<8xf32>
+    %s2 = fa.warpgroup_mma %s1, %da in %a, %db in %b {transpose_a, transpose_b} : vector<8xf32>, i64 in !buf, !buf
+    %s = fa.warpgroup_mma_wait %s2 {pending = 1} : vector<8xf32>
     %c0 = arith.constant 0 : index
     vector.store %s, %out[%c0] : memref<8xf32>, vector<8xf32>
     gpu.return

@@ -835,6 +835,10 @@ LogicalResult WarpgroupMmaOp::verify() {
     return success();
   }
   auto registers = cast<VectorType>(getA().getType());
+  if (getTransposeA())
+    return emitOpError()
+           << "reads A M/N-major (transpose_a), which wgmma allows only "
+              "for A from shared memory, not from registers";
   if (getABuffer())
     return emitOpError() << "takes A from registers (" << registers
                          << ") and from a buffer: name one";

@@ -412,7 +412,10 @@ def FA_WarpgroupMmaOp : FA_Op<"warpgroup_mma",
     buffer it points into, K-major) or from registers (`vector<4x2xT>`:
     register r, half h is `A[16 (t / 32) + (t % 32) / 4 + 8 (r % 2)]
     [8 (r / 2) + 2 (t % 4) + h]`). B always comes from shared memory,
-    K-major, or M/N-major with `transpose_b`. A descriptor's start address
+    K-major, or M/N-major with `transpose_b`; A from shared memory may be
+    M/N-major too, with `transpose_a` (wgmma's imm-trans-a: Kᵀ of dQᵀ = Kᵀ
+    dSᵀ in the backward kernel, read from K's tile without a copy). A
+    descriptor's start address
     is the byte offset of the operand *in its buffer*, a one-dimensional
     workgroup buffer of `T`; the GPU lowering adds the buffer's shared
     address. The descriptor's other fields (leading and stride byte offsets,
@@ -446,7 +449,8 @@ def FA_WarpgroupMmaOp : FA_Op<"warpgroup_mma",
     I64:$b_descriptor,
     Arg<MemRefRankOf<[F16, BF16], [1]>, "B's buffer", [MemRead]>:$b_buffer,
     UnitAttr:$transpose_b,
-    UnitAttr:$ignore_accumulator
+    UnitAttr:$ignore_accumulator,
+    UnitAttr:$transpose_a
   );
   let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
   let assemblyFormat = [{
