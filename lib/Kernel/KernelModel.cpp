@@ -262,6 +262,29 @@ int64_t mlir::fa::tmaKeyBoxRows(const Tiling &tiling,
   return std::gcd(shape.pageSize, tiling.blockKV);
 }
 
+std::string mlir::fa::whyNoWarpgroupBackwardTiling(const Tiling &tiling,
+                                                   const AttentionShape &shape) {
+  constexpr int64_t warpgroupKeys = 64, warpKeys = 16, columnBlock = 64,
+                    maxN = 256, queryStep = 16;
+  auto text = [](int64_t v) { return std::to_string(v); };
+  for (auto [name, width] :
+       {std::pair{"D", shape.headDim}, std::pair{"Dv", shape.valueDim}})
+    if (width <= 0 || width % columnBlock != 0 || width > maxN)
+      return std::string(name) + " = " + text(width) +
+             " is not a multiple of 64 up to 256 (64-column swizzle blocks; "
+             "dK's and dV's wgmma N)";
+  if (tiling.blockKV % warpgroupKeys != 0)
+    return "block_kv = " + text(tiling.blockKV) +
+           " is not a multiple of 64 (each warpgroup owns 64 keys)";
+  if (tiling.warps != tiling.blockKV / warpKeys)
+    return "warps = " + text(tiling.warps) + " is not block_kv / 16 = " +
+           text(tiling.blockKV / warpKeys) + " (16 keys per warp)";
+  if (tiling.blockQ % queryStep != 0 || tiling.blockQ > maxN)
+    return "block_q = " + text(tiling.blockQ) +
+           " is not a multiple of 16 up to 256 (S^T's wgmma N)";
+  return "";
+}
+
 std::string mlir::fa::whyNoTmaProducerTiling(const Tiling &tiling,
                                              const AttentionShape &shape) {
   if (shape.pageSize == 0)

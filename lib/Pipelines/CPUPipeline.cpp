@@ -74,6 +74,7 @@ void mlir::fa::buildCPUPipeline(OpPassManager &pm,
     FADistributeAttentionBackwardOptions backward;
     backward.asyncCopies = kernel.asyncCopies;
     backward.tensorCores = kernel.tensorCores;
+    backward.warpgroupMma = kernel.warpgroupMma;
     backward.requireKernel = false;
     pm.addPass(createFADistributeAttentionBackward(backward));
     // Linear attention's kernel likewise; the rest is lowered on the host

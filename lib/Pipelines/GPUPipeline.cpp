@@ -246,6 +246,7 @@ void mlir::fa::buildGPUPipelineFromTiles(OpPassManager &pm,
   FADistributeAttentionBackwardOptions backward;
   backward.asyncCopies = kernel.asyncCopies;
   backward.tensorCores = kernel.tensorCores;
+  backward.warpgroupMma = kernel.warpgroupMma;
   pm.addPass(createFADistributeAttentionBackward(backward));
   FADistributeLinearAttentionOptions linear;
   linear.tensorCores = kernel.tensorCores;

@@ -245,8 +245,9 @@ struct KernelOptions {
   /// Forward only: S and P in mma.sync fragments (FlashAttention-2's
   /// register-resident softmax) rather than through shared memory.
   bool registerFragments = true;
-  /// Forward only, with registerFragments: Hopper's wgmma where the tiling
-  /// allows (warpgroupMmaKernel; sm_90a).
+  /// With registerFragments (forward) and in the backward's dK/dV kernel:
+  /// Hopper's wgmma where the tiling allows (warpgroupMmaKernel,
+  /// whyNoWarpgroupBackwardTiling; sm_90a).
   bool warpgroupMma = false;
   /// With warpgroupMma: Q, K and V by TMA from a producer warpgroup
   /// (KernelPlan::tmaProducer), where the tiling allows
@@ -329,6 +330,15 @@ WarpgroupRegisters tmaProducerRegisterSplit(const Tiling &tiling,
 /// its tensor map), and the boxes of tmaKeyBoxRows must be whole 128-byte
 /// swizzle atoms (8 rows), so that each lands where the swizzled tile has
 /// its rows.
+/// Why the backward's dK/dV kernel cannot run its matmuls on wgmma with
+/// `tiling` (empty when it can): each warpgroup owns 64 keys of the block
+/// (warps = block_kv / 16, block_kv a multiple of 64), Sᵀ's N is block_q
+/// (a multiple of 16 up to 256: dV's and dK's K steps are 16 queries), and
+/// the tiles are 64-column blocks of the 128-byte swizzle (D and Dv
+/// multiples of 64 up to 256: dK's and dV's N).
+std::string whyNoWarpgroupBackwardTiling(const Tiling &tiling,
+                                         const AttentionShape &shape);
+
 std::string whyNoTmaProducerTiling(const Tiling &tiling,
                                    const AttentionShape &shape);
 /// Whether the wgmma kernel of `tiling` is the TMA producer kernel:

@@ -79,10 +79,12 @@
 #include "Common/MaskModIntervals.h"
 #include "fa/Dialect/FA/IR/FAOps.h"
 #include "fa/Kernel/KernelModel.h"
+#include "fa/Kernel/WarpgroupLayout.h"
 #include "fa/Transforms/GPUKernel/GPUKernel.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -139,6 +141,8 @@ struct BackwardKernel : TileCopier {
   AttentionBackwardOp op;
   int64_t blockQ, blockKV, stages, warps, headDim, valueDim;
   bool allowAsyncCopies;
+  /// The dK/dV kernel's matmuls on wgmma (sm_90a; see "On Hopper" above).
+  bool warpgroupMma;
   Type elementType, f32;
   Value query, key, value, output, gradOutput, logsumexp, mask, sinks;
   Value gradQuery, gradKey, gradValue, gradMask, gradSinks;
@@ -157,16 +161,18 @@ struct BackwardKernel : TileCopier {
   SmallVector<bool> maskBroadcast;
 
   BackwardKernel(AttentionBackwardOp op, OpBuilder &b, TilingAttr tiling,
-                 bool allowAsyncCopies)
+                 bool allowAsyncCopies, bool warpgroupMma)
       : TileCopier(b, op.getLoc(), tiling.getWarps() * gpu_kernel::kWarpSize),
         op(op), blockQ(tiling.getBlockQ()), blockKV(tiling.getBlockKv()),
         stages(tiling.getStages()), warps(tiling.getWarps()),
-        allowAsyncCopies(allowAsyncCopies) {
+        allowAsyncCopies(allowAsyncCopies), warpgroupMma(warpgroupMma) {
     headDim = op.getQuery().getType().getDimSize(3);
     valueDim = op.getValue().getType().getDimSize(3);
     elementType = op.getQuery().getType().getElementType();
     f32 = b.getF32Type();
     registerFragments = true; // swizzled shared rows
+    // wgmma's tiles: 64-column blocks, each the 128-byte swizzle's.
+    columnBlocks = warpgroupMma;
   }
 
   SmallVector<Value> build();
@@ -186,10 +192,49 @@ private:
   /// Writes the warp's dS^T pairs (packPairs' order) to `tile` [Bc][Br].
   void storeTransposedGradients(const Lane &lane, int64_t mTiles,
                                 ArrayRef<Value> pairs, Value tile);
-  /// A shared tile [rows][length] as one dimension, made in the block
-  /// (outside the thread loop: the CPU model passes values that cross a
-  /// barrier through per-thread slots, which hold no views).
+  /// A shared tile as one dimension, made in the block (outside the thread
+  /// loop: the CPU model passes values that cross a barrier through
+  /// per-thread slots, which hold no views).
   Value flatTile(Value tile);
+
+  // The dK/dV kernel on wgmma (warpgroupMma; "On Hopper" above).
+  /// The kernel's shared tiles as the one-dimensional buffers wgmma's
+  /// descriptors address (flatTile), and dS^T's width (block_q rounded up
+  /// to whole 64-column blocks).
+  struct WarpgroupTiles {
+    Value key, value, query, gradOutput, gradScore;
+    int64_t gradScoreWidth = 0;
+  };
+  /// The descriptor of the operand at byte `byteBase` + `byteOffset` of its
+  /// buffer, 128-byte swizzle: the base's descriptor plus a constant, which
+  /// the GPU lowering issues as an immediate (WarpgroupMmaToNVVM.cpp).
+  Value warpgroupDescriptor(Value byteBase, int64_t byteOffset,
+                            int64_t leading, int64_t stride);
+  /// S^T = K Q^T and dP^T = V dO^T of the warpgroup's 64 keys, waited for,
+  /// as the mma.sync fragments transposedProbabilities reads (one per 8
+  /// queries: wgmma's accumulator layout is mma.sync's, fragmentsOf).
+  std::pair<SmallVector<Value>, SmallVector<Value>>
+  warpgroupTransposedScores(const WarpgroupTiles &tiles, Value warpgroup,
+                            Value stage);
+  /// dV += P^T dO and dK += dS^T Q, A from the packed pairs (the registers
+  /// of S^T's accumulator rounded: K step j's A registers are pairs
+  /// 4 j .. 4 j + 3), B = dO_s and Q_s M/N-major; waited for.
+  std::pair<Value, Value> warpgroupAccumulate(const WarpgroupTiles &tiles,
+                                              ArrayRef<Value> probPairs,
+                                              ArrayRef<Value> gradScorePairs,
+                                              Value stage, Value gradValues,
+                                              Value gradKeys);
+  /// dQacc[rows of the block] += dS K as dQ^T = K^T dS^T: A = K_s read
+  /// M/N-major (transpose_a), B = dS^T_s M/N-major; 64 head-dim rows by
+  /// block_q (or a 64-column share of it) per wgmma tile, tiles shared out
+  /// over the warpgroups, each element added with an f32 atomic.
+  void warpgroupQueryGradient(const WarpgroupTiles &tiles, const Lane &lane,
+                              Value warpgroup, int64_t warpgroups, Value batch,
+                              Value head, Value row0);
+  /// The mma.sync accumulator fragments (vector<2x2xf32>, 8 columns each)
+  /// of a wgmma accumulator: register 4 c + 2 r + j is fragment c's
+  /// element (r, j).
+  SmallVector<Value> fragmentsOf(Value accumulator);
   /// dQacc[batch, head, row0 + ...] += dS K over the key block, dS read
   /// transposed from `gradScoreTile` ([Bc][Br], every warp's rows) and K
   /// from `keyTile`, both flatTile views: the block's [Br][D] product in
@@ -269,6 +314,13 @@ private:
   void storeFragments(const Lane &lane, int64_t mTiles, ArrayRef<Value> acc,
                       int64_t width, Value dest, Value batch, Value head,
                       Value rowBase, Value rowLimit, Value factor);
+  /// This thread's shared-memory writes so far, ordered before the async
+  /// proxy's reads (wgmma) that follow the next barrier.
+  void fenceForAsyncProxy() {
+    NVVM::FenceProxyOp::create(
+        b, loc, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+  }
   Value zeroAccumulator() {
     return arith::ConstantOp::create(b, loc,
                                      b.getZeroAttr(accumulatorType(ctx)));
@@ -722,16 +774,225 @@ void BackwardKernel::storeTransposedGradients(const Lane &lane, int64_t mTiles,
         Value key = math.add(math.addConstant(lane.warpRow0, i * kMmaM + 8 * r),
                              lane.group);
         Value query = math.addConstant(pairColumn, n * kMmaN);
-        vector::StoreOp::create(
-            b, loc, pairs[(i * queryTiles + n) * 2 + r], tile,
-            ValueRange{key,
-                       sharedColumn(math, key, query, blockQ, elementType)});
+        int64_t width = columnBlocks
+                            ? cast<MemRefType>(tile.getType()).getDimSize(1)
+                            : blockQ;
+        auto [row, column] =
+            sharedPosition(math, key, query, blockKV, width, elementType);
+        vector::StoreOp::create(b, loc, pairs[(i * queryTiles + n) * 2 + r],
+                                tile, ValueRange{row, column});
       }
 }
 
 Value BackwardKernel::flatTile(Value tile) {
-  return memref::CollapseShapeOp::create(
-      b, loc, tile, SmallVector<ReassociationIndices>{{0, 1}});
+  ReassociationIndices all;
+  for (int64_t d = 0; d < cast<MemRefType>(tile.getType()).getRank(); ++d)
+    all.push_back(d);
+  return memref::CollapseShapeOp::create(b, loc, tile,
+                                         ArrayRef<ReassociationIndices>{all});
+}
+
+Value BackwardKernel::warpgroupDescriptor(Value byteBase, int64_t byteOffset,
+                                          int64_t leading, int64_t stride) {
+  std::optional<uint64_t> fields = encodeWgmmaDescriptor(
+      WgmmaDescriptor{0, leading, stride, 0, WgmmaSwizzle::Bytes128});
+  assert(fields && "the kernel's strides fit a descriptor");
+  IndexMath math{b, loc};
+  Value start = arith::IndexCastUIOp::create(
+      b, loc, b.getI64Type(), math.divU(byteBase, math.constant(16)));
+  Value descriptor = arith::OrIOp::create(
+      b, loc,
+      arith::ConstantIntOp::create(b, loc, static_cast<int64_t>(*fields), 64),
+      start);
+  if (byteOffset == 0)
+    return descriptor;
+  assert(byteOffset % 16 == 0 && "descriptors count 16-byte units");
+  return arith::AddIOp::create(
+      b, loc, descriptor,
+      arith::ConstantIntOp::create(b, loc, byteOffset / 16, 64));
+}
+
+SmallVector<Value> BackwardKernel::fragmentsOf(Value accumulator) {
+  int64_t registers =
+      cast<VectorType>(accumulator.getType()).getNumElements();
+  SmallVector<Value> fragments;
+  for (int64_t c = 0; c < registers / 4; ++c) {
+    Value fragment = zeroAccumulator();
+    for (int64_t r = 0; r < 2; ++r)
+      for (int64_t j = 0; j < 2; ++j) {
+        Value element = vector::ExtractOp::create(
+            b, loc, accumulator, ArrayRef<int64_t>{4 * c + 2 * r + j});
+        fragment = vector::InsertOp::create(b, loc, element, fragment,
+                                            ArrayRef<int64_t>{r, j});
+      }
+    fragments.push_back(fragment);
+  }
+  return fragments;
+}
+
+std::pair<SmallVector<Value>, SmallVector<Value>>
+BackwardKernel::warpgroupTransposedScores(const WarpgroupTiles &tiles,
+                                          Value warpgroup, Value stage) {
+  IndexMath math{b, loc};
+  constexpr int64_t rowBytes = kSwizzle128RowBytes, stepK = 16;
+  constexpr int64_t blockColumns = rowBytes / 2;
+  int64_t bytes = elementBytes(elementType);
+  auto type = VectorType::get({wgmmaAccumulatorRegisters(blockQ)}, f32);
+  // The warpgroup's 64 keys of K_s (V_s): 64 rows of each column block in;
+  // the stage's Q_s (dO_s). Step s reads column block 16 s / 64, 32 bytes
+  // further into its rows per step within the block; 8-row groups 1024
+  // bytes apart.
+  Value keyStart = math.mul(warpgroup, math.constant(kWgmmaM * rowBytes));
+  auto product = [&](Value lhs, Value rhs, int64_t width) {
+    Value rhsStart = math.mul(stage, math.constant(blockQ * width * bytes));
+    Value acc = arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
+    for (int64_t step = 0; step < width / stepK; ++step) {
+      int64_t column = step * stepK;
+      int64_t within = (column % blockColumns) * bytes;
+      int64_t columnBlock = column / blockColumns;
+      Value lhsDesc = warpgroupDescriptor(
+          keyStart, columnBlock * blockKV * rowBytes + within,
+          /*leading=*/16, /*stride=*/8 * rowBytes);
+      Value rhsDesc = warpgroupDescriptor(
+          rhsStart, columnBlock * blockQ * rowBytes + within,
+          /*leading=*/16, /*stride=*/8 * rowBytes);
+      acc = WarpgroupMmaOp::create(b, loc, type, acc, lhsDesc, lhs, rhsDesc,
+                                   rhs, /*transpose_b=*/false,
+                                   /*ignore_accumulator=*/step == 0)
+                .getResult();
+    }
+    return acc;
+  };
+  Value scores = product(tiles.key, tiles.query, headDim);
+  Value gradProbs = product(tiles.value, tiles.gradOutput, valueDim);
+  auto wait =
+      WarpgroupMmaWaitOp::create(b, loc, ValueRange{scores, gradProbs}, 0);
+  return {fragmentsOf(wait.getResult(0)), fragmentsOf(wait.getResult(1))};
+}
+
+std::pair<Value, Value> BackwardKernel::warpgroupAccumulate(
+    const WarpgroupTiles &tiles, ArrayRef<Value> probPairs,
+    ArrayRef<Value> gradScorePairs, Value stage, Value gradValues,
+    Value gradKeys) {
+  IndexMath math{b, loc};
+  constexpr int64_t rowBytes = kSwizzle128RowBytes, stepK = 16;
+  int64_t bytes = elementBytes(elementType);
+  auto aType = aFragmentType(elementType);
+  // 16 queries per step: rows 16 j .. 16 j + 15 of dO_s (Q_s), 2048 bytes
+  // further, M/N-major; their 64-column blocks block_q * 128 bytes apart
+  // (the leading byte offset), as the forward kernel reads V.
+  auto accumulate = [&](Value acc, ArrayRef<Value> pairs, Value rhs,
+                        int64_t width) {
+    Value rhsStart = math.mul(stage, math.constant(blockQ * width * bytes));
+    for (int64_t step = 0; step < blockQ / stepK; ++step) {
+      Value operand =
+          arith::ConstantOp::create(b, loc, b.getZeroAttr(aType));
+      for (int64_t i = 0; i < 4; ++i)
+        operand = vector::InsertOp::create(b, loc, pairs[4 * step + i],
+                                           operand, ArrayRef<int64_t>{i});
+      Value rhsDesc = warpgroupDescriptor(rhsStart, step * stepK * rowBytes,
+                                          /*leading=*/blockQ * rowBytes,
+                                          /*stride=*/8 * rowBytes);
+      acc = WarpgroupMmaOp::create(b, loc, acc.getType(), acc, operand,
+                                   Value(), rhsDesc, rhs, /*transpose_b=*/true,
+                                   /*ignore_accumulator=*/false)
+                .getResult();
+    }
+    return acc;
+  };
+  gradValues = accumulate(gradValues, probPairs, tiles.gradOutput, valueDim);
+  gradKeys = accumulate(gradKeys, gradScorePairs, tiles.query, headDim);
+  auto wait =
+      WarpgroupMmaWaitOp::create(b, loc, ValueRange{gradValues, gradKeys}, 0);
+  return {wait.getResult(0), wait.getResult(1)};
+}
+
+void BackwardKernel::warpgroupQueryGradient(const WarpgroupTiles &tiles,
+                                            const Lane &lane, Value warpgroup,
+                                            int64_t warpgroups, Value batch,
+                                            Value head, Value row0) {
+  IndexMath math{b, loc};
+  constexpr int64_t rowBytes = kSwizzle128RowBytes, stepK = 16;
+  constexpr int64_t blockColumns = rowBytes / 2;
+  // dQ^T's 64-row tiles (head-dim columns of dQ) by the block's queries;
+  // where there are fewer tiles than warpgroups, the queries split into
+  // 64-column shares (whole swizzle blocks of dS^T_s) as far as they go.
+  int64_t rowTiles = headDim / kWgmmaM;
+  int64_t shares = 1;
+  while (rowTiles * shares * 2 <= warpgroups &&
+         (blockQ / (shares * 2)) % blockColumns == 0)
+    shares *= 2;
+  int64_t columns = blockQ / shares;
+  int64_t tiles_ = rowTiles * shares;
+  int64_t perWarpgroup = llvm::divideCeil(tiles_, warpgroups);
+  auto type = VectorType::get({wgmmaAccumulatorRegisters(columns)}, f32);
+  Value pairColumn = math.mul(lane.quad, math.constant(2));
+  // The row of the thread's registers within its warpgroup's 64: the
+  // warp's 16, then g and g + 8.
+  Value warpRow = math.add(
+      math.mul(math.remU(math.divU(lane.warpRow0, math.constant(kMmaM)),
+                         math.constant(kWarpgroupThreads / gpu_kernel::kWarpSize)),
+               math.constant(kMmaM)),
+      lane.group);
+  // Unrolled, uniform over the block (the CPU model runs a wait and its
+  // wgmmas in the thread loop or a loop directly inside it): a warpgroup
+  // past the last tile computes the last one again and adds nothing.
+  for (int64_t k = 0; k < perWarpgroup; ++k) {
+    Value tile = math.addConstant(warpgroup, k * warpgroups);
+    Value adds = math.lt(tile, math.constant(tiles_));
+    tile = math.min(tile, math.constant(tiles_ - 1));
+    Value rowTile = math.divU(tile, math.constant(shares));
+    Value share = math.remU(tile, math.constant(shares));
+    // K^T: column block rowTile of K_s, M/N-major (64 head-dim columns per
+    // 128-byte row), 16 keys (rows) per step. dS^T: column block
+    // `share * columns / 64` of dS^T_s, 16 keys per step; its column blocks
+    // block_kv * 128 bytes apart.
+    Value keyStart = math.mul(rowTile, math.constant(blockKV * rowBytes));
+    Value gradStart = math.mul(
+        share, math.constant(columns / blockColumns * blockKV * rowBytes));
+    Value acc = arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
+    for (int64_t step = 0; step < blockKV / stepK; ++step) {
+      Value keyDesc = warpgroupDescriptor(keyStart, step * stepK * rowBytes,
+                                          /*leading=*/blockKV * rowBytes,
+                                          /*stride=*/8 * rowBytes);
+      Value gradDesc = warpgroupDescriptor(gradStart, step * stepK * rowBytes,
+                                           /*leading=*/blockKV * rowBytes,
+                                           /*stride=*/8 * rowBytes);
+      acc = WarpgroupMmaOp::create(b, loc, type, acc, keyDesc, tiles.key,
+                                   gradDesc, tiles.gradScore,
+                                   /*transpose_b=*/true,
+                                   /*ignore_accumulator=*/step == 0,
+                                   /*transpose_a=*/true)
+                .getResult();
+    }
+    acc = WarpgroupMmaWaitOp::create(b, loc, ValueRange{acc}, 0).getResult(0);
+    // Register 4 c + 2 h + j: head-dim column 64 rowTile + warpRow + 8 h,
+    // query share * columns + 8 c + 2 q + j.
+    Value dimension = math.add(math.mul(rowTile, math.constant(kWgmmaM)),
+                               warpRow);
+    Value firstQuery =
+        math.add(row0, math.add(math.mul(share, math.constant(columns)),
+                                pairColumn));
+    for (int64_t c = 0; c < columns / kMmaN; ++c)
+      for (int64_t j = 0; j < 2; ++j) {
+        Value row = math.addConstant(firstQuery, c * kMmaN + j);
+        Value inRange =
+            arith::AndIOp::create(b, loc, adds, math.lt(row, queryLen));
+        scf::IfOp::create(b, loc, inRange, [&](OpBuilder &ib, Location iloc) {
+          IndexMath im{ib, iloc};
+          for (int64_t h = 0; h < 2; ++h) {
+            Value element = vector::ExtractOp::create(
+                ib, iloc, acc, ArrayRef<int64_t>{4 * c + 2 * h + j});
+            memref::AtomicRMWOp::create(
+                ib, iloc, arith::AtomicRMWKind::addf, element,
+                gradQueryAccumulator,
+                ValueRange{batch, head, row,
+                           im.addConstant(dimension, 8 * h)});
+          }
+          scf::YieldOp::create(ib, iloc);
+        });
+      }
+  }
 }
 
 void BackwardKernel::accumulateQueryGradient(const Lane &lane, Value warp,
@@ -851,7 +1112,20 @@ void BackwardKernel::buildKeyValueGradients(Value batchSize, Value keyHeads) {
   Value gradOutputSmem =
       sharedTile({buffers, blockQ, sharedRowLength(valueDim, elementType)});
   Value gradScoreSmem, gradScoreFlat, keyFlat;
-  if (gradQueryAccumulator) {
+  WarpgroupTiles wgTiles;
+  if (warpgroupMma) {
+    // dS^T_s in whole 64-column blocks: dQ^T's B, M/N-major.
+    constexpr int64_t blockColumns = kSwizzle128RowBytes / 2;
+    wgTiles.gradScoreWidth = llvm::alignTo(blockQ, blockColumns);
+    if (gradQueryAccumulator)
+      gradScoreSmem = sharedTile({blockKV, wgTiles.gradScoreWidth});
+    wgTiles.key = flatTile(keySmem);
+    wgTiles.value = flatTile(valueSmem);
+    wgTiles.query = flatTile(querySmem);
+    wgTiles.gradOutput = flatTile(gradOutputSmem);
+    if (gradScoreSmem)
+      wgTiles.gradScore = flatTile(gradScoreSmem);
+  } else if (gradQueryAccumulator) {
     gradScoreSmem = sharedTile({blockKV, sharedRowLength(blockQ, elementType)});
     gradScoreFlat = flatTile(gradScoreSmem);
     keyFlat = flatTile(keySmem);
@@ -927,8 +1201,19 @@ void BackwardKernel::buildKeyValueGradients(Value batchSize, Value keyHeads) {
   if (async)
     prefetch(math, zero, zero);
 
+  // dK then dV: mma.sync fragments, or wgmma's two accumulators.
   SmallVector<Value> init(mTiles * (headDim + valueDim) / kMmaN,
                           zeroAccumulator());
+  Value warpgroup = math.divU(thread, math.constant(kWarpgroupThreads));
+  if (warpgroupMma)
+    init = {arith::ConstantOp::create(
+                b, loc,
+                b.getZeroAttr(VectorType::get(
+                    {wgmmaAccumulatorRegisters(headDim)}, f32))),
+            arith::ConstantOp::create(
+                b, loc,
+                b.getZeroAttr(VectorType::get(
+                    {wgmmaAccumulatorRegisters(valueDim)}, f32)))};
   auto iterationLoop = scf::ForOp::create(
       b, loc, zero, iterations, one, init,
       [&](OpBuilder &lb, Location lloc, Value it, ValueRange state) {
@@ -944,6 +1229,10 @@ void BackwardKernel::buildKeyValueGradients(Value batchSize, Value keyHeads) {
           Value group = prefetch(lm, next, lm.remU(next, lm.constant(stages)));
           nvgpu::DeviceAsyncWaitOp::create(b, lloc, group,
                                            b.getI32IntegerAttr(1));
+          // The copies are the generic proxy's writes, which wgmma reads
+          // through the async proxy.
+          if (warpgroupMma)
+            fenceForAsyncProxy();
         } else {
           Value rows = lm.min(blockQValue, lm.sub(queryLen, row0));
           copyTile(query, batch, head, row0, rows, blockQ, headDim, querySmem,
@@ -954,16 +1243,41 @@ void BackwardKernel::buildKeyValueGradients(Value batchSize, Value keyHeads) {
         gpu::BarrierOp::create(b, lloc);
 
         // S^T = K Q^T and dP^T = V dO^T over the warp's keys.
-        SmallVector<Value> scores =
-            warpProduct(lane, mTiles, keySmem, Value(), lane.warpRow0,
-                        querySmem, stage, blockQ, headDim);
-        SmallVector<Value> gradProbs =
-            warpProduct(lane, mTiles, valueSmem, Value(), lane.warpRow0,
-                        gradOutputSmem, stage, blockQ, valueDim);
+        SmallVector<Value> scores, gradProbs;
+        if (warpgroupMma) {
+          std::tie(scores, gradProbs) =
+              warpgroupTransposedScores(wgTiles, warpgroup, stage);
+        } else {
+          scores = warpProduct(lane, mTiles, keySmem, Value(), lane.warpRow0,
+                               querySmem, stage, blockQ, headDim);
+          gradProbs =
+              warpProduct(lane, mTiles, valueSmem, Value(), lane.warpRow0,
+                          gradOutputSmem, stage, blockQ, valueDim);
+        }
         SmallVector<Value> probs, gradScores;
         std::tie(probs, gradScores) = transposedProbabilities(
             lane, mTiles, scores, gradProbs, batch, head, row0, col0, lastRow);
         SmallVector<Value> next(state);
+        if (warpgroupMma) {
+          SmallVector<Value> gradScorePairs = packPairs(gradScores);
+          if (gradScoreSmem) {
+            storeTransposedGradients(lane, mTiles, gradScorePairs,
+                                     gradScoreSmem);
+            fenceForAsyncProxy();
+          }
+          std::tie(next[1], next[0]) =
+              warpgroupAccumulate(wgTiles, packPairs(probs), gradScorePairs,
+                                  stage, state[1], state[0]);
+          if (gradScoreSmem) {
+            gpu::BarrierOp::create(b, lloc);
+            warpgroupQueryGradient(wgTiles, lane, warpgroup,
+                                   kernelWarps * gpu_kernel::kWarpSize / kWarpgroupThreads,
+                                   batch, head, row0);
+          }
+          gpu::BarrierOp::create(b, lloc);
+          scf::YieldOp::create(b, lloc, next);
+          return;
+        }
         MutableArrayRef<Value> gradKeys(next.data(), mTiles * headDim / kMmaN);
         MutableArrayRef<Value> gradValues(next.data() + gradKeys.size(),
                                           mTiles * valueDim / kMmaN);
@@ -986,14 +1300,19 @@ void BackwardKernel::buildKeyValueGradients(Value batchSize, Value keyHeads) {
         scf::YieldOp::create(b, lloc, next);
       });
 
-  ValueRange results = iterationLoop.getResults();
+  SmallVector<Value> results(iterationLoop.getResults());
+  if (warpgroupMma) {
+    SmallVector<Value> keys = fragmentsOf(results[0]);
+    llvm::append_range(keys, fragmentsOf(results[1]));
+    results = keys;
+  }
   int64_t keyFragments = mTiles * headDim / kMmaN;
   Value rowBase = math.add(col0, lane.warpRow0);
   storeFragments(lane, mTiles,
-                 SmallVector<Value>(results.take_front(keyFragments)), headDim,
+                 ArrayRef<Value>(results).take_front(keyFragments), headDim,
                  gradKey, batch, kvHead, rowBase, keyLen, scale);
   storeFragments(lane, mTiles,
-                 SmallVector<Value>(results.drop_front(keyFragments)), valueDim,
+                 ArrayRef<Value>(results).drop_front(keyFragments), valueDim,
                  gradValue, batch, kvHead, rowBase, keyLen,
                  f32Constant(b, loc, 1));
 }
@@ -1095,6 +1414,10 @@ void BackwardKernel::buildQueryGradients(Value batchSize, Value queryHeads) {
           Value group = prefetch(lm, next, nextStage);
           nvgpu::DeviceAsyncWaitOp::create(b, lloc, group,
                                            b.getI32IntegerAttr(1));
+          // The copies are the generic proxy's writes, which wgmma reads
+          // through the async proxy.
+          if (warpgroupMma)
+            fenceForAsyncProxy();
         } else {
           Value cols = lm.min(blockKVValue, lm.sub(keyLen, col0));
           copyTile(key, batch, kvHead, col0, cols, blockKV, headDim, keySmem,
@@ -1309,6 +1632,7 @@ struct FADistributeAttentionBackwardPass
     KernelOptions options;
     options.asyncCopies = asyncCopies;
     options.tensorCores = tensorCores;
+    options.warpgroupMma = warpgroupMma;
     if (failed(lowerEach<AttentionBackwardOp>(
             getOperation(),
             [&](RewriterBase &rewriter, AttentionBackwardOp op) {
@@ -1348,7 +1672,20 @@ mlir::fa::distributeAttentionBackward(RewriterBase &rewriter,
     return failure();
   }
   LLVM_DEBUG(llvm::dbgs() << "building the backward kernels of " << op << "\n");
-  BackwardKernel kernel(op, rewriter, op.getTilingAttr(), options.asyncCopies);
+  TilingAttr tiling = op.getTilingAttr();
+  AttentionShape shape;
+  shape.headDim = op.getQuery().getType().getDimSize(3);
+  shape.valueDim = op.getValue().getType().getDimSize(3);
+  bool warpgroupMma =
+      options.warpgroupMma &&
+      whyNoWarpgroupBackwardTiling(Tiling{tiling.getBlockQ(),
+                                          tiling.getBlockKv(),
+                                          tiling.getWarps(),
+                                          tiling.getStages()},
+                                   shape)
+          .empty();
+  BackwardKernel kernel(op, rewriter, tiling, options.asyncCopies,
+                        warpgroupMma);
   SmallVector<Value> results = kernel.build();
   rewriter.replaceOp(op, results);
   return results;

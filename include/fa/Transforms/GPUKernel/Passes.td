@@ -175,10 +175,17 @@ def FADistributeAttentionBackward : Pass<"fa-distribute-attention-backward"> {
     Option<"requireKernel", "require-kernel", "bool", /*default=*/"true",
            "Report an op the kernel cannot take as an error; with false, "
            "leave it for fa-tile-attention-backward">,
+    Option<"warpgroupMma", "warpgroup-mma", "bool", /*default=*/"false",
+           "The chip has wgmma (sm_90a): the dK/dV kernel's matmuls on "
+           "wgmma where the tiling allows (warps = block_kv / 16, block_kv "
+           "a multiple of 64, D and Dv multiples of 64 up to 256, block_q a "
+           "multiple of 16 up to 256)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::bufferization::BufferizationDialect",
+    "::mlir::fa::FADialect",
+    "::mlir::NVVM::NVVMDialect",
     "::mlir::gpu::GPUDialect",
     "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect",
