@@ -724,39 +724,35 @@ BackwardKernel::transposedProbabilities(const Lane &lane, int64_t mTiles,
                                         Value lastRow) {
   IndexMath math{b, loc};
   int64_t queryTiles = blockQ / kMmaN;
-  // The lane's query columns: L and D once per column.
   Value pairColumn = math.mul(lane.quad, math.constant(2));
-  SmallVector<Value> rowsOf, lses, terms, exists;
+  SmallVector<Value> probs(mTiles * queryTiles * 4),
+      gradScores(mTiles * queryTiles * 4);
+  // The lane's query columns: L and D loaded once per column, where the
+  // column's elements are formed one after the other (column by column:
+  // each column's L and D then live only while its elements are formed,
+  // not across the tile; 32 registers at block_q = 64).
   for (int64_t n = 0; n < queryTiles; ++n)
     for (int64_t j = 0; j < 2; ++j) {
       Value row = math.add(row0, math.addConstant(pairColumn, n * kMmaN + j));
       Value inRange = math.lt(row, queryLen);
       Value at = math.min(row, lastRow);
-      rowsOf.push_back(row);
-      exists.push_back(inRange);
-      lses.push_back(memref::LoadOp::create(b, loc, logsumexp,
-                                            ValueRange{batch, head, at}));
-      terms.push_back(
-          memref::LoadOp::create(b, loc, rowTerm, ValueRange{batch, head, at}));
-    }
-  SmallVector<Value> probs(mTiles * queryTiles * 4),
-      gradScores(mTiles * queryTiles * 4);
-  for (int64_t i = 0; i < mTiles; ++i)
-    for (int64_t r = 0; r < 2; ++r) {
-      Value col = math.add(
-          col0, math.add(math.addConstant(lane.warpRow0, i * kMmaM + 8 * r),
-                         lane.group));
-      for (int64_t n = 0; n < queryTiles; ++n)
-        for (int64_t j = 0; j < 2; ++j) {
-          int64_t at = ((i * queryTiles + n) * 2 + r) * 2 + j;
+      Value lse = memref::LoadOp::create(b, loc, logsumexp,
+                                         ValueRange{batch, head, at});
+      Value term =
+          memref::LoadOp::create(b, loc, rowTerm, ValueRange{batch, head, at});
+      for (int64_t i = 0; i < mTiles; ++i)
+        for (int64_t r = 0; r < 2; ++r) {
+          Value col = math.add(
+              col0, math.add(math.addConstant(lane.warpRow0, i * kMmaM + 8 * r),
+                             lane.group));
+          int64_t element = ((i * queryTiles + n) * 2 + r) * 2 + j;
           Value gradProb =
               extractElement(b, loc, gradProbs[i * queryTiles + n], r, j);
           Value raw = extractElement(b, loc, scores[i * queryTiles + n], r, j);
-          ElementGradients element = probabilityAndGradient(
-              raw, gradProb, lses[n * 2 + j], terms[n * 2 + j], batch, head,
-              rowsOf[n * 2 + j], col, exists[n * 2 + j]);
-          probs[at] = element.prob;
-          gradScores[at] = element.gradScore;
+          ElementGradients gradients = probabilityAndGradient(
+              raw, gradProb, lse, term, batch, head, row, col, inRange);
+          probs[element] = gradients.prob;
+          gradScores[element] = gradients.gradScore;
         }
     }
   return {probs, gradScores};

@@ -112,7 +112,7 @@ struct WarpgroupMmaLowering : ConvertOpToLLVMPattern<WarpgroupMmaOp> {
       NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
     }
 
-    // Operands: the accumulator (tied to the outputs), A, B, scale-d.
+    // Operands: the accumulator (tied to the outputs), A, B.
     SmallVector<Value> operands;
     std::string constraints;
     for (int64_t r = 0; r < registers; ++r) {
@@ -158,10 +158,14 @@ struct WarpgroupMmaLowering : ConvertOpToLLVMPattern<WarpgroupMmaOp> {
     }
     std::string bOperand =
         descriptorOperand(adaptor.getBDescriptor(), adaptor.getBBuffer(), "db");
-    operands.push_back(LLVM::ConstantOp::create(
-        rewriter, loc, i32, op.getIgnoreAccumulator() ? 0 : 1));
-    constraints += "r";
-    std::string scale = "$" + std::to_string(next++);
+    // scale-d as an immediate of the setp, not a register operand: LLVM
+    // would give a 0 the same register as a zero accumulator element tied
+    // to this wgmma's outputs, and ptxas then sees that register read
+    // while the warpgroup's other wgmmas are in flight and injects a wait
+    // (C7517), serializing the chains.
+    std::string scale = op.getIgnoreAccumulator() ? "0" : "1";
+    if (!constraints.empty() && constraints.back() == ',')
+      constraints.pop_back();
 
     std::string type = op.getOperandElementType().isBF16() ? "bf16" : "f16";
     std::string outputs;

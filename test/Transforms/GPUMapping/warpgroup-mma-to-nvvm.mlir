@@ -16,7 +16,9 @@ gpu.module @kernels {
   // CHECK: llvm.ptrtoint %{{.*}} : !llvm.ptr<3> to i64
   // CHECK: llvm.lshr
   // CHECK: llvm.add
-  // CHECK: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, $18, 0;\0Awgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 {$0, $1, $2, $3, $4, $5, $6, $7}, $16, $17, p, 1, 1, 0, 0;\0A}\0A", "=f,=f,=f,=f,=f,=f,=f,=f,0,1,2,3,4,5,6,7,l,l,r"
+  // scale-d is an immediate (0: ignore the accumulator), not a register
+  // LLVM could share with a zero accumulator element (ptxas's C7517).
+  // CHECK: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, 0, 0;\0Awgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 {$0, $1, $2, $3, $4, $5, $6, $7}, $16, $17, p, 1, 1, 0, 0;\0A}\0A", "=f,=f,=f,=f,=f,=f,=f,=f,0,1,2,3,4,5,6,7,l,l"
   // The second wgmma of the chain: no fences.
   // CHECK-NOT: nvvm.wgmma.fence.aligned
   // CHECK: llvm.inline_asm has_side_effects asm_dialect = att "{{.*}}m64n16k16.f32.f16.f16 {{.*}} p, 1, 1, 0, 1;
@@ -39,8 +41,8 @@ gpu.module @kernels {
   // A from registers: four b32 operands in braces; bf16; no trans-a.
   // CHECK-LABEL: gpu.func @registers
   // CHECK-COUNT-4: llvm.bitcast %{{.*}} : vector<2xbf16> to i32
-  // CHECK: wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 {$0, $1, $2, $3}, {$8, $9, $10, $11}, $12, p, 1, 1, 1;
-  // CHECK-SAME: "=f,=f,=f,=f,0,1,2,3,r,r,r,r,l,r"
+  // CHECK: setp.ne.b32 p, 1, 0;\0Awgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 {$0, $1, $2, $3}, {$8, $9, $10, $11}, $12, p, 1, 1, 1;
+  // CHECK-SAME: "=f,=f,=f,=f,0,1,2,3,r,r,r,r,l"
   gpu.func @registers(%p: vector<4x2xbf16>, %b: !bbuf, %db: i64, %out: memref<4xf32>) kernel {
     %zero = arith.constant dense<0.0> : vector<4xf32>
     %o = fa.warpgroup_mma %zero, %p, %db in %b {transpose_b} : vector<4xf32>, vector<4x2xbf16>, !bbuf
