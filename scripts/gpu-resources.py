@@ -100,6 +100,15 @@ BACKWARD_CASES += [(chip, "bf16", d, True, False) for chip in ("sm_80", "sm_90")
 BACKWARD_CASES += [(chip, "f16", 128, "softcap", deterministic)
                    for chip in ("sm_80", "sm_90")
                    for deterministic in (False, True)]
+# sm_90a: the dK/dV kernel on wgmma (docs/Hopper.md, "The backward's dK/dV
+# kernel on wgmma"); with `deterministic` the dQ kernel stays mma.sync's.
+BACKWARD_CASES += [("sm_90a", dtype, d, causal, deterministic)
+                   for dtype in ("f16", "bf16")
+                   for d in (64, 128)
+                   for causal in (False, True)
+                   for deterministic in (False, True)]
+BACKWARD_CASES += [("sm_90a", "f16", 128, "softcap", deterministic)
+                   for deterministic in (False, True)]
 # Linear attention (fa.linear_attention, issue 34): chip, dtype, head dim
 # (D = Dv), form. One kernel; the chunk is the chip's selection.
 LINEAR_CASES = [(chip, dtype, d, form)
@@ -471,7 +480,15 @@ def check_backward(args, tmp, chip, dtype, d, causal, deterministic):
                 ok = ok and re.search(r"(atom|red)\.global\.add\.f32",
                                       ptx_text) is not None
             gradient_shared.append(shared)
-            ok = ok and "mma.sync.aligned.m16n8k16" in ptx_text
+            if chip == "sm_90a" and name.startswith("dK"):
+                # wgmma, kept asynchronous: C7512 (serialized for want of
+                # registers), C7513/C7519/C7520 (a register a wgmma reads
+                # written while it runs), C7517 (a wait injected where an
+                # accumulator register is read).
+                ok = ok and "wgmma.mma_async" in ptx_text and not re.search(
+                    r"C75(12|13|17|19|20)", LAST_PTXAS_INFO[0])
+            else:
+                ok = ok and "mma.sync.aligned.m16n8k16" in ptx_text
             ok = ok and (("cp.async.cg" in ptx_text) ==
                          (decision["stages"] > 1))
         failures += not ok

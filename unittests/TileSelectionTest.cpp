@@ -766,6 +766,51 @@ TEST(Backward, AtomicQueryGradientTilesFitPtxas) {
             sm80.registersPerThread);
 }
 
+TEST(Backward, HopperRanksTheWgmmaKernelFirst) {
+  // sm_90a: the dK/dV kernel on wgmma needs 64 keys per warpgroup (warps =
+  // block_kv / 16) and D, Dv multiples of 64; its registers are D/2 + Dv/2
+  // + 2 block_q + 22 + block_kv / 8 (block_q as the next power of two),
+  // fitted to ptxas (docs/Hopper.md). d = 64: 64 x 128 (230); d = 128:
+  // 32 x 128 (230). sm_90 (no wgmma) keeps mma.sync's tilings.
+  TargetDescription sm90a = preset("sm_90a"), sm90 = preset("sm_90");
+  AttentionShape d64 = makeShape(4096, 64, 2);
+  for (auto [d, blockQ] : {std::pair<int64_t, int64_t>{64, 64}, {128, 32}}) {
+    TileSelection result = selectBackwardTiles(makeShape(4096, d, 2), sm90a);
+    ASSERT_TRUE(result.decision) << result.error;
+    EXPECT_EQ(result.decision->tiling.blockQ, blockQ) << d;
+    EXPECT_EQ(result.decision->tiling.blockKV, 128) << d;
+    EXPECT_EQ(result.decision->tiling.warps, 8) << d;
+    EXPECT_TRUE(warpgroupBackwardKernel(result.decision->tiling,
+                                        makeShape(4096, d, 2), sm90a));
+    EXPECT_NE(result.decision->why.find("runs on wgmma"), std::string::npos)
+        << result.decision->why;
+  }
+  Tiling wide{64, 128, 8, 2};
+  EXPECT_EQ(backwardRegistersPerThread(wide, d64, sm90a),
+            32 + 32 + 2 * 64 + 22 + 128 / 8);
+  // A block_q of 48 counts as 64; a causal band adds 16 + block_q / 2.
+  EXPECT_EQ(backwardRegistersPerThread(Tiling{48, 128, 8, 2}, d64, sm90a),
+            backwardRegistersPerThread(wide, d64, sm90a));
+  AttentionShape causal = d64;
+  causal.causalOffset = 0;
+  EXPECT_EQ(backwardRegistersPerThread(wide, causal, sm90a),
+            backwardRegistersPerThread(wide, d64, sm90a) + 16 + 32);
+  // Shared memory: K, V, two stages of Q and dO, dS^T in whole 64-column
+  // blocks (32 queries take 64 columns).
+  Tiling narrow{32, 128, 8, 2};
+  EXPECT_EQ(backwardSharedMemoryBytes(narrow, d64, sm90a),
+            (128 + 2 * 32) * 128 * 2 + 128 * 64 * 2);
+  // Not the wgmma kernel: warps not block_kv / 16, D not a multiple of 64,
+  // a chip without wgmma, f32.
+  EXPECT_FALSE(warpgroupBackwardKernel(Tiling{64, 128, 4, 2}, d64, sm90a));
+  EXPECT_FALSE(warpgroupBackwardKernel(wide, makeShape(4096, 96, 2), sm90a));
+  EXPECT_FALSE(warpgroupBackwardKernel(wide, d64, sm90));
+  EXPECT_FALSE(warpgroupBackwardKernel(wide, makeShape(4096, 64, 4), sm90a));
+  EXPECT_NE(whyNoWarpgroupBackwardTiling(Tiling{24, 64, 4, 1}, d64)
+                .find("block_q = 24"),
+            std::string::npos);
+}
+
 TEST(Backward, AtomicQueryGradientFallsBackToItsOwnKernel) {
   // d = 160 on sm_80: no tiling leaves the dK/dV kernel room for dQ's
   // product, and the deterministic kernels' 16 x 64 fits: dQ gets its own

@@ -285,6 +285,14 @@ std::string mlir::fa::whyNoWarpgroupBackwardTiling(const Tiling &tiling,
   return "";
 }
 
+bool mlir::fa::warpgroupBackwardKernel(const Tiling &tiling,
+                                       const AttentionShape &shape,
+                                       const TargetDescription &target) {
+  constexpr int64_t operandBytes = 2; // f16, bf16
+  return hasWarpgroupMma(target) && shape.elementBytes == operandBytes &&
+         whyNoWarpgroupBackwardTiling(tiling, shape).empty();
+}
+
 std::string mlir::fa::whyNoTmaProducerTiling(const Tiling &tiling,
                                              const AttentionShape &shape) {
   if (shape.pageSize == 0)
@@ -715,10 +723,20 @@ int64_t mlir::fa::backwardSharedMemoryBytes(const Tiling &tiling,
              alignUp(buffers * rows * rowBytes(shape.valueDim));
     };
     double keyValue = pair(bc, 1) + pair(br, double(kernels.queryBuffers));
+    // The wgmma kernel's tiles are unpadded 64-column blocks (every tile a
+    // whole number of 1024-byte swizzle patterns: 16-row multiples of 128
+    // bytes), and its dS^T takes whole 64-column blocks.
+    bool warpgroup = warpgroupBackwardKernel(tiling, shape, target);
+    if (warpgroup)
+      keyValue = (bc + br * double(kernels.queryBuffers)) *
+                 double(shape.headDim + shape.valueDim) * e;
     // Without `deterministic`, the dK/dV kernel also holds dS^T [Bc][Br]
     // for dQ's product, and there is no dQ kernel.
     if (!shape.deterministicQueryGradient)
-      return clampToInt64(keyValue + alignUp(bc * rowBytes(tiling.blockQ)));
+      return clampToInt64(
+          keyValue + (warpgroup
+                          ? bc * double(llvm::alignTo(tiling.blockQ, 64)) * e
+                          : alignUp(bc * rowBytes(tiling.blockQ))));
     double query = pair(br, 1) + pair(bc, double(kernels.keyBuffers));
     return clampToInt64(std::max(keyValue, query));
   }
@@ -739,6 +757,32 @@ int64_t mlir::fa::backwardRegistersPerThread(const Tiling &tiling,
                                              const TargetDescription &target) {
   if (!target.isGPU())
     return 0;
+  // A bias or boolean mask: its element per score and broadcast addresses
+  // in both gradient kernels, as in the forward's count (issue 50's sweep:
+  // a causal bias spilled 52 to 64 bytes on sm_80/sm_86 at d = 128, a bool
+  // mask 16 on sm_100 at d = 64).
+  double maskLoads = shape.maskOperand ? 24 : 0;
+  // The wgmma dK/dV kernel: dK and dV (D/2 + Dv/2, one 64-row tile per
+  // warpgroup); S^T and dP^T (block_q / 2 each), P and dS in f32 and
+  // rounded beside them while they are formed (2 block_q in all);
+  // descriptors, loop state and dQ's product (22 + block_kv / 8); a
+  // causal or window band's per-element tests (16 + block_q / 2). Fitted
+  // to ptxas (CUDA 13, sm_90a, f16, N = 1024, 2 stages; D = 64 and 128,
+  // block_q 16 to 128, block_kv 64 and 128, causal or not, atomic or
+  // deterministic dQ; 64 tilings): never below ptxas's count where that
+  // is under 255, and none it admits spills. block_q counts as the next
+  // power of two: 48 x 128 at D = 64 needed 228 registers where 64 x 128
+  // needed 211, and spilled with a causal band. The other kernels (the dQ
+  // kernel with `deterministic`, the bias gradient's) are mma.sync's: the
+  // estimate below, with dK/dV's replaced.
+  std::optional<double> warpgroupKeyValue;
+  if (warpgroupBackwardKernel(tiling, shape, target)) {
+    double queries = double(llvm::PowerOf2Ceil(tiling.blockQ));
+    double band = shape.causalOffset || shape.window ? 16 + queries / 2 : 0;
+    warpgroupKeyValue = double(shape.headDim + shape.valueDim) / 2 +
+                        2 * queries + 22 + double(tiling.blockKV) / 8 + band +
+                        maskLoads + double(target.registerMargin);
+  }
   constexpr int64_t fragmentRows = 16;
   constexpr double overhead = 60;
   BackwardKernels kernels = backwardKernels(tiling, shape, target);
@@ -767,11 +811,10 @@ int64_t mlir::fa::backwardRegistersPerThread(const Tiling &tiling,
     keyValue += 36;
     query = shape.maskOperand ? queryTiles * 3 * bc / 2 : 0;
   }
-  // A bias or boolean mask: its element per score and broadcast addresses
-  // in both gradient kernels, as in the forward's count (issue 50's sweep:
-  // a causal bias spilled 52 to 64 bytes on sm_80/sm_86 at d = 128, a bool
-  // mask 16 on sm_100 at d = 64).
-  double maskLoads = shape.maskOperand ? 24 : 0;
+  double others = query + overhead + maskLoads + double(target.registerMargin);
+  if (warpgroupKeyValue)
+    return clampToInt64(
+        std::ceil(std::max(*warpgroupKeyValue, query > 0 ? others : 0)));
   return clampToInt64(std::ceil(std::max(keyValue, query) + overhead +
                                 maskLoads + double(target.registerMargin)));
 }

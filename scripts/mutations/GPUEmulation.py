@@ -1,9 +1,17 @@
 """The mutations of the stage GPUEmulation (lib/Transforms/GPUEmulation).
 The fields of an entry: scripts/mutations/__init__.py."""
 from . import Mutation
-from .tests import KERNEL_MMA, KERNEL_WGMMA, WGMMA_UNITS
+from .tests import KERNEL_MMA, KERNEL_WGMMA, WGMMA_BACKWARD, WGMMA_UNITS
 
 MUTATIONS = [
+    # Issue 54: A read M/N-major (transpose_a), dQ^T's K^T.
+    Mutation(
+        name="wgmma-model-ignores-transpose-a",
+        function="Lowering::compute",
+        old="""operandAddress(km, *a, op.getTransposeA(), row, k)""",
+        new="""operandAddress(km, *a, false, row, k)""",
+        tests=WGMMA_BACKWARD,
+        description="the CPU model reads an M/N-major A as K-major"),
     # Issue 54: the blocks' order, which atomic sums round in.
     Mutation(
         name="blocks-never-reversed",

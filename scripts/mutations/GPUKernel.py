@@ -4,9 +4,67 @@ from . import Mutation
 from .tests import (
     ASYNC_SWEEP, BACKWARD, DIFFERENTIAL, GPU_BACKWARD, GPU_BACKWARD_ASYNC,
     GPU_BIAS_GRADIENT, KERNEL_FMA, KERNEL_MMA, KERNEL_WGMMA, LINEAR_KERNEL,
-    MOD, SPLIT_SWEEP, SWEEP, multi_block_sweep)
+    MOD, SPLIT_SWEEP, SWEEP, WGMMA_BACKWARD, multi_block_sweep)
 
 MUTATIONS = [
+    # Issue 54: the dK/dV kernel on wgmma (sm_90a).
+    Mutation(
+        name="wgmma-dq-without-barrier",
+        function="BackwardKernel::buildKeyValueGradients",
+        old="""          if (gradScoreSmem) {
+            gpu::BarrierOp::create(b, lloc);
+            warpgroupQueryGradient(""",
+        new="""          if (gradScoreSmem) {
+            warpgroupQueryGradient(""",
+        tests=WGMMA_BACKWARD,
+        description="dQ^T's wgmmas read dS^T_s before every warpgroup has stored its keys' rows"),
+    Mutation(
+        name="wgmma-dq-idle-warpgroup-adds",
+        function="BackwardKernel::warpgroupQueryGradient",
+        old="""        Value row = math.addConstant(firstQuery, c * kMmaN + j);
+        Value inRange =
+            arith::AndIOp::create(b, loc, adds, math.lt(row, queryLen));""",
+        new="""        Value row = math.addConstant(firstQuery, c * kMmaN + j);
+        Value inRange = math.lt(row, queryLen);""",
+        tests=WGMMA_BACKWARD[:1],
+        description="a warpgroup past dQ^T's last tile adds that tile a second time"),
+    Mutation(
+        name="wgmma-dq-key-not-transposed",
+        function="BackwardKernel::warpgroupQueryGradient",
+        old="""                                   /*ignore_accumulator=*/step == 0,
+                                   /*transpose_a=*/true)""",
+        new="""                                   /*ignore_accumulator=*/step == 0,
+                                   /*transpose_a=*/false)""",
+        tests=WGMMA_BACKWARD,
+        description="K_s read K-major as dQ^T's A: K, not K^T"),
+    Mutation(
+        name="wgmma-dq-head-dim-row",
+        function="BackwardKernel::warpgroupQueryGradient",
+        old="""                           im.addConstant(dimension, 8 * h)});""",
+        new="""                           im.addConstant(dimension, 8 * (1 - h))});""",
+        tests=WGMMA_BACKWARD,
+        description="an accumulator register's two row halves added to each other's head-dim columns"),
+    Mutation(
+        name="wgmma-gradient-a-register-order",
+        function="BackwardKernel::warpgroupAccumulate",
+        old="""        operand = vector::InsertOp::create(b, loc, pairs[4 * step + i],""",
+        new="""        operand = vector::InsertOp::create(b, loc, pairs[4 * step + (i ^ 1)],""",
+        tests=WGMMA_BACKWARD,
+        description="dV's and dK's A registers take the other row half's pair"),
+    Mutation(
+        name="wgmma-scores-left-in-flight",
+        function="BackwardKernel::warpgroupTransposedScores",
+        old="""      WarpgroupMmaWaitOp::create(b, loc, ValueRange{scores, gradProbs}, 0);""",
+        new="""      WarpgroupMmaWaitOp::create(b, loc, ValueRange{scores, gradProbs}, 1);""",
+        tests=WGMMA_BACKWARD[:1],
+        description="S^T and dP^T read while their group may still be in flight"),
+    Mutation(
+        name="wgmma-gradient-tile-layout-leaks",
+        function="BackwardKernel::buildKeyValueGradients",
+        old="""  llvm::SaveAndRestore<bool> tileLayout(columnBlocks, warpgroupMma);""",
+        new="""  columnBlocks = warpgroupMma;""",
+        tests=WGMMA_BACKWARD[2:],
+        description="the dQ kernel (deterministic, mma.sync) copies its tiles in wgmma's column blocks and reads them as whole rows"),
     # Issue 54: dQ added with atomics from the dK/dV kernel.
     Mutation(
         name="atomic-dq-without-barrier",
@@ -19,8 +77,11 @@ MUTATIONS = [
     Mutation(
         name="atomic-dq-idle-warps-add",
         function="BackwardKernel::accumulateQueryGradient",
-        old="""    Value inRange = arith::AndIOp::create(b, loc, adds, math.lt(row, queryLen));""",
-        new="""    Value inRange = math.lt(row, queryLen);""",
+        old="""          math.add(math.add(row0, q0), math.addConstant(lane.group, 8 * r));
+      Value inRange =
+          arith::AndIOp::create(b, loc, adds, math.lt(row, queryLen));""",
+        new="""          math.add(math.add(row0, q0), math.addConstant(lane.group, 8 * r));
+      Value inRange = math.lt(row, queryLen);""",
         tests=["test/Integration/Backward/gpu-kernel-atomic-dq-idle-warps-f16.mlir"],
         description="a warp past the last dQ tile adds the last tile a second time"),
     Mutation(

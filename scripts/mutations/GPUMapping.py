@@ -4,6 +4,21 @@ from . import Mutation
 from .tests import NARROW_TESTS
 
 MUTATIONS = [
+    # Issue 54: scale-d and trans-a in wgmma's PTX.
+    Mutation(
+        name="wgmma-scale-d-inverted",
+        function="WarpgroupMmaLowering::matchAndRewrite",
+        old="""    std::string scale = op.getIgnoreAccumulator() ? "0" : "1";""",
+        new="""    std::string scale = op.getIgnoreAccumulator() ? "1" : "0";""",
+        tests=["test/Transforms/GPUMapping/warpgroup-mma-to-nvvm.mlir"],
+        description="scale-d 1 where the wgmma ignores its accumulator (and 0 where it adds to it)"),
+    Mutation(
+        name="wgmma-trans-a-dropped",
+        function="WarpgroupMmaLowering::matchAndRewrite",
+        old="""        (fromShared ? (op.getTransposeA() ? "1, " : "0, ") : "") +""",
+        new="""        (fromShared ? "0, " : "") +""",
+        tests=["test/Transforms/GPUMapping/warpgroup-mma-to-nvvm.mlir"],
+        description="an M/N-major A issued as K-major (imm-trans-a 0)"),
     # Issue 53: the paged producer's registers and its rolled loop.
     Mutation(
         name="specialize-ignores-producer-registers",

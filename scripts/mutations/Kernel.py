@@ -14,10 +14,39 @@ MUTATIONS = [
     Mutation(
         name="atomic-dq-scores-tile-uncounted",
         function="mlir::fa::backwardSharedMemoryBytes",
-        old="""      return clampToInt64(keyValue + alignUp(bc * rowBytes(tiling.blockQ)));""",
-        new="""      return clampToInt64(keyValue);""",
+        old="""                          : alignUp(bc * rowBytes(tiling.blockQ))));""",
+        new="""                          : 0));""",
         tests=["unittests"],
         description="the report's shared memory leaves out dS^T [Bc][Br]"),
+    # Issue 54: the wgmma dK/dV kernel's model (sm_90a).
+    Mutation(
+        name="wgmma-backward-band-uncounted",
+        function="mlir::fa::backwardRegistersPerThread",
+        old="""    double band = shape.causalOffset || shape.window ? 16 + queries / 2 : 0;""",
+        new="""    double band = 0;""",
+        tests=["unittests", "test/Transforms/TileSelection/backward.mlir"],
+        description="the causal band's per-element tests left out of the wgmma dK/dV kernel's registers"),
+    Mutation(
+        name="wgmma-backward-block-q-as-written",
+        function="mlir::fa::backwardRegistersPerThread",
+        old="""    double queries = double(llvm::PowerOf2Ceil(tiling.blockQ));""",
+        new="""    double queries = double(tiling.blockQ);""",
+        tests=["unittests"],
+        description="block_q = 48 counted as 48, not 64: ptxas needed 228 registers at 48 x 128, more than at 64 x 128"),
+    Mutation(
+        name="wgmma-backward-scores-tile-unpadded",
+        function="mlir::fa::backwardSharedMemoryBytes",
+        old="""                          ? bc * double(llvm::alignTo(tiling.blockQ, 64)) * e""",
+        new="""                          ? bc * double(tiling.blockQ) * e""",
+        tests=["unittests", "test/Transforms/TileSelection/backward.mlir"],
+        description="dS^T counted as block_q columns where the kernel allocates whole 64-column blocks"),
+    Mutation(
+        name="wgmma-backward-warps-unchecked",
+        function="mlir::fa::whyNoWarpgroupBackwardTiling",
+        old="""  if (tiling.warps != tiling.blockKV / warpKeys)""",
+        new="""  if (false)""",
+        tests=["unittests"],
+        description="a tiling whose warps are not block_kv / 16 taken for the wgmma kernel (warpgroups would not own 64 keys)"),
     # Issue 53: the causal band in the TMA producer kernel's registers.
     Mutation(
         name="causal-band-counted-again",

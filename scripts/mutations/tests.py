@@ -40,6 +40,10 @@ GPU_BACKWARD = [BACKWARD + "gpu-kernel-" + n + ".mlir" for n in
                  "mqa-bias-causal-top-left-bf16", "causal-empty-rows-f16",
                  "d128-four-warps-f16", "padded-rows-far-scores")]
 GPU_BACKWARD_ASYNC = [GPU_BACKWARD[i] for i in (2, 3, 4, 6)]
+# The dK/dV kernel on wgmma (sm_90a).
+WGMMA_BACKWARD = [BACKWARD + "gpu-kernel-" + n + ".mlir" for n in
+                  ("wgmma-d64-gqa-f16", "wgmma-d128-causal-bf16",
+                   "wgmma-dv64-window-bias-f16")]
 GPU_BIAS_GRADIENT = [BACKWARD + "gpu-kernel-" + n + ".mlir" for n in
                      ("bias-gradient-batch-broadcast-gqa-f16",
                       "bias-gradient-head-broadcast-window-bf16")]

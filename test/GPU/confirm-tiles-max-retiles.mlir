@@ -1,8 +1,9 @@
 // fa-confirm-tiles-with-ptxas tries at most max-retiles lighter tilings
 // after the first: the backward pass with a soft-cap at d = 96 (also in
-// confirm-tiles-with-ptxas.mlir), `deterministic` (dQ in a kernel of its
-// own, whose tilings spill), spills at the model's tiling and at the
-// next two lighter ones. With max-retiles=1 the pass assembles two
+// confirm-tiles-with-ptxas.mlir), causal and `deterministic` (dQ in a
+// kernel of its own, whose tilings spill), spills at the model's tiling
+// and at the next lighter ones. (Without the causal band it stopped
+// spilling once the kernels loaded L and D per column.) With max-retiles=1 the pass assembles two
 // tilings, both spill, and it keeps the one that spills least, listing
 // exactly the two; with 0, only the first. (One retile too many would list
 // a third before giving up.)
@@ -13,7 +14,7 @@
 // NONE: warning: ptxas spills {{[0-9]+}} bytes at {{[^;]*}}; no lighter tiling is left to try: kept
 func.func @backward_softcap_d96(%q: tensor<1x4x4095x96xf16>, %k: tensor<1x4x4095x96xf16>, %v: tensor<1x4x4095x96xf16>, %o: tensor<1x4x4095x96xf16>, %do: tensor<1x4x4095x96xf16>, %lse: tensor<1x4x4095xf32>) -> (tensor<1x4x4095x96xf16>, tensor<1x4x4095x96xf16>, tensor<1x4x4095x96xf16>) {
   %cap = arith.constant 2.5 : f32
-  %dq, %dk, %dv = fa.attention_backward %q, %k, %v, %o, %do, %lse scale = 0.125 deterministic score_mod {
+  %dq, %dk, %dv = fa.attention_backward %q, %k, %v, %o, %do, %lse scale = 0.125 causal = bottom_right deterministic score_mod {
   ^bb0(%s: f32, %b: index, %h: index, %i: index, %j: index):
     %x = arith.divf %s, %cap : f32
     %t = math.tanh %x : f32

@@ -339,6 +339,13 @@ WarpgroupRegisters tmaProducerRegisterSplit(const Tiling &tiling,
 std::string whyNoWarpgroupBackwardTiling(const Tiling &tiling,
                                          const AttentionShape &shape);
 
+/// Whether fa-distribute-attention-backward builds the dK/dV kernel on
+/// wgmma for `tiling` on `target`, as both pipelines ask on sm_90a
+/// (hasWarpgroupMma; f16 or bf16; whyNoWarpgroupBackwardTiling allows it).
+/// The backward's model counts that kernel's shared memory and registers.
+bool warpgroupBackwardKernel(const Tiling &tiling, const AttentionShape &shape,
+                             const TargetDescription &target);
+
 std::string whyNoTmaProducerTiling(const Tiling &tiling,
                                    const AttentionShape &shape);
 /// Whether the wgmma kernel of `tiling` is the TMA producer kernel:

@@ -95,6 +95,7 @@
 #include <tuple>
 
 #include "llvm/Support/Debug.h"
+#include "llvm/Support/SaveAndRestore.h"
 
 #define DEBUG_TYPE "fa-distribute-attention-backward"
 
@@ -171,8 +172,6 @@ struct BackwardKernel : TileCopier {
     elementType = op.getQuery().getType().getElementType();
     f32 = b.getF32Type();
     registerFragments = true; // swizzled shared rows
-    // wgmma's tiles: 64-column blocks, each the 128-byte swizzle's.
-    columnBlocks = warpgroupMma;
   }
 
   SmallVector<Value> build();
@@ -1089,6 +1088,9 @@ void BackwardKernel::buildKeyValueGradients(Value batchSize, Value keyHeads) {
   IndexMath math{b, loc};
   int64_t kernelWarps = backwardKernelWarps(blockKV, warps);
   threads = kernelWarps * gpu_kernel::kWarpSize;
+  // wgmma's tiles are 64-column blocks, each the 128-byte swizzle's; the
+  // other kernels' (ldmatrix) rows are whole.
+  llvm::SaveAndRestore<bool> tileLayout(columnBlocks, warpgroupMma);
   int64_t rowsPerWarp = blockKV / kernelWarps, mTiles = rowsPerWarp / kMmaM;
   int64_t queryTiles = blockQ / kMmaN;
   int64_t buffers = streamBuffers(blockQ);

@@ -292,6 +292,15 @@ void writeReport(llvm::raw_ostream &os, Operation *op, Type elementType,
       json.attribute("dq", backward.getDeterministic()
                                ? "deterministic: a kernel of its own"
                                : "atomic: f32 sums from the dK/dV kernel");
+    // The backward's dK/dV kernel: on wgmma (sm_90a, where the tiling
+    // allows) or mma.sync.
+    if (auto backward = dyn_cast<AttentionBackwardOp>(op);
+        backward && hasMmaSync16816(target.description))
+      json.attribute(
+          "gpu_kernel",
+          warpgroupBackwardKernel(decision.tiling, shape, target.description)
+              ? "backward-wgmma"
+              : "backward-mma.sync");
     if (plan)
       json.attribute("gpu_kernel", plan->tmaProducer    ? "wgmma-tma-ws"
                                    : plan->warpgroupMma ? "wgmma-registers"

@@ -106,8 +106,8 @@ def main():
     case_path, outputs = sys.argv[1], sys.argv[2:]
     base = os.path.basename(case_path)[:-len(".mlir")]
     if base.startswith("gpu-kernel-"):
-        # A GPU_CASES case: the same inputs, no bias gradient.
-        case = next(c for c in sweep.GPU_CASES
+        # A GPU_CASES (or WGMMA_CASES) case: the same inputs.
+        case = next(c for c in sweep.GPU_CASES + sweep.WGMMA_CASES
                     if c[0] == base[len("gpu-kernel-"):])
         case = case[:13] + (len(case) > 14 and case[14], True, case[13])
     else:

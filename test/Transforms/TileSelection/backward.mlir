@@ -6,6 +6,25 @@
 // RUN: fa-opt %s --fa-select-tiles="target=sm_90 report=-" | FileCheck %s --check-prefix=SM90
 // RUN: fa-opt %s --fa-select-tiles="target=sm_80 report=-" | FileCheck %s --check-prefix=SM80
 // RUN: fa-opt %s --fa-select-tiles="target=sm_75 report=-" | FileCheck %s --check-prefix=SM75
+// RUN: fa-opt %s --fa-select-tiles="target=sm_90a report=-" | FileCheck %s --check-prefix=SM90A
+
+// sm_90a: the tilings whose dK/dV kernel runs on wgmma rank first (64 keys
+// per warpgroup, warps = block_kv / 16; registers D/2 + Dv/2 + 2 block_q +
+// 22 + block_kv / 8, + 16 + block_q / 2 under a causal band). @train
+// (causal, deterministic): 32 x 128, bounded by the mma.sync dQ kernel's
+// 252 (64 x 128's dK/dV kernel would need 278 with the band). Shared
+// memory: the dQ kernel's, as on sm_90.
+// SM90A: "pass":"backward"{{.*}}"d":64,{{.*}}"block_q":32,"block_kv":128,"warps":8,"stages":2,{{.*}}"smem_bytes":73728,{{.*}}"regs_per_thread_est":252,{{.*}}"dq":"deterministic: a kernel of its own","gpu_kernel":"backward-wgmma"
+// SM90A-SAME: first the tilings whose dK/dV kernel runs on wgmma (64 keys per warpgroup)
+// @d128 (bf16, atomic dQ): 32 x 128, 230 registers; K, V [128 x 128], Q,
+// dO [2 x 32 x 128], dS^T [128 x 64] (whole 64-column blocks): 112 KiB.
+// SM90A: "pass":"backward"{{.*}}"dtype":"bf16",{{.*}}"block_q":32,"block_kv":128,"warps":8,"stages":2,{{.*}}"smem_bytes":114688,{{.*}}"regs_per_thread_est":230,{{.*}}"gpu_kernel":"backward-wgmma"
+// @atomic (causal, atomic dQ): 32 x 128, 198 registers, 64 KiB.
+// SM90A: "pass":"backward"{{.*}}"block_q":32,"block_kv":128,"warps":8,"stages":2,{{.*}}"smem_bytes":65536,{{.*}}"regs_per_thread_est":198,{{.*}}"gpu_kernel":"backward-wgmma"
+// @d160: D = 160 is no multiple of 64; mma.sync's tiling, and the report
+// says why.
+// SM90A: "pass":"backward"{{.*}}"d":160,{{.*}}"gpu_kernel":"backward-mma.sync"
+// SM90A-SAME: no tiling fits the dK/dV kernel on wgmma (D = 160 is not a multiple of 64 up to 256 (64-column swizzle blocks; dK's and dV's wgmma N)): mma.sync's
 
 // d = 64, f16 on sm_90, `deterministic` (dQ in a kernel of its own):
 // 64 x 128, a warp per 16 keys, two cp.async stages (a 128-query block's

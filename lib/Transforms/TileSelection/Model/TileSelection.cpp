@@ -1143,6 +1143,22 @@ TileSelection mlir::fa::checkBackwardTiling(const Tiling &tiling,
 
 namespace {
 
+/// Why no tiling runs the dK/dV kernel on wgmma for `shape` on a wgmma
+/// target: the head dims, or else the registers of its smallest tiling.
+std::string whyNoWarpgroupBackward(const AttentionShape &shape,
+                                   const TargetDescription &target) {
+  constexpr int64_t smallestQ = 16, smallestKV = 64;
+  if (shape.elementBytes != 2)
+    return "wgmma takes f16 or bf16 operands";
+  Tiling smallest{smallestQ, smallestKV, smallestKV / 16, 1};
+  std::string reason = whyNoWarpgroupBackwardTiling(smallest, shape);
+  if (!reason.empty())
+    return reason;
+  return "even 16 x 64 needs about " +
+         std::to_string(backwardRegistersPerThread(smallest, shape, target)) +
+         " registers per thread, or more shared memory than it has";
+}
+
 TileSelection selectBackwardTilesFor(const AttentionShape &shape,
                                      const TargetDescription &target) {
   TileSelection result;
@@ -1178,8 +1194,10 @@ TileSelection selectBackwardTilesFor(const AttentionShape &shape,
         TileCosts costs = evaluateBackwardTiling(tiling, shape, target);
         if (costs.occupancyBlocksPerSM == 0)
           continue;
-        auto key = [](const Tiling &t) {
-          return std::make_tuple(t.blockQ * t.blockKV, t.blockKV, t.stages);
+        // On sm_90a the tilings whose dK/dV kernel runs on wgmma first.
+        auto key = [&](const Tiling &t) {
+          return std::make_tuple(warpgroupBackwardKernel(t, shape, target),
+                                 t.blockQ * t.blockKV, t.blockKV, t.stages);
         };
         if (best && key(tiling) <= key(best->tiling))
           continue;
@@ -1243,7 +1261,14 @@ TileSelection selectBackwardTilesFor(const AttentionShape &shape,
                  " registers per thread"
            : " for K, V, Q, dO, P and dS, the f32 accumulators and "
              "scores") +
-      "), by area, then block_kv, then stages";
+      "), by area, then block_kv, then stages" +
+      (hasWarpgroupMma(target)
+           ? warpgroupBackwardKernel(best->tiling, shape, target)
+                 ? std::string("; first the tilings whose dK/dV kernel runs "
+                               "on wgmma (64 keys per warpgroup)")
+                 : "; no tiling fits the dK/dV kernel on wgmma (" +
+                       whyNoWarpgroupBackward(shape, target) + "): mma.sync's"
+           : std::string());
   result.decision = best;
   return result;
 }
