@@ -15,7 +15,7 @@
 #                                   for sm_90a's wgmma dK/dV kernel, one per
 #                                   seed: emulated threads forward and in
 #                                   reverse vs reference and oracle; misses
-#                                   that sm_80's mma.sync kernels share are
+#                                   that the mma.sync kernels share are
 #                                   reported as tolerance edges)
 #   scripts/differential.sh --hopper 1:91      (1800 programs, head dims 64
 #                                   and 128, through sm_90a's wgmma kernels:

@@ -109,6 +109,10 @@ BACKWARD_CASES += [("sm_90a", dtype, d, causal, deterministic)
                    for deterministic in (False, True)]
 BACKWARD_CASES += [("sm_90a", "f16", 128, "softcap", deterministic)
                    for deterministic in (False, True)]
+# d = 256: two warpgroups per 64 keys, dK and dV split by columns; dQ by
+# atomics only (no deterministic dQ kernel fits a GPU at d = 256).
+BACKWARD_CASES += [("sm_90a", dtype, 256, causal, False)
+                   for dtype in ("f16", "bf16") for causal in (False, True)]
 # Linear attention (fa.linear_attention, issue 34): chip, dtype, head dim
 # (D = Dv), form. One kernel; the chunk is the chip's selection.
 LINEAR_CASES = [(chip, dtype, d, form)

@@ -809,6 +809,24 @@ TEST(Backward, HopperRanksTheWgmmaKernelFirst) {
   EXPECT_NE(whyNoWarpgroupBackwardTiling(Tiling{24, 64, 4, 1}, d64)
                 .find("block_q = 24"),
             std::string::npos);
+  // d = 256: two warpgroups per 64 keys, each with half of dK's and dV's
+  // columns (128 + 2 block_q + 30): 32 x 64 over 8 warps; 4 warps are
+  // not the wgmma kernel's.
+  AttentionShape d256 = makeShape(4096, 256, 2);
+  EXPECT_EQ(warpgroupBackwardColumnSplit(d256), 2);
+  EXPECT_EQ(warpgroupBackwardColumnSplit(d64), 1);
+  TileSelection wide256 = selectBackwardTiles(d256, sm90a);
+  ASSERT_TRUE(wide256.decision) << wide256.error;
+  EXPECT_EQ(wide256.decision->tiling, (Tiling{32, 64, 8, 2}));
+  EXPECT_EQ(backwardRegistersPerThread(Tiling{32, 64, 8, 2}, d256, sm90a),
+            64 + 64 + 2 * 32 + 22 + 64 / 8);
+  EXPECT_FALSE(warpgroupBackwardKernel(Tiling{32, 64, 4, 2}, d256, sm90a));
+  // Half of Dv = 64 is no whole 64-column block.
+  AttentionShape narrowValues = d256;
+  narrowValues.valueDim = 64;
+  EXPECT_NE(whyNoWarpgroupBackwardTiling(Tiling{32, 64, 8, 2}, narrowValues)
+                .find("Dv = 64 is not a multiple of 128"),
+            std::string::npos);
 }
 
 TEST(Backward, AtomicQueryGradientFallsBackToItsOwnKernel) {

@@ -262,23 +262,35 @@ int64_t mlir::fa::tmaKeyBoxRows(const Tiling &tiling,
   return std::gcd(shape.pageSize, tiling.blockKV);
 }
 
+int64_t mlir::fa::warpgroupBackwardColumnSplit(const AttentionShape &shape) {
+  constexpr int64_t widestSplitless = 128;
+  return std::max(shape.headDim, shape.valueDim) > widestSplitless ? 2 : 1;
+}
+
 std::string mlir::fa::whyNoWarpgroupBackwardTiling(const Tiling &tiling,
                                                    const AttentionShape &shape) {
   constexpr int64_t warpgroupKeys = 64, warpKeys = 16, columnBlock = 64,
                     maxN = 256, queryStep = 16;
   auto text = [](int64_t v) { return std::to_string(v); };
+  int64_t split = warpgroupBackwardColumnSplit(shape);
   for (auto [name, width] :
        {std::pair{"D", shape.headDim}, std::pair{"Dv", shape.valueDim}})
-    if (width <= 0 || width % columnBlock != 0 || width > maxN)
+    if (width <= 0 || width % (columnBlock * split) != 0 || width > maxN)
       return std::string(name) + " = " + text(width) +
-             " is not a multiple of 64 up to 256 (64-column swizzle blocks; "
-             "dK's and dV's wgmma N)";
+             " is not a multiple of " + text(columnBlock * split) +
+             " up to 256 (64-column swizzle blocks" +
+             (split > 1 ? " in each warpgroup's half of dK and dV" : "") +
+             "; dK's and dV's wgmma N)";
   if (tiling.blockKV % warpgroupKeys != 0)
     return "block_kv = " + text(tiling.blockKV) +
            " is not a multiple of 64 (each warpgroup owns 64 keys)";
-  if (tiling.warps != tiling.blockKV / warpKeys)
-    return "warps = " + text(tiling.warps) + " is not block_kv / 16 = " +
-           text(tiling.blockKV / warpKeys) + " (16 keys per warp)";
+  if (tiling.warps != tiling.blockKV / warpKeys * split)
+    return "warps = " + text(tiling.warps) + " is not " +
+           (split > 1 ? "2 block_kv / 16 = " : "block_kv / 16 = ") +
+           text(tiling.blockKV / warpKeys * split) + " (16 keys per warp" +
+           (split > 1 ? ", two warpgroups per 64 keys, each with half of dK "
+                        "and dV's columns)"
+                      : ")");
   if (tiling.blockQ % queryStep != 0 || tiling.blockQ > maxN)
     return "block_q = " + text(tiling.blockQ) +
            " is not a multiple of 16 up to 256 (S^T's wgmma N)";
@@ -691,7 +703,11 @@ BackwardKernels backwardKernels(const Tiling &tiling,
                                 const AttentionShape &shape,
                                 const TargetDescription &target) {
   BackwardKernels kernels;
-  kernels.keyWarps = backwardKernelWarps(tiling.blockKV, tiling.warps);
+  // The wgmma kernel takes the tiling's warps as they are (with dK and
+  // dV split by columns, two warpgroups per 64 keys).
+  kernels.keyWarps = warpgroupBackwardKernel(tiling, shape, target)
+                         ? tiling.warps
+                         : backwardKernelWarps(tiling.blockKV, tiling.warps);
   kernels.queryWarps = backwardKernelWarps(tiling.blockQ, tiling.warps);
   bool async = hasMmaSync16816(target);
   kernels.queryBuffers = backwardStreamBuffers(
@@ -772,14 +788,18 @@ int64_t mlir::fa::backwardRegistersPerThread(const Tiling &tiling,
   // deterministic dQ; 64 tilings): never below ptxas's count where that
   // is under 255, and none it admits spills. block_q counts as the next
   // power of two: 48 x 128 at D = 64 needed 228 registers where 64 x 128
-  // needed 211, and spilled with a causal band. The other kernels (the dQ
+  // needed 211, and spilled with a causal band. With dK and dV split by
+  // columns (D = 256: (D/2 + Dv/2) / 2), ptxas counted 237 where the
+  // estimate is 222, and 254 with a causal band (estimated 254); neither
+  // spilled. The other kernels (the dQ
   // kernel with `deterministic`, the bias gradient's) are mma.sync's: the
   // estimate below, with dK/dV's replaced.
   std::optional<double> warpgroupKeyValue;
   if (warpgroupBackwardKernel(tiling, shape, target)) {
     double queries = double(llvm::PowerOf2Ceil(tiling.blockQ));
     double band = shape.causalOffset || shape.window ? 16 + queries / 2 : 0;
-    warpgroupKeyValue = double(shape.headDim + shape.valueDim) / 2 +
+    warpgroupKeyValue = double(shape.headDim + shape.valueDim) / 2 /
+                            double(warpgroupBackwardColumnSplit(shape)) +
                         2 * queries + 22 + double(tiling.blockKV) / 8 + band +
                         maskLoads + double(target.registerMargin);
   }

@@ -65,6 +65,30 @@ MUTATIONS = [
         new="""  columnBlocks = warpgroupMma;""",
         tests=WGMMA_BACKWARD[2:],
         description="the dQ kernel (deterministic, mma.sync) copies its tiles in wgmma's column blocks and reads them as whole rows"),
+    # Issue 54: D = 256, dK and dV split by columns between two warpgroups.
+    Mutation(
+        name="wgmma-split-same-key-rows",
+        function="BackwardKernel::buildKeyValueGradients",
+        old="""  if (warpgroupMma && columnSplit > 1) {""",
+        new="""  if (false) {""",
+        tests=WGMMA_BACKWARD[3:],
+        description="the second key group's warpgroups take the first's keys"),
+    Mutation(
+        name="wgmma-split-same-columns-read",
+        function="BackwardKernel::warpgroupAccumulate",
+        old="""        math.mul(part, math.constant(width / columnSplit / blockColumns *""",
+        new="""        math.mul(part, math.constant(0 *""",
+        tests=WGMMA_BACKWARD[3:],
+        description="both halves of dK and dV accumulate from the first half's columns of Q_s and dO_s"),
+    Mutation(
+        name="wgmma-split-same-columns-stored",
+        function="BackwardKernel::buildKeyValueGradients",
+        old="""                 f32Constant(b, loc, 1),
+                 math.mul(part, math.constant(valueWidth)));""",
+        new="""                 f32Constant(b, loc, 1),
+                 math.mul(part, math.constant(0)));""",
+        tests=WGMMA_BACKWARD[3:],
+        description="both warpgroups store their half of dV into the first half's columns"),
     # Issue 54: dQ added with atomics from the dK/dV kernel.
     Mutation(
         name="atomic-dq-without-barrier",
@@ -1042,9 +1066,10 @@ private:""",
     Mutation(
         name="backward-kernel-dk-unscaled",
         function="BackwardKernel::buildKeyValueGradients",
-        old="""                 gradKey, batch, kvHead, rowBase, keyLen, scale);""",
+        old="""                 gradKey, batch, kvHead, rowBase, keyLen, scale,
+                 math.mul(part, math.constant(keyWidth)));""",
         new="""                 gradKey, batch, kvHead, rowBase, keyLen,
-                 f32Constant(b, loc, 1));""",
+                 f32Constant(b, loc, 1), math.mul(part, math.constant(keyWidth)));""",
         tests=GPU_BACKWARD,
         description="dK misses the scale (kernel)"),
     Mutation(

@@ -43,10 +43,18 @@ MUTATIONS = [
     Mutation(
         name="wgmma-backward-warps-unchecked",
         function="mlir::fa::whyNoWarpgroupBackwardTiling",
-        old="""  if (tiling.warps != tiling.blockKV / warpKeys)""",
+        old="""  if (tiling.warps != tiling.blockKV / warpKeys * split)""",
         new="""  if (false)""",
         tests=["unittests"],
         description="a tiling whose warps are not block_kv / 16 taken for the wgmma kernel (warpgroups would not own 64 keys)"),
+    Mutation(
+        name="wgmma-backward-split-unshared",
+        function="mlir::fa::backwardRegistersPerThread",
+        old="""    warpgroupKeyValue = double(shape.headDim + shape.valueDim) / 2 /
+                            double(warpgroupBackwardColumnSplit(shape)) +""",
+        new="""    warpgroupKeyValue = double(shape.headDim + shape.valueDim) / 2 +""",
+        tests=["unittests"],
+        description="each warpgroup of a column split counted with all of dK's and dV's columns: no tiling at D = 256"),
     # Issue 53: the causal band in the TMA producer kernel's registers.
     Mutation(
         name="causal-band-counted-again",

@@ -43,7 +43,8 @@ GPU_BACKWARD_ASYNC = [GPU_BACKWARD[i] for i in (2, 3, 4, 6)]
 # The dK/dV kernel on wgmma (sm_90a).
 WGMMA_BACKWARD = [BACKWARD + "gpu-kernel-" + n + ".mlir" for n in
                   ("wgmma-d64-gqa-f16", "wgmma-d128-causal-bf16",
-                   "wgmma-dv64-window-bias-f16")]
+                   "wgmma-dv64-window-bias-f16",
+                   "wgmma-d256-column-split-causal-f16")]
 GPU_BIAS_GRADIENT = [BACKWARD + "gpu-kernel-" + n + ".mlir" for n in
                      ("bias-gradient-batch-broadcast-gqa-f16",
                       "bias-gradient-head-broadcast-window-bf16")]

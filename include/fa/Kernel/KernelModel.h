@@ -330,12 +330,19 @@ WarpgroupRegisters tmaProducerRegisterSplit(const Tiling &tiling,
 /// its tensor map), and the boxes of tmaKeyBoxRows must be whole 128-byte
 /// swizzle atoms (8 rows), so that each lands where the swizzled tile has
 /// its rows.
+/// The warpgroups that share each 64 keys in the backward's wgmma dK/dV
+/// kernel: 1, or 2 where D or Dv is above 128 (each then holds half of dK's
+/// and dV's columns, whose registers one thread could not hold, and forms
+/// S^T and dP^T too: FlashAttention-3's d = 256 split).
+int64_t warpgroupBackwardColumnSplit(const AttentionShape &shape);
+
 /// Why the backward's dK/dV kernel cannot run its matmuls on wgmma with
 /// `tiling` (empty when it can): each warpgroup owns 64 keys of the block
-/// (warps = block_kv / 16, block_kv a multiple of 64), Sᵀ's N is block_q
-/// (a multiple of 16 up to 256: dV's and dK's K steps are 16 queries), and
-/// the tiles are 64-column blocks of the 128-byte swizzle (D and Dv
-/// multiples of 64 up to 256: dK's and dV's N).
+/// (warps = block_kv / 16 times the column split, block_kv a multiple of
+/// 64), Sᵀ's N is block_q (a multiple of 16 up to 256: dV's and dK's K
+/// steps are 16 queries), and the tiles are 64-column blocks of the
+/// 128-byte swizzle (D and Dv multiples of 64 times the column split, up
+/// to 256: dK's and dV's N).
 std::string whyNoWarpgroupBackwardTiling(const Tiling &tiling,
                                          const AttentionShape &shape);
 

@@ -142,8 +142,12 @@ struct BackwardKernel : TileCopier {
   AttentionBackwardOp op;
   int64_t blockQ, blockKV, stages, warps, headDim, valueDim;
   bool allowAsyncCopies;
-  /// The dK/dV kernel's matmuls on wgmma (sm_90a; see "On Hopper" above).
+  /// The dK/dV kernel's matmuls on wgmma (sm_90a; docs/Hopper.md).
   bool warpgroupMma;
+  /// With warpgroupMma, the warpgroups that share each 64 keys, each with
+  /// 1 / columnSplit of dK's and dV's columns
+  /// (warpgroupBackwardColumnSplit).
+  int64_t columnSplit = 1;
   Type elementType, f32;
   Value query, key, value, output, gradOutput, logsumexp, mask, sinks;
   Value gradQuery, gradKey, gradValue, gradMask, gradSinks;
@@ -218,11 +222,13 @@ private:
   /// dV += P^T dO and dK += dS^T Q, A from the packed pairs (the registers
   /// of S^T's accumulator rounded: K step j's A registers are pairs
   /// 4 j .. 4 j + 3), B = dO_s and Q_s M/N-major; waited for.
+  /// With a column split, the warpgroup's `part` of dV's and dK's
+  /// columns.
   std::pair<Value, Value> warpgroupAccumulate(const WarpgroupTiles &tiles,
                                               ArrayRef<Value> probPairs,
                                               ArrayRef<Value> gradScorePairs,
-                                              Value stage, Value gradValues,
-                                              Value gradKeys);
+                                              Value stage, Value part,
+                                              Value gradValues, Value gradKeys);
   /// dQacc[rows of the block] += dS K as dQ^T = K^T dS^T: A = K_s read
   /// M/N-major (transpose_a), B = dS^T_s M/N-major; 64 head-dim rows by
   /// block_q (or a 64-column share of it) per wgmma tile, tiles shared out
@@ -310,9 +316,12 @@ private:
   SmallVector<Value> packPairs(ArrayRef<Value> values);
   /// Stores `factor` acc (rounded) of the warp's fragment rows to
   /// dest[batch, head, rowBase + ..., :], rows below `rowLimit` only.
+  /// (`width` columns of the fragments, from column `columnBase` of dest
+  /// when given.)
   void storeFragments(const Lane &lane, int64_t mTiles, ArrayRef<Value> acc,
                       int64_t width, Value dest, Value batch, Value head,
-                      Value rowBase, Value rowLimit, Value factor);
+                      Value rowBase, Value rowLimit, Value factor,
+                      Value columnBase = Value());
   /// This thread's shared-memory writes so far, ordered before the async
   /// proxy's reads (wgmma) that follow the next barrier.
   void fenceForAsyncProxy() {
@@ -676,11 +685,13 @@ SmallVector<Value> BackwardKernel::packPairs(ArrayRef<Value> values) {
 void BackwardKernel::storeFragments(const Lane &lane, int64_t mTiles,
                                     ArrayRef<Value> acc, int64_t width,
                                     Value dest, Value batch, Value head,
-                                    Value rowBase, Value rowLimit,
-                                    Value factor) {
+                                    Value rowBase, Value rowLimit, Value factor,
+                                    Value columnBase) {
   IndexMath math{b, loc};
   int64_t tiles = width / kMmaN;
   Value pairColumn = math.mul(lane.quad, math.constant(2));
+  if (columnBase)
+    pairColumn = math.add(pairColumn, columnBase);
   auto pairType = VectorType::get({2}, elementType);
   for (int64_t i = 0; i < mTiles; ++i)
     for (int64_t r = 0; r < 2; ++r) {
@@ -867,7 +878,7 @@ BackwardKernel::warpgroupTransposedScores(const WarpgroupTiles &tiles,
 
 std::pair<Value, Value> BackwardKernel::warpgroupAccumulate(
     const WarpgroupTiles &tiles, ArrayRef<Value> probPairs,
-    ArrayRef<Value> gradScorePairs, Value stage, Value gradValues,
+    ArrayRef<Value> gradScorePairs, Value stage, Value part, Value gradValues,
     Value gradKeys) {
   IndexMath math{b, loc};
   constexpr int64_t rowBytes = kSwizzle128RowBytes, stepK = 16;
@@ -875,10 +886,15 @@ std::pair<Value, Value> BackwardKernel::warpgroupAccumulate(
   auto aType = aFragmentType(elementType);
   // 16 queries per step: rows 16 j .. 16 j + 15 of dO_s (Q_s), 2048 bytes
   // further, M/N-major; their 64-column blocks block_q * 128 bytes apart
-  // (the leading byte offset), as the forward kernel reads V.
+  // (the leading byte offset), as the forward kernel reads V. With a
+  // column split, the part's first column block.
+  constexpr int64_t blockColumns = rowBytes / 2;
   auto accumulate = [&](Value acc, ArrayRef<Value> pairs, Value rhs,
                         int64_t width) {
-    Value rhsStart = math.mul(stage, math.constant(blockQ * width * bytes));
+    Value rhsStart = math.add(
+        math.mul(stage, math.constant(blockQ * width * bytes)),
+        math.mul(part, math.constant(width / columnSplit / blockColumns *
+                                     blockQ * rowBytes)));
     for (int64_t step = 0; step < blockQ / stepK; ++step) {
       Value operand =
           arith::ConstantOp::create(b, loc, b.getZeroAttr(aType));
@@ -1086,12 +1102,16 @@ void BackwardKernel::accumulateQueryGradient(const Lane &lane, Value warp,
 void BackwardKernel::buildKeyValueGradients(Value batchSize, Value keyHeads) {
   OpBuilder::InsertionGuard guard(b);
   IndexMath math{b, loc};
-  int64_t kernelWarps = backwardKernelWarps(blockKV, warps);
+  // The wgmma kernel: the tiling's warps, 16 keys each, with a column
+  // split two warpgroups per 64 keys (whyNoWarpgroupBackwardTiling).
+  int64_t kernelWarps =
+      warpgroupMma ? warps : backwardKernelWarps(blockKV, warps);
   threads = kernelWarps * gpu_kernel::kWarpSize;
   // wgmma's tiles are 64-column blocks, each the 128-byte swizzle's; the
   // other kernels' (ldmatrix) rows are whole.
   llvm::SaveAndRestore<bool> tileLayout(columnBlocks, warpgroupMma);
-  int64_t rowsPerWarp = blockKV / kernelWarps, mTiles = rowsPerWarp / kMmaM;
+  int64_t rowsPerWarp = warpgroupMma ? kMmaM : blockKV / kernelWarps;
+  int64_t mTiles = rowsPerWarp / kMmaM;
   int64_t queryTiles = blockQ / kMmaN;
   int64_t buffers = streamBuffers(blockQ);
   bool async = buffers > 1;
@@ -1158,6 +1178,19 @@ void BackwardKernel::buildKeyValueGradients(Value batchSize, Value keyHeads) {
   Value thread = loop.getInductionVar(0);
   Lane lane = laneOf(math, thread, rowsPerWarp);
   Value warp = math.divU(thread, math.constant(gpu_kernel::kWarpSize));
+  // wgmma: warpgroup w holds keys [64 (w / split), 64 (w / split) + 64)
+  // and part w mod split of dK's and dV's columns; its warp i keys
+  // 16 i .. 16 i + 15 of those.
+  Value warpgroup = math.divU(thread, math.constant(kWarpgroupThreads));
+  Value keyGroup = math.divU(warpgroup, math.constant(columnSplit));
+  Value part = math.remU(warpgroup, math.constant(columnSplit));
+  if (warpgroupMma && columnSplit > 1) {
+    constexpr int64_t warpsPerGroup = kWarpgroupThreads / gpu_kernel::kWarpSize;
+    lane.warpRow0 =
+        math.add(math.mul(keyGroup, math.constant(kWgmmaM)),
+                 math.mul(math.remU(warp, math.constant(warpsPerGroup)),
+                          math.constant(kMmaM)));
+  }
   Value zero = math.constant(0), one = math.constant(1);
   copyTile(key, batch, kvHead, col0, cols, blockKV, headDim, keySmem, Value(),
            thread);
@@ -1202,16 +1235,16 @@ void BackwardKernel::buildKeyValueGradients(Value batchSize, Value keyHeads) {
   // dK then dV: mma.sync fragments, or wgmma's two accumulators.
   SmallVector<Value> init(mTiles * (headDim + valueDim) / kMmaN,
                           zeroAccumulator());
-  Value warpgroup = math.divU(thread, math.constant(kWarpgroupThreads));
   if (warpgroupMma)
-    init = {arith::ConstantOp::create(
-                b, loc,
-                b.getZeroAttr(VectorType::get(
-                    {wgmmaAccumulatorRegisters(headDim)}, f32))),
-            arith::ConstantOp::create(
-                b, loc,
-                b.getZeroAttr(VectorType::get(
-                    {wgmmaAccumulatorRegisters(valueDim)}, f32)))};
+    init = {
+        arith::ConstantOp::create(
+            b, loc,
+            b.getZeroAttr(VectorType::get(
+                {wgmmaAccumulatorRegisters(headDim / columnSplit)}, f32))),
+        arith::ConstantOp::create(
+            b, loc,
+            b.getZeroAttr(VectorType::get(
+                {wgmmaAccumulatorRegisters(valueDim / columnSplit)}, f32)))};
   auto iterationLoop = scf::ForOp::create(
       b, loc, zero, iterations, one, init,
       [&](OpBuilder &lb, Location lloc, Value it, ValueRange state) {
@@ -1244,7 +1277,7 @@ void BackwardKernel::buildKeyValueGradients(Value batchSize, Value keyHeads) {
         SmallVector<Value> scores, gradProbs;
         if (warpgroupMma) {
           std::tie(scores, gradProbs) =
-              warpgroupTransposedScores(wgTiles, warpgroup, stage);
+              warpgroupTransposedScores(wgTiles, keyGroup, stage);
         } else {
           scores = warpProduct(lane, mTiles, keySmem, Value(), lane.warpRow0,
                                querySmem, stage, blockQ, headDim);
@@ -1258,14 +1291,20 @@ void BackwardKernel::buildKeyValueGradients(Value batchSize, Value keyHeads) {
         SmallVector<Value> next(state);
         if (warpgroupMma) {
           SmallVector<Value> gradScorePairs = packPairs(gradScores);
+          // One warpgroup of each key group stores dS^T (a split's
+          // warpgroups hold the same).
           if (gradScoreSmem) {
-            storeTransposedGradients(lane, mTiles, gradScorePairs,
-                                     gradScoreSmem);
-            fenceForAsyncProxy();
+            scf::IfOp::create(
+                b, lloc, math.eq(part, zero), [&](OpBuilder &, Location) {
+                  storeTransposedGradients(lane, mTiles, gradScorePairs,
+                                           gradScoreSmem);
+                  fenceForAsyncProxy();
+                  scf::YieldOp::create(b, lloc);
+                });
           }
           std::tie(next[1], next[0]) =
               warpgroupAccumulate(wgTiles, packPairs(probs), gradScorePairs,
-                                  stage, state[1], state[0]);
+                                  stage, part, state[1], state[0]);
           if (gradScoreSmem) {
             gpu::BarrierOp::create(b, lloc);
             warpgroupQueryGradient(wgTiles, lane, warpgroup,
@@ -1304,15 +1343,17 @@ void BackwardKernel::buildKeyValueGradients(Value batchSize, Value keyHeads) {
     llvm::append_range(keys, fragmentsOf(results[1]));
     results = keys;
   }
-  int64_t keyFragments = mTiles * headDim / kMmaN;
+  int64_t keyWidth = headDim / columnSplit, valueWidth = valueDim / columnSplit;
+  int64_t keyFragments = mTiles * keyWidth / kMmaN;
   Value rowBase = math.add(col0, lane.warpRow0);
   storeFragments(lane, mTiles,
-                 ArrayRef<Value>(results).take_front(keyFragments), headDim,
-                 gradKey, batch, kvHead, rowBase, keyLen, scale);
-  storeFragments(lane, mTiles,
-                 ArrayRef<Value>(results).drop_front(keyFragments), valueDim,
-                 gradValue, batch, kvHead, rowBase, keyLen,
-                 f32Constant(b, loc, 1));
+                 ArrayRef<Value>(results).take_front(keyFragments), keyWidth,
+                 gradKey, batch, kvHead, rowBase, keyLen, scale,
+                 math.mul(part, math.constant(keyWidth)));
+  storeFragments(
+      lane, mTiles, ArrayRef<Value>(results).drop_front(keyFragments),
+      valueWidth, gradValue, batch, kvHead, rowBase, keyLen,
+      f32Constant(b, loc, 1), math.mul(part, math.constant(valueWidth)));
 }
 
 void BackwardKernel::buildQueryGradients(Value batchSize, Value queryHeads) {
@@ -1684,6 +1725,8 @@ mlir::fa::distributeAttentionBackward(RewriterBase &rewriter,
           .empty();
   BackwardKernel kernel(op, rewriter, tiling, options.asyncCopies,
                         warpgroupMma);
+  if (warpgroupMma)
+    kernel.columnSplit = warpgroupBackwardColumnSplit(shape);
   SmallVector<Value> results = kernel.build();
   rewriter.replaceOp(op, results);
   return results;

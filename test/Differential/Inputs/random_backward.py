@@ -27,8 +27,10 @@ may round differently in the two orders: those are held to the reference
 at its tolerance.
 
 With --hopper the programs are drawn for sm_90a's dK/dV kernel on wgmma
-(D 64 or 128, Dv 64 or D, 64 keys per warpgroup, one or two warpgroups,
-block_q 16 to 64) and run the same way through
+(D 64, 128 or 256, Dv D or smaller, 64 keys per warpgroup, one or two
+warpgroups of keys, two per 64 keys at D = 256, block_q 16 to 64; a third
+`deterministic` where the mma.sync dQ kernel fits) and run the same way
+through
 fa-cpu-pipeline=gpu-kernel=sm_90a; each must compile to that kernel
 (fa.warpgroup_mma with transpose_a where dQ is added with atomics).
 
@@ -143,14 +145,20 @@ def draw_gpu(seed):
             grad_mask)
 
 
+def column_split(d, dv):
+    """Warpgroups per 64 keys (warpgroupBackwardColumnSplit): 2 where D or
+    Dv is above 128, each with half of dK's and dV's columns."""
+    return 2 if max(d, dv) > 128 else 1
+
+
 def warpgroup_registers(d, dv, bq, bkv, band, mask=False):
     """The wgmma dK/dV kernel's registers (backwardRegistersPerThread on
-    sm_90a): D/2 + Dv/2 + 2 block_q + 22 + block_kv/8, block_q as the next
-    power of two, + 16 + block_q/2 under a causal band or window, + a mask
-    operand's 24."""
+    sm_90a): (D/2 + Dv/2) / split + 2 block_q + 22 + block_kv/8, block_q as
+    the next power of two, + 16 + block_q/2 under a causal band or window,
+    + a mask operand's 24."""
     queries = 1 << (bq - 1).bit_length()
-    return (d / 2 + dv / 2 + 2 * queries + 22 + bkv / 8 +
-            (16 + queries / 2 if band else 0) + (24 if mask else 0))
+    return ((d / 2 + dv / 2) / column_split(d, dv) + 2 * queries + 22 +
+            bkv / 8 + (16 + queries / 2 if band else 0) + (24 if mask else 0))
 
 
 def draw_hopper(seed):
@@ -165,18 +173,21 @@ def draw_hopper(seed):
     # tolerance holds the reference's own rounding.
     nq = rng.randint(1, 130)
     nk = rng.randint(1, 130)
-    d = rng.choice([64, 128])
-    dv = rng.choice([d, d, 64])
+    d = rng.choice([64, 128, 256])
+    # D = 256 splits dK and dV by columns: Dv's half a whole 64-column
+    # block.
+    dv = rng.choice([d, d, 64 if d <= 128 else 128])
     dtype = rng.choice(["f16", "bf16"])
     mask, causal, window = draw_masks(rng, b, hq, nq, nk)
     band = bool(causal or window)
+    split = column_split(d, dv)
     while True:
         bq, bkv = rng.choice([16, 32, 64]), rng.choice([64, 128])
-        warps = bkv // 16
-        # Both dQ forms: the wgmma kernel's and the mma.sync dQ kernel's
-        # (`deterministic`) registers.
-        if (warpgroup_registers(d, dv, bq, bkv, band, bool(mask)) <= 255 and
-                fragment_registers(d, dv, bq, bkv, warps, bool(mask)) <= 255):
+        warps = bkv // 16 * split
+        if (warps <= 16 and
+                warpgroup_registers(d, dv, bq, bkv, band, bool(mask)) *
+                warps * 32 <= 65536 and
+                warpgroup_registers(d, dv, bq, bkv, band, bool(mask)) <= 255):
             break
     stages = rng.choice([1, 2])
     grad_mask = bool(mask) and mask[0] == "bias" and rng.random() < 0.5
@@ -229,8 +240,13 @@ def run_seed(seed, fa_opt, workdir, gpu_kernel=False, hopper=False):
         gpu_case = draw_hopper(seed) if hopper else draw_gpu(seed)
         case = as_case(gpu_case)
         text = sweep.module_text(gpu_case, gpu=True, chip=chip)
-        # Drawn apart, so that the seeds' programs stay what they were.
+        # Drawn apart, so that the seeds' programs stay what they were;
+        # for sm_90a only where the mma.sync dQ kernel fits the tiling too.
         deterministic = random.Random(7919 * seed + 1).random() < 1 / 3
+        if hopper:
+            d, dv, (bq, bkv, warps, _) = gpu_case[6], gpu_case[7], gpu_case[12]
+            deterministic = deterministic and fragment_registers(
+                d, dv, bq, bkv, warps, bool(gpu_case[9])) <= 255
         if deterministic:
             text = text.replace(" tiling = <block_q",
                                 " deterministic tiling = <block_q")
@@ -296,14 +312,19 @@ def run_seed(seed, fa_opt, workdir, gpu_kernel=False, hopper=False):
     if hopper and problems and all(
             p.startswith(TOLERANCE_PROBLEMS) for p in problems):
         # The wgmma kernel missed the unfused reference (or the oracle) at
-        # the dtype's tolerance. Where sm_80's mma.sync kernels, which round
-        # P and dS to the input type at the same points (and are checked
-        # against the reference and the oracle on their own), give the
-        # kernel's numbers, that is the rounding's edge, not the kernel's:
-        # a seed at the edge, reported apart.
+        # the dtype's tolerance. Where the mma.sync backward kernels, which
+        # round P and dS to the input type at the same points (and are
+        # checked against the reference and the oracle on their own), give
+        # the kernel's numbers after the same forward kernel, that is the
+        # rounding's edge, not the kernel's: a seed at the edge, reported
+        # apart.
         host = path + ".mma"
-        problem = run_pipeline(fa_opt, path, "gpu-kernel=sm_80", host)
-        same = problem is None and all(
+        mma_sync = subprocess.run(
+            [fa_opt, path, "--fa-distribute-attention-backward", "-o",
+             path + ".mma.mlir"], capture_output=True, text=True)
+        problem = mma_sync.returncode or run_pipeline(
+            fa_opt, path + ".mma.mlir", f"gpu-kernel={chip}", host)
+        same = not problem and all(
             subprocess.run(
                 [sys.executable, os.path.join(INPUTS, "compare_outputs.py"),
                  out, host, "--rtol", EDGE_RTOL, "--atol", EDGE_ATOL],
@@ -374,7 +395,7 @@ def main():
     if edges:
         print(f"{len(edges)} at the tolerance's edge "
               f"({', '.join(map(str, edges))}): the kernel missed the "
-              "reference or the oracle where sm_80's mma.sync kernels, "
+              "reference or the oracle where the mma.sync backward kernels, "
               "rounding P and dS alike, give its numbers")
     kind = ("backward programs for sm_90a's wgmma kernel" if args.hopper
             else "backward programs for the GPU kernels" if args.gpu_kernel

@@ -126,13 +126,16 @@ WGMMA_CASES = [
      "D = 128, causal bottom-right with Nq < Nk, bf16, 16 x 128 (fa-select-tiles' causal D = 128 tile): dQ^T's two 64-row tiles, one per warpgroup"),
     ("wgmma-dv64-window-bias-f16", 2, 2, 1, 45, 77, 128, 64, "f16", ("bias", (2, 1, 45, 77)), None, (9, 4, "top_left"), (32, 64, 4, 1),
      "D = 128, Dv = 64, one warpgroup, one stage (synchronous copies), a sliding window and a bias broadcast over heads, MQA: dQ^T's two tiles both by the one warpgroup"),
+    ("wgmma-d256-column-split-causal-f16", 1, 4, 2, 40, 70, 256, 256, "f16", None, "bottom_right", None, (32, 64, 8, 2),
+     "D = 256: two warpgroups per 64 keys, each forming S^T and dP^T and holding half of dK's and dV's columns, the first storing dS^T; dQ^T's four 64-row tiles two per warpgroup; causal, GQA, tails"),
 ]
 
 
 # Cases whose tiling fits only the atomic dQ: with `deterministic` the dQ
-# kernel (mma.sync, 16 rows of 128 keys at D = 128) needs about 284
-# registers, and fa-select-tiles refuses the tiling written on the op.
-ATOMIC_ONLY = {"wgmma-d128-causal-bf16"}
+# kernel (mma.sync) needs about 284 registers at 16 rows of 128 keys and
+# D = 128, and more at D = 256, and fa-select-tiles refuses the tiling
+# written on the op.
+ATOMIC_ONLY = {"wgmma-d128-causal-bf16", "wgmma-d256-column-split-causal-f16"}
 
 
 def module_text(case, gpu=False, chip="sm_80"):
@@ -314,6 +317,10 @@ def gpu_run_lines(case, bq, bkv, warps, stages, rtol, atol, chip="sm_80"):
     # dK/dV streams Q and dO (block_q rows), dQ streams K and V.
     key_stream = (bq, 32 * kernel_warps(bkv))
     query_stream = (bkv, 32 * kernel_warps(bq))
+    # D or Dv above 128: two warpgroups per 64 keys, each with half of dK's
+    # and dV's columns (warpgroupBackwardColumnSplit).
+    split = 2 if max(d, dv) > 128 else 1
+
     def wgmma_kernel(prefix):
         # S^T and dP^T from shared memory, then dV and dK with A from
         # registers (B M/N-major), each chain waited for.
@@ -326,8 +333,8 @@ def gpu_run_lines(case, bq, bkv, warps, stages, rtol, atol, chip="sm_80"):
         if prefix == "CHECK":
             # dS^T to shared memory, fenced for the async proxy (dQ's B).
             text += "// CHECK: nvvm.fence.proxy\n"
-        text += (f"// {prefix}: fa.warpgroup_mma {{{{.*}}}} {{transpose_b}} : vector<{dv // 2}xf32>, vector<4x2x{dtype}>\n"
-                 f"// {prefix}: fa.warpgroup_mma {{{{.*}}}} {{transpose_b}} : vector<{d // 2}xf32>, vector<4x2x{dtype}>\n"
+        text += (f"// {prefix}: fa.warpgroup_mma {{{{.*}}}} {{transpose_b}} : vector<{dv // 2 // split}xf32>, vector<4x2x{dtype}>\n"
+                 f"// {prefix}: fa.warpgroup_mma {{{{.*}}}} {{transpose_b}} : vector<{d // 2 // split}xf32>, vector<4x2x{dtype}>\n"
                  f"// {prefix}: fa.warpgroup_mma_wait\n")
         return text
     for prefix in ("CHECK", "FIXED") if fixed else ("CHECK",):

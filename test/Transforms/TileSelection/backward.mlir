@@ -21,10 +21,11 @@
 // SM90A: "pass":"backward"{{.*}}"dtype":"bf16",{{.*}}"block_q":32,"block_kv":128,"warps":8,"stages":2,{{.*}}"smem_bytes":114688,{{.*}}"regs_per_thread_est":230,{{.*}}"gpu_kernel":"backward-wgmma"
 // @atomic (causal, atomic dQ): 32 x 128, 198 registers, 64 KiB.
 // SM90A: "pass":"backward"{{.*}}"block_q":32,"block_kv":128,"warps":8,"stages":2,{{.*}}"smem_bytes":65536,{{.*}}"regs_per_thread_est":198,{{.*}}"gpu_kernel":"backward-wgmma"
-// @d160: D = 160 is no multiple of 64; mma.sync's tiling, and the report
-// says why.
+// @d160: above 128, dK and dV would split by columns between two
+// warpgroups, and 80 columns are no whole 64-column blocks; mma.sync's
+// tiling, and the report says why.
 // SM90A: "pass":"backward"{{.*}}"d":160,{{.*}}"gpu_kernel":"backward-mma.sync"
-// SM90A-SAME: no tiling fits the dK/dV kernel on wgmma (D = 160 is not a multiple of 64 up to 256 (64-column swizzle blocks; dK's and dV's wgmma N)): mma.sync's
+// SM90A-SAME: no tiling fits the dK/dV kernel on wgmma (D = 160 is not a multiple of 128 up to 256 (64-column swizzle blocks in each warpgroup's half of dK and dV; dK's and dV's wgmma N)): mma.sync's
 
 // d = 64, f16 on sm_90, `deterministic` (dQ in a kernel of its own):
 // 64 x 128, a warp per 16 keys, two cp.async stages (a 128-query block's

@@ -1179,34 +1179,42 @@ TileSelection selectBackwardTilesFor(const AttentionShape &shape,
     stageCounts.push_back(2);
   for (int64_t blockQ : sizes) {
     for (int64_t blockKV : sizes) {
-      for (int64_t stages : stageCounts) {
-        Tiling tiling;
-        tiling.blockQ = capped(blockQ, shape.queryLen);
-        tiling.blockKV = capped(blockKV, shape.keyLen);
-        // One warp per 16 keys of the dK/dV kernel's block (each owns one
-        // fragment tile of keys), at most 8.
-        tiling.warps = target.isGPU() ? std::max<int64_t>(
-                                            1, std::min<int64_t>(
-                                                   8, tiling.blockKV / 16))
-                                      : 1;
-        tiling.stages = stages;
-        ++considered;
-        TileCosts costs = evaluateBackwardTiling(tiling, shape, target);
-        if (costs.occupancyBlocksPerSM == 0)
-          continue;
-        // On sm_90a the tilings whose dK/dV kernel runs on wgmma first.
-        auto key = [&](const Tiling &t) {
-          return std::make_tuple(warpgroupBackwardKernel(t, shape, target),
-                                 t.blockQ * t.blockKV, t.blockKV, t.stages);
-        };
-        if (best && key(tiling) <= key(best->tiling))
-          continue;
-        TileDecision decision;
-        decision.tiling = tiling;
-        decision.costs = costs;
-        decision.policy = TilePolicy::FA2;
-        best = decision;
-      }
+      // One warp per 16 keys of the dK/dV kernel's block (each owns one
+      // fragment tile of keys), at most 8; on sm_90a also the wgmma
+      // kernel's with dK and dV split by columns (two warpgroups per 64
+      // keys), where its head dims need it.
+      int64_t cappedKV = capped(blockKV, shape.keyLen);
+      llvm::SmallVector<int64_t, 2> warpCounts = {
+          target.isGPU()
+              ? std::max<int64_t>(1, std::min<int64_t>(8, cappedKV / 16))
+              : 1};
+      int64_t split = warpgroupBackwardColumnSplit(shape);
+      if (hasWarpgroupMma(target) && split > 1)
+        warpCounts.push_back(cappedKV / 16 * split);
+      for (int64_t stages : stageCounts)
+        for (int64_t warps : warpCounts) {
+          Tiling tiling;
+          tiling.blockQ = capped(blockQ, shape.queryLen);
+          tiling.blockKV = cappedKV;
+          tiling.warps = warps;
+          tiling.stages = stages;
+          ++considered;
+          TileCosts costs = evaluateBackwardTiling(tiling, shape, target);
+          if (costs.occupancyBlocksPerSM == 0)
+            continue;
+          // On sm_90a the tilings whose dK/dV kernel runs on wgmma first.
+          auto key = [&](const Tiling &t) {
+            return std::make_tuple(warpgroupBackwardKernel(t, shape, target),
+                                   t.blockQ * t.blockKV, t.blockKV, t.stages);
+          };
+          if (best && key(tiling) <= key(best->tiling))
+            continue;
+          TileDecision decision;
+          decision.tiling = tiling;
+          decision.costs = costs;
+          decision.policy = TilePolicy::FA2;
+          best = decision;
+        }
     }
   }
   if (!best && !target.isGPU()) {
