@@ -49,5 +49,5 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # The sanitized tools run slower: a longer per-test time
 # limit (test/time_limit.py) than the plain run's 600 s.
 export FA_TEST_TIMEOUT=${FA_TEST_TIMEOUT:-1200}
-FA_BUILD_DIR="$build" FA_LIT_FILTER_OUT='Plugin|downstream-package|random-backward-kernel|random-programs-hopper|Sweep/|hopper-lengths' \
+FA_BUILD_DIR="$build" FA_LIT_FILTER_OUT='Plugin|downstream-package|random-backward-kernel|random-backward-hopper|random-programs-hopper|Sweep/|hopper-lengths' \
   exec "$root/scripts/test.sh"

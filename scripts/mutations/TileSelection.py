@@ -3,6 +3,14 @@ The fields of an entry: scripts/mutations/__init__.py."""
 from . import Mutation
 
 MUTATIONS = [
+    # Issue 54: D = 256 with fewer query rows than a warpgroup on sm_90a.
+    Mutation(
+        name="few-queries-no-warpgroup-block",
+        function="selectFA2",
+        old="""  bool pastRows = !best && wgmmaCapable;""",
+        new="""  bool pastRows = false;""",
+        tests=["test/Transforms/TileSelection/hopper-few-queries.mlir"],
+        description="no tiling for D = 256 with fewer query rows than a warpgroup, where one 64-row block past them fits"),
     # Issue 54: the deterministic kernels where the atomic ones do not fit.
     Mutation(
         name="backward-no-deterministic-fallback",

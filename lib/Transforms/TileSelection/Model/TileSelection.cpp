@@ -512,11 +512,14 @@ TileSelection selectFA2(const AttentionShape &shape,
   std::optional<TileDecision> best;
   double bestRankCost = 0;
   int64_t considered = 0, fitting = 0;
+  // Query blocks at most the rows there are (rounded to the granule),
+  // unless no such tile fits (below).
+  bool clampQueries = true;
   auto search = [&](llvm::ArrayRef<int64_t> querySizes,
                     llvm::ArrayRef<int64_t> keySizes) {
     llvm::SmallVector<int64_t> queryBlocks, keyBlocks;
     for (int64_t size : querySizes) {
-      int64_t q = clampTo(size, shape.queryLen);
+      int64_t q = clampQueries ? clampTo(size, shape.queryLen) : size;
       if (!llvm::is_contained(queryBlocks, q))
         queryBlocks.push_back(q);
     }
@@ -643,6 +646,16 @@ TileSelection selectFA2(const AttentionShape &shape,
   bool widened = !best;
   if (widened)
     search(kBlockSizes, kBlockSizes);
+  // Fewer query rows than a warpgroup's 64 where only the wgmma kernel's
+  // registers fit (D = 256: O alone is 128 registers in mma.sync's 16-row
+  // warps): one 64-row block, its rows past Nq zero-filled and masked as
+  // in any tail block.
+  bool pastRows = !best && wgmmaCapable;
+  if (pastRows) {
+    clampQueries = false;
+    constexpr int64_t oneWarpgroup[] = {64};
+    search(oneWarpgroup, kWarpgroupKeyBlockSizes);
+  }
   TileSelection result;
   if (!best)
     return result;
@@ -650,7 +663,11 @@ TileSelection selectFA2(const AttentionShape &shape,
   std::string why;
   llvm::raw_string_ostream os(why);
   os << "fa2 searched " << considered << " candidates"
-     << (widened          ? " (16 to 256, as no 64/128 tile fits)"
+     << (pastRows
+             ? " (64-row blocks past the " + std::to_string(shape.queryLen) +
+                   " query rows, as no tile of at most that many rows "
+                   "fits)"
+         : widened        ? " (16 to 256, as no 64/128 tile fits)"
          : warpgroupTiles ? " ({64, 128, 192} x {32, 64, 80, 128, 176, 192})"
          : mmaCapable     ? " ({64, 128} x {32, 64, 128})"
                           : " ({64, 128} x {64, 128})")
