@@ -161,6 +161,17 @@ def warpgroup_registers(d, dv, bq, bkv, band, mask=False):
             bkv / 8 + (16 + queries / 2 if band else 0) + (24 if mask else 0))
 
 
+def bias_gradient_registers(bq, bkv, warps):
+    """The mma.sync bias-gradient kernel's registers, which the backward
+    model counts beside the dK/dV kernel wherever a mask operand is
+    (backwardRegistersPerThread): 3 block_kv / 2 per 16-row fragment tile
+    of the block's query rows, + 60, + the mask's 24."""
+    w = warps
+    while w > 1 and bq % (16 * w):
+        w -= 1
+    return max(1, bq // (16 * w)) * 1.5 * bkv + 60 + 24
+
+
 def draw_hopper(seed):
     """One backward case (a GPU_CASES tuple) for sm_90a's wgmma dK/dV
     kernel, from `seed`."""
@@ -184,10 +195,10 @@ def draw_hopper(seed):
     while True:
         bq, bkv = rng.choice([16, 32, 64]), rng.choice([64, 128])
         warps = bkv // 16 * split
-        if (warps <= 16 and
-                warpgroup_registers(d, dv, bq, bkv, band, bool(mask)) *
-                warps * 32 <= 65536 and
-                warpgroup_registers(d, dv, bq, bkv, band, bool(mask)) <= 255):
+        registers = warpgroup_registers(d, dv, bq, bkv, band, bool(mask))
+        if (warps <= 16 and registers * warps * 32 <= 65536 and
+                registers <= 255 and
+                (not mask or bias_gradient_registers(bq, bkv, warps) <= 255)):
             break
     stages = rng.choice([1, 2])
     grad_mask = bool(mask) and mask[0] == "bias" and rng.random() < 0.5
