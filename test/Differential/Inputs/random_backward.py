@@ -115,15 +115,36 @@ def fragment_registers(d, dv, bq, bkv, warps, mask=False):
                    24 if mask else 0)
 
 
+def draw_heads_and_lengths(rng, longest):
+    """(B, Hq, Hkv, Nq, Nk): GQA and MQA groups, lengths up to `longest`."""
+    b = rng.choice([1, 1, 2])
+    hkv = rng.choice([1, 2])
+    hq = hkv * rng.choice([1, 1, 2, 4])
+    nq = rng.randint(1, longest)
+    nk = rng.randint(1, longest)
+    return b, hq, hkv, nq, nk
+
+
+def finish_gpu_case(rng, seed, sizes, mask, causal, window, tile, what):
+    """A GPU_CASES tuple from the drawn sizes (B, Hq, Hkv, Nq, Nk, D, Dv,
+    dtype), masks and tile (block_q, block_kv, warps): the stages drawn
+    last, and half of the biases asking for their gradient, which the
+    kernels compute for biases not broadcast over rows or keys (those dims
+    are full then)."""
+    b, hq, hkv, nq, nk, d, dv, dtype = sizes
+    stages = rng.choice([1, 2])
+    grad_mask = bool(mask) and mask[0] == "bias" and rng.random() < 0.5
+    if grad_mask:
+        mask = ("bias", mask[1][:2] + (nq, nk))
+    return (f"seed{seed}", b, hq, hkv, nq, nk, d, dv, dtype, mask, causal,
+            window, tile + (stages,), what, grad_mask)
+
+
 def draw_gpu(seed):
     """One backward case (a make_backward_sweep.GPU_CASES tuple) for the GPU
     kernels, from `seed`."""
     rng = random.Random(seed)
-    b = rng.choice([1, 1, 2])
-    hkv = rng.choice([1, 2])
-    hq = hkv * rng.choice([1, 1, 2, 4])
-    nq = rng.randint(1, 90)
-    nk = rng.randint(1, 90)
+    b, hq, hkv, nq, nk = draw_heads_and_lengths(rng, 90)
     d = rng.choice([16, 32, 64])
     dv = rng.choice([d, d, 16, 32])
     dtype = rng.choice(["f16", "bf16"])
@@ -133,16 +154,10 @@ def draw_gpu(seed):
         warps = rng.choice([1, 2, 4])
         if fragment_registers(d, dv, bq, bkv, warps, bool(mask)) <= 255:
             break
-    stages = rng.choice([1, 2])
-    # Half of the biases ask for their gradient, which the kernels compute
-    # for biases not broadcast over rows or keys: those dims are full then.
-    grad_mask = bool(mask) and mask[0] == "bias" and rng.random() < 0.5
-    if grad_mask:
-        mask = ("bias", mask[1][:2] + (nq, nk))
-    return (f"seed{seed}", b, hq, hkv, nq, nk, d, dv, dtype, mask, causal,
-            window, (bq, bkv, warps, stages),
-            f"random backward program of seed {seed} for the GPU kernels",
-            grad_mask)
+    return finish_gpu_case(rng, seed, (b, hq, hkv, nq, nk, d, dv, dtype),
+                           mask, causal, window, (bq, bkv, warps),
+                           f"random backward program of seed {seed} for the "
+                           "GPU kernels")
 
 
 def column_split(d, dv):
@@ -176,14 +191,10 @@ def draw_hopper(seed):
     """One backward case (a GPU_CASES tuple) for sm_90a's wgmma dK/dV
     kernel, from `seed`."""
     rng = random.Random(seed)
-    b = rng.choice([1, 1, 2])
-    hkv = rng.choice([1, 2])
-    hq = hkv * rng.choice([1, 1, 2, 4])
     # Up to two 64-key blocks or one of 128 and a tail; 130 keys keep the
     # keys' ramp (make_tiling_sweep's K[j, 0] += 0.08 j) where f16's
     # tolerance holds the reference's own rounding.
-    nq = rng.randint(1, 130)
-    nk = rng.randint(1, 130)
+    b, hq, hkv, nq, nk = draw_heads_and_lengths(rng, 130)
     d = rng.choice([64, 128, 256])
     # D = 256 splits dK and dV by columns: Dv's half a whole 64-column
     # block.
@@ -200,14 +211,10 @@ def draw_hopper(seed):
                 registers <= 255 and
                 (not mask or bias_gradient_registers(bq, bkv, warps) <= 255)):
             break
-    stages = rng.choice([1, 2])
-    grad_mask = bool(mask) and mask[0] == "bias" and rng.random() < 0.5
-    if grad_mask:
-        mask = ("bias", mask[1][:2] + (nq, nk))
-    return (f"seed{seed}", b, hq, hkv, nq, nk, d, dv, dtype, mask, causal,
-            window, (bq, bkv, warps, stages),
-            f"random backward program of seed {seed} for sm_90a's wgmma kernel",
-            grad_mask)
+    return finish_gpu_case(rng, seed, (b, hq, hkv, nq, nk, d, dv, dtype),
+                           mask, causal, window, (bq, bkv, warps),
+                           f"random backward program of seed {seed} for "
+                           "sm_90a's wgmma kernel")
 
 
 def as_case(gpu_case):

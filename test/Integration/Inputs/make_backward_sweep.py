@@ -342,30 +342,21 @@ def gpu_run_lines(case, bq, bkv, warps, stages, rtol, atol, chip="sm_80"):
                      f"// {prefix}: scf.forall\n// {prefix}: vector.reduction <add>\n")
         if wgmma:
             lines.append(wgmma_kernel(prefix))
-            if prefix == "CHECK":
-                # dQ^T = K^T dS^T once every warpgroup's dS^T is stored,
-                # both M/N-major; the sums added with atomics.
-                lines.append("// CHECK: gpu.barrier\n"
-                             "// CHECK: fa.warpgroup_mma {{.*}} {ignore_accumulator, transpose_a, transpose_b}\n"
-                             "// CHECK: fa.warpgroup_mma_wait\n"
-                             "// CHECK: memref.atomic_rmw addf\n"
-                             "// CHECK: scf.forall\n// CHECK: arith.truncf\n")
-            else:
-                lines.append(gradient_kernel(prefix, *query_stream))
-            if bias:
-                lines.append(f"// {prefix}: scf.forall\n// {prefix}: gpu.barrier\n"
-                             f"// {prefix}: nvgpu.mma.sync\n// {prefix}: math.exp\n"
-                             f"// {prefix}: memref.store\n")
-            lines.append(f"// {prefix}-NOT: fa.attention_backward\n// {prefix}: func.func @fill\n")
-            continue
-        lines.append(gradient_kernel(prefix, *key_stream))
+            # dQ^T = K^T dS^T once every warpgroup's dS^T is stored, both
+            # M/N-major; the sums added with atomics.
+            dq_product = ("// CHECK: gpu.barrier\n"
+                          "// CHECK: fa.warpgroup_mma {{.*}} {ignore_accumulator, transpose_a, transpose_b}\n"
+                          "// CHECK: fa.warpgroup_mma_wait\n")
+        else:
+            lines.append(gradient_kernel(prefix, *key_stream))
+            # dS^T through shared memory, read back transposed.
+            dq_product = ("// CHECK: gpu.barrier\n"
+                          "// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true}\n"
+                          "// CHECK: nvgpu.mma.sync\n")
         if prefix == "CHECK":
-            # dS^T through shared memory, read back transposed; the sums
-            # added with atomics, then rounded by a kernel of their own.
-            lines.append("// CHECK: gpu.barrier\n"
-                         "// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true}\n"
-                         "// CHECK: nvgpu.mma.sync\n"
-                         "// CHECK: memref.atomic_rmw addf\n"
+            # The sums added with atomics, then rounded by a kernel of
+            # their own.
+            lines.append(dq_product + "// CHECK: memref.atomic_rmw addf\n"
                          "// CHECK: scf.forall\n// CHECK: arith.truncf\n")
         else:
             lines.append(gradient_kernel(prefix, *query_stream))
