@@ -208,11 +208,6 @@ private:
     Value key, value, query, gradOutput, gradScore;
     int64_t gradScoreWidth = 0;
   };
-  /// The descriptor of the operand at byte `byteBase` + `byteOffset` of its
-  /// buffer, 128-byte swizzle: the base's descriptor plus a constant, which
-  /// the GPU lowering issues as an immediate (WarpgroupMmaToNVVM.cpp).
-  Value warpgroupDescriptor(Value byteBase, int64_t byteOffset,
-                            int64_t leading, int64_t stride);
   /// S^T = K Q^T and dP^T = V dO^T of the warpgroup's 64 keys, waited for,
   /// as the mma.sync fragments transposedProbabilities reads (one per 8
   /// queries: wgmma's accumulator layout is mma.sync's, fragmentsOf).
@@ -231,8 +226,8 @@ private:
                                               Value gradValues, Value gradKeys);
   /// dQacc[rows of the block] += dS K as dQ^T = K^T dS^T: A = K_s read
   /// M/N-major (transpose_a), B = dS^T_s M/N-major; 64 head-dim rows by
-  /// block_q (or a 64-column share of it) per wgmma tile, tiles shared out
-  /// over the warpgroups, each element added with an f32 atomic.
+  /// block_q per wgmma tile, tiles shared out over the warpgroups, each
+  /// element added with an f32 atomic.
   void warpgroupQueryGradient(const WarpgroupTiles &tiles, const Lane &lane,
                               Value warpgroup, int64_t warpgroups, Value batch,
                               Value head, Value row0);
@@ -798,26 +793,6 @@ Value BackwardKernel::flatTile(Value tile) {
                                          ArrayRef<ReassociationIndices>{all});
 }
 
-Value BackwardKernel::warpgroupDescriptor(Value byteBase, int64_t byteOffset,
-                                          int64_t leading, int64_t stride) {
-  std::optional<uint64_t> fields = encodeWgmmaDescriptor(
-      WgmmaDescriptor{0, leading, stride, 0, WgmmaSwizzle::Bytes128});
-  assert(fields && "the kernel's strides fit a descriptor");
-  IndexMath math{b, loc};
-  Value start = arith::IndexCastUIOp::create(
-      b, loc, b.getI64Type(), math.divU(byteBase, math.constant(16)));
-  Value descriptor = arith::OrIOp::create(
-      b, loc,
-      arith::ConstantIntOp::create(b, loc, static_cast<int64_t>(*fields), 64),
-      start);
-  if (byteOffset == 0)
-    return descriptor;
-  assert(byteOffset % 16 == 0 && "descriptors count 16-byte units");
-  return arith::AddIOp::create(
-      b, loc, descriptor,
-      arith::ConstantIntOp::create(b, loc, byteOffset / 16, 64));
-}
-
 SmallVector<Value> BackwardKernel::fragmentsOf(Value accumulator) {
   int64_t registers =
       cast<VectorType>(accumulator.getType()).getNumElements();
@@ -856,10 +831,10 @@ BackwardKernel::warpgroupTransposedScores(const WarpgroupTiles &tiles,
       int64_t column = step * stepK;
       int64_t within = (column % blockColumns) * bytes;
       int64_t columnBlock = column / blockColumns;
-      Value lhsDesc = warpgroupDescriptor(
+      Value lhsDesc = wgmmaDescriptor(b, loc, 
           keyStart, columnBlock * blockKV * rowBytes + within,
           /*leading=*/16, /*stride=*/8 * rowBytes);
-      Value rhsDesc = warpgroupDescriptor(
+      Value rhsDesc = wgmmaDescriptor(b, loc, 
           rhsStart, columnBlock * blockQ * rowBytes + within,
           /*leading=*/16, /*stride=*/8 * rowBytes);
       acc = WarpgroupMmaOp::create(b, loc, type, acc, lhsDesc, lhs, rhsDesc,
@@ -901,7 +876,7 @@ std::pair<Value, Value> BackwardKernel::warpgroupAccumulate(
       for (int64_t i = 0; i < 4; ++i)
         operand = vector::InsertOp::create(b, loc, pairs[4 * step + i],
                                            operand, ArrayRef<int64_t>{i});
-      Value rhsDesc = warpgroupDescriptor(rhsStart, step * stepK * rowBytes,
+      Value rhsDesc = wgmmaDescriptor(b, loc, rhsStart, step * stepK * rowBytes,
                                           /*leading=*/blockQ * rowBytes,
                                           /*stride=*/8 * rowBytes);
       acc = WarpgroupMmaOp::create(b, loc, acc.getType(), acc, operand,
@@ -924,19 +899,14 @@ void BackwardKernel::warpgroupQueryGradient(const WarpgroupTiles &tiles,
                                             Value head, Value row0) {
   IndexMath math{b, loc};
   constexpr int64_t rowBytes = kSwizzle128RowBytes, stepK = 16;
-  constexpr int64_t blockColumns = rowBytes / 2;
-  // dQ^T's 64-row tiles (head-dim columns of dQ) by the block's queries;
-  // where there are fewer tiles than warpgroups, the queries split into
-  // 64-column shares (whole swizzle blocks of dS^T_s) as far as they go.
-  int64_t rowTiles = headDim / kWgmmaM;
-  int64_t shares = 1;
-  while (rowTiles * shares * 2 <= warpgroups &&
-         (blockQ / (shares * 2)) % blockColumns == 0)
-    shares *= 2;
-  int64_t columns = blockQ / shares;
-  int64_t tiles_ = rowTiles * shares;
-  int64_t perWarpgroup = llvm::divideCeil(tiles_, warpgroups);
-  auto type = VectorType::get({wgmmaAccumulatorRegisters(columns)}, f32);
+  // dQ^T's 64-row tiles (64 head-dim columns of dQ each) by all the
+  // block's queries. Fewer tiles than warpgroups happens only at D = 64
+  // with two warpgroups, where splitting the queries into whole 64-column
+  // swizzle blocks would need block_q = 128, which no register budget
+  // admits: the spare warpgroup computes the last tile again.
+  int64_t tileCount = headDim / kWgmmaM;
+  int64_t perWarpgroup = llvm::divideCeil(tileCount, warpgroups);
+  auto type = VectorType::get({wgmmaAccumulatorRegisters(blockQ)}, f32);
   Value pairColumn = math.mul(lane.quad, math.constant(2));
   // The row of the thread's registers within its warpgroup's 64: the
   // warp's 16, then g and g + 8.
@@ -950,23 +920,19 @@ void BackwardKernel::warpgroupQueryGradient(const WarpgroupTiles &tiles,
   // past the last tile computes the last one again and adds nothing.
   for (int64_t k = 0; k < perWarpgroup; ++k) {
     Value tile = math.addConstant(warpgroup, k * warpgroups);
-    Value adds = math.lt(tile, math.constant(tiles_));
-    tile = math.min(tile, math.constant(tiles_ - 1));
-    Value rowTile = math.divU(tile, math.constant(shares));
-    Value share = math.remU(tile, math.constant(shares));
-    // K^T: column block rowTile of K_s, M/N-major (64 head-dim columns per
-    // 128-byte row), 16 keys (rows) per step. dS^T: column block
-    // `share * columns / 64` of dS^T_s, 16 keys per step; its column blocks
-    // block_kv * 128 bytes apart.
-    Value keyStart = math.mul(rowTile, math.constant(blockKV * rowBytes));
-    Value gradStart = math.mul(
-        share, math.constant(columns / blockColumns * blockKV * rowBytes));
+    Value adds = math.lt(tile, math.constant(tileCount));
+    tile = math.min(tile, math.constant(tileCount - 1));
+    // K^T: column block `tile` of K_s, M/N-major (64 head-dim columns per
+    // 128-byte row), 16 keys (rows) per step. dS^T_s from its start, 16
+    // keys per step; its column blocks block_kv * 128 bytes apart.
+    Value keyStart = math.mul(tile, math.constant(blockKV * rowBytes));
+    Value gradStart = math.constant(0);
     Value acc = arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
     for (int64_t step = 0; step < blockKV / stepK; ++step) {
-      Value keyDesc = warpgroupDescriptor(keyStart, step * stepK * rowBytes,
+      Value keyDesc = wgmmaDescriptor(b, loc, keyStart, step * stepK * rowBytes,
                                           /*leading=*/blockKV * rowBytes,
                                           /*stride=*/8 * rowBytes);
-      Value gradDesc = warpgroupDescriptor(gradStart, step * stepK * rowBytes,
+      Value gradDesc = wgmmaDescriptor(b, loc, gradStart, step * stepK * rowBytes,
                                            /*leading=*/blockKV * rowBytes,
                                            /*stride=*/8 * rowBytes);
       acc = WarpgroupMmaOp::create(b, loc, type, acc, keyDesc, tiles.key,
@@ -977,14 +943,12 @@ void BackwardKernel::warpgroupQueryGradient(const WarpgroupTiles &tiles,
                 .getResult();
     }
     acc = WarpgroupMmaWaitOp::create(b, loc, ValueRange{acc}, 0).getResult(0);
-    // Register 4 c + 2 h + j: head-dim column 64 rowTile + warpRow + 8 h,
-    // query share * columns + 8 c + 2 q + j.
-    Value dimension = math.add(math.mul(rowTile, math.constant(kWgmmaM)),
-                               warpRow);
-    Value firstQuery =
-        math.add(row0, math.add(math.mul(share, math.constant(columns)),
-                                pairColumn));
-    for (int64_t c = 0; c < columns / kMmaN; ++c)
+    // Register 4 c + 2 h + j: head-dim column 64 tile + warpRow + 8 h,
+    // query 8 c + 2 q + j.
+    Value dimension =
+        math.add(math.mul(tile, math.constant(kWgmmaM)), warpRow);
+    Value firstQuery = math.add(row0, pairColumn);
+    for (int64_t c = 0; c < blockQ / kMmaN; ++c)
       for (int64_t j = 0; j < 2; ++j) {
         Value row = math.addConstant(firstQuery, c * kMmaN + j);
         Value inRange =

@@ -14,6 +14,7 @@
 
 #include "Common/IndexMath.h"
 #include "KernelSupport.h"
+#include "fa/Kernel/WarpgroupLayout.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -138,6 +139,34 @@ inline SmallVector<Value> combineOverQuad(OpBuilder &b, Location loc,
       result[i] = arith::getReductionOp(kind, b, loc, result[i], theirs[i]);
   }
   return result;
+}
+
+/// The wgmma descriptor (fa.warpgroup_mma's contract: start addresses count
+/// from the operand's one-dimensional buffer) of the operand at byte
+/// `byteBase` + `byteOffset` of its buffer, with the given leading and
+/// stride byte offsets and swizzle. It is written as the descriptor of
+/// `byteBase` plus a constant: the GPU lowering issues the constant as an
+/// immediate of the wgmma's PTX, so the steps of a tile share one live
+/// base (WarpgroupMmaToNVVM.cpp). Shared by the forward's and the
+/// backward's wgmma kernels.
+inline Value wgmmaDescriptor(OpBuilder &b, Location loc, Value byteBase,
+                             int64_t byteOffset, int64_t leading,
+                             int64_t stride,
+                             WgmmaSwizzle swizzle = WgmmaSwizzle::Bytes128) {
+  std::optional<uint64_t> fields =
+      encodeWgmmaDescriptor(WgmmaDescriptor{0, leading, stride, 0, swizzle});
+  assert(fields && "the kernel's strides fit a descriptor");
+  IndexMath math{b, loc};
+  Value start = arith::IndexCastUIOp::create(
+      b, loc, b.getI64Type(), math.divU(byteBase, math.constant(16)));
+  Value fixed =
+      arith::ConstantIntOp::create(b, loc, static_cast<int64_t>(*fields), 64);
+  Value base = arith::OrIOp::create(b, loc, fixed, start);
+  if (byteOffset == 0)
+    return base;
+  assert(byteOffset % 16 == 0 && "descriptors count 16-byte units");
+  return arith::AddIOp::create(
+      b, loc, base, arith::ConstantIntOp::create(b, loc, byteOffset / 16, 64));
 }
 
 } // namespace mlir::fa::gpu_kernel

@@ -133,18 +133,13 @@ private:
   static constexpr size_t kCarriedPairs = 5;
   /// The tile as one dimension of elements, what descriptors address.
   Value flat(Value tile);
-  /// A descriptor of the operand at `byteOffset` of its buffer, with the
-  /// given leading and stride byte offsets, in the 128-byte swizzle (the
-  /// tiles TMA and the copies write) or unswizzled (P_s).
-  Value descriptor(Value byteOffset, int64_t leading, int64_t stride,
-                   WgmmaSwizzle swizzle = WgmmaSwizzle::Bytes128);
-  /// The same at `byteBase` + `byteOffset` (a multiple of 16), written as
-  /// the descriptor of `byteBase` plus a constant: the GPU lowering issues
-  /// the constant as an immediate of the wgmma's PTX, and the steps of a
-  /// tile share one live base (WarpgroupMmaToNVVM.cpp).
+  /// wgmmaDescriptor (Fragments.h) in this kernel's builder.
   Value descriptor(Value byteBase, int64_t byteOffset, int64_t leading,
                    int64_t stride,
-                   WgmmaSwizzle swizzle = WgmmaSwizzle::Bytes128);
+                   WgmmaSwizzle swizzle = WgmmaSwizzle::Bytes128) {
+    return wgmmaDescriptor(b(), kernel.loc, byteBase, byteOffset, leading,
+                           stride, swizzle);
+  }
   /// The first byte of buffer `stage` of K_s or V_s (rows of `width`).
   Value stageOffset(Value stage, int64_t width);
   /// The two block rows this thread's registers hold (g and g + 8 of its
@@ -168,32 +163,6 @@ Value WarpgroupMmaVariant::flat(Value tile) {
     all.push_back(d);
   return memref::CollapseShapeOp::create(b(), kernel.loc, tile,
                                          ArrayRef<ReassociationIndices>{all});
-}
-
-Value WarpgroupMmaVariant::descriptor(Value byteOffset, int64_t leading,
-                                      int64_t stride, WgmmaSwizzle swizzle) {
-  Location loc = kernel.loc;
-  std::optional<uint64_t> fields =
-      encodeWgmmaDescriptor(WgmmaDescriptor{0, leading, stride, 0, swizzle});
-  assert(fields && "the kernel's strides fit a descriptor");
-  IndexMath math{b(), loc};
-  Value start = arith::IndexCastUIOp::create(
-      b(), loc, b().getI64Type(), math.divU(byteOffset, math.constant(16)));
-  Value fixed =
-      arith::ConstantIntOp::create(b(), loc, static_cast<int64_t>(*fields), 64);
-  return arith::OrIOp::create(b(), loc, fixed, start);
-}
-
-Value WarpgroupMmaVariant::descriptor(Value byteBase, int64_t byteOffset,
-                                      int64_t leading, int64_t stride,
-                                      WgmmaSwizzle swizzle) {
-  Value base = descriptor(byteBase, leading, stride, swizzle);
-  if (byteOffset == 0)
-    return base;
-  assert(byteOffset % 16 == 0 && "descriptors count 16-byte units");
-  return arith::AddIOp::create(
-      b(), kernel.loc, base,
-      arith::ConstantIntOp::create(b(), kernel.loc, byteOffset / 16, 64));
 }
 
 Value WarpgroupMmaVariant::stageOffset(Value stage, int64_t width) {
