@@ -494,13 +494,32 @@ def check_backward(args, tmp, chip, dtype, d, causal, deterministic):
                 # accumulator register is read).
                 ok = ok and "wgmma.mma_async" in ptx_text and not re.search(
                     r"C75(12|13|17|19|20)", LAST_PTXAS_INFO[0])
+                # With a producer warpgroup (the report's
+                # "backward-wgmma-tma-ws"), Q, dO, L and D by TMA and a
+                # setmaxnreg ptxas honours (C7507/C7508: ignored), no
+                # cp.async; else neither TMA nor setmaxnreg.
+                producer = decision.get("gpu_kernel") == "backward-wgmma-tma-ws"
+                ok = ok and all((op in ptx_text) == producer for op in (
+                    "cp.async.bulk.tensor", "setmaxnreg.dec",
+                    "setmaxnreg.inc")) and not re.search(
+                        r"C750[78]", LAST_PTXAS_INFO[0])
+                ok = ok and (("cp.async.cg" in ptx_text) ==
+                             (not producer and decision["stages"] > 1))
             else:
                 ok = ok and "mma.sync.aligned.m16n8k16" in ptx_text
-            ok = ok and (("cp.async.cg" in ptx_text) ==
-                         (decision["stages"] > 1))
+                ok = ok and (("cp.async.cg" in ptx_text) ==
+                             (decision["stages"] > 1))
         failures += not ok
+        # The producer's and the compute warpgroups' counts after
+        # setmaxnreg, where the dK/dV kernel has a producer.
+        register_text = str(registers)
+        split = [re.search(rf"setmaxnreg\.{way}\.sync\.aligned\.u32\s+(\d+)",
+                           ptx_text) for way in ("dec", "inc")]
+        if all(split):
+            register_text += (f" (producer {split[0].group(1)}, "
+                              f"compute {split[1].group(1)})")
         rows.append(f"| {chip} | {dtype} | {d} | {label} | {name} | {tile} | "
-                    f"{registers} | {spills} | "
+                    f"{register_text} | {spills} | "
                     f"{shared} ({'dynamic' if uses_dynamic else 'static'}) | "
                     f"{expected if name.startswith('dK') or deterministic and name == 'dQ' else '—'} | — | "
                     f"{limit} | {'ok' if ok else 'FAIL'} |")

@@ -829,6 +829,53 @@ TEST(Backward, HopperRanksTheWgmmaKernelFirst) {
             std::string::npos);
 }
 
+TEST(Backward, HopperProducerWarpgroupWhereTheRegistersFit) {
+  // With tmaProducerKernel (the pipelines' default on sm_90a) the wgmma
+  // dK/dV kernel has a TMA producer warpgroup where its register count
+  // fits the compute warpgroups' 240 after setmaxnreg: its ring adds L
+  // and D ([2][block_q] f32 per stage) and a 1 KiB slot for the
+  // mbarriers. Past 240 it keeps cp.async, and says why.
+  TargetDescription sm90a = preset("sm_90a");
+  AttentionShape d64 = makeShape(4096, 64, 2);
+  d64.tmaProducerKernel = true;
+  Tiling narrow{32, 128, 8, 2};
+  EXPECT_TRUE(warpgroupBackwardProducer(narrow, d64, sm90a));
+  EXPECT_EQ(backwardSharedMemoryBytes(narrow, d64, sm90a),
+            (128 + 2 * 32) * 128 * 2 + 128 * 64 * 2 + 2 * 2 * 32 * 4 + 1024);
+  AttentionShape off = d64;
+  off.tmaProducerKernel = false;
+  EXPECT_FALSE(warpgroupBackwardProducer(narrow, off, sm90a));
+  // d = 256, causal, 32 x 64: 128 + 64 + 22 + 8 + 16 + 16 = 254 > 240.
+  AttentionShape d256 = makeShape(4096, 256, 2);
+  d256.tmaProducerKernel = true;
+  d256.causalOffset = 0;
+  Tiling split{32, 64, 8, 2};
+  EXPECT_EQ(warpgroupBackwardRegisterCount(split, d256), 254);
+  EXPECT_FALSE(warpgroupBackwardProducer(split, d256, sm90a));
+  EXPECT_NE(whyNoWarpgroupBackwardProducer(split, d256)
+                .find("about 254 registers per thread, and setmaxnreg leaves "
+                      "them 240"),
+            std::string::npos);
+  // Selection ranks by area before the producer: 32 x 64 without it.
+  TileSelection chosen = selectBackwardTiles(d256, sm90a);
+  ASSERT_TRUE(chosen.decision) << chosen.error;
+  EXPECT_EQ(chosen.decision->tiling, split);
+  EXPECT_NE(chosen.decision->why.find("on cp.async, not a TMA producer"),
+            std::string::npos)
+      << chosen.decision->why;
+  // Non-causal d = 256 (222) and d = 64 at 64 x 128 (230) have it.
+  d256.causalOffset.reset();
+  EXPECT_TRUE(warpgroupBackwardProducer(split, d256, sm90a));
+  TileSelection d64Chosen = selectBackwardTiles(d64, sm90a);
+  ASSERT_TRUE(d64Chosen.decision) << d64Chosen.error;
+  EXPECT_TRUE(
+      warpgroupBackwardProducer(d64Chosen.decision->tiling, d64, sm90a));
+  EXPECT_EQ(d64Chosen.decision->costs.occupancyBlocksPerSM, 1);
+  EXPECT_NE(d64Chosen.decision->why.find("with a TMA producer warpgroup"),
+            std::string::npos)
+      << d64Chosen.decision->why;
+}
+
 TEST(Backward, AtomicQueryGradientFallsBackToItsOwnKernel) {
   // d = 160 on sm_80: no tiling leaves the dK/dV kernel room for dQ's
   // product, and the deterministic kernels' 16 x 64 fits: dQ gets its own

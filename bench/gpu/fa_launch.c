@@ -8,7 +8,9 @@
 // Q, K, V, [mask], O, [logsumexp]; grid (ceil(Nq / block_q), Hq, B); block
 // (32 * warps); dynamic shared memory as the tile report states. The TMA
 // producer kernel takes the addresses of Q's, K's and V's tensor maps
-// (fa_tensor_map) in place of Q, K and V, and 128 more threads.
+// (fa_tensor_map) in place of Q, K and V, and 128 more threads; the
+// backward's dK/dV kernel with a producer those of Q, dO and its L/D
+// workspace (fa_tensor_map_box, as the manifest's launches describe them).
 //
 // Build: cc -O2 -shared -fPIC -I$CUDA/include fa_launch.c -o libfa_launch.so
 //        -L$CUDA/lib64/stubs -lcuda
@@ -50,31 +52,34 @@ int fa_load(const char *path, const char *kernel, unsigned shared_bytes,
   return error;
 }
 
-// The TMA producer kernel (sm_90a, gpu_kernel "wgmma-tma-ws") reads Q, K
-// and V through tensor maps (docs/GPU.md, kernel ABI): encodes one for the
-// row-major f16/bf16 tensor [b, h, n, d] at `tensor` with boxes of
-// [1, 1, box_rows, 64] elements, the 128-byte swizzle and zero fill past the
-// tensor (what fa-gpu-pipeline's host code asks mgpuTensorMapEncodeTiledMemref
-// for), copies it to device memory and returns that address through
-// `device_map`, as the kernel takes it; 0 on success. `bf16` picks the
-// element type.
-int fa_tensor_map(CUdeviceptr tensor, unsigned long long b,
-                  unsigned long long h, unsigned long long n,
-                  unsigned long long d, unsigned box_rows, int bf16,
-                  CUdeviceptr *device_map) {
+// Encodes a tensor map (CUtensorMap) of the row-major 4-D tensor at
+// `tensor`, `dims` outermost first, with boxes of `box` elements (outermost
+// first), zero fill past the tensor and the 128-byte swizzle when
+// `swizzle128` (else none); `dtype` 0 is f16, 1 bf16, 2 f32. Copies it to
+// device memory and returns that address through `device_map`, as the
+// kernels take it (what fa-gpu-pipeline's host code asks
+// mgpuTensorMapEncodeTiledMemref for); 0 on success.
+int fa_tensor_map_box(CUdeviceptr tensor, const unsigned long long *dims,
+                      const unsigned *box, int dtype, int swizzle128,
+                      CUdeviceptr *device_map) {
+  static const CUtensorMapDataType types[3] = {CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+                                               CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
+                                               CU_TENSOR_MAP_DATA_TYPE_FLOAT32};
+  if (dtype < 0 || dtype > 2)
+    return -1;
+  cuuint64_t bytes = dtype == 2 ? 4 : 2;
   CUtensorMap map;
   // Innermost dimension first; strides in bytes for all but the first.
-  cuuint64_t dims[4] = {d, n, h, b};
-  cuuint64_t strides[3] = {d * 2, n * d * 2, h * n * d * 2};
-  cuuint32_t box[4] = {64, box_rows, 1, 1};
+  cuuint64_t sizes[4] = {dims[3], dims[2], dims[1], dims[0]};
+  cuuint64_t strides[3] = {dims[3] * bytes, dims[2] * dims[3] * bytes,
+                           dims[1] * dims[2] * dims[3] * bytes};
+  cuuint32_t boxes[4] = {box[3], box[2], box[1], box[0]};
   cuuint32_t element_strides[4] = {1, 1, 1, 1};
   int error = check(
       cuTensorMapEncodeTiled(
-          &map,
-          bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
-               : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
-          4, (void *)tensor, dims, strides, box, element_strides,
-          CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+          &map, types[dtype], 4, (void *)tensor, sizes, strides, boxes,
+          element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+          swizzle128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE,
           CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
       "cuTensorMapEncodeTiled");
   if (error)
@@ -83,6 +88,18 @@ int fa_tensor_map(CUdeviceptr tensor, unsigned long long b,
   if (error)
     return error;
   return check(cuMemcpyHtoD(*device_map, &map, sizeof(map)), "cuMemcpyHtoD");
+}
+
+// The forward TMA producer kernel's maps: the row-major f16/bf16 tensor
+// [b, h, n, d] at `tensor` with boxes of [1, 1, box_rows, 64] elements and
+// the 128-byte swizzle (fa_tensor_map_box). `bf16` picks the element type.
+int fa_tensor_map(CUdeviceptr tensor, unsigned long long b,
+                  unsigned long long h, unsigned long long n,
+                  unsigned long long d, unsigned box_rows, int bf16,
+                  CUdeviceptr *device_map) {
+  unsigned long long dims[4] = {b, h, n, d};
+  unsigned box[4] = {1, 1, box_rows, 64};
+  return fa_tensor_map_box(tensor, dims, box, bf16 ? 1 : 0, 1, device_map);
 }
 
 // Launches `function` on `stream` with `count` device pointers as its

@@ -154,13 +154,27 @@ def decode_launches(outlined, roles, outputs=("output",)):
         else:
             role = roles[[a for a, _ in arguments].index(name)]
         return {"role": role, "shape": [int(d) for d in dims], "dtype": dtype}
+    # TMA tensor maps the host builds of a buffer (the backward's dK/dV
+    # kernel with a producer warpgroup): its box, outermost first, and
+    # swizzle.
+    maps = {m.group(1): (origin(m.group(2)), m.group(3), m.group(4))
+            for m in re.finditer(
+                r"(%\w+) = nvgpu\.tma\.create\.descriptor (%\w+) box\[([^\]]*)\]"
+                r"[^\n]*?swizzle = (\w+)", host)}
     for m in re.finditer(r"gpu\.launch_func\s+@(\w+)::@(\w+) blocks in \(([^)]*)\) "
                          r"threads in \(([^)]*)\)([^\n]*)", host):
         grid = [constants[x.strip()] for x in m.group(3).split(",")]
         block = [constants[x.strip()] for x in m.group(4).split(",")]
         dynamic = re.search(r"dynamic_shared_memory_size (%\w+)", m.group(5))
         args = []
-        for arg in re.findall(r"(%\w+) : memref", m.group(5)):
+        for arg in re.findall(r"(%\w+) : (?:memref|!nvgpu\.tensormap)", m.group(5)):
+            if arg in maps:
+                source, box, swizzle = maps[arg]
+                buffers.setdefault(source[1:], describe(source))
+                args.append({"map_of": source[1:],
+                             "box": [constants[x.strip()] for x in box.split(",")],
+                             "swizzle_128b": swizzle == "swizzle_128b"})
+                continue
             name = origin(arg)
             buffers.setdefault(name[1:], describe(name))
             args.append(name[1:])

@@ -88,6 +88,23 @@ def checked_parts(c, q, k, v):
         yield part, reference
 
 
+# fa_tensor_map_box's element types.
+MAP_DTYPES = {torch.float16: 0, torch.bfloat16: 1, torch.float32: 2}
+
+
+def tensor_map(c, lib, tensor, arg):
+    """The device address of a TMA tensor map of `tensor` that a launch
+    takes in its place (pack.py's {"map_of", "box", "swizzle_128b"})."""
+    address = ctypes.c_uint64()
+    dims = (ctypes.c_ulonglong * 4)(*tensor.shape)
+    box = (ctypes.c_uint * 4)(*arg["box"])
+    if lib.fa_tensor_map_box(tensor.data_ptr(), dims, box,
+                             MAP_DTYPES[tensor.dtype], int(arg["swizzle_128b"]),
+                             ctypes.byref(address)):
+        sys.exit(f"{c['name']}: could not encode a tensor map of {arg['map_of']}")
+    return address.value
+
+
 def load_launches(c, lib, buffers):
     """A callable that runs the entry's launches in order on `buffers`."""
     launches = []
@@ -98,7 +115,8 @@ def load_launches(c, lib, buffers):
                        ctypes.byref(function)):
             sys.exit(f"{c['name']}: could not load {launch['cubin']}")
         pointers = (ctypes.c_uint64 * len(launch["args"]))(
-            *(buffers[a].data_ptr() for a in launch["args"]))
+            *(tensor_map(c, lib, buffers[a["map_of"]], a) if isinstance(a, dict)
+              else buffers[a].data_ptr() for a in launch["args"]))
         launches.append((function, launch, pointers))
 
     def ours():
@@ -275,6 +293,10 @@ def main():
                             ctypes.POINTER(ctypes.c_void_p)]
     lib.fa_tensor_map.argtypes = [ctypes.c_uint64] + [ctypes.c_ulonglong] * 4 + [
         ctypes.c_uint, ctypes.c_int, ctypes.POINTER(ctypes.c_uint64)]
+    lib.fa_tensor_map_box.argtypes = [
+        ctypes.c_uint64, ctypes.POINTER(ctypes.c_ulonglong),
+        ctypes.POINTER(ctypes.c_uint), ctypes.c_int, ctypes.c_int,
+        ctypes.POINTER(ctypes.c_uint64)]
     lib.fa_launch.argtypes = [ctypes.c_void_p] + [ctypes.c_uint] * 5 + [
         ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint64), ctypes.c_int]
 

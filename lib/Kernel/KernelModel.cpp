@@ -305,6 +305,28 @@ bool mlir::fa::warpgroupBackwardKernel(const Tiling &tiling,
          whyNoWarpgroupBackwardTiling(tiling, shape).empty();
 }
 
+std::string
+mlir::fa::whyNoWarpgroupBackwardProducer(const Tiling &tiling,
+                                         const AttentionShape &shape) {
+  int64_t needed = warpgroupBackwardRegisterCount(tiling, shape);
+  int64_t share = splitWarpgroupRegisters(tiling.warps * kKernelWarpSize /
+                                          kKernelWarpgroupThreads)
+                      .compute;
+  if (needed <= share)
+    return "";
+  return "its compute warpgroups would need about " + std::to_string(needed) +
+         " registers per thread, and setmaxnreg leaves them " +
+         std::to_string(share);
+}
+
+bool mlir::fa::warpgroupBackwardProducer(const Tiling &tiling,
+                                         const AttentionShape &shape,
+                                         const TargetDescription &target) {
+  return shape.tmaProducerKernel &&
+         warpgroupBackwardKernel(tiling, shape, target) &&
+         whyNoWarpgroupBackwardProducer(tiling, shape).empty();
+}
+
 std::string mlir::fa::whyNoTmaProducerTiling(const Tiling &tiling,
                                              const AttentionShape &shape) {
   if (shape.pageSize == 0)
@@ -710,8 +732,12 @@ BackwardKernels backwardKernels(const Tiling &tiling,
                          : backwardKernelWarps(tiling.blockKV, tiling.warps);
   kernels.queryWarps = backwardKernelWarps(tiling.blockQ, tiling.warps);
   bool async = hasMmaSync16816(target);
-  kernels.queryBuffers = backwardStreamBuffers(
-      tiling, shape, async, tiling.blockQ, kernels.keyWarps * target.warpSize);
+  // A producer's ring has the tiling's stages.
+  kernels.queryBuffers =
+      warpgroupBackwardProducer(tiling, shape, target)
+          ? tiling.stages
+          : backwardStreamBuffers(tiling, shape, async, tiling.blockQ,
+                                  kernels.keyWarps * target.warpSize);
   kernels.keyBuffers =
       backwardStreamBuffers(tiling, shape, async, tiling.blockKV,
                             kernels.queryWarps * target.warpSize);
@@ -746,6 +772,14 @@ int64_t mlir::fa::backwardSharedMemoryBytes(const Tiling &tiling,
     if (warpgroup)
       keyValue = (bc + br * double(kernels.queryBuffers)) *
                  double(shape.headDim + shape.valueDim) * e;
+    // A producer's ring also holds L and D per stage ([2][Br] f32, the
+    // last tile: after the others, each a whole number of swizzle
+    // patterns), and its mbarriers take a slot of their own.
+    if (warpgroupBackwardProducer(tiling, shape, target)) {
+      constexpr double f32Bytes = 4;
+      keyValue += double(kernels.queryBuffers) * 2 * br * f32Bytes +
+                  double(kTmaBarrierSlotBytes);
+    }
     // Without `deterministic`, the dK/dV kernel also holds dS^T [Bc][Br]
     // for dQ's product, and there is no dQ kernel.
     if (!shape.deterministicQueryGradient)
@@ -768,41 +802,64 @@ int64_t mlir::fa::backwardSharedMemoryBytes(const Tiling &tiling,
   return clampToInt64(total);
 }
 
+namespace {
+
+/// A bias or boolean mask: its element per score and broadcast addresses
+/// in both gradient kernels, as in the forward's count (issue 50's sweep:
+/// a causal bias spilled 52 to 64 bytes on sm_80/sm_86 at d = 128, a bool
+/// mask 16 on sm_100 at d = 64).
+double backwardMaskRegisters(const AttentionShape &shape) {
+  return shape.maskOperand ? 24 : 0;
+}
+
+} // namespace
+
+int64_t mlir::fa::warpgroupBackwardRegisters(const Tiling &tiling,
+                                             const AttentionShape &shape,
+                                             const TargetDescription &target) {
+  if (!warpgroupBackwardKernel(tiling, shape, target))
+    return 0;
+  return clampToInt64(double(warpgroupBackwardRegisterCount(tiling, shape)) +
+                      double(target.registerMargin));
+}
+
+int64_t mlir::fa::warpgroupBackwardRegisterCount(const Tiling &tiling,
+                                                 const AttentionShape &shape) {
+  // dK and dV (D/2 + Dv/2, one 64-row tile per warpgroup); S^T and dP^T
+  // (block_q / 2 each), P and dS in f32 and rounded beside them while
+  // they are formed (2 block_q in all); descriptors, loop state and dQ's
+  // product (22 + block_kv / 8); a causal or window band's per-element
+  // tests (16 + block_q / 2). Fitted to ptxas (CUDA 13, sm_90a, f16,
+  // N = 1024, 2 stages; D = 64 and 128, block_q 16 to 128, block_kv 64
+  // and 128, causal or not, atomic or deterministic dQ; 64 tilings):
+  // never below ptxas's count where that is under 255, and none it admits
+  // spills. block_q counts as the next power of two: 48 x 128 at D = 64
+  // needed 228 registers where 64 x 128 needed 211, and spilled with a
+  // causal band. With dK and dV split by columns (D = 256: (D/2 + Dv/2) /
+  // 2), ptxas counted 237 where the estimate is 222, and 254 with a causal
+  // band (estimated 254); neither spilled.
+  double queries = double(llvm::PowerOf2Ceil(tiling.blockQ));
+  double band = shape.causalOffset || shape.window ? 16 + queries / 2 : 0;
+  return clampToInt64(
+      std::ceil(double(shape.headDim + shape.valueDim) / 2 /
+                    double(warpgroupBackwardColumnSplit(shape)) +
+                2 * queries + 22 + double(tiling.blockKV) / 8 + band +
+                backwardMaskRegisters(shape)));
+}
+
 int64_t mlir::fa::backwardRegistersPerThread(const Tiling &tiling,
                                              const AttentionShape &shape,
                                              const TargetDescription &target) {
   if (!target.isGPU())
     return 0;
-  // A bias or boolean mask: its element per score and broadcast addresses
-  // in both gradient kernels, as in the forward's count (issue 50's sweep:
-  // a causal bias spilled 52 to 64 bytes on sm_80/sm_86 at d = 128, a bool
-  // mask 16 on sm_100 at d = 64).
-  double maskLoads = shape.maskOperand ? 24 : 0;
-  // The wgmma dK/dV kernel: dK and dV (D/2 + Dv/2, one 64-row tile per
-  // warpgroup); S^T and dP^T (block_q / 2 each), P and dS in f32 and
-  // rounded beside them while they are formed (2 block_q in all);
-  // descriptors, loop state and dQ's product (22 + block_kv / 8); a
-  // causal or window band's per-element tests (16 + block_q / 2). Fitted
-  // to ptxas (CUDA 13, sm_90a, f16, N = 1024, 2 stages; D = 64 and 128,
-  // block_q 16 to 128, block_kv 64 and 128, causal or not, atomic or
-  // deterministic dQ; 64 tilings): never below ptxas's count where that
-  // is under 255, and none it admits spills. block_q counts as the next
-  // power of two: 48 x 128 at D = 64 needed 228 registers where 64 x 128
-  // needed 211, and spilled with a causal band. With dK and dV split by
-  // columns (D = 256: (D/2 + Dv/2) / 2), ptxas counted 237 where the
-  // estimate is 222, and 254 with a causal band (estimated 254); neither
-  // spilled. The other kernels (the dQ
-  // kernel with `deterministic`, the bias gradient's) are mma.sync's: the
-  // estimate below, with dK/dV's replaced.
+  double maskLoads = backwardMaskRegisters(shape);
+  // The wgmma dK/dV kernel (warpgroupBackwardRegisters). The other
+  // kernels (the dQ kernel with `deterministic`, the bias gradient's) are
+  // mma.sync's: the estimate below, with dK/dV's replaced.
   std::optional<double> warpgroupKeyValue;
-  if (warpgroupBackwardKernel(tiling, shape, target)) {
-    double queries = double(llvm::PowerOf2Ceil(tiling.blockQ));
-    double band = shape.causalOffset || shape.window ? 16 + queries / 2 : 0;
-    warpgroupKeyValue = double(shape.headDim + shape.valueDim) / 2 /
-                            double(warpgroupBackwardColumnSplit(shape)) +
-                        2 * queries + 22 + double(tiling.blockKV) / 8 + band +
-                        maskLoads + double(target.registerMargin);
-  }
+  if (warpgroupBackwardKernel(tiling, shape, target))
+    warpgroupKeyValue =
+        double(warpgroupBackwardRegisters(tiling, shape, target));
   constexpr int64_t fragmentRows = 16;
   constexpr double overhead = 60;
   BackwardKernels kernels = backwardKernels(tiling, shape, target);

@@ -75,6 +75,7 @@ void mlir::fa::buildCPUPipeline(OpPassManager &pm,
     backward.asyncCopies = kernel.asyncCopies;
     backward.tensorCores = kernel.tensorCores;
     backward.warpgroupMma = kernel.warpgroupMma;
+    backward.tmaProducer = kernel.tmaProducer;
     backward.requireKernel = false;
     pm.addPass(createFADistributeAttentionBackward(backward));
     // Linear attention's kernel likewise; the rest is lowered on the host

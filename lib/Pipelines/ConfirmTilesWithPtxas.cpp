@@ -289,8 +289,7 @@ struct ConfirmTilesWithPtxasPass
 
   void confirm(AttentionOpInterface op, const TargetDescription &target) {
     AttentionShape shape = describeAttentionShape(op);
-    auto forward = dyn_cast<AttentionOp>(op.getOperation());
-    shape.tmaProducerKernel = forward && tmaProducer && hasWarpgroupMma(target);
+    shape.tmaProducerKernel = tmaProducer && hasWarpgroupMma(target);
     shape.registerFragments = registerFragments;
     std::optional<TileDecision> chosen = choose(op, shape, target);
     // A tiling the model would not choose was written on the op: it is

@@ -247,6 +247,7 @@ void mlir::fa::buildGPUPipelineFromTiles(OpPassManager &pm,
   backward.asyncCopies = kernel.asyncCopies;
   backward.tensorCores = kernel.tensorCores;
   backward.warpgroupMma = kernel.warpgroupMma;
+  backward.tmaProducer = kernel.tmaProducer;
   pm.addPass(createFADistributeAttentionBackward(backward));
   FADistributeLinearAttentionOptions linear;
   linear.tensorCores = kernel.tensorCores;

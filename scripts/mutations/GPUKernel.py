@@ -10,14 +10,93 @@ MUTATIONS = [
     # Issue 54: the dK/dV kernel on wgmma (sm_90a).
     Mutation(
         name="wgmma-dq-without-barrier",
-        function="BackwardKernel::buildKeyValueGradients",
-        old="""          if (gradScoreSmem) {
-            gpu::BarrierOp::create(b, lloc);
-            warpgroupQueryGradient(""",
-        new="""          if (gradScoreSmem) {
-            warpgroupQueryGradient(""",
+        function="BackwardKernel::warpgroupQueryBlock",
+        old="""    computeBarrier(kGradScoreStoredBarrier);
+    warpgroupQueryGradient(""",
+        new="""    warpgroupQueryGradient(""",
         tests=WGMMA_BACKWARD,
         description="dQ^T's wgmmas read dS^T_s before every warpgroup has stored its keys' rows"),
+    # Issue 54: the dK/dV kernel's producer warpgroup (sm_90a's default):
+    # each synchronization point of its ring.
+    Mutation(
+        name="wgmma-backward-producer-ignores-empty",
+        function="BackwardKernel::buildKeyValueGradients",
+        old="""            waitOnBarrier(ring.empty(pm, stage), free);""",
+        new="""""",
+        tests=WGMMA_BACKWARD,
+        description="the producer refills a stage of Q and dO before the compute warpgroups are done with it"),
+    Mutation(
+        name="wgmma-backward-empty-wrong-parity",
+        function="BackwardKernel::buildKeyValueGradients",
+        old="""            waitOnBarrier(ring.empty(pm, stage), free);""",
+        new="""            waitOnBarrier(ring.empty(pm, stage), parity);""",
+        tests=WGMMA_BACKWARD,
+        description="the producer waits for the empty barrier's phase of the wrong round"),
+    Mutation(
+        name="wgmma-backward-compute-skips-query-full",
+        function="BackwardKernel::buildKeyValueGradients",
+        old="""            waitOnBarrier(ring.queryFull(cm, stage), parity);""",
+        new="""""",
+        tests=WGMMA_BACKWARD,
+        description="S^T reads Q_s, L and D before their TMA loads have landed"),
+    Mutation(
+        name="wgmma-backward-compute-skips-grad-output-full",
+        function="BackwardKernel::buildKeyValueGradients",
+        old="""            waitOnBarrier(ring.gradOutputFull(cm, stage), parity);""",
+        new="""""",
+        tests=WGMMA_BACKWARD,
+        description="dP^T reads dO_s before its TMA loads have landed"),
+    Mutation(
+        name="wgmma-backward-no-release",
+        function="BackwardKernel::warpgroupQueryBlock",
+        old="""  if (tmaProducer)
+    nvgpu::MBarrierArriveOp::create(""",
+        new="""  if (false)
+    nvgpu::MBarrierArriveOp::create(""",
+        tests=WGMMA_BACKWARD,
+        description="the compute warpgroups never free a stage: the producer's wait never completes"),
+    Mutation(
+        name="wgmma-backward-ds-not-free",
+        function="BackwardKernel::warpgroupQueryBlock",
+        old="""    if (tmaProducer)
+      computeBarrier(kGradScoreFreeBarrier);""",
+        new="""""",
+        tests=WGMMA_BACKWARD,
+        description="a warpgroup stores the next query block's dS^T while another's dQ^T still reads it"),
+    Mutation(
+        name="wgmma-backward-stats-expect-short",
+        function="BackwardKernel::buildKeyValueGradients",
+        old="""            expectBytes(blockQ * headDim * elementBytes(elementType) +
+                            2 * blockQ * elementBytes(f32),""",
+        new="""            expectBytes(blockQ * headDim * elementBytes(elementType),""",
+        tests=WGMMA_BACKWARD,
+        description="Q's transaction does not count the L/D box: the stage completes with bytes still missing"),
+    Mutation(
+        name="wgmma-backward-stats-unpadded",
+        function="BackwardKernel::buildRowTerm",
+        old="""              memref::StoreOp::create(
+                  lb, lloc, none, rowStats,""",
+        new="""              memref::StoreOp::create(
+                  lb, lloc, f32Constant(lb, lloc, std::nan("")), rowStats,""",
+        tests=WGMMA_BACKWARD,
+        description="rowStats' padding rows past Nq hold garbage (NaN) that dS = P (dP - D) multiplies by P = 0"),
+    Mutation(
+        name="wgmma-backward-stats-from-stage-zero",
+        function="BackwardKernel::transposedProbabilities",
+        old="""        Value at = math.add(math.mul(stage, math.constant(2 * blockQ)),""",
+        new="""        Value at = math.add(math.mul(math.constant(0), math.constant(2 * blockQ)),""",
+        tests=WGMMA_BACKWARD,
+        description="L and D read from the first stage of the ring whatever stage the query block landed in"),
+    Mutation(
+        name="wgmma-backward-kv-unfenced",
+        function="BackwardKernel::buildKeyValueGradients",
+        old="""    fenceForAsyncProxy();
+    gpu::BarrierOp::create(b, loc);
+    compute =""",
+        new="""    gpu::BarrierOp::create(b, loc);
+    compute =""",
+        tests=WGMMA_BACKWARD,
+        description="wgmma reads K_s and V_s through the async proxy without the fence after the threads' copies"),
     Mutation(
         name="wgmma-dq-idle-warpgroup-adds",
         function="BackwardKernel::warpgroupQueryGradient",
@@ -282,8 +361,8 @@ MUTATIONS = [
     Mutation(
         name="tma-producer-registers-unmarked",
         function="mlir::fa::gpu_kernel::KernelBuilder::isProducerLeader",
-        old="""      b.getI64IntegerAttr(plan.producerRegisters));""",
-        new="""      b.getI64IntegerAttr(24));""",
+        old="""                  kProducerLeaderRole, plan.producerRegisters);""",
+        new="""                  kProducerLeaderRole, 24);""",
         tests=["test/GPU/tma-producer.test", "test/Transforms/GPUKernel/distribute-tma-producer.mlir"],
         description="the producer of per-page boxes is given 24 registers and spills"),
     Mutation(
@@ -609,16 +688,16 @@ MUTATIONS = [
         description="P V reads V_s without waiting for its TMA load"),
     Mutation(
         name="tma-expect-tx-half",
-        function="mlir::fa::gpu_kernel::KernelBuilder::issueTileLoads",
-        old="""  int64_t bytes = rows * width * elementBytes(type);""",
-        new="""  int64_t bytes = rows * width * elementBytes(type) / 2;""",
+        function="mlir::fa::gpu_kernel::TileCopier::expectTileBytes",
+        old="""  expectBytes(rows * width * elementBytes(type), barrier);""",
+        new="""  expectBytes(rows * width * elementBytes(type) / 2, barrier);""",
         tests=KERNEL_WGMMA,
         description="expect_tx announces half of the boxes' bytes"),
     Mutation(
         name="tma-map-no-swizzle",
         function="mlir::fa::gpu_kernel::tensorMapType",
-        old="""      ctx, boxType, nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,""",
-        new="""      ctx, boxType, nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE,""",
+        old="""      swizzled ? nvgpu::TensorMapSwizzleKind::SWIZZLE_128B""",
+        new="""      swizzled ? nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE""",
         tests=KERNEL_WGMMA,
         description="TMA writes the tiles unswizzled where wgmma reads them swizzled"),
     Mutation(
@@ -1113,8 +1192,10 @@ private:""",
     Mutation(
         name="backward-kernel-stream-stage",
         function="BackwardKernel::buildKeyValueGradients",
-        old="""          stage = lm.remU(it, lm.constant(stages));""",
-        new="""          stage = lm.remU(lm.addConstant(it, 1), lm.constant(stages));""",
+        old="""        if (async) {
+          stage = lm.remU(it, lm.constant(stages));""",
+        new="""        if (async) {
+          stage = lm.remU(lm.addConstant(it, 1), lm.constant(stages));""",
         tests=GPU_BACKWARD_ASYNC,
         description="the dK/dV kernel reads the buffer being prefetched, not the one that landed"),
     Mutation(

@@ -49,10 +49,10 @@ MUTATIONS = [
         description="a tiling whose warps are not block_kv / 16 taken for the wgmma kernel (warpgroups would not own 64 keys)"),
     Mutation(
         name="wgmma-backward-split-unshared",
-        function="mlir::fa::backwardRegistersPerThread",
-        old="""    warpgroupKeyValue = double(shape.headDim + shape.valueDim) / 2 /
-                            double(warpgroupBackwardColumnSplit(shape)) +""",
-        new="""    warpgroupKeyValue = double(shape.headDim + shape.valueDim) / 2 +""",
+        function="mlir::fa::warpgroupBackwardRegisters",
+        old="""      double(shape.headDim + shape.valueDim) / 2 /
+          double(warpgroupBackwardColumnSplit(shape)) +""",
+        new="""      double(shape.headDim + shape.valueDim) / 2 +""",
         tests=["unittests"],
         description="each warpgroup of a column split counted with all of dK's and dV's columns: no tiling at D = 256"),
     # Issue 53: the causal band in the TMA producer kernel's registers.

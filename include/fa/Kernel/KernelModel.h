@@ -353,6 +353,23 @@ std::string whyNoWarpgroupBackwardTiling(const Tiling &tiling,
 bool warpgroupBackwardKernel(const Tiling &tiling, const AttentionShape &shape,
                              const TargetDescription &target);
 
+/// Why the wgmma dK/dV kernel of `tiling` cannot have a TMA producer
+/// warpgroup (empty when it can): its compute warpgroups get setmaxnreg's
+/// share (splitWarpgroupRegisters, 240 with two), which the kernel's
+/// register count (warpgroupBackwardRegisterCount) must fit. Target-free,
+/// so that fa-distribute-attention-backward decides as tile selection does.
+std::string whyNoWarpgroupBackwardProducer(const Tiling &tiling,
+                                           const AttentionShape &shape);
+
+/// Whether that wgmma dK/dV kernel has a TMA producer warpgroup
+/// (shape.tmaProducerKernel, as both pipelines ask on sm_90a by default,
+/// and whyNoWarpgroupBackwardProducer allows it): Q, dO, L and D arrive
+/// through a ring of the tiling's stages, the block has one warpgroup
+/// more and runs alone on its SM. Elsewhere it loads them with cp.async.
+bool warpgroupBackwardProducer(const Tiling &tiling,
+                               const AttentionShape &shape,
+                               const TargetDescription &target);
+
 std::string whyNoTmaProducerTiling(const Tiling &tiling,
                                    const AttentionShape &shape);
 /// Whether the wgmma kernel of `tiling` is the TMA producer kernel:
@@ -479,6 +496,17 @@ int64_t backwardSharedMemoryBytes(const Tiling &tiling,
 int64_t backwardRegistersPerThread(const Tiling &tiling,
                                    const AttentionShape &shape,
                                    const TargetDescription &target);
+
+/// Registers per thread of the wgmma dK/dV kernel's compute warps
+/// (warpgroupBackwardKernel; 0 where the kernel is another), fitted to
+/// ptxas (docs/Hopper.md): warpgroupBackwardRegisterCount and the
+/// target's margin.
+int64_t warpgroupBackwardRegisters(const Tiling &tiling,
+                                   const AttentionShape &shape,
+                                   const TargetDescription &target);
+/// The same count, for any target (no margin).
+int64_t warpgroupBackwardRegisterCount(const Tiling &tiling,
+                                       const AttentionShape &shape);
 
 /// Bytes the linear attention kernel keeps in shared memory with chunks of
 /// `chunk` rows (see LinearChunkDecision).

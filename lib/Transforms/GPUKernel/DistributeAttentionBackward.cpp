@@ -112,6 +112,46 @@ namespace {
 
 /// Query rows per block of the D = rowsum(dO * O) kernel: one per thread.
 constexpr int64_t kRowTermThreads = 128;
+/// rowStats' rows are a multiple of 4 f32: 16-byte strides, as TMA's
+/// tensor maps need.
+constexpr int64_t kStatsRowMultiple = 4;
+/// The dK/dV kernel's named barriers among its compute warpgroups, with a
+/// producer warpgroup (which takes no part; 0 is the block's): dS^T_s is
+/// free again (every warpgroup's dQ^T of the previous query block has
+/// read it), and it is stored.
+constexpr int64_t kGradScoreFreeBarrier = 1;
+constexpr int64_t kGradScoreStoredBarrier = 2;
+
+/// The dK/dV kernel's ring of query blocks with a producer warpgroup.
+/// Stage s has three mbarriers:
+///   queryFull[s]       count 1: Q's and L/D's boxes, one transaction;
+///   gradOutputFull[s]  count 1: dO's boxes;
+///   empty[s]           count = compute threads: each arrives once its
+///                      dV and dK products have read the stage.
+/// Iteration i uses stage i mod stages in round i / stages: the producer
+/// waits on empty[s] for parity (round + 1) mod 2 (the first round
+/// passes: the phase before a barrier's first counts as complete), the
+/// compute threads on the full barriers for parity round mod 2.
+struct QueryRing {
+  int64_t stages;
+  int64_t count() const { return 3 * stages; }
+  int64_t queryFull(int64_t s) const { return s; }
+  int64_t gradOutputFull(int64_t s) const { return stages + s; }
+  int64_t empty(int64_t s) const { return 2 * stages + s; }
+  Value queryFull(IndexMath &math, Value s) const { return s; }
+  Value gradOutputFull(IndexMath &math, Value s) const {
+    return math.addConstant(s, stages);
+  }
+  Value empty(IndexMath &math, Value s) const {
+    return math.addConstant(s, 2 * stages);
+  }
+  /// Whether iteration `it`'s round is odd: the parity its full barriers'
+  /// phase completes with.
+  Value parity(IndexMath &math, Value it) const {
+    Value round = math.divU(it, math.constant(stages));
+    return math.eq(math.remU(round, math.constant(2)), math.constant(1));
+  }
+};
 
 /// Why the tensor-core backward kernel cannot take `op` with `tiling`, or
 /// the empty string when it can.
@@ -148,6 +188,9 @@ struct BackwardKernel : TileCopier {
   /// 1 / columnSplit of dK's and dV's columns
   /// (warpgroupBackwardColumnSplit).
   int64_t columnSplit = 1;
+  /// With warpgroupMma, the dK/dV kernel's Q, dO, L and D by TMA from a
+  /// producer warpgroup ("A producer warpgroup" above).
+  bool tmaProducer = false;
   Type elementType, f32;
   Value query, key, value, output, gradOutput, logsumexp, mask, sinks;
   Value gradQuery, gradKey, gradValue, gradMask, gradSinks;
@@ -155,6 +198,11 @@ struct BackwardKernel : TileCopier {
   IRMapping modifierCaptures;
   /// D = rowsum(dO * O), [B, Hq, Nq] f32, written by the first kernel.
   Value rowTerm;
+  /// With tmaProducer, L and D side by side, [B, Hq, 2, Nq rounded up to
+  /// a multiple of 4] f32, written by the first kernel (rows past Nq
+  /// zero): what the producer's TMA boxes read. L's own rows are 4 Nq
+  /// bytes apart, which TMA needs to be a multiple of 16.
+  Value rowStats;
   /// The f32 sum of dS K, [B, Hq, Nq, D], that the dK/dV kernel's blocks
   /// add to with atomics (null with `deterministic`): zeroed by the D
   /// kernel, scaled and rounded into dQ by the last.
@@ -231,6 +279,27 @@ private:
   void warpgroupQueryGradient(const WarpgroupTiles &tiles, const Lane &lane,
                               Value warpgroup, int64_t warpgroups, Value batch,
                               Value head, Value row0);
+  /// What the wgmma kernel's query-block step knows of its key block and
+  /// thread: the tiles, the lane, its warpgroup's keys (keyGroup), part
+  /// of dK's and dV's columns and place among the compute warpgroups;
+  /// dS^T_s (null with `deterministic`) and, with a producer, L's and D's
+  /// ring (statsTile).
+  struct WarpgroupKeys {
+    WarpgroupTiles tiles;
+    Lane lane;
+    Value keyGroup, part, warpgroup;
+    int64_t warpgroups, mTiles;
+    Value gradScoreTile, statsTile;
+    Value batch, col0, lastRow;
+  };
+  /// One query block (of head `head` from `row0`, at ring stage `stage`)
+  /// against the key block: S^T and dP^T, P^T and dS^T, dV and dK (the
+  /// loop's `state`, returned updated), dQ's share. With a producer, the
+  /// compute warpgroups meet at named barriers and release the stage;
+  /// without, the block barriers are the caller's.
+  SmallVector<Value> warpgroupQueryBlock(const WarpgroupKeys &keys, Value stage,
+                                         Value head, Value row0,
+                                         ValueRange state);
   /// The mma.sync accumulator fragments (vector<2x2xf32>, 8 columns each)
   /// of a wgmma accumulator: register 4 c + 2 r + j is fragment c's
   /// element (r, j).
@@ -270,6 +339,11 @@ private:
                                                    MemRefLayoutAttrInterface(),
                                                    workgroup));
   }
+  /// rowStats' rows: Nq rounded up to kStatsRowMultiple.
+  Value statsRows(IndexMath &math) {
+    Value multiple = math.constant(kStatsRowMultiple);
+    return math.mul(math.ceilDiv(queryLen, multiple), multiple);
+  }
   scf::ForallOp threadLoop() { return createThreadLoop(b, loc, threads); }
   scf::ForallOp blockGrid(ValueRange sizes) {
     return createBlockGrid(b, loc, sizes, ValueRange{});
@@ -301,11 +375,14 @@ private:
                                           Value term, Value batch, Value head,
                                           Value row, Value col,
                                           Value rowExists);
+  /// (L and D from global memory, or with a producer from the stage's
+  /// [2][block_q] slice of the flat shared tile `statsTile`.)
   std::pair<SmallVector<Value>, SmallVector<Value>>
   transposedProbabilities(const Lane &lane, int64_t mTiles,
                           ArrayRef<Value> scores, ArrayRef<Value> gradProbs,
                           Value batch, Value head, Value row0, Value col0,
-                          Value lastRow);
+                          Value lastRow, Value statsTile = Value(),
+                          Value stage = Value());
   /// Rounds element pairs (j = 0, 1) of f32 `values[((i n) 2 + r) 2 + j]`
   /// into packed registers of the input type.
   SmallVector<Value> packPairs(ArrayRef<Value> values);
@@ -364,6 +441,21 @@ SmallVector<Value> BackwardKernel::build() {
         b, loc, MemRefType::get(type.getShape(), element), dynamicSizes);
   };
   rowTerm = allocLike(op.getLogsumexp(), f32);
+  if (tmaProducer) {
+    auto type = cast<RankedTensorType>(op.getLogsumexp().getType());
+    SmallVector<int64_t> shape = {type.getDimSize(0), type.getDimSize(1), 2,
+                                  ShapedType::kDynamic};
+    SmallVector<Value> dynamicSizes;
+    for (int64_t dim = 0; dim < 2; ++dim)
+      if (type.isDynamicDim(dim))
+        dynamicSizes.push_back(math.dim(op.getLogsumexp(), dim));
+    if (!type.isDynamicDim(2))
+      shape[3] = llvm::alignTo(type.getDimSize(2), kStatsRowMultiple);
+    else
+      dynamicSizes.push_back(statsRows(math));
+    rowStats = memref::AllocOp::create(b, loc, MemRefType::get(shape, f32),
+                                       dynamicSizes);
+  }
   if (!op.getDeterministic())
     gradQueryAccumulator = allocLike(op.getQuery(), f32);
   gradQuery = allocLike(op.getQuery(), elementType);
@@ -448,6 +540,34 @@ void BackwardKernel::buildRowTerm(Value batchSize, Value queryHeads) {
       });
   memref::StoreOp::create(b, loc, sum.getResult(0), rowTerm,
                           ValueRange{batch, head, row});
+  if (rowStats) {
+    Value lse =
+        memref::LoadOp::create(b, loc, logsumexp, ValueRange{batch, head, row});
+    Value zero = math.constant(0), one = math.constant(1);
+    memref::StoreOp::create(b, loc, lse, rowStats,
+                            ValueRange{batch, head, zero, row});
+    memref::StoreOp::create(b, loc, sum.getResult(0), rowStats,
+                            ValueRange{batch, head, one, row});
+    // The last row's thread zeroes the rows up to the multiple of 4: TMA
+    // reads them with the last query block, whose P and dS there are 0
+    // only if L and D are finite.
+    Value last = math.eq(row, math.addConstant(queryLen, -1));
+    scf::IfOp::create(b, loc, last, [&](OpBuilder &ib, Location iloc) {
+      IndexMath im{ib, iloc};
+      Value none = f32Constant(ib, iloc, 0);
+      scf::ForOp::create(
+          ib, iloc, queryLen, statsRows(im), im.constant(1), ValueRange{},
+          [&](OpBuilder &lb, Location lloc, Value pad, ValueRange) {
+            IndexMath lm{lb, lloc};
+            for (int64_t which = 0; which < 2; ++which)
+              memref::StoreOp::create(
+                  lb, lloc, none, rowStats,
+                  ValueRange{batch, head, lm.constant(which), pad});
+            scf::YieldOp::create(lb, lloc);
+          });
+      scf::YieldOp::create(ib, iloc);
+    });
+  }
   // The row of dQ's f32 sum starts at zero before the dK/dV kernel adds
   // to it.
   if (gradQueryAccumulator) {
@@ -726,7 +846,8 @@ BackwardKernel::transposedProbabilities(const Lane &lane, int64_t mTiles,
                                         ArrayRef<Value> scores,
                                         ArrayRef<Value> gradProbs, Value batch,
                                         Value head, Value row0, Value col0,
-                                        Value lastRow) {
+                                        Value lastRow, Value statsTile,
+                                        Value stage) {
   IndexMath math{b, loc};
   int64_t queryTiles = blockQ / kMmaN;
   Value pairColumn = math.mul(lane.quad, math.constant(2));
@@ -740,11 +861,20 @@ BackwardKernel::transposedProbabilities(const Lane &lane, int64_t mTiles,
     for (int64_t j = 0; j < 2; ++j) {
       Value row = math.add(row0, math.addConstant(pairColumn, n * kMmaN + j));
       Value inRange = math.lt(row, queryLen);
-      Value at = math.min(row, lastRow);
-      Value lse = memref::LoadOp::create(b, loc, logsumexp,
-                                         ValueRange{batch, head, at});
-      Value term =
-          memref::LoadOp::create(b, loc, rowTerm, ValueRange{batch, head, at});
+      Value lse, term;
+      if (statsTile) {
+        Value at = math.add(math.mul(stage, math.constant(2 * blockQ)),
+                            math.addConstant(pairColumn, n * kMmaN + j));
+        lse = memref::LoadOp::create(b, loc, statsTile, ValueRange{at});
+        term = memref::LoadOp::create(b, loc, statsTile,
+                                      ValueRange{math.addConstant(at, blockQ)});
+      } else {
+        Value at = math.min(row, lastRow);
+        lse = memref::LoadOp::create(b, loc, logsumexp,
+                                     ValueRange{batch, head, at});
+        term = memref::LoadOp::create(b, loc, rowTerm,
+                                      ValueRange{batch, head, at});
+      }
       for (int64_t i = 0; i < mTiles; ++i)
         for (int64_t r = 0; r < 2; ++r) {
           Value col = math.add(
@@ -1063,6 +1193,64 @@ void BackwardKernel::accumulateQueryGradient(const Lane &lane, Value warp,
   }
 }
 
+SmallVector<Value>
+BackwardKernel::warpgroupQueryBlock(const WarpgroupKeys &keys, Value stage,
+                                    Value head, Value row0, ValueRange state) {
+  IndexMath math{b, loc};
+  const Lane &lane = keys.lane;
+  // The compute warpgroups' barrier: the block's without a producer, a
+  // named one with (the producer takes no part).
+  auto computeBarrier = [&](int64_t id) {
+    if (!tmaProducer) {
+      gpu::BarrierOp::create(b, loc);
+      return;
+    }
+    NVVM::BarrierOp::create(
+        b, loc, /*res=*/Type(), arith::ConstantIntOp::create(b, loc, id, 32),
+        arith::ConstantIntOp::create(b, loc,
+                                     keys.warpgroups * kWarpgroupThreads, 32),
+        /*reductionOp=*/nullptr, /*reductionPredicate=*/Value());
+  };
+  std::pair<SmallVector<Value>, SmallVector<Value>> scores =
+      warpgroupTransposedScores(keys.tiles, keys.keyGroup, stage);
+  SmallVector<Value> probs, gradScores;
+  std::tie(probs, gradScores) = transposedProbabilities(
+      lane, keys.mTiles, scores.first, scores.second, keys.batch, head, row0,
+      keys.col0, keys.lastRow, keys.statsTile, stage);
+  SmallVector<Value> next(state);
+  SmallVector<Value> gradScorePairs = packPairs(gradScores);
+  // One warpgroup of each key group stores dS^T (a split's warpgroups
+  // hold the same), once every warpgroup's dQ^T has read the previous
+  // query block's (without a producer, the block barrier that ends each
+  // step).
+  if (keys.gradScoreTile) {
+    if (tmaProducer)
+      computeBarrier(kGradScoreFreeBarrier);
+    scf::IfOp::create(b, loc, math.eq(keys.part, math.constant(0)),
+                      [&](OpBuilder &, Location) {
+                        storeTransposedGradients(lane, keys.mTiles,
+                                                 gradScorePairs,
+                                                 keys.gradScoreTile);
+                        fenceForAsyncProxy();
+                        scf::YieldOp::create(b, loc);
+                      });
+  }
+  std::tie(next[1], next[0]) =
+      warpgroupAccumulate(keys.tiles, packPairs(probs), gradScorePairs, stage,
+                          keys.part, state[1], state[0]);
+  // The stage's Q, dO, L and D are read (the products waited for).
+  if (tmaProducer)
+    nvgpu::MBarrierArriveOp::create(b, loc, nvgpu::MBarrierTokenType::get(ctx),
+                                    barriers,
+                                    QueryRing{stages}.empty(math, stage));
+  if (keys.gradScoreTile) {
+    computeBarrier(kGradScoreStoredBarrier);
+    warpgroupQueryGradient(keys.tiles, lane, keys.warpgroup, keys.warpgroups,
+                           keys.batch, head, row0);
+  }
+  return next;
+}
+
 void BackwardKernel::buildKeyValueGradients(Value batchSize, Value keyHeads) {
   OpBuilder::InsertionGuard guard(b);
   IndexMath math{b, loc};
@@ -1070,16 +1258,32 @@ void BackwardKernel::buildKeyValueGradients(Value batchSize, Value keyHeads) {
   // split two warpgroups per 64 keys (whyNoWarpgroupBackwardTiling).
   int64_t kernelWarps =
       warpgroupMma ? warps : backwardKernelWarps(blockKV, warps);
-  threads = kernelWarps * gpu_kernel::kWarpSize;
+  // With a producer, the compute warps and one warpgroup more.
+  int64_t computeThreads = kernelWarps * gpu_kernel::kWarpSize;
+  threads = computeThreads + (tmaProducer ? kWarpgroupThreads : 0);
   // wgmma's tiles are 64-column blocks, each the 128-byte swizzle's; the
   // other kernels' (ldmatrix) rows are whole.
   llvm::SaveAndRestore<bool> tileLayout(columnBlocks, warpgroupMma);
   int64_t rowsPerWarp = warpgroupMma ? kMmaM : blockKV / kernelWarps;
   int64_t mTiles = rowsPerWarp / kMmaM;
   int64_t queryTiles = blockQ / kMmaN;
-  int64_t buffers = streamBuffers(blockQ);
-  bool async = buffers > 1;
+  // The producer's ring has the tiling's stages; cp.async streams through
+  // them where the copies share out evenly.
+  int64_t buffers = tmaProducer ? stages : streamBuffers(blockQ);
+  bool async = !tmaProducer && buffers > 1;
   Value blockKVValue = math.constant(blockKV);
+  // Q's and dO's boxes are 64-column blocks of the 128-byte swizzle, as
+  // wgmma reads them; L's and D's one [2][block_q] box of rowStats.
+  Value queryMap, gradOutputMap, statsMap;
+  if (tmaProducer) {
+    constexpr int64_t boxColumns = kSwizzle128RowBytes / 2;
+    queryMap = createTensorMap(query, {1, 1, blockQ, boxColumns},
+                               /*swizzled=*/true);
+    gradOutputMap = createTensorMap(gradOutput, {1, 1, blockQ, boxColumns},
+                                    /*swizzled=*/true);
+    statsMap = createTensorMap(rowStats, {1, 1, 2, blockQ},
+                               /*swizzled=*/false);
+  }
   scf::ForallOp grid =
       blockGrid({batchSize, keyHeads, math.ceilDiv(keyLen, blockKVValue)});
   b.setInsertionPointToStart(grid.getBody());
@@ -1136,6 +1340,20 @@ void BackwardKernel::buildKeyValueGradients(Value batchSize, Value keyHeads) {
       math.max(math.sub(visible.rowEnd, visible.firstBlockStart), none);
   Value queryBlocks = math.ceilDiv(span, blockQValue);
   Value iterations = math.mul(groupSize, queryBlocks);
+  // The producer's ring: per stage, Q's and L/D's transaction, dO's, and
+  // the compute threads' release (QueryRing).
+  QueryRing ring{stages};
+  Value statsFlat;
+  if (tmaProducer) {
+    auto workgroup =
+        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+    statsFlat = memref::AllocOp::create(
+        b, loc,
+        MemRefType::get({stages * 2 * blockQ}, f32, MemRefLayoutAttrInterface(),
+                        workgroup));
+    barriers = nvgpu::MBarrierCreateOp::create(
+        b, loc, nvgpu::MBarrierGroupType::get(ctx, workgroup, ring.count()));
+  }
 
   scf::ForallOp loop = threadLoop();
   b.setInsertionPointToStart(loop.getBody());
@@ -1156,10 +1374,40 @@ void BackwardKernel::buildKeyValueGradients(Value batchSize, Value keyHeads) {
                           math.constant(kMmaM)));
   }
   Value zero = math.constant(0), one = math.constant(1);
+  if (tmaProducer) {
+    // Thread 0 initializes the ring's barriers; the block barrier below
+    // shows them to every thread.
+    scf::IfOp::create(
+        b, loc, math.eq(thread, zero), [&](OpBuilder &, Location) {
+          for (int64_t s = 0; s < stages; ++s)
+            for (auto [index, count] :
+                 {std::pair{ring.queryFull(s), int64_t(1)},
+                  std::pair{ring.gradOutputFull(s), int64_t(1)},
+                  std::pair{ring.empty(s), computeThreads}})
+              nvgpu::MBarrierInitOp::create(
+                  b, loc, barriers, math.constant(count), math.constant(index),
+                  /*predicate=*/Value());
+          scf::YieldOp::create(b, loc);
+        });
+  }
+  // K and V once per block, by every thread (the producer's too: the roles
+  // part after them); rows past Nk zero, so that dQ's product reads no
+  // garbage there.
   copyTile(key, batch, kvHead, col0, cols, blockKV, headDim, keySmem, Value(),
            thread);
   copyTile(value, batch, kvHead, col0, cols, blockKV, valueDim, valueSmem,
            Value(), thread);
+  Value compute, producerLeader;
+  if (tmaProducer) {
+    // K_s and V_s are the generic proxy's writes, which wgmma reads
+    // through the async proxy.
+    fenceForAsyncProxy();
+    gpu::BarrierOp::create(b, loc);
+    compute =
+        markRole(math.lt(thread, math.constant(computeThreads)), kComputeRole);
+    producerLeader = markRole(math.eq(thread, math.constant(computeThreads)),
+                              kProducerLeaderRole, kProducerRegisters);
+  }
   // Iteration `it` is query block it mod blocks of head member it / blocks.
   auto position = [&](IndexMath &m, Value it) -> std::pair<Value, Value> {
     // Blocks >= 1 here whenever an iteration exists; max keeps the
@@ -1209,6 +1457,13 @@ void BackwardKernel::buildKeyValueGradients(Value batchSize, Value keyHeads) {
             b, loc,
             b.getZeroAttr(VectorType::get(
                 {wgmmaAccumulatorRegisters(valueDim / columnSplit)}, f32)))};
+  WarpgroupKeys keys{
+      wgTiles,   lane,
+      keyGroup,  part,
+      warpgroup, kernelWarps * gpu_kernel::kWarpSize / kWarpgroupThreads,
+      mTiles,    gradScoreSmem,
+      statsFlat, batch,
+      col0,      lastRow};
   auto iterationLoop = scf::ForOp::create(
       b, loc, zero, iterations, one, init,
       [&](OpBuilder &lb, Location lloc, Value it, ValueRange state) {
@@ -1218,6 +1473,45 @@ void BackwardKernel::buildKeyValueGradients(Value batchSize, Value keyHeads) {
         Value head, row0;
         std::tie(head, row0) = position(lm, it);
         Value stage = zero;
+        if (tmaProducer) {
+          stage = lm.remU(it, lm.constant(stages));
+          Value parity = ring.parity(lm, it);
+          // The producer: once the stage is free, Q and L/D as one
+          // transaction, then dO. Rows past Nq arrive as zeros (the maps'
+          // fill; rowStats' padding rows are zeros too).
+          onRole(b, lloc, producerLeader, {}, [&] {
+            IndexMath pm{b, lloc};
+            Value free = arith::XOrIOp::create(
+                b, lloc, parity, arith::ConstantIntOp::create(b, lloc, 1, 1));
+            waitOnBarrier(ring.empty(pm, stage), free);
+            Value queryBarrier = ring.queryFull(pm, stage);
+            expectBytes(blockQ * headDim * elementBytes(elementType) +
+                            2 * blockQ * elementBytes(f32),
+                        queryBarrier);
+            issueBoxLoads(queryMap, wgTiles.query,
+                          pm.mul(stage, pm.constant(blockQ * headDim)), blockQ,
+                          headDim, elementType, queryBarrier,
+                          {row0, head, batch});
+            issueBox(statsMap, statsFlat,
+                     pm.mul(stage, pm.constant(2 * blockQ)), queryBarrier,
+                     {row0, zero, head, batch});
+            issueTileLoads(gradOutputMap, wgTiles.gradOutput,
+                           pm.mul(stage, pm.constant(blockQ * valueDim)),
+                           blockQ, valueDim, elementType,
+                           ring.gradOutputFull(pm, stage), {row0, head, batch});
+            return SmallVector<Value>();
+          });
+          // The compute warpgroups: everything else, once the stage has
+          // landed; elsewhere dK and dV stay as they were.
+          SmallVector<Value> next = onRole(b, lloc, compute, state, [&] {
+            IndexMath cm{b, lloc};
+            waitOnBarrier(ring.queryFull(cm, stage), parity);
+            waitOnBarrier(ring.gradOutputFull(cm, stage), parity);
+            return warpgroupQueryBlock(keys, stage, head, row0, state);
+          });
+          scf::YieldOp::create(b, lloc, next);
+          return;
+        }
         if (async) {
           stage = lm.remU(it, lm.constant(stages));
           Value next = lm.addConstant(it, 1);
@@ -1236,49 +1530,26 @@ void BackwardKernel::buildKeyValueGradients(Value batchSize, Value keyHeads) {
                    gradOutputSmem, stage, thread);
         }
         gpu::BarrierOp::create(b, lloc);
-
-        // S^T = K Q^T and dP^T = V dO^T over the warp's keys.
-        SmallVector<Value> scores, gradProbs;
         if (warpgroupMma) {
-          std::tie(scores, gradProbs) =
-              warpgroupTransposedScores(wgTiles, keyGroup, stage);
-        } else {
-          scores = warpProduct(lane, mTiles, keySmem, Value(), lane.warpRow0,
-                               querySmem, stage, blockQ, headDim);
-          gradProbs =
-              warpProduct(lane, mTiles, valueSmem, Value(), lane.warpRow0,
-                          gradOutputSmem, stage, blockQ, valueDim);
-        }
-        SmallVector<Value> probs, gradScores;
-        std::tie(probs, gradScores) = transposedProbabilities(
-            lane, mTiles, scores, gradProbs, batch, head, row0, col0, lastRow);
-        SmallVector<Value> next(state);
-        if (warpgroupMma) {
-          SmallVector<Value> gradScorePairs = packPairs(gradScores);
-          // One warpgroup of each key group stores dS^T (a split's
-          // warpgroups hold the same).
-          if (gradScoreSmem) {
-            scf::IfOp::create(
-                b, lloc, math.eq(part, zero), [&](OpBuilder &, Location) {
-                  storeTransposedGradients(lane, mTiles, gradScorePairs,
-                                           gradScoreSmem);
-                  fenceForAsyncProxy();
-                  scf::YieldOp::create(b, lloc);
-                });
-          }
-          std::tie(next[1], next[0]) =
-              warpgroupAccumulate(wgTiles, packPairs(probs), gradScorePairs,
-                                  stage, part, state[1], state[0]);
-          if (gradScoreSmem) {
-            gpu::BarrierOp::create(b, lloc);
-            warpgroupQueryGradient(wgTiles, lane, warpgroup,
-                                   kernelWarps * gpu_kernel::kWarpSize / kWarpgroupThreads,
-                                   batch, head, row0);
-          }
+          SmallVector<Value> next =
+              warpgroupQueryBlock(keys, stage, head, row0, state);
+          // Before a buffer is filled again, every warp is done with it.
           gpu::BarrierOp::create(b, lloc);
           scf::YieldOp::create(b, lloc, next);
           return;
         }
+
+        // S^T = K Q^T and dP^T = V dO^T over the warp's keys.
+        SmallVector<Value> scores =
+            warpProduct(lane, mTiles, keySmem, Value(), lane.warpRow0,
+                        querySmem, stage, blockQ, headDim);
+        SmallVector<Value> gradProbs =
+            warpProduct(lane, mTiles, valueSmem, Value(), lane.warpRow0,
+                        gradOutputSmem, stage, blockQ, valueDim);
+        SmallVector<Value> probs, gradScores;
+        std::tie(probs, gradScores) = transposedProbabilities(
+            lane, mTiles, scores, gradProbs, batch, head, row0, col0, lastRow);
+        SmallVector<Value> next(state);
         MutableArrayRef<Value> gradKeys(next.data(), mTiles * headDim / kMmaN);
         MutableArrayRef<Value> gradValues(next.data() + gradKeys.size(),
                                           mTiles * valueDim / kMmaN);
@@ -1301,11 +1572,18 @@ void BackwardKernel::buildKeyValueGradients(Value batchSize, Value keyHeads) {
         scf::YieldOp::create(b, lloc, next);
       });
 
+  // The producer holds no gradients.
+  std::optional<OpBuilder::InsertionGuard> computeOnly;
+  if (tmaProducer) {
+    computeOnly.emplace(b);
+    auto stores = scf::IfOp::create(b, loc, compute, /*withElseRegion=*/false);
+    b.setInsertionPoint(stores.thenBlock()->getTerminator());
+  }
   SmallVector<Value> results(iterationLoop.getResults());
   if (warpgroupMma) {
-    SmallVector<Value> keys = fragmentsOf(results[0]);
-    llvm::append_range(keys, fragmentsOf(results[1]));
-    results = keys;
+    SmallVector<Value> gradients = fragmentsOf(results[0]);
+    llvm::append_range(gradients, fragmentsOf(results[1]));
+    results = gradients;
   }
   int64_t keyWidth = headDim / columnSplit, valueWidth = valueDim / columnSplit;
   int64_t keyFragments = mTiles * keyWidth / kMmaN;
@@ -1636,6 +1914,7 @@ struct FADistributeAttentionBackwardPass
     options.asyncCopies = asyncCopies;
     options.tensorCores = tensorCores;
     options.warpgroupMma = warpgroupMma;
+    options.tmaProducer = tmaProducer;
     if (failed(lowerEach<AttentionBackwardOp>(
             getOperation(),
             [&](RewriterBase &rewriter, AttentionBackwardOp op) {
@@ -1689,8 +1968,20 @@ mlir::fa::distributeAttentionBackward(RewriterBase &rewriter,
           .empty();
   BackwardKernel kernel(op, rewriter, tiling, options.asyncCopies,
                         warpgroupMma);
-  if (warpgroupMma)
+  if (warpgroupMma) {
     kernel.columnSplit = warpgroupBackwardColumnSplit(shape);
+    // As tile selection decides (warpgroupBackwardProducer).
+    AttentionShape described = describeAttentionShape(op);
+    std::string noProducer = whyNoWarpgroupBackwardProducer(
+        Tiling{tiling.getBlockQ(), tiling.getBlockKv(), tiling.getWarps(),
+               tiling.getStages()},
+        described);
+    kernel.tmaProducer = options.tmaProducer && noProducer.empty();
+    if (options.tmaProducer && !noProducer.empty())
+      op.emitRemark() << "the wgmma dK/dV kernel loads this op's query "
+                         "blocks with cp.async, not TMA: "
+                      << noProducer;
+  }
   SmallVector<Value> results = kernel.build();
   rewriter.replaceOp(op, results);
   return results;

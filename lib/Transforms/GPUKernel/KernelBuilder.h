@@ -87,9 +87,10 @@ struct KernelBuilder : TileCopier {
 
   // The TMA producer kernel (tmaProducer, TmaProducer.cpp).
   struct QueryBlock;
-  /// Tensor maps of Q, K and V (built on the host, in front of the grid)
-  /// and the block's mbarrier group (see TmaBarriers).
-  Value queryMap, keyMap, valueMap, barriers;
+  /// Tensor maps of Q, K and V (built on the host, in front of the grid);
+  /// the block's mbarrier group (TileCopier::barriers) is laid out as
+  /// TmaBarriers says.
+  Value queryMap, keyMap, valueMap;
   /// Threads that compute: all but the producer warpgroup.
   int64_t computeThreads() const;
   /// The tensor maps of Q, K and V: boxes of [1, 1, rows, 64] elements,
@@ -108,21 +109,6 @@ struct KernelBuilder : TileCopier {
   /// The rows of a K or V box (tmaKeyBoxRows): a key block, or a run of
   /// rows within one page of a paged cache.
   int64_t keyBoxRows() const;
-  /// arrive.expect_tx on barrier `barrier` for a tile of `rows` x `width`
-  /// elements of `type`.
-  void expectTileBytes(int64_t rows, int64_t width, Type type, Value barrier);
-  /// TMA loads of one box per 64-column block (at coordinates `outer`,
-  /// innermost first but for the column, which this adds) into `tile`'s
-  /// column blocks of `tileRows` rows each, from element `elementOffset`
-  /// on, completing on barrier `barrier`.
-  void issueBoxLoads(Value map, Value flatTile, Value elementOffset,
-                     int64_t tileRows, int64_t width, Type type, Value barrier,
-                     ValueRange outer);
-  /// A tile of `rows` rows as one transaction on barrier `barrier`:
-  /// expect_tx, then its boxes.
-  void issueTileLoads(Value map, Value flatTile, Value elementOffset,
-                      int64_t rows, int64_t width, Type type, Value barrier,
-                      ValueRange outer);
   /// One tile of a key block's TMA loads: its map, its stage's place in
   /// the flat tile, its width and element type, and its full barrier.
   struct KeyTileLoads {
@@ -142,9 +128,6 @@ struct KernelBuilder : TileCopier {
   /// page table where there is one (the box's page).
   SmallVector<Value> keyBoxCoordinates(IndexMath &math, Value batch, Value head,
                                        Value row);
-  /// try_wait.parity on barrier `index` of the group, for the phase of
-  /// parity `parity` (an i1).
-  void waitOnBarrier(Value index, Value parity);
   /// A one-dimensional view of a shared tile, in front of the thread loop.
   Value flatTile(Value tile, Value thread);
 

@@ -419,12 +419,61 @@ struct TileCopier {
   /// chunk, or any column of a padded tile) of row `row` is stored.
   Value sharedColumn(IndexMath &math, Value row, Value column, int64_t width,
                      Type type) const;
+  // TMA loads that complete on mbarriers (TmaProducer.cpp), for the
+  // kernels with a producer warpgroup, forward and backward.
+  /// The block's mbarrier group, in front of the thread loop.
+  Value barriers;
+  /// A tensor map of `buffer` (on the host: in front of the grid) whose
+  /// boxes have shape `box`, zero fill past the tensor; the 128-byte
+  /// swizzle (box rows of one 128-byte swizzle row) when `swizzled`.
+  Value createTensorMap(Value buffer, ArrayRef<int64_t> box, bool swizzled);
+  /// try_wait.parity on barrier `index` of the group, for the phase of
+  /// parity `parity` (an i1).
+  void waitOnBarrier(Value index, Value parity);
+  /// arrive.expect_tx on barrier `barrier` for a tile of `rows` x `width`
+  /// elements of `type`.
+  void expectTileBytes(int64_t rows, int64_t width, Type type, Value barrier);
+  /// arrive.expect_tx on barrier `barrier` for `bytes` bytes (one arrival:
+  /// a transaction of several tiles announces their sum once).
+  void expectBytes(int64_t bytes, Value barrier);
+  /// One TMA load of `map`'s box at `coordinates` (innermost first) into
+  /// `flatTile` from element `elementOffset` on, completing on barrier
+  /// `barrier`.
+  void issueBox(Value map, Value flatTile, Value elementOffset, Value barrier,
+                ValueRange coordinates);
+  /// TMA loads of one box per 64-column block (at coordinates `outer`,
+  /// innermost first but for the column, which this adds) into `tile`'s
+  /// column blocks of `tileRows` rows each, from element `elementOffset`
+  /// on, completing on barrier `barrier`.
+  void issueBoxLoads(Value map, Value flatTile, Value elementOffset,
+                     int64_t tileRows, int64_t width, Type type, Value barrier,
+                     ValueRange outer);
+  /// A tile of `rows` rows as one transaction on barrier `barrier`:
+  /// expect_tx, then its boxes.
+  void issueTileLoads(Value map, Value flatTile, Value elementOffset,
+                      int64_t rows, int64_t width, Type type, Value barrier,
+                      ValueRange outer);
+  /// Marks the role predicate `predicate` (kComputeRole or
+  /// kProducerLeaderRole, with the producer's registers) for
+  /// fa-specialize-warpgroups to version the kernel on.
+  Value markRole(Value predicate, StringRef role,
+                 int64_t producerRegisters = 0);
+
   /// ldmatrix.x4 (`.trans` when `transpose`) of four 8x8 matrices of a
   /// shared tile of `width` columns (at `stage` when given): this lane gives
   /// the address of (row, column).
   Value ldmatrix(Value tile, Value stage, Value row, Value column,
                  int64_t width, Type type, bool transpose);
 };
+
+/// Runs `body` in an scf.if on `condition` (a warpgroup role: the TMA
+/// producer kernels' one program, TmaProducer.cpp). The values it returns
+/// (whose types are known once it is built) are yielded there, and
+/// `otherwise` (zeros of their types when empty) where the condition is
+/// false.
+SmallVector<Value> onRole(OpBuilder &b, Location loc, Value condition,
+                          ValueRange otherwise,
+                          function_ref<SmallVector<Value>()> body);
 
 } // namespace mlir::fa::gpu_kernel
 

@@ -83,16 +83,19 @@ struct TmaBarriers {
   }
 };
 
-/// A tensor map whose boxes have shape `box` (one 128-byte swizzle row of
-/// elements innermost).
+/// A tensor map whose boxes have shape `box`: one 128-byte swizzle row of
+/// elements innermost when `swizzled`, else as they lie.
 nvgpu::TensorMapDescriptorType tensorMapType(MLIRContext *ctx,
-                                             ArrayRef<int64_t> box, Type type) {
+                                             ArrayRef<int64_t> box, Type type,
+                                             bool swizzled) {
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   auto boxType =
       MemRefType::get(box, type, MemRefLayoutAttrInterface(), workgroup);
   return nvgpu::TensorMapDescriptorType::get(
-      ctx, boxType, nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
+      ctx, boxType,
+      swizzled ? nvgpu::TensorMapSwizzleKind::SWIZZLE_128B
+               : nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE,
       nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
       nvgpu::TensorMapOOBKind::OOB_ZERO,
       nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
@@ -104,30 +107,34 @@ int64_t KernelBuilder::computeThreads() const {
   return threads - (plan.tmaProducer ? kWarpgroupThreads : 0);
 }
 
+Value TileCopier::createTensorMap(Value buffer, ArrayRef<int64_t> box,
+                                  bool swizzled) {
+  auto type = cast<MemRefType>(buffer.getType());
+  Value unranked = memref::CastOp::create(
+      b, loc, UnrankedMemRefType::get(type.getElementType(), Attribute()),
+      buffer);
+  IndexMath math{b, loc};
+  SmallVector<Value> sizes;
+  for (int64_t size : box)
+    sizes.push_back(math.constant(size));
+  return nvgpu::TmaCreateDescriptorOp::create(
+             b, loc, tensorMapType(ctx, box, type.getElementType(), swizzled),
+             unranked, sizes)
+      .getResult();
+}
+
 void KernelBuilder::createTensorMaps() {
-  auto mapOf = [&](Value buffer, ArrayRef<int64_t> box) {
-    auto type = cast<MemRefType>(buffer.getType());
-    Value unranked = memref::CastOp::create(
-        b, loc, UnrankedMemRefType::get(type.getElementType(), Attribute()),
-        buffer);
-    IndexMath math{b, loc};
-    SmallVector<Value> sizes;
-    for (int64_t size : box)
-      sizes.push_back(math.constant(size));
-    return nvgpu::TmaCreateDescriptorOp::create(
-               b, loc, tensorMapType(ctx, box, type.getElementType()), unranked,
-               sizes)
-        .getResult();
-  };
-  queryMap = mapOf(operands.query, {1, 1, plan.tiling.blockQ, kBoxColumns});
+  queryMap =
+      createTensorMap(operands.query, {1, 1, plan.tiling.blockQ, kBoxColumns},
+                      /*swizzled=*/true);
   // A page table's cache is [P, S, Hkv, D]: a box is a run of rows of one
   // page.
   int64_t rows = keyBoxRows();
   SmallVector<int64_t> keyBox =
       pageTable ? SmallVector<int64_t>{1, rows, 1, kBoxColumns}
                 : SmallVector<int64_t>{1, 1, rows, kBoxColumns};
-  keyMap = mapOf(key, keyBox);
-  valueMap = mapOf(value, keyBox);
+  keyMap = createTensorMap(key, keyBox, /*swizzled=*/true);
+  valueMap = createTensorMap(value, keyBox, /*swizzled=*/true);
 }
 
 int64_t KernelBuilder::keyBoxRows() const {
@@ -145,23 +152,26 @@ void KernelBuilder::createBarriers() {
       b, loc, nvgpu::MBarrierGroupType::get(ctx, workgroup, layout.count()));
 }
 
-// Marked, for fa-specialize-warpgroups to version the kernel on.
+Value TileCopier::markRole(Value predicate, StringRef role,
+                           int64_t producerRegisters) {
+  Operation *def = predicate.getDefiningOp();
+  def->setAttr(kWarpgroupRoleAttrName, b.getStringAttr(role));
+  if (role == kProducerLeaderRole)
+    def->setAttr(kProducerRegistersAttrName,
+                 b.getI64IntegerAttr(producerRegisters));
+  return predicate;
+}
+
 Value KernelBuilder::isComputeThread(Value thread) {
   IndexMath math{b, loc};
-  Value compute = math.lt(thread, math.constant(computeThreads()));
-  compute.getDefiningOp()->setAttr(kWarpgroupRoleAttrName,
-                                   b.getStringAttr(kComputeRole));
-  return compute;
+  return markRole(math.lt(thread, math.constant(computeThreads())),
+                  kComputeRole);
 }
 
 Value KernelBuilder::isProducerLeader(Value thread) {
   IndexMath math{b, loc};
-  Value leader = math.eq(thread, math.constant(computeThreads()));
-  leader.getDefiningOp()->setAttr(kWarpgroupRoleAttrName,
-                                  b.getStringAttr(kProducerLeaderRole));
-  leader.getDefiningOp()->setAttr(kProducerRegistersAttrName,
-                                  b.getI64IntegerAttr(plan.producerRegisters));
-  return leader;
+  return markRole(math.eq(thread, math.constant(computeThreads())),
+                  kProducerLeaderRole, plan.producerRegisters);
 }
 
 Value KernelBuilder::flatTile(Value tile, Value thread) {
@@ -175,28 +185,27 @@ Value KernelBuilder::flatTile(Value tile, Value thread) {
                                          ArrayRef<ReassociationIndices>{all});
 }
 
-void KernelBuilder::waitOnBarrier(Value index, Value parity) {
+void TileCopier::waitOnBarrier(Value index, Value parity) {
   IndexMath math{b, loc};
   nvgpu::MBarrierTryWaitParityOp::create(b, loc, barriers, parity,
                                          math.constant(kWaitTicks), index);
 }
 
-void KernelBuilder::expectTileBytes(int64_t rows, int64_t width, Type type,
-                                    Value barrier) {
-  IndexMath math{b, loc};
+void TileCopier::expectTileBytes(int64_t rows, int64_t width, Type type,
+                                 Value barrier) {
   // The transaction is the boxes' bytes, zero-filled rows included.
-  int64_t bytes = rows * width * elementBytes(type);
+  expectBytes(rows * width * elementBytes(type), barrier);
+}
+
+void TileCopier::expectBytes(int64_t bytes, Value barrier) {
+  IndexMath math{b, loc};
   nvgpu::MBarrierArriveExpectTxOp::create(b, loc, barriers,
                                           math.constant(bytes), barrier,
                                           /*predicate=*/Value());
 }
 
-void KernelBuilder::issueBoxLoads(Value map, Value flatTile,
-                                  Value elementOffset, int64_t tileRows,
-                                  int64_t width, Type type, Value barrier,
-                                  ValueRange outer) {
-  IndexMath math{b, loc};
-  int64_t blocks = width / kBoxColumns;
+void TileCopier::issueBox(Value map, Value flatTile, Value elementOffset,
+                          Value barrier, ValueRange coordinates) {
   auto mapType = cast<nvgpu::TensorMapDescriptorType>(map.getType());
   MemRefType box = mapType.getTensor();
   // The box's own shape ([1, 1, rows, 64], or [1, rows, 1, 64] in a paged
@@ -205,7 +214,7 @@ void KernelBuilder::issueBoxLoads(Value map, Value flatTile,
   for (int64_t d = box.getRank() - 2; d >= 0; --d)
     strides[d] = strides[d + 1] * box.getDimSize(d + 1);
   auto dstType = MemRefType::get(
-      box.getShape(), type,
+      box.getShape(), box.getElementType(),
       StridedLayoutAttr::get(ctx, ShapedType::kDynamic, strides),
       box.getMemorySpace());
   SmallVector<OpFoldResult> sizes, strideAttrs;
@@ -213,25 +222,33 @@ void KernelBuilder::issueBoxLoads(Value map, Value flatTile,
     sizes.push_back(b.getIndexAttr(box.getDimSize(d)));
     strideAttrs.push_back(b.getIndexAttr(strides[d]));
   }
+  Value dst = memref::ReinterpretCastOp::create(b, loc, dstType, flatTile,
+                                                OpFoldResult(elementOffset),
+                                                sizes, strideAttrs);
+  nvgpu::TmaAsyncLoadOp::create(b, loc, dst, barriers, map, coordinates,
+                                barrier, /*multicastMask=*/Value(),
+                                /*predicate=*/Value());
+}
+
+void TileCopier::issueBoxLoads(Value map, Value flatTile, Value elementOffset,
+                               int64_t tileRows, int64_t width, Type type,
+                               Value barrier, ValueRange outer) {
+  IndexMath math{b, loc};
+  int64_t blocks = width / kBoxColumns;
   // A column block of the tile holds all its rows.
   int64_t columnBlockElements = tileRows * kBoxColumns;
   for (int64_t block = 0; block < blocks; ++block) {
     Value offset = math.addConstant(elementOffset, block * columnBlockElements);
-    Value dst = memref::ReinterpretCastOp::create(
-        b, loc, dstType, flatTile, OpFoldResult(offset), sizes, strideAttrs);
     // Coordinates innermost first, as cp.async.bulk.tensor takes them.
     SmallVector<Value> coordinates = {math.constant(block * kBoxColumns)};
     llvm::append_range(coordinates, outer);
-    nvgpu::TmaAsyncLoadOp::create(b, loc, dst, barriers, map, coordinates,
-                                  barrier, /*multicastMask=*/Value(),
-                                  /*predicate=*/Value());
+    issueBox(map, flatTile, offset, barrier, coordinates);
   }
 }
 
-void KernelBuilder::issueTileLoads(Value map, Value flatTile,
-                                   Value elementOffset, int64_t rows,
-                                   int64_t width, Type type, Value barrier,
-                                   ValueRange outer) {
+void TileCopier::issueTileLoads(Value map, Value flatTile, Value elementOffset,
+                                int64_t rows, int64_t width, Type type,
+                                Value barrier, ValueRange outer) {
   expectTileBytes(rows, width, type, barrier);
   issueBoxLoads(map, flatTile, elementOffset, rows, width, type, barrier,
                 outer);
@@ -350,11 +367,6 @@ void KernelBuilder::loadQueryByTma(const QueryBlock &block, Value queryTile,
   waitOnBarrier(queryBarrier, arith::ConstantIntOp::create(b, loc, 0, 1));
 }
 
-namespace {
-
-/// Runs `body` in an scf.if on `condition`. The values it returns (whose
-/// types are known once it is built) are yielded there, and `otherwise`
-/// (zeros of their types when empty) where the condition is false.
 SmallVector<Value> onRole(OpBuilder &b, Location loc, Value condition,
                           ValueRange otherwise,
                           function_ref<SmallVector<Value>()> body) {
@@ -386,6 +398,8 @@ SmallVector<Value> onRole(OpBuilder &b, Location loc, Value condition,
   scf::YieldOp::create(b, loc, elsewhere);
   return SmallVector<Value>(branch.getResults());
 }
+
+namespace {
 
 /// Ping-pong's named barriers: bar.sync / bar.arrive ids from 1 (0 is the
 /// block-wide barrier); warpgroup w's turn is barrier 1 + w, for which it

@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::fa {
@@ -50,6 +51,16 @@ void collectUses(Value buffer, Block *block, Uses &uses) {
     }
     if (isa<func::ReturnOp>(user)) {
       uses.returned = true;
+      continue;
+    }
+    // A TMA tensor map encodes the buffer's address and shape for the
+    // kernels; the host reads none of its data (the backward's L and D
+    // workspace, which a kernel writes and the dK/dV kernel's TMA reads).
+    // The buffer lives as long as the launches that take the map.
+    if (auto map = dyn_cast<nvgpu::TmaCreateDescriptorOp>(user)) {
+      for (Operation *mapUser : map->getUsers())
+        if (Operation *ancestor = block->findAncestorOpInBlock(*mapUser))
+          uses.inBlock.push_back(ancestor);
       continue;
     }
     if (auto view = dyn_cast<ViewLikeOpInterface>(user);

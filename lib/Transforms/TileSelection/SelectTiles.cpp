@@ -298,7 +298,9 @@ void writeReport(llvm::raw_ostream &os, Operation *op, Type elementType,
         backward && hasMmaSync16816(target.description))
       json.attribute(
           "gpu_kernel",
-          warpgroupBackwardKernel(decision.tiling, shape, target.description)
+          warpgroupBackwardProducer(decision.tiling, shape, target.description)
+              ? "backward-wgmma-tma-ws"
+          : warpgroupBackwardKernel(decision.tiling, shape, target.description)
               ? "backward-wgmma"
               : "backward-mma.sync");
     if (plan)
@@ -639,6 +641,10 @@ private:
     if (failed(resolved))
       return WalkResult::interrupt();
     AttentionShape shape = describeAttentionShape(op);
+    // The dK/dV kernel fa-gpu-pipeline builds on sm_90a by default: wgmma
+    // with a TMA producer warpgroup.
+    shape.tmaProducerKernel =
+        tmaProducer && hasWarpgroupMma(resolved->description);
     TileSelection selection;
     if (TilingAttr given = op.getTilingAttr())
       selection = checkBackwardTiling(

@@ -4,6 +4,8 @@
 // RUN: fa-opt %s --fa-cpu-pipeline=gpu-kernel=sm_90a | %mlir-run > %t.kernel
 // RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_90a thread-order=reverse" | %mlir-run > %t.reverse
 // RUN: fa-opt %s --fa-cpu-pipeline=reference=true | %mlir-run > %t.reference
+// RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_90a tma-producer=false" | %mlir-run > %t.cp-async
+// RUN: %compare %t.cp-async %t.reference --rtol 2e-2 --atol 4e-3
 // RUN: %compare %t.kernel %t.reference --rtol 2e-2 --atol 4e-3
 // RUN: %compare %t.reverse %t.reference --rtol 2e-2 --atol 4e-3
 // RUN: sed 's/ tiling = <block_q/ deterministic tiling = <block_q/' %s | fa-opt --fa-cpu-pipeline=gpu-kernel=sm_90a | %mlir-run > %t.fixed
@@ -17,6 +19,7 @@
 // ORACLE: kernel: ORACLE MATCH
 // RUN: fa-opt %s --fa-select-tiles=target=sm_90a --fa-distribute-attention-backward=warpgroup-mma=true | FileCheck %s
 // RUN: sed 's/ tiling = <block_q/ deterministic tiling = <block_q/' %s | fa-opt --fa-select-tiles=target=sm_90a --fa-distribute-attention-backward=warpgroup-mma=true | FileCheck %s --check-prefix=FIXED --implicit-check-not=memref.atomic_rmw
+// RUN: fa-opt %s --fa-select-tiles=target=sm_90a "--fa-distribute-attention-backward=warpgroup-mma=true tma-producer=true" | FileCheck %s --check-prefix=PRODUCER
 // CHECK-LABEL: func.func @backward
 // CHECK: scf.forall
 // CHECK: vector.reduction <add>
@@ -54,6 +57,31 @@
 // FIXED: nvgpu.mma.sync
 // FIXED-NOT: fa.attention_backward
 // FIXED: func.func @fill
+// PRODUCER-LABEL: func.func @backward
+// PRODUCER-COUNT-3: nvgpu.tma.create.descriptor
+// PRODUCER: nvgpu.mbarrier.create
+// PRODUCER: nvgpu.mbarrier.init
+// PRODUCER: nvvm.fence.proxy
+// PRODUCER-NEXT: gpu.barrier
+// PRODUCER: fa.warpgroup_role = "compute"
+// PRODUCER: fa.warpgroup_role = "producer_leader"
+// PRODUCER: scf.for
+// PRODUCER: nvgpu.mbarrier.try_wait.parity
+// PRODUCER: nvgpu.mbarrier.arrive.expect_tx
+// PRODUCER: nvgpu.tma.async.load {{.*}} memref<1x1x32x64x
+// PRODUCER: nvgpu.tma.async.load {{.*}} memref<1x1x2x32xf32
+// PRODUCER: nvgpu.mbarrier.arrive.expect_tx
+// PRODUCER: nvgpu.tma.async.load
+// PRODUCER: nvgpu.mbarrier.try_wait.parity
+// PRODUCER: nvgpu.mbarrier.try_wait.parity
+// PRODUCER-NOT: gpu.barrier
+// PRODUCER: nvvm.barrier id = %c1_i32
+// PRODUCER: nvgpu.mbarrier.arrive %
+// PRODUCER: nvvm.barrier id = %c2_i32
+// PRODUCER: fa.warpgroup_mma {{.*}} {ignore_accumulator, transpose_a, transpose_b}
+// PRODUCER: memref.atomic_rmw addf
+// PRODUCER: scf.yield
+// PRODUCER: scf.forall
 
 func.func private @printMemrefF32(tensor<*xf32>)
 

@@ -288,6 +288,18 @@ def gpu_run_lines(case, bq, bkv, warps, stages, rtol, atol, chip="sm_80"):
              f"// RUN: {DETERMINISTIC} --fa-select-tiles=target={chip} "
              f"--fa-distribute-attention-backward{wgmma_option} | FileCheck %s --check-prefix=FIXED"
              " --implicit-check-not=memref.atomic_rmw\n"]
+    if wgmma:
+        # The pipelines' default there is the TMA producer kernel; the
+        # cp.async wgmma kernel (tma-producer=false) runs too, and both
+        # forms' IR is checked.
+        lines[6:6] = [
+            f"// RUN: fa-opt %s \"--fa-cpu-pipeline=gpu-kernel={chip} tma-producer=false\""
+            " | %mlir-run > %t.cp-async\n",
+            f"// RUN: %compare %t.cp-async %t.reference --rtol {rtol} --atol {atol}\n"]
+        lines.append(
+            f"// RUN: fa-opt %s --fa-select-tiles=target={chip} "
+            "\"--fa-distribute-attention-backward=warpgroup-mma=true tma-producer=true\""
+            " | FileCheck %s --check-prefix=PRODUCER\n")
     fixed = name not in ATOMIC_ONLY
     if not fixed:
         lines = [line for line in lines
@@ -367,7 +379,42 @@ def gpu_run_lines(case, bq, bkv, warps, stages, rtol, atol, chip="sm_80"):
                          f"// {prefix}: nvgpu.mma.sync\n// {prefix}: math.exp\n"
                          f"// {prefix}: memref.store\n")
         lines.append(f"// {prefix}-NOT: fa.attention_backward\n// {prefix}: func.func @fill\n")
+    if wgmma:
+        lines.append(producer_kernel(bq))
     return lines
+
+
+def producer_kernel(bq):
+    """The dK/dV kernel with a producer warpgroup (tma-producer=true): Q's,
+    dO's and L/D's tensor maps on the host, the ring's barriers initialized
+    and K/V copied before the roles part; per query block the producer
+    waits for a free stage and loads Q with L/D, then dO; the compute
+    warpgroups wait on both, and meet at named barriers around dS^T."""
+    return ("// PRODUCER-LABEL: func.func @backward\n"
+            "// PRODUCER-COUNT-3: nvgpu.tma.create.descriptor\n"
+            "// PRODUCER: nvgpu.mbarrier.create\n"
+            "// PRODUCER: nvgpu.mbarrier.init\n"
+            "// PRODUCER: nvvm.fence.proxy\n"
+            "// PRODUCER-NEXT: gpu.barrier\n"
+            "// PRODUCER: fa.warpgroup_role = \"compute\"\n"
+            "// PRODUCER: fa.warpgroup_role = \"producer_leader\"\n"
+            "// PRODUCER: scf.for\n"
+            "// PRODUCER: nvgpu.mbarrier.try_wait.parity\n"
+            "// PRODUCER: nvgpu.mbarrier.arrive.expect_tx\n"
+            f"// PRODUCER: nvgpu.tma.async.load {{{{.*}}}} memref<1x1x{bq}x64x\n"
+            f"// PRODUCER: nvgpu.tma.async.load {{{{.*}}}} memref<1x1x2x{bq}xf32\n"
+            "// PRODUCER: nvgpu.mbarrier.arrive.expect_tx\n"
+            "// PRODUCER: nvgpu.tma.async.load\n"
+            "// PRODUCER: nvgpu.mbarrier.try_wait.parity\n"
+            "// PRODUCER: nvgpu.mbarrier.try_wait.parity\n"
+            "// PRODUCER-NOT: gpu.barrier\n"
+            "// PRODUCER: nvvm.barrier id = %c1_i32\n"
+            "// PRODUCER: nvgpu.mbarrier.arrive %\n"
+            "// PRODUCER: nvvm.barrier id = %c2_i32\n"
+            "// PRODUCER: fa.warpgroup_mma {{.*}} {ignore_accumulator, transpose_a, transpose_b}\n"
+            "// PRODUCER: memref.atomic_rmw addf\n"
+            "// PRODUCER: scf.yield\n"
+            "// PRODUCER: scf.forall\n")
 
 
 def main():

@@ -89,3 +89,45 @@ func.func @host_only() -> memref<8xf32> {
   %out = memref.alloc() : memref<8xf32>
   return %out : memref<8xf32>
 }
+
+// A workspace one kernel writes and another reads through a TMA tensor map
+// (the backward's L and D for its producer warpgroup): the map reads no
+// data on the host, so the workspace moves to the device, and it lives
+// until the launch that takes the map.
+// CHECK-LABEL: func.func @through_tensor_map
+// CHECK-NOT: memref.alloc
+// CHECK: %[[STATS:.*]], %{{.*}} = gpu.alloc async [%{{.*}}] () : memref<2x64xf32>
+// CHECK: gpu.launch
+// CHECK: %[[CAST:.*]] = memref.cast %[[STATS]]
+// CHECK: %[[MAP:.*]] = nvgpu.tma.create.descriptor %[[CAST]]
+// CHECK-NOT: gpu.dealloc
+// CHECK: gpu.launch
+// CHECK: nvgpu.tma.async.load %[[MAP]]
+// CHECK: gpu.terminator
+// CHECK: gpu.dealloc async [%{{.*}}] %[[STATS]]
+!stats_map = !nvgpu.tensormap.descriptor<tensor = memref<2x64xf32, #gpu.address_space<workgroup>>, swizzle = none, l2promo = none, oob = zero, interleave = none>
+!barriers = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+func.func @through_tensor_map() {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %stats = memref.alloc() : memref<2x64xf32>
+  gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c1, %g1 = %c1, %g2 = %c1)
+             threads(%t0, %t1, %t2) in (%s0 = %c1, %s1 = %c1, %s2 = %c1) {
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant 0.0 : f32
+    memref.store %zero, %stats[%c0, %c0] : memref<2x64xf32>
+    gpu.terminator
+  }
+  %cast = memref.cast %stats : memref<2x64xf32> to memref<*xf32>
+  %map = nvgpu.tma.create.descriptor %cast box[%c2, %c64] : memref<*xf32> -> !stats_map
+  gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c1, %g1 = %c1, %g2 = %c1)
+             threads(%t0, %t1, %t2) in (%s0 = %c1, %s1 = %c1, %s2 = %c1) {
+    %c0 = arith.constant 0 : index
+    %tile = memref.alloc() : memref<2x64xf32, #gpu.address_space<workgroup>>
+    %barriers = nvgpu.mbarrier.create -> !barriers
+    nvgpu.tma.async.load %map[%c0, %c0], %barriers[%c0] to %tile : !stats_map, !barriers -> memref<2x64xf32, #gpu.address_space<workgroup>>
+    gpu.terminator
+  }
+  return
+}

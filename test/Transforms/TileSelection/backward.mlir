@@ -7,20 +7,30 @@
 // RUN: fa-opt %s --fa-select-tiles="target=sm_80 report=-" | FileCheck %s --check-prefix=SM80
 // RUN: fa-opt %s --fa-select-tiles="target=sm_75 report=-" | FileCheck %s --check-prefix=SM75
 // RUN: fa-opt %s --fa-select-tiles="target=sm_90a report=-" | FileCheck %s --check-prefix=SM90A
+// RUN: fa-opt %s --fa-select-tiles="target=sm_90a tma-producer=false report=-" | FileCheck %s --check-prefix=CPASYNC
 
 // sm_90a: the tilings whose dK/dV kernel runs on wgmma rank first (64 keys
 // per warpgroup, warps = block_kv / 16; registers D/2 + Dv/2 + 2 block_q +
 // 22 + block_kv / 8, + 16 + block_q / 2 under a causal band). @train
 // (causal, deterministic): 32 x 128, bounded by the mma.sync dQ kernel's
 // 252 (64 x 128's dK/dV kernel would need 278 with the band). Shared
-// memory: the dQ kernel's, as on sm_90.
-// SM90A: "pass":"backward"{{.*}}"d":64,{{.*}}"block_q":32,"block_kv":128,"warps":8,"stages":2,{{.*}}"smem_bytes":73728,{{.*}}"regs_per_thread_est":252,{{.*}}"dq":"deterministic: a kernel of its own","gpu_kernel":"backward-wgmma"
-// SM90A-SAME: first the tilings whose dK/dV kernel runs on wgmma (64 keys per warpgroup)
+// memory: the dQ kernel's, as on sm_90. By default the dK/dV kernel has a
+// TMA producer warpgroup: its wgmma estimate (198 here) must fit the
+// compute warpgroups' 240 registers after setmaxnreg, and its ring holds
+// L and D per stage ([2][block_q] f32) beside a slot for its mbarriers.
+// SM90A: "pass":"backward"{{.*}}"d":64,{{.*}}"block_q":32,"block_kv":128,"warps":8,"stages":2,{{.*}}"smem_bytes":73728,{{.*}}"regs_per_thread_est":252,{{.*}}"dq":"deterministic: a kernel of its own","gpu_kernel":"backward-wgmma-tma-ws"
+// SM90A-SAME: first the tilings whose dK/dV kernel runs on wgmma (64 keys per warpgroup), with a TMA producer warpgroup (about 198 of the compute warpgroups' 240 registers after setmaxnreg)
 // @d128 (bf16, atomic dQ): 32 x 128, 230 registers; K, V [128 x 128], Q,
-// dO [2 x 32 x 128], dS^T [128 x 64] (whole 64-column blocks): 112 KiB.
-// SM90A: "pass":"backward"{{.*}}"dtype":"bf16",{{.*}}"block_q":32,"block_kv":128,"warps":8,"stages":2,{{.*}}"smem_bytes":114688,{{.*}}"regs_per_thread_est":230,{{.*}}"gpu_kernel":"backward-wgmma"
-// @atomic (causal, atomic dQ): 32 x 128, 198 registers, 64 KiB.
-// SM90A: "pass":"backward"{{.*}}"block_q":32,"block_kv":128,"warps":8,"stages":2,{{.*}}"smem_bytes":65536,{{.*}}"regs_per_thread_est":198,{{.*}}"gpu_kernel":"backward-wgmma"
+// dO [2 x 32 x 128], dS^T [128 x 64] (whole 64-column blocks): 112 KiB,
+// and 512 bytes of L and D and a 1 KiB slot for the ring's mbarriers.
+// SM90A: "pass":"backward"{{.*}}"dtype":"bf16",{{.*}}"block_q":32,"block_kv":128,"warps":8,"stages":2,{{.*}}"smem_bytes":116224,{{.*}}"regs_per_thread_est":230,{{.*}}"gpu_kernel":"backward-wgmma-tma-ws"
+// @atomic (causal, atomic dQ): 32 x 128, 198 registers, 64 KiB + 1.5 KiB.
+// SM90A: "pass":"backward"{{.*}}"block_q":32,"block_kv":128,"warps":8,"stages":2,{{.*}}"smem_bytes":67072,{{.*}}"regs_per_thread_est":198,{{.*}}"gpu_kernel":"backward-wgmma-tma-ws"
+// With tma-producer=false, the cp.async form: the tiles alone.
+// CPASYNC: "pass":"backward"{{.*}}"d":64,{{.*}}"gpu_kernel":"backward-wgmma"
+// CPASYNC-NOT: with a TMA producer
+// CPASYNC: "pass":"backward"{{.*}}"dtype":"bf16",{{.*}}"block_q":32,"block_kv":128,"warps":8,"stages":2,{{.*}}"smem_bytes":114688,{{.*}}"gpu_kernel":"backward-wgmma"
+// CPASYNC: "pass":"backward"{{.*}}"smem_bytes":65536,{{.*}}"gpu_kernel":"backward-wgmma"
 // @d160: above 128, dK and dV would split by columns between two
 // warpgroups, and 80 columns are no whole 64-column blocks; mma.sync's
 // tiling, and the report says why.

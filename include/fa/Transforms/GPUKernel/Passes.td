@@ -180,6 +180,11 @@ def FADistributeAttentionBackward : Pass<"fa-distribute-attention-backward"> {
            "wgmma where the tiling allows (warps = block_kv / 16, block_kv "
            "a multiple of 64, D and Dv multiples of 64 up to 256, block_q a "
            "multiple of 16 up to 256)">,
+    Option<"tmaProducer", "tma-producer", "bool", /*default=*/"false",
+           "With warpgroup-mma: the dK/dV kernel's Q, dO, L and D arrive by "
+           "TMA that one producer warpgroup issues into a ring of `stages` "
+           "query blocks guarded by full and empty mbarriers (K and V stay "
+           "resident, copied once per block)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

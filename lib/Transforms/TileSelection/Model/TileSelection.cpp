@@ -1032,7 +1032,12 @@ TileCosts mlir::fa::evaluateBackwardTiling(const Tiling &tiling,
               threads <= target.maxThreadsPerBlock &&
               costs.registersPerThread <= target.registersPerThread &&
               costs.registersPerThread * threads <= target.registersPerSM;
-  if (fits) {
+  // With a producer warpgroup (where its compute warpgroups' share of the
+  // registers fits the kernel), the dK/dV block runs alone on its SM.
+  bool producer = warpgroupBackwardProducer(tiling, shape, target);
+  if (fits && producer) {
+    costs.occupancyBlocksPerSM = 1;
+  } else if (fits) {
     int64_t bySharedMemory =
         target.sharedMemoryPerSM / std::max<int64_t>(1, costs.sharedMemoryBytes);
     int64_t byThreads = target.maxThreadsPerSM / threads;
@@ -1222,7 +1227,9 @@ TileSelection selectBackwardTilesFor(const AttentionShape &shape,
           // On sm_90a the tilings whose dK/dV kernel runs on wgmma first.
           auto key = [&](const Tiling &t) {
             return std::make_tuple(warpgroupBackwardKernel(t, shape, target),
-                                   t.blockQ * t.blockKV, t.blockKV, t.stages);
+                                   t.blockQ * t.blockKV,
+                                   warpgroupBackwardProducer(t, shape, target),
+                                   t.blockKV, t.stages);
           };
           if (best && key(tiling) <= key(best->tiling))
             continue;
@@ -1290,7 +1297,22 @@ TileSelection selectBackwardTilesFor(const AttentionShape &shape,
       (hasWarpgroupMma(target)
            ? warpgroupBackwardKernel(best->tiling, shape, target)
                  ? std::string("; first the tilings whose dK/dV kernel runs "
-                               "on wgmma (64 keys per warpgroup)")
+                               "on wgmma (64 keys per warpgroup)") +
+                       (!shape.tmaProducerKernel ? std::string()
+                        : warpgroupBackwardProducer(best->tiling, shape, target)
+                            ? ", with a TMA producer warpgroup (about " +
+                                  std::to_string(warpgroupBackwardRegisters(
+                                      best->tiling, shape, target)) +
+                                  " of the compute warpgroups' " +
+                                  std::to_string(
+                                      splitWarpgroupRegisters(
+                                          best->tiling.warps * target.warpSize /
+                                          kKernelWarpgroupThreads)
+                                          .compute) +
+                                  " registers after setmaxnreg)"
+                            : ", on cp.async, not a TMA producer warpgroup: " +
+                                  whyNoWarpgroupBackwardProducer(best->tiling,
+                                                                 shape))
                  : "; no tiling fits the dK/dV kernel on wgmma (" +
                        whyNoWarpgroupBackward(shape, target) + "): mma.sync's"
            : std::string());
