@@ -23,6 +23,9 @@ user would see it:
   scripts/sweep.py --seeds 1:200                  # a range of draws
   scripts/sweep.py --seeds 7 --show               # one draw's module
   scripts/sweep.py --seeds 1:2000 --jobs 2 --no-run   # compile checks only
+  scripts/sweep.py --seeds 1:1500 --op backward --chip sm_90a --no-run
+                                                  # only the draws of one op
+                                                  # that one chip compiles
 
 Prints one line per failing draw (seed, what was drawn, what failed) and a
 summary `sweep: N draws, M failed (...)`; exits 1 if any failed. The seeds
@@ -600,10 +603,19 @@ def main():
                         help="compile with confirm-tiles=false: check the tile "
                              "model's own choices, with no retiling by ptxas")
     parser.add_argument("--verbose", action="store_true", help="a line per draw")
+    parser.add_argument("--op", choices=["forward", "backward", "linear"],
+                        help="only the draws of this op (the others are skipped)")
+    parser.add_argument("--chip", choices=CHIPS,
+                        help="only the draws whose GPU pipelines include this chip")
     parser.add_argument("--progress", type=int, default=0,
                         help="a progress line every this many draws")
     args = parser.parse_args()
     seeds = seeds_of(args.seeds)
+    if args.op or args.chip:
+        def wanted(draw):
+            return ((not args.op or draw.op == args.op) and
+                    (not args.chip or any(chip == args.chip for chip, _ in draw.gpu)))
+        seeds = [seed for seed in seeds if wanted(Draw(seed))]
     failed = ran = retiles = warnings = 0
     counts = {}
     with ThreadPoolExecutor(args.jobs) as pool:

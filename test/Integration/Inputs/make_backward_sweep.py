@@ -124,9 +124,9 @@ WGMMA_CASES = [
      "D = 64 at 64 x 128 with two warpgroups, GQA (groups of 2), tails in both lengths: dQ^T's one 64-row tile computed by the first warpgroup, the second computing it again and adding nothing"),
     ("wgmma-d128-causal-bf16", 1, 2, 2, 70, 100, 128, 128, "bf16", None, "bottom_right", None, (16, 128, 8, 2),
      "D = 128, causal bottom-right with Nq < Nk, bf16, 16 x 128 (fa-select-tiles' causal D = 128 tile): dQ^T's two 64-row tiles, one per warpgroup"),
-    ("wgmma-dv64-window-bias-f16", 2, 2, 1, 45, 77, 128, 64, "f16", ("bias", (2, 1, 45, 77)), None, (9, 4, "top_left"), (32, 64, 4, 1),
-     "D = 128, Dv = 64, one warpgroup, one stage (synchronous copies), a sliding window and a bias broadcast over heads, MQA: dQ^T's two tiles both by the one warpgroup"),
-    ("wgmma-d256-column-split-causal-f16", 1, 4, 2, 40, 70, 256, 256, "f16", None, "bottom_right", None, (32, 64, 8, 2),
+    ("wgmma-dv64-window-bias-f16", 2, 2, 1, 45, 77, 128, 64, "f16", ("bias", (2, 1, 45, 77)), None, (9, 4, "top_left"), (16, 64, 4, 1),
+     "D = 128, Dv = 64, one warpgroup, one stage (synchronous copies; with a producer, a ring of one stage), a sliding window and a bias broadcast over heads, MQA: dQ^T's two tiles both by the one warpgroup"),
+    ("wgmma-d256-column-split-causal-f16", 1, 4, 2, 40, 70, 256, 256, "f16", None, "bottom_right", None, (16, 64, 8, 2),
      "D = 256: two warpgroups per 64 keys, each forming S^T and dP^T and holding half of dK's and dV's columns, the first storing dS^T; dQ^T's four 64-row tiles two per warpgroup; causal, GQA, tails"),
 ]
 
