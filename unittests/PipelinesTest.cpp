@@ -111,6 +111,15 @@ TEST(ConfirmTilesWithPtxas,
   ASSERT_TRUE(halvedSplit);
   EXPECT_EQ(halvedSplit->kvSplits, 4);
   EXPECT_TRUE(halvedSplit->packGQA);
+  // Halves round down to whole 16-row tiles: 16 x 48 (the backward's
+  // model tile at Nk = 37) becomes 16 x 16, not 16 x 24, which the
+  // backward kernel refuses; 48 rows become 16.
+  std::optional<Tiling> odd = halvedTiling(Tiling{16, 48, 3, 2});
+  ASSERT_TRUE(odd);
+  EXPECT_EQ(odd->blockKV, 16);
+  std::optional<Tiling> oddRows = halvedTiling(Tiling{48, 16, 3, 1});
+  ASSERT_TRUE(oddRows);
+  EXPECT_EQ(oddRows->blockQ, 16);
   // 16 x 16 is the smallest the retry reaches.
   EXPECT_FALSE(halvedTiling(Tiling{16, 16, 1, 1}));
   EXPECT_FALSE(halvedTiling(Tiling{16, 8, 1, 1}));

@@ -63,11 +63,17 @@ PtxasReport mlir::fa::parsePtxasReport(StringRef report) {
 }
 
 std::optional<Tiling> mlir::fa::halvedTiling(const Tiling &tiling) {
+  // Every GPU kernel's blocks are whole 16-row fragment tiles (the
+  // backward's refuses others): half, rounded down to a multiple of 16.
+  constexpr int64_t edge = 16;
+  auto half = [&](int64_t size) {
+    return std::max<int64_t>(edge, size / 2 / edge * edge);
+  };
   Tiling halved = tiling;
-  if (tiling.blockKV > 16) {
-    halved.blockKV = tiling.blockKV / 2;
-  } else if (tiling.blockQ > 16) {
-    halved.blockQ = tiling.blockQ / 2;
+  if (tiling.blockKV > edge) {
+    halved.blockKV = half(tiling.blockKV);
+  } else if (tiling.blockQ > edge) {
+    halved.blockQ = half(tiling.blockQ);
     halved.warps = std::max<int64_t>(1, tiling.warps / 2);
   } else {
     return std::nullopt;

@@ -37,8 +37,10 @@ struct PtxasReport {
 PtxasReport parsePtxasReport(llvm::StringRef report);
 
 /// The next smaller tiling a spilled trial retries with: half its keys, or
-/// where it has 16, half its rows and warps (at least one warp). Nullopt
-/// at 16 x 16 and below. Whether the target admits it is checkTiling's.
+/// where it has 16, half its rows and warps (at least one warp), each
+/// rounded down to a multiple of 16 (48 keys become 16, not 24, which no
+/// tensor-core kernel takes). Nullopt at 16 x 16 and below. Whether the
+/// target admits it is checkTiling's.
 std::optional<Tiling> halvedTiling(const Tiling &tiling);
 
 /// The options of the rest of fa-gpu-pipeline that the pass runs on each
