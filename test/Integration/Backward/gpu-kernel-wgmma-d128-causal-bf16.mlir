@@ -4,8 +4,6 @@
 // RUN: fa-opt %s --fa-cpu-pipeline=gpu-kernel=sm_90a | %mlir-run > %t.kernel
 // RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_90a thread-order=reverse" | %mlir-run > %t.reverse
 // RUN: fa-opt %s --fa-cpu-pipeline=reference=true | %mlir-run > %t.reference
-// RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_90a tma-producer=false" | %mlir-run > %t.cp-async
-// RUN: %compare %t.cp-async %t.reference --rtol 6e-2 --atol 3e-2
 // RUN: %compare %t.kernel %t.reference --rtol 6e-2 --atol 3e-2
 // RUN: %compare %t.reverse %t.reference --rtol 6e-2 --atol 3e-2
 // RUN: %python %S/../Inputs/backward_oracle.py %s %t.reference %t.kernel | FileCheck %s --check-prefix=ORACLE

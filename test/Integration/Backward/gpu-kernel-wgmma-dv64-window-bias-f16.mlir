@@ -4,8 +4,6 @@
 // RUN: fa-opt %s --fa-cpu-pipeline=gpu-kernel=sm_90a | %mlir-run > %t.kernel
 // RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_90a thread-order=reverse" | %mlir-run > %t.reverse
 // RUN: fa-opt %s --fa-cpu-pipeline=reference=true | %mlir-run > %t.reference
-// RUN: fa-opt %s "--fa-cpu-pipeline=gpu-kernel=sm_90a tma-producer=false" | %mlir-run > %t.cp-async
-// RUN: %compare %t.cp-async %t.reference --rtol 2e-2 --atol 4e-3
 // RUN: %compare %t.kernel %t.reference --rtol 2e-2 --atol 4e-3
 // RUN: %compare %t.reverse %t.reference --rtol 2e-2 --atol 4e-3
 // RUN: sed 's/ tiling = <block_q/ deterministic tiling = <block_q/' %s | fa-opt --fa-cpu-pipeline=gpu-kernel=sm_90a | %mlir-run > %t.fixed
