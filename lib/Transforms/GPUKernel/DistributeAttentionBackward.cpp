@@ -56,6 +56,24 @@
 // does. GQA: a dK/dV block walks every query head of its group, so the
 // group's sum is formed in one block too.
 //
+// On sm_90a (warpgroupMma) the dK/dV kernel's five matmuls run on wgmma
+// (docs/Hopper.md), and with tmaProducer its query blocks come by TMA from
+// a producer warpgroup, FlashAttention-3's warp specialization:
+//
+//   block: compute warpgroups + 1 producer warpgroup
+//     K_s, V_s copied by every thread; then the roles part
+//     producer leader: per query block, wait empty[s]; Q and [L; D] on
+//                      queryFull[s], dO on gradOutputFull[s] (QueryRing)
+//     compute:         wait both; S^T, dP^T, P^T, dS^T (L, D from shared
+//                      memory); named barrier; dS^T_s; dV, dK; arrive
+//                      empty[s]; named barrier; dQ^T, atomics
+//
+// L and D reach TMA through a workspace the D kernel writes side by side
+// ([B, Hq, 2, Nq rounded up to 4]: a tensor map's strides are multiples
+// of 16 bytes). fa-specialize-warpgroups gives each role its own code and
+// registers (setmaxnreg) on the GPU; the CPU model runs the roles in lock
+// step, each mbarrier wait a phase boundary.
+//
 // Score modifications: each element's score goes through kernelScore, which
 // inlines the score_mod and mask_mod (their captured tensors read-only
 // buffers); with a score_mod, dS is dT f'(s), the region differentiated
